@@ -1,0 +1,11 @@
+/* Package-internal declarations shared by SFPC's source files (not installed for users). */
+#pragma once
+
+#include <sfpcconf.h> /* written by config/configure.py */
+#include <sfpc.h>
+#include <petsc/private/pcimpl.h>
+
+/* Log events; registered by SFPCInitializePackage(). */
+PETSC_INTERN PetscLogEvent SFPC_ILUSymbolic, SFPC_ILUNumeric, SFPC_TriSolve;
+
+PETSC_INTERN PetscErrorCode PCCreate_SFILU(PC);

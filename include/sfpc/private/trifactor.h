@@ -1,0 +1,25 @@
+/*
+   The triangular-factor data of SFPC's sync-free engine (src/mat/hybsf), host side.
+
+   An incomplete LU factor is kept in place in one CSR matrix M = (L - I) + U with the pattern
+   of A: entries left of the diagonal are L (unit diagonal, not stored), the rest are U.
+   diag[i] is the position of M_ii in row i. Every user of the engine (ILU(0), SIP, DILU)
+   fills such a factor and calls the engine's solves.
+*/
+#pragma once
+
+#include <petscsys.h>
+
+typedef struct {
+  PetscInt     n;    /* rows */
+  PetscInt     nnz;  /* stored entries */
+  PetscInt    *i;    /* row offsets, n+1 */
+  PetscInt    *j;    /* column indices, sorted within each row */
+  PetscInt    *diag; /* position of the diagonal entry of each row */
+  PetscScalar *a;    /* factor values */
+} SFPCTriFactor;
+
+PETSC_INTERN PetscErrorCode SFPCTriFactorCreateFromCSR(PetscInt, const PetscInt[], const PetscInt[], SFPCTriFactor *);
+PETSC_INTERN PetscErrorCode SFPCTriFactorDestroy(SFPCTriFactor *);
+PETSC_INTERN PetscErrorCode SFPCTriFactorSolve_Host(const SFPCTriFactor *, const PetscScalar[], PetscScalar[]);
+PETSC_INTERN PetscErrorCode SFPCTriFactorSolveTranspose_Host(const SFPCTriFactor *, const PetscScalar[], PetscScalar[]);

@@ -1,0 +1,308 @@
+/*
+   PCSFILU: ILU(0) with natural ordering, pivots checked and shifted the PCFactor way.
+   This file holds the PC object (options, set-up policy, view) and the host path.
+*/
+#include "sfilu.h"
+
+/* Number of factorizations a shift policy may redo before the PC gives up. */
+#define SFILU_MAX_SHIFTS 64
+
+/*
+   The diagonal shift for attempt k = 1, 2, ... after an unshifted factorization failed.
+   nonzero: shiftamount * max_i rowsum_i, doubled at each attempt (as PCFactor's NONZERO).
+   positive_definite: fractions 1/16 .. 2 of top, the shift that makes A + top*I weakly
+   diagonally dominant with a positive diagonal (Manteuffel's shifted incomplete factorization).
+*/
+static PetscBool SFILUNextShift(const PC_SFILU *s, PetscInt k, PetscReal rmax, PetscReal top, PetscReal *shift)
+{
+  if (s->shifttype == MAT_SHIFT_NONZERO) {
+    if (k > SFILU_MAX_SHIFTS) return PETSC_FALSE;
+    *shift = s->shiftamount * (rmax > 0 ? rmax : 1.0) * PetscPowReal(2.0, (PetscReal)(k - 1));
+    return PETSC_TRUE;
+  }
+  if (s->shifttype == MAT_SHIFT_POSITIVE_DEFINITE) {
+    if (k > 6) return PETSC_FALSE;
+    *shift = top * PetscPowReal(2.0, (PetscReal)(k - 5));
+    return PETSC_TRUE;
+  }
+  return PETSC_FALSE;
+}
+
+/* Records a failure the PETSc way: an error with -pc_error_if_failure / KSPSetErrorIfNotConverged, else a failed reason. */
+static PetscErrorCode SFILUFail(PC pc, PCFailedReason reason, const char *what, PetscInt row, PetscScalar value, PetscReal tol)
+{
+  PC_SFILU *s = (PC_SFILU *)pc->data;
+
+  PetscFunctionBegin;
+  s->failrow = row;
+  s->failval = value;
+  PetscCheck(!pc->erroriffailure, PETSC_COMM_SELF, reason == PC_FACTOR_NUMERIC_ZEROPIVOT ? PETSC_ERR_MAT_LU_ZRPVT : PETSC_ERR_FP, "PCSFILU: %s in row %" PetscInt_FMT ": value %g, tolerance %g", what, row, (double)PetscAbsScalar(value), (double)tol);
+  PetscCall(PetscInfo(pc, "%s in row %" PetscInt_FMT ": value %g, tolerance %g\n", what, row, (double)PetscAbsScalar(value), (double)tol));
+  pc->failedreason = reason;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCSetUp_SFILU_Host(PC pc)
+{
+  PC_SFILU          *s = (PC_SFILU *)pc->data;
+  SFPCTriFactor     *F = &s->F;
+  const PetscScalar *aa;
+  PetscReal          rmax = 0, top = 0;
+  PetscInt           badrow = -1;
+
+  PetscFunctionBegin;
+  if (!pc->setupcalled || pc->flag != SAME_NONZERO_PATTERN || !F->i) {
+    const PetscInt *ai, *aj;
+    PetscInt        n;
+    PetscBool       done;
+
+    PetscCall(PetscLogEventBegin(SFPC_ILUSymbolic, pc, pc->pmat, 0, 0));
+    PetscCall(SFPCTriFactorDestroy(F));
+    PetscCall(PetscFree2(s->rowsum, s->pivtol));
+    PetscCall(MatGetRowIJ(pc->pmat, 0, PETSC_FALSE, PETSC_FALSE, &n, &ai, &aj, &done));
+    PetscCheck(done, PETSC_COMM_SELF, PETSC_ERR_SUP, "PCSFILU cannot read the CSR structure of this matrix");
+    PetscCall(SFPCTriFactorCreateFromCSR(n, ai, aj, F));
+    PetscCall(MatRestoreRowIJ(pc->pmat, 0, PETSC_FALSE, PETSC_FALSE, &n, &ai, &aj, &done));
+    PetscCall(PetscMalloc2(n, &s->rowsum, n, &s->pivtol));
+    PetscCall(PetscLogEventEnd(SFPC_ILUSymbolic, pc, pc->pmat, 0, 0));
+  }
+
+  PetscCall(PetscLogEventBegin(SFPC_ILUNumeric, pc, pc->pmat, 0, 0));
+  pc->failedreason = PC_NOERROR;
+  s->failrow       = -1;
+  s->shift         = 0;
+  s->nshifts       = 0;
+  PetscCall(MatSeqAIJGetArrayRead(pc->pmat, &aa));
+  for (PetscInt r = 0; r < F->n; r++) {
+    PetscReal sum = 0;
+    for (PetscInt k = F->i[r]; k < F->i[r + 1]; k++) sum += PetscAbsScalar(aa[k]);
+    if (PetscIsInfOrNanReal(sum)) {
+      PetscInt    k = F->i[r];
+      PetscScalar bad;
+
+      while (!PetscIsInfOrNanScalar(aa[k])) k++;
+      bad = aa[k];
+      PetscCall(MatSeqAIJRestoreArrayRead(pc->pmat, &aa));
+      PetscCall(PetscLogEventEnd(SFPC_ILUNumeric, pc, pc->pmat, 0, 0));
+      PetscCall(SFILUFail(pc, PC_FACTOR_OTHER, "matrix entry is Inf or NaN", r, bad, 0));
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
+    s->rowsum[r] = sum;
+    s->pivtol[r] = s->zeropivot * sum;
+    rmax         = PetscMax(rmax, sum);
+    top          = PetscMax(top, sum - PetscAbsScalar(aa[F->diag[r]]) - PetscRealPart(aa[F->diag[r]]));
+  }
+  if (top <= 0) top = s->shiftamount * (rmax > 0 ? rmax : 1.0); /* already dominant: only rounding can make a pivot fail */
+
+  PetscCall(SFILUFactorNumeric_Host(F, aa, 0, s->pivtol, (PetscBool)(s->shifttype == MAT_SHIFT_POSITIVE_DEFINITE), &badrow));
+  while (badrow >= 0 && SFILUNextShift(s, s->nshifts + 1, rmax, top, &s->shift)) {
+    s->nshifts++;
+    PetscCall(PetscInfo(pc, "Pivot failed in row %" PetscInt_FMT "; refactoring with diagonal shift %g\n", badrow, (double)s->shift));
+    PetscCall(SFILUFactorNumeric_Host(F, aa, s->shift, s->pivtol, (PetscBool)(s->shifttype == MAT_SHIFT_POSITIVE_DEFINITE), &badrow));
+  }
+  PetscCall(MatSeqAIJRestoreArrayRead(pc->pmat, &aa));
+  PetscCall(PetscLogEventEnd(SFPC_ILUNumeric, pc, pc->pmat, 0, 0));
+  if (badrow >= 0) {
+    const PetscScalar u = F->a[F->diag[badrow]];
+
+    if (PetscIsInfOrNanScalar(u)) PetscCall(SFILUFail(pc, PC_FACTOR_OTHER, "pivot overflowed to Inf or NaN", badrow, u, s->pivtol[badrow]));
+    else PetscCall(SFILUFail(pc, PC_FACTOR_NUMERIC_ZEROPIVOT, s->shifttype == MAT_SHIFT_POSITIVE_DEFINITE ? "nonpositive pivot" : "zero pivot", badrow, u, s->pivtol[badrow]));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCSetUp_SFILU(PC pc)
+{
+  Mat       P = pc->pmat;
+  PetscInt  m, n;
+  PetscBool isseqaij;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectTypeCompare((PetscObject)P, MATSEQAIJ, &isseqaij));
+  if (!isseqaij) {
+    MatType   type;
+    PetscBool ismpi;
+
+    PetscCall(MatGetType(P, &type));
+    PetscCall(PetscStrbeginswith(type, MATMPIAIJ, &ismpi));
+    PetscCheck(!ismpi, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "PCSFILU does not support matrix type %s yet; use -pc_type bjacobi -sub_pc_type sfilu (or asm) for MPI matrices", type);
+    SETERRQ(PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "PCSFILU does not support matrix type %s yet; it supports %s", type, MATSEQAIJ);
+  }
+  PetscCall(MatGetSize(P, &m, &n));
+  PetscCheck(m == n, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "PCSFILU needs a square matrix, this one is %" PetscInt_FMT " x %" PetscInt_FMT, m, n);
+  PetscCall(PCSetUp_SFILU_Host(pc));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCApply_SFILU_Private(PC pc, Vec x, Vec y, PetscBool transpose)
+{
+  PC_SFILU          *s = (PC_SFILU *)pc->data;
+  const PetscScalar *xa;
+  PetscScalar       *ya;
+
+  PetscFunctionBegin;
+  if (pc->failedreason != PC_NOERROR) { /* as MatSolve() does with a failed factor: let the KSP see it */
+    PetscCall(VecSetInf(y));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(PetscLogEventBegin(SFPC_TriSolve, pc, x, y, 0));
+  PetscCall(VecGetArrayRead(x, &xa));
+  PetscCall(VecGetArrayWrite(y, &ya));
+  if (transpose) PetscCall(SFPCTriFactorSolveTranspose_Host(&s->F, xa, ya));
+  else PetscCall(SFPCTriFactorSolve_Host(&s->F, xa, ya));
+  PetscCall(VecRestoreArrayWrite(y, &ya));
+  PetscCall(VecRestoreArrayRead(x, &xa));
+  PetscCall(PetscLogEventEnd(SFPC_TriSolve, pc, x, y, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCApply_SFILU(PC pc, Vec x, Vec y)
+{
+  PetscFunctionBegin;
+  PetscCall(PCApply_SFILU_Private(pc, x, y, PETSC_FALSE));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCApplyTranspose_SFILU(PC pc, Vec x, Vec y)
+{
+  PetscFunctionBegin;
+  PetscCall(PCApply_SFILU_Private(pc, x, y, PETSC_TRUE));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCFactorSetShiftType_SFILU(PC pc, MatFactorShiftType type)
+{
+  PC_SFILU *s = (PC_SFILU *)pc->data;
+
+  PetscFunctionBegin;
+  if (type == (MatFactorShiftType)PETSC_DECIDE) type = MAT_SHIFT_NONE;
+  PetscCheck(type == MAT_SHIFT_NONE || type == MAT_SHIFT_NONZERO || type == MAT_SHIFT_POSITIVE_DEFINITE, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PCSFILU supports shift types none, nonzero and positive_definite, not %s", MatFactorShiftTypes[type]);
+  s->shifttype = type;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCFactorSetShiftAmount_SFILU(PC pc, PetscReal amount)
+{
+  PC_SFILU *s = (PC_SFILU *)pc->data;
+
+  PetscFunctionBegin;
+  if (amount == (PetscReal)PETSC_DECIDE || amount == (PetscReal)PETSC_DEFAULT) amount = 100.0 * PETSC_MACHINE_EPSILON;
+  PetscCheck(amount > 0 && !PetscIsInfOrNanReal(amount), PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PCSFILU shift amount must be positive and finite, not %g", (double)amount);
+  s->shiftamount = amount;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCFactorSetZeroPivot_SFILU(PC pc, PetscReal tol)
+{
+  PC_SFILU *s = (PC_SFILU *)pc->data;
+
+  PetscFunctionBegin;
+  if (tol == (PetscReal)PETSC_DECIDE || tol == (PetscReal)PETSC_DEFAULT) tol = 100.0 * PETSC_MACHINE_EPSILON;
+  PetscCheck(tol >= 0 && tol < 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PCSFILU zero-pivot tolerance must be in [0, 1), not %g", (double)tol);
+  s->zeropivot = tol;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCSetFromOptions_SFILU(PC pc, PetscOptionItems PetscOptionsObject)
+{
+  PC_SFILU          *s = (PC_SFILU *)pc->data;
+  MatFactorShiftType type;
+  PetscReal          r;
+  PetscBool          set;
+
+  PetscFunctionBegin;
+  PetscOptionsHeadBegin(PetscOptionsObject, "SFILU options");
+  PetscCall(PetscOptionsEnum("-pc_sfilu_shift_type", "Shift applied when a pivot fails", "PCFactorSetShiftType", MatFactorShiftTypes, (PetscEnum)s->shifttype, (PetscEnum *)&type, &set));
+  if (set) PetscCall(PCFactorSetShiftType_SFILU(pc, type));
+  PetscCall(PetscOptionsReal("-pc_sfilu_shift_amount", "First nonzero shift, relative to the largest row sum of |A|", "PCFactorSetShiftAmount", s->shiftamount, &r, &set));
+  if (set) PetscCall(PCFactorSetShiftAmount_SFILU(pc, r));
+  PetscCall(PetscOptionsReal("-pc_sfilu_zeropivot", "Pivot tolerance, relative to the row sum of |A|", "PCFactorSetZeroPivot", s->zeropivot, &r, &set));
+  if (set) PetscCall(PCFactorSetZeroPivot_SFILU(pc, r));
+  PetscOptionsHeadEnd();
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCView_SFILU(PC pc, PetscViewer viewer)
+{
+  PC_SFILU *s = (PC_SFILU *)pc->data;
+  PetscBool isascii;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &isascii));
+  if (!isascii) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  ILU(0), natural ordering, factorization and solves on the host\n"));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  shift type %s, zero pivot tolerance %g (relative to row sums of |A|)\n", MatFactorShiftTypes[s->shifttype], (double)s->zeropivot));
+  if (!pc->setupcalled || !s->F.i) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  factor: %" PetscInt_FMT " rows, %" PetscInt_FMT " nonzeros, %.3g MiB\n", s->F.n, s->F.nnz,
+                                   (double)((s->F.nnz * (sizeof(PetscInt) + sizeof(PetscScalar)) + s->F.n * (2 * sizeof(PetscInt) + 2 * sizeof(PetscReal))) / 1048576.0)));
+  if (s->nshifts) PetscCall(PetscViewerASCIIPrintf(viewer, "  diagonal shift %g applied after %" PetscInt_FMT " refactorization(s)\n", (double)s->shift, s->nshifts));
+  if (s->failrow >= 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  factorization FAILED (%s) in row %" PetscInt_FMT ", value %g\n", PCFailedReasons[pc->failedreason], s->failrow, (double)PetscAbsScalar(s->failval)));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCReset_SFILU(PC pc)
+{
+  PC_SFILU *s = (PC_SFILU *)pc->data;
+
+  PetscFunctionBegin;
+  PetscCall(SFPCTriFactorDestroy(&s->F));
+  PetscCall(PetscFree2(s->rowsum, s->pivtol));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCDestroy_SFILU(PC pc)
+{
+  PetscFunctionBegin;
+  PetscCall(PCReset_SFILU(pc));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCFactorSetShiftType_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCFactorSetShiftAmount_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCFactorSetZeroPivot_C", NULL));
+  PetscCall(PetscFree(pc->data));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*MC
+   PCSFILU - ILU(0) built for synchronization-free factorization and triangular solves.
+
+   Options Database Keys:
++  -pc_sfilu_shift_type <none,nonzero,positive_definite> - on a failed pivot: fail the PC (none), refactor A + a I
+                        with a = shift_amount * max_i sum_j |a_ij| doubled until every pivot passes (nonzero), or
+                        refactor with fractions 1/16 .. 2 of the shift that makes A + a I diagonally dominant until every
+                        pivot is positive (positive_definite)
+.  -pc_sfilu_shift_amount <100*eps> - see above
+-  -pc_sfilu_zeropivot <100*eps> - pivot u_ii fails when |u_ii| <= zeropivot * sum_j |a_ij| (Re(u_ii) for positive_definite)
+
+   Notes:
+   Works on `MATSEQAIJ`. A failed factorization sets `PC_FACTOR_NUMERIC_ZEROPIVOT` (or `PC_FACTOR_OTHER` for Inf/NaN
+   entries), so a `KSP` stops with `KSP_DIVERGED_PC_FAILED`; with `-pc_error_if_failure` it raises an error instead.
+   A matrix with a missing diagonal entry is an error. `PCFactorSetShiftType()`, `PCFactorSetShiftAmount()` and
+   `PCFactorSetZeroPivot()` apply to this PC.
+
+   Level: beginner
+
+.seealso: `PCILU`, `PCFactorSetShiftType()`
+M*/
+PetscErrorCode PCCreate_SFILU(PC pc)
+{
+  PC_SFILU *s;
+
+  PetscFunctionBegin;
+  PetscCall(PetscNew(&s));
+  s->shifttype   = MAT_SHIFT_NONE;
+  s->shiftamount = 100.0 * PETSC_MACHINE_EPSILON;
+  s->zeropivot   = 100.0 * PETSC_MACHINE_EPSILON;
+  s->failrow     = -1;
+  pc->data       = s;
+
+  pc->ops->setup          = PCSetUp_SFILU;
+  pc->ops->apply          = PCApply_SFILU;
+  pc->ops->applytranspose = PCApplyTranspose_SFILU;
+  pc->ops->setfromoptions = PCSetFromOptions_SFILU;
+  pc->ops->view           = PCView_SFILU;
+  pc->ops->reset          = PCReset_SFILU;
+  pc->ops->destroy        = PCDestroy_SFILU;
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCFactorSetShiftType_C", PCFactorSetShiftType_SFILU));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCFactorSetShiftAmount_C", PCFactorSetShiftAmount_SFILU));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCFactorSetZeroPivot_C", PCFactorSetZeroPivot_SFILU));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -1,0 +1,51 @@
+/* Package registration: dynamic loading (-dll_append) and explicit SFPCInitializePackage(). */
+#include <sfpc/private/sfpcimpl.h>
+
+PetscLogEvent SFPC_ILUSymbolic, SFPC_ILUNumeric, SFPC_TriSolve;
+
+static PetscBool SFPCPackageInitialized = PETSC_FALSE;
+
+/*@C
+  SFPCFinalizePackage - Marks the package uninitialized; called by `PetscFinalize()`.
+
+  Level: developer
+
+.seealso: `SFPCInitializePackage()`
+@*/
+PetscErrorCode SFPCFinalizePackage(void)
+{
+  PetscFunctionBegin;
+  SFPCPackageInitialized = PETSC_FALSE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  SFPCInitializePackage - Registers SFPC's types (`PCSFILU`) and log events with PETSc.
+
+  Call it after `PetscInitialize()` in a program linked with libsfpc; loading the library with
+  `-dll_append` calls it for you. Calling it more than once is harmless.
+
+  Level: beginner
+
+.seealso: `PCSFILU`
+@*/
+PetscErrorCode SFPCInitializePackage(void)
+{
+  PetscFunctionBegin;
+  if (SFPCPackageInitialized) PetscFunctionReturn(PETSC_SUCCESS);
+  SFPCPackageInitialized = PETSC_TRUE;
+  PetscCall(PCRegister(PCSFILU, PCCreate_SFILU));
+  PetscCall(PetscLogEventRegister("SFILUSymbolic", PC_CLASSID, &SFPC_ILUSymbolic));
+  PetscCall(PetscLogEventRegister("SFILUNumeric", PC_CLASSID, &SFPC_ILUNumeric));
+  PetscCall(PetscLogEventRegister("SFTriSolve", PC_CLASSID, &SFPC_TriSolve));
+  PetscCall(PetscRegisterFinalize(SFPCFinalizePackage));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Entry point PETSc looks up when it opens libsfpc.so through -dll_append. */
+PETSC_EXTERN PetscErrorCode PetscDLLibraryRegister_sfpc(void)
+{
+  PetscFunctionBegin;
+  PetscCall(SFPCInitializePackage());
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

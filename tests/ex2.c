@@ -1,0 +1,136 @@
+static char help[] = "PCSFILU on bad input: zero and tiny pivots with each shift type, Inf/NaN entries,\n"
+                     "a missing diagonal, a rectangular matrix. -case zeropivot|tinypivot|nan|inf|missingdiag|rectangular.\n"
+                     "The matrix is the 1-D Laplacian of -n rows with row 0 (or the diagonal of row n/2) spoiled.\n";
+
+#include <petscksp.h>
+
+static PetscErrorCode BuildMatrix(const char *which, PetscInt n, Mat *A)
+{
+  PetscBool missing, rect, zero, tiny, nan, inf;
+
+  PetscFunctionBegin;
+  PetscCall(PetscStrcmp(which, "missingdiag", &missing));
+  PetscCall(PetscStrcmp(which, "rectangular", &rect));
+  PetscCall(PetscStrcmp(which, "zeropivot", &zero));
+  PetscCall(PetscStrcmp(which, "tinypivot", &tiny));
+  PetscCall(PetscStrcmp(which, "nan", &nan));
+  PetscCall(PetscStrcmp(which, "inf", &inf));
+  PetscCheck(missing || rect || zero || tiny || nan || inf, PETSC_COMM_WORLD, PETSC_ERR_ARG_UNKNOWN_TYPE, "Unknown -case %s", which);
+  PetscCall(MatCreate(PETSC_COMM_WORLD, A));
+  PetscCall(MatSetSizes(*A, PETSC_DECIDE, PETSC_DECIDE, n, rect ? n + 1 : n));
+  PetscCall(MatSetFromOptions(*A));
+  PetscCall(MatSetUp(*A));
+  for (PetscInt r = 0; r < n; r++) {
+    PetscScalar d = 2.0;
+    if (r == 0 && zero) d = 0.0;
+    if (r == 0 && tiny) d = 1e-300;
+    if (r == n / 2 && nan) d = PETSC_QNAN;
+    if (r == n / 2 && inf) d = PETSC_INFINITY;
+    if (r > 0) PetscCall(MatSetValue(*A, r, r - 1, -1.0, INSERT_VALUES));
+    if (!(missing && r == n / 2)) PetscCall(MatSetValue(*A, r, r, d, INSERT_VALUES));
+    if (r < n - 1) PetscCall(MatSetValue(*A, r, r + 1, -1.0, INSERT_VALUES));
+  }
+  PetscCall(MatAssemblyBegin(*A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(*A, MAT_FINAL_ASSEMBLY));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Bitwise equality of values and pattern (MatEqual() would call a NaN different from itself). */
+static PetscErrorCode SameBits(Mat A, Mat B, PetscBool *same)
+{
+  PetscInt rstart, rend;
+
+  PetscFunctionBegin;
+  *same = PETSC_TRUE;
+  PetscCall(MatGetOwnershipRange(A, &rstart, &rend));
+  for (PetscInt r = rstart; r < rend; r++) {
+    const PetscInt    *ca, *cb;
+    const PetscScalar *va, *vb;
+    PetscInt           na, nb;
+
+    PetscCall(MatGetRow(A, r, &na, &ca, &va));
+    PetscCall(MatGetRow(B, r, &nb, &cb, &vb));
+    if (na != nb || memcmp(ca, cb, na * sizeof(PetscInt)) || memcmp(va, vb, na * sizeof(PetscScalar))) *same = PETSC_FALSE;
+    PetscCall(MatRestoreRow(B, r, &nb, &cb, &vb));
+    PetscCall(MatRestoreRow(A, r, &na, &ca, &va));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+int main(int argc, char **argv)
+{
+  Mat                A, Acopy;
+  Vec                x, b;
+  KSP                ksp;
+  PC                 pc;
+  PetscInt           n = 10, its;
+  char               which[32] = "zeropivot";
+  KSPConvergedReason reason;
+  PCFailedReason     pcreason;
+  PetscBool          same;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-n", &n, NULL));
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-case", which, sizeof(which), NULL));
+  PetscCall(BuildMatrix(which, n, &A));
+  PetscCall(MatDuplicate(A, MAT_COPY_VALUES, &Acopy));
+  PetscCall(MatCreateVecs(A, &x, &b));
+  PetscCall(VecSet(b, 1.0));
+
+  PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp));
+  PetscCall(KSPSetOperators(ksp, A, A));
+  PetscCall(KSPSetType(ksp, KSPGMRES));
+  PetscCall(KSPGetPC(ksp, &pc));
+  PetscCall(PCSetType(pc, "sfilu"));
+  PetscCall(KSPSetFromOptions(ksp));
+  PetscCall(KSPSolve(ksp, b, x));
+  PetscCall(KSPGetConvergedReason(ksp, &reason));
+  PetscCall(KSPGetIterationNumber(ksp, &its));
+  PetscCall(PCGetFailedReason(pc, &pcreason));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "KSP %s after %" PetscInt_FMT " iterations; PC failed reason %s\n", KSPConvergedReasons[reason], its, PCFailedReasons[pcreason]));
+  /* the PC must never touch the user's matrix */
+  PetscCall(SameBits(A, Acopy, &same));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "matrix unchanged: %s\n", same ? "yes" : "NO"));
+
+  PetscCall(KSPDestroy(&ksp));
+  PetscCall(VecDestroy(&x));
+  PetscCall(VecDestroy(&b));
+  PetscCall(MatDestroy(&Acopy));
+  PetscCall(MatDestroy(&A));
+  PetscCall(PetscFinalize());
+  return 0;
+}
+
+/*TEST
+
+  testset:
+    args: -dll_append ${sfpc_dir}/lib/libsfpc.so
+    test:
+      suffix: zeropivot
+      args: -case zeropivot -ksp_converged_reason
+    test:
+      suffix: zeropivot_shift
+      args: -case {{zeropivot tinypivot}separate output} -pc_sfilu_shift_type {{nonzero positive_definite}separate output} -pc_sfilu_shift_amount 1e-3
+    test:
+      suffix: zeropivot_error
+      args: -case zeropivot -pc_error_if_failure
+      filter: grep -E "PCSFILU" | sed -e "s/^\[0\]PETSC ERROR: //"
+    test:
+      suffix: nonfinite
+      args: -case {{nan inf}separate output} -ksp_converged_reason
+    test:
+      suffix: missingdiag
+      args: -case missingdiag
+      filter: grep -E "missing diagonal" | sed -e "s/^\[0\]PETSC ERROR: //"
+    test:
+      suffix: rectangular
+      args: -case rectangular
+      filter: grep -E "PCSFILU|square" | sed -e "s/^\[0\]PETSC ERROR: //"
+    test:
+      suffix: mpi
+      nsize: 2
+      args: -case zeropivot
+      filter: grep -m 1 -E "does not support" | sed -e "s/^\[[01]\]PETSC ERROR: //"
+
+TEST*/

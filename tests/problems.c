@@ -1,0 +1,189 @@
+/*
+   Matrices for SFPC's tests and benchmarks, chosen by options:
+     -problem poisson7|poisson27|anisotropic|convdiff|file
+     -n <N>            grid points per direction (N^3 unknowns)
+     -aniso <eps>      anisotropic diffusion coefficient in z (anisotropic)
+     -peclet <Pe>      cell Peclet number of the upwinded convection (convdiff)
+     -f <file>         Matrix Market file, gzip-compressed if it ends in .gz (file)
+     -permute <seed>   apply a random symmetric permutation, destroying the structure
+   Stencils are scaled by h^2 so entries are O(1). The matrix type comes from -mat_type.
+*/
+#include "problems.h"
+
+static PetscErrorCode StencilAssemble(Mat A, PetscInt N, const char *problem, PetscReal aniso, PetscReal pe)
+{
+  PetscInt rstart, rend;
+
+  PetscFunctionBegin;
+  PetscCall(MatGetOwnershipRange(A, &rstart, &rend));
+  for (PetscInt row = rstart; row < rend; row++) {
+    const PetscInt i = row % N, j = (row / N) % N, k = row / (N * N);
+    PetscInt       cols[27], nc = 0;
+    PetscScalar    vals[27];
+    PetscBool      p27, cd;
+
+    PetscCall(PetscStrcmp(problem, "poisson27", &p27));
+    PetscCall(PetscStrcmp(problem, "convdiff", &cd));
+    for (PetscInt dk = -1; dk <= 1; dk++)
+      for (PetscInt dj = -1; dj <= 1; dj++)
+        for (PetscInt di = -1; di <= 1; di++) {
+          const PetscInt dist = PetscAbsInt(di) + PetscAbsInt(dj) + PetscAbsInt(dk);
+          PetscScalar    v;
+
+          if (i + di < 0 || i + di >= N || j + dj < 0 || j + dj >= N || k + dk < 0 || k + dk >= N) continue;
+          if (p27) v = dist == 0 ? 26.0 : -1.0;
+          else if (dist > 1) continue;
+          else if (dist == 0) v = cd ? 6.0 + 2.0 * pe * 3 : (aniso != 1.0 ? 4.0 + 2.0 * aniso : 6.0);
+          else if (dk != 0) v = -aniso;
+          else v = -1.0;
+          /* first-order upwinding of a flow along (1,1,1): the upstream neighbour takes the convection */
+          if (cd && dist == 1 && di + dj + dk < 0) v -= 2.0 * pe;
+          cols[nc]   = row + di + dj * N + dk * N * N;
+          vals[nc++] = v;
+        }
+    PetscCall(MatSetValues(A, 1, &row, nc, cols, vals, INSERT_VALUES));
+  }
+  PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Reads a Matrix Market coordinate file (real or integer; general or symmetric) on rank 0. */
+static PetscErrorCode MatrixMarketLoad(MPI_Comm comm, const char *file, Mat *A)
+{
+  FILE       *fp;
+  char        line[1024], cmd[PETSC_MAX_PATH_LEN + 32];
+  PetscBool   gz, symmetric = PETSC_FALSE;
+  PetscInt    m = 0, n = 0, nz = 0;
+  PetscInt   *nnz;
+  PetscInt   *ri, *ci;
+  PetscScalar *v;
+  PetscMPIInt size;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_size(comm, &size));
+  PetscCheck(size == 1, comm, PETSC_ERR_SUP, "Matrix Market files are read on one rank");
+  PetscCall(PetscStrendswith(file, ".gz", &gz));
+  if (gz) {
+    PetscCall(PetscSNPrintf(cmd, sizeof(cmd), "gzip -dc '%s'", file));
+    fp = popen(cmd, "r");
+  } else fp = fopen(file, "r");
+  PetscCheck(fp, comm, PETSC_ERR_FILE_OPEN, "Cannot open %s", file);
+  PetscCheck(fgets(line, sizeof(line), fp), comm, PETSC_ERR_FILE_READ, "%s is empty", file);
+  PetscCheck(strstr(line, "coordinate"), comm, PETSC_ERR_FILE_UNEXPECTED, "%s is not a Matrix Market coordinate file", file);
+  symmetric = strstr(line, "symmetric") ? PETSC_TRUE : PETSC_FALSE;
+  while (fgets(line, sizeof(line), fp) && line[0] == '%');
+  PetscCheck(sscanf(line, "%" PetscInt_FMT " %" PetscInt_FMT " %" PetscInt_FMT, &m, &n, &nz) == 3, comm, PETSC_ERR_FILE_UNEXPECTED, "Bad size line in %s", file);
+  PetscCall(PetscMalloc3(nz, &ri, nz, &ci, nz, &v));
+  PetscCall(PetscCalloc1(m, &nnz));
+  for (PetscInt e = 0; e < nz; e++) {
+    double x;
+    PetscCheck(fscanf(fp, "%" PetscInt_FMT " %" PetscInt_FMT " %lf", &ri[e], &ci[e], &x) == 3, comm, PETSC_ERR_FILE_UNEXPECTED, "Entry %" PetscInt_FMT " of %s is unreadable", e, file);
+    ri[e]--;
+    ci[e]--;
+    v[e] = x;
+    nnz[ri[e]]++;
+    if (symmetric && ri[e] != ci[e]) nnz[ci[e]]++;
+  }
+  if (gz) pclose(fp);
+  else fclose(fp);
+  PetscCall(MatCreate(comm, A));
+  PetscCall(MatSetSizes(*A, m, n, m, n));
+  PetscCall(MatSetFromOptions(*A));
+  PetscCall(MatSeqAIJSetPreallocation(*A, 0, nnz));
+  PetscCall(MatSetUp(*A));
+  for (PetscInt e = 0; e < nz; e++) {
+    PetscCall(MatSetValue(*A, ri[e], ci[e], v[e], INSERT_VALUES));
+    if (symmetric && ri[e] != ci[e]) PetscCall(MatSetValue(*A, ci[e], ri[e], v[e], INSERT_VALUES));
+  }
+  PetscCall(MatAssemblyBegin(*A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(*A, MAT_FINAL_ASSEMBLY));
+  PetscCall(PetscFree3(ri, ci, v));
+  PetscCall(PetscFree(nnz));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode RandomSymmetricPermute(Mat *A, PetscInt seed)
+{
+  PetscRandom rnd;
+  PetscInt    n, *perm;
+  PetscReal  *key;
+  IS          is;
+  Mat         B;
+
+  PetscFunctionBegin;
+  PetscCall(MatGetSize(*A, &n, NULL));
+  PetscCall(PetscMalloc2(n, &perm, n, &key));
+  PetscCall(PetscRandomCreate(PETSC_COMM_SELF, &rnd));
+  PetscCall(PetscRandomSetSeed(rnd, (unsigned long)seed));
+  PetscCall(PetscRandomSeed(rnd));
+  for (PetscInt r = 0; r < n; r++) {
+    PetscCall(PetscRandomGetValueReal(rnd, &key[r]));
+    perm[r] = r;
+  }
+  PetscCall(PetscSortRealWithPermutation(n, key, perm));
+  PetscCall(ISCreateGeneral(PETSC_COMM_SELF, n, perm, PETSC_COPY_VALUES, &is));
+  PetscCall(ISSetPermutation(is));
+  PetscCall(MatPermute(*A, is, is, &B));
+  PetscCall(MatDestroy(A));
+  *A = B;
+  PetscCall(ISDestroy(&is));
+  PetscCall(PetscRandomDestroy(&rnd));
+  PetscCall(PetscFree2(perm, key));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Creates the problem chosen by the options above; desc receives a one-line description. */
+PetscErrorCode TestProblemCreate(MPI_Comm comm, Mat *A, char *desc, size_t len)
+{
+  char      problem[64] = "poisson7", file[PETSC_MAX_PATH_LEN] = "";
+  PetscInt  N = 16, seed = -1;
+  PetscReal aniso = 1.0, pe = 0.0;
+  PetscBool isfile;
+
+  PetscFunctionBegin;
+  PetscOptionsBegin(comm, NULL, "Test problem", NULL);
+  PetscCall(PetscOptionsString("-problem", "poisson7, poisson27, anisotropic, convdiff or file", NULL, problem, problem, sizeof(problem), NULL));
+  PetscCall(PetscOptionsInt("-n", "Grid points per direction", NULL, N, &N, NULL));
+  PetscCall(PetscOptionsReal("-aniso", "Diffusion coefficient in z (anisotropic)", NULL, aniso, &aniso, NULL));
+  PetscCall(PetscOptionsReal("-peclet", "Cell Peclet number (convdiff)", NULL, pe, &pe, NULL));
+  PetscCall(PetscOptionsString("-f", "Matrix Market file (file)", NULL, file, file, sizeof(file), NULL));
+  PetscCall(PetscOptionsInt("-permute", "Seed of a random symmetric permutation", NULL, seed, &seed, NULL));
+  PetscOptionsEnd();
+  PetscCall(PetscStrcmp(problem, "file", &isfile));
+  if (isfile) {
+    const char *base;
+
+    PetscCall(MatrixMarketLoad(comm, file, A));
+    PetscCall(PetscStrrchr(file, '/', (char **)&base));
+    PetscCall(PetscSNPrintf(desc, len, "%s", base));
+  } else {
+    PetscBool known = PETSC_FALSE, flg;
+
+    for (const char *const *p = (const char *const[]){"poisson7", "poisson27", "anisotropic", "convdiff", NULL}; *p; p++) {
+      PetscCall(PetscStrcmp(problem, *p, &flg));
+      known = (PetscBool)(known || flg);
+    }
+    PetscCheck(known, comm, PETSC_ERR_ARG_UNKNOWN_TYPE, "Unknown -problem %s", problem);
+    PetscCheck(N > 1, comm, PETSC_ERR_ARG_OUTOFRANGE, "-n must be at least 2");
+    PetscCall(PetscStrcmp(problem, "anisotropic", &flg));
+    if (!flg) aniso = 1.0;
+    PetscCall(MatCreate(comm, A));
+    PetscCall(MatSetSizes(*A, PETSC_DECIDE, PETSC_DECIDE, N * N * N, N * N * N));
+    PetscCall(MatSetFromOptions(*A));
+    PetscCall(MatSeqAIJSetPreallocation(*A, 27, NULL));
+    PetscCall(MatMPIAIJSetPreallocation(*A, 27, NULL, 26, NULL));
+    PetscCall(MatSetUp(*A));
+    PetscCall(StencilAssemble(*A, N, problem, aniso, pe));
+    PetscCall(PetscSNPrintf(desc, len, "%s %" PetscInt_FMT "^3%s", problem, N, ""));
+    if (aniso != 1.0) PetscCall(PetscSNPrintf(desc, len, "%s %" PetscInt_FMT "^3, eps %g", problem, N, (double)aniso));
+    if (pe != 0.0) PetscCall(PetscSNPrintf(desc, len, "%s %" PetscInt_FMT "^3, Pe %g", problem, N, (double)pe));
+  }
+  if (seed >= 0) {
+    size_t l;
+    PetscCall(RandomSymmetricPermute(A, seed));
+    PetscCall(PetscStrlen(desc, &l));
+    PetscCall(PetscSNPrintf(desc + l, len - l, ", randomly permuted"));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

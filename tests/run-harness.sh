@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Runs the built tests: every harness run script under TESTDIR (optionally only those whose
+# test name matches GLOB), the PETSc-tutorial test, GPU-skip accounting, then the report.
+# Exits nonzero if any test failed or none ran. Used by 'make check' and by bench/gpu-run.
+# Usage: run-harness.sh TESTDIR SFPC_DIR HARNESS [GLOB]   (MPIEXEC, PETSCDIFF, PYTHON from the environment)
+set -u
+testdir=$1 sfpc=$2 harness=$3 glob=${4:-*}
+tap=$testdir/test_build_tap.log
+rm -rf "$testdir/counts" "$tap" "$testdir/test_build_err.log"
+mkdir -p "$testdir/counts"; touch "$tap"
+while IFS= read -r script; do
+  rel=${script#"$testdir"/}; dir=$(dirname "$rel"); name=${dir//\//_}-$(basename "$script" .sh); name=${name/-run/-}
+  # shellcheck disable=SC2053
+  [[ $name == $glob ]] || continue
+  printf ' %10s %s\n' TEST "$name"
+  (cd "$(dirname "$script")" && "./$(basename "$script")" > /dev/null)
+done < <(find "$testdir/tests" "$testdir/examples" -name 'run*.sh' 2>/dev/null | sort)
+if [ "$glob" = "*" ]; then
+  bash "$sfpc/tests/petsc-tutorial.sh" "$testdir" "$sfpc"
+  ${PYTHON:-python3} "$sfpc/config/gpu-skips.py" --harness "$harness" --testdir "$testdir" --conf "$sfpc/build/include/sfpcconf.h" "$sfpc/tests" "$sfpc/examples/tutorials"
+fi
+${PYTHON:-python3} "$harness/report_tests.py" -d "$testdir/counts" -s
+npass=$(grep '^ok ' "$tap" | grep -vc '# SKIP'); nskip=$(grep -c '^ok .*# SKIP' "$tap"); nfail=$(grep -c '^not ok' "$tap")
+echo "SFPC tests: $npass passed, $nfail failed, $nskip skipped (TAP log: $tap)"
+[ "$npass" -gt 0 ] && [ "$nfail" -eq 0 ]
