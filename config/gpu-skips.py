@@ -38,7 +38,7 @@ def main():
                         continue
                     reqs = ' '.join(t.get('requires', []) if isinstance(t.get('requires'), list) else [t.get('requires', '')])
                     if 'gpu' in reqs.split():
-                        skipped.append('%s-%s' % (pkg, name))
+                        skipped.append('%s-%s' % (pkg, name[3:] if name.startswith('run') else name))
     with open(os.path.join(a.testdir, 'test_build_tap.log'), 'a') as tap:
         for label in skipped:
             line = 'ok %s # SKIP no GPU visible' % label

@@ -1,6 +1,6 @@
 static char help[] = "Compares PCSFILU with PETSc's PCILU on one system: iterations and residual history.\n"
                      "Problem options as in problems.c; -refactor also changes the values (same pattern) and compares again.\n"
-                     "-tol <t>: largest accepted |r_sfilu(k) - r_ilu(k)| / r_ilu(k) at every iteration k.\n";
+                     "Passes when both end the same way, within one iteration, and -tol <t> bounds |r_sfilu(k) - r_ilu(k)| / r_ilu(k) at every iteration k.\n";
 
 #include <petscksp.h>
 #include "problems.h"
@@ -54,7 +54,7 @@ static PetscErrorCode Compare(const char *stage, Run *ilu, Run *sf, PetscReal to
   PetscCall(KSPGetIterationNumber(ilu->ksp, &its1));
   PetscCall(KSPGetIterationNumber(sf->ksp, &its2));
   for (PetscInt k = 0; k < PetscMin(ilu->nhist, sf->nhist); k++) worst = PetscMax(worst, PetscAbsReal(sf->hist[k] - ilu->hist[k]) / ilu->hist[k]);
-  *ok = (PetscBool)(r1 > 0 && r2 > 0 && PetscAbsInt(its1 - its2) <= 1 && worst <= tol);
+  *ok = (PetscBool)(r1 == r2 && PetscAbsInt(its1 - its2) <= 1 && worst <= tol);
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s: ilu %s in %" PetscInt_FMT " iterations, sfilu %s in %" PetscInt_FMT "\n", stage, KSPConvergedReasons[r1], its1, KSPConvergedReasons[r2], its2));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s: residual histories agree to the tolerance: %s\n", stage, worst <= tol ? "yes" : "NO"));
   PetscCall(PetscInfo(NULL, "largest relative residual difference %g\n", (double)worst));
@@ -134,7 +134,8 @@ int main(int argc, char **argv)
 
 /*TEST
 
-  depends: problems.c
+  build:
+    depends: problems.c
 
   testset:
     args: -dll_append ${sfpc_dir}/lib/libsfpc.so
@@ -159,8 +160,16 @@ int main(int argc, char **argv)
     test:
       suffix: convdiff_permuted
       args: -problem convdiff -n 12 -peclet 5 -permute 3 -ksp_gmres_restart 100
+    # PETSc's ILU uses its inode variant on these block-structured matrices by default: the same
+    # factorization with other rounding, which GMRES amplifies on such ill-conditioned systems.
     test:
-      suffix: bcsstk
-      args: -problem file -f ${sfpc_dir}/tests/data/{{bcsstk16 bcsstk26 bcsstk28}separate output}.mtx.gz -ksp_gmres_restart 200
+      suffix: bcsstk16
+      args: -problem file -f ${sfpc_dir}/tests/data/bcsstk16.mtx.gz -ksp_gmres_restart 200 -mat_no_inode
+    test:
+      suffix: bcsstk26
+      args: -problem file -f ${sfpc_dir}/tests/data/bcsstk26.mtx.gz -ksp_gmres_restart 200 -mat_no_inode
+    test:
+      suffix: bcsstk28
+      args: -problem file -f ${sfpc_dir}/tests/data/bcsstk28.mtx.gz -ksp_gmres_restart 200 -mat_no_inode
 
 TEST*/

@@ -3,6 +3,7 @@ static char help[] = "PCSFILU on bad input: zero and tiny pivots with each shift
                      "The matrix is the 1-D Laplacian of -n rows with row 0 (or the diagonal of row n/2) spoiled.\n";
 
 #include <petscksp.h>
+#include <math.h>
 
 static PetscErrorCode BuildMatrix(const char *which, PetscInt n, Mat *A)
 {
@@ -24,8 +25,8 @@ static PetscErrorCode BuildMatrix(const char *which, PetscInt n, Mat *A)
     PetscScalar d = 2.0;
     if (r == 0 && zero) d = 0.0;
     if (r == 0 && tiny) d = 1e-300;
-    if (r == n / 2 && nan) d = PETSC_QNAN;
-    if (r == n / 2 && inf) d = PETSC_INFINITY;
+    if (r == n / 2 && nan) d = NAN;
+    if (r == n / 2 && inf) d = INFINITY;
     if (r > 0) PetscCall(MatSetValue(*A, r, r - 1, -1.0, INSERT_VALUES));
     if (!(missing && r == n / 2)) PetscCall(MatSetValue(*A, r, r, d, INSERT_VALUES));
     if (r < n - 1) PetscCall(MatSetValue(*A, r, r + 1, -1.0, INSERT_VALUES));
@@ -114,23 +115,23 @@ int main(int argc, char **argv)
       args: -case {{zeropivot tinypivot}separate output} -pc_sfilu_shift_type {{nonzero positive_definite}separate output} -pc_sfilu_shift_amount 1e-3
     test:
       suffix: zeropivot_error
-      args: -case zeropivot -pc_error_if_failure
-      filter: grep -E "PCSFILU" | sed -e "s/^\[0\]PETSC ERROR: //"
+      args: -case zeropivot -ksp_error_if_not_converged
+      filter: Error: grep -E "PCSFILU" | sed -e "s/^\[0\]PETSC ERROR: //"
     test:
       suffix: nonfinite
       args: -case {{nan inf}separate output} -ksp_converged_reason
     test:
       suffix: missingdiag
       args: -case missingdiag
-      filter: grep -E "missing diagonal" | sed -e "s/^\[0\]PETSC ERROR: //"
+      filter: Error: grep -E "missing diagonal" | sed -e "s/^\[0\]PETSC ERROR: //"
     test:
       suffix: rectangular
       args: -case rectangular
-      filter: grep -E "PCSFILU|square" | sed -e "s/^\[0\]PETSC ERROR: //"
+      filter: Error: grep -E "PCSFILU|square" | sed -e "s/^\[0\]PETSC ERROR: //"
     test:
       suffix: mpi
       nsize: 2
       args: -case zeropivot
-      filter: grep -m 1 -E "does not support" | sed -e "s/^\[[01]\]PETSC ERROR: //"
+      filter: Error: grep -m 1 -E "does not support" | sed -e "s/^\[[01]\]PETSC ERROR: //"
 
 TEST*/

@@ -2,8 +2,9 @@
    The triangular-factor data of SFPC's sync-free engine (src/mat/hybsf), host side.
 
    An incomplete LU factor is kept in place in one CSR matrix M = (L - I) + U with the pattern
-   of A: entries left of the diagonal are L (unit diagonal, not stored), the rest are U.
-   diag[i] is the position of M_ii in row i. Every user of the engine (ILU(0), SIP, DILU)
+   of A: entries left of the diagonal are L (unit diagonal, not stored), the rest are U,
+   except that the diagonal slots hold the inverse pivots 1/u_ii (solves then multiply, as
+   PETSc's own factors do). diag[i] is the position of the diagonal slot of row i. Every user of the engine (ILU(0), SIP, DILU)
    fills such a factor and calls the engine's solves.
 */
 #pragma once

@@ -57,7 +57,7 @@ PetscErrorCode SFPCTriFactorSolve_Host(const SFPCTriFactor *F, const PetscScalar
   for (PetscInt r = F->n - 1; r >= 0; r--) {
     PetscScalar s = x[r];
     for (PetscInt k = d[r] + 1; k < i[r + 1]; k++) s -= a[k] * x[j[k]];
-    x[r] = s / a[d[r]];
+    x[r] = s * a[d[r]];
   }
   PetscCall(PetscLogFlops(2.0 * F->nnz));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -72,7 +72,7 @@ PetscErrorCode SFPCTriFactorSolveTranspose_Host(const SFPCTriFactor *F, const Pe
   PetscFunctionBegin;
   if (x != b) PetscCall(PetscArraycpy(x, b, F->n));
   for (PetscInt r = 0; r < F->n; r++) { /* U^T is lower triangular: finish x_r, then scatter */
-    x[r] /= a[d[r]];
+    x[r] *= a[d[r]];
     for (PetscInt k = d[r] + 1; k < i[r + 1]; k++) x[j[k]] -= a[k] * x[r];
   }
   for (PetscInt r = F->n - 1; r >= 0; r--) { /* L^T is unit upper triangular */

@@ -5,9 +5,10 @@
 #include "sfilu.h"
 
 /*
-   Factors A + shift*I into F->a (F holds A's pattern). Stops at the first row whose pivot
-   fails the test and returns it in *badrow (-1 if none): |u_rr| <= pivtol[r] or, when
-   positive is set, Re(u_rr) <= pivtol[r]; a pivot that is NaN or Inf always fails.
+   Factors A + shift*I into F->a (F holds A's pattern), storing 1/u_rr in the diagonal slots.
+   Stops at the first row whose pivot fails the test and returns it in *badrow (-1 if none),
+   with u_rr left in its slot: |u_rr| <= pivtol[r] or, when positive is set,
+   Re(u_rr) <= pivtol[r]; a pivot that is NaN or Inf always fails.
 */
 PetscErrorCode SFILUFactorNumeric_Host(SFPCTriFactor *F, const PetscScalar aa[], PetscReal shift, const PetscReal pivtol[], PetscBool positive, PetscInt *badrow)
 {
@@ -28,7 +29,7 @@ PetscErrorCode SFILUFactorNumeric_Host(SFPCTriFactor *F, const PetscScalar aa[],
     a[ad[r]] += shift;
     for (PetscInt k = ai[r]; k < ad[r]; k++) {
       const PetscInt    c = aj[k];
-      const PetscScalar l = a[k] / a[ad[c]];
+      const PetscScalar l = a[k] * a[ad[c]]; /* row c is finished: its diagonal slot holds 1/u_cc */
 
       a[k] = l;
       for (PetscInt m = ad[c] + 1; m < ai[c + 1]; m++) {
@@ -39,7 +40,8 @@ PetscErrorCode SFILUFactorNumeric_Host(SFPCTriFactor *F, const PetscScalar aa[],
     }
     {
       const PetscScalar u = a[ad[r]];
-      if (PetscIsInfOrNanScalar(u) || (positive ? PetscRealPart(u) <= pivtol[r] : PetscAbsScalar(u) <= pivtol[r])) *badrow = r;
+      if (PetscIsInfOrNanScalar(u) || (positive ? PetscRealPart(u) <= pivtol[r] : PetscAbsScalar(u) <= pivtol[r])) *badrow = r; /* the slot keeps u_rr for the report */
+      else a[ad[r]] = 1.0 / u;
     }
     for (PetscInt k = ai[r]; k < ai[r + 1]; k++) pos[aj[k]] = -1;
   }

@@ -28,7 +28,7 @@ static PetscBool SFILUNextShift(const PC_SFILU *s, PetscInt k, PetscReal rmax, P
   return PETSC_FALSE;
 }
 
-/* Records a failure the PETSc way: an error with -pc_error_if_failure / KSPSetErrorIfNotConverged, else a failed reason. */
+/* Records a failure the PETSc way: an error with -ksp_error_if_not_converged / KSPSetErrorIfNotConverged, else a failed reason. */
 static PetscErrorCode SFILUFail(PC pc, PCFailedReason reason, const char *what, PetscInt row, PetscScalar value, PetscReal tol)
 {
   PC_SFILU *s = (PC_SFILU *)pc->data;
@@ -63,7 +63,7 @@ static PetscErrorCode PCSetUp_SFILU_Host(PC pc)
     PetscCheck(done, PETSC_COMM_SELF, PETSC_ERR_SUP, "PCSFILU cannot read the CSR structure of this matrix");
     PetscCall(SFPCTriFactorCreateFromCSR(n, ai, aj, F));
     PetscCall(MatRestoreRowIJ(pc->pmat, 0, PETSC_FALSE, PETSC_FALSE, &n, &ai, &aj, &done));
-    PetscCall(PetscMalloc2(n, &s->rowsum, n, &s->pivtol));
+    PetscCall(PetscMalloc2(F->n, &s->rowsum, F->n, &s->pivtol)); /* MatRestoreRowIJ() may clear n */
     PetscCall(PetscLogEventEnd(SFPC_ILUSymbolic, pc, pc->pmat, 0, 0));
   }
 
@@ -142,7 +142,7 @@ static PetscErrorCode PCApply_SFILU_Private(PC pc, Vec x, Vec y, PetscBool trans
 
   PetscFunctionBegin;
   if (pc->failedreason != PC_NOERROR) { /* as MatSolve() does with a failed factor: let the KSP see it */
-    PetscCall(VecSetInf(y));
+    PetscCall(VecFlag(y, 1));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(PetscLogEventBegin(SFPC_TriSolve, pc, x, y, 0));
@@ -274,7 +274,7 @@ static PetscErrorCode PCDestroy_SFILU(PC pc)
 
    Notes:
    Works on `MATSEQAIJ`. A failed factorization sets `PC_FACTOR_NUMERIC_ZEROPIVOT` (or `PC_FACTOR_OTHER` for Inf/NaN
-   entries), so a `KSP` stops with `KSP_DIVERGED_PC_FAILED`; with `-pc_error_if_failure` it raises an error instead.
+   entries), so a `KSP` stops with `KSP_DIVERGED_PC_FAILED`; with `-ksp_error_if_not_converged` it raises an error instead.
    A matrix with a missing diagonal entry is an error. `PCFactorSetShiftType()`, `PCFactorSetShiftAmount()` and
    `PCFactorSetZeroPivot()` apply to this PC.
 
