@@ -5,9 +5,9 @@ Usage: configure.py --petsc-dir DIR [--petsc-arch ARCH] [--with-cuda=0|1] [--out
 
 Refuses, with a message saying what to change, a PETSc that is not a shared library, not real
 double, uses 64-bit indices, is not 3.26.x, or lacks CUDA when SFPC's GPU code is built.
-Writes <out>/include/sfpcconf.h (rewritten only when its contents change, so builds stay
-incremental). SFPC_HAVE_GPU in it tells the test harness whether a GPU is visible now, so that
-GPU tests are run where one is and reported as skipped where none is.
+Writes <out>/include/sfpcconf.h for the test harness (its 'requires:' lines read it; the library
+does not include it): SFPC_HAVE_GPU tells whether a GPU is visible now, so that GPU tests run
+where one is and are reported as skipped where none is. It is rewritten only when it changes.
 """
 import argparse
 import os

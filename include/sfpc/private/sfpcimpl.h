@@ -1,7 +1,6 @@
 /* Package-internal declarations shared by SFPC's source files (not installed for users). */
 #pragma once
 
-#include <sfpcconf.h> /* written by config/configure.py */
 #include <sfpc.h>
 #include <petsc/private/pcimpl.h>
 
