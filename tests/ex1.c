@@ -1,6 +1,9 @@
 static char help[] = "Compares PCSFILU with PETSc's PCILU on one system: iterations and residual history.\n"
                      "Problem options as in problems.c; -refactor also changes the values (same pattern) and compares again.\n"
-                     "Passes when both end the same way, within one iteration, and -tol <t> bounds |r_sfilu(k) - r_ilu(k)| / r_ilu(k) at every iteration k.\n";
+                     "-device: also runs PCSFILU on a seqaijcusparse copy with CUDA vectors (the GPU path), checks that it ran\n"
+                     "on the GPU and that two solves give bitwise the same solution.\n"
+                     "A run passes when it ends like PETSc's ILU, within one iteration, and -tol <t> bounds\n"
+                     "|r_sfilu(k) - r_ilu(k)| / r_ilu(k) at every iteration k.\n";
 
 #include <petscksp.h>
 #include "problems.h"
@@ -8,16 +11,22 @@ static char help[] = "Compares PCSFILU with PETSc's PCILU on one system: iterati
 #define MAXHIST 2000
 
 typedef struct {
-  KSP       ksp;
-  PetscReal hist[MAXHIST];
-  PetscInt  nhist;
+  const char *name;
+  Mat         A;
+  Vec         b, x;
+  KSP         ksp;
+  PetscReal   hist[MAXHIST];
+  PetscInt    nhist;
 } Run;
 
-static PetscErrorCode RunCreate(Mat A, PCType type, Run *run)
+static PetscErrorCode RunCreate(const char *name, Mat A, PCType type, Run *run)
 {
   PC pc;
 
   PetscFunctionBegin;
+  run->name = name;
+  run->A    = A;
+  PetscCall(MatCreateVecs(A, &run->x, &run->b));
   PetscCall(KSPCreate(PETSC_COMM_WORLD, &run->ksp));
   PetscCall(KSPSetOperators(run->ksp, A, A));
   PetscCall(KSPSetType(run->ksp, KSPGMRES));
@@ -30,34 +39,43 @@ static PetscErrorCode RunCreate(Mat A, PCType type, Run *run)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode RunSolve(Run *run, Vec b, Vec x)
+static PetscErrorCode RunDestroy(Run *run)
 {
-  KSPConvergedReason reason;
-
   PetscFunctionBegin;
-  PetscCall(VecZeroEntries(x));
-  PetscCall(KSPSolve(run->ksp, b, x));
-  PetscCall(KSPGetResidualHistory(run->ksp, NULL, &run->nhist));
-  PetscCall(KSPGetConvergedReason(run->ksp, &reason));
+  PetscCall(KSPDestroy(&run->ksp));
+  PetscCall(VecDestroy(&run->x));
+  PetscCall(VecDestroy(&run->b));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode Compare(const char *stage, Run *ilu, Run *sf, PetscReal tol, PetscBool *ok)
+/* Solves A x = b from a zero guess, b = A xt. */
+static PetscErrorCode RunSolve(Run *run, Vec xt)
+{
+  PetscFunctionBegin;
+  PetscCall(VecCopy(xt, run->x)); /* xt may live elsewhere: copy through x, then b = A x */
+  PetscCall(MatMult(run->A, run->x, run->b));
+  PetscCall(VecZeroEntries(run->x));
+  PetscCall(KSPSolve(run->ksp, run->b, run->x));
+  PetscCall(KSPGetResidualHistory(run->ksp, NULL, &run->nhist));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode Compare(const char *stage, Run *ref, Run *run, PetscReal tol, PetscBool *ok)
 {
   KSPConvergedReason r1, r2;
   PetscInt           its1, its2;
   PetscReal          worst = 0;
 
   PetscFunctionBegin;
-  PetscCall(KSPGetConvergedReason(ilu->ksp, &r1));
-  PetscCall(KSPGetConvergedReason(sf->ksp, &r2));
-  PetscCall(KSPGetIterationNumber(ilu->ksp, &its1));
-  PetscCall(KSPGetIterationNumber(sf->ksp, &its2));
-  for (PetscInt k = 0; k < PetscMin(ilu->nhist, sf->nhist); k++) worst = PetscMax(worst, PetscAbsReal(sf->hist[k] - ilu->hist[k]) / ilu->hist[k]);
-  *ok = (PetscBool)(r1 == r2 && PetscAbsInt(its1 - its2) <= 1 && worst <= tol);
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s: ilu %s in %" PetscInt_FMT " iterations, sfilu %s in %" PetscInt_FMT "\n", stage, KSPConvergedReasons[r1], its1, KSPConvergedReasons[r2], its2));
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s: residual histories agree to the tolerance: %s\n", stage, worst <= tol ? "yes" : "NO"));
-  PetscCall(PetscInfo(NULL, "largest relative residual difference %g\n", (double)worst));
+  PetscCall(KSPGetConvergedReason(ref->ksp, &r1));
+  PetscCall(KSPGetConvergedReason(run->ksp, &r2));
+  PetscCall(KSPGetIterationNumber(ref->ksp, &its1));
+  PetscCall(KSPGetIterationNumber(run->ksp, &its2));
+  for (PetscInt k = 0; k < PetscMin(ref->nhist, run->nhist); k++) worst = PetscMax(worst, PetscAbsReal(run->hist[k] - ref->hist[k]) / ref->hist[k]);
+  *ok = (PetscBool)(*ok && r1 == r2 && PetscAbsInt(its1 - its2) <= 1 && worst <= tol);
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s: %s %s in %" PetscInt_FMT " iterations, %s %s in %" PetscInt_FMT "\n", stage, ref->name, KSPConvergedReasons[r1], its1, run->name, KSPConvergedReasons[r2], its2));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s: %s residual history agrees to the tolerance: %s\n", stage, run->name, worst <= tol ? "yes" : "NO"));
+  PetscCall(PetscInfo(NULL, "%s: largest relative residual difference %g\n", run->name, (double)worst));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -73,14 +91,46 @@ static PetscErrorCode EventCount(const char *name, PetscInt *count)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The device run: its PC says it works on the GPU, and a second solve reproduces the solution bit for bit. */
+static PetscErrorCode CheckDeviceRun(Run *run, Vec xt, PetscBool *ok)
+{
+  PC                 pc;
+  PetscViewer        sv;
+  char               view[4096] = "";
+  Vec                first;
+  const PetscScalar *a, *b;
+  PetscInt           n;
+  PetscBool          same;
+
+  PetscFunctionBegin;
+  PetscCall(KSPGetPC(run->ksp, &pc));
+  PetscCall(PetscViewerStringOpen(PETSC_COMM_SELF, view, sizeof(view), &sv));
+  PetscCall(PCView(pc, sv));
+  PetscCall(PetscViewerDestroy(&sv));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s factored on the GPU: %s\n", run->name, strstr(view, "on the GPU") ? "yes" : "NO"));
+  PetscCall(VecDuplicate(run->x, &first));
+  PetscCall(VecCopy(run->x, first));
+  PetscCall(RunSolve(run, xt));
+  PetscCall(VecGetLocalSize(first, &n));
+  PetscCall(VecGetArrayRead(first, &a));
+  PetscCall(VecGetArrayRead(run->x, &b));
+  same = (PetscBool)!memcmp(a, b, n * sizeof(PetscScalar));
+  PetscCall(VecRestoreArrayRead(run->x, &b));
+  PetscCall(VecRestoreArrayRead(first, &a));
+  PetscCall(VecDestroy(&first));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s repeated solve bitwise identical: %s\n", run->name, same ? "yes" : "NO"));
+  *ok = (PetscBool)(*ok && same && strstr(view, "on the GPU"));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 int main(int argc, char **argv)
 {
-  Mat         A;
-  Vec         x, b, xt;
-  Run        *ilu, *sf;
+  Mat         A, Ad = NULL;
+  Vec         xt;
+  Run        *ilu, *sf, *sfd = NULL;
   PetscRandom rnd;
   PetscReal   tol = 1e-6;
-  PetscBool   refactor = PETSC_FALSE, ok1, ok2 = PETSC_TRUE;
+  PetscBool   refactor = PETSC_FALSE, device = PETSC_FALSE, ok = PETSC_TRUE;
   char        desc[256];
   PetscInt    nsym, nnum;
 
@@ -89,44 +139,58 @@ int main(int argc, char **argv)
   PetscCall(PetscLogDefaultBegin());
   PetscCall(PetscOptionsGetReal(NULL, NULL, "-tol", &tol, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-refactor", &refactor, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-device", &device, NULL));
   PetscCall(TestProblemCreate(PETSC_COMM_WORLD, &A, desc, sizeof(desc)));
-  PetscCall(MatCreateVecs(A, &xt, &b));
-  PetscCall(VecDuplicate(xt, &x));
+  PetscCall(MatCreateVecs(A, &xt, NULL));
   PetscCall(PetscRandomCreate(PETSC_COMM_WORLD, &rnd));
   PetscCall(PetscRandomSetSeed(rnd, 42));
   PetscCall(PetscRandomSeed(rnd));
   PetscCall(VecSetRandom(xt, rnd));
-  PetscCall(MatMult(A, xt, b));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "problem: %s\n", desc));
 
-  PetscCall(PetscNew(&ilu));
-  PetscCall(PetscNew(&sf));
-  PetscCall(RunCreate(A, PCILU, ilu));
-  PetscCall(RunCreate(A, "sfilu", sf));
-  PetscCall(RunSolve(ilu, b, x));
-  PetscCall(RunSolve(sf, b, x));
-  PetscCall(Compare("first", ilu, sf, tol, &ok1));
-  if (refactor) { /* new values, same pattern: only the numeric factorization may rerun */
-    PetscCall(MatScale(A, 2.0));
-    PetscCall(MatShift(A, 1.0));
-    PetscCall(MatMult(A, xt, b));
-    PetscCall(RunSolve(ilu, b, x));
-    PetscCall(RunSolve(sf, b, x));
-    PetscCall(Compare("refactored", ilu, sf, tol, &ok2));
+  PetscCall(PetscCalloc1(1, &ilu));
+  PetscCall(PetscCalloc1(1, &sf));
+  PetscCall(RunCreate("ilu", A, PCILU, ilu));
+  PetscCall(RunCreate("sfilu", A, "sfilu", sf));
+  if (device) {
+    PetscCall(MatConvert(A, MATSEQAIJCUSPARSE, MAT_INITIAL_MATRIX, &Ad));
+    PetscCall(PetscCalloc1(1, &sfd));
+    PetscCall(RunCreate("sfilu-gpu", Ad, "sfilu", sfd));
+  }
+  for (PetscInt stage = 0; stage < (refactor ? 2 : 1); stage++) {
+    const char *name = stage ? "refactored" : "first";
+
+    if (stage) { /* new values, same pattern: only the numeric factorization may rerun */
+      PetscCall(MatScale(A, 2.0));
+      PetscCall(MatShift(A, 1.0));
+      if (Ad) {
+        PetscCall(MatScale(Ad, 2.0));
+        PetscCall(MatShift(Ad, 1.0));
+      }
+    }
+    PetscCall(RunSolve(ilu, xt));
+    PetscCall(RunSolve(sf, xt));
+    PetscCall(Compare(name, ilu, sf, tol, &ok));
+    if (sfd) {
+      PetscCall(RunSolve(sfd, xt));
+      PetscCall(Compare(name, ilu, sfd, tol, &ok));
+      PetscCall(CheckDeviceRun(sfd, xt, &ok));
+    }
   }
   PetscCall(EventCount("SFILUSymbolic", &nsym));
   PetscCall(EventCount("SFILUNumeric", &nnum));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "sfilu symbolic factorizations %" PetscInt_FMT ", numeric %" PetscInt_FMT "\n", nsym, nnum));
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s\n", ok1 && ok2 ? "PASS" : "FAIL"));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s\n", ok ? "PASS" : "FAIL"));
 
-  PetscCall(KSPDestroy(&ilu->ksp));
-  PetscCall(KSPDestroy(&sf->ksp));
+  PetscCall(RunDestroy(ilu));
+  PetscCall(RunDestroy(sf));
   PetscCall(PetscFree(ilu));
   PetscCall(PetscFree(sf));
+  if (sfd) PetscCall(RunDestroy(sfd));
+  PetscCall(PetscFree(sfd));
+  PetscCall(MatDestroy(&Ad));
   PetscCall(PetscRandomDestroy(&rnd));
-  PetscCall(VecDestroy(&x));
   PetscCall(VecDestroy(&xt));
-  PetscCall(VecDestroy(&b));
   PetscCall(MatDestroy(&A));
   PetscCall(PetscFinalize());
   return 0;

@@ -6,11 +6,11 @@
 
 /*
    Factors A + shift*I into F->a (F holds A's pattern), storing 1/u_rr in the diagonal slots.
-   Stops at the first row whose pivot fails the test and returns it in *badrow (-1 if none),
-   with u_rr left in its slot: |u_rr| <= pivtol[r] or, when positive is set,
-   Re(u_rr) <= pivtol[r]; a pivot that is NaN or Inf always fails.
+   Stops at the first row whose pivot fails, with u_rr left in its slot: |u_rr| <= zeropivot *
+   sum_j |a_rj| (Re u_rr when positive is set), or u_rr not finite. Stops also at the first row
+   with an Inf or NaN entry, reported in res->nonfinite.
 */
-PetscErrorCode SFILUFactorNumeric_Host(SFPCTriFactor *F, const PetscScalar aa[], PetscReal shift, const PetscReal pivtol[], PetscBool positive, PetscInt *badrow)
+PetscErrorCode SFILUFactorNumeric_Host(SFPCTriFactor *F, const PetscScalar aa[], PetscReal shift, PetscReal zeropivot, PetscBool positive, SFILUResult *res)
 {
   const PetscInt *ai = F->i, *aj = F->j, *ad = F->diag;
   PetscScalar    *a  = F->a;
@@ -18,13 +18,21 @@ PetscErrorCode SFILUFactorNumeric_Host(SFPCTriFactor *F, const PetscScalar aa[],
   PetscLogDouble  flops = 0;
 
   PetscFunctionBegin;
-  *badrow = -1;
+  res->badrow = res->nonfinite = -1;
+  res->badpivot                = 0;
   PetscCall(PetscMalloc1(F->n, &pos));
   for (PetscInt c = 0; c < F->n; c++) pos[c] = -1;
-  for (PetscInt r = 0; r < F->n && *badrow < 0; r++) {
+  for (PetscInt r = 0; r < F->n; r++) {
+    PetscReal rowsum = 0;
+
     for (PetscInt k = ai[r]; k < ai[r + 1]; k++) {
-      a[k]        = aa[k];
+      a[k] = aa[k];
+      rowsum += PetscAbsScalar(aa[k]);
       pos[aj[k]] = k;
+    }
+    if (PetscIsInfOrNanReal(rowsum)) {
+      res->nonfinite = r;
+      break;
     }
     a[ad[r]] += shift;
     for (PetscInt k = ai[r]; k < ad[r]; k++) {
@@ -38,14 +46,34 @@ PetscErrorCode SFILUFactorNumeric_Host(SFPCTriFactor *F, const PetscScalar aa[],
       }
       flops += 1 + 2.0 * (ai[c + 1] - ad[c] - 1);
     }
+    for (PetscInt k = ai[r]; k < ai[r + 1]; k++) pos[aj[k]] = -1;
     {
       const PetscScalar u = a[ad[r]];
-      if (PetscIsInfOrNanScalar(u) || (positive ? PetscRealPart(u) <= pivtol[r] : PetscAbsScalar(u) <= pivtol[r])) *badrow = r; /* the slot keeps u_rr for the report */
-      else a[ad[r]] = 1.0 / u;
+      const PetscReal   tol = zeropivot * rowsum;
+
+      if (PetscIsInfOrNanScalar(u) || (positive ? PetscRealPart(u) <= tol : PetscAbsScalar(u) <= tol)) {
+        res->badrow   = r;
+        res->badpivot = u;
+        break;
+      }
+      a[ad[r]] = 1.0 / u;
     }
-    for (PetscInt k = ai[r]; k < ai[r + 1]; k++) pos[aj[k]] = -1;
   }
   PetscCall(PetscFree(pos));
   PetscCall(PetscLogFlops(flops));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The largest row sum of |A|, and the smallest shift a making A + a I weakly diagonally dominant with a nonnegative diagonal. */
+PetscErrorCode SFILUShiftBounds_Host(const SFPCTriFactor *F, const PetscScalar aa[], PetscReal *rmax, PetscReal *top)
+{
+  PetscFunctionBegin;
+  *rmax = *top = 0;
+  for (PetscInt r = 0; r < F->n; r++) {
+    PetscReal sum = 0;
+    for (PetscInt k = F->i[r]; k < F->i[r + 1]; k++) sum += PetscAbsScalar(aa[k]);
+    *rmax = PetscMax(*rmax, sum);
+    *top  = PetscMax(*top, sum - PetscAbsScalar(aa[F->diag[r]]) - PetscRealPart(aa[F->diag[r]]));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -35,79 +35,88 @@ static PetscErrorCode SFILUFail(PC pc, PCFailedReason reason, const char *what, 
 
   PetscFunctionBegin;
   s->failrow = row;
-  s->failval = value;
-  PetscCheck(!pc->erroriffailure, PETSC_COMM_SELF, reason == PC_FACTOR_NUMERIC_ZEROPIVOT ? PETSC_ERR_MAT_LU_ZRPVT : PETSC_ERR_FP, "PCSFILU: %s in row %" PetscInt_FMT ": value %g, tolerance %g", what, row, (double)PetscAbsScalar(value), (double)tol);
-  PetscCall(PetscInfo(pc, "%s in row %" PetscInt_FMT ": value %g, tolerance %g\n", what, row, (double)PetscAbsScalar(value), (double)tol));
+  PetscCheck(!pc->erroriffailure, PETSC_COMM_SELF, reason == PC_FACTOR_NUMERIC_ZEROPIVOT ? PETSC_ERR_MAT_LU_ZRPVT : PETSC_ERR_FP, "PCSFILU: %s in row %" PetscInt_FMT ": |value| %g, tolerance %g times the row sum of |A|", what, row, (double)PetscAbsScalar(value), (double)tol);
+  PetscCall(PetscInfo(pc, "%s in row %" PetscInt_FMT ": |value| %g, tolerance %g times the row sum of |A|\n", what, row, (double)PetscAbsScalar(value), (double)tol));
   pc->failedreason = reason;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SFILUFactor(PC pc, const PetscScalar *aa, SFILUNumericFn numeric, SFILUBoundsFn bounds)
+{
+  PC_SFILU   *s        = (PC_SFILU *)pc->data;
+  PetscBool   positive = (PetscBool)(s->shifttype == MAT_SHIFT_POSITIVE_DEFINITE);
+  PetscReal   rmax = 0, top = 0;
+  SFILUResult res;
+
+  PetscFunctionBegin;
+  pc->failedreason = PC_NOERROR;
+  s->failrow       = -1;
+  s->shift         = 0;
+  s->nshifts       = 0;
+  PetscCall(PetscLogEventBegin(SFPC_ILUNumeric, pc, pc->pmat, 0, 0));
+  PetscCall(numeric(pc, aa, 0, &res));
+  if (res.badrow >= 0 && res.nonfinite < 0 && s->shifttype != MAT_SHIFT_NONE) {
+    PetscCall(bounds(pc, aa, &rmax, &top));
+    if (top <= 0) top = s->shiftamount * (rmax > 0 ? rmax : 1.0); /* already dominant: only rounding can make a pivot fail */
+    while (res.badrow >= 0 && SFILUNextShift(s, s->nshifts + 1, rmax, top, &s->shift)) {
+      s->nshifts++;
+      PetscCall(PetscInfo(pc, "Pivot failed in row %" PetscInt_FMT "; refactoring with diagonal shift %g\n", res.badrow, (double)s->shift));
+      PetscCall(numeric(pc, aa, s->shift, &res));
+    }
+  }
+  PetscCall(PetscLogEventEnd(SFPC_ILUNumeric, pc, pc->pmat, 0, 0));
+  if (res.nonfinite >= 0) PetscCall(SFILUFail(pc, PC_FACTOR_OTHER, "matrix has an Inf or NaN entry", res.nonfinite, PETSC_INFINITY, 0));
+  else if (res.badrow >= 0) {
+    const PetscReal tol = s->zeropivot;
+
+    if (PetscIsInfOrNanScalar(res.badpivot)) PetscCall(SFILUFail(pc, PC_FACTOR_OTHER, "pivot overflowed to Inf or NaN", res.badrow, res.badpivot, tol));
+    else PetscCall(SFILUFail(pc, PC_FACTOR_NUMERIC_ZEROPIVOT, positive ? "nonpositive pivot" : "zero pivot", res.badrow, res.badpivot, tol));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode SFILUNumeric_Host(PC pc, const PetscScalar *aa, PetscReal shift, SFILUResult *res)
+{
+  PC_SFILU *s = (PC_SFILU *)pc->data;
+
+  PetscFunctionBegin;
+  PetscCall(SFILUFactorNumeric_Host(&s->F, aa, shift, s->zeropivot, (PetscBool)(s->shifttype == MAT_SHIFT_POSITIVE_DEFINITE), res));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode SFILUBounds_Host(PC pc, const PetscScalar *aa, PetscReal *rmax, PetscReal *top)
+{
+  PC_SFILU *s = (PC_SFILU *)pc->data;
+
+  PetscFunctionBegin;
+  PetscCall(SFILUShiftBounds_Host(&s->F, aa, rmax, top));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode PCSetUp_SFILU_Host(PC pc)
 {
   PC_SFILU          *s = (PC_SFILU *)pc->data;
-  SFPCTriFactor     *F = &s->F;
   const PetscScalar *aa;
-  PetscReal          rmax = 0, top = 0;
-  PetscInt           badrow = -1;
 
   PetscFunctionBegin;
-  if (!pc->setupcalled || pc->flag != SAME_NONZERO_PATTERN || !F->i) {
+  if (!pc->setupcalled || pc->flag != SAME_NONZERO_PATTERN || !s->F.i || s->ondevice) {
     const PetscInt *ai, *aj;
     PetscInt        n;
     PetscBool       done;
 
+    PetscCall(PCReset_SFILU_Device(pc));
     PetscCall(PetscLogEventBegin(SFPC_ILUSymbolic, pc, pc->pmat, 0, 0));
-    PetscCall(SFPCTriFactorDestroy(F));
-    PetscCall(PetscFree2(s->rowsum, s->pivtol));
+    PetscCall(SFPCTriFactorDestroy(&s->F));
     PetscCall(MatGetRowIJ(pc->pmat, 0, PETSC_FALSE, PETSC_FALSE, &n, &ai, &aj, &done));
     PetscCheck(done, PETSC_COMM_SELF, PETSC_ERR_SUP, "PCSFILU cannot read the CSR structure of this matrix");
-    PetscCall(SFPCTriFactorCreateFromCSR(n, ai, aj, F));
+    PetscCall(SFPCTriFactorCreateFromCSR(n, ai, aj, &s->F));
     PetscCall(MatRestoreRowIJ(pc->pmat, 0, PETSC_FALSE, PETSC_FALSE, &n, &ai, &aj, &done));
-    PetscCall(PetscMalloc2(F->n, &s->rowsum, F->n, &s->pivtol)); /* MatRestoreRowIJ() may clear n */
     PetscCall(PetscLogEventEnd(SFPC_ILUSymbolic, pc, pc->pmat, 0, 0));
+    s->ondevice = PETSC_FALSE;
   }
-
-  PetscCall(PetscLogEventBegin(SFPC_ILUNumeric, pc, pc->pmat, 0, 0));
-  pc->failedreason = PC_NOERROR;
-  s->failrow       = -1;
-  s->shift         = 0;
-  s->nshifts       = 0;
   PetscCall(MatSeqAIJGetArrayRead(pc->pmat, &aa));
-  for (PetscInt r = 0; r < F->n; r++) {
-    PetscReal sum = 0;
-    for (PetscInt k = F->i[r]; k < F->i[r + 1]; k++) sum += PetscAbsScalar(aa[k]);
-    if (PetscIsInfOrNanReal(sum)) {
-      PetscInt    k = F->i[r];
-      PetscScalar bad;
-
-      while (!PetscIsInfOrNanScalar(aa[k])) k++;
-      bad = aa[k];
-      PetscCall(MatSeqAIJRestoreArrayRead(pc->pmat, &aa));
-      PetscCall(PetscLogEventEnd(SFPC_ILUNumeric, pc, pc->pmat, 0, 0));
-      PetscCall(SFILUFail(pc, PC_FACTOR_OTHER, "matrix entry is Inf or NaN", r, bad, 0));
-      PetscFunctionReturn(PETSC_SUCCESS);
-    }
-    s->rowsum[r] = sum;
-    s->pivtol[r] = s->zeropivot * sum;
-    rmax         = PetscMax(rmax, sum);
-    top          = PetscMax(top, sum - PetscAbsScalar(aa[F->diag[r]]) - PetscRealPart(aa[F->diag[r]]));
-  }
-  if (top <= 0) top = s->shiftamount * (rmax > 0 ? rmax : 1.0); /* already dominant: only rounding can make a pivot fail */
-
-  PetscCall(SFILUFactorNumeric_Host(F, aa, 0, s->pivtol, (PetscBool)(s->shifttype == MAT_SHIFT_POSITIVE_DEFINITE), &badrow));
-  while (badrow >= 0 && SFILUNextShift(s, s->nshifts + 1, rmax, top, &s->shift)) {
-    s->nshifts++;
-    PetscCall(PetscInfo(pc, "Pivot failed in row %" PetscInt_FMT "; refactoring with diagonal shift %g\n", badrow, (double)s->shift));
-    PetscCall(SFILUFactorNumeric_Host(F, aa, s->shift, s->pivtol, (PetscBool)(s->shifttype == MAT_SHIFT_POSITIVE_DEFINITE), &badrow));
-  }
+  PetscCall(SFILUFactor(pc, aa, SFILUNumeric_Host, SFILUBounds_Host));
   PetscCall(MatSeqAIJRestoreArrayRead(pc->pmat, &aa));
-  PetscCall(PetscLogEventEnd(SFPC_ILUNumeric, pc, pc->pmat, 0, 0));
-  if (badrow >= 0) {
-    const PetscScalar u = F->a[F->diag[badrow]];
-
-    if (PetscIsInfOrNanScalar(u)) PetscCall(SFILUFail(pc, PC_FACTOR_OTHER, "pivot overflowed to Inf or NaN", badrow, u, s->pivtol[badrow]));
-    else PetscCall(SFILUFail(pc, PC_FACTOR_NUMERIC_ZEROPIVOT, s->shifttype == MAT_SHIFT_POSITIVE_DEFINITE ? "nonpositive pivot" : "zero pivot", badrow, u, s->pivtol[badrow]));
-  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -115,22 +124,32 @@ static PetscErrorCode PCSetUp_SFILU(PC pc)
 {
   Mat       P = pc->pmat;
   PetscInt  m, n;
-  PetscBool isseqaij;
+  PetscBool isseqaij, iscusparse, bound = PETSC_FALSE;
 
   PetscFunctionBegin;
+  PetscCall(MatGetSize(P, &m, &n));
+  PetscCheck(m == n, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "PCSFILU needs a square matrix, this one is %" PetscInt_FMT " x %" PetscInt_FMT, m, n);
   PetscCall(PetscObjectTypeCompare((PetscObject)P, MATSEQAIJ, &isseqaij));
-  if (!isseqaij) {
+  PetscCall(PetscObjectTypeCompare((PetscObject)P, MATSEQAIJCUSPARSE, &iscusparse));
+  if (iscusparse) PetscCall(MatBoundToCPU(P, &bound));
+  if (iscusparse && !bound) {
+#if defined(SFPC_HAVE_CUDA)
+    PetscCall(PCSetUp_SFILU_Device(pc));
+    PetscFunctionReturn(PETSC_SUCCESS);
+#else
+    SETERRQ(PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "This SFPC was built without CUDA (SFPC_WITH_CUDA=0): PCSFILU cannot factor a %s matrix on the GPU; use -mat_type aij", MATSEQAIJCUSPARSE);
+#endif
+  }
+  if (!isseqaij && !iscusparse) {
     MatType   type;
     PetscBool ismpi;
 
     PetscCall(MatGetType(P, &type));
     PetscCall(PetscStrbeginswith(type, MATMPIAIJ, &ismpi));
     PetscCheck(!ismpi, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "PCSFILU does not support matrix type %s yet; use -pc_type bjacobi -sub_pc_type sfilu (or asm) for MPI matrices", type);
-    SETERRQ(PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "PCSFILU does not support matrix type %s yet; it supports %s", type, MATSEQAIJ);
+    SETERRQ(PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "PCSFILU does not support matrix type %s yet; it supports %s and %s", type, MATSEQAIJ, MATSEQAIJCUSPARSE);
   }
-  PetscCall(MatGetSize(P, &m, &n));
-  PetscCheck(m == n, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "PCSFILU needs a square matrix, this one is %" PetscInt_FMT " x %" PetscInt_FMT, m, n);
-  PetscCall(PCSetUp_SFILU_Host(pc));
+  PetscCall(PCSetUp_SFILU_Host(pc)); /* seqaij, or seqaijcusparse bound to the CPU */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -143,6 +162,11 @@ static PetscErrorCode PCApply_SFILU_Private(PC pc, Vec x, Vec y, PetscBool trans
   PetscFunctionBegin;
   if (pc->failedreason != PC_NOERROR) { /* as MatSolve() does with a failed factor: let the KSP see it */
     PetscCall(VecFlag(y, 1));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  if (s->ondevice) {
+    PetscCheck(!transpose, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "PCSFILU: the transpose apply of a GPU factor is not implemented; use a KSP that needs no transpose");
+    PetscCall(PCApply_SFILU_Device(pc, x, y));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(PetscLogEventBegin(SFPC_TriSolve, pc, x, y, 0));
@@ -230,13 +254,22 @@ static PetscErrorCode PCView_SFILU(PC pc, PetscViewer viewer)
   PetscFunctionBegin;
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &isascii));
   if (!isascii) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(PetscViewerASCIIPrintf(viewer, "  ILU(0), natural ordering, factorization and solves on the host\n"));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  ILU(0), natural ordering, factorization and solves on the %s\n", s->ondevice ? "GPU (sync-free)" : "host"));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  shift type %s, zero pivot tolerance %g (relative to row sums of |A|)\n", MatFactorShiftTypes[s->shifttype], (double)s->zeropivot));
-  if (!pc->setupcalled || !s->F.i) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(PetscViewerASCIIPrintf(viewer, "  factor: %" PetscInt_FMT " rows, %" PetscInt_FMT " nonzeros, %.3g MiB\n", s->F.n, s->F.nnz,
-                                   (double)((s->F.nnz * (sizeof(PetscInt) + sizeof(PetscScalar)) + s->F.n * (2 * sizeof(PetscInt) + 2 * sizeof(PetscReal))) / 1048576.0)));
+  if (!pc->setupcalled) PetscFunctionReturn(PETSC_SUCCESS);
+  if (s->ondevice && s->T) {
+    SFPCTriDevice  T = s->T;
+    PetscLogDouble bytes;
+
+    PetscCall(SFPCTriDeviceBytes(T, &bytes));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  factor: %" PetscInt_FMT " rows, %" PetscInt_FMT " nonzeros, %.3g MiB on the GPU\n", T->n, T->nnz, (double)(bytes / 1048576.0)));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  levels: L %d, U %d; warp tasks: L %d, U %d\n", T->lower.nlevels, T->upper.nlevels, T->lower.ntasks, T->upper.ntasks));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  rows of L by lanes per row: 1:%" PetscInt_FMT " 2:%" PetscInt_FMT " 4:%" PetscInt_FMT " 8:%" PetscInt_FMT " 16:%" PetscInt_FMT " 32:%" PetscInt_FMT "\n", T->rows_by_vec[0], T->rows_by_vec[1], T->rows_by_vec[2], T->rows_by_vec[3], T->rows_by_vec[4], T->rows_by_vec[5]));
+  } else if (s->F.i) {
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  factor: %" PetscInt_FMT " rows, %" PetscInt_FMT " nonzeros, %.3g MiB\n", s->F.n, s->F.nnz, (double)((s->F.nnz * (sizeof(PetscInt) + sizeof(PetscScalar)) + s->F.n * 2 * sizeof(PetscInt)) / 1048576.0)));
+  }
   if (s->nshifts) PetscCall(PetscViewerASCIIPrintf(viewer, "  diagonal shift %g applied after %" PetscInt_FMT " refactorization(s)\n", (double)s->shift, s->nshifts));
-  if (s->failrow >= 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  factorization FAILED (%s) in row %" PetscInt_FMT ", value %g\n", PCFailedReasons[pc->failedreason], s->failrow, (double)PetscAbsScalar(s->failval)));
+  if (s->failrow >= 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  factorization FAILED (%s) in row %" PetscInt_FMT "\n", PCFailedReasons[pc->failedreason], s->failrow));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -246,7 +279,7 @@ static PetscErrorCode PCReset_SFILU(PC pc)
 
   PetscFunctionBegin;
   PetscCall(SFPCTriFactorDestroy(&s->F));
-  PetscCall(PetscFree2(s->rowsum, s->pivtol));
+  PetscCall(PCReset_SFILU_Device(pc));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -273,7 +306,8 @@ static PetscErrorCode PCDestroy_SFILU(PC pc)
 -  -pc_sfilu_zeropivot <100*eps> - pivot u_ii fails when |u_ii| <= zeropivot * sum_j |a_ij| (Re(u_ii) for positive_definite)
 
    Notes:
-   Works on `MATSEQAIJ`. A failed factorization sets `PC_FACTOR_NUMERIC_ZEROPIVOT` (or `PC_FACTOR_OTHER` for Inf/NaN
+   Works on `MATSEQAIJ` (on the host) and `MATSEQAIJCUSPARSE` (entirely on the GPU: analysis, sync-free factorization
+   and sync-free triangular solves, from the matrix's device CSR). A failed factorization sets `PC_FACTOR_NUMERIC_ZEROPIVOT` (or `PC_FACTOR_OTHER` for Inf/NaN
    entries), so a `KSP` stops with `KSP_DIVERGED_PC_FAILED`; with `-ksp_error_if_not_converged` it raises an error instead.
    A matrix with a missing diagonal entry is an error. `PCFactorSetShiftType()`, `PCFactorSetShiftAmount()` and
    `PCFactorSetZeroPivot()` apply to this PC.

@@ -1,0 +1,65 @@
+/*
+   Device-side pieces shared by every sync-free kernel of SFPC (CUDA only).
+
+   A sync-free sweep runs a DAG of rows with no barrier between levels. Its schedule (built
+   once per nonzero pattern by src/mat/hybsf/analysis.cu) lists the rows in an order that
+   respects dependencies and packs them into warp tasks: task w holds the rows
+   order[start[w] .. start[w+1]), all of the same level (so never dependent on each other),
+   each row handled by a vector of vec[w] lanes (1, 2, 4, 8, 16 or 32).
+
+   Kernels take tasks from an atomic ticket, never from blockIdx: a warp holding ticket w
+   only waits for rows of tasks < w, whose warps already run, so the sweep progresses without
+   any forward-progress guarantee between blocks. Readiness is an epoch written with release
+   and read with acquire: a new sweep only bumps the epoch, never re-zeroes flags, and a NaN
+   in the data cannot be mistaken for "not ready".
+*/
+#pragma once
+
+#include <cuda/atomic>
+#include <sfpc/private/trifactor_device.h>
+
+
+/* Sync-free sweeps launch this many warps per block. */
+#define SFPC_WARPS_PER_BLOCK 4
+
+namespace sfpc
+{
+__device__ __forceinline__ int LoadAcquire(const int *p)
+{
+  return cuda::atomic_ref<const int, cuda::thread_scope_device>(*p).load(cuda::memory_order_acquire);
+}
+
+__device__ __forceinline__ void StoreRelease(int *p, int v)
+{
+  cuda::atomic_ref<int, cuda::thread_scope_device>(*p).store(v, cuda::memory_order_release);
+}
+
+/* Spins until row c of the current sweep is published. */
+__device__ __forceinline__ void WaitReady(const int *flags, int c, int epoch)
+{
+  while (LoadAcquire(flags + c) != epoch) { }
+}
+
+/* The task of this warp: one ticket per warp, broadcast from lane 0. */
+__device__ __forceinline__ long long TakeTask(unsigned long long *counter, unsigned long long base)
+{
+  unsigned long long t = 0;
+  if ((threadIdx.x & 31) == 0) t = atomicAdd(counter, 1ULL);
+  t = __shfl_sync(0xffffffffu, t, 0);
+  return (long long)(t - base);
+}
+
+/* Sum over the lanes of one vector of s lanes (s a power of two dividing 32); every lane gets it. */
+__device__ __forceinline__ double VectorSum(double v, int s)
+{
+  for (int off = s >> 1; off > 0; off >>= 1) v += __shfl_xor_sync(0xffffffffu, v, off, s);
+  return v;
+}
+
+/* Lanes of the vector that lane belongs to, as a mask for __syncwarp(). */
+__device__ __forceinline__ unsigned VectorMask(int lane, int s)
+{
+  const unsigned ones = s == 32 ? 0xffffffffu : ((1u << s) - 1u);
+  return ones << (lane & ~(s - 1));
+}
+} // namespace sfpc
