@@ -44,7 +44,7 @@ check: lib
 # GPU tests are generated whatever this machine has: they are meant for the GPU host.
 gpu-pack: deps
 	@$(SUBMAKE) -f makefile configure SFPC_GPU_TESTS=1
-	@$(SUBMAKE) -f gmakefile lib build/bin/ex1
+	@$(SUBMAKE) -f gmakefile lib build/bin/ex1 bench
 	@$(SUBMAKE) -f gmakefile.test tests-build
 	@$(SFPC_DIR)/bench/gpu-pack
 

@@ -134,4 +134,35 @@ int main(int argc, char **argv)
       args: -case zeropivot
       filter: Error: grep -m 1 -E "does not support" | sed -e "s/^\[[01]\]PETSC ERROR: //"
 
+  # The same cases on the GPU path: the same outputs as on the host
+  testset:
+    requires: gpu
+    args: -dll_append ${sfpc_dir}/lib/libsfpc.so -mat_type aijcusparse -use_gpu_aware_mpi 0
+    test:
+      suffix: gpu_zeropivot
+      args: -case zeropivot -ksp_converged_reason
+      output_file: output/ex2_zeropivot.out
+    test:
+      suffix: gpu_shift_nonzero
+      args: -case {{zeropivot tinypivot}separate output} -pc_sfilu_shift_type nonzero -pc_sfilu_shift_amount 1e-3
+      output_file: output/ex2_zeropivot_shift_case-zeropivot_pc_sfilu_shift_type-nonzero.out
+    test:
+      suffix: gpu_shift_pd
+      args: -case zeropivot -pc_sfilu_shift_type positive_definite -pc_sfilu_shift_amount 1e-3
+      output_file: output/ex2_zeropivot_shift_case-zeropivot_pc_sfilu_shift_type-positive_definite.out
+    test:
+      suffix: gpu_zeropivot_error
+      args: -case zeropivot -ksp_error_if_not_converged
+      filter: Error: grep -E "PCSFILU" | sed -e "s/^\[0\]PETSC ERROR: //"
+      output_file: output/ex2_zeropivot_error.out
+    test:
+      suffix: gpu_nonfinite
+      args: -case {{nan inf}separate output} -ksp_converged_reason
+      output_file: output/ex2_nonfinite_case-nan.out
+    test:
+      suffix: gpu_missingdiag
+      args: -case missingdiag
+      filter: Error: grep -E "missing diagonal" | sed -e "s/^\[0\]PETSC ERROR: //"
+      output_file: output/ex2_missingdiag.out
+
 TEST*/

@@ -1,6 +1,7 @@
 static char help[] = "SFPC demo: -Laplace(u) = 1 on the unit cube (7-point stencil, u = 0 on the boundary),\n"
                      "solved with CG and -pc_type sfilu. Options: -n <points per direction>, -compare (also\n"
-                     "solve with PETSc's -pc_type ilu), and any KSP/PC/Mat option, e.g. -pc_sfilu_shift_type.\n";
+                     "solve with PETSc's -pc_type ilu), -mat_type aijcusparse (everything on the GPU), and any\n"
+                     "KSP/PC/Mat option, e.g. -pc_sfilu_shift_type.\n";
 
 #include <petscdmda.h>
 #include <petscksp.h>
@@ -98,8 +99,7 @@ int main(int argc, char **argv)
   PetscCall(DMSetUp(da));
   PetscCall(DMCreateMatrix(da, &A));
   PetscCall(AssembleLaplacian(da, A));
-  PetscCall(DMCreateGlobalVector(da, &x));
-  PetscCall(VecDuplicate(x, &b));
+  PetscCall(MatCreateVecs(A, &x, &b)); /* vectors of the matrix's kind: CUDA vectors for -mat_type aijcusparse */
   PetscCall(VecSet(b, 1.0 / (PetscReal)((n + 1) * (n + 1)))); /* f = 1 scaled by h^2, like the stencil */
   PetscCall(MatGetSize(A, &N, NULL));
   PetscCall(MatGetType(A, &mtype));

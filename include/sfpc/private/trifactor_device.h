@@ -30,6 +30,8 @@ struct _n_SFPCTriDevice {
   int                epoch;
   unsigned long long *counter;     /* ticket dispenser; ticketbase = tickets handed out before this sweep */
   unsigned long long ticketbase;
+  int                resident;     /* warps that fit on the GPU at once: sweeps launch no more (persistent warps) */
+  PetscScalar       *z;            /* L-solve output, U-solve input; holds the solve sentinel between applies */
   PetscInt           rows_by_vec[6]; /* rows of L handled by vectors of 1, 2, 4, 8, 16, 32 lanes */
 };
 
@@ -37,6 +39,9 @@ PETSC_INTERN PetscErrorCode SFPCTriDeviceCreate(PetscInt, const PetscInt *, cons
 PETSC_INTERN PetscErrorCode SFPCTriDeviceDestroy(SFPCTriDevice *);
 PETSC_INTERN PetscErrorCode SFPCTriDeviceSolve(SFPCTriDevice, const PetscScalar *, PetscScalar *);
 PETSC_INTERN PetscErrorCode SFPCTriDeviceBytes(SFPCTriDevice, PetscLogDouble *);
-/* For a kernel that sweeps ntasks tasks: its grid (blocks of SFPC_WARPS_PER_BLOCK warps), a fresh epoch, and its ticket base. */
+/*
+   For a kernel that sweeps ntasks tasks with persistent warps (each takes tickets until one is past
+   the end): its grid (blocks of SFPC_WARPS_PER_BLOCK warps), a fresh epoch, and its ticket base.
+*/
 PETSC_INTERN PetscErrorCode SFPCTriDeviceBeginSweep(SFPCTriDevice, PetscInt, int *, int *, unsigned long long *);
 PETSC_INTERN PetscErrorCode SFPCScheduleBuild(SFPCTriDevice, PetscBool, SFPCSchedule *);

@@ -29,20 +29,20 @@ __host__ __device__ inline int ClassVector(int c)
 template <bool LOWER>
 __global__ void LevelKernel(int n, const int *__restrict__ ai, const int *__restrict__ aj, const int *__restrict__ ad, int *level, unsigned long long *counter, unsigned long long base)
 {
-  const long long t    = sfpc::TakeTask(counter, base);
-  const int       lane = threadIdx.x & 31;
-  if (t >= n) return;
-  const int r  = LOWER ? (int)t : n - 1 - (int)t;
-  const int kb = LOWER ? ai[r] : ad[r] + 1, ke = LOWER ? ad[r] : ai[r + 1];
-  int       lv = 0;
-  for (int k = kb + lane; k < ke; k += 32) {
-    const int c = aj[k];
-    int       l;
-    while ((l = sfpc::LoadAcquire(level + c)) == 0) { }
-    lv = max(lv, l);
+  const int lane = threadIdx.x & 31;
+  for (long long t; (t = sfpc::TakeTask(counter, base)) < n;) { /* persistent warps: one row per ticket */
+    const int r  = LOWER ? (int)t : n - 1 - (int)t;
+    const int kb = LOWER ? ai[r] : ad[r] + 1, ke = LOWER ? ad[r] : ai[r + 1];
+    int       lv = 0;
+    for (int k = kb + lane; k < ke; k += 32) {
+      const int c = aj[k];
+      int       l;
+      while ((l = cuda::atomic_ref<const int, cuda::thread_scope_device>(level[c]).load(cuda::memory_order_relaxed)) == 0) { }
+      lv = max(lv, l);
+    }
+    for (int off = 16; off > 0; off >>= 1) lv = max(lv, __shfl_xor_sync(0xffffffffu, lv, off));
+    if (lane == 0) cuda::atomic_ref<int, cuda::thread_scope_device>(level[r]).store(lv + 1, cuda::memory_order_relaxed); /* the level is the data: no fence needed */
   }
-  for (int off = 16; off > 0; off >>= 1) lv = max(lv, __shfl_xor_sync(0xffffffffu, lv, off));
-  if (lane == 0) sfpc::StoreRelease(level + r, lv + 1);
 }
 
 template <bool LOWER>
@@ -136,9 +136,10 @@ PetscErrorCode SFPCScheduleBuild(SFPCTriDevice T, PetscBool lower, SFPCSchedule 
   PetscCallCUDA(cudaMalloc(&tmp, tmpbytes));
   need = tmpbytes;
   PetscCallCUDA(cub::DeviceRadixSort::SortPairs(tmp, need, key, skey, row, S->order, n, 0, 32, stream));
+  PetscCallCUDA(cudaMemsetAsync(rcount, 0, sizeof(int) * n, stream));
   need = tmpbytes;
   PetscCallCUDA(cub::DeviceRunLengthEncode::Encode(tmp, need, skey, rkey, rcount, nruns, n, stream));
-  /* runs beyond nruns hold garbage; the scans below run over n entries, so zero them first */
+  /* runs beyond nruns are not written; the scans below run over n entries, so zero them first */
   PetscCallCUDA(cudaMemsetAsync(rtasks, 0, sizeof(int) * n, stream));
   BucketTasksKernel<<<nb, tpb, 0, stream>>>(nruns, rkey, rcount, rtasks);
   PetscCallCUDA(cudaGetLastError());

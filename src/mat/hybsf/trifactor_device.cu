@@ -25,12 +25,18 @@ __global__ void PatternKernel(int n, const int *__restrict__ ai, const int *__re
   ad[r] = d;
   if (kind >= 0) atomicMin(bad, 4ULL * (unsigned long long)r + (unsigned long long)kind);
 }
+
+__global__ void FillSentinelKernel(int n, double *x)
+{
+  const int r = blockIdx.x * blockDim.x + threadIdx.x;
+  if (r < n) sfpc::ResetValue(x, r);
+}
 } // namespace
 
 PetscErrorCode SFPCTriDeviceBeginSweep(SFPCTriDevice T, PetscInt ntasks, int *blocks, int *epoch, unsigned long long *base)
 {
   PetscFunctionBegin;
-  *blocks = (int)((ntasks + SFPC_WARPS_PER_BLOCK - 1) / SFPC_WARPS_PER_BLOCK);
+  *blocks = (int)PetscMin((ntasks + SFPC_WARPS_PER_BLOCK - 1) / SFPC_WARPS_PER_BLOCK, T->resident / SFPC_WARPS_PER_BLOCK);
   if (T->epoch == PETSC_INT_MAX) { /* after 2^31 sweeps start over: the only time flags are cleared */
     cudaStream_t stream;
     PetscCall(PetscGetCurrentCUDAStream(&stream));
@@ -39,7 +45,7 @@ PetscErrorCode SFPCTriDeviceBeginSweep(SFPCTriDevice T, PetscInt ntasks, int *bl
   }
   *epoch = ++T->epoch;
   *base  = T->ticketbase;
-  T->ticketbase += (unsigned long long)(*blocks) * SFPC_WARPS_PER_BLOCK; /* every launched warp takes one ticket */
+  T->ticketbase += (unsigned long long)ntasks + (unsigned long long)(*blocks) * SFPC_WARPS_PER_BLOCK; /* one ticket per task, and one past the end per warp */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -68,6 +74,15 @@ PetscErrorCode SFPCTriDeviceCreate(PetscInt n, const PetscInt *ai, const PetscIn
   PetscCallCUDA(cudaMalloc(&T->a, sizeof(PetscScalar) * PetscMax(T->nnz, 1)));
   PetscCallCUDA(cudaMalloc(&T->flags, sizeof(int) * PetscMax(n, 1)));
   PetscCallCUDA(cudaMalloc(&T->counter, sizeof(unsigned long long)));
+  PetscCallCUDA(cudaMalloc(&T->z, sizeof(PetscScalar) * PetscMax(n, 1)));
+  if (n > 0) FillSentinelKernel<<<(int)((n + tpb - 1) / tpb), tpb, 0, stream>>>((int)n, T->z);
+  {
+    int dev, sms;
+    PetscCallCUDA(cudaGetDevice(&dev));
+    PetscCallCUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+    /* kernels are bounded to SFPC_WARPS_PER_BLOCK warps per block; 16 blocks per SM is what Hopper holds at that size */
+    T->resident = sms * 16 * SFPC_WARPS_PER_BLOCK;
+  }
   PetscCallCUDA(cudaMemcpyAsync(T->i, ai, sizeof(int) * (n + 1), cudaMemcpyDeviceToDevice, stream));
   PetscCallCUDA(cudaMemcpyAsync(T->j, aj, sizeof(int) * T->nnz, cudaMemcpyDeviceToDevice, stream));
   PetscCallCUDA(cudaMemsetAsync(T->flags, 0, sizeof(int) * PetscMax(n, 1), stream));
@@ -115,6 +130,7 @@ PetscErrorCode SFPCTriDeviceDestroy(SFPCTriDevice *T)
   PetscCallCUDA(cudaFree((*T)->a));
   PetscCallCUDA(cudaFree((*T)->flags));
   PetscCallCUDA(cudaFree((*T)->counter));
+  PetscCallCUDA(cudaFree((*T)->z));
   PetscCall(SFPCScheduleFree(&(*T)->lower));
   PetscCall(SFPCScheduleFree(&(*T)->upper));
   PetscCall(PetscFree(*T));

@@ -14,6 +14,15 @@
 
 namespace
 {
+/*
+   a - l*u rounded twice, as the host reference computes it: no fused multiply-add, so the
+   device factor is bitwise the host factor (each entry sees the same operations in the same order).
+*/
+__device__ __forceinline__ double Update(double a, double l, double u)
+{
+  return __dsub_rn(a, __dmul_rn(l, u));
+}
+
 /* Position of column col in aj[lo, hi), or -1. */
 __device__ __forceinline__ int FindColumn(const int *__restrict__ aj, int lo, int end, int col)
 {
@@ -33,62 +42,63 @@ __device__ __forceinline__ int FindColumn(const int *__restrict__ aj, int lo, in
 */
 __global__ void __launch_bounds__(32 * SFPC_WARPS_PER_BLOCK) ILU0Kernel(const int *__restrict__ ai, const int *__restrict__ aj, const int *__restrict__ ad, const double *__restrict__ A, double *a, SFPCSchedule S, int *flags, int epoch, unsigned long long *counter, unsigned long long base, double shift, double zeropivot, int positive, int *found)
 {
-  const long long w    = sfpc::TakeTask(counter, base);
-  const int       lane = threadIdx.x & 31;
-  if (w >= S.ntasks) return;
-  const int      s = S.vec[w], t = lane & (s - 1);
-  const int      p      = S.start[w] + lane / s;
-  const bool     active = p < S.start[w + 1];
-  const unsigned vmask  = sfpc::VectorMask(lane, s);
-  int            r = 0, rb = 0, re = 0, rd = 0;
-  double         rowsum = 0;
+  const int lane = threadIdx.x & 31;
+  for (long long w; (w = sfpc::TakeTask(counter, base)) < S.ntasks;) { /* persistent warps */
+    const int      s = S.vec[w], t = lane & (s - 1);
+    const int      p      = S.start[w] + lane / s;
+    const bool     active = p < S.start[w + 1]; /* whole vectors are active or not */
+    const unsigned vmask  = sfpc::VectorMask(lane, s);
+    int            r = 0, rb = 0, re = 0, rd = 0;
+    double         rowsum = 0;
 
-  if (active) {
-    r  = S.order[p];
-    rb = ai[r];
-    re = ai[r + 1];
-    rd = ad[r];
-    for (int k = rb + t; k < re; k += s) {
-      const double v = A[k];
-      rowsum += fabs(v);
-      a[k] = k == rd ? v + shift : v;
-    }
-  }
-  rowsum = sfpc::VectorSum(rowsum, s); /* last use of whole-warp shuffles: vectors go their own way below */
-  if (!active) return;
-  __syncwarp(vmask);
-
-  for (int k = rb; k < rd; k++) {
-    const int c = aj[k];
-    sfpc::WaitReady(flags, c, epoch);
-    const double l = a[k] * __ldcg(a + ad[c]); /* row c is final: its diagonal slot holds 1/u_cc */
-    const int    me = ai[c + 1];
-    if (s == 1) { /* one lane: merge U(c) with the rest of row r */
-      int q = k + 1;
-      for (int m = ad[c] + 1; m < me && q < re; m++) {
-        const int col = aj[m];
-        while (q < re && aj[q] < col) q++;
-        if (q < re && aj[q] == col) a[q] -= l * __ldcg(a + m);
-      }
-    } else {
-      for (int m = ad[c] + 1 + t; m < me; m += s) {
-        const int q = FindColumn(aj, k + 1, re, aj[m]);
-        if (q >= 0) a[q] -= l * __ldcg(a + m);
+    if (active) {
+      r  = S.order[p];
+      rb = ai[r];
+      re = ai[r + 1];
+      rd = ad[r];
+      for (int k = rb + t; k < re; k += s) {
+        const double v = A[k];
+        rowsum += fabs(v);
+        a[k] = k == rd ? v + shift : v;
       }
     }
-    __syncwarp(vmask); /* every lane has read a[k] and finished its updates */
-    if (t == 0) a[k] = l;
+    rowsum = sfpc::VectorSum(rowsum, s); /* all lanes: the last whole-warp step before the next ticket */
+    if (active) {
+      __syncwarp(vmask);
+
+      for (int k = rb; k < rd; k++) {
+        const int c = aj[k];
+        sfpc::WaitReady(flags, c, epoch);
+        const double l  = __dmul_rn(a[k], __ldcg(a + ad[c])); /* row c is final: its diagonal slot holds 1/u_cc */
+        const int    me = ai[c + 1];
+        if (s == 1) { /* one lane: merge U(c) with the rest of row r */
+          int q = k + 1;
+          for (int m = ad[c] + 1; m < me && q < re; m++) {
+            const int col = aj[m];
+            while (q < re && aj[q] < col) q++;
+            if (q < re && aj[q] == col) a[q] = Update(a[q], l, __ldcg(a + m));
+          }
+        } else {
+          for (int m = ad[c] + 1 + t; m < me; m += s) {
+            const int q = FindColumn(aj, k + 1, re, aj[m]);
+            if (q >= 0) a[q] = Update(a[q], l, __ldcg(a + m));
+          }
+        }
+        __syncwarp(vmask); /* every lane has read a[k] and finished its updates */
+        if (t == 0) a[k] = l;
+      }
+      if (t == 0) {
+        const double u   = a[rd];
+        const double tol = zeropivot * rowsum;
+        if (!isfinite(rowsum)) atomicMin(found + 1, r);
+        if (!isfinite(u) || (positive ? u <= tol : fabs(u) <= tol)) atomicMin(found, r);
+        else a[rd] = __ddiv_rn(1.0, u);
+      }
+      __threadfence(); /* the row's values reach every SM before the row is published */
+      __syncwarp(vmask);
+      if (t == 0) sfpc::StoreRelease(flags + r, epoch);
+    }
   }
-  if (t == 0) {
-    const double u   = a[rd];
-    const double tol = zeropivot * rowsum;
-    if (!isfinite(rowsum)) atomicMin(found + 1, r);
-    if (!isfinite(u) || (positive ? u <= tol : fabs(u) <= tol)) atomicMin(found, r);
-    else a[rd] = 1.0 / u;
-  }
-  __threadfence(); /* the row's values reach every SM before the row is published */
-  __syncwarp(vmask);
-  if (t == 0) sfpc::StoreRelease(flags + r, epoch);
 }
 
 /* Largest row sum of |A| (into bound[0]) and largest sum_{j != r} |a_rj| - Re a_rr, clipped at 0 (bound[1]); bit patterns of nonnegative doubles order like integers. */

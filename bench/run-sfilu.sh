@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# The sfilu benchmark suite, on the GPU host: bench/gpu-run bash bench/run-sfilu.sh [quick]
+# Appends one JSON record per case and metric to bench/results/sfilu.json (and $OUT when set)
+# and prints the side-by-side tables.
+set -eu
+out=bench/results/sfilu.json
+mkdir -p bench/results; : > "$out"
+b=build/bench/sfilu
+run() { echo "+ $b $*"; $b -json "$out" "$@"; }
+run -case poisson7-128 -problem poisson7 -n 128 -repeat 10
+run -case poisson27-128 -problem poisson27 -n 128 -repeat 10
+run -case aniso-128 -problem anisotropic -n 128 -aniso 0.001 -repeat 10
+run -case convdiff-128-pe0.1 -problem convdiff -n 128 -peclet 0.1 -repeat 10
+run -case convdiff-128-pe100 -problem convdiff -n 128 -peclet 100 -repeat 10
+run -case poisson7-128-permuted -problem poisson7 -n 128 -permute 1 -repeat 10
+if [ "${1:-}" != quick ]; then
+  run -case poisson7-256 -problem poisson7 -n 256 -repeat 5 -warmup 1
+  run -case poisson27-256 -problem poisson27 -n 256 -repeat 5 -warmup 1
+fi
+[ -n "${OUT:-}" ] && cp "$out" "$OUT/" || true

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# compute-sanitizer (memcheck, racecheck, synccheck, initcheck) over SFPC's GPU paths on small
+# cases: analysis, sync-free ILU(0), both solves, refactorization, a failing pivot and a NaN.
+# Run on the GPU host through bench/gpu-run: bench/gpu-run bash tests/gpu-sanitize.sh
+set -u
+lib=$PWD/lib/libsfpc.so
+ex1=build/tests/tests/ex1 ex2=build/tests/tests/ex2
+cases=(
+  "$ex1 -dll_append $lib -device -problem poisson7 -n 6 -refactor"
+  "$ex1 -dll_append $lib -device -problem convdiff -n 5 -peclet 10 -permute 3"
+  "$ex2 -dll_append $lib -mat_type aijcusparse -case zeropivot -pc_sfilu_shift_type nonzero"
+  "$ex2 -dll_append $lib -mat_type aijcusparse -case nan"
+)
+status=0
+for tool in memcheck racecheck synccheck initcheck; do
+  for c in "${cases[@]}"; do
+    out=$(compute-sanitizer --tool $tool --error-exitcode 9 $c -use_gpu_aware_mpi 0 2>&1); rc=$?
+    summary=$(echo "$out" | grep -E "ERROR SUMMARY|RACECHECK SUMMARY" | tail -1)
+    printf '%-10s rc=%d %-40s %s\n' "$tool" $rc "$(echo "$c" | sed 's/-dll_append [^ ]* //; s|build/tests/tests/||')" "$summary"
+    [ $rc -eq 0 ] || { status=1; echo "$out" | grep -v "^=========     Host Frame" | head -40; }
+  done
+done
+exit $status
