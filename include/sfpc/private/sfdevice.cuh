@@ -34,10 +34,19 @@ __device__ __forceinline__ void StoreRelease(int *p, int v)
   cuda::atomic_ref<int, cuda::thread_scope_device>(*p).store(v, cuda::memory_order_release);
 }
 
+/* Between two polls of a row that is not ready: thousands of polling warps otherwise saturate L2 and slow the rows they wait for. */
+#ifndef SFPC_POLL_SLEEP_NS
+  #define SFPC_POLL_SLEEP_NS 32
+#endif
+__device__ __forceinline__ void Backoff()
+{
+  if (SFPC_POLL_SLEEP_NS) __nanosleep(SFPC_POLL_SLEEP_NS);
+}
+
 /* Spins until row c of the current sweep is published: relaxed polling (no fence per try), one acquire fence at the end. */
 __device__ __forceinline__ void WaitReady(const int *flags, int c, int epoch)
 {
-  while (cuda::atomic_ref<const int, cuda::thread_scope_device>(flags[c]).load(cuda::memory_order_relaxed) != epoch) { }
+  while (cuda::atomic_ref<const int, cuda::thread_scope_device>(flags[c]).load(cuda::memory_order_relaxed) != epoch) Backoff();
   cuda::atomic_thread_fence(cuda::memory_order_acquire, cuda::thread_scope_device);
 }
 
@@ -52,7 +61,7 @@ __device__ __forceinline__ void WaitReady(const int *flags, int c, int epoch)
 __device__ __forceinline__ double WaitValue(const double *x, int c)
 {
   unsigned long long v;
-  while ((v = cuda::atomic_ref<const unsigned long long, cuda::thread_scope_device>(*(const unsigned long long *)(x + c)).load(cuda::memory_order_relaxed)) == SFPC_SENTINEL) { }
+  while ((v = cuda::atomic_ref<const unsigned long long, cuda::thread_scope_device>(*(const unsigned long long *)(x + c)).load(cuda::memory_order_relaxed)) == SFPC_SENTINEL) Backoff();
   return __longlong_as_double((long long)v);
 }
 
@@ -61,6 +70,7 @@ __device__ __forceinline__ void PublishValue(double *x, int r, double v)
   unsigned long long bits = (unsigned long long)__double_as_longlong(v);
   if (bits == SFPC_SENTINEL) bits = 0x7FF8000000000000ULL;
   cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>(*(unsigned long long *)(x + r)).store(bits, cuda::memory_order_relaxed);
+  __threadfence(); /* push the store out now: a persistent warp goes on to other rows, and waiting rows should not wait for its store buffer */
 }
 
 __device__ __forceinline__ void ResetValue(double *x, int r)

@@ -35,7 +35,9 @@ struct _n_SFPCTriDevice {
   PetscInt           rows_by_vec[6]; /* rows of L handled by vectors of 1, 2, 4, 8, 16, 32 lanes */
 };
 
-PETSC_INTERN PetscErrorCode SFPCTriDeviceCreate(PetscInt, const PetscInt *, const PetscInt *, SFPCTriDevice *);
+#define SFPC_DEFAULT_WARPS_PER_SM 24
+PETSC_INTERN PetscErrorCode SFPCTriDeviceSetWarpsPerSM(SFPCTriDevice, PetscInt);
+PETSC_INTERN PetscErrorCode SFPCTriDeviceCreate(PetscInt, const PetscInt *, const PetscInt *, PetscInt, SFPCTriDevice *);
 PETSC_INTERN PetscErrorCode SFPCTriDeviceDestroy(SFPCTriDevice *);
 PETSC_INTERN PetscErrorCode SFPCTriDeviceSolve(SFPCTriDevice, const PetscScalar *, PetscScalar *);
 PETSC_INTERN PetscErrorCode SFPCTriDeviceBytes(SFPCTriDevice, PetscLogDouble *);

@@ -37,11 +37,14 @@ __global__ void LevelKernel(int n, const int *__restrict__ ai, const int *__rest
     for (int k = kb + lane; k < ke; k += 32) {
       const int c = aj[k];
       int       l;
-      while ((l = cuda::atomic_ref<const int, cuda::thread_scope_device>(level[c]).load(cuda::memory_order_relaxed)) == 0) { }
+      while ((l = cuda::atomic_ref<const int, cuda::thread_scope_device>(level[c]).load(cuda::memory_order_relaxed)) == 0) sfpc::Backoff();
       lv = max(lv, l);
     }
     for (int off = 16; off > 0; off >>= 1) lv = max(lv, __shfl_xor_sync(0xffffffffu, lv, off));
-    if (lane == 0) cuda::atomic_ref<int, cuda::thread_scope_device>(level[r]).store(lv + 1, cuda::memory_order_relaxed); /* the level is the data: no fence needed */
+    if (lane == 0) {
+      cuda::atomic_ref<int, cuda::thread_scope_device>(level[r]).store(lv + 1, cuda::memory_order_relaxed); /* the level is the data: no release needed */
+      __threadfence(); /* but push the store out before taking the next row */
+    }
   }
 }
 
@@ -155,6 +158,7 @@ PetscErrorCode SFPCScheduleBuild(SFPCTriDevice T, PetscBool lower, SFPCSchedule 
   PetscCallCUDA(cudaStreamSynchronize(stream));
   S->ntasks  = hsizes[0];
   S->nlevels = hsizes[1];
+  PetscCall(PetscInfo(NULL, "%s schedule: %d levels, %d warp tasks\n", lower ? "L" : "U", S->nlevels, S->ntasks));
   PetscCallCUDA(cudaMalloc(&S->start, sizeof(int) * (S->ntasks + 1)));
   PetscCallCUDA(cudaMalloc(&S->vec, S->ntasks));
   PetscCallCUDA(cudaMemcpyAsync(S->start + S->ntasks, &n, sizeof(int), cudaMemcpyHostToDevice, stream));

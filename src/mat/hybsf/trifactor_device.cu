@@ -33,6 +33,23 @@ __global__ void FillSentinelKernel(int n, double *x)
 }
 } // namespace
 
+/*
+   How many warps a sweep keeps on each SM. Every warp that waits polls L2: too many slow down the
+   rows they wait for, too few leave latency uncovered. Measured on an H200 (bench/results):
+   16-32 per SM is best for the solves of 3-D stencils; all 64 per SM made the analysis 70x slower.
+*/
+PetscErrorCode SFPCTriDeviceSetWarpsPerSM(SFPCTriDevice T, PetscInt wps)
+{
+  int dev, sms;
+
+  PetscFunctionBegin;
+  PetscCheck(wps >= 1 && wps <= 64, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Warps per SM must be in [1, 64], not %" PetscInt_FMT, wps);
+  PetscCallCUDA(cudaGetDevice(&dev));
+  PetscCallCUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+  T->resident = (int)(sms * PetscMax(wps, SFPC_WARPS_PER_BLOCK));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode SFPCTriDeviceBeginSweep(SFPCTriDevice T, PetscInt ntasks, int *blocks, int *epoch, unsigned long long *base)
 {
   PetscFunctionBegin;
@@ -51,10 +68,11 @@ PetscErrorCode SFPCTriDeviceBeginSweep(SFPCTriDevice T, PetscInt ntasks, int *bl
 
 /*
    Builds the engine's factor for the n x n pattern (ai, aj), given in device memory: copies it,
-   checks it on the device (sorted columns, diagonal present) and analyses L and U.
+   checks it on the device (sorted columns, diagonal present) and analyses L and U, sweeping with
+   warps_per_sm warps per SM (SFPC_DEFAULT_WARPS_PER_SM when unsure).
    Errors, before anything is kept, like the host SFPCTriFactorCreateFromCSR().
 */
-PetscErrorCode SFPCTriDeviceCreate(PetscInt n, const PetscInt *ai, const PetscInt *aj, SFPCTriDevice *out)
+PetscErrorCode SFPCTriDeviceCreate(PetscInt n, const PetscInt *ai, const PetscInt *aj, PetscInt warps_per_sm, SFPCTriDevice *out)
 {
   SFPCTriDevice      T;
   cudaStream_t       stream;
@@ -76,13 +94,7 @@ PetscErrorCode SFPCTriDeviceCreate(PetscInt n, const PetscInt *ai, const PetscIn
   PetscCallCUDA(cudaMalloc(&T->counter, sizeof(unsigned long long)));
   PetscCallCUDA(cudaMalloc(&T->z, sizeof(PetscScalar) * PetscMax(n, 1)));
   if (n > 0) FillSentinelKernel<<<(int)((n + tpb - 1) / tpb), tpb, 0, stream>>>((int)n, T->z);
-  {
-    int dev, sms;
-    PetscCallCUDA(cudaGetDevice(&dev));
-    PetscCallCUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-    /* kernels are bounded to SFPC_WARPS_PER_BLOCK warps per block; 16 blocks per SM is what Hopper holds at that size */
-    T->resident = sms * 16 * SFPC_WARPS_PER_BLOCK;
-  }
+  PetscCall(SFPCTriDeviceSetWarpsPerSM(T, warps_per_sm));
   PetscCallCUDA(cudaMemcpyAsync(T->i, ai, sizeof(int) * (n + 1), cudaMemcpyDeviceToDevice, stream));
   PetscCallCUDA(cudaMemcpyAsync(T->j, aj, sizeof(int) * T->nnz, cudaMemcpyDeviceToDevice, stream));
   PetscCallCUDA(cudaMemsetAsync(T->flags, 0, sizeof(int) * PetscMax(n, 1), stream));

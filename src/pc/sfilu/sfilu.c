@@ -242,6 +242,7 @@ static PetscErrorCode PCSetFromOptions_SFILU(PC pc, PetscOptionItems PetscOption
   if (set) PetscCall(PCFactorSetShiftAmount_SFILU(pc, r));
   PetscCall(PetscOptionsReal("-pc_sfilu_zeropivot", "Pivot tolerance, relative to the row sum of |A|", "PCFactorSetZeroPivot", s->zeropivot, &r, &set));
   if (set) PetscCall(PCFactorSetZeroPivot_SFILU(pc, r));
+  PetscCall(PetscOptionsRangeInt("-pc_sfilu_warps_per_sm", "GPU sweeps: warps kept per SM (more hide latency, fewer poll less)", "PCSFILU", s->warps_per_sm, &s->warps_per_sm, NULL, 1, 64));
   PetscOptionsHeadEnd();
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -263,7 +264,7 @@ static PetscErrorCode PCView_SFILU(PC pc, PetscViewer viewer)
 
     PetscCall(SFPCTriDeviceBytes(T, &bytes));
     PetscCall(PetscViewerASCIIPrintf(viewer, "  factor: %" PetscInt_FMT " rows, %" PetscInt_FMT " nonzeros, %.3g MiB on the GPU\n", T->n, T->nnz, (double)(bytes / 1048576.0)));
-    PetscCall(PetscViewerASCIIPrintf(viewer, "  levels: L %d, U %d; warp tasks: L %d, U %d\n", T->lower.nlevels, T->upper.nlevels, T->lower.ntasks, T->upper.ntasks));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  levels: L %d, U %d; warp tasks: L %d, U %d; %" PetscInt_FMT " warps per SM\n", T->lower.nlevels, T->upper.nlevels, T->lower.ntasks, T->upper.ntasks, s->warps_per_sm));
     PetscCall(PetscViewerASCIIPrintf(viewer, "  rows of L by lanes per row: 1:%" PetscInt_FMT " 2:%" PetscInt_FMT " 4:%" PetscInt_FMT " 8:%" PetscInt_FMT " 16:%" PetscInt_FMT " 32:%" PetscInt_FMT "\n", T->rows_by_vec[0], T->rows_by_vec[1], T->rows_by_vec[2], T->rows_by_vec[3], T->rows_by_vec[4], T->rows_by_vec[5]));
   } else if (s->F.i) {
     PetscCall(PetscViewerASCIIPrintf(viewer, "  factor: %" PetscInt_FMT " rows, %" PetscInt_FMT " nonzeros, %.3g MiB\n", s->F.n, s->F.nnz, (double)((s->F.nnz * (sizeof(PetscInt) + sizeof(PetscScalar)) + s->F.n * 2 * sizeof(PetscInt)) / 1048576.0)));
@@ -303,7 +304,8 @@ static PetscErrorCode PCDestroy_SFILU(PC pc)
                         refactor with fractions 1/16 .. 2 of the shift that makes A + a I diagonally dominant until every
                         pivot is positive (positive_definite)
 .  -pc_sfilu_shift_amount <100*eps> - see above
--  -pc_sfilu_zeropivot <100*eps> - pivot u_ii fails when |u_ii| <= zeropivot * sum_j |a_ij| (Re(u_ii) for positive_definite)
+.  -pc_sfilu_zeropivot <100*eps> - pivot u_ii fails when |u_ii| <= zeropivot * sum_j |a_ij| (Re(u_ii) for positive_definite)
+-  -pc_sfilu_warps_per_sm <24> - GPU only: warps each sync-free sweep keeps per SM
 
    Notes:
    Works on `MATSEQAIJ` (on the host) and `MATSEQAIJCUSPARSE` (entirely on the GPU: analysis, sync-free factorization
@@ -326,6 +328,7 @@ PetscErrorCode PCCreate_SFILU(PC pc)
   s->shiftamount = 100.0 * PETSC_MACHINE_EPSILON;
   s->zeropivot   = 100.0 * PETSC_MACHINE_EPSILON;
   s->failrow     = -1;
+  s->warps_per_sm = SFPC_DEFAULT_WARPS_PER_SM;
   pc->data       = s;
 
   pc->ops->setup          = PCSetUp_SFILU;

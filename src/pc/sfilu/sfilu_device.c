@@ -40,11 +40,12 @@ PetscErrorCode PCSetUp_SFILU_Device(PC pc)
     PetscCall(PCReset_SFILU_Device(pc));
     PetscCall(MatGetLocalSize(pc->pmat, &n, NULL));
     PetscCall(MatSeqAIJCUSPARSEGetIJ(pc->pmat, PETSC_FALSE, &ai, &aj));
-    PetscCall(SFPCTriDeviceCreate(n, ai, aj, &s->T));
+    PetscCall(SFPCTriDeviceCreate(n, ai, aj, s->warps_per_sm, &s->T));
     PetscCall(MatSeqAIJCUSPARSERestoreIJ(pc->pmat, PETSC_FALSE, &ai, &aj));
     PetscCall(PetscLogEventEnd(SFPC_ILUSymbolic, pc, pc->pmat, 0, 0));
     s->ondevice = PETSC_TRUE;
   }
+  PetscCall(SFPCTriDeviceSetWarpsPerSM(s->T, s->warps_per_sm)); /* the option may have changed since the analysis */
   PetscCall(MatSeqAIJCUSPARSEGetArrayRead(pc->pmat, &aa));
   PetscCall(SFILUFactor(pc, aa, SFILUNumeric_Device, SFILUBounds_Device));
   PetscCall(MatSeqAIJCUSPARSERestoreArrayRead(pc->pmat, &aa));
