@@ -13,6 +13,9 @@ run -case aniso-128 -problem anisotropic -n 128 -aniso 0.001 -repeat 10
 run -case convdiff-128-pe0.1 -problem convdiff -n 128 -peclet 0.1 -repeat 10
 run -case convdiff-128-pe100 -problem convdiff -n 128 -peclet 100 -repeat 10
 run -case poisson7-128-permuted -problem poisson7 -n 128 -permute 1 -repeat 10
+# the driven cavity of PETSc's SNES ex19 (4 fields, 256x256): its first Newton Jacobian
+build/tests/petsc-tutorials/ex19 -da_grid_x 256 -da_grid_y 256 -snes_max_it 1 -ksp_max_it 1 -pc_type none -ksp_view_mat binary:/tmp/sfpc-cavity256.bin > /dev/null 2>&1
+run -case ex19-cavity-256 -problem file -f /tmp/sfpc-cavity256.bin -repeat 10
 if [ "${1:-}" != quick ]; then
   run -case poisson7-256 -problem poisson7 -n 256 -repeat 5 -warmup 1
   run -case poisson27-256 -problem poisson27 -n 256 -repeat 5 -warmup 1

@@ -1,29 +1,47 @@
 #!/usr/bin/env bash
-# Runs PETSc's KSP tutorial ex45, built from the PETSc install with no SFPC code, with
-# -pc_type sfilu loaded through -dll_append (once on the command line, once through
-# PETSC_OPTIONS), and compares with tests/output/petsc-tutorial-ex45.out.
+# PETSc tutorials built from the PETSc install with no SFPC code, given -pc_type sfilu through
+# -dll_append (on the command line, and through PETSC_OPTIONS), compared with
+# tests/output/petsc-tutorials.out (host) and, where a GPU is visible,
+# tests/output/petsc-tutorials-gpu.out (aijcusparse). PETSc's own ILU runs beside each as the
+# reference: the host sfilu must give its iteration counts exactly.
 # Reports in the harness's TAP and counts formats so 'make check' counts it.
-# Usage: petsc-tutorial.sh TESTDIR SFPC_DIR   (MPIEXEC and PETSCDIFF from the environment)
+# Usage: petsc-tutorial.sh TESTDIR SFPC_DIR [gpu]  (MPIEXEC and PETSCDIFF from the environment)
 set -u
-testdir=$1 sfpc=$2
-exe=$testdir/petsc-tutorials/ex45
-out=$testdir/petsc-tutorials/ex45.out
-grid="-da_grid_x 12 -da_grid_y 12 -da_grid_z 12"
-keep='Linear solve|type: (sfilu|ilu)|ILU\(0\)|shift type'
-{
-  echo "# -dll_append on the command line"
-  $MPIEXEC -n 1 "$exe" $grid -dll_append "$sfpc/lib/libsfpc.so" -pc_type sfilu -ksp_converged_reason -ksp_view 2>&1 | grep -E "$keep"
-  echo "# -dll_append in PETSC_OPTIONS"
-  PETSC_OPTIONS="-dll_append $sfpc/lib/libsfpc.so" $MPIEXEC -n 1 "$exe" $grid -pc_type sfilu -ksp_converged_reason 2>&1 | grep -E "$keep"
-  echo "# PETSc's own ILU on the same problem"
-  $MPIEXEC -n 1 "$exe" $grid -pc_type ilu -ksp_converged_reason 2>&1 | grep -E "$keep"
-} > "$out"
-label=petsc-tutorial-ex45_sfilu
-if $PETSCDIFF "$sfpc/tests/output/petsc-tutorial-ex45.out" "$out" > "$out.diff" 2>&1; then
+testdir=$1 sfpc=$2 mode=${3:-host}
+t=$testdir/petsc-tutorials
+lib="-dll_append $sfpc/lib/libsfpc.so"
+keep='Linear solve|Nonlinear solve|type: (sfilu|ilu)|ILU\(0\)|shift type|Number of (SNES|Linear)'
+cav="-da_grid_x 24 -da_grid_y 24 -snes_converged_reason -ksp_converged_reason"
+if [ "$mode" = gpu ]; then
+  gpu="-dm_mat_type aijcusparse -dm_vec_type cuda -use_gpu_aware_mpi 0"
+  label=petsc-tutorials-gpu
+  run() {
+    echo "# $*"
+    $MPIEXEC -n 1 "$@" 2>&1 | grep -E "$keep" | grep -v "ILU(0)"
+  }
+  {
+    run "$t/ex45" -da_grid_x 12 -da_grid_y 12 -da_grid_z 12 $lib -pc_type sfilu -ksp_converged_reason $gpu
+    run "$t/ex19" $cav $lib -pc_type sfilu $gpu
+  } > "$t/$label.out"
+else
+  label=petsc-tutorials
+  run() {
+    echo "# $*" | sed "s|$t/||; s|$sfpc|SFPC|g"
+    $MPIEXEC -n 1 "$@" 2>&1 | grep -E "$keep"
+  }
+  {
+    run "$t/ex45" -da_grid_x 12 -da_grid_y 12 -da_grid_z 12 $lib -pc_type sfilu -ksp_converged_reason -ksp_view
+    PETSC_OPTIONS="${PETSC_OPTIONS:-} $lib" run "$t/ex45" -da_grid_x 12 -da_grid_y 12 -da_grid_z 12 -pc_type sfilu -ksp_converged_reason
+    run "$t/ex45" -da_grid_x 12 -da_grid_y 12 -da_grid_z 12 -pc_type ilu -ksp_converged_reason
+    run "$t/ex19" $cav $lib -pc_type sfilu
+    run "$t/ex19" $cav -pc_type ilu
+  } > "$t/$label.out"
+fi
+if $PETSCDIFF "$sfpc/tests/output/$label.out" "$t/$label.out" > "$t/$label.diff" 2>&1; then
   result="ok $label"; success=1; failed=0
 else
   result="not ok $label # output differs"; success=0; failed=1
-  sed 's/^/#\t/' "$out.diff"
+  sed 's/^/#\t/' "$t/$label.diff"
 fi
 echo "$result" | tee -a "$testdir/test_build_tap.log"
 printf 'total 1\nsuccess %d\nfailed %d\nfailures %s\ntime 0 0\n' $success $failed "$( [ $failed = 1 ] && echo $label)" > "$testdir/counts/$label.counts"

@@ -4,7 +4,8 @@
      -n <N>            grid points per direction (N^3 unknowns)
      -aniso <eps>      anisotropic diffusion coefficient in z (anisotropic)
      -peclet <Pe>      cell Peclet number of the upwinded convection (convdiff)
-     -f <file>         Matrix Market file, gzip-compressed if it ends in .gz (file)
+     -f <file>         Matrix Market file (.mtx, or .mtx.gz gzip-compressed), or a PETSc binary
+                       matrix (any other name), e.g. a Jacobian saved by -ksp_view_mat binary:<file>
      -permute <seed>   apply a random symmetric permutation, destroying the structure
    Stencils are scaled by h^2 so entries are O(1). The matrix type comes from -mat_type.
 */
@@ -154,7 +155,20 @@ PetscErrorCode TestProblemCreate(MPI_Comm comm, Mat *A, char *desc, size_t len)
   if (isfile) {
     const char *base;
 
-    PetscCall(MatrixMarketLoad(comm, file, A));
+    PetscBool mtx, mtxgz;
+
+    PetscCall(PetscStrendswith(file, ".mtx", &mtx));
+    PetscCall(PetscStrendswith(file, ".mtx.gz", &mtxgz));
+    if (mtx || mtxgz) PetscCall(MatrixMarketLoad(comm, file, A));
+    else {
+      PetscViewer v;
+
+      PetscCall(PetscViewerBinaryOpen(comm, file, FILE_MODE_READ, &v));
+      PetscCall(MatCreate(comm, A));
+      PetscCall(MatSetFromOptions(*A));
+      PetscCall(MatLoad(*A, v));
+      PetscCall(PetscViewerDestroy(&v));
+    }
     PetscCall(PetscStrrchr(file, '/', (char **)&base));
     PetscCall(PetscSNPrintf(desc, len, "%s", base));
   } else {

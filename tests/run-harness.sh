@@ -17,6 +17,7 @@ while IFS= read -r script; do
 done < <(find "$testdir/tests" "$testdir/examples" -name 'run*.sh' 2>/dev/null | sort)
 if [ "$glob" = "*" ]; then
   bash "$sfpc/tests/petsc-tutorial.sh" "$testdir" "$sfpc"
+  if grep -q SFPC_HAVE_GPU "$sfpc/build/include/sfpcconf.h"; then bash "$sfpc/tests/petsc-tutorial.sh" "$testdir" "$sfpc" gpu; fi
   ${PYTHON:-python3} "$sfpc/config/gpu-skips.py" --harness "$harness" --testdir "$testdir" --conf "$sfpc/build/include/sfpcconf.h" "$sfpc/tests" "$sfpc/examples/tutorials"
 fi
 ${PYTHON:-python3} "$harness/report_tests.py" -d "$testdir/counts" -s
