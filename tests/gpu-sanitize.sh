@@ -14,7 +14,9 @@ cases=(
 status=0
 for tool in memcheck racecheck synccheck initcheck; do
   for c in "${cases[@]}"; do
-    out=$(compute-sanitizer --tool $tool --error-exitcode 9 $c -use_gpu_aware_mpi 0 2>&1); rc=$?
+    # racecheck: PETSc's MatMult runs cuSPARSE kernels whose shared-memory use racecheck flags; check ours only
+    filt=""; [ $tool = racecheck ] && filt="--kernel-name-exclude kns=cusparse"
+    out=$(compute-sanitizer --tool $tool $filt --error-exitcode 9 $c -use_gpu_aware_mpi 0 2>&1); rc=$?
     summary=$(echo "$out" | grep -E "ERROR SUMMARY|RACECHECK SUMMARY" | tail -1)
     printf '%-10s rc=%d %-40s %s\n' "$tool" $rc "$(echo "$c" | sed 's/-dll_append [^ ]* //; s|build/tests/tests/||')" "$summary"
     [ $rc -eq 0 ] || { status=1; echo "$out" | grep -v "^=========     Host Frame" | head -40; }

@@ -16,8 +16,8 @@ if [ "$mode" = gpu ]; then
   gpu="-dm_mat_type aijcusparse -dm_vec_type cuda -use_gpu_aware_mpi 0"
   label=petsc-tutorials-gpu
   run() {
-    echo "# $*"
-    $MPIEXEC -n 1 "$@" 2>&1 | grep -E "$keep" | grep -v "ILU(0)"
+    echo "# $*" | sed "s|$t/||; s|$sfpc|SFPC|g"
+    $MPIEXEC -n 1 "$@" 2>&1 | grep -E "$keep"
   }
   {
     run "$t/ex45" -da_grid_x 12 -da_grid_y 12 -da_grid_z 12 $lib -pc_type sfilu -ksp_converged_reason $gpu
