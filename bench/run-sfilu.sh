@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The sfilu benchmark suite, on the GPU host: bench/gpu-run bash bench/run-sfilu.sh [quick]
-# Appends one JSON record per case and metric to bench/results/sfilu.json (and $OUT when set)
-# and prints the side-by-side tables.
+# Writes one JSON record per case and metric to bench/results/sfilu-<gpu>.json (copied to $OUT
+# when set) and prints the side-by-side tables.
 set -eu
-out=bench/results/sfilu.json
+gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1 | tr 'A-Z ' 'a-z-')
+out=bench/results/sfilu-$gpu.json
 mkdir -p bench/results; : > "$out"
 b=build/bench/sfilu
 run() { echo "+ $b $*"; $b -json "$out" "$@"; }
