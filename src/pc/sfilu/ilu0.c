@@ -1,0 +1,219 @@
+/*
+   The SFILU factor: checks the matrix, builds the pattern (host or GPU), factors with the
+   shift policy, applies, views. Host or device is decided by the matrix type; the policy and
+   the failure reporting are the same for both.
+*/
+#include "sfilu.h"
+
+/* Factorizations a nonzero shift may redo before the factor is declared failed. */
+#define SFILU_MAX_SHIFTS 64
+
+PetscErrorCode SFILUInitialize(SFILU *s)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscMemzero(s, sizeof(*s)));
+  s->shifttype    = MAT_SHIFT_NONE;
+  s->shiftamount  = 100.0 * PETSC_MACHINE_EPSILON;
+  s->zeropivot    = 100.0 * PETSC_MACHINE_EPSILON;
+  s->warps_per_sm = SFPC_DEFAULT_WARPS_PER_SM;
+  s->failrow      = -1;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SFILUReset(SFILU *s)
+{
+  PetscFunctionBegin;
+  PetscCall(SFPCTriFactorDestroy(&s->F));
+  PetscCall(SFILUReset_Device(s));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Square, and of a type SFILU factors: seqaij (host), seqaijcusparse (GPU, unless bound to the CPU). */
+PetscErrorCode SFILUCheckMatrix(SFILU *s, Mat A, PetscBool *ondevice)
+{
+  PetscInt  m, n;
+  PetscBool isseqaij, iscusparse, bound = PETSC_FALSE;
+  MatType   type;
+
+  PetscFunctionBegin;
+  (void)s;
+  PetscCall(MatGetSize(A, &m, &n));
+  PetscCheck(m == n, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "SFPC's ILU(0) needs a square matrix, this one is %" PetscInt_FMT " x %" PetscInt_FMT, m, n);
+  PetscCall(PetscObjectTypeCompare((PetscObject)A, MATSEQAIJ, &isseqaij));
+  PetscCall(PetscObjectTypeCompare((PetscObject)A, MATSEQAIJCUSPARSE, &iscusparse));
+  if (iscusparse) PetscCall(MatBoundToCPU(A, &bound));
+  *ondevice = (PetscBool)(iscusparse && !bound);
+#if !defined(SFPC_HAVE_CUDA)
+  PetscCheck(!*ondevice, PetscObjectComm((PetscObject)A), PETSC_ERR_SUP, "This SFPC was built without CUDA (SFPC_WITH_CUDA=0): it cannot factor a %s matrix on the GPU; use -mat_type aij", MATSEQAIJCUSPARSE);
+#endif
+  if (isseqaij || iscusparse) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(MatGetType(A, &type));
+  {
+    PetscBool ismpi;
+    PetscCall(PetscStrbeginswith(type, MATMPIAIJ, &ismpi));
+    PetscCheck(!ismpi, PetscObjectComm((PetscObject)A), PETSC_ERR_SUP, "PCSFILU does not support matrix type %s yet; use -pc_type bjacobi -sub_pc_type sfilu (or asm) for MPI matrices", type);
+  }
+  SETERRQ(PetscObjectComm((PetscObject)A), PETSC_ERR_SUP, "PCSFILU does not support matrix type %s yet; it supports %s and %s", type, MATSEQAIJ, MATSEQAIJCUSPARSE);
+}
+
+/* Copies A's pattern and analyses it, on the host or on the GPU. */
+PetscErrorCode SFILUSymbolic(SFILU *s, Mat A, PetscBool ondevice)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscLogEventBegin(SFPC_ILUSymbolic, A, 0, 0, 0));
+  PetscCall(SFILUReset(s));
+  if (ondevice) PetscCall(SFILUSymbolic_Device(s, A));
+  else {
+    const PetscInt *ai, *aj;
+    PetscInt        n;
+    PetscBool       done;
+
+    PetscCall(MatGetRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &n, &ai, &aj, &done));
+    PetscCheck(done, PETSC_COMM_SELF, PETSC_ERR_SUP, "SFPC cannot read the CSR structure of this matrix");
+    PetscCall(SFPCTriFactorCreateFromCSR(n, ai, aj, &s->F));
+    PetscCall(MatRestoreRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &n, &ai, &aj, &done));
+  }
+  s->ondevice = ondevice;
+  PetscCall(PetscLogEventEnd(SFPC_ILUSymbolic, A, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode SFILUAttempt(SFILU *s, const PetscScalar *aa, PetscReal shift, SFILUResult *res)
+{
+  const PetscBool positive = (PetscBool)(s->shifttype == MAT_SHIFT_POSITIVE_DEFINITE);
+
+  PetscFunctionBegin;
+  if (s->ondevice) PetscCall(SFILUFactorNumeric_Device(s->T, aa, shift, s->zeropivot, positive, res));
+  else PetscCall(SFILUFactorNumeric_Host(&s->F, aa, shift, s->zeropivot, positive, res));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+   The diagonal shift for attempt k = 1, 2, ... after an unshifted factorization failed.
+   nonzero (and inblocks, which for one block is the same): shiftamount * max_i rowsum_i, doubled
+   at each attempt, as PCFactor's NONZERO. positive_definite: fractions 1/16 .. 2 of top, the
+   shift that makes A + top I weakly diagonally dominant with a positive diagonal (Manteuffel's
+   shifted incomplete factorization).
+*/
+static PetscBool SFILUNextShift(const SFILU *s, PetscInt k, PetscReal rmax, PetscReal top, PetscReal *shift)
+{
+  if (s->shifttype == MAT_SHIFT_NONZERO || s->shifttype == MAT_SHIFT_INBLOCKS) {
+    if (k > SFILU_MAX_SHIFTS) return PETSC_FALSE;
+    *shift = s->shiftamount * (rmax > 0 ? rmax : 1.0) * PetscPowReal(2.0, (PetscReal)(k - 1));
+    return PETSC_TRUE;
+  }
+  if (s->shifttype == MAT_SHIFT_POSITIVE_DEFINITE) {
+    if (k > 6) return PETSC_FALSE;
+    *shift = top * PetscPowReal(2.0, (PetscReal)(k - 5));
+    return PETSC_TRUE;
+  }
+  return PETSC_FALSE;
+}
+
+/*
+   Numeric ILU(0) of A (pattern as at the last SFILUSymbolic()), widening the shift while a pivot
+   fails. A failure is left in s->failure/failrow/failvalue and reported through PetscInfo() on
+   obj, or raised as an error when erroriffailure is set.
+*/
+PetscErrorCode SFILUNumeric(SFILU *s, Mat A, PetscObject obj, PetscBool erroriffailure)
+{
+  const PetscScalar *aa;
+  PetscReal          rmax = 0, top = 0;
+  SFILUResult        res;
+  const char        *what = NULL;
+
+  PetscFunctionBegin;
+  s->failure = PC_NOERROR;
+  s->failrow = -1;
+  s->shift   = 0;
+  s->nshifts = 0;
+  PetscCall(PetscLogEventBegin(SFPC_ILUNumeric, A, 0, 0, 0));
+  if (s->ondevice) {
+    PetscCall(SFPCTriDeviceSetWarpsPerSM(s->T, s->warps_per_sm));
+    PetscCall(SFILUGetValues_Device(A, &aa));
+  } else PetscCall(MatSeqAIJGetArrayRead(A, &aa));
+  PetscCall(SFILUAttempt(s, aa, 0, &res));
+  if (res.badrow >= 0 && res.nonfinite < 0 && s->shifttype != MAT_SHIFT_NONE) {
+    if (s->ondevice) PetscCall(SFILUShiftBounds_Device(s->T, aa, &rmax, &top));
+    else PetscCall(SFILUShiftBounds_Host(&s->F, aa, &rmax, &top));
+    if (top <= 0) top = s->shiftamount * (rmax > 0 ? rmax : 1.0); /* already dominant: only rounding can make a pivot fail */
+    while (res.badrow >= 0 && SFILUNextShift(s, s->nshifts + 1, rmax, top, &s->shift)) {
+      s->nshifts++;
+      PetscCall(PetscInfo(obj, "Pivot failed in row %" PetscInt_FMT "; refactoring with diagonal shift %g\n", res.badrow, (double)s->shift));
+      PetscCall(SFILUAttempt(s, aa, s->shift, &res));
+    }
+  }
+  if (s->ondevice) PetscCall(SFILURestoreValues_Device(A, &aa));
+  else PetscCall(MatSeqAIJRestoreArrayRead(A, &aa));
+  PetscCall(PetscLogEventEnd(SFPC_ILUNumeric, A, 0, 0, 0));
+
+  if (res.nonfinite >= 0) {
+    s->failure   = PC_FACTOR_OTHER;
+    s->failrow   = res.nonfinite;
+    s->failvalue = PETSC_INFINITY;
+    what         = "matrix has an Inf or NaN entry";
+  } else if (res.badrow >= 0) {
+    s->failrow   = res.badrow;
+    s->failvalue = res.badpivot;
+    if (PetscIsInfOrNanScalar(res.badpivot)) {
+      s->failure = PC_FACTOR_OTHER;
+      what       = "pivot overflowed to Inf or NaN";
+    } else {
+      s->failure = PC_FACTOR_NUMERIC_ZEROPIVOT;
+      what       = s->shifttype == MAT_SHIFT_POSITIVE_DEFINITE ? "nonpositive pivot" : "zero pivot";
+    }
+  }
+  if (what) {
+    PetscCheck(!erroriffailure, PETSC_COMM_SELF, s->failure == PC_FACTOR_NUMERIC_ZEROPIVOT ? PETSC_ERR_MAT_LU_ZRPVT : PETSC_ERR_FP, "PCSFILU: %s in row %" PetscInt_FMT ": |value| %g, tolerance %g times the row sum of |A|", what, s->failrow, (double)PetscAbsScalar(s->failvalue), (double)s->zeropivot);
+    PetscCall(PetscInfo(obj, "%s in row %" PetscInt_FMT ": |value| %g, tolerance %g times the row sum of |A|\n", what, s->failrow, (double)PetscAbsScalar(s->failvalue), (double)s->zeropivot));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* y = (LU)^{-1} x (or its transpose). A failed factor gives Inf, as MatSolve() does, so that a KSP stops. */
+PetscErrorCode SFILUApply(SFILU *s, Vec x, Vec y, PetscBool transpose)
+{
+  const PetscScalar *xa;
+  PetscScalar       *ya;
+
+  PetscFunctionBegin;
+  if (s->failure != PC_NOERROR) {
+    PetscCall(VecFlag(y, 1));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(PetscLogEventBegin(SFPC_TriSolve, x, y, 0, 0));
+  if (s->ondevice) {
+    PetscCheck(!transpose, PetscObjectComm((PetscObject)x), PETSC_ERR_SUP, "SFPC: the transpose solve with a GPU factor is not implemented; use a KSP that needs no transpose");
+    PetscCall(SFILUApply_Device(s, x, y));
+  } else {
+    PetscCall(VecGetArrayRead(x, &xa));
+    PetscCall(VecGetArrayWrite(y, &ya));
+    if (transpose) PetscCall(SFPCTriFactorSolveTranspose_Host(&s->F, xa, ya));
+    else PetscCall(SFPCTriFactorSolve_Host(&s->F, xa, ya));
+    PetscCall(VecRestoreArrayWrite(y, &ya));
+    PetscCall(VecRestoreArrayRead(x, &xa));
+  }
+  PetscCall(PetscLogEventEnd(SFPC_TriSolve, x, y, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SFILUView(SFILU *s, PetscViewer viewer)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscViewerASCIIPrintf(viewer, "ILU(0), natural ordering, factorization and solves on the %s\n", s->ondevice ? "GPU (sync-free)" : "host"));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "shift type %s, zero pivot tolerance %g (relative to row sums of |A|)\n", MatFactorShiftTypes[s->shifttype], (double)s->zeropivot));
+  if (s->ondevice && s->T) {
+    SFPCTriDevice  T = s->T;
+    PetscLogDouble bytes;
+
+    PetscCall(SFPCTriDeviceBytes(T, &bytes));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "factor: %" PetscInt_FMT " rows, %" PetscInt_FMT " nonzeros, %.3g MiB on the GPU\n", T->n, T->nnz, (double)(bytes / 1048576.0)));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "levels: L %d, U %d; warp tasks: L %d, U %d; %" PetscInt_FMT " warps per SM\n", T->lower.nlevels, T->upper.nlevels, T->lower.ntasks, T->upper.ntasks, s->warps_per_sm));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "rows of L by lanes per row: 1:%" PetscInt_FMT " 2:%" PetscInt_FMT " 4:%" PetscInt_FMT " 8:%" PetscInt_FMT " 16:%" PetscInt_FMT " 32:%" PetscInt_FMT "\n", T->rows_by_vec[0], T->rows_by_vec[1], T->rows_by_vec[2], T->rows_by_vec[3], T->rows_by_vec[4], T->rows_by_vec[5]));
+  } else if (s->F.i) {
+    PetscCall(PetscViewerASCIIPrintf(viewer, "factor: %" PetscInt_FMT " rows, %" PetscInt_FMT " nonzeros, %.3g MiB\n", s->F.n, s->F.nnz, (double)((s->F.nnz * (sizeof(PetscInt) + sizeof(PetscScalar)) + s->F.n * 2 * sizeof(PetscInt)) / 1048576.0)));
+  }
+  if (s->nshifts) PetscCall(PetscViewerASCIIPrintf(viewer, "diagonal shift %g applied after %" PetscInt_FMT " refactorization(s)\n", (double)s->shift, s->nshifts));
+  if (s->failure != PC_NOERROR) PetscCall(PetscViewerASCIIPrintf(viewer, "factorization FAILED (%s) in row %" PetscInt_FMT "\n", PCFailedReasons[s->failure], s->failrow));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
