@@ -29,6 +29,13 @@
 J*/
 #define PCSFILU "sfilu"
 
+/*J
+   MATSOLVERSFILU - "sfilu": the same ILU(0) factor as PCSFILU, for PCILU:
+   -pc_type ilu -pc_factor_mat_solver_type sfilu, or -sub_pc_factor_mat_solver_type sfilu under
+   PCBJACOBI/PCASM. Works on MATSEQAIJ (host) and MATSEQAIJCUSPARSE (GPU).
+J*/
+#define MATSOLVERSFILU "sfilu"
+
 PETSC_EXTERN PetscErrorCode SFPCInitializePackage(void);
 PETSC_EXTERN PetscErrorCode SFPCFinalizePackage(void);
 PETSC_EXTERN PetscErrorCode SFPCDeviceView(PetscViewer);

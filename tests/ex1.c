@@ -3,7 +3,8 @@ static char help[] = "Compares PCSFILU with PETSc's PCILU on one system: iterati
                      "-device: also runs PCSFILU on a seqaijcusparse copy with CUDA vectors (the GPU path), checks that it ran\n"
                      "on the GPU, that applies and refactorizations repeat bit for bit, and that one apply agrees with the host\n"
                      "sfilu's to -apply_tol (relative, max norm). -its_rtol <f>: the GPU run may differ from PETSc's ILU by\n"
-                     "f times its iterations (default: one iteration).\n"
+                     "f times its iterations (default: one iteration). -matsolver: the same through PCILU with\n"
+                     "-pc_factor_mat_solver_type sfilu.\n"
                      "A run passes when it ends like PETSc's ILU, within one iteration, and -tol <t> bounds\n"
                      "|r_sfilu(k) - r_ilu(k)| / r_ilu(k) at every iteration k.\n";
 
@@ -21,7 +22,7 @@ typedef struct {
   PetscInt    nhist;
 } Run;
 
-static PetscErrorCode RunCreate(const char *name, Mat A, PCType type, Run *run)
+static PetscErrorCode RunCreate(const char *name, Mat A, PCType type, MatSolverType solver, Run *run)
 {
   PC pc;
 
@@ -36,6 +37,7 @@ static PetscErrorCode RunCreate(const char *name, Mat A, PCType type, Run *run)
   PetscCall(KSPSetFromOptions(run->ksp));
   PetscCall(KSPGetPC(run->ksp, &pc));
   PetscCall(PCSetType(pc, type));
+  if (solver) PetscCall(PCFactorSetMatSolverType(pc, solver));
   PetscCall(PCSetFromOptions(pc));
   PetscCall(KSPSetResidualHistory(run->ksp, run->hist, MAXHIST, PETSC_TRUE));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -191,7 +193,7 @@ int main(int argc, char **argv)
   Run        *ilu, *sf, *sfd = NULL;
   PetscRandom rnd;
   PetscReal   tol = 1e-6, applytol = 1e-10, itstol = 0;
-  PetscBool   refactor = PETSC_FALSE, device = PETSC_FALSE, ok = PETSC_TRUE;
+  PetscBool   refactor = PETSC_FALSE, device = PETSC_FALSE, matsolver = PETSC_FALSE, ok = PETSC_TRUE;
   char        desc[256];
   PetscInt    nsym, nnum;
 
@@ -203,6 +205,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetReal(NULL, NULL, "-its_rtol", &itstol, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-refactor", &refactor, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-device", &device, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-matsolver", &matsolver, NULL));
   PetscCall(TestProblemCreate(PETSC_COMM_WORLD, &A, desc, sizeof(desc)));
   PetscCall(MatCreateVecs(A, &xt, NULL));
   PetscCall(PetscRandomCreate(PETSC_COMM_WORLD, &rnd));
@@ -213,12 +216,13 @@ int main(int argc, char **argv)
 
   PetscCall(PetscCalloc1(1, &ilu));
   PetscCall(PetscCalloc1(1, &sf));
-  PetscCall(RunCreate("ilu", A, PCILU, ilu));
-  PetscCall(RunCreate("sfilu", A, "sfilu", sf));
+  /* with -matsolver the sfilu runs are PCILU with -pc_factor_mat_solver_type sfilu instead of PCSFILU */
+  PetscCall(RunCreate("ilu", A, PCILU, NULL, ilu));
+  PetscCall(RunCreate(matsolver ? "ilu(sfilu)" : "sfilu", A, matsolver ? PCILU : "sfilu", matsolver ? "sfilu" : NULL, sf));
   if (device) {
     PetscCall(MatConvert(A, MATSEQAIJCUSPARSE, MAT_INITIAL_MATRIX, &Ad));
     PetscCall(PetscCalloc1(1, &sfd));
-    PetscCall(RunCreate("sfilu-gpu", Ad, "sfilu", sfd));
+    PetscCall(RunCreate(matsolver ? "ilu(sfilu)-gpu" : "sfilu-gpu", Ad, matsolver ? PCILU : "sfilu", matsolver ? "sfilu" : NULL, sfd));
   }
   for (PetscInt stage = 0; stage < (refactor ? 2 : 1); stage++) {
     const char *name = stage ? "refactored" : "first";
@@ -283,6 +287,9 @@ int main(int argc, char **argv)
       suffix: convdiff
       args: -problem convdiff -n 16 -peclet {{0.1 10}separate output} -ksp_gmres_restart 100
     test:
+      suffix: matsolver
+      args: -problem convdiff -n 12 -peclet 5 -refactor -matsolver -ksp_gmres_restart 100
+    test:
       suffix: poisson7_permuted
       args: -problem poisson7 -n 12 -permute 7
     test:
@@ -307,6 +314,9 @@ int main(int argc, char **argv)
     test:
       suffix: gpu_poisson7
       args: -problem poisson7 -n 24 -refactor
+    test:
+      suffix: gpu_matsolver
+      args: -problem convdiff -n 16 -peclet 5 -refactor -matsolver -ksp_gmres_restart 100
     test:
       suffix: gpu_poisson27
       args: -problem poisson27 -n 16

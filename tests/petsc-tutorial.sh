@@ -25,6 +25,10 @@ if [ "$mode" = gpu ]; then
   } > "$t/$label.out"
 else
   label=petsc-tutorials
+  run2() {
+    echo "# (2 ranks) $*" | sed "s|$t/||; s|$sfpc|SFPC|g"
+    $MPIEXEC "$@" 2>&1 | grep -E "$keep"
+  }
   run() {
     echo "# $*" | sed "s|$t/||; s|$sfpc|SFPC|g"
     $MPIEXEC -n 1 "$@" 2>&1 | grep -E "$keep"
@@ -35,6 +39,9 @@ else
     run "$t/ex45" -da_grid_x 12 -da_grid_y 12 -da_grid_z 12 -pc_type ilu -ksp_converged_reason
     run "$t/ex19" $cav $lib -pc_type sfilu
     run "$t/ex19" $cav -pc_type ilu
+    # the factor as a PCILU solver type, per block of block Jacobi on two ranks
+    MPIEXEC="$MPIEXEC -n 2" run2 "$t/ex45" -da_grid_x 12 -da_grid_y 12 -da_grid_z 12 $lib -pc_type bjacobi -sub_pc_type ilu -sub_pc_factor_mat_solver_type sfilu -ksp_converged_reason
+    MPIEXEC="$MPIEXEC -n 2" run2 "$t/ex45" -da_grid_x 12 -da_grid_y 12 -da_grid_z 12 -pc_type bjacobi -sub_pc_type ilu -ksp_converged_reason
   } > "$t/$label.out"
 fi
 if $PETSCDIFF "$sfpc/tests/output/$label.out" "$t/$label.out" > "$t/$label.diff" 2>&1; then

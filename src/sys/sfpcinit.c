@@ -20,7 +20,7 @@ PetscErrorCode SFPCFinalizePackage(void)
 }
 
 /*@C
-  SFPCInitializePackage - Registers SFPC's types (`PCSFILU`) and log events with PETSc.
+  SFPCInitializePackage - Registers SFPC's types (`PCSFILU`, the `MATSOLVERSFILU` factor) and log events with PETSc.
 
   Call it after `PetscInitialize()` in a program linked with libsfpc; loading the library with
   `-dll_append` calls it for you. Calling it more than once is harmless.
@@ -35,6 +35,11 @@ PetscErrorCode SFPCInitializePackage(void)
   if (SFPCPackageInitialized) PetscFunctionReturn(PETSC_SUCCESS);
   SFPCPackageInitialized = PETSC_TRUE;
   PetscCall(PCRegister(PCSFILU, PCCreate_SFILU));
+  /* MatSolverTypeRegister() reads its list before initializing the Mat package, so a first call from a
+     library loaded by -dll_append (before PETSc initialized Mat) would replace PETSc's own list */
+  PetscCall(MatInitializePackage());
+  PetscCall(MatSolverTypeRegister(MATSOLVERSFILU, MATSEQAIJ, MAT_FACTOR_ILU, MatGetFactor_SFILU));
+  PetscCall(MatSolverTypeRegister(MATSOLVERSFILU, MATSEQAIJCUSPARSE, MAT_FACTOR_ILU, MatGetFactor_SFILU));
   PetscCall(PetscLogEventRegister("SFILUSymbolic", PC_CLASSID, &SFPC_ILUSymbolic));
   PetscCall(PetscLogEventRegister("SFILUNumeric", PC_CLASSID, &SFPC_ILUNumeric));
   PetscCall(PetscLogEventRegister("SFTriSolve", PC_CLASSID, &SFPC_TriSolve));

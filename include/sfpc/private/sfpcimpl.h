@@ -8,3 +8,4 @@
 PETSC_INTERN PetscLogEvent SFPC_ILUSymbolic, SFPC_ILUNumeric, SFPC_TriSolve;
 
 PETSC_INTERN PetscErrorCode PCCreate_SFILU(PC);
+PETSC_INTERN PetscErrorCode MatGetFactor_SFILU(Mat, MatFactorType, Mat *);

@@ -58,4 +58,3 @@ PETSC_INTERN PetscErrorCode SFILURestoreValues_Device(Mat, const PetscScalar **)
 PETSC_INTERN PetscErrorCode SFILUApply_Device(SFILU *, Vec, Vec);
 PETSC_INTERN PetscErrorCode SFILUReset_Device(SFILU *);
 
-PETSC_INTERN PetscErrorCode MatGetFactor_SFILU(Mat, MatFactorType, Mat *);

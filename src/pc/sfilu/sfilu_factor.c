@@ -1,0 +1,143 @@
+/*
+   The "sfilu" MatSolverType: SFPC's ILU(0) factor (ilu0.c) behind PCILU, so that
+   -pc_type ilu -pc_factor_mat_solver_type sfilu, and -sub_pc_factor_mat_solver_type sfilu under
+   PCBJACOBI/PCASM, use it. PCFactor's -pc_factor_shift_type, -pc_factor_shift_amount and
+   -pc_factor_zeropivot apply, with the meaning PCSFILU gives them (zero pivot relative to row sums).
+*/
+#include "sfilu.h"
+#include <petsc/private/matimpl.h>
+
+static PetscErrorCode SFILUSetFactorInfo(SFILU *s, const MatFactorInfo *info)
+{
+  PetscFunctionBegin;
+  s->shifttype   = (MatFactorShiftType)(int)info->shifttype;
+  s->shiftamount = info->shiftamount > 0 ? info->shiftamount : 100.0 * PETSC_MACHINE_EPSILON;
+  s->zeropivot   = info->zeropivot >= 0 ? info->zeropivot : 100.0 * PETSC_MACHINE_EPSILON;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatLUFactorNumeric_SFILU(Mat B, Mat A, const MatFactorInfo *info)
+{
+  SFILU *s = (SFILU *)B->data;
+
+  PetscFunctionBegin;
+  PetscCall(SFILUSetFactorInfo(s, info));
+  PetscCall(SFILUNumeric(s, A, (PetscObject)B, A->erroriffailure));
+  B->factorerrortype = s->failure == PC_NOERROR ? MAT_FACTOR_NOERROR : (s->failure == PC_FACTOR_NUMERIC_ZEROPIVOT ? MAT_FACTOR_NUMERIC_ZEROPIVOT : MAT_FACTOR_OTHER);
+  if (s->failure != PC_NOERROR) {
+    B->factorerror_zeropivot_row   = s->failrow;
+    B->factorerror_zeropivot_value = PetscAbsScalar(s->failvalue);
+  }
+  B->assembled    = PETSC_TRUE;
+  B->preallocated = PETSC_TRUE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatSolve_SFILU(Mat B, Vec b, Vec x)
+{
+  PetscFunctionBegin;
+  PetscCall(SFILUApply((SFILU *)B->data, b, x, PETSC_FALSE));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatSolveTranspose_SFILU(Mat B, Vec b, Vec x)
+{
+  PetscFunctionBegin;
+  PetscCall(SFILUApply((SFILU *)B->data, b, x, PETSC_TRUE));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatILUFactorSymbolic_SFILU(Mat B, Mat A, IS row, IS col, const MatFactorInfo *info)
+{
+  SFILU    *s = (SFILU *)B->data;
+  PetscBool ondevice, idr = PETSC_TRUE, idc = PETSC_TRUE;
+
+  PetscFunctionBegin;
+  PetscCheck(info->levels == 0, PetscObjectComm((PetscObject)A), PETSC_ERR_SUP, "The sfilu solver factors ILU(0) only, not ILU(%d)", (int)info->levels);
+  if (row) PetscCall(ISIdentity(row, &idr));
+  if (col) PetscCall(ISIdentity(col, &idc));
+  PetscCheck(idr && idc, PetscObjectComm((PetscObject)A), PETSC_ERR_SUP, "The sfilu solver uses the natural ordering; use -pc_factor_mat_ordering_type natural");
+  PetscCall(SFILUCheckMatrix(s, A, &ondevice));
+  PetscCall(SFILUSetFactorInfo(s, info));
+  PetscCall(SFILUSymbolic(s, A, ondevice));
+  B->ops->lufactornumeric = MatLUFactorNumeric_SFILU;
+  B->ops->solve           = MatSolve_SFILU;
+  B->ops->solvetranspose  = MatSolveTranspose_SFILU;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatView_SFILU(Mat B, PetscViewer viewer)
+{
+  PetscBool         isascii;
+  PetscViewerFormat format;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &isascii));
+  if (!isascii) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscViewerGetFormat(viewer, &format));
+  if (format == PETSC_VIEWER_ASCII_INFO || format == PETSC_VIEWER_ASCII_INFO_DETAIL) PetscCall(SFILUView((SFILU *)B->data, viewer));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatGetInfo_SFILU(Mat B, MatInfoType flag, MatInfo *info)
+{
+  SFILU *s = (SFILU *)B->data;
+
+  PetscFunctionBegin;
+  (void)flag;
+  PetscCall(PetscMemzero(info, sizeof(*info)));
+  info->block_size = 1.0;
+  info->nz_used    = (PetscLogDouble)(s->ondevice && s->T ? s->T->nnz : s->F.nnz);
+  info->nz_allocated = info->nz_used;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatFactorGetSolverType_SFILU(Mat B, MatSolverType *type)
+{
+  PetscFunctionBegin;
+  (void)B;
+  *type = MATSOLVERSFILU;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatDestroy_SFILU(Mat B)
+{
+  PetscFunctionBegin;
+  PetscCall(SFILUReset((SFILU *)B->data));
+  PetscCall(PetscFree(B->data));
+  PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatFactorGetSolverType_C", NULL));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Registered for MATSEQAIJ and MATSEQAIJCUSPARSE with MAT_FACTOR_ILU (SFPCInitializePackage()). */
+PetscErrorCode MatGetFactor_SFILU(Mat A, MatFactorType ftype, Mat *F)
+{
+  Mat      B;
+  SFILU   *s;
+  PetscInt n;
+
+  PetscFunctionBegin;
+  PetscCheck(ftype == MAT_FACTOR_ILU, PetscObjectComm((PetscObject)A), PETSC_ERR_SUP, "The sfilu solver provides ILU(0) only, not %s", MatFactorTypes[ftype]);
+  PetscCall(MatGetLocalSize(A, &n, NULL));
+  PetscCall(MatCreate(PetscObjectComm((PetscObject)A), &B));
+  PetscCall(MatSetSizes(B, n, n, n, n));
+  PetscCall(PetscStrallocpy(MATSOLVERSFILU, &((PetscObject)B)->type_name));
+  PetscCall(MatSetUp(B));
+  PetscCall(PetscNew(&s));
+  PetscCall(SFILUInitialize(s));
+  B->data                    = s;
+  B->ops->ilufactorsymbolic  = MatILUFactorSymbolic_SFILU;
+  B->ops->getinfo            = MatGetInfo_SFILU;
+  B->ops->view               = MatView_SFILU;
+  B->ops->destroy            = MatDestroy_SFILU;
+  B->factortype              = MAT_FACTOR_ILU;
+  B->assembled               = PETSC_TRUE; /* what -ksp_view expects of a factor */
+  B->preallocated            = PETSC_TRUE;
+  B->canuseordering          = PETSC_FALSE; /* natural ordering only */
+  PetscCall(PetscFree(B->solvertype));
+  PetscCall(PetscStrallocpy(MATSOLVERSFILU, &B->solvertype));
+  PetscCall(PetscStrallocpy(MATORDERINGNATURAL, (char **)&B->preferredordering[MAT_FACTOR_ILU]));
+  PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatFactorGetSolverType_C", MatFactorGetSolverType_SFILU));
+  *F = B;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
