@@ -335,15 +335,17 @@ int main(int argc, char **argv)
     test:
       suffix: gpu_convdiff_permuted
       args: -problem convdiff -n 16 -peclet 5 -permute 3 -ksp_gmres_restart 100
-    # On these ill-conditioned matrices one apply agrees with the host to rounding (checked), but GMRES
-    # amplifies the rounding of the solves' summation order over hundreds of iterations, as it
-    # amplifies the difference between PETSc's own inode and plain ILU: the trajectories are compared loosely.
+    # On these ill-conditioned matrices one apply agrees with the host to rounding (checked) and repeats bit
+    # for bit (checked), but GMRES(200) amplifies rounding over hundreds of iterations, as it amplifies the
+    # difference between PETSc's own inode and plain ILU, and cuSPARSE's SpMV is not bitwise repeatable:
+    # on bcsstk26 the GPU run took 494, 550 and 634 iterations in three runs against the host's 457.
+    # So only the outcome is compared there, with the iteration count within a factor 2.
     test:
       suffix: gpu_bcsstk16
       args: -problem file -f ${sfpc_dir}/tests/data/bcsstk16.mtx.gz -ksp_gmres_restart 200 -mat_no_inode -tol 1e-2
     test:
       suffix: gpu_bcsstk26
-      args: -problem file -f ${sfpc_dir}/tests/data/bcsstk26.mtx.gz -ksp_gmres_restart 200 -mat_no_inode -tol 1e300 -its_rtol 0.25
+      args: -problem file -f ${sfpc_dir}/tests/data/bcsstk26.mtx.gz -ksp_gmres_restart 200 -mat_no_inode -tol 1e300 -its_rtol 1
       filter: sed -e "s/in [0-9][0-9]*$/in N/"
     test:
       suffix: gpu_bcsstk28

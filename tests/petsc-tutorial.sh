@@ -22,6 +22,8 @@ if [ "$mode" = gpu ]; then
   {
     run "$t/ex45" -da_grid_x 12 -da_grid_y 12 -da_grid_z 12 $lib -pc_type sfilu -ksp_converged_reason $gpu
     run "$t/ex19" $cav $lib -pc_type sfilu $gpu
+    echo "# (2 ranks) ex45 ... -pc_type bjacobi -sub_pc_type ilu -sub_pc_factor_mat_solver_type sfilu (GPU)"
+    $MPIEXEC -n 2 "$t/ex45" -da_grid_x 12 -da_grid_y 12 -da_grid_z 12 $lib -pc_type bjacobi -sub_pc_type ilu -sub_pc_factor_mat_solver_type sfilu -ksp_converged_reason $gpu 2>&1 | grep -E "$keep"
   } > "$t/$label.out"
 else
   label=petsc-tutorials
