@@ -43,6 +43,43 @@ static PetscErrorCode WallNow(double *t)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Median GPU time of op(ctx, x, y) by CUDA events on PETSc's stream, after warmup runs. */
+typedef PetscErrorCode (*DeviceOp)(void *, Vec, Vec);
+static PetscErrorCode TimeDeviceOp(DeviceOp op, void *ctx, Vec x, Vec y, int warmup, int repeat, double *median)
+{
+  double     *t;
+  cudaEvent_t e0, e1;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc1(repeat, &t));
+  PetscCallCUDA(cudaEventCreate(&e0));
+  PetscCallCUDA(cudaEventCreate(&e1));
+  for (int r = -warmup; r < repeat; r++) {
+    float ms;
+    PetscCallCUDA(cudaEventRecord(e0, PetscDefaultCudaStream));
+    PetscCall(op(ctx, x, y));
+    PetscCallCUDA(cudaEventRecord(e1, PetscDefaultCudaStream));
+    PetscCallCUDA(cudaEventSynchronize(e1));
+    PetscCallCUDA(cudaEventElapsedTime(&ms, e0, e1));
+    if (r >= 0) t[r] = 1e-3 * ms;
+  }
+  *median = Median(t, repeat);
+  PetscCallCUDA(cudaEventDestroy(e0));
+  PetscCallCUDA(cudaEventDestroy(e1));
+  PetscCall(PetscFree(t));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode ApplyOp(void *pc, Vec x, Vec y)
+{
+  return PCApply((PC)pc, x, y);
+}
+
+static PetscErrorCode SpMVOp(void *A, Vec x, Vec y)
+{
+  return MatMult((Mat)A, x, y);
+}
+
 static PetscErrorCode MakeKSP(Mat A, const Method *m, KSP *ksp)
 {
   PC pc;
@@ -61,15 +98,12 @@ static PetscErrorCode MakeKSP(Mat A, const Method *m, KSP *ksp)
 
 static PetscErrorCode TimeMethod(Mat A, Vec b, Vec x, Method *m, int warmup, int repeat)
 {
-  double     *t;
-  cudaEvent_t e0, e1;
-  KSP         ksp;
-  PC          pc;
+  double *t;
+  KSP     ksp;
+  PC      pc;
 
   PetscFunctionBegin;
   PetscCall(PetscMalloc1(repeat, &t));
-  PetscCallCUDA(cudaEventCreate(&e0));
-  PetscCallCUDA(cudaEventCreate(&e1));
   /* set-up from scratch: a new PC each time */
   for (int r = -warmup; r < repeat; r++) {
     double w0, w1;
@@ -97,17 +131,7 @@ static PetscErrorCode TimeMethod(Mat A, Vec b, Vec x, Method *m, int warmup, int
   if ((warmup + repeat) % 2) PetscCall(MatScale(A, 0.5));
   PetscCall(PCSetUp(pc));
   m->refactor = Median(t, repeat);
-  /* one apply */
-  for (int r = -warmup; r < repeat; r++) {
-    float ms;
-    PetscCallCUDA(cudaEventRecord(e0, PetscDefaultCudaStream));
-    PetscCall(PCApply(pc, b, x));
-    PetscCallCUDA(cudaEventRecord(e1, PetscDefaultCudaStream));
-    PetscCallCUDA(cudaEventSynchronize(e1));
-    PetscCallCUDA(cudaEventElapsedTime(&ms, e0, e1));
-    if (r >= 0) t[r] = 1e-3 * ms;
-  }
-  m->apply = Median(t, repeat);
+  PetscCall(TimeDeviceOp(ApplyOp, pc, b, x, warmup, repeat, &m->apply));
   /* whole solve, from a zero guess, preconditioner already set up */
   for (int r = -PetscMin(warmup, 1); r < PetscMax(repeat / 4, 3); r++) {
     double w0, w1;
@@ -120,33 +144,6 @@ static PetscErrorCode TimeMethod(Mat A, Vec b, Vec x, Method *m, int warmup, int
   m->solve = Median(t, PetscMax(repeat / 4, 3));
   PetscCall(KSPGetIterationNumber(ksp, &m->its));
   PetscCall(KSPDestroy(&ksp));
-  PetscCallCUDA(cudaEventDestroy(e0));
-  PetscCallCUDA(cudaEventDestroy(e1));
-  PetscCall(PetscFree(t));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode TimeSpMV(Mat A, Vec b, Vec x, int warmup, int repeat, double *spmv)
-{
-  double     *t;
-  cudaEvent_t e0, e1;
-
-  PetscFunctionBegin;
-  PetscCall(PetscMalloc1(repeat, &t));
-  PetscCallCUDA(cudaEventCreate(&e0));
-  PetscCallCUDA(cudaEventCreate(&e1));
-  for (int r = -warmup; r < repeat; r++) {
-    float ms;
-    PetscCallCUDA(cudaEventRecord(e0, PetscDefaultCudaStream));
-    PetscCall(MatMult(A, x, b));
-    PetscCallCUDA(cudaEventRecord(e1, PetscDefaultCudaStream));
-    PetscCallCUDA(cudaEventSynchronize(e1));
-    PetscCallCUDA(cudaEventElapsedTime(&ms, e0, e1));
-    if (r >= 0) t[r] = 1e-3 * ms;
-  }
-  *spmv = Median(t, repeat);
-  PetscCallCUDA(cudaEventDestroy(e0));
-  PetscCallCUDA(cudaEventDestroy(e1));
   PetscCall(PetscFree(t));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -182,7 +179,7 @@ int main(int argc, char **argv)
   PetscCall(VecSetRandom(x, rnd));
   PetscCall(MatMult(A, x, b));
 
-  PetscCall(TimeSpMV(A, b, x, (int)warmup, (int)repeat, &spmv));
+  PetscCall(TimeDeviceOp(SpMVOp, A, x, b, (int)warmup, (int)repeat, &spmv));
   PetscCall(MatMult(A, x, b));
   for (int k = 0; k < 2; k++) PetscCall(TimeMethod(A, b, x, &m[k], (int)warmup, (int)repeat));
 

@@ -9,9 +9,14 @@
 
    Kernels take tasks from an atomic ticket, never from blockIdx: a warp holding ticket w
    only waits for rows of tasks < w, whose warps already run, so the sweep progresses without
-   any forward-progress guarantee between blocks. Readiness is an epoch written with release
-   and read with acquire: a new sweep only bumps the epoch, never re-zeroes flags, and a NaN
-   in the data cannot be mistaken for "not ready".
+   any forward-progress guarantee between blocks. Warps are persistent (a bounded number, each
+   taking tickets until one is past the end), so that the number of warps polling at once stays
+   tunable.
+
+   Readiness: the factorization publishes each row with an epoch flag (release store; waiters
+   poll relaxed, then fence with acquire), so a new sweep only bumps the epoch and never clears
+   flags. The solves publish each unknown through its value (see WaitValue()); a NaN in the
+   data is never mistaken for "not ready" in either scheme.
 */
 #pragma once
 
@@ -24,11 +29,6 @@
 
 namespace sfpc
 {
-__device__ __forceinline__ int LoadAcquire(const int *p)
-{
-  return cuda::atomic_ref<const int, cuda::thread_scope_device>(*p).load(cuda::memory_order_acquire);
-}
-
 __device__ __forceinline__ void StoreRelease(int *p, int v)
 {
   cuda::atomic_ref<int, cuda::thread_scope_device>(*p).store(v, cuda::memory_order_release);
