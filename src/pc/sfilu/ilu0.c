@@ -83,7 +83,7 @@ static PetscErrorCode SFILUAttempt(SFILU *s, const PetscScalar *aa, PetscReal sh
   const PetscBool positive = (PetscBool)(s->shifttype == MAT_SHIFT_POSITIVE_DEFINITE);
 
   PetscFunctionBegin;
-  if (s->ondevice) PetscCall(SFILUFactorNumeric_Device(s->T, aa, shift, s->zeropivot, positive, res));
+  if (s->ondevice) PetscCall(SFILUAttempt_Device(s, aa, shift, positive, res));
   else PetscCall(SFILUFactorNumeric_Host(&s->F, aa, shift, s->zeropivot, positive, res));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -128,13 +128,11 @@ PetscErrorCode SFILUNumeric(SFILU *s, Mat A, PetscObject obj, PetscBool erroriff
   s->shift   = 0;
   s->nshifts = 0;
   PetscCall(PetscLogEventBegin(SFPC_ILUNumeric, A, 0, 0, 0));
-  if (s->ondevice) {
-    PetscCall(SFPCTriDeviceSetWarpsPerSM(s->T, s->warps_per_sm));
-    PetscCall(SFILUGetValues_Device(A, &aa));
-  } else PetscCall(MatSeqAIJGetArrayRead(A, &aa));
+  if (s->ondevice) PetscCall(SFILUGetValues_Device(s, A, &aa));
+  else PetscCall(MatSeqAIJGetArrayRead(A, &aa));
   PetscCall(SFILUAttempt(s, aa, 0, &res));
   if (res.badrow >= 0 && res.nonfinite < 0 && s->shifttype != MAT_SHIFT_NONE) {
-    if (s->ondevice) PetscCall(SFILUShiftBounds_Device(s->T, aa, &rmax, &top));
+    if (s->ondevice) PetscCall(SFILUBounds_Device(s, aa, &rmax, &top));
     else PetscCall(SFILUShiftBounds_Host(&s->F, aa, &rmax, &top));
     if (top <= 0) top = s->shiftamount * (rmax > 0 ? rmax : 1.0); /* already dominant: only rounding can make a pivot fail */
     while (res.badrow >= 0 && SFILUNextShift(s, s->nshifts + 1, rmax, top, &s->shift)) {
@@ -202,15 +200,8 @@ PetscErrorCode SFILUView(SFILU *s, PetscViewer viewer)
   PetscFunctionBegin;
   PetscCall(PetscViewerASCIIPrintf(viewer, "ILU(0), natural ordering, factorization and solves on the %s\n", s->ondevice ? "GPU (sync-free)" : "host"));
   PetscCall(PetscViewerASCIIPrintf(viewer, "shift type %s, zero pivot tolerance %g (relative to row sums of |A|)\n", MatFactorShiftTypes[s->shifttype], (double)s->zeropivot));
-  if (s->ondevice && s->T) {
-    SFPCTriDevice  T = s->T;
-    PetscLogDouble bytes;
-
-    PetscCall(SFPCTriDeviceBytes(T, &bytes));
-    PetscCall(PetscViewerASCIIPrintf(viewer, "factor: %" PetscInt_FMT " rows, %" PetscInt_FMT " nonzeros, %.3g MiB on the GPU\n", T->n, T->nnz, (double)(bytes / 1048576.0)));
-    PetscCall(PetscViewerASCIIPrintf(viewer, "levels: L %d, U %d; warp tasks: L %d, U %d; %" PetscInt_FMT " warps per SM\n", T->lower.nlevels, T->upper.nlevels, T->lower.ntasks, T->upper.ntasks, s->warps_per_sm));
-    PetscCall(PetscViewerASCIIPrintf(viewer, "rows of L by lanes per row: 1:%" PetscInt_FMT " 2:%" PetscInt_FMT " 4:%" PetscInt_FMT " 8:%" PetscInt_FMT " 16:%" PetscInt_FMT " 32:%" PetscInt_FMT "\n", T->rows_by_vec[0], T->rows_by_vec[1], T->rows_by_vec[2], T->rows_by_vec[3], T->rows_by_vec[4], T->rows_by_vec[5]));
-  } else if (s->F.i) {
+  if (s->ondevice && s->T) PetscCall(SFILUView_Device(s, viewer));
+  else if (s->F.i) {
     PetscCall(PetscViewerASCIIPrintf(viewer, "factor: %" PetscInt_FMT " rows, %" PetscInt_FMT " nonzeros, %.3g MiB\n", s->F.n, s->F.nnz, (double)((s->F.nnz * (sizeof(PetscInt) + sizeof(PetscScalar)) + s->F.n * 2 * sizeof(PetscInt)) / 1048576.0)));
   }
   if (s->nshifts) PetscCall(PetscViewerASCIIPrintf(viewer, "diagonal shift %g applied after %" PetscInt_FMT " refactorization(s)\n", (double)s->shift, s->nshifts));

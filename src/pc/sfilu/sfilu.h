@@ -51,10 +51,13 @@ PETSC_INTERN PetscErrorCode SFILUShiftBounds_Host(const SFPCTriFactor *, const P
 PETSC_INTERN PetscErrorCode SFILUFactorNumeric_Device(SFPCTriDevice, const PetscScalar *, PetscReal, PetscReal, PetscBool, SFILUResult *);
 PETSC_INTERN PetscErrorCode SFILUShiftBounds_Device(SFPCTriDevice, const PetscScalar *, PetscReal *, PetscReal *);
 
-/* the device side of SFILU (sfilu_device.c): pattern/analysis, values, apply */
+/* the device side of SFILU (sfilu_device.c; refusing stubs in a build without CUDA) */
 PETSC_INTERN PetscErrorCode SFILUSymbolic_Device(SFILU *, Mat);
-PETSC_INTERN PetscErrorCode SFILUGetValues_Device(Mat, const PetscScalar **);
+PETSC_INTERN PetscErrorCode SFILUGetValues_Device(SFILU *, Mat, const PetscScalar **);
 PETSC_INTERN PetscErrorCode SFILURestoreValues_Device(Mat, const PetscScalar **);
+PETSC_INTERN PetscErrorCode SFILUAttempt_Device(SFILU *, const PetscScalar *, PetscReal, PetscBool, SFILUResult *);
+PETSC_INTERN PetscErrorCode SFILUBounds_Device(SFILU *, const PetscScalar *, PetscReal *, PetscReal *);
+PETSC_INTERN PetscErrorCode SFILUView_Device(SFILU *, PetscViewer);
 PETSC_INTERN PetscErrorCode SFILUApply_Device(SFILU *, Vec, Vec);
 PETSC_INTERN PetscErrorCode SFILUReset_Device(SFILU *);
 

@@ -21,10 +21,39 @@ PetscErrorCode SFILUSymbolic_Device(SFILU *s, Mat A)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode SFILUGetValues_Device(Mat A, const PetscScalar **aa)
+/* A's device values, for the numeric factorization; also applies the current warps-per-SM setting. */
+PetscErrorCode SFILUGetValues_Device(SFILU *s, Mat A, const PetscScalar **aa)
 {
   PetscFunctionBegin;
+  PetscCall(SFPCTriDeviceSetWarpsPerSM(s->T, s->warps_per_sm));
   PetscCall(MatSeqAIJCUSPARSEGetArrayRead(A, aa));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SFILUAttempt_Device(SFILU *s, const PetscScalar *aa, PetscReal shift, PetscBool positive, SFILUResult *res)
+{
+  PetscFunctionBegin;
+  PetscCall(SFILUFactorNumeric_Device(s->T, aa, shift, s->zeropivot, positive, res));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SFILUBounds_Device(SFILU *s, const PetscScalar *aa, PetscReal *rmax, PetscReal *top)
+{
+  PetscFunctionBegin;
+  PetscCall(SFILUShiftBounds_Device(s->T, aa, rmax, top));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SFILUView_Device(SFILU *s, PetscViewer viewer)
+{
+  SFPCTriDevice  T = s->T;
+  PetscLogDouble bytes;
+
+  PetscFunctionBegin;
+  PetscCall(SFPCTriDeviceBytes(T, &bytes));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "factor: %" PetscInt_FMT " rows, %" PetscInt_FMT " nonzeros, %.3g MiB on the GPU\n", T->n, T->nnz, (double)(bytes / 1048576.0)));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "levels: L %d, U %d; warp tasks: L %d, U %d; %" PetscInt_FMT " warps per SM\n", T->lower.nlevels, T->upper.nlevels, T->lower.ntasks, T->upper.ntasks, s->warps_per_sm));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "rows of L by lanes per row: 1:%" PetscInt_FMT " 2:%" PetscInt_FMT " 4:%" PetscInt_FMT " 8:%" PetscInt_FMT " 16:%" PetscInt_FMT " 32:%" PetscInt_FMT "\n", T->rows_by_vec[0], T->rows_by_vec[1], T->rows_by_vec[2], T->rows_by_vec[3], T->rows_by_vec[4], T->rows_by_vec[5]));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -76,30 +105,46 @@ PetscErrorCode SFILUReset_Device(SFILU *s)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 #else
+/* Built without CUDA (SFPC_WITH_CUDA=0): SFILUCheckMatrix() never selects the device, so these only reset or refuse. */
 PetscErrorCode SFILUReset_Device(SFILU *s)
 {
   s->ondevice = PETSC_FALSE;
   return PETSC_SUCCESS;
 }
+  #define SFILU_NO_CUDA SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, "SFPC was built without CUDA")
 PetscErrorCode SFILUSymbolic_Device(SFILU *s, Mat A)
 {
-  (void)s;
-  SETERRQ(PetscObjectComm((PetscObject)A), PETSC_ERR_SUP, "SFPC was built without CUDA");
+  (void)s, (void)A;
+  SFILU_NO_CUDA;
 }
-PetscErrorCode SFILUGetValues_Device(Mat A, const PetscScalar **aa)
+PetscErrorCode SFILUGetValues_Device(SFILU *s, Mat A, const PetscScalar **aa)
 {
-  (void)aa;
-  SETERRQ(PetscObjectComm((PetscObject)A), PETSC_ERR_SUP, "SFPC was built without CUDA");
+  (void)s, (void)A, (void)aa;
+  SFILU_NO_CUDA;
 }
 PetscErrorCode SFILURestoreValues_Device(Mat A, const PetscScalar **aa)
 {
-  (void)aa;
-  SETERRQ(PetscObjectComm((PetscObject)A), PETSC_ERR_SUP, "SFPC was built without CUDA");
+  (void)A, (void)aa;
+  SFILU_NO_CUDA;
+}
+PetscErrorCode SFILUAttempt_Device(SFILU *s, const PetscScalar *aa, PetscReal shift, PetscBool positive, SFILUResult *res)
+{
+  (void)s, (void)aa, (void)shift, (void)positive, (void)res;
+  SFILU_NO_CUDA;
+}
+PetscErrorCode SFILUBounds_Device(SFILU *s, const PetscScalar *aa, PetscReal *rmax, PetscReal *top)
+{
+  (void)s, (void)aa, (void)rmax, (void)top;
+  SFILU_NO_CUDA;
+}
+PetscErrorCode SFILUView_Device(SFILU *s, PetscViewer viewer)
+{
+  (void)s, (void)viewer;
+  SFILU_NO_CUDA;
 }
 PetscErrorCode SFILUApply_Device(SFILU *s, Vec x, Vec y)
 {
-  (void)s;
-  (void)y;
-  SETERRQ(PetscObjectComm((PetscObject)x), PETSC_ERR_SUP, "SFPC was built without CUDA");
+  (void)s, (void)x, (void)y;
+  SFILU_NO_CUDA;
 }
 #endif
