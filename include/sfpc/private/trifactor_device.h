@@ -32,6 +32,7 @@ struct _n_SFPCTriDevice {
   unsigned long long ticketbase;
   int                resident;     /* warps that fit on the GPU at once: sweeps launch no more (persistent warps) */
   PetscScalar       *z;            /* L-solve output, U-solve input; holds the solve sentinel between applies */
+  int               *report;       /* two ints in which a sweep reports rows back (e.g. the first failing pivot) */
   PetscInt           rows_by_vec[6]; /* rows of L handled by vectors of 1, 2, 4, 8, 16, 32 lanes */
 };
 

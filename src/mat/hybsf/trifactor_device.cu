@@ -93,6 +93,7 @@ PetscErrorCode SFPCTriDeviceCreate(PetscInt n, const PetscInt *ai, const PetscIn
   PetscCallCUDA(cudaMalloc(&T->flags, sizeof(int) * PetscMax(n, 1)));
   PetscCallCUDA(cudaMalloc(&T->counter, sizeof(unsigned long long)));
   PetscCallCUDA(cudaMalloc(&T->z, sizeof(PetscScalar) * PetscMax(n, 1)));
+  PetscCallCUDA(cudaMalloc(&T->report, 2 * sizeof(int)));
   if (n > 0) FillSentinelKernel<<<(int)((n + tpb - 1) / tpb), tpb, 0, stream>>>((int)n, T->z);
   PetscCall(SFPCTriDeviceSetWarpsPerSM(T, warps_per_sm));
   PetscCallCUDA(cudaMemcpyAsync(T->i, ai, sizeof(int) * (n + 1), cudaMemcpyDeviceToDevice, stream));
@@ -143,6 +144,7 @@ PetscErrorCode SFPCTriDeviceDestroy(SFPCTriDevice *T)
   PetscCallCUDA(cudaFree((*T)->flags));
   PetscCallCUDA(cudaFree((*T)->counter));
   PetscCallCUDA(cudaFree((*T)->z));
+  PetscCallCUDA(cudaFree((*T)->report));
   PetscCall(SFPCScheduleFree(&(*T)->lower));
   PetscCall(SFPCScheduleFree(&(*T)->upper));
   PetscCall(PetscFree(*T));
@@ -152,7 +154,7 @@ PetscErrorCode SFPCTriDeviceDestroy(SFPCTriDevice *T)
 PetscErrorCode SFPCTriDeviceBytes(SFPCTriDevice T, PetscLogDouble *bytes)
 {
   PetscFunctionBegin;
-  /* pattern and values, diagonals, flags, two row orders, and per task a start and a vector size */
-  *bytes = (PetscLogDouble)T->nnz * (sizeof(int) + sizeof(PetscScalar)) + (PetscLogDouble)(T->n + 1) * sizeof(int) + (PetscLogDouble)T->n * 4 * sizeof(int) + (PetscLogDouble)(T->lower.ntasks + T->upper.ntasks + 2) * (sizeof(int) + 1);
+  /* pattern and values, diagonals, flags, two row orders, the solve work vector, and per task a start and a vector size */
+  *bytes = (PetscLogDouble)T->nnz * (sizeof(int) + sizeof(PetscScalar)) + (PetscLogDouble)(T->n + 1) * sizeof(int) + (PetscLogDouble)T->n * (4 * sizeof(int) + sizeof(PetscScalar)) + (PetscLogDouble)(T->lower.ntasks + T->upper.ntasks + 2) * (sizeof(int) + 1);
   PetscFunctionReturn(PETSC_SUCCESS);
 }

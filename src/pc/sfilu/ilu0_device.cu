@@ -118,7 +118,7 @@ __global__ void ShiftBoundsKernel(int n, const int *__restrict__ ai, const int *
 PetscErrorCode SFILUFactorNumeric_Device(SFPCTriDevice T, const PetscScalar *A, PetscReal shift, PetscReal zeropivot, PetscBool positive, SFILUResult *res)
 {
   cudaStream_t       stream;
-  int                blocks, epoch, found[2] = {(int)T->n, (int)T->n}, *dfound;
+  int                blocks, epoch, found[2] = {(int)T->n, (int)T->n};
   unsigned long long base;
 
   PetscFunctionBegin;
@@ -126,16 +126,14 @@ PetscErrorCode SFILUFactorNumeric_Device(SFPCTriDevice T, const PetscScalar *A, 
   res->badpivot                = 0;
   if (!T->n) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscGetCurrentCUDAStream(&stream));
-  PetscCallCUDA(cudaMalloc(&dfound, sizeof(found)));
-  PetscCallCUDA(cudaMemcpyAsync(dfound, found, sizeof(found), cudaMemcpyHostToDevice, stream));
+  PetscCallCUDA(cudaMemcpyAsync(T->report, found, sizeof(found), cudaMemcpyHostToDevice, stream));
   PetscCall(SFPCTriDeviceBeginSweep(T, T->lower.ntasks, &blocks, &epoch, &base));
   PetscCall(PetscLogGpuTimeBegin());
-  ILU0Kernel<<<blocks, 32 * SFPC_WARPS_PER_BLOCK, 0, stream>>>(T->i, T->j, T->diag, A, T->a, T->lower, T->flags, epoch, T->counter, base, (double)shift, (double)zeropivot, (int)positive, dfound);
+  ILU0Kernel<<<blocks, 32 * SFPC_WARPS_PER_BLOCK, 0, stream>>>(T->i, T->j, T->diag, A, T->a, T->lower, T->flags, epoch, T->counter, base, (double)shift, (double)zeropivot, (int)positive, T->report);
   PetscCallCUDA(cudaGetLastError());
   PetscCall(PetscLogGpuTimeEnd());
-  PetscCallCUDA(cudaMemcpyAsync(found, dfound, sizeof(found), cudaMemcpyDeviceToHost, stream));
+  PetscCallCUDA(cudaMemcpyAsync(found, T->report, sizeof(found), cudaMemcpyDeviceToHost, stream)); /* the one wait of a factorization: PETSc needs the outcome */
   PetscCallCUDA(cudaStreamSynchronize(stream));
-  PetscCallCUDA(cudaFree(dfound));
   if (found[1] < T->n) res->nonfinite = found[1];
   if (found[0] < T->n) {
     int d;
