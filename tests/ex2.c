@@ -129,6 +129,22 @@ int main(int argc, char **argv)
       args: -case rectangular
       filter: Error: grep -E "PCSFILU|square" | sed -e "s/^\[0\]PETSC ERROR: //"
     test:
+      suffix: badoption_zeropivot
+      args: -case zeropivot -pc_sfilu_zeropivot 2
+      filter: Error: grep -E "must be|supports|allowed bound" | sed -e "s/^\[0\]PETSC ERROR: //"
+    test:
+      suffix: badoption_shifttype
+      args: -case zeropivot -pc_sfilu_shift_type inblocks
+      filter: Error: grep -E "must be|supports|allowed bound" | sed -e "s/^\[0\]PETSC ERROR: //"
+    test:
+      suffix: badoption_shiftamount
+      args: -case zeropivot -pc_sfilu_shift_amount -2
+      filter: Error: grep -E "must be|supports|allowed bound" | sed -e "s/^\[0\]PETSC ERROR: //"
+    test:
+      suffix: badoption_warps
+      args: -case zeropivot -pc_sfilu_warps_per_sm 0
+      filter: Error: grep -E "must be|supports|allowed bound" | sed -e "s/^\[0\]PETSC ERROR: //"
+    test:
       suffix: mpi
       nsize: 2
       args: -case zeropivot
