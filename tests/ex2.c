@@ -138,7 +138,7 @@ int main(int argc, char **argv)
       filter: Error: grep -E "must be|supports|allowed bound" | sed -e "s/^\[0\]PETSC ERROR: //"
     test:
       suffix: badoption_shiftamount
-      args: -case zeropivot -pc_sfilu_shift_amount -2
+      args: -case zeropivot -pc_sfilu_shift_amount -3
       filter: Error: grep -E "must be|supports|allowed bound" | sed -e "s/^\[0\]PETSC ERROR: //"
     test:
       suffix: badoption_warps
