@@ -30,15 +30,15 @@ def main():
     for d in a.srcdirs:
         for src in sorted(glob.glob(os.path.join(d, '*.c'))):
             parsed = testparse.parseTestFile(src, 0)
-            for exfile, tests in parsed.items():
-                stem = os.path.splitext(exfile)[0]
-                pkg = os.path.relpath(d).split(os.sep)[0]
+            root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+            prefix = os.path.relpath(os.path.abspath(d), root).replace(os.sep, '_')  # as the harness names tests
+            for tests in parsed.values():
                 for name, t in tests.items():
                     if name in testparse.buildkeys or not isinstance(t, dict):
                         continue
                     reqs = ' '.join(t.get('requires', []) if isinstance(t.get('requires'), list) else [t.get('requires', '')])
                     if 'gpu' in reqs.split():
-                        skipped.append('%s-%s' % (pkg, name[3:] if name.startswith('run') else name))
+                        skipped.append('%s-%s' % (prefix, name[3:] if name.startswith('run') else name))
     with open(os.path.join(a.testdir, 'test_build_tap.log'), 'a') as tap:
         for label in skipped:
             line = 'ok %s # SKIP no GPU visible' % label
