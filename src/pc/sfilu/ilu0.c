@@ -29,14 +29,13 @@ PetscErrorCode SFILUReset(SFILU *s)
 }
 
 /* Square, and of a type SFILU factors: seqaij (host), seqaijcusparse (GPU, unless bound to the CPU). */
-PetscErrorCode SFILUCheckMatrix(SFILU *s, Mat A, PetscBool *ondevice)
+PetscErrorCode SFILUCheckMatrix(Mat A, PetscBool *ondevice)
 {
   PetscInt  m, n;
   PetscBool isseqaij, iscusparse, bound = PETSC_FALSE;
   MatType   type;
 
   PetscFunctionBegin;
-  (void)s;
   PetscCall(MatGetSize(A, &m, &n));
   PetscCheck(m == n, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "SFPC's ILU(0) needs a square matrix, this one is %" PetscInt_FMT " x %" PetscInt_FMT, m, n);
   PetscCall(PetscObjectTypeCompare((PetscObject)A, MATSEQAIJ, &isseqaij));

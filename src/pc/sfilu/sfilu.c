@@ -10,7 +10,7 @@ static PetscErrorCode PCSetUp_SFILU(PC pc)
   PetscBool ondevice;
 
   PetscFunctionBegin;
-  PetscCall(SFILUCheckMatrix(s, pc->pmat, &ondevice));
+  PetscCall(SFILUCheckMatrix(pc->pmat, &ondevice));
   if (!pc->setupcalled || pc->flag != SAME_NONZERO_PATTERN || ondevice != s->ondevice || !(s->F.i || s->T)) PetscCall(SFILUSymbolic(s, pc->pmat, ondevice));
   PetscCall(SFILUNumeric(s, pc->pmat, (PetscObject)pc, pc->erroriffailure));
   pc->failedreason = s->failure;

@@ -39,7 +39,7 @@ typedef struct {
 
 PETSC_INTERN PetscErrorCode SFILUInitialize(SFILU *);
 PETSC_INTERN PetscErrorCode SFILUReset(SFILU *);
-PETSC_INTERN PetscErrorCode SFILUCheckMatrix(SFILU *, Mat, PetscBool *);
+PETSC_INTERN PetscErrorCode SFILUCheckMatrix(Mat, PetscBool *);
 PETSC_INTERN PetscErrorCode SFILUSymbolic(SFILU *, Mat, PetscBool);
 PETSC_INTERN PetscErrorCode SFILUNumeric(SFILU *, Mat, PetscObject, PetscBool);
 PETSC_INTERN PetscErrorCode SFILUApply(SFILU *, Vec, Vec, PetscBool);

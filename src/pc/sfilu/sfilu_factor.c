@@ -57,7 +57,7 @@ static PetscErrorCode MatILUFactorSymbolic_SFILU(Mat B, Mat A, IS row, IS col, c
   if (row) PetscCall(ISIdentity(row, &idr));
   if (col) PetscCall(ISIdentity(col, &idc));
   PetscCheck(idr && idc, PetscObjectComm((PetscObject)A), PETSC_ERR_SUP, "The sfilu solver uses the natural ordering; use -pc_factor_mat_ordering_type natural");
-  PetscCall(SFILUCheckMatrix(s, A, &ondevice));
+  PetscCall(SFILUCheckMatrix(A, &ondevice));
   PetscCall(SFILUSetFactorInfo(s, info));
   PetscCall(SFILUSymbolic(s, A, ondevice));
   B->ops->lufactornumeric = MatLUFactorNumeric_SFILU;
