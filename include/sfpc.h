@@ -36,6 +36,63 @@ J*/
 J*/
 #define MATSOLVERSFILU "sfilu"
 
+/*J
+   MATHYBSF - "hybsf": one triangle (lower or upper, unit or non-unit diagonal) of a sparse square
+   matrix, stored for synchronization-free triangular solves: MatSolve() computes x = T^{-1} b.
+   On the GPU (built from MATSEQAIJCUSPARSE) the analysis and the solves run on the device; built
+   from MATSEQAIJ it solves on the host with the same arithmetic (the reference of the GPU path).
+
+   Layouts: csr (the triangle's CSR, rows dispatched in level order) and hyb (the hybrid sync-free
+   layout: per warp task a slab of 32 lane-contiguous column/value slots, rows longer than 32 entries
+   continuing in the CSR). Levels: asap (earliest level a row can run at) and alap (latest level that
+   delays no row depending on it). auto picks both from the analysis statistics.
+
+   Options (prefix of the source matrix, read by MatConvert()):
++  -mat_hybsf_triangle <lower,upper> - which triangle of the source matrix, diagonal included
+.  -mat_hybsf_unit_diagonal <bool>   - the diagonal is 1: stored diagonal entries are ignored and may be absent
+.  -mat_hybsf_layout <auto,csr,hyb>  - storage of the off-diagonal entries on the GPU
+-  -mat_hybsf_levels <auto,asap,alap> - dependency levels that order the rows
+
+   Create with MatCreateHYBSF() or MatConvert(A, MATHYBSF, MAT_INITIAL_MATRIX, &T); MatConvert() with
+   MAT_REUSE_MATRIX and a matrix of the same pattern refills the values and keeps the analysis.
+J*/
+#define MATHYBSF "hybsf"
+
+typedef enum {
+  MAT_HYBSF_LOWER,
+  MAT_HYBSF_UPPER
+} MatHYBSFTriangle;
+PETSC_EXTERN const char *const MatHYBSFTriangles[];
+
+typedef enum {
+  SFPC_LAYOUT_AUTO,
+  SFPC_LAYOUT_CSR,
+  SFPC_LAYOUT_HYB
+} SFPCLayout;
+PETSC_EXTERN const char *const SFPCLayouts[];
+
+typedef enum {
+  SFPC_LEVELS_AUTO,
+  SFPC_LEVELS_ASAP,
+  SFPC_LEVELS_ALAP
+} SFPCLevels;
+PETSC_EXTERN const char *const SFPCLevelsTypes[];
+
+/* What a MATHYBSF matrix chose and holds. */
+typedef struct {
+  SFPCLayout     layout;    /* csr or hyb: what auto resolved to */
+  SFPCLevels     levels;    /* asap or alap */
+  PetscInt       nlevels;   /* dependency levels of the triangle */
+  PetscInt       ntasks;    /* warp tasks of a sweep */
+  PetscInt       nnz;       /* stored off-diagonal entries */
+  PetscLogDouble bytes;     /* device (or host) memory of the matrix and its analysis */
+  PetscLogDouble csr_bytes; /* the same triangle in CSR (row offsets, columns, values) */
+  PetscBool      ondevice;
+} MatHYBSFInfo;
+
+PETSC_EXTERN PetscErrorCode MatCreateHYBSF(Mat, MatHYBSFTriangle, PetscBool, SFPCLayout, SFPCLevels, Mat *);
+PETSC_EXTERN PetscErrorCode MatHYBSFGetInfo(Mat, MatHYBSFInfo *);
+
 PETSC_EXTERN PetscErrorCode SFPCInitializePackage(void);
 PETSC_EXTERN PetscErrorCode SFPCFinalizePackage(void);
 PETSC_EXTERN PetscErrorCode SFPCDeviceView(PetscViewer);

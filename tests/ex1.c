@@ -307,13 +307,14 @@ int main(int argc, char **argv)
       suffix: bcsstk28
       args: -problem file -f ${sfpc_dir}/tests/data/bcsstk28.mtx.gz -ksp_gmres_restart 200 -mat_no_inode
 
-  # The GPU path against PETSc's ILU and the host sfilu, on the GPU host only
+  # The GPU path against PETSc's ILU and the host sfilu, on the GPU host only; where a test loops
+  # over the layouts and levels of the sweeps, each combination must give the same output
   testset:
     requires: gpu
     args: -dll_append ${sfpc_dir}/lib/libsfpc.so -device -use_gpu_aware_mpi 0
     test:
       suffix: gpu_poisson7
-      args: -problem poisson7 -n 24 -refactor
+      args: -problem poisson7 -n 24 -refactor -pc_sfilu_layout {{csr hyb}shared output} -pc_sfilu_levels {{asap alap}shared output}
     test:
       suffix: gpu_matsolver
       args: -problem convdiff -n 16 -peclet 5 -refactor -matsolver -ksp_gmres_restart 100
@@ -322,7 +323,7 @@ int main(int argc, char **argv)
       args: -problem poisson27 -n 16
     test:
       suffix: gpu_aniso
-      args: -problem anisotropic -n 16 -aniso 0.001
+      args: -problem anisotropic -n 16 -aniso 0.001 -pc_sfilu_layout {{csr hyb}shared output} -pc_sfilu_levels {{asap alap}shared output}
     test:
       suffix: gpu_convdiff
       args: -problem convdiff -n 20 -peclet {{0.1 10}separate output} -ksp_gmres_restart 100
@@ -331,14 +332,15 @@ int main(int argc, char **argv)
       args: -problem poisson7 -n 16 -permute 7
     test:
       suffix: gpu_poisson27_permuted
-      args: -problem poisson27 -n 12 -permute 5
+      args: -problem poisson27 -n 12 -permute 5 -pc_sfilu_layout {{csr hyb}shared output} -pc_sfilu_levels {{asap alap}shared output}
     test:
       suffix: gpu_convdiff_permuted
-      args: -problem convdiff -n 16 -peclet 5 -permute 3 -ksp_gmres_restart 100
+      args: -problem convdiff -n 16 -peclet 5 -permute 3 -ksp_gmres_restart 100 -pc_sfilu_layout {{csr hyb}shared output} -pc_sfilu_levels {{asap alap}shared output}
     # On these ill-conditioned matrices one apply agrees with the host to rounding (checked) and repeats bit
     # for bit (checked), but GMRES(200) amplifies rounding over hundreds of iterations, as it amplifies the
     # difference between PETSc's own inode and plain ILU, and cuSPARSE's SpMV is not bitwise repeatable:
-    # on bcsstk26 the GPU run took 494, 550 and 634 iterations in three runs against the host's 457.
+    # on bcsstk26 the GPU run took 494, 550 and 634 iterations in three runs against the host's 457, and
+    # on bcsstk28 GMRES broke down at the restart after 400 or after 600 iterations in two runs.
     # So only the outcome is compared there, with the iteration count within a factor 2.
     test:
       suffix: gpu_bcsstk16
@@ -349,7 +351,7 @@ int main(int argc, char **argv)
       filter: sed -e "s/in [0-9][0-9]*$/in N/"
     test:
       suffix: gpu_bcsstk28
-      args: -problem file -f ${sfpc_dir}/tests/data/bcsstk28.mtx.gz -ksp_gmres_restart 200 -mat_no_inode -tol 1e300 -its_rtol 0.1
+      args: -problem file -f ${sfpc_dir}/tests/data/bcsstk28.mtx.gz -ksp_gmres_restart 200 -mat_no_inode -tol 1e300 -its_rtol 1
       filter: sed -e "s/in [0-9][0-9]*$/in N/"
 
 TEST*/

@@ -1,7 +1,7 @@
 /* Package registration: dynamic loading (-dll_append) and explicit SFPCInitializePackage(). */
 #include <sfpc/private/sfpcimpl.h>
 
-PetscLogEvent SFPC_ILUSymbolic, SFPC_ILUNumeric, SFPC_TriSolve;
+PetscLogEvent SFPC_ILUSymbolic, SFPC_ILUNumeric, SFPC_TriSolve, SFPC_TriAnalysis;
 
 static PetscBool SFPCPackageInitialized = PETSC_FALSE;
 
@@ -20,7 +20,7 @@ PetscErrorCode SFPCFinalizePackage(void)
 }
 
 /*@C
-  SFPCInitializePackage - Registers SFPC's types (`PCSFILU`, the `MATSOLVERSFILU` factor) and log events with PETSc.
+  SFPCInitializePackage - Registers SFPC's types (`PCSFILU`, the `MATSOLVERSFILU` factor, `MATHYBSF`) and log events with PETSc.
 
   Call it after `PetscInitialize()` in a program linked with libsfpc; loading the library with
   `-dll_append` calls it for you. Calling it more than once is harmless.
@@ -40,9 +40,11 @@ PetscErrorCode SFPCInitializePackage(void)
   PetscCall(MatInitializePackage());
   PetscCall(MatSolverTypeRegister(MATSOLVERSFILU, MATSEQAIJ, MAT_FACTOR_ILU, MatGetFactor_SFILU));
   PetscCall(MatSolverTypeRegister(MATSOLVERSFILU, MATSEQAIJCUSPARSE, MAT_FACTOR_ILU, MatGetFactor_SFILU));
+  PetscCall(MatRegister(MATHYBSF, MatCreate_HYBSF));
   PetscCall(PetscLogEventRegister("SFILUSymbolic", PC_CLASSID, &SFPC_ILUSymbolic));
   PetscCall(PetscLogEventRegister("SFILUNumeric", PC_CLASSID, &SFPC_ILUNumeric));
   PetscCall(PetscLogEventRegister("SFTriSolve", PC_CLASSID, &SFPC_TriSolve));
+  PetscCall(PetscLogEventRegister("SFTriAnalysis", MAT_CLASSID, &SFPC_TriAnalysis));
   PetscCall(PetscRegisterFinalize(SFPCFinalizePackage));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -22,5 +22,7 @@ typedef struct {
 
 PETSC_INTERN PetscErrorCode SFPCTriFactorCreateFromCSR(PetscInt, const PetscInt[], const PetscInt[], SFPCTriFactor *);
 PETSC_INTERN PetscErrorCode SFPCTriFactorDestroy(SFPCTriFactor *);
+PETSC_INTERN PetscErrorCode SFPCTriFactorSweep_Host(const SFPCTriFactor *, PetscBool, PetscBool, const PetscScalar[], PetscScalar[]);
+PETSC_INTERN PetscErrorCode SFPCTriFactorSweepTranspose_Host(const SFPCTriFactor *, PetscBool, PetscBool, const PetscScalar[], PetscScalar[]);
 PETSC_INTERN PetscErrorCode SFPCTriFactorSolve_Host(const SFPCTriFactor *, const PetscScalar[], PetscScalar[]);
 PETSC_INTERN PetscErrorCode SFPCTriFactorSolveTranspose_Host(const SFPCTriFactor *, const PetscScalar[], PetscScalar[]);

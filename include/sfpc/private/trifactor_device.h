@@ -1,16 +1,24 @@
 /*
    The sync-free engine on the GPU (src/mat/hybsf): an in-place LU factor with the layout of
-   trifactor.h (diagonal slots hold 1/u_ii), the dependency schedules of its L and U parts,
-   and its solves. Everything lives on the device and is built from device CSR; the host
-   keeps sizes and the counters that make sweeps need no re-zeroing.
+   trifactor.h (diagonal slots hold the inverse diagonal), the dependency schedules of its L and
+   U parts, the storage its sweeps read, and its solves. Everything lives on the device and is
+   built from device CSR; the host keeps sizes and the counters that make sweeps need no
+   re-zeroing.
 */
 #pragma once
 
-#include <petscsys.h>
+#include <sfpc.h>
 
 /*
    A sync-free sweep's schedule (see sfdevice.cuh): rows in dispatch order, packed into warp
    tasks; task w holds rows order[start[w] .. start[w+1]), one vector of vec[w] lanes each.
+
+   With the hyb layout a sweep also has, per task, a slab of 32 slots (cols, vals, rows; slot
+   w*32 + l is lane l's), so that a warp reads its rows and their entries with coalesced loads
+   however far apart the rows are in CSR: lane t of the vector of a row holds that row's entry t
+   (column -1, value 0 where the row has fewer) and the row (-1 for lanes past the task's rows).
+   A row of more than 32 entries holds its first 32 there and continues in the CSR. dinv[r] is
+   the inverse diagonal of row r (non-unit sweeps).
 */
 typedef struct {
   int            ntasks;
@@ -18,33 +26,63 @@ typedef struct {
   int           *order;
   int           *start;
   unsigned char *vec;
+  SFPCLayout     layout; /* csr or hyb */
+  SFPCLevels     levels; /* asap or alap */
+  PetscBool      unit;   /* unit diagonal: the diagonal slot is not read */
+  int           *cols;   /* hyb only */
+  int           *rows;   /* hyb only */
+  PetscScalar   *vals;   /* hyb only */
+  PetscScalar   *dinv;   /* hyb, non-unit only */
+  PetscInt       nnz;    /* off-diagonal entries of this triangle */
+  PetscInt       rows_by_vec[6]; /* rows handled by vectors of 1, 2, 4, 8, 16, 32 lanes */
 } SFPCSchedule;
+
+/* How to build an engine factor. */
+typedef struct {
+  PetscInt   warps_per_sm; /* resident warps per SM of each sweep */
+  SFPCLayout layout;       /* for both sweeps; auto decides per sweep */
+  SFPCLevels levels;
+  PetscBool  lower, upper;           /* which sweeps to analyse */
+  PetscBool  lower_unit, upper_unit; /* ILU: L unit, U not */
+} SFPCTriOptions;
 
 typedef struct _n_SFPCTriDevice *SFPCTriDevice;
 struct _n_SFPCTriDevice {
   PetscInt           n, nnz;
   int               *i, *j, *diag; /* device copy of the pattern; diag[r] = position of the diagonal slot */
   PetscScalar       *a;            /* device factor values */
+  SFPCTriOptions     opt;
   SFPCSchedule       lower, upper; /* L's schedule also orders the ILU(0) factorization */
-  int               *flags;        /* flags[r] == epoch: row r is done in the current sweep */
+  int               *flags;        /* flags[r] == epoch: row r is done in the current factorization */
   int                epoch;
   unsigned long long *counter;     /* ticket dispenser; ticketbase = tickets handed out before this sweep */
   unsigned long long ticketbase;
+  int                sms;          /* multiprocessors of the device */
   int                resident;     /* warps that fit on the GPU at once: sweeps launch no more (persistent warps) */
+  int                hybblocks;    /* blocks of the hyb solve kernels that are all resident at once */
   PetscScalar       *z;            /* L-solve output, U-solve input; holds the solve sentinel between applies */
   int               *report;       /* two ints in which a sweep reports rows back (e.g. the first failing pivot) */
-  PetscInt           rows_by_vec[6]; /* rows of L handled by vectors of 1, 2, 4, 8, 16, 32 lanes */
 };
 
 #define SFPC_DEFAULT_WARPS_PER_SM 24
+PETSC_INTERN PetscErrorCode SFPCTriOptionsDefault(SFPCTriOptions *);
 PETSC_INTERN PetscErrorCode SFPCTriDeviceSetWarpsPerSM(SFPCTriDevice, PetscInt);
-PETSC_INTERN PetscErrorCode SFPCTriDeviceCreate(PetscInt, const PetscInt *, const PetscInt *, PetscInt, SFPCTriDevice *);
+PETSC_INTERN PetscErrorCode SFPCTriDeviceCreate(PetscInt, const PetscInt *, const PetscInt *, const SFPCTriOptions *, SFPCTriDevice *);
 PETSC_INTERN PetscErrorCode SFPCTriDeviceDestroy(SFPCTriDevice *);
+PETSC_INTERN PetscErrorCode SFPCTriDeviceValuesChanged(SFPCTriDevice);
 PETSC_INTERN PetscErrorCode SFPCTriDeviceSolve(SFPCTriDevice, const PetscScalar *, PetscScalar *);
-PETSC_INTERN PetscErrorCode SFPCTriDeviceBytes(SFPCTriDevice, PetscLogDouble *);
+PETSC_INTERN PetscErrorCode SFPCTriDeviceSweep(SFPCTriDevice, PetscBool, const PetscScalar *, PetscScalar *);
+PETSC_INTERN PetscErrorCode SFPCTriDeviceBytes(SFPCTriDevice, PetscLogDouble *, PetscLogDouble *);
+PETSC_INTERN PetscErrorCode SFPCTriDeviceView(SFPCTriDevice, PetscViewer);
 /*
-   For a kernel that sweeps ntasks tasks with persistent warps (each takes tickets until one is past
-   the end): its grid (blocks of SFPC_WARPS_PER_BLOCK warps), a fresh epoch, and its ticket base.
+   For a kernel that sweeps ntasks tasks with persistent warps taking tickets (each until one is
+   past the end): its grid (blocks of SFPC_WARPS_PER_BLOCK warps) and its ticket base.
+   A factorization that publishes rows by flags also takes a fresh epoch.
 */
-PETSC_INTERN PetscErrorCode SFPCTriDeviceBeginSweep(SFPCTriDevice, PetscInt, int *, int *, unsigned long long *);
-PETSC_INTERN PetscErrorCode SFPCScheduleBuild(SFPCTriDevice, PetscBool, SFPCSchedule *);
+PETSC_INTERN PetscErrorCode SFPCTriDeviceBeginSweep(SFPCTriDevice, PetscInt, int *, unsigned long long *);
+PETSC_INTERN PetscErrorCode SFPCTriDeviceNextEpoch(SFPCTriDevice, int *);
+PETSC_INTERN PetscErrorCode SFPCScheduleBuild(SFPCTriDevice, PetscBool, SFPCLevels, SFPCSchedule *);
+PETSC_INTERN PetscErrorCode SFPCScheduleBuildSlabs(SFPCTriDevice, PetscBool, SFPCSchedule *);
+PETSC_INTERN PetscErrorCode SFPCScheduleFillSlabs(SFPCTriDevice, PetscBool, SFPCSchedule *);
+PETSC_INTERN PetscErrorCode SFPCHybBlocksPerSM(int *);
+PETSC_INTERN PetscErrorCode SFPCFillSentinel(PetscInt, PetscScalar *);

@@ -2,7 +2,14 @@
    Dependency analysis of a triangular part, on the GPU, once per nonzero pattern:
    1. ASAP levels, sync-free: a warp per row, rows taken by ticket in dependency order,
       level(r) = 1 + max level of the rows it depends on.
-   2. Rows sorted by (level, length class) and packed into warp tasks: a row with d
+   2. Optionally ALAP levels (Freire's SpTRSV_Lev, shared/seeds/001 section 4.2.2), sync-free in
+      the reverse order: level(r) = min level of the rows that depend on r, minus 1. A row that
+      nothing depends on (a sink) goes to the last level. The thesis says both "leaves keep their
+      level" and (Alg. 17) "leaves go to the last level"; we take the last level: nothing waits
+      for a sink, so dispatching it after every row that something waits for lets the warps
+      serve the critical path first, and it cannot delay anything. Every dependency of r then
+      has a level below r's, so the order stays a valid (deadlock-free) dispatch order.
+   3. Rows sorted by (level, length class) and packed into warp tasks: a row with d
       dependencies gets a vector of 1 (d <= 1), 2, 4, 8, 16 or 32 (d > 16) lanes, and a task
       packs 32/vector rows of one bucket (same level, so independent).
    The classes are those of Freire's multirow SpTRSV (shared/seeds/001, section 4.1).
@@ -10,7 +17,9 @@
 #include <sfpc/private/sfpcimpl.h>
 #include <sfpc/private/sfdevice.cuh>
 #include <petscdevice_cuda.h>
+#include <cub/block/block_reduce.cuh>
 #include <cub/device/device_radix_sort.cuh>
+#include <cub/device/device_reduce.cuh>
 #include <cub/device/device_run_length_encode.cuh>
 #include <cub/device/device_scan.cuh>
 
@@ -48,14 +57,74 @@ __global__ void LevelKernel(int n, const int *__restrict__ ai, const int *__rest
   }
 }
 
+/* pending[c] = how many rows depend on row c */
 template <bool LOWER>
-__global__ void KeyKernel(int n, const int *__restrict__ ai, const int *__restrict__ ad, const int *__restrict__ level, unsigned *key, int *row)
+__global__ void DependentsKernel(int n, const int *__restrict__ ai, const int *__restrict__ aj, const int *__restrict__ ad, int *pending)
 {
   const int r = blockIdx.x * blockDim.x + threadIdx.x;
   if (r >= n) return;
-  const int d = LOWER ? ad[r] - ai[r] : ai[r + 1] - ad[r] - 1;
-  key[r]      = (unsigned)(level[r] - 1) * 8u + (unsigned)LengthClass(d);
-  row[r]      = r;
+  const int kb = LOWER ? ai[r] : ad[r] + 1, ke = LOWER ? ad[r] : ai[r + 1];
+  for (int k = kb; k < ke; k++) atomicAdd(pending + aj[k], 1);
+}
+
+#define SFPC_ALAP_UNSET 0x7F7F7F7F /* what a byte-wise fill with 0x7F leaves: no dependent has lowered it */
+
+/*
+   ALAP levels: rows are taken in the reverse of the solve order, so the rows a row waits for (its
+   dependents) hold earlier tickets and already run. Each dependent lowers alap[c] to its own level
+   minus 1, then counts itself off pending[c]; row c is final when pending[c] reaches 0.
+*/
+template <bool LOWER>
+__global__ void AlapKernel(int n, const int *__restrict__ ai, const int *__restrict__ aj, const int *__restrict__ ad, const int *nlevels, int *alap, int *pending, unsigned long long *counter, unsigned long long base)
+{
+  const int lane = threadIdx.x & 31;
+  for (long long t; (t = sfpc::TakeTask(counter, base)) < n;) {
+    const int r = LOWER ? n - 1 - (int)t : (int)t;
+    int       lv = 0;
+    if (lane == 0) {
+      while (cuda::atomic_ref<int, cuda::thread_scope_device>(pending[r]).load(cuda::memory_order_relaxed) != 0) sfpc::Backoff();
+      cuda::atomic_thread_fence(cuda::memory_order_acquire, cuda::thread_scope_device);
+      lv = cuda::atomic_ref<int, cuda::thread_scope_device>(alap[r]).load(cuda::memory_order_relaxed);
+      if (lv == SFPC_ALAP_UNSET) lv = *nlevels; /* a sink */
+      alap[r] = lv;
+    }
+    lv           = __shfl_sync(0xffffffffu, lv, 0);
+    const int kb = LOWER ? ai[r] : ad[r] + 1, ke = LOWER ? ad[r] : ai[r + 1];
+    for (int k = kb + lane; k < ke; k += 32) atomicMin(alap + aj[k], lv - 1);
+    __threadfence(); /* each lowering is visible before its count */
+    for (int k = kb + lane; k < ke; k += 32) atomicSub(pending + aj[k], 1);
+  }
+}
+
+/* Sort key of each row (level, class) and the off-diagonal entries of the triangle (summed per block). */
+template <bool LOWER>
+__global__ void __launch_bounds__(256) KeyKernel(int n, const int *__restrict__ ai, const int *__restrict__ ad, const int *__restrict__ level, unsigned *key, int *row, unsigned long long *nnz)
+{
+  typedef cub::BlockReduce<int, 256> Reduce;
+  __shared__ typename Reduce::TempStorage tmp;
+  const int r = blockIdx.x * blockDim.x + threadIdx.x;
+  int       d = 0;
+  if (r < n) {
+    d      = LOWER ? ad[r] - ai[r] : ai[r + 1] - ad[r] - 1;
+    key[r] = (unsigned)(level[r] - 1) * 8u + (unsigned)LengthClass(d);
+    row[r] = r;
+  }
+  d = Reduce(tmp).Sum(d);
+  if (threadIdx.x == 0) atomicAdd(nnz, (unsigned long long)d);
+}
+
+/* nlevels = the largest level */
+__global__ void MaxLevelKernel(int n, const int *__restrict__ level, int *nlevels)
+{
+  int m = 0;
+  for (int r = blockIdx.x * blockDim.x + threadIdx.x; r < n; r += gridDim.x * blockDim.x) m = max(m, level[r]);
+  atomicMax(nlevels, m);
+}
+
+/* Lanes per row and rows per warp task of a bucket of sort key k. */
+__device__ inline int KeyVector(unsigned k)
+{
+  return ClassVector((int)(k & 7u));
 }
 
 /* Per bucket (run of equal keys): how many tasks it needs. */
@@ -63,7 +132,7 @@ __global__ void BucketTasksKernel(const int *nruns, const unsigned *rkey, const 
 {
   const int b = blockIdx.x * blockDim.x + threadIdx.x;
   if (b >= *nruns) return;
-  const int perwarp = 32 / ClassVector((int)(rkey[b] & 7u));
+  const int perwarp = 32 / KeyVector(rkey[b]);
   rtasks[b]         = (rcount[b] + perwarp - 1) / perwarp;
 }
 
@@ -71,7 +140,7 @@ __global__ void FillTasksKernel(const int *nruns, const unsigned *rkey, const in
 {
   const int b = blockIdx.x * blockDim.x + threadIdx.x;
   if (b >= *nruns) return;
-  const int s = ClassVector((int)(rkey[b] & 7u)), perwarp = 32 / s;
+  const int s = KeyVector(rkey[b]), perwarp = 32 / s;
   for (int r = 0, w = rtask0[b]; r < rcount[b]; r += perwarp, w++) {
     start[w] = rrow0[b] + r;
     vec[w]   = (unsigned char)s;
@@ -88,21 +157,24 @@ __global__ void ScheduleSizesKernel(const int *nruns, const unsigned *rkey, cons
 }
 } // namespace
 
-/* Builds the schedule of the lower (L) or upper (U) part of T's pattern; counts L's rows by vector. */
-PetscErrorCode SFPCScheduleBuild(SFPCTriDevice T, PetscBool lower, SFPCSchedule *S)
+/* Builds the schedule of the lower (L) or upper (U) part of T's pattern, with ASAP or ALAP levels. */
+PetscErrorCode SFPCScheduleBuild(SFPCTriDevice T, PetscBool lower, SFPCLevels levels, SFPCSchedule *S)
 {
-  const int      n = (int)T->n;
-  cudaStream_t   stream;
-  unsigned      *key, *skey, *rkey;
-  int           *row, *level, *rcount, *rtasks, *rrow0, *rtask0, *nruns, *sizes, hsizes[3];
-  void          *tmp      = NULL;
-  size_t         tmpbytes = 0, need;
-  const int      tpb = 256, nb = (n + tpb - 1) / tpb;
+  const int          n = (int)T->n;
+  cudaStream_t       stream;
+  unsigned          *key, *skey, *rkey;
+  int               *row, *level, *rcount, *rtasks, *rrow0, *rtask0, *nruns, *sizes, hsizes[3];
+  unsigned long long *nnz, hnnz;
+  void              *tmp      = NULL;
+  size_t             tmpbytes = 0, need;
+  const int          tpb = 256, nb = (n + tpb - 1) / tpb;
   unsigned long long base;
-  int            epoch;
+  int                blocks;
 
   PetscFunctionBegin;
+  PetscCheck(levels == SFPC_LEVELS_ASAP || levels == SFPC_LEVELS_ALAP, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Levels must be resolved to asap or alap");
   PetscCall(PetscGetCurrentCUDAStream(&stream));
+  S->levels = levels;
   PetscCallCUDA(cudaMalloc(&level, sizeof(int) * n));
   PetscCallCUDA(cudaMalloc(&key, sizeof(unsigned) * n));
   PetscCallCUDA(cudaMalloc(&skey, sizeof(unsigned) * n));
@@ -114,21 +186,36 @@ PetscErrorCode SFPCScheduleBuild(SFPCTriDevice T, PetscBool lower, SFPCSchedule 
   PetscCallCUDA(cudaMalloc(&rtask0, sizeof(int) * n));
   PetscCallCUDA(cudaMalloc(&nruns, sizeof(int)));
   PetscCallCUDA(cudaMalloc(&sizes, 3 * sizeof(int)));
+  PetscCallCUDA(cudaMalloc(&nnz, sizeof(unsigned long long)));
   PetscCallCUDA(cudaMalloc(&S->order, sizeof(int) * n));
   PetscCallCUDA(cudaMemsetAsync(level, 0, sizeof(int) * n, stream));
+  PetscCallCUDA(cudaMemsetAsync(nnz, 0, sizeof(unsigned long long), stream));
 
-  /* 1. levels: one warp per row */
-  {
-    int blocks;
-    PetscCall(SFPCTriDeviceBeginSweep(T, n, &blocks, &epoch, &base));
-    if (lower) LevelKernel<true><<<blocks, 32 * SFPC_WARPS_PER_BLOCK, 0, stream>>>(n, T->i, T->j, T->diag, level, T->counter, base);
-    else LevelKernel<false><<<blocks, 32 * SFPC_WARPS_PER_BLOCK, 0, stream>>>(n, T->i, T->j, T->diag, level, T->counter, base);
+  /* 1. ASAP levels: one warp per row */
+  PetscCall(SFPCTriDeviceBeginSweep(T, n, &blocks, &base));
+  if (lower) LevelKernel<true><<<blocks, 32 * SFPC_WARPS_PER_BLOCK, 0, stream>>>(n, T->i, T->j, T->diag, level, T->counter, base);
+  else LevelKernel<false><<<blocks, 32 * SFPC_WARPS_PER_BLOCK, 0, stream>>>(n, T->i, T->j, T->diag, level, T->counter, base);
+  PetscCallCUDA(cudaGetLastError());
+
+  /* 2. ALAP levels, from the ASAP level count; key, rkey and rcount serve as scratch (level count, levels, dependents) */
+  if (levels == SFPC_LEVELS_ALAP) {
+    int *nlevels = (int *)key, *alap = (int *)rkey, *pending = rcount;
+    PetscCallCUDA(cudaMemsetAsync(nlevels, 0, sizeof(int), stream));
+    MaxLevelKernel<<<PetscMin(nb, 1024), tpb, 0, stream>>>(n, level, nlevels);
+    PetscCallCUDA(cudaMemsetAsync(pending, 0, sizeof(int) * n, stream));
+    PetscCallCUDA(cudaMemsetAsync(alap, 0x7F, sizeof(int) * n, stream));
+    if (lower) DependentsKernel<true><<<nb, tpb, 0, stream>>>(n, T->i, T->j, T->diag, pending);
+    else DependentsKernel<false><<<nb, tpb, 0, stream>>>(n, T->i, T->j, T->diag, pending);
+    PetscCall(SFPCTriDeviceBeginSweep(T, n, &blocks, &base));
+    if (lower) AlapKernel<true><<<blocks, 32 * SFPC_WARPS_PER_BLOCK, 0, stream>>>(n, T->i, T->j, T->diag, nlevels, alap, pending, T->counter, base);
+    else AlapKernel<false><<<blocks, 32 * SFPC_WARPS_PER_BLOCK, 0, stream>>>(n, T->i, T->j, T->diag, nlevels, alap, pending, T->counter, base);
     PetscCallCUDA(cudaGetLastError());
+    PetscCallCUDA(cudaMemcpyAsync(level, alap, sizeof(int) * n, cudaMemcpyDeviceToDevice, stream));
   }
 
-  /* 2. sort rows by (level, class), then one bucket per distinct key */
-  if (lower) KeyKernel<true><<<nb, tpb, 0, stream>>>(n, T->i, T->diag, level, key, row);
-  else KeyKernel<false><<<nb, tpb, 0, stream>>>(n, T->i, T->diag, level, key, row);
+  /* 3. sort rows by (level, class), then one bucket per distinct key */
+  if (lower) KeyKernel<true><<<nb, tpb, 0, stream>>>(n, T->i, T->diag, level, key, row, nnz);
+  else KeyKernel<false><<<nb, tpb, 0, stream>>>(n, T->i, T->diag, level, key, row, nnz);
   PetscCallCUDA(cudaGetLastError());
   PetscCallCUDA(cub::DeviceRadixSort::SortPairs(NULL, need, key, skey, row, S->order, n, 0, 32, stream));
   tmpbytes = PetscMax(tmpbytes, need);
@@ -151,32 +238,34 @@ PetscErrorCode SFPCScheduleBuild(SFPCTriDevice T, PetscBool lower, SFPCSchedule 
   need = tmpbytes;
   PetscCallCUDA(cub::DeviceScan::ExclusiveSum(tmp, need, rcount, rrow0, n, stream));
 
-  /* 3. tasks: sizes come back to the host once, to allocate and to launch sweeps */
+  /* 4. tasks: sizes come back to the host once, to allocate and to launch sweeps */
   ScheduleSizesKernel<<<1, 1, 0, stream>>>(nruns, rkey, rtask0, rtasks, sizes);
   PetscCallCUDA(cudaGetLastError());
   PetscCallCUDA(cudaMemcpyAsync(hsizes, sizes, 3 * sizeof(int), cudaMemcpyDeviceToHost, stream));
+  PetscCallCUDA(cudaMemcpyAsync(&hnnz, nnz, sizeof(hnnz), cudaMemcpyDeviceToHost, stream));
   PetscCallCUDA(cudaStreamSynchronize(stream));
   S->ntasks  = hsizes[0];
   S->nlevels = hsizes[1];
-  PetscCall(PetscInfo(NULL, "%s schedule: %d levels, %d warp tasks\n", lower ? "L" : "U", S->nlevels, S->ntasks));
+  S->nnz     = (PetscInt)hnnz;
+  PetscCall(PetscInfo(NULL, "%s schedule (%s levels): %d levels, %d warp tasks\n", lower ? "L" : "U", SFPCLevelsTypes[levels], S->nlevels, S->ntasks));
   PetscCallCUDA(cudaMalloc(&S->start, sizeof(int) * (S->ntasks + 1)));
   PetscCallCUDA(cudaMalloc(&S->vec, S->ntasks));
   PetscCallCUDA(cudaMemcpyAsync(S->start + S->ntasks, &n, sizeof(int), cudaMemcpyHostToDevice, stream));
   FillTasksKernel<<<nb, tpb, 0, stream>>>(nruns, rkey, rcount, rrow0, rtask0, S->start, S->vec);
   PetscCallCUDA(cudaGetLastError());
 
-  if (lower) { /* how many rows each vector size serves, for PCView */
+  { /* how many rows each vector size serves, for the views */
     const int hn = hsizes[2];
     int      *hkey, *hcount;
     PetscCall(PetscMalloc2(hn, &hkey, hn, &hcount));
     PetscCallCUDA(cudaMemcpyAsync(hkey, rkey, sizeof(int) * hn, cudaMemcpyDeviceToHost, stream));
     PetscCallCUDA(cudaMemcpyAsync(hcount, rcount, sizeof(int) * hn, cudaMemcpyDeviceToHost, stream));
     PetscCallCUDA(cudaStreamSynchronize(stream));
-    for (int v = 0; v < 6; v++) T->rows_by_vec[v] = 0;
+    for (int v = 0; v < 6; v++) S->rows_by_vec[v] = 0;
     for (int b = 0; b < hn; b++) {
       int s = ClassVector((int)((unsigned)hkey[b] & 7u)), v = 0;
       while ((1 << v) < s) v++;
-      T->rows_by_vec[v] += hcount[b];
+      S->rows_by_vec[v] += hcount[b];
     }
     PetscCall(PetscFree2(hkey, hcount));
   }
@@ -193,5 +282,6 @@ PetscErrorCode SFPCScheduleBuild(SFPCTriDevice T, PetscBool lower, SFPCSchedule 
   PetscCallCUDA(cudaFree(rtask0));
   PetscCallCUDA(cudaFree(nruns));
   PetscCallCUDA(cudaFree(sizes));
+  PetscCallCUDA(cudaFree(nnz));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

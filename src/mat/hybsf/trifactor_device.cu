@@ -26,11 +26,6 @@ __global__ void PatternKernel(int n, const int *__restrict__ ai, const int *__re
   if (kind >= 0) atomicMin(bad, 4ULL * (unsigned long long)r + (unsigned long long)kind);
 }
 
-__global__ void FillSentinelKernel(int n, double *x)
-{
-  const int r = blockIdx.x * blockDim.x + threadIdx.x;
-  if (r < n) sfpc::ResetValue(x, r);
-}
 } // namespace
 
 /*
@@ -40,50 +35,105 @@ __global__ void FillSentinelKernel(int n, double *x)
 */
 PetscErrorCode SFPCTriDeviceSetWarpsPerSM(SFPCTriDevice T, PetscInt wps)
 {
-  int dev, sms;
-
   PetscFunctionBegin;
   PetscCheck(wps >= 1 && wps <= 64, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Warps per SM must be in [1, 64], not %" PetscInt_FMT, wps);
-  PetscCallCUDA(cudaGetDevice(&dev));
-  PetscCallCUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-  T->resident = (int)(sms * PetscMax(wps, SFPC_WARPS_PER_BLOCK));
+  T->opt.warps_per_sm = wps;
+  T->resident         = (int)(T->sms * PetscMax(wps, SFPC_WARPS_PER_BLOCK));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode SFPCTriDeviceBeginSweep(SFPCTriDevice T, PetscInt ntasks, int *blocks, int *epoch, unsigned long long *base)
+PetscErrorCode SFPCTriDeviceBeginSweep(SFPCTriDevice T, PetscInt ntasks, int *blocks, unsigned long long *base)
 {
   PetscFunctionBegin;
   *blocks = (int)PetscMin((ntasks + SFPC_WARPS_PER_BLOCK - 1) / SFPC_WARPS_PER_BLOCK, T->resident / SFPC_WARPS_PER_BLOCK);
-  if (T->epoch == PETSC_INT_MAX) { /* after 2^31 sweeps start over: the only time flags are cleared */
+  *base   = T->ticketbase;
+  T->ticketbase += (unsigned long long)ntasks + (unsigned long long)(*blocks) * SFPC_WARPS_PER_BLOCK; /* one ticket per task, and one past the end per warp */
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SFPCTriDeviceNextEpoch(SFPCTriDevice T, int *epoch)
+{
+  PetscFunctionBegin;
+  if (T->epoch == PETSC_INT_MAX) { /* after 2^31 factorizations start over: the only time flags are cleared */
     cudaStream_t stream;
     PetscCall(PetscGetCurrentCUDAStream(&stream));
     PetscCallCUDA(cudaMemsetAsync(T->flags, 0, sizeof(int) * T->n, stream));
     T->epoch = 0;
   }
   *epoch = ++T->epoch;
-  *base  = T->ticketbase;
-  T->ticketbase += (unsigned long long)ntasks + (unsigned long long)(*blocks) * SFPC_WARPS_PER_BLOCK; /* one ticket per task, and one past the end per warp */
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SFPCTriOptionsDefault(SFPCTriOptions *o)
+{
+  PetscFunctionBegin;
+  o->warps_per_sm = SFPC_DEFAULT_WARPS_PER_SM;
+  o->layout       = SFPC_LAYOUT_AUTO;
+  o->levels       = SFPC_LEVELS_AUTO;
+  o->lower = o->upper = PETSC_TRUE;
+  o->lower_unit       = PETSC_TRUE;
+  o->upper_unit       = PETSC_FALSE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Bytes of a sweep's own storage, and of its triangle in CSR (offsets, columns, values). */
+static void SweepBytes(const SFPCTriDevice T, const SFPCSchedule *S, PetscLogDouble *own, PetscLogDouble *csr)
+{
+  const PetscLogDouble slots = 32.0 * S->ntasks;
+  *own = (PetscLogDouble)T->n * sizeof(int) + (S->ntasks + 1.0) * (sizeof(int) + 1); /* order, start and vec */
+  if (S->layout == SFPC_LAYOUT_HYB) *own += slots * (2 * sizeof(int) + sizeof(PetscScalar)) + (S->unit ? 0 : (PetscLogDouble)T->n * sizeof(PetscScalar));
+  *csr = (PetscLogDouble)S->nnz * (sizeof(int) + sizeof(PetscScalar)) + (T->n + 1.0) * sizeof(int);
+}
+
+/*
+   Analyses one sweep and resolves auto choices. Layout: hyb unless its slabs would take more than
+   twice the triangle's CSR (rows much shorter than their vectors: then the padding costs more
+   bandwidth than the coalescing saves). Levels: see SFPC_LEVELS_AUTO_RULE.
+*/
+static PetscErrorCode SweepBuild(SFPCTriDevice T, PetscBool lower, SFPCSchedule *S)
+{
+  SFPCLevels levels = T->opt.levels;
+
+  PetscFunctionBegin;
+  S->unit = lower ? T->opt.lower_unit : T->opt.upper_unit;
+  if (levels == SFPC_LEVELS_AUTO) levels = SFPC_LEVELS_ASAP;
+  PetscCall(SFPCScheduleBuild(T, lower, levels, S));
+  S->layout = T->opt.layout;
+  if (S->layout == SFPC_LAYOUT_AUTO) {
+    PetscLogDouble own, csr;
+    S->layout = SFPC_LAYOUT_HYB;
+    SweepBytes(T, S, &own, &csr);
+    S->layout = S->nnz > 0 && own <= 2 * csr ? SFPC_LAYOUT_HYB : SFPC_LAYOUT_CSR;
+  }
+  if (S->layout == SFPC_LAYOUT_HYB) PetscCall(SFPCScheduleBuildSlabs(T, lower, S));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*
    Builds the engine's factor for the n x n pattern (ai, aj), given in device memory: copies it,
-   checks it on the device (sorted columns, diagonal present) and analyses L and U, sweeping with
-   warps_per_sm warps per SM (SFPC_DEFAULT_WARPS_PER_SM when unsure).
-   Errors, before anything is kept, like the host SFPCTriFactorCreateFromCSR().
+   checks it on the device (sorted columns, diagonal present) and analyses the sweeps opt asks for.
+   Errors, before anything is kept, like the host SFPCTriFactorCreateFromCSR(). The values are
+   the caller's to fill (T->a), followed by SFPCTriDeviceValuesChanged().
 */
-PetscErrorCode SFPCTriDeviceCreate(PetscInt n, const PetscInt *ai, const PetscInt *aj, PetscInt warps_per_sm, SFPCTriDevice *out)
+PetscErrorCode SFPCTriDeviceCreate(PetscInt n, const PetscInt *ai, const PetscInt *aj, const SFPCTriOptions *opt, SFPCTriDevice *out)
 {
   SFPCTriDevice      T;
   cudaStream_t       stream;
   unsigned long long bad = ~0ULL, *dbad;
   const int          tpb = 256;
+  int                dev, perSM;
 
   PetscFunctionBegin;
   PetscCheck(sizeof(PetscInt) == sizeof(int), PETSC_COMM_SELF, PETSC_ERR_SUP, "The SFPC device engine needs 32-bit PetscInt");
   PetscCall(PetscGetCurrentCUDAStream(&stream));
   PetscCall(PetscNew(&T));
-  T->n = n;
+  T->n   = n;
+  T->opt = *opt;
+  PetscCallCUDA(cudaGetDevice(&dev));
+  PetscCallCUDA(cudaDeviceGetAttribute(&T->sms, cudaDevAttrMultiProcessorCount, dev));
+  PetscCall(SFPCHybBlocksPerSM(&perSM));
+  T->hybblocks = perSM * T->sms;
+  PetscCall(SFPCTriDeviceSetWarpsPerSM(T, opt->warps_per_sm));
   PetscCallCUDA(cudaMemcpyAsync(&T->nnz, ai + n, sizeof(PetscInt), cudaMemcpyDeviceToHost, stream));
   PetscCallCUDA(cudaStreamSynchronize(stream));
   PetscCallCUDA(cudaMalloc(&T->i, sizeof(int) * (n + 1)));
@@ -94,10 +144,10 @@ PetscErrorCode SFPCTriDeviceCreate(PetscInt n, const PetscInt *ai, const PetscIn
   PetscCallCUDA(cudaMalloc(&T->counter, sizeof(unsigned long long)));
   PetscCallCUDA(cudaMalloc(&T->z, sizeof(PetscScalar) * PetscMax(n, 1)));
   PetscCallCUDA(cudaMalloc(&T->report, 2 * sizeof(int)));
-  if (n > 0) FillSentinelKernel<<<(int)((n + tpb - 1) / tpb), tpb, 0, stream>>>((int)n, T->z);
-  PetscCall(SFPCTriDeviceSetWarpsPerSM(T, warps_per_sm));
+  PetscCall(SFPCFillSentinel(n, T->z));
   PetscCallCUDA(cudaMemcpyAsync(T->i, ai, sizeof(int) * (n + 1), cudaMemcpyDeviceToDevice, stream));
   PetscCallCUDA(cudaMemcpyAsync(T->j, aj, sizeof(int) * T->nnz, cudaMemcpyDeviceToDevice, stream));
+  PetscCallCUDA(cudaMemsetAsync(T->a, 0, sizeof(PetscScalar) * PetscMax(T->nnz, 1), stream));
   PetscCallCUDA(cudaMemsetAsync(T->flags, 0, sizeof(int) * PetscMax(n, 1), stream));
   PetscCallCUDA(cudaMemsetAsync(T->counter, 0, sizeof(unsigned long long), stream));
 
@@ -115,11 +165,18 @@ PetscErrorCode SFPCTriDeviceCreate(PetscInt n, const PetscInt *ai, const PetscIn
     PetscCheck(kind != 1, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Columns of row %" PetscInt_FMT " are not sorted and unique", r);
     SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "Matrix is missing diagonal entry in row %" PetscInt_FMT " (insert an explicit zero there, and use a shift, to factor it)", r);
   }
-  if (n > 0) {
-    PetscCall(SFPCScheduleBuild(T, PETSC_TRUE, &T->lower));
-    PetscCall(SFPCScheduleBuild(T, PETSC_FALSE, &T->upper));
-  }
+  if (n > 0 && opt->lower) PetscCall(SweepBuild(T, PETSC_TRUE, &T->lower));
+  if (n > 0 && opt->upper) PetscCall(SweepBuild(T, PETSC_FALSE, &T->upper));
   *out = T;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* After the caller changed T->a: refreshes what the sweeps copied from it. */
+PetscErrorCode SFPCTriDeviceValuesChanged(SFPCTriDevice T)
+{
+  PetscFunctionBegin;
+  if (T->lower.layout == SFPC_LAYOUT_HYB) PetscCall(SFPCScheduleFillSlabs(T, PETSC_TRUE, &T->lower));
+  if (T->upper.layout == SFPC_LAYOUT_HYB) PetscCall(SFPCScheduleFillSlabs(T, PETSC_FALSE, &T->upper));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -129,6 +186,10 @@ static PetscErrorCode SFPCScheduleFree(SFPCSchedule *S)
   PetscCallCUDA(cudaFree(S->order));
   PetscCallCUDA(cudaFree(S->start));
   PetscCallCUDA(cudaFree(S->vec));
+  PetscCallCUDA(cudaFree(S->cols));
+  PetscCallCUDA(cudaFree(S->rows));
+  PetscCallCUDA(cudaFree(S->vals));
+  PetscCallCUDA(cudaFree(S->dinv));
   PetscCall(PetscMemzero(S, sizeof(*S)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -151,10 +212,51 @@ PetscErrorCode SFPCTriDeviceDestroy(SFPCTriDevice *T)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode SFPCTriDeviceBytes(SFPCTriDevice T, PetscLogDouble *bytes)
+/*
+   Device memory of the factor (pattern, values, diagonals, flags, work vector, and each sweep's
+   schedule and slabs), and of the same triangles in plain CSR, the yardstick of the views.
+*/
+PetscErrorCode SFPCTriDeviceBytes(SFPCTriDevice T, PetscLogDouble *bytes, PetscLogDouble *csrbytes)
+{
+  PetscLogDouble own, csr;
+
+  PetscFunctionBegin;
+  *bytes    = (PetscLogDouble)T->nnz * (sizeof(int) + sizeof(PetscScalar)) + (T->n + 1.0) * sizeof(int) + (PetscLogDouble)T->n * (2 * sizeof(int) + sizeof(PetscScalar));
+  *csrbytes = 0;
+  if (T->opt.lower) {
+    SweepBytes(T, &T->lower, &own, &csr);
+    *bytes += own;
+    *csrbytes += csr;
+  }
+  if (T->opt.upper) {
+    SweepBytes(T, &T->upper, &own, &csr);
+    *bytes += own;
+    *csrbytes += csr;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode SweepView(const SFPCSchedule *S, const char *name, PetscViewer viewer)
 {
   PetscFunctionBegin;
-  /* pattern and values, diagonals, flags, two row orders, the solve work vector, and per task a start and a vector size */
-  *bytes = (PetscLogDouble)T->nnz * (sizeof(int) + sizeof(PetscScalar)) + (PetscLogDouble)(T->n + 1) * sizeof(int) + (PetscLogDouble)T->n * (4 * sizeof(int) + sizeof(PetscScalar)) + (PetscLogDouble)(T->lower.ntasks + T->upper.ntasks + 2) * (sizeof(int) + 1);
+  PetscCall(PetscViewerASCIIPrintf(viewer, "%s: %s layout, %s levels: %d levels, %d warp tasks, %" PetscInt_FMT " off-diagonal entries", name, SFPCLayouts[S->layout], SFPCLevelsTypes[S->levels], S->nlevels, S->ntasks, S->nnz));
+  PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_FALSE));
+  if (S->layout == SFPC_LAYOUT_HYB && S->ntasks) PetscCall(PetscViewerASCIIPrintf(viewer, ", slabs %.0f%% filled", 100.0 * (double)S->nnz / (32.0 * S->ntasks) > 100 ? 100.0 : 100.0 * (double)S->nnz / (32.0 * S->ntasks)));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "\n"));
+  PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_TRUE));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  rows by lanes per row: 1:%" PetscInt_FMT " 2:%" PetscInt_FMT " 4:%" PetscInt_FMT " 8:%" PetscInt_FMT " 16:%" PetscInt_FMT " 32:%" PetscInt_FMT "\n", S->rows_by_vec[0], S->rows_by_vec[1], S->rows_by_vec[2], S->rows_by_vec[3], S->rows_by_vec[4], S->rows_by_vec[5]));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The engine's part of a view: what each sweep chose, and memory against CSR. */
+PetscErrorCode SFPCTriDeviceView(SFPCTriDevice T, PetscViewer viewer)
+{
+  PetscLogDouble bytes, csr;
+
+  PetscFunctionBegin;
+  PetscCall(SFPCTriDeviceBytes(T, &bytes, &csr));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "GPU engine: %" PetscInt_FMT " rows, %.3g MiB on the device (%.2f x the triangles in CSR), %" PetscInt_FMT " warps per SM\n", T->n, (double)(bytes / 1048576.0), csr > 0 ? (double)(bytes / csr) : 0.0, T->opt.warps_per_sm));
+  if (T->opt.lower) PetscCall(SweepView(&T->lower, "L", viewer));
+  if (T->opt.upper) PetscCall(SweepView(&T->upper, "U", viewer));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

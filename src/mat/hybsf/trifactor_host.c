@@ -42,42 +42,56 @@ PetscErrorCode SFPCTriFactorDestroy(SFPCTriFactor *F)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* x = U^{-1} L^{-1} b; x may alias b. */
-PetscErrorCode SFPCTriFactorSolve_Host(const SFPCTriFactor *F, const PetscScalar b[], PetscScalar x[])
+/* One sweep over the lower (entries left of the diagonal) or upper part, row-oriented: x = L^{-1} b or U^{-1} b; x may alias b. */
+PetscErrorCode SFPCTriFactorSweep_Host(const SFPCTriFactor *F, PetscBool lower, PetscBool unit, const PetscScalar b[], PetscScalar x[])
 {
   const PetscInt    *i = F->i, *j = F->j, *d = F->diag;
   const PetscScalar *a = F->a;
 
   PetscFunctionBegin;
-  for (PetscInt r = 0; r < F->n; r++) {
-    PetscScalar s = b[r];
-    for (PetscInt k = i[r]; k < d[r]; k++) s -= a[k] * x[j[k]];
-    x[r] = s;
+  for (PetscInt t = 0; t < F->n; t++) {
+    const PetscInt r  = lower ? t : F->n - 1 - t;
+    const PetscInt kb = lower ? i[r] : d[r] + 1, ke = lower ? d[r] : i[r + 1];
+    PetscScalar    s  = b[r];
+    for (PetscInt k = kb; k < ke; k++) s -= a[k] * x[j[k]];
+    x[r] = unit ? s : s * a[d[r]];
   }
-  for (PetscInt r = F->n - 1; r >= 0; r--) {
-    PetscScalar s = x[r];
-    for (PetscInt k = d[r] + 1; k < i[r + 1]; k++) s -= a[k] * x[j[k]];
-    x[r] = s * a[d[r]];
-  }
-  PetscCall(PetscLogFlops(2.0 * F->nnz));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* x = L^{-T} U^{-T} b, column-oriented over the same storage; x may alias b. */
-PetscErrorCode SFPCTriFactorSolveTranspose_Host(const SFPCTriFactor *F, const PetscScalar b[], PetscScalar x[])
+/* The transpose of that sweep, column-oriented over the same storage: x = L^{-T} b or U^{-T} b; x may alias b. */
+PetscErrorCode SFPCTriFactorSweepTranspose_Host(const SFPCTriFactor *F, PetscBool lower, PetscBool unit, const PetscScalar b[], PetscScalar x[])
 {
   const PetscInt    *i = F->i, *j = F->j, *d = F->diag;
   const PetscScalar *a = F->a;
 
   PetscFunctionBegin;
   if (x != b) PetscCall(PetscArraycpy(x, b, F->n));
-  for (PetscInt r = 0; r < F->n; r++) { /* U^T is lower triangular: finish x_r, then scatter */
-    x[r] *= a[d[r]];
-    for (PetscInt k = d[r] + 1; k < i[r + 1]; k++) x[j[k]] -= a[k] * x[r];
+  for (PetscInt t = 0; t < F->n; t++) { /* L^T is upper triangular (columns from last to first), U^T lower: finish x_r, then scatter */
+    const PetscInt r  = lower ? F->n - 1 - t : t;
+    const PetscInt kb = lower ? i[r] : d[r] + 1, ke = lower ? d[r] : i[r + 1];
+    if (!unit) x[r] *= a[d[r]];
+    for (PetscInt k = kb; k < ke; k++) x[j[k]] -= a[k] * x[r];
   }
-  for (PetscInt r = F->n - 1; r >= 0; r--) { /* L^T is unit upper triangular */
-    for (PetscInt k = i[r]; k < d[r]; k++) x[j[k]] -= a[k] * x[r];
-  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* x = U^{-1} L^{-1} b (L unit); x may alias b. */
+PetscErrorCode SFPCTriFactorSolve_Host(const SFPCTriFactor *F, const PetscScalar b[], PetscScalar x[])
+{
+  PetscFunctionBegin;
+  PetscCall(SFPCTriFactorSweep_Host(F, PETSC_TRUE, PETSC_TRUE, b, x));
+  PetscCall(SFPCTriFactorSweep_Host(F, PETSC_FALSE, PETSC_FALSE, x, x));
+  PetscCall(PetscLogFlops(2.0 * F->nnz));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* x = L^{-T} U^{-T} b; x may alias b. */
+PetscErrorCode SFPCTriFactorSolveTranspose_Host(const SFPCTriFactor *F, const PetscScalar b[], PetscScalar x[])
+{
+  PetscFunctionBegin;
+  PetscCall(SFPCTriFactorSweepTranspose_Host(F, PETSC_FALSE, PETSC_FALSE, b, x));
+  PetscCall(SFPCTriFactorSweepTranspose_Host(F, PETSC_TRUE, PETSC_TRUE, x, x));
   PetscCall(PetscLogFlops(2.0 * F->nnz));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

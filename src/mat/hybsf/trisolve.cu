@@ -1,8 +1,16 @@
 /*
-   Sync-free triangular solves over the engine's CSR factor (the multirow scheme of Freire's
-   SpTRSV_mr, shared/seeds/001 section 4.1): each warp takes a task by ticket, splits into
-   vectors of vec lanes, one row each; a lane waits for each unknown it needs, the vector
-   reduces, and its first lane publishes the row. No barrier between levels.
+   Sync-free triangular solves over the engine's factor, no barrier between levels.
+
+   csr layout (Freire's multirow SpTRSV_mr, shared/seeds/001 section 4.1): each warp takes a
+   task by ticket, splits into vectors of vec lanes, one row each; a lane waits for each unknown
+   it needs, the vector reduces, and its first lane publishes the row.
+
+   hyb layout (section 4.2.1, hyblayout.cu): the same arithmetic, but a task's rows, columns and
+   values come from its slab with coalesced loads, and tasks are assigned statically (warp g
+   takes tasks g, g + W, g + 2W, ...), so a warp loads its next task while it waits on the
+   current one. Static assignment is deadlock-free only when every warp is resident at once,
+   which a cooperative launch guarantees (or refuses to launch): the lowest unfinished task
+   then depends only on finished tasks and its warp is running it.
 */
 #include <sfpc/private/sfpcimpl.h>
 #include <sfpc/private/sfdevice.cuh>
@@ -11,14 +19,14 @@
 namespace
 {
 /*
-   LOWER: x = L^{-1} b with L unit lower triangular (the entries left of the diagonal).
-   UPPER: x = U^{-1} b with U the diagonal and right of it, the diagonal slot holding 1/u_rr.
-   x must hold the sentinel on entry; each row, once done, sets reset[r] to the sentinel, which
-   readies the other sweep's output (LOWER resets the U output, UPPER its own input) so that no
-   pass over memory is needed between applies.
+   LOWER: x = L^{-1} b over the entries left of the diagonal; UPPER: over the entries right of it.
+   The diagonal slot holds the inverse diagonal; UNIT sweeps do not read it.
+   x must hold the sentinel on entry. When reset is given, each row, once done, sets reset[r] to
+   the sentinel, which readies the other sweep's output (in an LU solve, L resets the U output, U
+   its own input) so that no pass over memory is needed between applies.
 */
-template <bool LOWER>
-__global__ void __launch_bounds__(32 * SFPC_WARPS_PER_BLOCK) TriSolveKernel(const int *__restrict__ ai, const int *__restrict__ aj, const int *__restrict__ ad, const double *__restrict__ a, SFPCSchedule S, const double *b, double *x, double *reset, unsigned long long *counter, unsigned long long base)
+template <bool LOWER, bool UNIT>
+__global__ void __launch_bounds__(32 * SFPC_WARPS_PER_BLOCK) CSRSolveKernel(const int *__restrict__ ai, const int *__restrict__ aj, const int *__restrict__ ad, const double *__restrict__ a, SFPCSchedule S, const double *b, double *x, double *reset, unsigned long long *counter, unsigned long long base)
 {
   const int lane = threadIdx.x & 31;
   for (long long w; (w = sfpc::TakeTask(counter, base)) < S.ntasks;) {
@@ -36,25 +44,110 @@ __global__ void __launch_bounds__(32 * SFPC_WARPS_PER_BLOCK) TriSolveKernel(cons
     sum = sfpc::VectorSum(sum, s);
     if (active && t == 0) {
       const double br = b[r];
-      sfpc::ResetValue(reset, r); /* after reading b: in the U sweep reset is b */
-      sfpc::PublishValue(x, r, LOWER ? br - sum : (br - sum) * a[ad[r]]);
+      if (reset) sfpc::ResetValue(reset, r); /* after reading b: in the U sweep of an LU solve reset is b */
+      sfpc::PublishValue(x, r, UNIT ? br - sum : (br - sum) * a[ad[r]]);
     }
   }
 }
 
-template <bool LOWER>
-PetscErrorCode TriSweep(SFPCTriDevice T, const SFPCSchedule &S, const PetscScalar *b, PetscScalar *x, PetscScalar *reset, cudaStream_t stream)
-{
-  int                blocks, epoch;
-  unsigned long long base;
+/* What a lane needs of its task before waiting: read together, and a task ahead of use. */
+struct HybSlot {
+  int    s;   /* lanes per row in this task */
+  int    col; /* -1: padding */
+  int    r;   /* the lane's row, -1 past the task's rows */
+  double val;
+};
 
+__device__ __forceinline__ HybSlot LoadSlot(const SFPCSchedule &S, int w, int lane)
+{
+  const long long k = 32LL * w + lane;
+  return HybSlot{S.vec[w], S.cols[k], S.rows[k], S.vals[k]};
+}
+
+template <bool LOWER, bool UNIT>
+__global__ void __launch_bounds__(32 * SFPC_WARPS_PER_BLOCK) HybSolveKernel(const int *__restrict__ ai, const int *__restrict__ aj, const int *__restrict__ ad, const double *__restrict__ a, SFPCSchedule S, const double *b, double *x, double *reset)
+{
+  const int lane = threadIdx.x & 31, nw = gridDim.x * SFPC_WARPS_PER_BLOCK;
+  int       w    = blockIdx.x * SFPC_WARPS_PER_BLOCK + threadIdx.x / 32;
+  if (w >= S.ntasks) return;
+  HybSlot cur = LoadSlot(S, w, lane), next = cur;
+  bool    head = cur.r >= 0 && (lane & (cur.s - 1)) == 0; /* the lane that publishes its row */
+  double  br   = head ? b[cur.r] : 0, di = 1;
+  if (!UNIT && head) di = S.dinv[cur.r];
+
+  for (; w < S.ntasks; w += nw) {
+    if (w + nw < S.ntasks) next = LoadSlot(S, w + nw, lane);
+    double sum = cur.col >= 0 ? cur.val * sfpc::WaitValue(x, cur.col) : 0;
+    if (cur.s == 32) { /* one row; past 32 entries it continues in the CSR */
+      const int r = __shfl_sync(0xffffffffu, cur.r, 0), kb = (LOWER ? ai[r] : ad[r] + 1) + 32, ke = LOWER ? ad[r] : ai[r + 1];
+      for (int k = kb + lane; k < ke; k += 32) sum += a[k] * sfpc::WaitValue(x, aj[k]);
+    }
+    sum = sfpc::VectorSum(sum, cur.s);
+    if (head) {
+      if (reset) sfpc::ResetValue(reset, cur.r);
+      sfpc::PublishValue(x, cur.r, UNIT ? br - sum : (br - sum) * di);
+    }
+    cur  = next;
+    head = cur.r >= 0 && (lane & (cur.s - 1)) == 0;
+    if (head) { /* the next row's right-hand side, in flight while it waits */
+      br = b[cur.r];
+      if (!UNIT) di = S.dinv[cur.r];
+    }
+  }
+}
+
+__global__ void FillSentinelKernel(int n, double *x)
+{
+  const int r = blockIdx.x * blockDim.x + threadIdx.x;
+  if (r < n) sfpc::ResetValue(x, r);
+}
+
+template <bool LOWER, bool UNIT>
+PetscErrorCode Sweep(SFPCTriDevice T, const SFPCSchedule &S, const PetscScalar *b, PetscScalar *x, PetscScalar *reset, cudaStream_t stream)
+{
   PetscFunctionBegin;
-  PetscCall(SFPCTriDeviceBeginSweep(T, S.ntasks, &blocks, &epoch, &base));
-  TriSolveKernel<LOWER><<<blocks, 32 * SFPC_WARPS_PER_BLOCK, 0, stream>>>(T->i, T->j, T->diag, T->a, S, b, x, reset, T->counter, base);
+  if (!S.ntasks) PetscFunctionReturn(PETSC_SUCCESS);
+  if (S.layout == SFPC_LAYOUT_HYB) {
+    const int    blocks = PetscMin(PetscMin((S.ntasks + SFPC_WARPS_PER_BLOCK - 1) / SFPC_WARPS_PER_BLOCK, T->resident / SFPC_WARPS_PER_BLOCK), T->hybblocks);
+    const int   *ai = T->i, *aj = T->j, *ad = T->diag;
+    const double *a = T->a;
+    void        *args[] = {(void *)&ai, (void *)&aj, (void *)&ad, (void *)&a, (void *)&S, (void *)&b, (void *)&x, (void *)&reset};
+    PetscCallCUDA(cudaLaunchCooperativeKernel((const void *)HybSolveKernel<LOWER, UNIT>, blocks, 32 * SFPC_WARPS_PER_BLOCK, args, 0, stream));
+  } else {
+    int                blocks;
+    unsigned long long base;
+    PetscCall(SFPCTriDeviceBeginSweep(T, S.ntasks, &blocks, &base));
+    CSRSolveKernel<LOWER, UNIT><<<blocks, 32 * SFPC_WARPS_PER_BLOCK, 0, stream>>>(T->i, T->j, T->diag, T->a, S, b, x, reset, T->counter, base);
+  }
   PetscCallCUDA(cudaGetLastError());
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+template <bool LOWER>
+PetscErrorCode Sweep(SFPCTriDevice T, const PetscScalar *b, PetscScalar *x, PetscScalar *reset, cudaStream_t stream)
+{
+  const SFPCSchedule &S = LOWER ? T->lower : T->upper;
+
+  PetscFunctionBegin;
+  if (S.unit) PetscCall(Sweep<LOWER, true>(T, S, b, x, reset, stream));
+  else PetscCall(Sweep<LOWER, false>(T, S, b, x, reset, stream));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 } // namespace
+
+/* Blocks per SM at which every hyb solve kernel is resident (the cap of their cooperative launches). */
+PetscErrorCode SFPCHybBlocksPerSM(int *blocks)
+{
+  int b[4];
+
+  PetscFunctionBegin;
+  PetscCallCUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&b[0], HybSolveKernel<true, true>, 32 * SFPC_WARPS_PER_BLOCK, 0));
+  PetscCallCUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&b[1], HybSolveKernel<true, false>, 32 * SFPC_WARPS_PER_BLOCK, 0));
+  PetscCallCUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&b[2], HybSolveKernel<false, true>, 32 * SFPC_WARPS_PER_BLOCK, 0));
+  PetscCallCUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&b[3], HybSolveKernel<false, false>, 32 * SFPC_WARPS_PER_BLOCK, 0));
+  *blocks = PetscMin(PetscMin(b[0], b[1]), PetscMin(b[2], b[3]));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
 /* x = U^{-1} L^{-1} b on the device; b and x are device arrays and may be the same (b is read before x is touched). */
 PetscErrorCode SFPCTriDeviceSolve(SFPCTriDevice T, const PetscScalar *b, PetscScalar *x)
@@ -63,12 +156,45 @@ PetscErrorCode SFPCTriDeviceSolve(SFPCTriDevice T, const PetscScalar *b, PetscSc
 
   PetscFunctionBegin;
   if (!T->n) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCheck(T->opt.lower && T->opt.upper, PETSC_COMM_SELF, PETSC_ERR_PLIB, "LU solve of an engine factor without both sweeps");
   PetscCall(PetscGetCurrentCUDAStream(&stream));
   PetscCall(PetscLogGpuTimeBegin());
   /* b -> z (L), z -> x (U); T->z holds the sentinel between applies, and the L sweep sets x to it */
-  PetscCall(TriSweep<true>(T, T->lower, b, T->z, x, stream));
-  PetscCall(TriSweep<false>(T, T->upper, T->z, x, T->z, stream));
+  PetscCall(Sweep<true>(T, b, T->z, x, stream));
+  PetscCall(Sweep<false>(T, T->z, x, T->z, stream));
   PetscCall(PetscLogGpuTimeEnd());
   PetscCall(PetscLogGpuFlops(2.0 * T->nnz));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* One sweep, x = L^{-1} b (lower) or U^{-1} b; x must not alias b. */
+PetscErrorCode SFPCTriDeviceSweep(SFPCTriDevice T, PetscBool lower, const PetscScalar *b, PetscScalar *x)
+{
+  cudaStream_t stream;
+
+  PetscFunctionBegin;
+  if (!T->n) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCheck(lower ? T->opt.lower : T->opt.upper, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Sweep the engine factor was not analysed for");
+  PetscCall(PetscGetCurrentCUDAStream(&stream));
+  PetscCall(PetscLogGpuTimeBegin());
+  PetscCall(SFPCFillSentinel(T->n, x));
+  if (lower) PetscCall(Sweep<true>(T, b, x, NULL, stream));
+  else PetscCall(Sweep<false>(T, b, x, NULL, stream));
+  PetscCall(PetscLogGpuTimeEnd());
+  PetscCall(PetscLogGpuFlops(2.0 * (lower ? T->lower.nnz : T->upper.nnz) + (lower ? !T->lower.unit : !T->upper.unit) * (PetscLogDouble)T->n));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Fills n entries of x with the sentinel (the state the solves expect of their outputs). */
+PetscErrorCode SFPCFillSentinel(PetscInt n, PetscScalar *x)
+{
+  cudaStream_t stream;
+  const int    tpb = 256;
+
+  PetscFunctionBegin;
+  if (!n) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscGetCurrentCUDAStream(&stream));
+  FillSentinelKernel<<<(int)((n + tpb - 1) / tpb), tpb, 0, stream>>>((int)n, x);
+  PetscCallCUDA(cudaGetLastError());
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -15,7 +15,7 @@ PetscErrorCode SFILUInitialize(SFILU *s)
   s->shifttype    = MAT_SHIFT_NONE;
   s->shiftamount  = 100.0 * PETSC_MACHINE_EPSILON;
   s->zeropivot    = 100.0 * PETSC_MACHINE_EPSILON;
-  s->warps_per_sm = SFPC_DEFAULT_WARPS_PER_SM;
+  PetscCall(SFPCTriOptionsDefault(&s->engine));
   s->failrow      = -1;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

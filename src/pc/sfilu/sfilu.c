@@ -11,7 +11,7 @@ static PetscErrorCode PCSetUp_SFILU(PC pc)
 
   PetscFunctionBegin;
   PetscCall(SFILUCheckMatrix(pc->pmat, &ondevice));
-  if (!pc->setupcalled || pc->flag != SAME_NONZERO_PATTERN || ondevice != s->ondevice || !(s->F.i || s->T)) PetscCall(SFILUSymbolic(s, pc->pmat, ondevice));
+  if (!pc->setupcalled || pc->flag != SAME_NONZERO_PATTERN || ondevice != s->ondevice || !(s->F.i || s->T) || (s->T && (s->T->opt.layout != s->engine.layout || s->T->opt.levels != s->engine.levels))) PetscCall(SFILUSymbolic(s, pc->pmat, ondevice));
   PetscCall(SFILUNumeric(s, pc->pmat, (PetscObject)pc, pc->erroriffailure));
   pc->failedreason = s->failure;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -79,7 +79,9 @@ static PetscErrorCode PCSetFromOptions_SFILU(PC pc, PetscOptionItems PetscOption
   if (set) PetscCall(PCFactorSetShiftAmount_SFILU(pc, r));
   PetscCall(PetscOptionsReal("-pc_sfilu_zeropivot", "Pivot tolerance, relative to the row sum of |A|", "PCFactorSetZeroPivot", s->zeropivot, &r, &set));
   if (set) PetscCall(PCFactorSetZeroPivot_SFILU(pc, r));
-  PetscCall(PetscOptionsRangeInt("-pc_sfilu_warps_per_sm", "GPU sweeps: warps kept per SM (more hide latency, fewer poll less)", "PCSFILU", s->warps_per_sm, &s->warps_per_sm, NULL, 1, 64));
+  PetscCall(PetscOptionsRangeInt("-pc_sfilu_warps_per_sm", "GPU sweeps: warps kept per SM (more hide latency, fewer poll less)", "PCSFILU", s->engine.warps_per_sm, &s->engine.warps_per_sm, NULL, 1, 64));
+  PetscCall(PetscOptionsEnum("-pc_sfilu_layout", "GPU sweeps: storage of the factor's L and U (auto chooses per triangle)", "PCSFILU", SFPCLayouts, (PetscEnum)s->engine.layout, (PetscEnum *)&s->engine.layout, NULL));
+  PetscCall(PetscOptionsEnum("-pc_sfilu_levels", "GPU sweeps: dependency levels ordering the rows (auto chooses per triangle)", "PCSFILU", SFPCLevelsTypes, (PetscEnum)s->engine.levels, (PetscEnum *)&s->engine.levels, NULL));
   PetscOptionsHeadEnd();
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -125,7 +127,10 @@ static PetscErrorCode PCDestroy_SFILU(PC pc)
                         pivot is positive (positive_definite)
 .  -pc_sfilu_shift_amount <100*eps> - see above
 .  -pc_sfilu_zeropivot <100*eps> - pivot u_ii fails when |u_ii| <= zeropivot * sum_j |a_ij| (Re(u_ii) for positive_definite)
--  -pc_sfilu_warps_per_sm <24> - GPU only: warps each sync-free sweep keeps per SM
+.  -pc_sfilu_warps_per_sm <24> - GPU only: warps each sync-free sweep keeps per SM
+.  -pc_sfilu_layout <auto,csr,hyb> - GPU only: how the sweeps store L and U (see `MATHYBSF`); auto takes hyb unless its
+                        padding would more than double the triangle's memory
+-  -pc_sfilu_levels <auto,asap,alap> - GPU only: the dependency levels that order the rows of the sweeps
 
    Notes:
    Works on `MATSEQAIJ` (on the host) and `MATSEQAIJCUSPARSE` (entirely on the GPU: analysis, sync-free factorization

@@ -21,7 +21,7 @@ typedef struct {
   MatFactorShiftType shifttype;
   PetscReal          shiftamount;  /* first nonzero shift, relative to the largest row sum of |A| */
   PetscReal          zeropivot;    /* pivot tolerance, relative to the row sum of |A| */
-  PetscInt           warps_per_sm; /* GPU sweeps: resident warps per SM */
+  SFPCTriOptions     engine;      /* GPU: warps per SM, layout and levels of the sweeps */
 
   /* the factor, on the host (F) or on the device (T); its pattern and analysis are rebuilt only when A's pattern changes */
   PetscBool     ondevice;

@@ -16,7 +16,7 @@ PetscErrorCode SFILUSymbolic_Device(SFILU *s, Mat A)
   PetscFunctionBegin;
   PetscCall(MatGetLocalSize(A, &n, NULL));
   PetscCall(MatSeqAIJCUSPARSEGetIJ(A, PETSC_FALSE, &ai, &aj));
-  PetscCall(SFPCTriDeviceCreate(n, ai, aj, s->warps_per_sm, &s->T));
+  PetscCall(SFPCTriDeviceCreate(n, ai, aj, &s->engine, &s->T));
   PetscCall(MatSeqAIJCUSPARSERestoreIJ(A, PETSC_FALSE, &ai, &aj));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -25,7 +25,7 @@ PetscErrorCode SFILUSymbolic_Device(SFILU *s, Mat A)
 PetscErrorCode SFILUGetValues_Device(SFILU *s, Mat A, const PetscScalar **aa)
 {
   PetscFunctionBegin;
-  PetscCall(SFPCTriDeviceSetWarpsPerSM(s->T, s->warps_per_sm));
+  PetscCall(SFPCTriDeviceSetWarpsPerSM(s->T, s->engine.warps_per_sm));
   PetscCall(MatSeqAIJCUSPARSEGetArrayRead(A, aa));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -34,6 +34,7 @@ PetscErrorCode SFILUAttempt_Device(SFILU *s, const PetscScalar *aa, PetscReal sh
 {
   PetscFunctionBegin;
   PetscCall(SFILUFactorNumeric_Device(s->T, aa, shift, s->zeropivot, positive, res));
+  PetscCall(SFPCTriDeviceValuesChanged(s->T));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -46,14 +47,8 @@ PetscErrorCode SFILUBounds_Device(SFILU *s, const PetscScalar *aa, PetscReal *rm
 
 PetscErrorCode SFILUView_Device(SFILU *s, PetscViewer viewer)
 {
-  SFPCTriDevice  T = s->T;
-  PetscLogDouble bytes;
-
   PetscFunctionBegin;
-  PetscCall(SFPCTriDeviceBytes(T, &bytes));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "factor: %" PetscInt_FMT " rows, %" PetscInt_FMT " nonzeros, %.3g MiB on the GPU\n", T->n, T->nnz, (double)(bytes / 1048576.0)));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "levels: L %d, U %d; warp tasks: L %d, U %d; %" PetscInt_FMT " warps per SM\n", T->lower.nlevels, T->upper.nlevels, T->lower.ntasks, T->upper.ntasks, s->warps_per_sm));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "rows of L by lanes per row: 1:%" PetscInt_FMT " 2:%" PetscInt_FMT " 4:%" PetscInt_FMT " 8:%" PetscInt_FMT " 16:%" PetscInt_FMT " 32:%" PetscInt_FMT "\n", T->rows_by_vec[0], T->rows_by_vec[1], T->rows_by_vec[2], T->rows_by_vec[3], T->rows_by_vec[4], T->rows_by_vec[5]));
+  PetscCall(SFPCTriDeviceView(s->T, viewer));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -1,0 +1,22 @@
+/*
+   One triangle of a square CSR matrix as an engine factor (what MATHYBSF holds): the entries
+   strictly below (lower) or above (upper) the diagonal, plus a diagonal slot in every row that
+   holds the inverse diagonal, or 1 for a unit diagonal (where the matrix may lack the entry).
+*/
+#pragma once
+
+#include <sfpc/private/trifactor.h>
+#include <sfpc/private/trifactor_device.h>
+
+/* What made a matrix unusable, reported as 4 * row + kind by the device kernels. */
+typedef enum {
+  SFPC_TRIANGLE_MISSING_DIAGONAL,
+  SFPC_TRIANGLE_ZERO_DIAGONAL,
+  SFPC_TRIANGLE_PATTERN_CHANGED
+} SFPCTriangleFault;
+
+PETSC_INTERN PetscErrorCode SFPCTriangleFaultError(PetscInt, SFPCTriangleFault);
+PETSC_INTERN PetscErrorCode SFPCTriangleCreate_Host(PetscInt, const PetscInt[], const PetscInt[], const PetscScalar[], PetscBool, PetscBool, SFPCTriFactor *);
+PETSC_INTERN PetscErrorCode SFPCTriangleSetValues_Host(SFPCTriFactor *, const PetscInt[], const PetscInt[], const PetscScalar[], PetscBool, PetscBool);
+PETSC_INTERN PetscErrorCode SFPCTriangleCreate_Device(PetscInt, const PetscInt *, const PetscInt *, const PetscScalar *, PetscBool, PetscBool, const SFPCTriOptions *, SFPCTriDevice *);
+PETSC_INTERN PetscErrorCode SFPCTriangleSetValues_Device(SFPCTriDevice, const PetscInt *, const PetscInt *, const PetscScalar *, PetscBool, PetscBool);

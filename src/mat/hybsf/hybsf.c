@@ -1,0 +1,345 @@
+/*
+   MATHYBSF: one triangle of a square matrix stored for sync-free triangular solves (the engine's
+   factor with a single sweep). Built from MATSEQAIJCUSPARSE it lives and solves on the GPU, from
+   MATSEQAIJ on the host with the reference arithmetic.
+*/
+#include <sfpc/private/hybsfimpl.h>
+#include <sfpc/private/sfpcimpl.h>
+
+const char *const MatHYBSFTriangles[] = {"lower", "upper", "MatHYBSFTriangle", "MAT_HYBSF_", NULL};
+const char *const SFPCLayouts[]       = {"auto", "csr", "hyb", "SFPCLayout", "SFPC_LAYOUT_", NULL};
+const char *const SFPCLevelsTypes[]   = {"auto", "asap", "alap", "SFPCLevels", "SFPC_LEVELS_", NULL};
+
+/* A source SFPC can take a triangle of: square, MATSEQAIJ (host) or MATSEQAIJCUSPARSE (GPU unless bound to the CPU). */
+static PetscErrorCode HYBSFCheckSource(Mat A, PetscBool *ondevice)
+{
+  PetscInt  m, n;
+  PetscBool isseqaij, iscusparse, bound = PETSC_FALSE;
+  MatType   type;
+
+  PetscFunctionBegin;
+  PetscCall(MatGetSize(A, &m, &n));
+  PetscCheck(m == n, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_SIZ, "MATHYBSF takes a triangle of a square matrix, this one is %" PetscInt_FMT " x %" PetscInt_FMT, m, n);
+  PetscCall(PetscObjectTypeCompare((PetscObject)A, MATSEQAIJ, &isseqaij));
+  PetscCall(PetscObjectTypeCompare((PetscObject)A, MATSEQAIJCUSPARSE, &iscusparse));
+  PetscCall(MatGetType(A, &type));
+  PetscCheck(isseqaij || iscusparse, PetscObjectComm((PetscObject)A), PETSC_ERR_SUP, "MATHYBSF is built from %s or %s, not %s", MATSEQAIJ, MATSEQAIJCUSPARSE, type);
+  PetscCheck(A->assembled, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_WRONGSTATE, "MATHYBSF needs an assembled matrix");
+  if (iscusparse) PetscCall(MatBoundToCPU(A, &bound));
+  *ondevice = (PetscBool)(iscusparse && !bound);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Builds B's factor from A, or with reuse refills it (same pattern, same place). */
+static PetscErrorCode HYBSFBuild(Mat B, Mat A, PetscBool reuse)
+{
+  Mat_HYBSF      *h = (Mat_HYBSF *)B->data;
+  PetscBool       ondevice;
+  const PetscBool lower = (PetscBool)(h->tri == MAT_HYBSF_LOWER);
+
+  PetscFunctionBegin;
+  PetscCall(HYBSFCheckSource(A, &ondevice));
+  PetscCheck(!reuse || ondevice == h->ondevice, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_INCOMP, "Refilling a MATHYBSF needs a source of the kind it was built from (%s)", h->ondevice ? MATSEQAIJCUSPARSE : MATSEQAIJ);
+  PetscCall(PetscLogEventBegin(SFPC_TriAnalysis, B, A, 0, 0));
+  if (ondevice) PetscCall(MatHYBSFBuild_Device(h, A, reuse));
+  else {
+    const PetscInt    *ai, *aj;
+    const PetscScalar *aa;
+    PetscInt           n;
+    PetscBool          done;
+
+    PetscCall(MatGetRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &n, &ai, &aj, &done));
+    PetscCheck(done, PETSC_COMM_SELF, PETSC_ERR_SUP, "SFPC cannot read the CSR structure of this matrix");
+    PetscCall(MatSeqAIJGetArrayRead(A, &aa));
+    if (reuse) PetscCall(SFPCTriangleSetValues_Host(&h->F, ai, aj, aa, lower, h->unit));
+    else PetscCall(SFPCTriangleCreate_Host(n, ai, aj, aa, lower, h->unit, &h->F));
+    PetscCall(MatSeqAIJRestoreArrayRead(A, &aa));
+    PetscCall(MatRestoreRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &n, &ai, &aj, &done));
+  }
+  PetscCall(PetscLogEventEnd(SFPC_TriAnalysis, B, A, 0, 0));
+  h->ondevice     = ondevice;
+  B->assembled    = PETSC_TRUE;
+  B->preallocated = PETSC_TRUE;
+  PetscCall(PetscObjectStateIncrease((PetscObject)B));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  MatCreateHYBSF - Creates a `MATHYBSF` matrix from one triangle of a square matrix, for sync-free triangular solves.
+
+  Collective
+
+  Input Parameters:
++ A      - the source, `MATSEQAIJCUSPARSE` (analysis and solves on the GPU) or `MATSEQAIJ` (on the host); not changed
+. tri    - `MAT_HYBSF_LOWER` or `MAT_HYBSF_UPPER`: the entries on and below, or on and above, the diagonal
+. unit   - the diagonal is taken as 1 (stored diagonal entries are ignored and may be absent)
+. layout - `SFPC_LAYOUT_CSR`, `SFPC_LAYOUT_HYB` or `SFPC_LAYOUT_AUTO`
+- levels - `SFPC_LEVELS_ASAP`, `SFPC_LEVELS_ALAP` or `SFPC_LEVELS_AUTO`
+
+  Output Parameter:
+. T - the matrix; `MatSolve()` computes x = T^{-1} b
+
+  Level: intermediate
+
+  Note:
+  A missing or zero diagonal entry (when not unit) is an error.
+
+.seealso: `MATHYBSF`, `MatHYBSFGetInfo()`, `MatConvert()`
+@*/
+PetscErrorCode MatCreateHYBSF(Mat A, MatHYBSFTriangle tri, PetscBool unit, SFPCLayout layout, SFPCLevels levels, Mat *T)
+{
+  Mat        B;
+  Mat_HYBSF *h;
+  PetscInt   n;
+  PetscBool  ondevice;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(A, MAT_CLASSID, 1);
+  PetscAssertPointer(T, 6);
+  PetscCheck(tri == MAT_HYBSF_LOWER || tri == MAT_HYBSF_UPPER, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_OUTOFRANGE, "Unknown triangle %d", (int)tri);
+  PetscCheck(layout >= SFPC_LAYOUT_AUTO && layout <= SFPC_LAYOUT_HYB, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_OUTOFRANGE, "Unknown layout %d", (int)layout);
+  PetscCheck(levels >= SFPC_LEVELS_AUTO && levels <= SFPC_LEVELS_ALAP, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_OUTOFRANGE, "Unknown levels %d", (int)levels);
+  PetscCall(HYBSFCheckSource(A, &ondevice));
+  PetscCall(MatGetLocalSize(A, &n, NULL));
+  PetscCall(MatCreate(PetscObjectComm((PetscObject)A), &B));
+  PetscCall(MatSetSizes(B, n, n, n, n));
+  PetscCall(MatSetType(B, MATHYBSF));
+  h             = (Mat_HYBSF *)B->data;
+  h->tri        = tri;
+  h->unit       = unit;
+  h->opt.layout = layout;
+  h->opt.levels = levels;
+  {
+    PetscErrorCode ierr = HYBSFBuild(B, A, PETSC_FALSE);
+    if (ierr) PetscCall(MatDestroy(&B)); /* a refused source leaves nothing behind */
+    PetscCall(ierr);
+  }
+  *T = B;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* MatConvert(A, MATHYBSF, ...): options from A's prefix choose the triangle and the storage. */
+static PetscErrorCode MatConvertFrom_HYBSF(Mat A, MatType type, MatReuse reuse, Mat *M)
+{
+  MatHYBSFTriangle tri    = MAT_HYBSF_LOWER;
+  PetscBool        unit   = PETSC_FALSE;
+  SFPCLayout       layout = SFPC_LAYOUT_AUTO;
+  SFPCLevels       levels = SFPC_LEVELS_AUTO;
+
+  PetscFunctionBegin;
+  (void)type;
+  PetscCheck(reuse != MAT_INPLACE_MATRIX, PetscObjectComm((PetscObject)A), PETSC_ERR_SUP, "MATHYBSF keeps one triangle: it cannot replace its source in place");
+  if (reuse == MAT_REUSE_MATRIX) {
+    PetscBool ishybsf;
+    PetscCall(PetscObjectTypeCompare((PetscObject)*M, MATHYBSF, &ishybsf));
+    PetscCheck(ishybsf, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_WRONG, "MAT_REUSE_MATRIX needs a MATHYBSF made from a matrix of the same pattern");
+    PetscCheck((*M)->rmap->n == A->rmap->n, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_SIZ, "MAT_REUSE_MATRIX needs a MATHYBSF of the same size");
+    PetscCall(HYBSFBuild(*M, A, PETSC_TRUE));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscObjectOptionsBegin((PetscObject)A);
+  PetscCall(PetscOptionsEnum("-mat_hybsf_triangle", "Triangle of the matrix to keep", "MatCreateHYBSF", MatHYBSFTriangles, (PetscEnum)tri, (PetscEnum *)&tri, NULL));
+  PetscCall(PetscOptionsBool("-mat_hybsf_unit_diagonal", "Take the diagonal as 1", "MatCreateHYBSF", unit, &unit, NULL));
+  PetscCall(PetscOptionsEnum("-mat_hybsf_layout", "Storage of the off-diagonal entries", "MatCreateHYBSF", SFPCLayouts, (PetscEnum)layout, (PetscEnum *)&layout, NULL));
+  PetscCall(PetscOptionsEnum("-mat_hybsf_levels", "Dependency levels that order the rows", "MatCreateHYBSF", SFPCLevelsTypes, (PetscEnum)levels, (PetscEnum *)&levels, NULL));
+  PetscOptionsEnd();
+  PetscCall(MatCreateHYBSF(A, tri, unit, layout, levels, M));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* MatConvert(T, MATSEQAIJ or MATSEQAIJCUSPARSE, ...): the triangle as stored, with its true diagonal (1 when unit). */
+static PetscErrorCode MatConvert_HYBSF(Mat B, MatType type, MatReuse reuse, Mat *M)
+{
+  Mat_HYBSF   *h = (Mat_HYBSF *)B->data;
+  PetscInt    *i, *j, n = B->rmap->n;
+  PetscScalar *a;
+  Mat          C;
+
+  PetscFunctionBegin;
+  PetscCheck(reuse != MAT_INPLACE_MATRIX, PetscObjectComm((PetscObject)B), PETSC_ERR_SUP, "MATHYBSF converts to a new matrix only");
+  if (h->ondevice) PetscCall(MatHYBSFGetCSR_Device(h, &i, &j, &a));
+  else {
+    PetscCall(PetscMalloc3(n + 1, &i, h->F.nnz, &j, h->F.nnz, &a));
+    PetscCall(PetscArraycpy(i, h->F.i, n + 1));
+    PetscCall(PetscArraycpy(j, h->F.j, h->F.nnz));
+    PetscCall(PetscArraycpy(a, h->F.a, h->F.nnz));
+  }
+  for (PetscInt r = 0; r < n; r++) { /* diagonal slots hold inverses */
+    for (PetscInt k = i[r]; k < i[r + 1]; k++)
+      if (j[k] == r) a[k] = h->unit ? 1.0 : 1.0 / a[k];
+  }
+  PetscCall(MatCreate(PetscObjectComm((PetscObject)B), &C));
+  PetscCall(MatSetSizes(C, n, n, n, n));
+  PetscCall(MatSetType(C, MATSEQAIJ));
+  PetscCall(MatSeqAIJSetPreallocationCSR(C, i, j, a));
+  PetscCall(PetscFree3(i, j, a));
+  PetscCall(MatConvert(C, type, MAT_INPLACE_MATRIX, &C));
+  if (reuse == MAT_REUSE_MATRIX) {
+    PetscCall(MatCopy(C, *M, DIFFERENT_NONZERO_PATTERN));
+    PetscCall(MatDestroy(&C));
+  } else *M = C;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatSolve_HYBSF(Mat B, Vec b, Vec x)
+{
+  Mat_HYBSF *h = (Mat_HYBSF *)B->data;
+
+  PetscFunctionBegin;
+  PetscCall(PetscLogEventBegin(SFPC_TriSolve, B, b, x, 0));
+  if (h->ondevice) PetscCall(MatHYBSFSolve_Device(h, b, x));
+  else {
+    const PetscScalar *ba;
+    PetscScalar       *xa;
+
+    PetscCall(VecGetArrayRead(b, &ba));
+    PetscCall(VecGetArrayWrite(x, &xa));
+    PetscCall(SFPCTriFactorSweep_Host(&h->F, (PetscBool)(h->tri == MAT_HYBSF_LOWER), h->unit, ba, xa));
+    PetscCall(PetscLogFlops(2.0 * (h->F.nnz - h->F.n) + (h->unit ? 0 : h->F.n)));
+    PetscCall(VecRestoreArrayWrite(x, &xa));
+    PetscCall(VecRestoreArrayRead(b, &ba));
+  }
+  PetscCall(PetscLogEventEnd(SFPC_TriSolve, B, b, x, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatSolveTranspose_HYBSF(Mat B, Vec b, Vec x)
+{
+  Mat_HYBSF         *h = (Mat_HYBSF *)B->data;
+  const PetscScalar *ba;
+  PetscScalar       *xa;
+
+  PetscFunctionBegin;
+  PetscCheck(!h->ondevice, PetscObjectComm((PetscObject)B), PETSC_ERR_SUP, "MatSolveTranspose() of a GPU MATHYBSF is not supported yet; build the other triangle of the transposed matrix (MatTranspose()) instead");
+  PetscCall(VecGetArrayRead(b, &ba));
+  PetscCall(VecGetArrayWrite(x, &xa));
+  PetscCall(SFPCTriFactorSweepTranspose_Host(&h->F, (PetscBool)(h->tri == MAT_HYBSF_LOWER), h->unit, ba, xa));
+  PetscCall(PetscLogFlops(2.0 * (h->F.nnz - h->F.n) + (h->unit ? 0 : h->F.n)));
+  PetscCall(VecRestoreArrayWrite(x, &xa));
+  PetscCall(VecRestoreArrayRead(b, &ba));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  MatHYBSFGetInfo - What a `MATHYBSF` matrix chose (layout, levels) and holds (levels, warp tasks, memory).
+
+  Not Collective
+
+  Input Parameter:
+. T - the `MATHYBSF` matrix
+
+  Output Parameter:
+. info - the figures; on the host the layout is csr and there are no warp tasks
+
+  Level: intermediate
+
+.seealso: `MATHYBSF`, `MatCreateHYBSF()`
+@*/
+PetscErrorCode MatHYBSFGetInfo(Mat T, MatHYBSFInfo *info)
+{
+  Mat_HYBSF *h;
+  PetscBool  ishybsf;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(T, MAT_CLASSID, 1);
+  PetscAssertPointer(info, 2);
+  PetscCall(PetscObjectTypeCompare((PetscObject)T, MATHYBSF, &ishybsf));
+  PetscCheck(ishybsf, PetscObjectComm((PetscObject)T), PETSC_ERR_ARG_WRONG, "Not a MATHYBSF matrix");
+  PetscCheck(T->assembled, PetscObjectComm((PetscObject)T), PETSC_ERR_ARG_WRONGSTATE, "MATHYBSF not built: use MatCreateHYBSF() or MatConvert()");
+  h = (Mat_HYBSF *)T->data;
+  PetscCall(PetscMemzero(info, sizeof(*info)));
+  info->ondevice = h->ondevice;
+  if (h->ondevice) {
+#if defined(SFPC_HAVE_CUDA)
+    const SFPCSchedule *S = h->tri == MAT_HYBSF_LOWER ? &h->T->lower : &h->T->upper;
+    info->layout          = S->layout;
+    info->levels          = S->levels;
+    info->nlevels         = S->nlevels;
+    info->ntasks          = S->ntasks;
+    info->nnz             = S->nnz;
+    PetscCall(SFPCTriDeviceBytes(h->T, &info->bytes, &info->csr_bytes));
+#endif
+  } else {
+    info->layout    = SFPC_LAYOUT_CSR;
+    info->levels    = SFPC_LEVELS_ASAP;
+    info->nnz       = h->F.nnz - h->F.n;
+    info->bytes     = (PetscLogDouble)h->F.nnz * (sizeof(PetscInt) + sizeof(PetscScalar)) + (h->F.n * 2.0 + 1) * sizeof(PetscInt);
+    info->csr_bytes = (PetscLogDouble)info->nnz * (sizeof(PetscInt) + sizeof(PetscScalar)) + (h->F.n + 1.0) * sizeof(PetscInt);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatView_HYBSF(Mat B, PetscViewer viewer)
+{
+  Mat_HYBSF *h = (Mat_HYBSF *)B->data;
+  PetscBool  isascii;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &isascii));
+  PetscCheck(isascii, PetscObjectComm((PetscObject)B), PETSC_ERR_SUP, "MATHYBSF views as ASCII only; MatConvert() it to AIJ to see its entries");
+  if (!B->assembled) {
+    PetscCall(PetscViewerASCIIPrintf(viewer, "MATHYBSF, not built\n"));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(PetscViewerASCIIPrintf(viewer, "MATHYBSF: %s triangle, %s diagonal, %" PetscInt_FMT " rows, solves on the %s\n", MatHYBSFTriangles[h->tri], h->unit ? "unit" : "non-unit", B->rmap->n, h->ondevice ? "GPU (sync-free)" : "host"));
+  PetscCall(PetscViewerASCIIPushTab(viewer));
+#if defined(SFPC_HAVE_CUDA)
+  if (h->ondevice) PetscCall(SFPCTriDeviceView(h->T, viewer));
+#endif
+  if (!h->ondevice) {
+    MatHYBSFInfo info;
+    PetscCall(MatHYBSFGetInfo(B, &info));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "%" PetscInt_FMT " off-diagonal entries in CSR, %.3g MiB\n", info.nnz, (double)(info.bytes / 1048576.0)));
+  }
+  PetscCall(PetscViewerASCIIPopTab(viewer));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatDestroy_HYBSF(Mat B)
+{
+  Mat_HYBSF *h = (Mat_HYBSF *)B->data;
+
+  PetscFunctionBegin;
+  PetscCall(MatHYBSFReset_Device(h));
+  PetscCall(SFPCTriFactorDestroy(&h->F));
+  PetscCall(PetscFree(B->data));
+  PetscCall(PetscObjectChangeTypeName((PetscObject)B, NULL));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*MC
+   MATHYBSF - "hybsf": one triangle of a square sparse matrix for synchronization-free triangular solves; see `MatCreateHYBSF()`.
+
+   Options Database Keys (prefix of the source matrix, read by `MatConvert()`):
++  -mat_hybsf_triangle <lower,upper> - the triangle, diagonal included
+.  -mat_hybsf_unit_diagonal <false> - take the diagonal as 1
+.  -mat_hybsf_layout <auto,csr,hyb> - storage on the GPU
+-  -mat_hybsf_levels <auto,asap,alap> - dependency levels ordering the rows
+
+   Level: intermediate
+
+   Notes:
+   Supports `MatSolve()`, `MatSolveTranspose()` (host only so far), `MatView()`, and `MatConvert()` to and from
+   `MATSEQAIJ`/`MATSEQAIJCUSPARSE` (`MAT_REUSE_MATRIX` from AIJ refills the values of the same pattern and keeps the analysis).
+
+.seealso: `MatCreateHYBSF()`, `MatHYBSFGetInfo()`, `PCSFILU`
+M*/
+PetscErrorCode MatCreate_HYBSF(Mat B)
+{
+  Mat_HYBSF *h;
+
+  PetscFunctionBegin;
+  PetscCall(PetscNew(&h));
+  PetscCall(SFPCTriOptionsDefault(&h->opt));
+  B->data                 = h;
+  B->ops->solve           = MatSolve_HYBSF;
+  B->ops->solvetranspose  = MatSolveTranspose_HYBSF;
+  B->ops->view            = MatView_HYBSF;
+  B->ops->destroy         = MatDestroy_HYBSF;
+  B->ops->convert         = MatConvert_HYBSF;
+  B->ops->convertfrom     = MatConvertFrom_HYBSF;
+  PetscCall(PetscLayoutSetUp(B->rmap));
+  PetscCall(PetscLayoutSetUp(B->cmap));
+  PetscCall(PetscObjectChangeTypeName((PetscObject)B, MATHYBSF));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -1,0 +1,108 @@
+/*
+   MATHYBSF on the GPU: the triangle is taken from the source's device CSR, analysed and solved
+   by the engine; nothing of the matrix passes through the host.
+*/
+#include <sfpc/private/hybsfimpl.h>
+
+#if defined(SFPC_HAVE_CUDA)
+  #include <petscdevice_cuda.h>
+
+/* Builds (or, with reuse, refills) the device factor from A's device CSR. */
+PetscErrorCode MatHYBSFBuild_Device(Mat_HYBSF *h, Mat A, PetscBool reuse)
+{
+  const PetscInt    *ai, *aj;
+  const PetscScalar *aa;
+  PetscInt           n;
+  const PetscBool    lower = (PetscBool)(h->tri == MAT_HYBSF_LOWER);
+
+  PetscFunctionBegin;
+  PetscCall(MatGetLocalSize(A, &n, NULL));
+  PetscCall(MatSeqAIJCUSPARSEGetIJ(A, PETSC_FALSE, &ai, &aj));
+  PetscCall(MatSeqAIJCUSPARSEGetArrayRead(A, &aa));
+  if (reuse) PetscCall(SFPCTriangleSetValues_Device(h->T, ai, aj, aa, lower, h->unit));
+  else PetscCall(SFPCTriangleCreate_Device(n, ai, aj, aa, lower, h->unit, &h->opt, &h->T));
+  PetscCall(MatSeqAIJCUSPARSERestoreArrayRead(A, &aa));
+  PetscCall(MatSeqAIJCUSPARSERestoreIJ(A, PETSC_FALSE, &ai, &aj));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* x = T^{-1} b. Host vectors pass through a device copy. */
+PetscErrorCode MatHYBSFSolve_Device(Mat_HYBSF *h, Vec b, Vec x)
+{
+  const PetscScalar *ba;
+  PetscScalar       *xa;
+  PetscMemType       mb, mx;
+  const PetscBool    lower = (PetscBool)(h->tri == MAT_HYBSF_LOWER);
+
+  PetscFunctionBegin;
+  PetscCall(VecGetArrayReadAndMemType(b, &ba, &mb));
+  PetscCall(VecGetArrayWriteAndMemType(x, &xa, &mx));
+  if (PetscMemTypeDevice(mb) && PetscMemTypeDevice(mx)) {
+    PetscCall(SFPCTriDeviceSweep(h->T, lower, ba, xa));
+    PetscCall(VecRestoreArrayWriteAndMemType(x, &xa));
+    PetscCall(VecRestoreArrayReadAndMemType(b, &ba));
+  } else {
+    PetscScalar *wa;
+
+    PetscCall(VecRestoreArrayWriteAndMemType(x, &xa));
+    PetscCall(VecRestoreArrayReadAndMemType(b, &ba));
+    if (!h->work[0]) {
+      PetscCall(PetscInfo(b, "Host vectors with a GPU triangle: each solve copies through the device; use -vec_type cuda to avoid it\n"));
+      PetscCall(VecCreateSeqCUDA(PETSC_COMM_SELF, h->T->n, &h->work[0]));
+      PetscCall(VecDuplicate(h->work[0], &h->work[1]));
+    }
+    PetscCall(VecCopy(b, h->work[0]));
+    PetscCall(VecCUDAGetArrayRead(h->work[0], &ba));
+    PetscCall(VecCUDAGetArrayWrite(h->work[1], &wa));
+    PetscCall(SFPCTriDeviceSweep(h->T, lower, ba, wa));
+    PetscCall(VecCUDARestoreArrayWrite(h->work[1], &wa));
+    PetscCall(VecCUDARestoreArrayRead(h->work[0], &ba));
+    PetscCall(VecCopy(h->work[1], x));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A host copy of the engine factor's CSR (diagonal slots hold inverses), for conversion back to AIJ; caller frees with PetscFree3(). */
+PetscErrorCode MatHYBSFGetCSR_Device(Mat_HYBSF *h, PetscInt **i, PetscInt **j, PetscScalar **a)
+{
+  SFPCTriDevice T = h->T;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc3(T->n + 1, i, T->nnz, j, T->nnz, a));
+  PetscCallCUDA(cudaMemcpy(*i, T->i, sizeof(PetscInt) * (T->n + 1), cudaMemcpyDeviceToHost));
+  PetscCallCUDA(cudaMemcpy(*j, T->j, sizeof(PetscInt) * T->nnz, cudaMemcpyDeviceToHost));
+  PetscCallCUDA(cudaMemcpy(*a, T->a, sizeof(PetscScalar) * T->nnz, cudaMemcpyDeviceToHost));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MatHYBSFReset_Device(Mat_HYBSF *h)
+{
+  PetscFunctionBegin;
+  PetscCall(SFPCTriDeviceDestroy(&h->T));
+  PetscCall(VecDestroy(&h->work[0]));
+  PetscCall(VecDestroy(&h->work[1]));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+#else
+  #define HYBSF_NO_CUDA SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, "SFPC was built without CUDA")
+PetscErrorCode MatHYBSFBuild_Device(Mat_HYBSF *h, Mat A, PetscBool reuse)
+{
+  (void)h, (void)A, (void)reuse;
+  HYBSF_NO_CUDA;
+}
+PetscErrorCode MatHYBSFSolve_Device(Mat_HYBSF *h, Vec b, Vec x)
+{
+  (void)h, (void)b, (void)x;
+  HYBSF_NO_CUDA;
+}
+PetscErrorCode MatHYBSFGetCSR_Device(Mat_HYBSF *h, PetscInt **i, PetscInt **j, PetscScalar **a)
+{
+  (void)h, (void)i, (void)j, (void)a;
+  HYBSF_NO_CUDA;
+}
+PetscErrorCode MatHYBSFReset_Device(Mat_HYBSF *h)
+{
+  (void)h;
+  return PETSC_SUCCESS;
+}
+#endif

@@ -1,0 +1,164 @@
+/*
+   A triangle of a square device CSR matrix as an engine factor, built on the GPU (the same
+   entries and checks as triangle_host.c): one thread per row counts, a scan gives the row
+   offsets, one thread per row fills. Faults come back as the lowest 4 * row + kind.
+*/
+#include <sfpc/private/sfpcimpl.h>
+#include <sfpc/private/triangle.h>
+#include <sfpc/private/sfdevice.cuh>
+#include <petscdevice_cuda.h>
+#include <cub/device/device_scan.cuh>
+
+namespace
+{
+__device__ inline void Fault(unsigned long long *fault, int r, SFPCTriangleFault kind)
+{
+  atomicMin(fault, 4ULL * (unsigned long long)r + (unsigned long long)kind);
+}
+
+/* count[r] = engine entries of row r (strict triangle + diagonal slot) */
+template <bool LOWER>
+__global__ void CountKernel(int n, const int *__restrict__ ai, const int *__restrict__ aj, int *count)
+{
+  const int r = blockIdx.x * blockDim.x + threadIdx.x;
+  if (r >= n) return;
+  int c = 1;
+  for (int k = ai[r]; k < ai[r + 1]; k++) c += LOWER ? aj[k] < r : aj[k] > r;
+  count[r] = c;
+}
+
+/*
+   Checks row r and, unless fault-checking only, writes its engine entries at ti[r]... With check
+   (refilling an existing factor), the columns must be those already in tj.
+*/
+template <bool LOWER>
+__global__ void FillKernel(int n, const int *__restrict__ ai, const int *__restrict__ aj, const double *__restrict__ aa, bool unit, const int *__restrict__ ti, int *tj, double *ta, bool check, bool write, unsigned long long *fault)
+{
+  const int r = blockIdx.x * blockDim.x + threadIdx.x;
+  if (r >= n) return;
+  const int q0 = ti[r], q1 = ti[r + 1];
+  int       q  = q0 + (LOWER ? 0 : 1);
+  bool      hasd = false;
+  double    d    = 1.0;
+  for (int k = ai[r]; k < ai[r + 1]; k++) {
+    const int c = aj[k];
+    if (c == r) {
+      hasd = true;
+      d    = aa[k];
+    } else if (LOWER ? c < r : c > r) {
+      if (check && (q >= q1 || tj[q] != c)) {
+        Fault(fault, r, SFPC_TRIANGLE_PATTERN_CHANGED);
+        return;
+      }
+      if (write) {
+        if (!check) tj[q] = c;
+        ta[q] = aa[k];
+      }
+      q++;
+    }
+  }
+  const int dq = LOWER ? q : q0;
+  if (!unit && !hasd) Fault(fault, r, SFPC_TRIANGLE_MISSING_DIAGONAL);
+  else if (!unit && d == 0.0) Fault(fault, r, SFPC_TRIANGLE_ZERO_DIAGONAL);
+  else if (check && (q + (LOWER ? 1 : 0) != q1 || tj[dq] != r)) Fault(fault, r, SFPC_TRIANGLE_PATTERN_CHANGED);
+  else if (write) {
+    if (!check) tj[dq] = r;
+    ta[dq] = unit ? 1.0 : 1.0 / d;
+  }
+}
+
+PetscErrorCode LaunchFill(PetscInt n, const PetscInt *ai, const PetscInt *aj, const PetscScalar *aa, PetscBool lower, PetscBool unit, const int *ti, int *tj, double *ta, bool check, bool write, unsigned long long *dfault, cudaStream_t stream)
+{
+  const int tpb = 256, nb = (int)((n + tpb - 1) / tpb);
+
+  PetscFunctionBegin;
+  if (lower) FillKernel<true><<<nb, tpb, 0, stream>>>((int)n, ai, aj, aa, unit, ti, tj, ta, check, write, dfault);
+  else FillKernel<false><<<nb, tpb, 0, stream>>>((int)n, ai, aj, aa, unit, ti, tj, ta, check, write, dfault);
+  PetscCallCUDA(cudaGetLastError());
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode FaultCheck(unsigned long long *dfault, cudaStream_t stream)
+{
+  unsigned long long fault;
+
+  PetscFunctionBegin;
+  PetscCallCUDA(cudaMemcpyAsync(&fault, dfault, sizeof(fault), cudaMemcpyDeviceToHost, stream));
+  PetscCallCUDA(cudaStreamSynchronize(stream));
+  if (fault != ~0ULL) PetscCall(SFPCTriangleFaultError((PetscInt)(fault / 4), (SFPCTriangleFault)(fault % 4)));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+} // namespace
+
+/* The engine factor of A's lower or upper triangle, A's CSR (ai, aj, aa) on the device; opt says how to analyse it. */
+PetscErrorCode SFPCTriangleCreate_Device(PetscInt n, const PetscInt *ai, const PetscInt *aj, const PetscScalar *aa, PetscBool lower, PetscBool unit, const SFPCTriOptions *opt, SFPCTriDevice *out)
+{
+  cudaStream_t       stream;
+  int               *ti, *tj, nnz = 0;
+  double            *ta;
+  unsigned long long *dfault, none = ~0ULL;
+  void              *tmp = NULL;
+  size_t             tmpbytes = 0;
+  const int          tpb = 256, nb = (int)((n + tpb - 1) / tpb);
+  SFPCTriOptions     o = *opt;
+  PetscErrorCode     ierr;
+
+  PetscFunctionBegin;
+  PetscCall(PetscGetCurrentCUDAStream(&stream));
+  PetscCallCUDA(cudaMalloc(&ti, sizeof(int) * (n + 1)));
+  PetscCallCUDA(cudaMalloc(&dfault, sizeof(*dfault)));
+  PetscCallCUDA(cudaMemcpyAsync(dfault, &none, sizeof(none), cudaMemcpyHostToDevice, stream));
+  PetscCallCUDA(cudaMemsetAsync(ti, 0, sizeof(int) * (n + 1), stream));
+  if (n) {
+    if (lower) CountKernel<true><<<nb, tpb, 0, stream>>>((int)n, ai, aj, ti);
+    else CountKernel<false><<<nb, tpb, 0, stream>>>((int)n, ai, aj, ti);
+    PetscCallCUDA(cudaGetLastError());
+  }
+  PetscCallCUDA(cub::DeviceScan::ExclusiveSum(NULL, tmpbytes, ti, ti, (int)n + 1, stream));
+  PetscCallCUDA(cudaMalloc(&tmp, tmpbytes));
+  PetscCallCUDA(cub::DeviceScan::ExclusiveSum(tmp, tmpbytes, ti, ti, (int)n + 1, stream));
+  PetscCallCUDA(cudaMemcpyAsync(&nnz, ti + n, sizeof(int), cudaMemcpyDeviceToHost, stream));
+  PetscCallCUDA(cudaStreamSynchronize(stream));
+  PetscCallCUDA(cudaFree(tmp));
+  PetscCallCUDA(cudaMalloc(&tj, sizeof(int) * PetscMax(nnz, 1)));
+  PetscCallCUDA(cudaMalloc(&ta, sizeof(double) * PetscMax(nnz, 1)));
+  if (n) PetscCall(LaunchFill(n, ai, aj, aa, lower, unit, ti, tj, ta, false, true, dfault, stream));
+  ierr = FaultCheck(dfault, stream);
+  if (!ierr) {
+    o.lower      = lower;
+    o.upper      = (PetscBool)!lower;
+    o.lower_unit = o.upper_unit = unit;
+    ierr = SFPCTriDeviceCreate(n, ti, tj, &o, out);
+  }
+  if (!ierr) {
+    PetscCallCUDA(cudaMemcpyAsync((*out)->a, ta, sizeof(double) * nnz, cudaMemcpyDeviceToDevice, stream));
+    ierr = SFPCTriDeviceValuesChanged(*out);
+  }
+  PetscCallCUDA(cudaFree(ti));
+  PetscCallCUDA(cudaFree(tj));
+  PetscCallCUDA(cudaFree(ta));
+  PetscCallCUDA(cudaFree(dfault));
+  PetscCall(ierr);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* New values of the same pattern into T (from A's device CSR); checked on the device before anything is written. */
+PetscErrorCode SFPCTriangleSetValues_Device(SFPCTriDevice T, const PetscInt *ai, const PetscInt *aj, const PetscScalar *aa, PetscBool lower, PetscBool unit)
+{
+  cudaStream_t        stream;
+  unsigned long long *dfault, none = ~0ULL;
+  PetscErrorCode      ierr;
+
+  PetscFunctionBegin;
+  if (!T->n) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscGetCurrentCUDAStream(&stream));
+  PetscCallCUDA(cudaMalloc(&dfault, sizeof(*dfault)));
+  PetscCallCUDA(cudaMemcpyAsync(dfault, &none, sizeof(none), cudaMemcpyHostToDevice, stream));
+  PetscCall(LaunchFill(T->n, ai, aj, aa, lower, unit, T->i, T->j, T->a, true, false, dfault, stream));
+  ierr = FaultCheck(dfault, stream);
+  if (!ierr) ierr = LaunchFill(T->n, ai, aj, aa, lower, unit, T->i, T->j, T->a, true, true, dfault, stream);
+  if (!ierr) ierr = SFPCTriDeviceValuesChanged(T);
+  PetscCallCUDA(cudaFree(dfault));
+  PetscCall(ierr);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
