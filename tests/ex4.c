@@ -1,0 +1,926 @@
+static char help[] = "MATHYBSF triangular solves against a plain host triangular solve written here.\n"
+                     "For each triangle (-triangle lower,upper) and diagonal kind (-unit 0,1) of a square matrix it solves\n"
+                     "T x = b with every layout x levels combination (csr, hyb x asap, alap, and auto/auto) made by\n"
+                     "MatCreateHYBSF(), then again after new values of the same pattern (MatConvert() MAT_REUSE_MATRIX),\n"
+                     "then once through MatConvert() MAT_INITIAL_MATRIX with the -mat_hybsf_* options. Each solve must agree\n"
+                     "with the reference to -tol and repeat bit for bit. The error is max_i |x_i - x_ref_i| / s_i, where\n"
+                     "s_i = (|b_i| + sum_j |t_ij x_ref_j|) / |t_ii| is the size of what row i sums (s_i >= |x_ref_i|).\n"
+                     "  -case random|rowlengths|chain|spread|problem  the matrix (problem: tests/problems.c, e.g. -problem file -f F)\n"
+                     "  -n <rows> -seed <s>   size and seed of the generated matrices\n"
+                     "  -values random|original  problem case: random diagonally dominant values on its pattern, or its own\n"
+                     "  -bad rectangular|missingdiag|zerodiag|zerodiag_reuse|pattern_reuse|layout_enum  spoil the input: must be an error\n"
+                     "The matrix type comes from -mat_type (seqaij: host path; aijcusparse: GPU path).\n";
+
+#include <petscmat.h>
+#include <sfpc.h>
+#include "problems.h"
+
+/* A square sparsity pattern in CSR with sorted columns (the full matrix, both triangles). */
+typedef struct {
+  PetscInt  n, ncols; /* ncols > n only for the rectangular bad case */
+  PetscInt *i, *j;
+} Pattern;
+
+/* The off-diagonal lower-triangle columns of every row, built row by row. */
+typedef struct {
+  PetscInt  n, nnz, cap;
+  PetscInt *i, *j;
+} Rows;
+
+static PetscErrorCode RowsCreate(PetscInt n, Rows *L)
+{
+  PetscFunctionBegin;
+  L->n   = n;
+  L->nnz = 0;
+  L->cap = 4 * n + 64;
+  PetscCall(PetscMalloc1(n + 1, &L->i));
+  PetscCall(PetscMalloc1(L->cap, &L->j));
+  L->i[0] = 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Appends row r (rows must come in order); cols are distinct and are sorted here. */
+static PetscErrorCode RowsAdd(Rows *L, PetscInt r, PetscInt cnt, PetscInt cols[])
+{
+  PetscFunctionBegin;
+  if (L->nnz + cnt > L->cap) {
+    PetscInt *j;
+
+    L->cap = 2 * (L->nnz + cnt);
+    PetscCall(PetscMalloc1(L->cap, &j));
+    PetscCall(PetscArraycpy(j, L->j, L->nnz));
+    PetscCall(PetscFree(L->j));
+    L->j = j;
+  }
+  PetscCall(PetscSortInt(cnt, cols));
+  PetscCall(PetscArraycpy(L->j + L->nnz, cols, cnt));
+  L->nnz += cnt;
+  L->i[r + 1] = L->nnz;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode RowsDestroy(Rows *L)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscFree(L->i));
+  PetscCall(PetscFree(L->j));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PatternDestroy(Pattern *P)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscFree(P->i));
+  PetscCall(PetscFree(P->j));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Q = P with one more entry in row r: the first column of its lower triangle that P lacks (for -bad pattern_reuse). */
+static PetscErrorCode PatternAddLowerEntry(const Pattern *P, PetscInt r, Pattern *Q)
+{
+  PetscInt c = 0, at;
+
+  PetscFunctionBegin;
+  at = P->i[r];
+  while (at < P->i[r + 1] && P->j[at] == c) {
+    at++;
+    c++;
+  }
+  PetscCheck(c < r, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Row %" PetscInt_FMT " has a full lower triangle", r);
+  Q->n     = P->n;
+  Q->ncols = P->ncols;
+  PetscCall(PetscMalloc1(P->n + 1, &Q->i));
+  PetscCall(PetscMalloc1(P->i[P->n] + 1, &Q->j));
+  for (PetscInt k = 0; k <= P->n; k++) Q->i[k] = P->i[k] + (k > r);
+  PetscCall(PetscArraycpy(Q->j, P->j, at));
+  Q->j[at] = c;
+  PetscCall(PetscArraycpy(Q->j + at + 1, P->j + at, P->i[P->n] - at));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A uniform integer in [lo, hi). */
+static PetscErrorCode RandInt(PetscRandom rnd, PetscInt lo, PetscInt hi, PetscInt *v)
+{
+  PetscReal u;
+
+  PetscFunctionBegin;
+  PetscCall(PetscRandomGetValueReal(rnd, &u));
+  *v = lo + (PetscInt)(u * (hi - lo));
+  if (*v >= hi) *v = hi - 1;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* cnt distinct columns of [0, r) (cnt <= r), a fraction near the diagonal (within band) and the rest anywhere. */
+static PetscErrorCode PickColumns(PetscRandom rnd, PetscInt r, PetscInt cnt, PetscInt band, PetscInt *mark, PetscInt stamp, PetscInt cols[])
+{
+  PetscFunctionBegin;
+  for (PetscInt k = 0; k < cnt;) {
+    PetscInt  c = 0;
+    PetscReal u;
+
+    PetscCall(PetscRandomGetValueReal(rnd, &u));
+    if (band > 0 && u < 0.5) PetscCall(RandInt(rnd, PetscMax(0, r - band), r, &c));
+    else PetscCall(RandInt(rnd, 0, r, &c));
+    if (mark[c] == stamp) continue;
+    mark[c]   = stamp;
+    cols[k++] = c;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+   The lower-triangle off-diagonal pattern of each generated case (the upper triangle is its mirror image,
+   so both triangles get the same structure):
+     random:     row lengths mixed (none, a few, tens, 60-200), columns half near the diagonal, half anywhere
+     rowlengths: rows of exactly 0, 1, 31, 32, 33 off-diagonal entries in turn, a few rows of 3000
+     chain:      a bidiagonal: every row depends on the previous one, n levels
+     spread:     a chain through every 8th row, carrying 40 extra entries every 16th row; the rows between
+                 depend on nothing, on an early chain row, or on their own block, and nothing depends on most
+                 of them: ALAP moves them far from their ASAP level, to the last level
+*/
+static PetscErrorCode GenerateLower(const char *which, PetscInt n, PetscInt seed, Rows *L)
+{
+  PetscRandom rnd;
+  PetscInt   *mark, *cols;
+  PetscBool   random, rowlengths, chain, spread;
+
+  PetscFunctionBegin;
+  PetscCall(PetscStrcmp(which, "random", &random));
+  PetscCall(PetscStrcmp(which, "rowlengths", &rowlengths));
+  PetscCall(PetscStrcmp(which, "chain", &chain));
+  PetscCall(PetscStrcmp(which, "spread", &spread));
+  PetscCheck(random || rowlengths || chain || spread, PETSC_COMM_WORLD, PETSC_ERR_ARG_UNKNOWN_TYPE, "Unknown -case %s", which);
+  PetscCheck(!rowlengths || n >= 3100, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-case rowlengths needs -n 3100 or more (rows of 3000 entries)");
+  PetscCall(PetscRandomCreate(PETSC_COMM_SELF, &rnd));
+  PetscCall(PetscRandomSetSeed(rnd, (unsigned long)seed));
+  PetscCall(PetscRandomSeed(rnd));
+  PetscCall(PetscCalloc1(n, &mark));
+  PetscCall(PetscMalloc1(n, &cols));
+  for (PetscInt i = 0; i < n; i++) mark[i] = -1;
+  PetscCall(RowsCreate(n, L));
+  for (PetscInt r = 0; r < n; r++) {
+    PetscInt cnt = 0;
+
+    if (random) {
+      PetscReal u;
+
+      PetscCall(PetscRandomGetValueReal(rnd, &u));
+      if (u < 0.1) cnt = 0;
+      else if (u < 0.5) PetscCall(RandInt(rnd, 1, 5, &cnt));
+      else if (u < 0.85) PetscCall(RandInt(rnd, 5, 21, &cnt));
+      else if (u < 0.97) PetscCall(RandInt(rnd, 28, 41, &cnt));
+      else PetscCall(RandInt(rnd, 60, 201, &cnt));
+      cnt = PetscMin(cnt, r);
+      PetscCall(PickColumns(rnd, r, cnt, 40, mark, r, cols));
+    } else if (rowlengths) {
+      static const PetscInt cycle[] = {0, 1, 31, 32, 33, 2, 0, 1, 32};
+
+      cnt = (r == n - 1 || r == n - 5 || r == n - 50) ? 3000 : cycle[r % 9];
+      cnt = PetscMin(cnt, r);
+      PetscCall(PickColumns(rnd, r, cnt, 0, mark, r, cols));
+    } else if (chain) {
+      if (r > 0) cols[cnt++] = r - 1;
+    } else {
+      const PetscInt blk = r - r % 8;
+
+      switch (r % 8) {
+      case 0: /* the chain */
+        if (r >= 8) {
+          mark[r - 8] = r;
+          cols[cnt++] = r - 8;
+          if (r % 16 == 0) {
+            PetscCall(PickColumns(rnd, r, PetscMin(40, r / 2), 0, mark, r, cols + 1));
+            cnt += PetscMin(40, r / 2);
+          }
+        }
+        break;
+      case 1:
+      case 2: /* independent */
+        break;
+      case 3:
+      case 4: /* hangs on an early chain row */
+        PetscCall(RandInt(rnd, 0, PetscMax(1, PetscMin(blk, n / 20) / 8), &cols[0]));
+        cols[0] *= 8;
+        cnt = cols[0] < r ? 1 : 0;
+        break;
+      case 5: /* right after this block's chain row, plus up to 3 earlier rows */
+        mark[blk] = r;
+        cols[cnt++] = blk;
+        {
+          PetscInt extra = 0;
+
+          PetscCall(RandInt(rnd, 0, 4, &extra));
+          extra = PetscMin(extra, blk);
+          PetscCall(PickColumns(rnd, blk, extra, 0, mark, r, cols + 1));
+          cnt += extra;
+        }
+        break;
+      case 6: /* a short chain of its own: 1 -> 6 -> 7 */
+      case 7:
+        cols[cnt++] = r % 8 == 6 ? blk + 1 : r - 1;
+        break;
+      }
+    }
+    PetscCall(RowsAdd(L, r, cnt, cols));
+  }
+  PetscCall(PetscFree(mark));
+  PetscCall(PetscFree(cols));
+  PetscCall(PetscRandomDestroy(&rnd));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+   The full square pattern: row r holds the lower columns of row r, its diagonal (unless dropped), and the
+   mirror of row n-1-r's lower columns as upper columns.
+*/
+static PetscErrorCode PatternFromLower(const Rows *L, PetscBool (*keepdiag)(PetscInt, void *), void *ctx, Pattern *P)
+{
+  const PetscInt n = L->n;
+  PetscInt       nz;
+
+  PetscFunctionBegin;
+  P->n     = n;
+  P->ncols = n;
+  PetscCall(PetscMalloc1(n + 1, &P->i));
+  PetscCall(PetscMalloc1(2 * L->nnz + n, &P->j));
+  P->i[0] = nz = 0;
+  for (PetscInt r = 0; r < n; r++) {
+    const PetscInt m = n - 1 - r;
+
+    for (PetscInt k = L->i[r]; k < L->i[r + 1]; k++) P->j[nz++] = L->j[k];
+    if (keepdiag(r, ctx)) P->j[nz++] = r;
+    for (PetscInt k = L->i[m + 1] - 1; k >= L->i[m]; k--) P->j[nz++] = n - 1 - L->j[k];
+    P->i[r + 1] = nz;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+typedef struct {
+  PetscBool unit;    /* unit runs leave out every 4th diagonal */
+  PetscInt  missing; /* a row without its diagonal (the missingdiag bad case), or -1 */
+} DiagRule;
+
+static PetscBool KeepDiag(PetscInt r, void *ctx)
+{
+  DiagRule *rule = (DiagRule *)ctx;
+
+  if (r == rule->missing) return PETSC_FALSE;
+  return (PetscBool)!(rule->unit && r % 4 == 1);
+}
+
+/* The pattern (and values, when original) of the matrix tests/problems.c makes. */
+static PetscErrorCode PatternFromProblem(Pattern *P, PetscScalar **vals, char *desc, size_t len)
+{
+  Mat                A, Ah;
+  const PetscInt    *ai, *aj;
+  const PetscScalar *aa;
+  PetscInt           n, m;
+  PetscBool          done;
+
+  PetscFunctionBegin;
+  PetscCall(TestProblemCreate(PETSC_COMM_WORLD, &A, desc, len));
+  PetscCall(MatConvert(A, MATSEQAIJ, MAT_INITIAL_MATRIX, &Ah));
+  PetscCall(MatGetSize(Ah, &n, &m));
+  PetscCheck(n == m, PETSC_COMM_WORLD, PETSC_ERR_ARG_SIZ, "The problem matrix is not square");
+  PetscCall(MatGetRowIJ(Ah, 0, PETSC_FALSE, PETSC_FALSE, &n, &ai, &aj, &done));
+  PetscCheck(done, PETSC_COMM_SELF, PETSC_ERR_SUP, "MatGetRowIJ() failed");
+  PetscCall(MatSeqAIJGetArrayRead(Ah, &aa));
+  P->n     = n;
+  P->ncols = n;
+  PetscCall(PetscMalloc1(n + 1, &P->i));
+  PetscCall(PetscMalloc1(ai[n], &P->j));
+  PetscCall(PetscMalloc1(ai[n], vals));
+  PetscCall(PetscArraycpy(P->i, ai, n + 1));
+  PetscCall(PetscArraycpy(P->j, aj, ai[n]));
+  PetscCall(PetscArraycpy(*vals, aa, ai[n]));
+  PetscCall(MatSeqAIJRestoreArrayRead(Ah, &aa));
+  PetscCall(MatRestoreRowIJ(Ah, 0, PETSC_FALSE, PETSC_FALSE, &n, &ai, &aj, &done));
+  PetscCall(MatDestroy(&Ah));
+  PetscCall(MatDestroy(&A));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The matrix of pattern P, of the type -mat_type asks for, values not yet set. */
+static PetscErrorCode MatrixCreate(const Pattern *P, Mat *A)
+{
+  PetscInt    rstart, rend, cstart, cend, *dnnz, *onnz;
+  PetscLayout rmap, cmap;
+
+  PetscFunctionBegin;
+  PetscCall(MatCreate(PETSC_COMM_WORLD, A));
+  PetscCall(MatSetSizes(*A, PETSC_DECIDE, PETSC_DECIDE, P->n, P->ncols));
+  PetscCall(MatSetFromOptions(*A));
+  PetscCall(MatGetLayouts(*A, &rmap, &cmap));
+  PetscCall(PetscLayoutSetUp(rmap));
+  PetscCall(PetscLayoutSetUp(cmap));
+  PetscCall(MatGetOwnershipRange(*A, &rstart, &rend));
+  PetscCall(MatGetOwnershipRangeColumn(*A, &cstart, &cend));
+  PetscCall(PetscCalloc2(rend - rstart + 1, &dnnz, rend - rstart + 1, &onnz));
+  for (PetscInt r = rstart; r < rend; r++) {
+    for (PetscInt k = P->i[r]; k < P->i[r + 1]; k++) {
+      if (P->j[k] >= cstart && P->j[k] < cend) dnnz[r - rstart]++;
+      else onnz[r - rstart]++;
+    }
+  }
+  PetscCall(MatSeqAIJSetPreallocation(*A, 0, dnnz));
+  PetscCall(MatMPIAIJSetPreallocation(*A, 0, dnnz, 0, onnz));
+  PetscCall(PetscFree2(dnnz, onnz));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+   Fills A (pattern P) with values from the seed, the same on every rank and for every matrix type.
+   Off-diagonals are random in (-1, 1); S_r is the sum of their magnitudes in row r. Non-unit: the diagonal
+   is +-(1 + S_r), so |x| <= max |b|. Unit: off-diagonals are scaled to S_r = 1/2, so |x| <= 2 max |b|, and
+   the stored diagonal (to be ignored) is 0 in every third row and a random +-(5..6) elsewhere.
+   With orig (problem case, -values original) the matrix keeps its own values (unit: off-diagonals scaled
+   by 1/|a_rr|). zerorow: a row whose diagonal is 0 (a bad case), or -1.
+*/
+static PetscErrorCode MatrixFill(Mat A, const Pattern *P, PetscBool unit, PetscInt seed, const PetscScalar *orig, PetscInt zerorow)
+{
+  PetscRandom  rnd;
+  PetscInt     rstart, rend, maxlen = 0;
+  PetscScalar *v;
+
+  PetscFunctionBegin;
+  PetscCall(MatGetOwnershipRange(A, &rstart, &rend));
+  for (PetscInt r = 0; r < P->n; r++) maxlen = PetscMax(maxlen, P->i[r + 1] - P->i[r]);
+  PetscCall(PetscMalloc1(maxlen + 1, &v));
+  PetscCall(PetscRandomCreate(PETSC_COMM_SELF, &rnd));
+  PetscCall(PetscRandomSetSeed(rnd, (unsigned long)(1000003 * seed + 17)));
+  PetscCall(PetscRandomSeed(rnd));
+  for (PetscInt r = 0; r < P->n; r++) { /* every rank draws every row: the values do not depend on the partition */
+    const PetscInt len = P->i[r + 1] - P->i[r], *c = P->j + P->i[r];
+    PetscReal      S = 0, sign, u, dmag = 1;
+
+    for (PetscInt k = 0; k < len; k++) {
+      if (orig) v[k] = orig[P->i[r] + k];
+      else {
+        PetscCall(PetscRandomGetValueReal(rnd, &u));
+        v[k] = 2 * u - 1;
+      }
+      if (c[k] == r) dmag = PetscAbsScalar(v[k]);
+      else S += PetscAbsScalar(v[k]);
+    }
+    PetscCall(PetscRandomGetValueReal(rnd, &u));
+    sign = u < 0.5 ? -1.0 : 1.0;
+    PetscCall(PetscRandomGetValueReal(rnd, &u));
+    for (PetscInt k = 0; k < len; k++) {
+      if (c[k] == r) {
+        if (orig) v[k] = unit ? 7.0 : v[k];
+        else if (unit) v[k] = r % 3 == 0 ? 0.0 : sign * (5.0 + u);
+        else v[k] = sign * (1.0 + S);
+        if (r == zerorow) v[k] = 0.0;
+      } else if (unit) {
+        if (orig) v[k] /= dmag > 0 ? dmag : 1.0;
+        else v[k] *= S > 0 ? 0.5 / S : 0.0;
+      }
+    }
+    if (r >= rstart && r < rend) PetscCall(MatSetValues(A, 1, &r, len, c, v, INSERT_VALUES));
+  }
+  PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
+  PetscCall(PetscRandomDestroy(&rnd));
+  PetscCall(PetscFree(v));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The reference: the triangle's plain row-by-row substitution over the CSR of a seqaij copy of A. */
+typedef struct {
+  PetscInt     n, nnzoff, nlevels, moved; /* off-diagonal entries of the triangle, levels, rows ALAP puts later than ASAP */
+  PetscScalar *b, *x;                     /* right-hand side and reference solution */
+  PetscReal   *scale;                     /* (|b_i| + sum_j |t_ij x_j|) / |t_ii|: the size of what row i sums, >= |x_i| */
+} Reference;
+
+static PetscErrorCode ReferenceSolve(Mat A, PetscBool lower, PetscBool unit, Reference *ref)
+{
+  Mat                Ah;
+  const PetscInt    *ai, *aj;
+  const PetscScalar *aa;
+  PetscInt           n, *asap, *alap;
+  PetscBool          done, isseq;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectTypeCompare((PetscObject)A, MATSEQAIJ, &isseq));
+  if (isseq) PetscCall(MatDuplicate(A, MAT_COPY_VALUES, &Ah));
+  else PetscCall(MatConvert(A, MATSEQAIJ, MAT_INITIAL_MATRIX, &Ah));
+  PetscCall(MatGetRowIJ(Ah, 0, PETSC_FALSE, PETSC_FALSE, &n, &ai, &aj, &done));
+  PetscCheck(done, PETSC_COMM_SELF, PETSC_ERR_SUP, "MatGetRowIJ() failed");
+  PetscCall(MatSeqAIJGetArrayRead(Ah, &aa));
+  PetscCall(PetscMalloc2(n, &asap, n, &alap));
+  ref->nnzoff = 0;
+  for (PetscInt t = 0; t < n; t++) {
+    const PetscInt r = lower ? t : n - 1 - t;
+    PetscScalar    s = ref->b[r], d = 0;
+    PetscReal      sabs = PetscAbsScalar(ref->b[r]);
+
+    asap[r] = 0;
+    for (PetscInt k = ai[r]; k < ai[r + 1]; k++) {
+      const PetscInt c = aj[k];
+
+      if (c == r) d = aa[k];
+      else if (lower ? c < r : c > r) {
+        s -= aa[k] * ref->x[c];
+        sabs += PetscAbsScalar(aa[k] * ref->x[c]);
+        asap[r] = PetscMax(asap[r], asap[c] + 1);
+        ref->nnzoff++;
+      }
+    }
+    ref->x[r]     = unit ? s : s / d; /* a missing or zero diagonal gives Inf or NaN here: MATHYBSF must refuse it first */
+    ref->scale[r] = unit ? sabs : sabs / PetscAbsScalar(d);
+  }
+  {
+    PetscReal xmax = 0, xmed;
+    PetscReal *ax;
+
+    PetscCall(PetscMalloc1(n, &ax));
+    for (PetscInt r = 0; r < n; r++) ax[r] = PetscAbsScalar(ref->x[r]);
+    PetscCall(PetscSortReal(n, ax));
+    xmax = n ? ax[n - 1] : 0;
+    xmed = n ? ax[n / 2] : 0;
+    PetscCall(PetscInfo(NULL, "reference solution: max |x_i| %g, median |x_i| %g\n", (double)xmax, (double)xmed));
+    PetscCall(PetscFree(ax));
+  }
+  ref->nlevels = 0;
+  for (PetscInt r = 0; r < n; r++) ref->nlevels = PetscMax(ref->nlevels, asap[r] + 1);
+  /* ALAP: the latest level before every row that depends on this one; those with no dependents go last */
+  for (PetscInt r = 0; r < n; r++) alap[r] = ref->nlevels - 1;
+  for (PetscInt t = n - 1; t >= 0; t--) {
+    const PetscInt r = lower ? t : n - 1 - t;
+
+    for (PetscInt k = ai[r]; k < ai[r + 1]; k++) {
+      const PetscInt c = aj[k];
+
+      if (c != r && (lower ? c < r : c > r)) alap[c] = PetscMin(alap[c], alap[r] - 1);
+    }
+  }
+  ref->moved = 0;
+  for (PetscInt r = 0; r < n; r++) ref->moved += alap[r] > asap[r];
+  PetscCall(PetscFree2(asap, alap));
+  PetscCall(MatSeqAIJRestoreArrayRead(Ah, &aa));
+  PetscCall(MatRestoreRowIJ(Ah, 0, PETSC_FALSE, PETSC_FALSE, &n, &ai, &aj, &done));
+  PetscCall(MatDestroy(&Ah));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static const char *LayoutName(SFPCLayout l)
+{
+  return l == SFPC_LAYOUT_CSR ? "csr" : l == SFPC_LAYOUT_HYB ? "hyb" : l == SFPC_LAYOUT_AUTO ? "auto" : "(invalid)";
+}
+
+static const char *LevelsName(SFPCLevels l)
+{
+  return l == SFPC_LEVELS_ASAP ? "asap" : l == SFPC_LEVELS_ALAP ? "alap" : l == SFPC_LEVELS_AUTO ? "auto" : "(invalid)";
+}
+
+/*
+   Solves with T twice (into vectors that start full of garbage) and prints one line:
+   "<label>: levels L, error ok, repeatable", L being the triangle's dependency levels (computed here).
+   The error is componentwise, against the size of each row's terms (Reference.scale): a plain max-norm
+   relative error would hardly see the rows whose x_i is far below max |x| (bcsstk16's own values give
+   x_i from 1e-9 to 1). With fresh (the solution of a matrix built anew from the same values), the
+   solution must equal it bit for bit: ", bitwise as a new build" ends the line.
+   What T reports must agree: its off-diagonal count, whether it is on the device (as A is), and on the
+   device the levels it counted and the layout and levels it was asked for (or resolved from auto). The
+   host path reports csr/asap and no levels whatever was asked (it solves row by row). A disagreement is
+   printed on a line of its own and fails the run.
+*/
+static PetscErrorCode CheckSolve(Mat T, const char *label, SFPCLayout layout, SFPCLevels levels, PetscBool ondevice, Vec b, const Reference *ref, Vec fresh, PetscReal tol, PetscBool *ok)
+{
+  MatHYBSFInfo       info;
+  Vec                x1, x2;
+  const PetscScalar *y1, *y2;
+  PetscReal          err = 0;
+  PetscBool          same, asfresh = PETSC_TRUE;
+  char               tail[64] = "";
+
+  PetscFunctionBegin;
+  PetscCall(MatHYBSFGetInfo(T, &info));
+  PetscCall(VecDuplicate(b, &x1));
+  PetscCall(VecDuplicate(b, &x2));
+  PetscCall(VecSet(x1, 1e300));
+  PetscCall(VecSet(x2, -3.0));
+  PetscCall(MatSolve(T, b, x1));
+  PetscCall(MatSolve(T, b, x2));
+  PetscCall(VecGetArrayRead(x1, &y1));
+  PetscCall(VecGetArrayRead(x2, &y2));
+  for (PetscInt i = 0; i < ref->n; i++) {
+    const PetscReal d = PetscAbsScalar(y1[i] - ref->x[i]), e = d == 0 ? 0 : ref->scale[i] > 0 ? d / ref->scale[i] : PETSC_INFINITY;
+
+    err = (e != e || e > err) ? e : err; /* a NaN sticks */
+  }
+  if (err != err) err = PETSC_INFINITY;
+  same = (PetscBool)!memcmp(y1, y2, ref->n * sizeof(PetscScalar));
+  PetscCall(VecRestoreArrayRead(x2, &y2));
+  if (fresh) { /* the solution of a matrix built anew from the same values */
+    PetscCall(VecGetArrayRead(fresh, &y2));
+    asfresh = (PetscBool)!memcmp(y1, y2, ref->n * sizeof(PetscScalar));
+    PetscCall(VecRestoreArrayRead(fresh, &y2));
+    PetscCall(PetscSNPrintf(tail, sizeof(tail), ", %s a new build", asfresh ? "bitwise as" : "NOT BITWISE AS"));
+  }
+  PetscCall(VecRestoreArrayRead(x1, &y1));
+  if (err <= tol) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s: levels %" PetscInt_FMT ", error ok, %s%s\n", label, ref->nlevels, same ? "repeatable" : "NOT REPEATABLE", tail));
+  else PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s: levels %" PetscInt_FMT ", ERROR %g > %g, %s%s\n", label, ref->nlevels, (double)err, (double)tol, same ? "repeatable" : "NOT REPEATABLE", tail));
+  PetscCall(PetscInfo(NULL, "%s: max_i |x_i - x_ref_i| / scale_i = %g\n", label, (double)err));
+  *ok = (PetscBool)(*ok && err <= tol && same && asfresh);
+  if (info.nnz != ref->nnzoff) {
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %s: reports %" PetscInt_FMT " off-diagonal entries, the triangle has %" PetscInt_FMT "\n", label, info.nnz, ref->nnzoff));
+    *ok = PETSC_FALSE;
+  }
+  if (info.ondevice != ondevice) {
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %s: on the device %s, expected %s\n", label, info.ondevice ? "yes" : "no", ondevice ? "yes" : "no"));
+    *ok = PETSC_FALSE;
+  }
+  if (ondevice) {
+    if (info.nlevels != ref->nlevels) {
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %s: reports %" PetscInt_FMT " levels, the triangle has %" PetscInt_FMT "\n", label, info.nlevels, ref->nlevels));
+      *ok = PETSC_FALSE;
+    }
+    if ((layout == SFPC_LAYOUT_AUTO && info.layout != SFPC_LAYOUT_CSR && info.layout != SFPC_LAYOUT_HYB) || (layout != SFPC_LAYOUT_AUTO && info.layout != layout)) {
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %s: reports layout %s for %s\n", label, LayoutName(info.layout), LayoutName(layout)));
+      *ok = PETSC_FALSE;
+    }
+    if ((levels == SFPC_LEVELS_AUTO && info.levels != SFPC_LEVELS_ASAP && info.levels != SFPC_LEVELS_ALAP) || (levels != SFPC_LEVELS_AUTO && info.levels != levels)) {
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %s: reports levels %s for %s\n", label, LevelsName(info.levels), LevelsName(levels)));
+      *ok = PETSC_FALSE;
+    }
+    if (info.ntasks <= 0 || info.bytes <= 0 || info.csr_bytes <= 0) {
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %s: reports %" PetscInt_FMT " warp tasks, %g bytes, %g bytes in CSR\n", label, info.ntasks, (double)info.bytes, (double)info.csr_bytes));
+      *ok = PETSC_FALSE;
+    }
+  }
+  PetscCall(VecDestroy(&x1));
+  PetscCall(VecDestroy(&x2));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* b: random in [-1, 1), drawn on the host so that host and device runs see the same values. */
+static PetscErrorCode RandomRHS(Vec b, PetscInt seed, Reference *ref)
+{
+  PetscRandom  rnd;
+  PetscScalar *a;
+
+  PetscFunctionBegin;
+  PetscCall(PetscRandomCreate(PETSC_COMM_SELF, &rnd));
+  PetscCall(PetscRandomSetSeed(rnd, (unsigned long)(7919 * seed + 5)));
+  PetscCall(PetscRandomSeed(rnd));
+  for (PetscInt i = 0; i < ref->n; i++) {
+    PetscReal u;
+
+    PetscCall(PetscRandomGetValueReal(rnd, &u));
+    ref->b[i] = 2 * u - 1;
+  }
+  PetscCall(VecGetArrayWrite(b, &a));
+  PetscCall(PetscArraycpy(a, ref->b, ref->n));
+  PetscCall(VecRestoreArrayWrite(b, &a));
+  PetscCall(PetscRandomDestroy(&rnd));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+#define NCOMBO 5
+
+int main(int argc, char **argv)
+{
+  static const SFPCLayout layouts[NCOMBO] = {SFPC_LAYOUT_CSR, SFPC_LAYOUT_CSR, SFPC_LAYOUT_HYB, SFPC_LAYOUT_HYB, SFPC_LAYOUT_AUTO};
+  static const SFPCLevels levels[NCOMBO]  = {SFPC_LEVELS_ASAP, SFPC_LEVELS_ALAP, SFPC_LEVELS_ASAP, SFPC_LEVELS_ALAP, SFPC_LEVELS_AUTO};
+  char                    which[32] = "random", bad[32] = "none", values[32] = "random", desc[256] = "";
+  char                   *tris[2]   = {NULL, NULL};
+  PetscInt                ntri = 2, nunit = 2, n = -1, seed = 1;
+  PetscBool               units[2] = {PETSC_FALSE, PETSC_TRUE}, isproblem, ok = PETSC_TRUE, flg;
+  PetscBool               rectangular, missingdiag, zerodiag, zerodiag_reuse, pattern_reuse, layout_enum;
+  PetscReal               tol = 1e-12;
+  PetscScalar            *orig = NULL;
+  PetscMPIInt             size;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscCall(SFPCInitializePackage());
+  PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-case", which, sizeof(which), NULL));
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-bad", bad, sizeof(bad), NULL));
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-values", values, sizeof(values), NULL));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-seed", &seed, NULL));
+  PetscCall(PetscOptionsGetReal(NULL, NULL, "-tol", &tol, NULL));
+  PetscCall(PetscOptionsGetStringArray(NULL, NULL, "-triangle", tris, &ntri, &flg));
+  if (!flg) {
+    PetscCall(PetscStrallocpy("lower", &tris[0]));
+    PetscCall(PetscStrallocpy("upper", &tris[1]));
+    ntri = 2;
+  }
+  PetscCall(PetscOptionsGetBoolArray(NULL, NULL, "-unit", units, &nunit, &flg));
+  if (!flg) nunit = 2;
+  PetscCall(PetscStrcmp(which, "problem", &isproblem));
+  PetscCall(PetscStrcmp(bad, "rectangular", &rectangular));
+  PetscCall(PetscStrcmp(bad, "missingdiag", &missingdiag));
+  PetscCall(PetscStrcmp(bad, "zerodiag", &zerodiag));
+  PetscCall(PetscStrcmp(bad, "zerodiag_reuse", &zerodiag_reuse));
+  PetscCall(PetscStrcmp(bad, "pattern_reuse", &pattern_reuse));
+  PetscCall(PetscStrcmp(bad, "layout_enum", &layout_enum));
+  PetscCall(PetscStrcmp(bad, "none", &flg));
+  PetscCheck(flg || rectangular || missingdiag || zerodiag || zerodiag_reuse || pattern_reuse || layout_enum, PETSC_COMM_WORLD, PETSC_ERR_ARG_UNKNOWN_TYPE, "Unknown -bad %s", bad);
+  for (PetscInt t = 0; t < ntri; t++) {
+    PetscBool lo, up;
+
+    PetscCall(PetscStrcmp(tris[t], "lower", &lo));
+    PetscCall(PetscStrcmp(tris[t], "upper", &up));
+    PetscCheck(lo || up, PETSC_COMM_WORLD, PETSC_ERR_ARG_UNKNOWN_TYPE, "Unknown -triangle %s: lower or upper", tris[t]);
+  }
+  if (!isproblem) PetscCall(PetscOptionsGetInt(NULL, NULL, "-n", &n, NULL));
+
+  for (PetscInt iu = 0; iu < nunit; iu++) {
+    const PetscBool unit = units[iu];
+    Pattern         P;
+    Mat             A;
+    Vec             b;
+    Reference       ref;
+    PetscBool       ondevice;
+
+    /* the matrix: its pattern, the same on every rank */
+    if (isproblem) {
+      PetscBool keep;
+
+      PetscCall(PetscFree(orig));
+      PetscCall(PatternFromProblem(&P, &orig, desc, sizeof(desc)));
+      PetscCall(PetscStrcmp(values, "original", &keep));
+      if (!keep) PetscCall(PetscFree(orig));
+    } else {
+      Rows     L;
+      DiagRule rule;
+      PetscInt nn = n;
+
+      if (nn < 0) {
+        PetscBool rl, ch, sp;
+
+        PetscCall(PetscStrcmp(which, "rowlengths", &rl));
+        PetscCall(PetscStrcmp(which, "chain", &ch));
+        PetscCall(PetscStrcmp(which, "spread", &sp));
+        nn = rl ? 3200 : ch ? 5000 : sp ? 4000 : 2000;
+      }
+      PetscCall(GenerateLower(which, nn, seed, &L));
+      rule.unit    = unit;
+      rule.missing = missingdiag ? nn / 2 : -1;
+      PetscCall(PatternFromLower(&L, KeepDiag, &rule, &P));
+      PetscCall(RowsDestroy(&L));
+      PetscCall(PetscSNPrintf(desc, sizeof(desc), "%s", which));
+    }
+    if (rectangular) { /* one more column, with an entry in row 0 */
+      PetscInt *j;
+
+      PetscCall(PetscMalloc1(P.i[P.n] + 1, &j));
+      PetscCall(PetscArraycpy(j, P.j, P.i[1]));
+      j[P.i[1]] = P.n;
+      PetscCall(PetscArraycpy(j + P.i[1] + 1, P.j + P.i[1], P.i[P.n] - P.i[1]));
+      for (PetscInt r = 1; r <= P.n; r++) P.i[r]++;
+      PetscCall(PetscFree(P.j));
+      P.j     = j;
+      P.ncols = P.n + 1;
+    }
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s, %s diagonal: %" PetscInt_FMT " rows, %" PetscInt_FMT " entries\n", desc, unit ? "unit" : "non-unit", P.n, P.i[P.n]));
+    if (!isproblem) {
+      PetscBool rl;
+
+      PetscCall(PetscStrcmp(which, "rowlengths", &rl));
+      if (rl) { /* the lengths this case is about, in the lower triangle (the upper one mirrors it) */
+        static const PetscInt want[] = {0, 1, 31, 32, 33, 3000};
+        PetscBool             all    = PETSC_TRUE;
+
+        for (size_t w = 0; w < sizeof(want) / sizeof(want[0]); w++) {
+          PetscBool found = PETSC_FALSE;
+
+          for (PetscInt r = 0; r < P.n && !found; r++) {
+            PetscInt cnt = 0;
+
+            for (PetscInt k = P.i[r]; k < P.i[r + 1]; k++) cnt += P.j[k] < r;
+            found = (PetscBool)(cnt == want[w]);
+          }
+          all = (PetscBool)(all && found);
+        }
+        PetscCall(PetscPrintf(PETSC_COMM_WORLD, "rows of 0, 1, 31, 32, 33 and 3000 off-diagonal entries present: %s\n", all ? "yes" : "NO"));
+        ok = (PetscBool)(ok && all);
+      }
+    }
+
+    PetscCall(MatrixCreate(&P, &A));
+    PetscCall(PetscObjectTypeCompareAny((PetscObject)A, &ondevice, MATSEQAIJCUSPARSE, MATMPIAIJCUSPARSE, ""));
+    PetscCall(MatCreateVecs(A, &b, NULL));
+    ref.n = P.n;
+    PetscCall(PetscMalloc3(P.n, &ref.b, P.n, &ref.x, P.n, &ref.scale));
+
+    for (PetscInt it = 0; it < ntri; it++) {
+      Mat       T[NCOMBO] = {NULL}, Tc;
+      PetscBool lower;
+      char      label[128], trilabel[64];
+
+      PetscCall(PetscStrcmp(tris[it], "lower", &lower));
+      PetscCall(PetscSNPrintf(trilabel, sizeof(trilabel), "%s %s", lower ? "lower" : "upper", unit ? "unit" : "non-unit"));
+      PetscCall(MatrixFill(A, &P, unit, seed, orig, zerodiag ? P.n / 2 : -1));
+
+      /* every layout x levels, from MatCreateHYBSF() */
+      for (PetscInt k = 0; k < NCOMBO; k++) {
+        PetscCall(MatCreateHYBSF(A, lower ? MAT_HYBSF_LOWER : MAT_HYBSF_UPPER, unit, layout_enum ? (SFPCLayout)7 : layouts[k], levels[k], &T[k]));
+        PetscCheck(size == 1, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "MatCreateHYBSF() accepted a matrix on %d ranks", size);
+        if (k == 0) {
+          PetscCall(RandomRHS(b, seed, &ref));
+          PetscCall(ReferenceSolve(A, lower, unit, &ref));
+          PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s: %" PetscInt_FMT " off-diagonal entries, %" PetscInt_FMT " levels, %" PetscInt_FMT " rows later under alap than under asap\n", trilabel, ref.nnzoff, ref.nlevels, ref.moved));
+        }
+        PetscCall(PetscSNPrintf(label, sizeof(label), "%s %s %s", trilabel, LayoutName(layouts[k]), LevelsName(levels[k])));
+        PetscCall(CheckSolve(T[k], label, layouts[k], levels[k], ondevice, b, &ref, NULL, tol, &ok));
+      }
+
+      /* new values, same pattern: MatConvert() refills each of them */
+      if (pattern_reuse) { /* not the same pattern: one more entry in the triangle */
+        Pattern Q;
+        Mat     B;
+
+        PetscCall(PatternAddLowerEntry(&P, P.n / 2, &Q));
+        PetscCall(MatrixCreate(&Q, &B));
+        PetscCall(MatrixFill(B, &Q, unit, seed + 1, NULL, -1));
+        PetscCall(MatConvert(B, MATHYBSF, MAT_REUSE_MATRIX, &T[0]));
+        PetscCall(MatDestroy(&B));
+        PetscCall(PatternDestroy(&Q));
+      }
+      PetscCall(MatrixFill(A, &P, unit, seed + 1, orig, zerodiag_reuse ? P.n / 2 : -1));
+      PetscCall(RandomRHS(b, seed + 1, &ref));
+      PetscCall(ReferenceSolve(A, lower, unit, &ref));
+      for (PetscInt k = 0; k < NCOMBO; k++) {
+        Mat Tf;
+        Vec xf;
+
+        PetscCall(MatConvert(A, MATHYBSF, MAT_REUSE_MATRIX, &T[k]));
+        /* refilled must solve bit for bit as built anew from the same values */
+        PetscCall(MatCreateHYBSF(A, lower ? MAT_HYBSF_LOWER : MAT_HYBSF_UPPER, unit, layouts[k], levels[k], &Tf));
+        PetscCall(VecDuplicate(b, &xf));
+        PetscCall(MatSolve(Tf, b, xf));
+        PetscCall(PetscSNPrintf(label, sizeof(label), "%s %s %s reused", trilabel, LayoutName(layouts[k]), LevelsName(levels[k])));
+        PetscCall(CheckSolve(T[k], label, layouts[k], levels[k], ondevice, b, &ref, xf, tol, &ok));
+        PetscCall(VecDestroy(&xf));
+        PetscCall(MatDestroy(&Tf));
+        PetscCall(MatDestroy(&T[k]));
+      }
+
+      /* MatConvert() from scratch, told the triangle and diagonal by options; layout and levels from the command line */
+      {
+        SFPCLayout layout = SFPC_LAYOUT_AUTO;
+        SFPCLevels lev    = SFPC_LEVELS_AUTO;
+
+        PetscCall(PetscOptionsSetValue(NULL, "-mat_hybsf_triangle", lower ? "lower" : "upper"));
+        PetscCall(PetscOptionsSetValue(NULL, "-mat_hybsf_unit_diagonal", unit ? "true" : "false"));
+        PetscCall(MatConvert(A, MATHYBSF, MAT_INITIAL_MATRIX, &Tc));
+        PetscCall(PetscOptionsGetEnum(NULL, NULL, "-mat_hybsf_layout", SFPCLayouts, (PetscEnum *)&layout, NULL));
+        PetscCall(PetscOptionsGetEnum(NULL, NULL, "-mat_hybsf_levels", SFPCLevelsTypes, (PetscEnum *)&lev, NULL));
+        PetscCall(PetscSNPrintf(label, sizeof(label), "%s from MatConvert()", trilabel));
+        PetscCall(CheckSolve(Tc, label, layout, lev, ondevice, b, &ref, NULL, tol, &ok));
+        PetscCall(MatDestroy(&Tc));
+      }
+    }
+    PetscCall(PetscFree3(ref.b, ref.x, ref.scale));
+    PetscCall(VecDestroy(&b));
+    PetscCall(MatDestroy(&A));
+    PetscCall(PatternDestroy(&P));
+  }
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s\n", ok ? "PASS" : "FAIL"));
+  PetscCall(PetscFree(orig));
+  for (PetscInt t = 0; t < ntri; t++) PetscCall(PetscFree(tris[t]));
+  PetscCall(PetscFinalize());
+  return 0;
+}
+
+/*TEST
+
+  build:
+    depends: problems.c
+
+  # The host path (the reference of the GPU path). Each run covers lower and upper, unit and non-unit diagonal.
+  testset:
+    args: -mat_type seqaij
+    test:
+      suffix: random
+      args: -case random
+    test:
+      suffix: rowlengths
+      args: -case rowlengths
+    test:
+      suffix: chain
+      args: -case chain
+    test:
+      suffix: spread
+      args: -case spread
+    test:
+      suffix: bcsstk16
+      args: -case problem -problem file -f ${sfpc_dir}/tests/data/bcsstk16.mtx.gz -values {{random original}separate output}
+    test:
+      suffix: permuted
+      args: -case problem -problem poisson27 -n 10 -permute 3 -values original
+    test:
+      suffix: convert_options
+      args: -case random -n 500 -seed 2 -mat_hybsf_layout hyb -mat_hybsf_levels alap
+    # bad input: each a PETSc error (its class and message are the expected output)
+    test:
+      suffix: rectangular
+      args: -case random -n 50 -triangle lower -unit 0 -bad rectangular
+      filter: Error: grep "^\[0\]PETSC ERROR" | grep -A 2 -m 1 "Error Message" | tail -n 2 | grep -v "See https" | sed -e "s/^\[0\]PETSC ERROR: //"
+    test:
+      suffix: missingdiag
+      args: -case random -n 50 -triangle lower -unit 0 -bad missingdiag
+      filter: Error: grep "^\[0\]PETSC ERROR" | grep -A 2 -m 1 "Error Message" | tail -n 2 | grep -v "See https" | sed -e "s/^\[0\]PETSC ERROR: //"
+    test:
+      suffix: zerodiag
+      args: -case random -n 50 -triangle upper -unit 0 -bad zerodiag
+      filter: Error: grep "^\[0\]PETSC ERROR" | grep -A 2 -m 1 "Error Message" | tail -n 2 | grep -v "See https" | sed -e "s/^\[0\]PETSC ERROR: //"
+    test:
+      suffix: zerodiag_reuse
+      args: -case random -n 50 -triangle lower -unit 0 -bad zerodiag_reuse
+      filter: Error: grep "^\[0\]PETSC ERROR" | grep -A 2 -m 1 "Error Message" | tail -n 2 | grep -v "See https" | sed -e "s/^\[0\]PETSC ERROR: //"
+    test:
+      suffix: pattern_reuse
+      args: -case random -n 50 -triangle lower -unit 0 -bad pattern_reuse
+      filter: Error: grep "^\[0\]PETSC ERROR" | grep -A 2 -m 1 "Error Message" | tail -n 2 | grep -v "See https" | sed -e "s/^\[0\]PETSC ERROR: //"
+    test:
+      suffix: layout_enum
+      args: -case random -n 50 -triangle lower -unit 0 -bad layout_enum
+      filter: Error: grep "^\[0\]PETSC ERROR" | grep -A 2 -m 1 "Error Message" | tail -n 2 | grep -v "See https" | sed -e "s/^\[0\]PETSC ERROR: //"
+    test:
+      suffix: layout_option
+      args: -case random -n 50 -triangle lower -unit 0 -mat_hybsf_layout 3
+      filter: Error: grep "^\[0\]PETSC ERROR" | grep -A 2 -m 1 "Error Message" | tail -n 2 | grep -v "See https" | sed -e "s/^\[0\]PETSC ERROR: //"
+
+  test:
+    suffix: mpi
+    nsize: 2
+    args: -mat_type aij -case random -n 50 -triangle lower -unit 0
+    filter: Error: grep "^\[0\]PETSC ERROR" | grep -A 2 -m 1 "Error Message" | tail -n 2 | grep -v "See https" | sed -e "s/^\[0\]PETSC ERROR: //"
+
+  # The GPU path: the same outputs as the host path
+  testset:
+    requires: gpu
+    args: -mat_type aijcusparse -use_gpu_aware_mpi 0
+    test:
+      suffix: gpu_random
+      args: -case random
+      output_file: output/ex4_random.out
+    test:
+      suffix: gpu_rowlengths
+      args: -case rowlengths
+      output_file: output/ex4_rowlengths.out
+    test:
+      suffix: gpu_chain
+      args: -case chain
+      output_file: output/ex4_chain.out
+    test:
+      suffix: gpu_spread
+      args: -case spread
+      output_file: output/ex4_spread.out
+    test:
+      suffix: gpu_bcsstk16_random
+      args: -case problem -problem file -f ${sfpc_dir}/tests/data/bcsstk16.mtx.gz -values random
+      output_file: output/ex4_bcsstk16_values-random.out
+    test:
+      suffix: gpu_bcsstk16_original
+      args: -case problem -problem file -f ${sfpc_dir}/tests/data/bcsstk16.mtx.gz -values original
+      output_file: output/ex4_bcsstk16_values-original.out
+    test:
+      suffix: gpu_permuted
+      args: -case problem -problem poisson27 -n 10 -permute 3 -values original
+      output_file: output/ex4_permuted.out
+    test:
+      suffix: gpu_convert_options
+      args: -case random -n 500 -seed 2 -mat_hybsf_layout hyb -mat_hybsf_levels alap
+      output_file: output/ex4_convert_options.out
+    test:
+      suffix: gpu_rectangular
+      args: -case random -n 50 -triangle lower -unit 0 -bad rectangular
+      filter: Error: grep "^\[0\]PETSC ERROR" | grep -A 2 -m 1 "Error Message" | tail -n 2 | grep -v "See https" | sed -e "s/^\[0\]PETSC ERROR: //"
+      output_file: output/ex4_rectangular.out
+    test:
+      suffix: gpu_missingdiag
+      args: -case random -n 50 -triangle lower -unit 0 -bad missingdiag
+      filter: Error: grep "^\[0\]PETSC ERROR" | grep -A 2 -m 1 "Error Message" | tail -n 2 | grep -v "See https" | sed -e "s/^\[0\]PETSC ERROR: //"
+      output_file: output/ex4_missingdiag.out
+    test:
+      suffix: gpu_zerodiag
+      args: -case random -n 50 -triangle upper -unit 0 -bad zerodiag
+      filter: Error: grep "^\[0\]PETSC ERROR" | grep -A 2 -m 1 "Error Message" | tail -n 2 | grep -v "See https" | sed -e "s/^\[0\]PETSC ERROR: //"
+      output_file: output/ex4_zerodiag.out
+    test:
+      suffix: gpu_zerodiag_reuse
+      args: -case random -n 50 -triangle lower -unit 0 -bad zerodiag_reuse
+      filter: Error: grep "^\[0\]PETSC ERROR" | grep -A 2 -m 1 "Error Message" | tail -n 2 | grep -v "See https" | sed -e "s/^\[0\]PETSC ERROR: //"
+      output_file: output/ex4_zerodiag_reuse.out
+    test:
+      suffix: gpu_pattern_reuse
+      args: -case random -n 50 -triangle lower -unit 0 -bad pattern_reuse
+      filter: Error: grep "^\[0\]PETSC ERROR" | grep -A 2 -m 1 "Error Message" | tail -n 2 | grep -v "See https" | sed -e "s/^\[0\]PETSC ERROR: //"
+      output_file: output/ex4_pattern_reuse.out
+    test:
+      suffix: gpu_layout_enum
+      args: -case random -n 50 -triangle lower -unit 0 -bad layout_enum
+      filter: Error: grep "^\[0\]PETSC ERROR" | grep -A 2 -m 1 "Error Message" | tail -n 2 | grep -v "See https" | sed -e "s/^\[0\]PETSC ERROR: //"
+      output_file: output/ex4_layout_enum.out
+    test:
+      suffix: gpu_layout_option
+      args: -case random -n 50 -triangle lower -unit 0 -mat_hybsf_layout 3
+      filter: Error: grep "^\[0\]PETSC ERROR" | grep -A 2 -m 1 "Error Message" | tail -n 2 | grep -v "See https" | sed -e "s/^\[0\]PETSC ERROR: //"
+      output_file: output/ex4_layout_option.out
+
+TEST*/
