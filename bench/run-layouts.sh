@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The sfilu apply and refactorization for each layout x levels of the sweeps, each run side by side
 # with PETSc's ILU (so every line carries its own baseline). On the GPU host:
-#   bench/gpu-run bash bench/run-layouts.sh [quick]
+#   bench/gpu-run bash bench/run-layouts.sh [quick|warps]
+# warps: the hyb/asap sweeps for several -pc_sfilu_warps_per_sm instead.
 # Writes bench/results/layouts-<gpu>.json (copied to $OUT when set) and prints one line per run.
 set -eu
 gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1 | tr 'A-Z ' 'a-z-')
@@ -15,6 +16,14 @@ run() { # case layout levels problem-args...
     awk -v c="$c" -v l="$lay" -v v="$lev" '/petsc-ilu-cusparse/{ba=$4; br=$3} /sfpc-sfilu/{sa=$4; sr=$3}
       END {printf "%-24s %-5s %-5s %10.4f %10.4f %8.2f %10.3f %8.2f\n", c, l, v, sa, ba, ba/sa, sr, br/sr}'
 }
+if [ "${1:-}" = warps ]; then
+  for w in 16 24 32 48 64; do
+    run poisson7-128-w$w hyb asap -problem poisson7 -n 128 -repeat 10 -pc_sfilu_warps_per_sm $w
+    run poisson7-256-w$w hyb asap -problem poisson7 -n 256 -repeat 5 -warmup 1 -pc_sfilu_warps_per_sm $w
+  done
+  [ -n "${OUT:-}" ] && cp "$out" "$OUT/"
+  exit 0
+fi
 cases=("poisson7-128|-problem poisson7 -n 128 -repeat 10"
        "poisson27-128|-problem poisson27 -n 128 -repeat 10"
        "poisson7-128-permuted|-problem poisson7 -n 128 -permute 1 -repeat 10"

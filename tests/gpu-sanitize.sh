@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # compute-sanitizer (memcheck, racecheck, synccheck, initcheck) over SFPC's GPU paths on small
 # cases: analysis (ASAP and ALAP), sync-free ILU(0), both solves in both layouts, refactorization,
-# a failing pivot and a NaN.
+# a failing pivot and a NaN; MATHYBSF triangles (build, single sweeps, refill) with rows of 0 to
+# 3000 entries.
 # Run on the GPU host through bench/gpu-run: bench/gpu-run bash tests/gpu-sanitize.sh
 set -u
 lib=$PWD/lib/libsfpc.so
-ex1=build/tests/tests/ex1 ex2=build/tests/tests/ex2
+ex1=build/tests/tests/ex1 ex2=build/tests/tests/ex2 ex4=build/tests/tests/ex4
 cases=(
   "$ex1 -dll_append $lib -device -problem poisson7 -n 6 -refactor"
   "$ex1 -dll_append $lib -device -problem poisson7 -n 6 -refactor -pc_sfilu_layout hyb -pc_sfilu_levels alap"
@@ -13,6 +14,8 @@ cases=(
   "$ex1 -dll_append $lib -device -problem convdiff -n 5 -peclet 10 -permute 3 -pc_sfilu_layout csr -pc_sfilu_levels alap"
   "$ex2 -dll_append $lib -mat_type aijcusparse -case zeropivot -pc_sfilu_shift_type nonzero"
   "$ex2 -dll_append $lib -mat_type aijcusparse -case nan"
+  "$ex4 -mat_type aijcusparse -case random -n 300"
+  "$ex4 -mat_type aijcusparse -case rowlengths -triangle upper"
 )
 status=0
 for tool in memcheck racecheck synccheck initcheck; do

@@ -67,7 +67,7 @@ struct _n_SFPCTriDevice {
 #define SFPC_DEFAULT_WARPS_PER_SM 24
 PETSC_INTERN PetscErrorCode SFPCTriOptionsDefault(SFPCTriOptions *);
 PETSC_INTERN PetscErrorCode SFPCTriDeviceSetWarpsPerSM(SFPCTriDevice, PetscInt);
-PETSC_INTERN PetscErrorCode SFPCTriDeviceCreate(PetscInt, const PetscInt *, const PetscInt *, const SFPCTriOptions *, SFPCTriDevice *);
+PETSC_INTERN PetscErrorCode SFPCTriDeviceCreate(PetscInt, PetscInt, const PetscInt *, const PetscInt *, PetscBool, const SFPCTriOptions *, SFPCTriDevice *);
 PETSC_INTERN PetscErrorCode SFPCTriDeviceDestroy(SFPCTriDevice *);
 PETSC_INTERN PetscErrorCode SFPCTriDeviceValuesChanged(SFPCTriDevice);
 PETSC_INTERN PetscErrorCode SFPCTriDeviceSolve(SFPCTriDevice, const PetscScalar *, PetscScalar *);

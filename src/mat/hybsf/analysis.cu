@@ -147,13 +147,15 @@ __global__ void FillTasksKernel(const int *nruns, const unsigned *rkey, const in
   }
 }
 
-/* Scalars the host needs to size and describe the schedule. */
-__global__ void ScheduleSizesKernel(const int *nruns, const unsigned *rkey, const int *rtask0, const int *rtasks, int *out)
+/* Scalars the host needs to size and describe the schedule: tasks, levels, then rows per vector size (1, 2, ..., 32 lanes; zeroed before). */
+__global__ void ScheduleSizesKernel(const int *nruns, const unsigned *rkey, const int *rcount, const int *rtask0, const int *rtasks, int *out)
 {
-  const int last = *nruns - 1;
-  out[0]         = rtask0[last] + rtasks[last]; /* tasks */
-  out[1]         = (int)(rkey[last] >> 3) + 1;  /* levels */
-  out[2]         = *nruns;
+  const int b = blockIdx.x * blockDim.x + threadIdx.x, last = *nruns - 1;
+  if (b == 0) {
+    out[0] = rtask0[last] + rtasks[last];
+    out[1] = (int)(rkey[last] >> 3) + 1;
+  }
+  if (b <= last) atomicAdd(out + 2 + __ffs(KeyVector(rkey[b])) - 1, rcount[b]);
 }
 } // namespace
 
@@ -163,7 +165,7 @@ PetscErrorCode SFPCScheduleBuild(SFPCTriDevice T, PetscBool lower, SFPCLevels le
   const int          n = (int)T->n;
   cudaStream_t       stream;
   unsigned          *key, *skey, *rkey;
-  int               *row, *level, *rcount, *rtasks, *rrow0, *rtask0, *nruns, *sizes, hsizes[3];
+  int               *row, *level, *rcount, *rtasks, *rrow0, *rtask0, *nruns, *sizes, hsizes[8];
   unsigned long long *nnz, hnnz;
   void              *tmp      = NULL;
   size_t             tmpbytes = 0, need;
@@ -175,19 +177,19 @@ PetscErrorCode SFPCScheduleBuild(SFPCTriDevice T, PetscBool lower, SFPCLevels le
   PetscCheck(levels == SFPC_LEVELS_ASAP || levels == SFPC_LEVELS_ALAP, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Levels must be resolved to asap or alap");
   PetscCall(PetscGetCurrentCUDAStream(&stream));
   S->levels = levels;
-  PetscCallCUDA(cudaMalloc(&level, sizeof(int) * n));
-  PetscCallCUDA(cudaMalloc(&key, sizeof(unsigned) * n));
-  PetscCallCUDA(cudaMalloc(&skey, sizeof(unsigned) * n));
-  PetscCallCUDA(cudaMalloc(&rkey, sizeof(unsigned) * n));
-  PetscCallCUDA(cudaMalloc(&row, sizeof(int) * n));
-  PetscCallCUDA(cudaMalloc(&rcount, sizeof(int) * n));
-  PetscCallCUDA(cudaMalloc(&rtasks, sizeof(int) * n));
-  PetscCallCUDA(cudaMalloc(&rrow0, sizeof(int) * n));
-  PetscCallCUDA(cudaMalloc(&rtask0, sizeof(int) * n));
-  PetscCallCUDA(cudaMalloc(&nruns, sizeof(int)));
-  PetscCallCUDA(cudaMalloc(&sizes, 3 * sizeof(int)));
-  PetscCallCUDA(cudaMalloc(&nnz, sizeof(unsigned long long)));
-  PetscCallCUDA(cudaMalloc(&S->order, sizeof(int) * n));
+  PetscCallCUDA(cudaMallocAsync(&level, sizeof(int) * n, stream));
+  PetscCallCUDA(cudaMallocAsync(&key, sizeof(unsigned) * n, stream));
+  PetscCallCUDA(cudaMallocAsync(&skey, sizeof(unsigned) * n, stream));
+  PetscCallCUDA(cudaMallocAsync(&rkey, sizeof(unsigned) * n, stream));
+  PetscCallCUDA(cudaMallocAsync(&row, sizeof(int) * n, stream));
+  PetscCallCUDA(cudaMallocAsync(&rcount, sizeof(int) * n, stream));
+  PetscCallCUDA(cudaMallocAsync(&rtasks, sizeof(int) * n, stream));
+  PetscCallCUDA(cudaMallocAsync(&rrow0, sizeof(int) * n, stream));
+  PetscCallCUDA(cudaMallocAsync(&rtask0, sizeof(int) * n, stream));
+  PetscCallCUDA(cudaMallocAsync(&nruns, sizeof(int), stream));
+  PetscCallCUDA(cudaMallocAsync(&sizes, sizeof(hsizes), stream));
+  PetscCallCUDA(cudaMallocAsync(&nnz, sizeof(unsigned long long), stream));
+  PetscCallCUDA(cudaMallocAsync(&S->order, sizeof(int) * n, stream));
   PetscCallCUDA(cudaMemsetAsync(level, 0, sizeof(int) * n, stream));
   PetscCallCUDA(cudaMemsetAsync(nnz, 0, sizeof(unsigned long long), stream));
 
@@ -223,7 +225,7 @@ PetscErrorCode SFPCScheduleBuild(SFPCTriDevice T, PetscBool lower, SFPCLevels le
   tmpbytes = PetscMax(tmpbytes, need);
   PetscCallCUDA(cub::DeviceScan::ExclusiveSum(NULL, need, rcount, rrow0, n, stream));
   tmpbytes = PetscMax(tmpbytes, need);
-  PetscCallCUDA(cudaMalloc(&tmp, tmpbytes));
+  PetscCallCUDA(cudaMallocAsync(&tmp, tmpbytes, stream));
   need = tmpbytes;
   PetscCallCUDA(cub::DeviceRadixSort::SortPairs(tmp, need, key, skey, row, S->order, n, 0, 32, stream));
   PetscCallCUDA(cudaMemsetAsync(rcount, 0, sizeof(int) * n, stream));
@@ -238,50 +240,36 @@ PetscErrorCode SFPCScheduleBuild(SFPCTriDevice T, PetscBool lower, SFPCLevels le
   need = tmpbytes;
   PetscCallCUDA(cub::DeviceScan::ExclusiveSum(tmp, need, rcount, rrow0, n, stream));
 
-  /* 4. tasks: sizes come back to the host once, to allocate and to launch sweeps */
-  ScheduleSizesKernel<<<1, 1, 0, stream>>>(nruns, rkey, rtask0, rtasks, sizes);
+  /* 4. tasks: sizes come back to the host once, to allocate, to launch sweeps and for the views */
+  PetscCallCUDA(cudaMemsetAsync(sizes, 0, sizeof(hsizes), stream));
+  ScheduleSizesKernel<<<nb, tpb, 0, stream>>>(nruns, rkey, rcount, rtask0, rtasks, sizes);
   PetscCallCUDA(cudaGetLastError());
-  PetscCallCUDA(cudaMemcpyAsync(hsizes, sizes, 3 * sizeof(int), cudaMemcpyDeviceToHost, stream));
+  PetscCallCUDA(cudaMemcpyAsync(hsizes, sizes, sizeof(hsizes), cudaMemcpyDeviceToHost, stream));
   PetscCallCUDA(cudaMemcpyAsync(&hnnz, nnz, sizeof(hnnz), cudaMemcpyDeviceToHost, stream));
   PetscCallCUDA(cudaStreamSynchronize(stream));
   S->ntasks  = hsizes[0];
   S->nlevels = hsizes[1];
   S->nnz     = (PetscInt)hnnz;
+  for (int v = 0; v < 6; v++) S->rows_by_vec[v] = hsizes[2 + v];
   PetscCall(PetscInfo(NULL, "%s schedule (%s levels): %d levels, %d warp tasks\n", lower ? "L" : "U", SFPCLevelsTypes[levels], S->nlevels, S->ntasks));
-  PetscCallCUDA(cudaMalloc(&S->start, sizeof(int) * (S->ntasks + 1)));
-  PetscCallCUDA(cudaMalloc(&S->vec, S->ntasks));
+  PetscCallCUDA(cudaMallocAsync(&S->start, sizeof(int) * (S->ntasks + 1), stream));
+  PetscCallCUDA(cudaMallocAsync(&S->vec, S->ntasks, stream));
   PetscCallCUDA(cudaMemcpyAsync(S->start + S->ntasks, &n, sizeof(int), cudaMemcpyHostToDevice, stream));
   FillTasksKernel<<<nb, tpb, 0, stream>>>(nruns, rkey, rcount, rrow0, rtask0, S->start, S->vec);
   PetscCallCUDA(cudaGetLastError());
 
-  { /* how many rows each vector size serves, for the views */
-    const int hn = hsizes[2];
-    int      *hkey, *hcount;
-    PetscCall(PetscMalloc2(hn, &hkey, hn, &hcount));
-    PetscCallCUDA(cudaMemcpyAsync(hkey, rkey, sizeof(int) * hn, cudaMemcpyDeviceToHost, stream));
-    PetscCallCUDA(cudaMemcpyAsync(hcount, rcount, sizeof(int) * hn, cudaMemcpyDeviceToHost, stream));
-    PetscCallCUDA(cudaStreamSynchronize(stream));
-    for (int v = 0; v < 6; v++) S->rows_by_vec[v] = 0;
-    for (int b = 0; b < hn; b++) {
-      int s = ClassVector((int)((unsigned)hkey[b] & 7u)), v = 0;
-      while ((1 << v) < s) v++;
-      S->rows_by_vec[v] += hcount[b];
-    }
-    PetscCall(PetscFree2(hkey, hcount));
-  }
-
-  PetscCallCUDA(cudaFree(tmp));
-  PetscCallCUDA(cudaFree(level));
-  PetscCallCUDA(cudaFree(key));
-  PetscCallCUDA(cudaFree(skey));
-  PetscCallCUDA(cudaFree(rkey));
-  PetscCallCUDA(cudaFree(row));
-  PetscCallCUDA(cudaFree(rcount));
-  PetscCallCUDA(cudaFree(rtasks));
-  PetscCallCUDA(cudaFree(rrow0));
-  PetscCallCUDA(cudaFree(rtask0));
-  PetscCallCUDA(cudaFree(nruns));
-  PetscCallCUDA(cudaFree(sizes));
-  PetscCallCUDA(cudaFree(nnz));
+  PetscCallCUDA(cudaFreeAsync(tmp, stream));
+  PetscCallCUDA(cudaFreeAsync(level, stream));
+  PetscCallCUDA(cudaFreeAsync(key, stream));
+  PetscCallCUDA(cudaFreeAsync(skey, stream));
+  PetscCallCUDA(cudaFreeAsync(rkey, stream));
+  PetscCallCUDA(cudaFreeAsync(row, stream));
+  PetscCallCUDA(cudaFreeAsync(rcount, stream));
+  PetscCallCUDA(cudaFreeAsync(rtasks, stream));
+  PetscCallCUDA(cudaFreeAsync(rrow0, stream));
+  PetscCallCUDA(cudaFreeAsync(rtask0, stream));
+  PetscCallCUDA(cudaFreeAsync(nruns, stream));
+  PetscCallCUDA(cudaFreeAsync(sizes, stream));
+  PetscCallCUDA(cudaFreeAsync(nnz, stream));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

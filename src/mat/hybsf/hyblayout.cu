@@ -59,12 +59,14 @@ PetscErrorCode LaunchSlabs(SFPCTriDevice T, PetscBool lower, const SFPCSchedule 
 PetscErrorCode SFPCScheduleBuildSlabs(SFPCTriDevice T, PetscBool lower, SFPCSchedule *S)
 {
   const size_t slots = 32 * (size_t)S->ntasks;
+  cudaStream_t stream;
 
   PetscFunctionBegin;
-  PetscCallCUDA(cudaMalloc(&S->cols, sizeof(int) * PetscMax(slots, 1)));
-  PetscCallCUDA(cudaMalloc(&S->rows, sizeof(int) * PetscMax(slots, 1)));
-  PetscCallCUDA(cudaMalloc(&S->vals, sizeof(PetscScalar) * PetscMax(slots, 1)));
-  if (!S->unit) PetscCallCUDA(cudaMalloc(&S->dinv, sizeof(PetscScalar) * PetscMax(T->n, 1)));
+  PetscCall(PetscGetCurrentCUDAStream(&stream));
+  PetscCallCUDA(cudaMallocAsync(&S->cols, sizeof(int) * PetscMax(slots, 1), stream));
+  PetscCallCUDA(cudaMallocAsync(&S->rows, sizeof(int) * PetscMax(slots, 1), stream));
+  PetscCallCUDA(cudaMallocAsync(&S->vals, sizeof(PetscScalar) * PetscMax(slots, 1), stream));
+  if (!S->unit) PetscCallCUDA(cudaMallocAsync(&S->dinv, sizeof(PetscScalar) * PetscMax(T->n, 1), stream));
   PetscCall(LaunchSlabs(T, lower, S, true));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

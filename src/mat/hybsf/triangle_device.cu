@@ -105,8 +105,8 @@ PetscErrorCode SFPCTriangleCreate_Device(PetscInt n, const PetscInt *ai, const P
 
   PetscFunctionBegin;
   PetscCall(PetscGetCurrentCUDAStream(&stream));
-  PetscCallCUDA(cudaMalloc(&ti, sizeof(int) * (n + 1)));
-  PetscCallCUDA(cudaMalloc(&dfault, sizeof(*dfault)));
+  PetscCallCUDA(cudaMallocAsync(&ti, sizeof(int) * (n + 1), stream));
+  PetscCallCUDA(cudaMallocAsync(&dfault, sizeof(*dfault), stream));
   PetscCallCUDA(cudaMemcpyAsync(dfault, &none, sizeof(none), cudaMemcpyHostToDevice, stream));
   PetscCallCUDA(cudaMemsetAsync(ti, 0, sizeof(int) * (n + 1), stream));
   if (n) {
@@ -115,29 +115,29 @@ PetscErrorCode SFPCTriangleCreate_Device(PetscInt n, const PetscInt *ai, const P
     PetscCallCUDA(cudaGetLastError());
   }
   PetscCallCUDA(cub::DeviceScan::ExclusiveSum(NULL, tmpbytes, ti, ti, (int)n + 1, stream));
-  PetscCallCUDA(cudaMalloc(&tmp, tmpbytes));
+  PetscCallCUDA(cudaMallocAsync(&tmp, tmpbytes, stream));
   PetscCallCUDA(cub::DeviceScan::ExclusiveSum(tmp, tmpbytes, ti, ti, (int)n + 1, stream));
   PetscCallCUDA(cudaMemcpyAsync(&nnz, ti + n, sizeof(int), cudaMemcpyDeviceToHost, stream));
   PetscCallCUDA(cudaStreamSynchronize(stream));
-  PetscCallCUDA(cudaFree(tmp));
-  PetscCallCUDA(cudaMalloc(&tj, sizeof(int) * PetscMax(nnz, 1)));
-  PetscCallCUDA(cudaMalloc(&ta, sizeof(double) * PetscMax(nnz, 1)));
+  PetscCallCUDA(cudaFreeAsync(tmp, stream));
+  PetscCallCUDA(cudaMallocAsync(&tj, sizeof(int) * PetscMax(nnz, 1), stream));
+  PetscCallCUDA(cudaMallocAsync(&ta, sizeof(double) * PetscMax(nnz, 1), stream));
   if (n) PetscCall(LaunchFill(n, ai, aj, aa, lower, unit, ti, tj, ta, false, true, dfault, stream));
   ierr = FaultCheck(dfault, stream);
   if (!ierr) {
     o.lower      = lower;
     o.upper      = (PetscBool)!lower;
     o.lower_unit = o.upper_unit = unit;
-    ierr = SFPCTriDeviceCreate(n, ti, tj, &o, out);
+    ierr = SFPCTriDeviceCreate(n, nnz, ti, tj, PETSC_TRUE, &o, out);
   }
   if (!ierr) {
     PetscCallCUDA(cudaMemcpyAsync((*out)->a, ta, sizeof(double) * nnz, cudaMemcpyDeviceToDevice, stream));
     ierr = SFPCTriDeviceValuesChanged(*out);
   }
-  PetscCallCUDA(cudaFree(ti));
-  PetscCallCUDA(cudaFree(tj));
-  PetscCallCUDA(cudaFree(ta));
-  PetscCallCUDA(cudaFree(dfault));
+  PetscCallCUDA(cudaFreeAsync(ti, stream));
+  PetscCallCUDA(cudaFreeAsync(tj, stream));
+  PetscCallCUDA(cudaFreeAsync(ta, stream));
+  PetscCallCUDA(cudaFreeAsync(dfault, stream));
   PetscCall(ierr);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -152,13 +152,13 @@ PetscErrorCode SFPCTriangleSetValues_Device(SFPCTriDevice T, const PetscInt *ai,
   PetscFunctionBegin;
   if (!T->n) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscGetCurrentCUDAStream(&stream));
-  PetscCallCUDA(cudaMalloc(&dfault, sizeof(*dfault)));
+  PetscCallCUDA(cudaMallocAsync(&dfault, sizeof(*dfault), stream));
   PetscCallCUDA(cudaMemcpyAsync(dfault, &none, sizeof(none), cudaMemcpyHostToDevice, stream));
   PetscCall(LaunchFill(T->n, ai, aj, aa, lower, unit, T->i, T->j, T->a, true, false, dfault, stream));
   ierr = FaultCheck(dfault, stream);
   if (!ierr) ierr = LaunchFill(T->n, ai, aj, aa, lower, unit, T->i, T->j, T->a, true, true, dfault, stream);
   if (!ierr) ierr = SFPCTriDeviceValuesChanged(T);
-  PetscCallCUDA(cudaFree(dfault));
+  PetscCallCUDA(cudaFreeAsync(dfault, stream));
   PetscCall(ierr);
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -110,12 +110,13 @@ static PetscErrorCode SweepBuild(SFPCTriDevice T, PetscBool lower, SFPCSchedule 
 }
 
 /*
-   Builds the engine's factor for the n x n pattern (ai, aj), given in device memory: copies it,
-   checks it on the device (sorted columns, diagonal present) and analyses the sweeps opt asks for.
-   Errors, before anything is kept, like the host SFPCTriFactorCreateFromCSR(). The values are
-   the caller's to fill (T->a), followed by SFPCTriDeviceValuesChanged().
+   Builds the engine's factor for the n x n pattern (ai, aj) with nnz entries (< 0: read it from ai),
+   given in device memory: copies it, checks it on the device (sorted columns, diagonal present)
+   and analyses the sweeps opt asks for. Errors, before anything is kept, like the host
+   SFPCTriFactorCreateFromCSR(); a pattern SFPC built itself is trusted, which saves the wait for
+   the check. The values are the caller's to fill (T->a), followed by SFPCTriDeviceValuesChanged().
 */
-PetscErrorCode SFPCTriDeviceCreate(PetscInt n, const PetscInt *ai, const PetscInt *aj, const SFPCTriOptions *opt, SFPCTriDevice *out)
+PetscErrorCode SFPCTriDeviceCreate(PetscInt n, PetscInt nnz, const PetscInt *ai, const PetscInt *aj, PetscBool trusted, const SFPCTriOptions *opt, SFPCTriDevice *out)
 {
   SFPCTriDevice      T;
   cudaStream_t       stream;
@@ -134,16 +135,19 @@ PetscErrorCode SFPCTriDeviceCreate(PetscInt n, const PetscInt *ai, const PetscIn
   PetscCall(SFPCHybBlocksPerSM(&perSM));
   T->hybblocks = perSM * T->sms;
   PetscCall(SFPCTriDeviceSetWarpsPerSM(T, opt->warps_per_sm));
-  PetscCallCUDA(cudaMemcpyAsync(&T->nnz, ai + n, sizeof(PetscInt), cudaMemcpyDeviceToHost, stream));
-  PetscCallCUDA(cudaStreamSynchronize(stream));
-  PetscCallCUDA(cudaMalloc(&T->i, sizeof(int) * (n + 1)));
-  PetscCallCUDA(cudaMalloc(&T->j, sizeof(int) * PetscMax(T->nnz, 1)));
-  PetscCallCUDA(cudaMalloc(&T->diag, sizeof(int) * PetscMax(n, 1)));
-  PetscCallCUDA(cudaMalloc(&T->a, sizeof(PetscScalar) * PetscMax(T->nnz, 1)));
-  PetscCallCUDA(cudaMalloc(&T->flags, sizeof(int) * PetscMax(n, 1)));
-  PetscCallCUDA(cudaMalloc(&T->counter, sizeof(unsigned long long)));
-  PetscCallCUDA(cudaMalloc(&T->z, sizeof(PetscScalar) * PetscMax(n, 1)));
-  PetscCallCUDA(cudaMalloc(&T->report, 2 * sizeof(int)));
+  T->nnz = nnz;
+  if (nnz < 0) {
+    PetscCallCUDA(cudaMemcpyAsync(&T->nnz, ai + n, sizeof(PetscInt), cudaMemcpyDeviceToHost, stream));
+    PetscCallCUDA(cudaStreamSynchronize(stream));
+  }
+  PetscCallCUDA(cudaMallocAsync(&T->i, sizeof(int) * (n + 1), stream));
+  PetscCallCUDA(cudaMallocAsync(&T->j, sizeof(int) * PetscMax(T->nnz, 1), stream));
+  PetscCallCUDA(cudaMallocAsync(&T->diag, sizeof(int) * PetscMax(n, 1), stream));
+  PetscCallCUDA(cudaMallocAsync(&T->a, sizeof(PetscScalar) * PetscMax(T->nnz, 1), stream));
+  PetscCallCUDA(cudaMallocAsync(&T->flags, sizeof(int) * PetscMax(n, 1), stream));
+  PetscCallCUDA(cudaMallocAsync(&T->counter, sizeof(unsigned long long), stream));
+  PetscCallCUDA(cudaMallocAsync(&T->z, sizeof(PetscScalar) * PetscMax(n, 1), stream));
+  PetscCallCUDA(cudaMallocAsync(&T->report, 2 * sizeof(int), stream));
   PetscCall(SFPCFillSentinel(n, T->z));
   PetscCallCUDA(cudaMemcpyAsync(T->i, ai, sizeof(int) * (n + 1), cudaMemcpyDeviceToDevice, stream));
   PetscCallCUDA(cudaMemcpyAsync(T->j, aj, sizeof(int) * T->nnz, cudaMemcpyDeviceToDevice, stream));
@@ -151,13 +155,15 @@ PetscErrorCode SFPCTriDeviceCreate(PetscInt n, const PetscInt *ai, const PetscIn
   PetscCallCUDA(cudaMemsetAsync(T->flags, 0, sizeof(int) * PetscMax(n, 1), stream));
   PetscCallCUDA(cudaMemsetAsync(T->counter, 0, sizeof(unsigned long long), stream));
 
-  PetscCallCUDA(cudaMalloc(&dbad, sizeof(unsigned long long)));
+  PetscCallCUDA(cudaMallocAsync(&dbad, sizeof(unsigned long long), stream));
   PetscCallCUDA(cudaMemcpyAsync(dbad, &bad, sizeof(bad), cudaMemcpyHostToDevice, stream));
   if (n > 0) PatternKernel<<<(int)((n + tpb - 1) / tpb), tpb, 0, stream>>>((int)n, T->i, T->j, T->diag, dbad);
   PetscCallCUDA(cudaGetLastError());
-  PetscCallCUDA(cudaMemcpyAsync(&bad, dbad, sizeof(bad), cudaMemcpyDeviceToHost, stream));
-  PetscCallCUDA(cudaStreamSynchronize(stream));
-  PetscCallCUDA(cudaFree(dbad));
+  if (!trusted) {
+    PetscCallCUDA(cudaMemcpyAsync(&bad, dbad, sizeof(bad), cudaMemcpyDeviceToHost, stream));
+    PetscCallCUDA(cudaStreamSynchronize(stream));
+  }
+  PetscCallCUDA(cudaFreeAsync(dbad, stream));
   if (bad != ~0ULL) {
     const PetscInt r = (PetscInt)(bad / 4), kind = (PetscInt)(bad % 4);
     PetscCall(SFPCTriDeviceDestroy(&T));
@@ -180,34 +186,38 @@ PetscErrorCode SFPCTriDeviceValuesChanged(SFPCTriDevice T)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode SFPCScheduleFree(SFPCSchedule *S)
+/* Stream-ordered frees (no device-wide synchronization, unlike cudaFree()); NULL is nothing to free. */
+static PetscErrorCode FreeAll(cudaStream_t stream, int n, void **p)
 {
   PetscFunctionBegin;
-  PetscCallCUDA(cudaFree(S->order));
-  PetscCallCUDA(cudaFree(S->start));
-  PetscCallCUDA(cudaFree(S->vec));
-  PetscCallCUDA(cudaFree(S->cols));
-  PetscCallCUDA(cudaFree(S->rows));
-  PetscCallCUDA(cudaFree(S->vals));
-  PetscCallCUDA(cudaFree(S->dinv));
+  for (int k = 0; k < n; k++)
+    if (p[k]) PetscCallCUDA(cudaFreeAsync(p[k], stream));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode SFPCScheduleFree(SFPCSchedule *S, cudaStream_t stream)
+{
+  void *p[] = {S->order, S->start, S->vec, S->cols, S->rows, S->vals, S->dinv};
+
+  PetscFunctionBegin;
+  PetscCall(FreeAll(stream, 7, p));
   PetscCall(PetscMemzero(S, sizeof(*S)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode SFPCTriDeviceDestroy(SFPCTriDevice *T)
 {
+  cudaStream_t stream;
+
   PetscFunctionBegin;
   if (!*T) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCallCUDA(cudaFree((*T)->i));
-  PetscCallCUDA(cudaFree((*T)->j));
-  PetscCallCUDA(cudaFree((*T)->diag));
-  PetscCallCUDA(cudaFree((*T)->a));
-  PetscCallCUDA(cudaFree((*T)->flags));
-  PetscCallCUDA(cudaFree((*T)->counter));
-  PetscCallCUDA(cudaFree((*T)->z));
-  PetscCallCUDA(cudaFree((*T)->report));
-  PetscCall(SFPCScheduleFree(&(*T)->lower));
-  PetscCall(SFPCScheduleFree(&(*T)->upper));
+  PetscCall(PetscGetCurrentCUDAStream(&stream));
+  {
+    void *p[] = {(*T)->i, (*T)->j, (*T)->diag, (*T)->a, (*T)->flags, (*T)->counter, (*T)->z, (*T)->report};
+    PetscCall(FreeAll(stream, 8, p));
+  }
+  PetscCall(SFPCScheduleFree(&(*T)->lower, stream));
+  PetscCall(SFPCScheduleFree(&(*T)->upper, stream));
   PetscCall(PetscFree(*T));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -16,7 +16,7 @@ PetscErrorCode SFILUSymbolic_Device(SFILU *s, Mat A)
   PetscFunctionBegin;
   PetscCall(MatGetLocalSize(A, &n, NULL));
   PetscCall(MatSeqAIJCUSPARSEGetIJ(A, PETSC_FALSE, &ai, &aj));
-  PetscCall(SFPCTriDeviceCreate(n, ai, aj, &s->engine, &s->T));
+  PetscCall(SFPCTriDeviceCreate(n, -1, ai, aj, PETSC_FALSE, &s->engine, &s->T));
   PetscCall(MatSeqAIJCUSPARSERestoreIJ(A, PETSC_FALSE, &ai, &aj));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
