@@ -1,10 +1,11 @@
 static char help[] = "MATHYBSF triangular solves against a plain host triangular solve written here.\n"
                      "For each triangle (-triangle lower,upper) and diagonal kind (-unit 0,1) of a square matrix it solves\n"
-                     "T x = b with every layout x levels combination (csr, hyb x asap, alap, and auto/auto) made by\n"
-                     "MatCreateHYBSF(), then again after new values of the same pattern (MatConvert() MAT_REUSE_MATRIX),\n"
-                     "then once through MatConvert() MAT_INITIAL_MATRIX with the -mat_hybsf_* options. Each solve must agree\n"
-                     "with the reference to -tol and repeat bit for bit. The error is max_i |x_i - x_ref_i| / s_i, where\n"
-                     "s_i = (|b_i| + sum_j |t_ij x_ref_j|) / |t_ii| is the size of what row i sums (s_i >= |x_ref_i|).\n"
+                     "T x = b (MatSolve()) and T^T x = b (MatSolveTranspose()) with every layout x levels combination\n"
+                     "(csr, hyb x asap, alap, and auto/auto) made by MatCreateHYBSF(), then again after new values of the\n"
+                     "same pattern (MatConvert() MAT_REUSE_MATRIX), then once through MatConvert() MAT_INITIAL_MATRIX with\n"
+                     "the -mat_hybsf_* options. Each solve must agree with the reference to -tol and repeat bit for bit.\n"
+                     "The error is max_i |x_i - x_ref_i| / s_i, where s_i = (|b_i| + sum_j |t_ij x_ref_j|) / |t_ii| is the\n"
+                     "size of what row i sums (s_i >= |x_ref_i|); for T^T x = b the same over the rows of T^T (t_ji for t_ij).\n"
                      "  -case random|rowlengths|chain|spread|problem  the matrix (problem: tests/problems.c, e.g. -problem file -f F)\n"
                      "  -n <rows> -seed <s>   size and seed of the generated matrices\n"
                      "  -values random|original  problem case: random diagonally dominant values on its pattern, or its own\n"
@@ -385,12 +386,66 @@ static PetscErrorCode MatrixFill(Mat A, const Pattern *P, PetscBool unit, PetscI
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The reference: the triangle's plain row-by-row substitution over the CSR of a seqaij copy of A. */
+/*
+   The reference: the triangle's plain row-by-row substitution over the CSR of a seqaij copy of A, and the
+   same substitution over the CSR of its transpose (built here) for T^T x = b.
+*/
 typedef struct {
   PetscInt     n, nnzoff, nlevels, moved; /* off-diagonal entries of the triangle, levels, rows ALAP puts later than ASAP */
-  PetscScalar *b, *x;                     /* right-hand side and reference solution */
+  PetscScalar *b, *x;                     /* right-hand side and reference solution of T x = b */
   PetscReal   *scale;                     /* (|b_i| + sum_j |t_ij x_j|) / |t_ii|: the size of what row i sums, >= |x_i| */
+  PetscScalar *xt;                        /* reference solution of T^T x = b */
+  PetscReal   *scalet;                    /* (|b_i| + sum_j |t_ji xt_j|) / |t_ii|: the same for row i of T^T */
 } Reference;
+
+/*
+   x = T^{-T} b: T^T's CSR (row c holds column c of the triangle's off-diagonal entries), then the same
+   substitution over it, last row first for a lower T (T^T is upper), first row first for an upper T.
+   The diagonal is T's own (ignored when unit).
+*/
+static PetscErrorCode ReferenceSolveTranspose(PetscInt n, const PetscInt ai[], const PetscInt aj[], const PetscScalar aa[], PetscBool lower, PetscBool unit, Reference *ref)
+{
+  PetscInt    *ti, *tj, *fill;
+  PetscScalar *tv, *d;
+
+  PetscFunctionBegin;
+  PetscCall(PetscCalloc3(n + 1, &ti, n, &fill, n, &d));
+  for (PetscInt r = 0; r < n; r++) {
+    for (PetscInt k = ai[r]; k < ai[r + 1]; k++) {
+      const PetscInt c = aj[k];
+
+      if (c == r) d[r] = aa[k];
+      else if (lower ? c < r : c > r) ti[c + 1]++;
+    }
+  }
+  for (PetscInt r = 0; r < n; r++) ti[r + 1] += ti[r];
+  PetscCall(PetscMalloc2(ti[n], &tj, ti[n], &tv));
+  for (PetscInt r = 0; r < n; r++) { /* rows of T in order: each row of T^T gets its columns sorted */
+    for (PetscInt k = ai[r]; k < ai[r + 1]; k++) {
+      const PetscInt c = aj[k];
+
+      if (c != r && (lower ? c < r : c > r)) {
+        tj[ti[c] + fill[c]]   = r;
+        tv[ti[c] + fill[c]++] = aa[k];
+      }
+    }
+  }
+  for (PetscInt t = 0; t < n; t++) {
+    const PetscInt r = lower ? n - 1 - t : t;
+    PetscScalar    s = ref->b[r];
+    PetscReal      sabs = PetscAbsScalar(ref->b[r]);
+
+    for (PetscInt k = ti[r]; k < ti[r + 1]; k++) {
+      s -= tv[k] * ref->xt[tj[k]];
+      sabs += PetscAbsScalar(tv[k] * ref->xt[tj[k]]);
+    }
+    ref->xt[r]     = unit ? s : s / d[r];
+    ref->scalet[r] = unit ? sabs : sabs / PetscAbsScalar(d[r]);
+  }
+  PetscCall(PetscFree2(tj, tv));
+  PetscCall(PetscFree3(ti, fill, d));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
 static PetscErrorCode ReferenceSolve(Mat A, PetscBool lower, PetscBool unit, Reference *ref)
 {
@@ -429,6 +484,7 @@ static PetscErrorCode ReferenceSolve(Mat A, PetscBool lower, PetscBool unit, Ref
     ref->x[r]     = unit ? s : s / d; /* a missing or zero diagonal gives Inf or NaN here: MATHYBSF must refuse it first */
     ref->scale[r] = unit ? sabs : sabs / PetscAbsScalar(d);
   }
+  PetscCall(ReferenceSolveTranspose(n, ai, aj, aa, lower, unit, ref));
   {
     PetscReal xmax = 0, xmed;
     PetscReal *ax;
@@ -474,55 +530,81 @@ static const char *LevelsName(SFPCLevels l)
 }
 
 /*
-   Solves with T twice (into vectors that start full of garbage) and prints one line:
-   "<label>: levels L, error ok, repeatable", L being the triangle's dependency levels (computed here).
-   The error is componentwise, against the size of each row's terms (Reference.scale): a plain max-norm
-   relative error would hardly see the rows whose x_i is far below max |x| (bcsstk16's own values give
-   x_i from 1e-9 to 1). With fresh (the solution of a matrix built anew from the same values), the
-   solution must equal it bit for bit: ", bitwise as a new build" ends the line.
+   Solves T x = b (or T^T x = b with transpose) twice, into vectors that start full of garbage, and writes
+   its verdict into msg: "error ok, repeatable", or "ERROR e > tol" and "NOT REPEATABLE" in their place.
+   The error is componentwise, against the size of each row's terms (scale): a plain max-norm relative
+   error would hardly see the rows whose x_i is far below max |x| (bcsstk16's own values give x_i from
+   1e-9 to 1). With fresh (the solution of a matrix built anew from the same values), the solution must
+   equal it bit for bit: ", bitwise as a new build" ends the verdict.
+*/
+static PetscErrorCode SolveVerdict(Mat T, PetscBool transpose, Vec b, PetscInt n, const PetscScalar xref[], const PetscReal scale[], Vec fresh, PetscReal tol, char msg[], size_t len, PetscReal *err, PetscBool *ok)
+{
+  Vec                x1, x2;
+  const PetscScalar *y1, *y2;
+  PetscBool          same, asfresh = PETSC_TRUE;
+  char               head[64], tail[64] = "";
+
+  PetscFunctionBegin;
+  *err = 0;
+  PetscCall(VecDuplicate(b, &x1));
+  PetscCall(VecDuplicate(b, &x2));
+  PetscCall(VecSet(x1, 1e300));
+  PetscCall(VecSet(x2, -3.0));
+  if (transpose) {
+    PetscCall(MatSolveTranspose(T, b, x1));
+    PetscCall(MatSolveTranspose(T, b, x2));
+  } else {
+    PetscCall(MatSolve(T, b, x1));
+    PetscCall(MatSolve(T, b, x2));
+  }
+  PetscCall(VecGetArrayRead(x1, &y1));
+  PetscCall(VecGetArrayRead(x2, &y2));
+  for (PetscInt i = 0; i < n; i++) {
+    const PetscReal d = PetscAbsScalar(y1[i] - xref[i]), e = d == 0 ? 0 : scale[i] > 0 ? d / scale[i] : PETSC_INFINITY;
+
+    *err = (e != e || e > *err) ? e : *err; /* a NaN sticks */
+  }
+  if (*err != *err) *err = PETSC_INFINITY;
+  same = (PetscBool)!memcmp(y1, y2, n * sizeof(PetscScalar));
+  PetscCall(VecRestoreArrayRead(x2, &y2));
+  if (fresh) { /* the solution of a matrix built anew from the same values */
+    PetscCall(VecGetArrayRead(fresh, &y2));
+    asfresh = (PetscBool)!memcmp(y1, y2, n * sizeof(PetscScalar));
+    PetscCall(VecRestoreArrayRead(fresh, &y2));
+    PetscCall(PetscSNPrintf(tail, sizeof(tail), ", %s a new build", asfresh ? "bitwise as" : "NOT BITWISE AS"));
+  }
+  PetscCall(VecRestoreArrayRead(x1, &y1));
+  if (*err <= tol) PetscCall(PetscSNPrintf(head, sizeof(head), "error ok"));
+  else PetscCall(PetscSNPrintf(head, sizeof(head), "ERROR %g > %g", (double)*err, (double)tol));
+  PetscCall(PetscSNPrintf(msg, len, "%s, %s%s", head, same ? "repeatable" : "NOT REPEATABLE", tail));
+  *ok = (PetscBool)(*ok && *err <= tol && same && asfresh);
+  PetscCall(VecDestroy(&x1));
+  PetscCall(VecDestroy(&x2));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+   Checks MatSolve() and MatSolveTranspose() of T (SolveVerdict() each) and prints one line:
+   "<label>: levels L, error ok, repeatable; transpose error ok, repeatable", L being the triangle's
+   dependency levels (computed here). fresh and fresht: the solutions (plain and transposed) of a matrix
+   built anew from the same values, or NULL.
    What T reports must agree: its off-diagonal count, whether it is on the device (as A is), and on the
    device the levels it counted and the layout and levels it was asked for (or resolved from auto). The
    host path reports csr/asap and no levels whatever was asked (it solves row by row). A disagreement is
    printed on a line of its own and fails the run.
 */
-static PetscErrorCode CheckSolve(Mat T, const char *label, SFPCLayout layout, SFPCLevels levels, PetscBool ondevice, Vec b, const Reference *ref, Vec fresh, PetscReal tol, PetscBool *ok)
+static PetscErrorCode CheckSolve(Mat T, const char *label, SFPCLayout layout, SFPCLevels levels, PetscBool ondevice, Vec b, const Reference *ref, Vec fresh, Vec fresht, PetscReal tol, PetscBool *ok)
 {
-  MatHYBSFInfo       info;
-  Vec                x1, x2;
-  const PetscScalar *y1, *y2;
-  PetscReal          err = 0;
-  PetscBool          same, asfresh = PETSC_TRUE;
-  char               tail[64] = "";
+  MatHYBSFInfo info;
+  PetscReal    err, errt;
+  char         msg[160], msgt[160];
 
   PetscFunctionBegin;
   PetscCall(MatHYBSFGetInfo(T, &info));
-  PetscCall(VecDuplicate(b, &x1));
-  PetscCall(VecDuplicate(b, &x2));
-  PetscCall(VecSet(x1, 1e300));
-  PetscCall(VecSet(x2, -3.0));
-  PetscCall(MatSolve(T, b, x1));
-  PetscCall(MatSolve(T, b, x2));
-  PetscCall(VecGetArrayRead(x1, &y1));
-  PetscCall(VecGetArrayRead(x2, &y2));
-  for (PetscInt i = 0; i < ref->n; i++) {
-    const PetscReal d = PetscAbsScalar(y1[i] - ref->x[i]), e = d == 0 ? 0 : ref->scale[i] > 0 ? d / ref->scale[i] : PETSC_INFINITY;
-
-    err = (e != e || e > err) ? e : err; /* a NaN sticks */
-  }
-  if (err != err) err = PETSC_INFINITY;
-  same = (PetscBool)!memcmp(y1, y2, ref->n * sizeof(PetscScalar));
-  PetscCall(VecRestoreArrayRead(x2, &y2));
-  if (fresh) { /* the solution of a matrix built anew from the same values */
-    PetscCall(VecGetArrayRead(fresh, &y2));
-    asfresh = (PetscBool)!memcmp(y1, y2, ref->n * sizeof(PetscScalar));
-    PetscCall(VecRestoreArrayRead(fresh, &y2));
-    PetscCall(PetscSNPrintf(tail, sizeof(tail), ", %s a new build", asfresh ? "bitwise as" : "NOT BITWISE AS"));
-  }
-  PetscCall(VecRestoreArrayRead(x1, &y1));
-  if (err <= tol) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s: levels %" PetscInt_FMT ", error ok, %s%s\n", label, ref->nlevels, same ? "repeatable" : "NOT REPEATABLE", tail));
-  else PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s: levels %" PetscInt_FMT ", ERROR %g > %g, %s%s\n", label, ref->nlevels, (double)err, (double)tol, same ? "repeatable" : "NOT REPEATABLE", tail));
-  PetscCall(PetscInfo(NULL, "%s: max_i |x_i - x_ref_i| / scale_i = %g\n", label, (double)err));
-  *ok = (PetscBool)(*ok && err <= tol && same && asfresh);
+  PetscCall(SolveVerdict(T, PETSC_FALSE, b, ref->n, ref->x, ref->scale, fresh, tol, msg, sizeof(msg), &err, ok));
+  PetscCall(SolveVerdict(T, PETSC_TRUE, b, ref->n, ref->xt, ref->scalet, fresht, tol, msgt, sizeof(msgt), &errt, ok));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s: levels %" PetscInt_FMT ", %s; transpose %s\n", label, ref->nlevels, msg, msgt));
+  PetscCall(PetscInfo(NULL, "%s: max_i |x_i - x_ref_i| / scale_i = %g, transposed %g\n", label, (double)err, (double)errt));
   if (info.nnz != ref->nnzoff) {
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %s: reports %" PetscInt_FMT " off-diagonal entries, the triangle has %" PetscInt_FMT "\n", label, info.nnz, ref->nnzoff));
     *ok = PETSC_FALSE;
@@ -549,8 +631,6 @@ static PetscErrorCode CheckSolve(Mat T, const char *label, SFPCLayout layout, SF
       *ok = PETSC_FALSE;
     }
   }
-  PetscCall(VecDestroy(&x1));
-  PetscCall(VecDestroy(&x2));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -704,7 +784,7 @@ int main(int argc, char **argv)
     PetscCall(PetscObjectTypeCompareAny((PetscObject)A, &ondevice, MATSEQAIJCUSPARSE, MATMPIAIJCUSPARSE, ""));
     PetscCall(MatCreateVecs(A, &b, NULL));
     ref.n = P.n;
-    PetscCall(PetscMalloc3(P.n, &ref.b, P.n, &ref.x, P.n, &ref.scale));
+    PetscCall(PetscMalloc5(P.n, &ref.b, P.n, &ref.x, P.n, &ref.scale, P.n, &ref.xt, P.n, &ref.scalet));
 
     for (PetscInt it = 0; it < ntri; it++) {
       Mat       T[NCOMBO] = {NULL}, Tc;
@@ -725,7 +805,7 @@ int main(int argc, char **argv)
           PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s: %" PetscInt_FMT " off-diagonal entries, %" PetscInt_FMT " levels, %" PetscInt_FMT " rows later under alap than under asap\n", trilabel, ref.nnzoff, ref.nlevels, ref.moved));
         }
         PetscCall(PetscSNPrintf(label, sizeof(label), "%s %s %s", trilabel, LayoutName(layouts[k]), LevelsName(levels[k])));
-        PetscCall(CheckSolve(T[k], label, layouts[k], levels[k], ondevice, b, &ref, NULL, tol, &ok));
+        PetscCall(CheckSolve(T[k], label, layouts[k], levels[k], ondevice, b, &ref, NULL, NULL, tol, &ok));
       }
 
       /* new values, same pattern: MatConvert() refills each of them */
@@ -745,16 +825,19 @@ int main(int argc, char **argv)
       PetscCall(ReferenceSolve(A, lower, unit, &ref));
       for (PetscInt k = 0; k < NCOMBO; k++) {
         Mat Tf;
-        Vec xf;
+        Vec xf, xtf;
 
         PetscCall(MatConvert(A, MATHYBSF, MAT_REUSE_MATRIX, &T[k]));
         /* refilled must solve bit for bit as built anew from the same values */
         PetscCall(MatCreateHYBSF(A, lower ? MAT_HYBSF_LOWER : MAT_HYBSF_UPPER, unit, layouts[k], levels[k], &Tf));
         PetscCall(VecDuplicate(b, &xf));
+        PetscCall(VecDuplicate(b, &xtf));
         PetscCall(MatSolve(Tf, b, xf));
+        PetscCall(MatSolveTranspose(Tf, b, xtf));
         PetscCall(PetscSNPrintf(label, sizeof(label), "%s %s %s reused", trilabel, LayoutName(layouts[k]), LevelsName(levels[k])));
-        PetscCall(CheckSolve(T[k], label, layouts[k], levels[k], ondevice, b, &ref, xf, tol, &ok));
+        PetscCall(CheckSolve(T[k], label, layouts[k], levels[k], ondevice, b, &ref, xf, xtf, tol, &ok));
         PetscCall(VecDestroy(&xf));
+        PetscCall(VecDestroy(&xtf));
         PetscCall(MatDestroy(&Tf));
         PetscCall(MatDestroy(&T[k]));
       }
@@ -770,11 +853,11 @@ int main(int argc, char **argv)
         PetscCall(PetscOptionsGetEnum(NULL, NULL, "-mat_hybsf_layout", SFPCLayouts, (PetscEnum *)&layout, NULL));
         PetscCall(PetscOptionsGetEnum(NULL, NULL, "-mat_hybsf_levels", SFPCLevelsTypes, (PetscEnum *)&lev, NULL));
         PetscCall(PetscSNPrintf(label, sizeof(label), "%s from MatConvert()", trilabel));
-        PetscCall(CheckSolve(Tc, label, layout, lev, ondevice, b, &ref, NULL, tol, &ok));
+        PetscCall(CheckSolve(Tc, label, layout, lev, ondevice, b, &ref, NULL, NULL, tol, &ok));
         PetscCall(MatDestroy(&Tc));
       }
     }
-    PetscCall(PetscFree3(ref.b, ref.x, ref.scale));
+    PetscCall(PetscFree5(ref.b, ref.x, ref.scale, ref.xt, ref.scalet));
     PetscCall(VecDestroy(&b));
     PetscCall(MatDestroy(&A));
     PetscCall(PatternDestroy(&P));

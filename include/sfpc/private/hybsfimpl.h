@@ -16,6 +16,6 @@ typedef struct {
 
 /* the device side (hybsf_device.c; refusing stubs in a build without CUDA) */
 PETSC_INTERN PetscErrorCode MatHYBSFBuild_Device(Mat_HYBSF *, Mat, PetscBool);
-PETSC_INTERN PetscErrorCode MatHYBSFSolve_Device(Mat_HYBSF *, Vec, Vec);
+PETSC_INTERN PetscErrorCode MatHYBSFSolve_Device(Mat_HYBSF *, Vec, Vec, PetscBool);
 PETSC_INTERN PetscErrorCode MatHYBSFGetCSR_Device(Mat_HYBSF *, PetscInt **, PetscInt **, PetscScalar **);
 PETSC_INTERN PetscErrorCode MatHYBSFReset_Device(Mat_HYBSF *);

@@ -39,7 +39,7 @@ typedef struct {
 
 /* How to build an engine factor. */
 typedef struct {
-  PetscInt   warps_per_sm; /* resident warps per SM of each sweep */
+  PetscInt   warps_per_sm; /* resident warps per SM of every sweep; PETSC_DECIDE: the defaults below */
   SFPCLayout layout;       /* for both sweeps; auto decides per sweep */
   SFPCLevels levels;
   PetscBool  lower, upper;           /* which sweeps to analyse */
@@ -58,13 +58,22 @@ struct _n_SFPCTriDevice {
   unsigned long long *counter;     /* ticket dispenser; ticketbase = tickets handed out before this sweep */
   unsigned long long ticketbase;
   int                sms;          /* multiprocessors of the device */
-  int                resident;     /* warps that fit on the GPU at once: sweeps launch no more (persistent warps) */
+  int                resident;     /* warps of the analysis and factorization sweeps (persistent warps) */
+  int                solve_resident; /* warps of the solves */
   int                hybblocks;    /* blocks of the hyb solve kernels that are all resident at once */
   PetscScalar       *z;            /* L-solve output, U-solve input; holds the solve sentinel between applies */
   int               *report;       /* two ints in which a sweep reports rows back (e.g. the first failing pivot) */
+  SFPCTriDevice      transpose;       /* the factor of the transposed matrix, built by the first transposed solve (transpose.cu) */
+  PetscBool          transpose_stale; /* its values predate the last change of a */
+  int               *perm;            /* in a transposed factor: a[k] = (original factor's a)[perm[k]] */
 };
 
-#define SFPC_DEFAULT_WARPS_PER_SM 24
+/*
+   Warps per SM, measured on an H200 (bench/README.md): the factorization is fastest with 24, the
+   hyb solves with 12-16 (fewer warps polling L2 at once), the analysis much slower with 64.
+*/
+#define SFPC_FACTOR_WARPS_PER_SM 24
+#define SFPC_SOLVE_WARPS_PER_SM  16
 PETSC_INTERN PetscErrorCode SFPCTriOptionsDefault(SFPCTriOptions *);
 PETSC_INTERN PetscErrorCode SFPCTriDeviceSetWarpsPerSM(SFPCTriDevice, PetscInt);
 PETSC_INTERN PetscErrorCode SFPCTriDeviceCreate(PetscInt, PetscInt, const PetscInt *, const PetscInt *, PetscBool, const SFPCTriOptions *, SFPCTriDevice *);
@@ -72,6 +81,8 @@ PETSC_INTERN PetscErrorCode SFPCTriDeviceDestroy(SFPCTriDevice *);
 PETSC_INTERN PetscErrorCode SFPCTriDeviceValuesChanged(SFPCTriDevice);
 PETSC_INTERN PetscErrorCode SFPCTriDeviceSolve(SFPCTriDevice, const PetscScalar *, PetscScalar *);
 PETSC_INTERN PetscErrorCode SFPCTriDeviceSweep(SFPCTriDevice, PetscBool, const PetscScalar *, PetscScalar *);
+PETSC_INTERN PetscErrorCode SFPCTriDeviceSolveTranspose(SFPCTriDevice, const PetscScalar *, PetscScalar *);
+PETSC_INTERN PetscErrorCode SFPCTriDeviceSweepTranspose(SFPCTriDevice, PetscBool, const PetscScalar *, PetscScalar *);
 PETSC_INTERN PetscErrorCode SFPCTriDeviceBytes(SFPCTriDevice, PetscLogDouble *, PetscLogDouble *);
 PETSC_INTERN PetscErrorCode SFPCTriDeviceView(SFPCTriDevice, PetscViewer);
 /*
@@ -80,6 +91,7 @@ PETSC_INTERN PetscErrorCode SFPCTriDeviceView(SFPCTriDevice, PetscViewer);
    A factorization that publishes rows by flags also takes a fresh epoch.
 */
 PETSC_INTERN PetscErrorCode SFPCTriDeviceBeginSweep(SFPCTriDevice, PetscInt, int *, unsigned long long *);
+PETSC_INTERN PetscErrorCode SFPCTriDeviceTakeTickets(SFPCTriDevice, PetscInt, int, int *, unsigned long long *);
 PETSC_INTERN PetscErrorCode SFPCTriDeviceNextEpoch(SFPCTriDevice, int *);
 PETSC_INTERN PetscErrorCode SFPCScheduleBuild(SFPCTriDevice, PetscBool, SFPCLevels, SFPCSchedule *);
 PETSC_INTERN PetscErrorCode SFPCScheduleBuildSlabs(SFPCTriDevice, PetscBool, SFPCSchedule *);

@@ -181,20 +181,22 @@ static PetscErrorCode MatConvert_HYBSF(Mat B, MatType type, MatReuse reuse, Mat 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode MatSolve_HYBSF(Mat B, Vec b, Vec x)
+static PetscErrorCode HYBSFSolve(Mat B, Vec b, Vec x, PetscBool transpose)
 {
-  Mat_HYBSF *h = (Mat_HYBSF *)B->data;
+  Mat_HYBSF      *h     = (Mat_HYBSF *)B->data;
+  const PetscBool lower = (PetscBool)(h->tri == MAT_HYBSF_LOWER);
 
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(SFPC_TriSolve, B, b, x, 0));
-  if (h->ondevice) PetscCall(MatHYBSFSolve_Device(h, b, x));
+  if (h->ondevice) PetscCall(MatHYBSFSolve_Device(h, b, x, transpose));
   else {
     const PetscScalar *ba;
     PetscScalar       *xa;
 
     PetscCall(VecGetArrayRead(b, &ba));
     PetscCall(VecGetArrayWrite(x, &xa));
-    PetscCall(SFPCTriFactorSweep_Host(&h->F, (PetscBool)(h->tri == MAT_HYBSF_LOWER), h->unit, ba, xa));
+    if (transpose) PetscCall(SFPCTriFactorSweepTranspose_Host(&h->F, lower, h->unit, ba, xa));
+    else PetscCall(SFPCTriFactorSweep_Host(&h->F, lower, h->unit, ba, xa));
     PetscCall(PetscLogFlops(2.0 * (h->F.nnz - h->F.n) + (h->unit ? 0 : h->F.n)));
     PetscCall(VecRestoreArrayWrite(x, &xa));
     PetscCall(VecRestoreArrayRead(b, &ba));
@@ -203,20 +205,17 @@ static PetscErrorCode MatSolve_HYBSF(Mat B, Vec b, Vec x)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+static PetscErrorCode MatSolve_HYBSF(Mat B, Vec b, Vec x)
+{
+  PetscFunctionBegin;
+  PetscCall(HYBSFSolve(B, b, x, PETSC_FALSE));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode MatSolveTranspose_HYBSF(Mat B, Vec b, Vec x)
 {
-  Mat_HYBSF         *h = (Mat_HYBSF *)B->data;
-  const PetscScalar *ba;
-  PetscScalar       *xa;
-
   PetscFunctionBegin;
-  PetscCheck(!h->ondevice, PetscObjectComm((PetscObject)B), PETSC_ERR_SUP, "MatSolveTranspose() of a GPU MATHYBSF is not supported yet; build the other triangle of the transposed matrix (MatTranspose()) instead");
-  PetscCall(VecGetArrayRead(b, &ba));
-  PetscCall(VecGetArrayWrite(x, &xa));
-  PetscCall(SFPCTriFactorSweepTranspose_Host(&h->F, (PetscBool)(h->tri == MAT_HYBSF_LOWER), h->unit, ba, xa));
-  PetscCall(PetscLogFlops(2.0 * (h->F.nnz - h->F.n) + (h->unit ? 0 : h->F.n)));
-  PetscCall(VecRestoreArrayWrite(x, &xa));
-  PetscCall(VecRestoreArrayRead(b, &ba));
+  PetscCall(HYBSFSolve(B, b, x, PETSC_TRUE));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -319,7 +318,7 @@ static PetscErrorCode MatDestroy_HYBSF(Mat B)
    Level: intermediate
 
    Notes:
-   Supports `MatSolve()`, `MatSolveTranspose()` (host only so far), `MatView()`, and `MatConvert()` to and from
+   Supports `MatSolve()`, `MatSolveTranspose()` (on the GPU through a transposed copy analysed on first use), `MatView()`, and `MatConvert()` to and from
    `MATSEQAIJ`/`MATSEQAIJCUSPARSE` (`MAT_REUSE_MATRIX` from AIJ refills the values of the same pattern and keeps the analysis).
 
 .seealso: `MatCreateHYBSF()`, `MatHYBSFGetInfo()`, `PCSFILU`

@@ -26,8 +26,8 @@ PetscErrorCode MatHYBSFBuild_Device(Mat_HYBSF *h, Mat A, PetscBool reuse)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* x = T^{-1} b. Host vectors pass through a device copy. */
-PetscErrorCode MatHYBSFSolve_Device(Mat_HYBSF *h, Vec b, Vec x)
+/* x = T^{-1} b, or T^{-T} b. Host vectors pass through a device copy. */
+PetscErrorCode MatHYBSFSolve_Device(Mat_HYBSF *h, Vec b, Vec x, PetscBool transpose)
 {
   const PetscScalar *ba;
   PetscScalar       *xa;
@@ -38,7 +38,7 @@ PetscErrorCode MatHYBSFSolve_Device(Mat_HYBSF *h, Vec b, Vec x)
   PetscCall(VecGetArrayReadAndMemType(b, &ba, &mb));
   PetscCall(VecGetArrayWriteAndMemType(x, &xa, &mx));
   if (PetscMemTypeDevice(mb) && PetscMemTypeDevice(mx)) {
-    PetscCall(SFPCTriDeviceSweep(h->T, lower, ba, xa));
+    PetscCall((transpose ? SFPCTriDeviceSweepTranspose : SFPCTriDeviceSweep)(h->T, lower, ba, xa));
     PetscCall(VecRestoreArrayWriteAndMemType(x, &xa));
     PetscCall(VecRestoreArrayReadAndMemType(b, &ba));
   } else {
@@ -54,7 +54,7 @@ PetscErrorCode MatHYBSFSolve_Device(Mat_HYBSF *h, Vec b, Vec x)
     PetscCall(VecCopy(b, h->work[0]));
     PetscCall(VecCUDAGetArrayRead(h->work[0], &ba));
     PetscCall(VecCUDAGetArrayWrite(h->work[1], &wa));
-    PetscCall(SFPCTriDeviceSweep(h->T, lower, ba, wa));
+    PetscCall((transpose ? SFPCTriDeviceSweepTranspose : SFPCTriDeviceSweep)(h->T, lower, ba, wa));
     PetscCall(VecCUDARestoreArrayWrite(h->work[1], &wa));
     PetscCall(VecCUDARestoreArrayRead(h->work[0], &ba));
     PetscCall(VecCopy(h->work[1], x));
@@ -90,9 +90,9 @@ PetscErrorCode MatHYBSFBuild_Device(Mat_HYBSF *h, Mat A, PetscBool reuse)
   (void)h, (void)A, (void)reuse;
   HYBSF_NO_CUDA;
 }
-PetscErrorCode MatHYBSFSolve_Device(Mat_HYBSF *h, Vec b, Vec x)
+PetscErrorCode MatHYBSFSolve_Device(Mat_HYBSF *h, Vec b, Vec x, PetscBool transpose)
 {
-  (void)h, (void)b, (void)x;
+  (void)h, (void)b, (void)x, (void)transpose;
   HYBSF_NO_CUDA;
 }
 PetscErrorCode MatHYBSFGetCSR_Device(Mat_HYBSF *h, PetscInt **i, PetscInt **j, PetscScalar **a)

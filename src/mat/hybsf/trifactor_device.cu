@@ -29,23 +29,34 @@ __global__ void PatternKernel(int n, const int *__restrict__ ai, const int *__re
 } // namespace
 
 /*
-   How many warps a sweep keeps on each SM. Every warp that waits polls L2: too many slow down the
-   rows they wait for, too few leave latency uncovered. Measured on an H200 (bench/results):
-   16-32 per SM is best for the solves of 3-D stencils; all 64 per SM made the analysis 70x slower.
+   How many warps a sweep keeps on each SM (PETSC_DECIDE: per kind of sweep, see the defaults).
+   Every warp that waits polls L2: too many slow down the rows they wait for, too few leave
+   latency uncovered.
 */
 PetscErrorCode SFPCTriDeviceSetWarpsPerSM(SFPCTriDevice T, PetscInt wps)
 {
   PetscFunctionBegin;
-  PetscCheck(wps >= 1 && wps <= 64, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Warps per SM must be in [1, 64], not %" PetscInt_FMT, wps);
+  PetscCheck(wps == PETSC_DECIDE || (wps >= 1 && wps <= 64), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Warps per SM must be in [1, 64], not %" PetscInt_FMT, wps);
   T->opt.warps_per_sm = wps;
-  T->resident         = (int)(T->sms * PetscMax(wps, SFPC_WARPS_PER_BLOCK));
+  T->resident         = (int)(T->sms * PetscMax(wps == PETSC_DECIDE ? SFPC_FACTOR_WARPS_PER_SM : wps, SFPC_WARPS_PER_BLOCK));
+  T->solve_resident   = (int)(T->sms * PetscMax(wps == PETSC_DECIDE ? SFPC_SOLVE_WARPS_PER_SM : wps, SFPC_WARPS_PER_BLOCK));
+  if (T->transpose) PetscCall(SFPCTriDeviceSetWarpsPerSM(T->transpose, wps));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* For a factorization or analysis sweep; solves use SFPCTriDeviceBeginSolveSweep(). */
 PetscErrorCode SFPCTriDeviceBeginSweep(SFPCTriDevice T, PetscInt ntasks, int *blocks, unsigned long long *base)
 {
   PetscFunctionBegin;
-  *blocks = (int)PetscMin((ntasks + SFPC_WARPS_PER_BLOCK - 1) / SFPC_WARPS_PER_BLOCK, T->resident / SFPC_WARPS_PER_BLOCK);
+  PetscCall(SFPCTriDeviceTakeTickets(T, ntasks, T->resident, blocks, base));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Grid of a sweep of ntasks tasks with at most resident warps, and the base of its tickets (when it takes tickets). */
+PetscErrorCode SFPCTriDeviceTakeTickets(SFPCTriDevice T, PetscInt ntasks, int resident, int *blocks, unsigned long long *base)
+{
+  PetscFunctionBegin;
+  *blocks = (int)PetscMin((ntasks + SFPC_WARPS_PER_BLOCK - 1) / SFPC_WARPS_PER_BLOCK, resident / SFPC_WARPS_PER_BLOCK);
   *base   = T->ticketbase;
   T->ticketbase += (unsigned long long)ntasks + (unsigned long long)(*blocks) * SFPC_WARPS_PER_BLOCK; /* one ticket per task, and one past the end per warp */
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -67,7 +78,7 @@ PetscErrorCode SFPCTriDeviceNextEpoch(SFPCTriDevice T, int *epoch)
 PetscErrorCode SFPCTriOptionsDefault(SFPCTriOptions *o)
 {
   PetscFunctionBegin;
-  o->warps_per_sm = SFPC_DEFAULT_WARPS_PER_SM;
+  o->warps_per_sm = PETSC_DECIDE;
   o->layout       = SFPC_LAYOUT_AUTO;
   o->levels       = SFPC_LEVELS_AUTO;
   o->lower = o->upper = PETSC_TRUE;
@@ -181,6 +192,7 @@ PetscErrorCode SFPCTriDeviceCreate(PetscInt n, PetscInt nnz, const PetscInt *ai,
 PetscErrorCode SFPCTriDeviceValuesChanged(SFPCTriDevice T)
 {
   PetscFunctionBegin;
+  T->transpose_stale = PETSC_TRUE;
   if (T->lower.layout == SFPC_LAYOUT_HYB) PetscCall(SFPCScheduleFillSlabs(T, PETSC_TRUE, &T->lower));
   if (T->upper.layout == SFPC_LAYOUT_HYB) PetscCall(SFPCScheduleFillSlabs(T, PETSC_FALSE, &T->upper));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -213,11 +225,12 @@ PetscErrorCode SFPCTriDeviceDestroy(SFPCTriDevice *T)
   if (!*T) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscGetCurrentCUDAStream(&stream));
   {
-    void *p[] = {(*T)->i, (*T)->j, (*T)->diag, (*T)->a, (*T)->flags, (*T)->counter, (*T)->z, (*T)->report};
-    PetscCall(FreeAll(stream, 8, p));
+    void *p[] = {(*T)->i, (*T)->j, (*T)->diag, (*T)->a, (*T)->flags, (*T)->counter, (*T)->z, (*T)->report, (*T)->perm};
+    PetscCall(FreeAll(stream, 9, p));
   }
   PetscCall(SFPCScheduleFree(&(*T)->lower, stream));
   PetscCall(SFPCScheduleFree(&(*T)->upper, stream));
+  PetscCall(SFPCTriDeviceDestroy(&(*T)->transpose));
   PetscCall(PetscFree(*T));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -265,8 +278,14 @@ PetscErrorCode SFPCTriDeviceView(SFPCTriDevice T, PetscViewer viewer)
 
   PetscFunctionBegin;
   PetscCall(SFPCTriDeviceBytes(T, &bytes, &csr));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "GPU engine: %" PetscInt_FMT " rows, %.3g MiB on the device (%.2f x the triangles in CSR), %" PetscInt_FMT " warps per SM\n", T->n, (double)(bytes / 1048576.0), csr > 0 ? (double)(bytes / csr) : 0.0, T->opt.warps_per_sm));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "GPU engine: %" PetscInt_FMT " rows, %.3g MiB on the device (%.2f x the triangles in CSR), warps per SM: %d (factorization), %d (solves)\n", T->n, (double)(bytes / 1048576.0), csr > 0 ? (double)(bytes / csr) : 0.0, T->resident / T->sms, T->solve_resident / T->sms));
   if (T->opt.lower) PetscCall(SweepView(&T->lower, "L", viewer));
   if (T->opt.upper) PetscCall(SweepView(&T->upper, "U", viewer));
+  if (T->transpose) {
+    PetscCall(PetscViewerASCIIPrintf(viewer, "transposed factor (for transposed solves):\n"));
+    PetscCall(PetscViewerASCIIPushTab(viewer));
+    PetscCall(SFPCTriDeviceView(T->transpose, viewer));
+    PetscCall(PetscViewerASCIIPopTab(viewer));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -180,8 +180,7 @@ PetscErrorCode SFILUApply(SFILU *s, Vec x, Vec y, PetscBool transpose)
   }
   PetscCall(PetscLogEventBegin(SFPC_TriSolve, x, y, 0, 0));
   if (s->ondevice) {
-    PetscCheck(!transpose, PetscObjectComm((PetscObject)x), PETSC_ERR_SUP, "SFPC: the transpose solve with a GPU factor is not implemented; use a KSP that needs no transpose");
-    PetscCall(SFILUApply_Device(s, x, y));
+    PetscCall(SFILUApply_Device(s, x, y, transpose));
   } else {
     PetscCall(VecGetArrayRead(x, &xa));
     PetscCall(VecGetArrayWrite(y, &ya));

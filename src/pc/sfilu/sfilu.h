@@ -58,6 +58,6 @@ PETSC_INTERN PetscErrorCode SFILURestoreValues_Device(Mat, const PetscScalar **)
 PETSC_INTERN PetscErrorCode SFILUAttempt_Device(SFILU *, const PetscScalar *, PetscReal, PetscBool, SFILUResult *);
 PETSC_INTERN PetscErrorCode SFILUBounds_Device(SFILU *, const PetscScalar *, PetscReal *, PetscReal *);
 PETSC_INTERN PetscErrorCode SFILUView_Device(SFILU *, PetscViewer);
-PETSC_INTERN PetscErrorCode SFILUApply_Device(SFILU *, Vec, Vec);
+PETSC_INTERN PetscErrorCode SFILUApply_Device(SFILU *, Vec, Vec, PetscBool);
 PETSC_INTERN PetscErrorCode SFILUReset_Device(SFILU *);
 

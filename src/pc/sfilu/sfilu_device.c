@@ -59,8 +59,8 @@ PetscErrorCode SFILURestoreValues_Device(Mat A, const PetscScalar **aa)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* y = (LU)^{-1} x. Host vectors (a device matrix used with -vec_type standard) pass through a device copy. */
-PetscErrorCode SFILUApply_Device(SFILU *s, Vec x, Vec y)
+/* y = (LU)^{-1} x, or (LU)^{-T} x. Host vectors (a device matrix used with -vec_type standard) pass through a device copy. */
+PetscErrorCode SFILUApply_Device(SFILU *s, Vec x, Vec y, PetscBool transpose)
 {
   const PetscScalar *xa;
   PetscScalar       *ya;
@@ -70,7 +70,7 @@ PetscErrorCode SFILUApply_Device(SFILU *s, Vec x, Vec y)
   PetscCall(VecGetArrayReadAndMemType(x, &xa, &mx));
   PetscCall(VecGetArrayWriteAndMemType(y, &ya, &my));
   if (PetscMemTypeDevice(mx) && PetscMemTypeDevice(my)) {
-    PetscCall(SFPCTriDeviceSolve(s->T, xa, ya));
+    PetscCall((transpose ? SFPCTriDeviceSolveTranspose : SFPCTriDeviceSolve)(s->T, xa, ya));
     PetscCall(VecRestoreArrayWriteAndMemType(y, &ya));
     PetscCall(VecRestoreArrayReadAndMemType(x, &xa));
   } else {
@@ -84,7 +84,7 @@ PetscErrorCode SFILUApply_Device(SFILU *s, Vec x, Vec y)
     }
     PetscCall(VecCopy(x, s->work));
     PetscCall(VecCUDAGetArray(s->work, &wa));
-    PetscCall(SFPCTriDeviceSolve(s->T, wa, wa));
+    PetscCall((transpose ? SFPCTriDeviceSolveTranspose : SFPCTriDeviceSolve)(s->T, wa, wa));
     PetscCall(VecCUDARestoreArray(s->work, &wa));
     PetscCall(VecCopy(s->work, y));
   }
@@ -137,9 +137,9 @@ PetscErrorCode SFILUView_Device(SFILU *s, PetscViewer viewer)
   (void)s, (void)viewer;
   SFILU_NO_CUDA;
 }
-PetscErrorCode SFILUApply_Device(SFILU *s, Vec x, Vec y)
+PetscErrorCode SFILUApply_Device(SFILU *s, Vec x, Vec y, PetscBool transpose)
 {
-  (void)s, (void)x, (void)y;
+  (void)s, (void)x, (void)y, (void)transpose;
   SFILU_NO_CUDA;
 }
 #endif
