@@ -97,9 +97,11 @@ static void SweepBytes(const SFPCTriDevice T, const SFPCSchedule *S, PetscLogDou
 }
 
 /*
-   Analyses one sweep and resolves auto choices. Layout: hyb unless its slabs would take more than
-   twice the triangle's CSR (rows much shorter than their vectors: then the padding costs more
-   bandwidth than the coalescing saves). Levels: see SFPC_LEVELS_AUTO_RULE.
+   Analyses one sweep and resolves auto choices. Layout: hyb unless its storage would take more
+   than three times the triangle's CSR (rows much shorter than their vectors, where the padding
+   costs more bandwidth than the coalescing saves); on the 80 triangles of bench/trisolve.c hyb
+   was faster than csr on every one (1.06x to 3.3x, H200), up to 2.3x CSR's memory. Levels: ASAP;
+   ALAP was never faster there by more than noise, and costs a second, slower pass.
 */
 static PetscErrorCode SweepBuild(SFPCTriDevice T, PetscBool lower, SFPCSchedule *S)
 {
@@ -114,7 +116,7 @@ static PetscErrorCode SweepBuild(SFPCTriDevice T, PetscBool lower, SFPCSchedule 
     PetscLogDouble own, csr;
     S->layout = SFPC_LAYOUT_HYB;
     SweepBytes(T, S, &own, &csr);
-    S->layout = S->nnz > 0 && own <= 2 * csr ? SFPC_LAYOUT_HYB : SFPC_LAYOUT_CSR;
+    S->layout = S->nnz > 0 && own <= 3 * csr ? SFPC_LAYOUT_HYB : SFPC_LAYOUT_CSR;
   }
   if (S->layout == SFPC_LAYOUT_HYB) PetscCall(SFPCScheduleBuildSlabs(T, lower, S));
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -135,7 +135,7 @@ static PetscErrorCode PCDestroy_SFILU(PC pc)
 .  -pc_sfilu_warps_per_sm <w> - GPU only: warps each sync-free sweep keeps per SM (default: 24 for the factorization,
                         16 for the solves)
 .  -pc_sfilu_layout <auto,csr,hyb> - GPU only: how the sweeps store L and U (see `MATHYBSF`); auto takes hyb unless its
-                        padding would more than double the triangle's memory
+                        padding would more than triple the triangle's memory
 -  -pc_sfilu_levels <auto,asap,alap> - GPU only: the dependency levels that order the rows of the sweeps
 
    Notes:
