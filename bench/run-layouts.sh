@@ -2,7 +2,7 @@
 # The sfilu apply and refactorization for each layout x levels of the sweeps, each run side by side
 # with PETSc's ILU (so every line carries its own baseline). On the GPU host:
 #   bench/gpu-run bash bench/run-layouts.sh [quick|warps]
-# warps: the hyb/asap sweeps for several -pc_sfilu_warps_per_sm instead.
+# warps: the hyb/asap sweeps for several -pc_sfilu_warps_per_sm instead (SFPC_WARPS, SFPC_WARPS_CASES).
 # Writes bench/results/layouts-<gpu>.json (copied to $OUT when set) and prints one line per run.
 set -eu
 gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1 | tr 'A-Z ' 'a-z-')
@@ -17,9 +17,13 @@ run() { # case layout levels problem-args...
       END {printf "%-24s %-5s %-5s %10.4f %10.4f %8.2f %10.3f %8.2f\n", c, l, v, sa, ba, ba/sa, sr, br/sr}'
 }
 if [ "${1:-}" = warps ]; then
-  for w in 16 24 32 48 64; do
-    run poisson7-128-w$w hyb asap -problem poisson7 -n 128 -repeat 10 -pc_sfilu_warps_per_sm $w
-    run poisson7-256-w$w hyb asap -problem poisson7 -n 256 -repeat 5 -warmup 1 -pc_sfilu_warps_per_sm $w
+  # SFPC_WARPS_CASES: "name|problem args" entries (default: 7-point Poisson at 128^3 and 256^3)
+  IFS=';' read -r -a wcases <<< "${SFPC_WARPS_CASES:-poisson7-128|-problem poisson7 -n 128 -repeat 10;poisson7-256|-problem poisson7 -n 256 -repeat 5 -warmup 1}"
+  for w in ${SFPC_WARPS:-4 8 12 16 24 32 48 64}; do
+    for c in "${wcases[@]}"; do
+      # shellcheck disable=SC2086
+      run "${c%%|*}-w$w" hyb asap ${c#*|} -pc_sfilu_warps_per_sm $w
+    done
   done
   [ -n "${OUT:-}" ] && cp "$out" "$OUT/"
   exit 0

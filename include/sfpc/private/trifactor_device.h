@@ -34,6 +34,8 @@ typedef struct {
   PetscScalar   *vals;   /* hyb only */
   PetscScalar   *dinv;   /* hyb, non-unit only */
   PetscInt       nnz;    /* off-diagonal entries of this triangle */
+  int            solve_resident;  /* warps of this sweep's solves */
+  int            factor_resident; /* warps of a factorization ordered by this schedule */
   PetscInt       rows_by_vec[6]; /* rows handled by vectors of 1, 2, 4, 8, 16, 32 lanes */
 } SFPCSchedule;
 
@@ -58,8 +60,7 @@ struct _n_SFPCTriDevice {
   unsigned long long *counter;     /* ticket dispenser; ticketbase = tickets handed out before this sweep */
   unsigned long long ticketbase;
   int                sms;          /* multiprocessors of the device */
-  int                resident;     /* warps of the analysis and factorization sweeps (persistent warps) */
-  int                solve_resident; /* warps of the solves */
+  int                resident;     /* warps of the analysis sweeps (persistent warps); the schedules hold their own */
   int                hybblocks;    /* blocks of the hyb solve kernels that are all resident at once */
   PetscScalar       *z;            /* L-solve output, U-solve input; holds the solve sentinel between applies */
   int               *report;       /* two ints in which a sweep reports rows back (e.g. the first failing pivot) */
@@ -69,11 +70,16 @@ struct _n_SFPCTriDevice {
 };
 
 /*
-   Warps per SM, measured on an H200 (bench/README.md): the factorization is fastest with 24, the
-   hyb solves with 12-16 (fewer warps polling L2 at once), the analysis much slower with 64.
+   Warps per SM, measured on an H200 (bench/README.md). Where a level holds few tasks per SM
+   (3-D stencils in natural order: long dependency chains) the solves are fastest with 12-16
+   warps (fewer warps polling L2 at once) and the factorization with 24; where levels are wide
+   (a permuted matrix: a few dozen levels) both want 48, to keep more tasks in flight. The
+   analysis was much slower with 64.
 */
 #define SFPC_FACTOR_WARPS_PER_SM 24
 #define SFPC_SOLVE_WARPS_PER_SM  16
+#define SFPC_WIDE_WARPS_PER_SM   48
+#define SFPC_WIDE_TASKS_PER_SM   32 /* tasks per level and SM above which a schedule counts as wide */
 PETSC_INTERN PetscErrorCode SFPCTriOptionsDefault(SFPCTriOptions *);
 PETSC_INTERN PetscErrorCode SFPCTriDeviceSetWarpsPerSM(SFPCTriDevice, PetscInt);
 PETSC_INTERN PetscErrorCode SFPCTriDeviceCreate(PetscInt, PetscInt, const PetscInt *, const PetscInt *, PetscBool, const SFPCTriOptions *, SFPCTriDevice *);

@@ -28,8 +28,18 @@ __global__ void PatternKernel(int n, const int *__restrict__ ai, const int *__re
 
 } // namespace
 
+/* Resident warps of a schedule's solves and factorization: wps per SM, or by default from how wide its levels are. */
+static void ScheduleWarps(SFPCTriDevice T, SFPCSchedule *S)
+{
+  const PetscInt wps = T->opt.warps_per_sm;
+  const PetscBool wide = (PetscBool)(S->nlevels > 0 && S->ntasks > (PetscInt)SFPC_WIDE_TASKS_PER_SM * S->nlevels * T->sms);
+
+  S->solve_resident  = T->sms * (int)PetscMax(wps != PETSC_DECIDE ? wps : (wide ? SFPC_WIDE_WARPS_PER_SM : SFPC_SOLVE_WARPS_PER_SM), SFPC_WARPS_PER_BLOCK);
+  S->factor_resident = T->sms * (int)PetscMax(wps != PETSC_DECIDE ? wps : (wide ? SFPC_WIDE_WARPS_PER_SM : SFPC_FACTOR_WARPS_PER_SM), SFPC_WARPS_PER_BLOCK);
+}
+
 /*
-   How many warps a sweep keeps on each SM (PETSC_DECIDE: per kind of sweep, see the defaults).
+   How many warps the sweeps keep on each SM (PETSC_DECIDE: per schedule, see the defaults).
    Every warp that waits polls L2: too many slow down the rows they wait for, too few leave
    latency uncovered.
 */
@@ -39,7 +49,8 @@ PetscErrorCode SFPCTriDeviceSetWarpsPerSM(SFPCTriDevice T, PetscInt wps)
   PetscCheck(wps == PETSC_DECIDE || (wps >= 1 && wps <= 64), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Warps per SM must be in [1, 64], not %" PetscInt_FMT, wps);
   T->opt.warps_per_sm = wps;
   T->resident         = (int)(T->sms * PetscMax(wps == PETSC_DECIDE ? SFPC_FACTOR_WARPS_PER_SM : wps, SFPC_WARPS_PER_BLOCK));
-  T->solve_resident   = (int)(T->sms * PetscMax(wps == PETSC_DECIDE ? SFPC_SOLVE_WARPS_PER_SM : wps, SFPC_WARPS_PER_BLOCK));
+  ScheduleWarps(T, &T->lower);
+  ScheduleWarps(T, &T->upper);
   if (T->transpose) PetscCall(SFPCTriDeviceSetWarpsPerSM(T->transpose, wps));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -119,6 +130,7 @@ static PetscErrorCode SweepBuild(SFPCTriDevice T, PetscBool lower, SFPCSchedule 
     S->layout = S->nnz > 0 && own <= 3 * csr ? SFPC_LAYOUT_HYB : SFPC_LAYOUT_CSR;
   }
   if (S->layout == SFPC_LAYOUT_HYB) PetscCall(SFPCScheduleBuildSlabs(T, lower, S));
+  ScheduleWarps(T, S);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -261,10 +273,10 @@ PetscErrorCode SFPCTriDeviceBytes(SFPCTriDevice T, PetscLogDouble *bytes, PetscL
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode SweepView(const SFPCSchedule *S, const char *name, PetscViewer viewer)
+static PetscErrorCode SweepView(const SFPCSchedule *S, int sms, const char *name, PetscViewer viewer)
 {
   PetscFunctionBegin;
-  PetscCall(PetscViewerASCIIPrintf(viewer, "%s: %s layout, %s levels: %d levels, %d warp tasks, %" PetscInt_FMT " off-diagonal entries", name, SFPCLayouts[S->layout], SFPCLevelsTypes[S->levels], S->nlevels, S->ntasks, S->nnz));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "%s: %s layout, %s levels: %d levels, %d warp tasks, %" PetscInt_FMT " off-diagonal entries, %d warps per SM", name, SFPCLayouts[S->layout], SFPCLevelsTypes[S->levels], S->nlevels, S->ntasks, S->nnz, S->solve_resident / sms));
   PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_FALSE));
   if (S->layout == SFPC_LAYOUT_HYB && S->ntasks) PetscCall(PetscViewerASCIIPrintf(viewer, ", slabs %.0f%% filled", 100.0 * (double)S->nnz / (32.0 * S->ntasks) > 100 ? 100.0 : 100.0 * (double)S->nnz / (32.0 * S->ntasks)));
   PetscCall(PetscViewerASCIIPrintf(viewer, "\n"));
@@ -280,9 +292,9 @@ PetscErrorCode SFPCTriDeviceView(SFPCTriDevice T, PetscViewer viewer)
 
   PetscFunctionBegin;
   PetscCall(SFPCTriDeviceBytes(T, &bytes, &csr));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "GPU engine: %" PetscInt_FMT " rows, %.3g MiB on the device (%.2f x the triangles in CSR), warps per SM: %d (factorization), %d (solves)\n", T->n, (double)(bytes / 1048576.0), csr > 0 ? (double)(bytes / csr) : 0.0, T->resident / T->sms, T->solve_resident / T->sms));
-  if (T->opt.lower) PetscCall(SweepView(&T->lower, "L", viewer));
-  if (T->opt.upper) PetscCall(SweepView(&T->upper, "U", viewer));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "GPU engine: %" PetscInt_FMT " rows, %.3g MiB on the device (%.2f x the triangles in CSR)\n", T->n, (double)(bytes / 1048576.0), csr > 0 ? (double)(bytes / csr) : 0.0));
+  if (T->opt.lower) PetscCall(SweepView(&T->lower, T->sms, "L", viewer));
+  if (T->opt.upper) PetscCall(SweepView(&T->upper, T->sms, "U", viewer));
   if (T->transpose) {
     PetscCall(PetscViewerASCIIPrintf(viewer, "transposed factor (for transposed solves):\n"));
     PetscCall(PetscViewerASCIIPushTab(viewer));

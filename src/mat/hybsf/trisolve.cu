@@ -108,7 +108,7 @@ PetscErrorCode Sweep(SFPCTriDevice T, const SFPCSchedule &S, const PetscScalar *
   PetscFunctionBegin;
   if (!S.ntasks) PetscFunctionReturn(PETSC_SUCCESS);
   if (S.layout == SFPC_LAYOUT_HYB) {
-    const int    blocks = PetscMin(PetscMin((S.ntasks + SFPC_WARPS_PER_BLOCK - 1) / SFPC_WARPS_PER_BLOCK, T->solve_resident / SFPC_WARPS_PER_BLOCK), T->hybblocks);
+    const int    blocks = PetscMin(PetscMin((S.ntasks + SFPC_WARPS_PER_BLOCK - 1) / SFPC_WARPS_PER_BLOCK, S.solve_resident / SFPC_WARPS_PER_BLOCK), T->hybblocks);
     const int   *ai = T->i, *aj = T->j, *ad = T->diag;
     const double *a = T->a;
     void        *args[] = {(void *)&ai, (void *)&aj, (void *)&ad, (void *)&a, (void *)&S, (void *)&b, (void *)&x, (void *)&reset};
@@ -116,7 +116,7 @@ PetscErrorCode Sweep(SFPCTriDevice T, const SFPCSchedule &S, const PetscScalar *
   } else {
     int                blocks;
     unsigned long long base;
-    PetscCall(SFPCTriDeviceTakeTickets(T, S.ntasks, T->solve_resident, &blocks, &base));
+    PetscCall(SFPCTriDeviceTakeTickets(T, S.ntasks, S.solve_resident, &blocks, &base));
     CSRSolveKernel<LOWER, UNIT><<<blocks, 32 * SFPC_WARPS_PER_BLOCK, 0, stream>>>(T->i, T->j, T->diag, T->a, S, b, x, reset, T->counter, base);
   }
   PetscCallCUDA(cudaGetLastError());

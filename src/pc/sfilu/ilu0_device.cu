@@ -127,7 +127,7 @@ PetscErrorCode SFILUFactorNumeric_Device(SFPCTriDevice T, const PetscScalar *A, 
   if (!T->n) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscGetCurrentCUDAStream(&stream));
   PetscCallCUDA(cudaMemcpyAsync(T->report, found, sizeof(found), cudaMemcpyHostToDevice, stream));
-  PetscCall(SFPCTriDeviceBeginSweep(T, T->lower.ntasks, &blocks, &base));
+  PetscCall(SFPCTriDeviceTakeTickets(T, T->lower.ntasks, T->lower.factor_resident, &blocks, &base));
   PetscCall(SFPCTriDeviceNextEpoch(T, &epoch));
   PetscCall(PetscLogGpuTimeBegin());
   ILU0Kernel<<<blocks, 32 * SFPC_WARPS_PER_BLOCK, 0, stream>>>(T->i, T->j, T->diag, A, T->a, T->lower, T->flags, epoch, T->counter, base, (double)shift, (double)zeropivot, (int)positive, T->report);

@@ -81,7 +81,7 @@ static PetscErrorCode PCSetFromOptions_SFILU(PC pc, PetscOptionItems PetscOption
   if (set) PetscCall(PCFactorSetZeroPivot_SFILU(pc, r));
   { /* unset: each kind of sweep has its own default (PETSC_DECIDE), which the range check would refuse */
     PetscInt wps = s->engine.warps_per_sm;
-    PetscCall(PetscOptionsInt("-pc_sfilu_warps_per_sm", "GPU sweeps: warps kept per SM (more hide latency, fewer poll less; default 24 factorization, 16 solves)", "PCSFILU", wps, &wps, &set));
+    PetscCall(PetscOptionsInt("-pc_sfilu_warps_per_sm", "GPU sweeps: warps kept per SM (more hide latency, fewer poll less; default: from the width of the levels)", "PCSFILU", wps, &wps, &set));
     PetscCheck(!set || (wps >= 1 && wps <= 64), PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_sfilu_warps_per_sm %" PetscInt_FMT " is out of range: it must be in [1, 64]", wps);
     if (set) s->engine.warps_per_sm = wps;
   }
@@ -132,8 +132,8 @@ static PetscErrorCode PCDestroy_SFILU(PC pc)
                         pivot is positive (positive_definite)
 .  -pc_sfilu_shift_amount <100*eps> - see above
 .  -pc_sfilu_zeropivot <100*eps> - pivot u_ii fails when |u_ii| <= zeropivot * sum_j |a_ij| (Re(u_ii) for positive_definite)
-.  -pc_sfilu_warps_per_sm <w> - GPU only: warps each sync-free sweep keeps per SM (default: 24 for the factorization,
-                        16 for the solves)
+.  -pc_sfilu_warps_per_sm <w> - GPU only: warps each sync-free sweep keeps per SM (default: per triangle, 48 where
+                        its levels are wide, else 24 for the factorization and 16 for the solves)
 .  -pc_sfilu_layout <auto,csr,hyb> - GPU only: how the sweeps store L and U (see `MATHYBSF`); auto takes hyb unless its
                         padding would more than triple the triangle's memory
 -  -pc_sfilu_levels <auto,asap,alap> - GPU only: the dependency levels that order the rows of the sweeps
