@@ -16,7 +16,8 @@ static char help[] = "Benchmark: SFPC's MATHYBSF sync-free triangular solves aga
                      "large grids. Patterns, hence times, are A's. -rescale 0 keeps A's values.\n"
                      "Options: problem options of tests/problems.c, -case <name>, -json <file> (append one record per\n"
                      "triangle and method), -warmup <3> -repeat <20> (solves), -awarmup <1> -arepeat <3> (analyses),\n"
-                     "-rescale <1>.\n";
+                     "-rescale <1>, -mempool_keep (the default CUDA memory pool keeps freed memory: an experiment on\n"
+                     "the cost of stream-ordered allocations).\n";
 
 #include <petscmat.h>
 #include <petscdevice_cuda.h>
@@ -449,6 +450,18 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-rescale", &ri.rescale, NULL));
   PetscCall(PetscOptionsGetString(NULL, NULL, "-case", ri.casename, sizeof(ri.casename), NULL));
   PetscCall(PetscOptionsGetString(NULL, NULL, "-json", json, sizeof(json), NULL));
+  { /* -mempool_keep: the device's default memory pool keeps freed memory instead of unmapping it at each synchronization */
+    PetscBool keep = PETSC_FALSE;
+    PetscCall(PetscOptionsGetBool(NULL, NULL, "-mempool_keep", &keep, NULL));
+    if (keep) {
+      cudaMemPool_t pool;
+      cuuint64_t    threshold = ~(cuuint64_t)0;
+      int           dev;
+      PetscCallCUDA(cudaGetDevice(&dev));
+      PetscCallCUDA(cudaDeviceGetDefaultMemPool(&pool, dev));
+      PetscCallCUDA(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &threshold));
+    }
+  }
   PetscCheck(ri.warmup >= 0 && ri.awarmup >= 0 && ri.repeat >= 1 && ri.arepeat >= 1, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-warmup and -awarmup must be >= 0, -repeat and -arepeat >= 1");
 
   /* the matrix, on the GPU */

@@ -36,50 +36,33 @@ __host__ __device__ inline int ClassVector(int c)
 }
 
 /*
-   ASAP levels. A ticket is a segment of 32 consecutive rows in the solve's order (lane i takes
-   row i of it), so that one dependency hop through global memory serves 32 rows: taking one row
-   per ticket made the analysis a chain of ~n/32 hops of L2 latency (33 ms at 128^3 on an H200,
-   13x cuSPARSE's analysis). A lane waits for its dependencies before the segment (earlier
-   tickets, already running: deadlock-free), then the warp settles the dependencies inside the
-   segment by relaxation in shared memory: levels only grow towards the longest path, so when no
-   lane changes they are exact (at most 32 rounds).
+   ASAP levels. A ticket is a segment of 32 consecutive rows in the solve's order, one row per
+   lane: taking one row per warp made the analysis a chain of ~n/32 hops of L2 latency (33 ms at
+   128^3 on an H200, 13x cuSPARSE's analysis). Each lane waits for the rows it depends on, those in
+   its own segment included, and publishes its level as soon as it has it: settling a segment
+   together (tried first) made every segment wait for its slowest lane, a false dependency that
+   chained all segments of a grid whose lines are not a multiple of 32 rows (22 ms at 100^3 against
+   2.5 ms at 128^3). Lanes waiting on lanes of their own warp rely on independent thread
+   scheduling (sm_70 and later), which the CUDA build of SFPC requires anyway (sm_90).
 */
 template <bool LOWER>
 __global__ void __launch_bounds__(32 * SFPC_WARPS_PER_BLOCK) LevelKernel(int n, const int *__restrict__ ai, const int *__restrict__ aj, const int *__restrict__ ad, int *level, unsigned long long *counter, unsigned long long base)
 {
-  __shared__ int seg[SFPC_WARPS_PER_BLOCK][32];
-  const int      lane = threadIdx.x & 31, w = threadIdx.x / 32, nseg = (n + 31) / 32;
+  const int lane = threadIdx.x & 31, nseg = (n + 31) / 32;
   for (long long t; (t = sfpc::TakeTask(counter, base)) < nseg;) {
-    const int  first = (int)t * 32, q = first + lane; /* positions in the solve's order */
-    const bool active = q < n;
-    const int  r = LOWER ? q : n - 1 - q, kb = active ? (LOWER ? ai[r] : ad[r] + 1) : 0, ke = active ? (LOWER ? ad[r] : ai[r + 1]) : 0;
-    int        outside = 0, lv;
-    bool       changed;
-
-    for (int k = kb; k < ke; k++) {
-      const int c = aj[k], qc = LOWER ? c : n - 1 - c;
-      if (qc < first) {
-        int l;
-        while ((l = cuda::atomic_ref<const int, cuda::thread_scope_device>(level[c]).load(cuda::memory_order_relaxed)) == 0) sfpc::Backoff();
-        outside = max(outside, l);
-      }
-    }
-    lv           = outside + 1;
-    seg[w][lane] = lv;
-    do {
-      int m = outside;
-      __syncwarp();
+    const int q = (int)t * 32 + lane; /* position in the solve's order */
+    if (q < n) {
+      const int r = LOWER ? q : n - 1 - q, kb = LOWER ? ai[r] : ad[r] + 1, ke = LOWER ? ad[r] : ai[r + 1];
+      int       lv = 0;
       for (int k = kb; k < ke; k++) {
-        const int qc = LOWER ? aj[k] : n - 1 - aj[k];
-        if (qc >= first) m = max(m, seg[w][qc - first]);
+        const int c = aj[k];
+        int       l;
+        while ((l = cuda::atomic_ref<const int, cuda::thread_scope_device>(level[c]).load(cuda::memory_order_relaxed)) == 0) sfpc::Backoff();
+        lv = max(lv, l);
       }
-      changed = m + 1 != lv;
-      lv      = m + 1;
-      __syncwarp();
-      seg[w][lane] = lv;
-    } while (__any_sync(0xffffffffu, changed));
-    if (active) cuda::atomic_ref<int, cuda::thread_scope_device>(level[r]).store(lv, cuda::memory_order_relaxed); /* the level is the data: no release needed */
-    __threadfence(); /* but push the stores out before taking the next segment */
+      cuda::atomic_ref<int, cuda::thread_scope_device>(level[r]).store(lv + 1, cuda::memory_order_relaxed); /* the level is the data: no release needed */
+      __threadfence(); /* but push the store out before taking the next segment */
+    }
   }
 }
 
