@@ -12,11 +12,13 @@ gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1 | tr 'A-Z ' 'a
 out=bench/results/trisolve-$gpu.json
 mkdir -p bench/results; : > "$out"
 b=build/bench/trisolve
-# repeats by size: solves (events) are cheap, analyses (10^7 rows: tenths of a second each, 6 methods
-# x 2 triangles x (awarmup + arepeat) per case) are not
+# repeats by size: solves (events) are cheap, analyses (10^7 rows: tens of ms each, 6 methods x 2
+# triangles x (awarmup + arepeat) per case) less so. Every analysis gets a warm-up: the first one in
+# a process also pays for loading the kernels (CUDA loads modules lazily), which cuSPARSE's and
+# ours both showed as 10-60x outliers when the large tier had none.
 S="-warmup 3 -repeat 20 -awarmup 1 -arepeat 3"   # up to ~3e5 rows
 M="-warmup 2 -repeat 10 -awarmup 1 -arepeat 2"   # 5e5 to 2e6 rows
-L="-warmup 1 -repeat 5 -awarmup 0 -arepeat 1"    # 4e6 rows and more, or 5e7 nonzeros and more
+L="-warmup 1 -repeat 5 -awarmup 1 -arepeat 1"    # 4e6 rows and more, or 5e7 nonzeros and more
 failed=()
 run() {
   local name=$1; shift

@@ -86,18 +86,6 @@ PetscErrorCode SFPCTriDeviceNextEpoch(SFPCTriDevice T, int *epoch)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode SFPCTriOptionsDefault(SFPCTriOptions *o)
-{
-  PetscFunctionBegin;
-  o->warps_per_sm = PETSC_DECIDE;
-  o->layout       = SFPC_LAYOUT_AUTO;
-  o->levels       = SFPC_LEVELS_AUTO;
-  o->lower = o->upper = PETSC_TRUE;
-  o->lower_unit       = PETSC_TRUE;
-  o->upper_unit       = PETSC_FALSE;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 /* Bytes of a sweep's own storage, and of its triangle in CSR (offsets, columns, values). */
 static void SweepBytes(const SFPCTriDevice T, const SFPCSchedule *S, PetscLogDouble *own, PetscLogDouble *csr)
 {

@@ -3,6 +3,7 @@
    backward solves. The GPU kernels are tested against these, and CI (no GPU) runs them.
 */
 #include <sfpc/private/trifactor.h>
+#include <sfpc/private/trifactor_device.h>
 
 /*
    Copies the pattern of a square CSR matrix and locates the diagonals. Fails, before anything
@@ -93,5 +94,18 @@ PetscErrorCode SFPCTriFactorSolveTranspose_Host(const SFPCTriFactor *F, const Pe
   PetscCall(SFPCTriFactorSweepTranspose_Host(F, PETSC_FALSE, PETSC_FALSE, b, x));
   PetscCall(SFPCTriFactorSweepTranspose_Host(F, PETSC_TRUE, PETSC_TRUE, x, x));
   PetscCall(PetscLogFlops(2.0 * F->nnz));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* How the engine builds a device factor unless told otherwise (here, not in the CUDA sources: the fronts set it up in every build). */
+PetscErrorCode SFPCTriOptionsDefault(SFPCTriOptions *o)
+{
+  PetscFunctionBegin;
+  o->warps_per_sm = PETSC_DECIDE;
+  o->layout       = SFPC_LAYOUT_AUTO;
+  o->levels       = SFPC_LEVELS_AUTO;
+  o->lower = o->upper = PETSC_TRUE;
+  o->lower_unit       = PETSC_TRUE;
+  o->upper_unit       = PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
