@@ -16,6 +16,7 @@ PetscErrorCode SFILUInitialize(SFILU *s)
   s->shiftamount  = 100.0 * PETSC_MACHINE_EPSILON;
   s->zeropivot    = 100.0 * PETSC_MACHINE_EPSILON;
   PetscCall(SFPCTriOptionsDefault(&s->engine));
+  s->sip_alpha = 0.92;
   s->failrow      = -1;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -61,6 +62,7 @@ PetscErrorCode SFILUSymbolic(SFILU *s, Mat A, PetscBool ondevice)
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(SFPC_ILUSymbolic, A, 0, 0, 0));
   PetscCall(SFILUReset(s));
+  PetscCheck(!(ondevice && s->sip), PetscObjectComm((PetscObject)A), PETSC_ERR_SUP, "SIP runs on the host only so far (a GPU SIP is not implemented yet): use -mat_type aij, or -pc_sfilu_factorization ilu0 on the GPU");
   if (ondevice) PetscCall(SFILUSymbolic_Device(s, A));
   else {
     const PetscInt *ai, *aj;
@@ -71,6 +73,11 @@ PetscErrorCode SFILUSymbolic(SFILU *s, Mat A, PetscBool ondevice)
     PetscCheck(done, PETSC_COMM_SELF, PETSC_ERR_SUP, "SFPC cannot read the CSR structure of this matrix");
     PetscCall(SFPCTriFactorCreateFromCSR(n, ai, aj, &s->F));
     PetscCall(MatRestoreRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &n, &ai, &aj, &done));
+    if (s->sip) {
+      PetscErrorCode ierr = SFILUCheckSIPPattern(&s->F, s->sip_dims);
+      if (ierr) PetscCall(SFPCTriFactorDestroy(&s->F));
+      PetscCall(ierr);
+    }
   }
   s->ondevice = ondevice;
   PetscCall(PetscLogEventEnd(SFPC_ILUSymbolic, A, 0, 0, 0));
@@ -83,6 +90,7 @@ static PetscErrorCode SFILUAttempt(SFILU *s, const PetscScalar *aa, PetscReal sh
 
   PetscFunctionBegin;
   if (s->ondevice) PetscCall(SFILUAttempt_Device(s, aa, shift, positive, res));
+  else if (s->sip) PetscCall(SFILUFactorSIP_Host(&s->F, aa, s->sip_dims, s->sip_alpha, shift, s->zeropivot, positive, res));
   else PetscCall(SFILUFactorNumeric_Host(&s->F, aa, shift, s->zeropivot, positive, res));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -196,7 +204,8 @@ PetscErrorCode SFILUApply(SFILU *s, Vec x, Vec y, PetscBool transpose)
 PetscErrorCode SFILUView(SFILU *s, PetscViewer viewer)
 {
   PetscFunctionBegin;
-  PetscCall(PetscViewerASCIIPrintf(viewer, "ILU(0), natural ordering, factorization and solves on the %s\n", s->ondevice ? "GPU (sync-free)" : "host"));
+  if (s->sip) PetscCall(PetscViewerASCIIPrintf(viewer, "SIP (Stone), alpha %g, on the %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " grid, factorization and solves on the host\n", (double)s->sip_alpha, s->sip_dims[0], s->sip_dims[1], s->sip_dims[2]));
+  else PetscCall(PetscViewerASCIIPrintf(viewer, "ILU(0), natural ordering, factorization and solves on the %s\n", s->ondevice ? "GPU (sync-free)" : "host"));
   PetscCall(PetscViewerASCIIPrintf(viewer, "shift type %s, zero pivot tolerance %g (relative to row sums of |A|)\n", MatFactorShiftTypes[s->shifttype], (double)s->zeropivot));
   if (s->ondevice && s->T) PetscCall(SFILUView_Device(s, viewer));
   else if (s->F.i) {

@@ -3,15 +3,45 @@
    is analysed again only when it changes), failure reporting the PC way, view.
 */
 #include "sfilu.h"
+#include <petscdmda.h>
+
+/*
+   SIP's grid: the PC's DM when it is a 3-D DMDA with one field and a star stencil of width 1 (not
+   periodic), else -pc_sfilu_sip_grid. Returns whether it differs from the one the factor was built for.
+*/
+static PetscErrorCode PCSFILUSIPGrid(PC pc, PetscBool *changed)
+{
+  SFILU    *s = (SFILU *)pc->data;
+  PetscInt  dims[3] = {s->sip_dims[0], s->sip_dims[1], s->sip_dims[2]};
+  PetscBool isda    = PETSC_FALSE;
+
+  PetscFunctionBegin;
+  if (pc->dm) PetscCall(PetscObjectTypeCompare((PetscObject)pc->dm, DMDA, &isda));
+  if (isda) {
+    PetscInt         dim, dof, sw;
+    DMBoundaryType   bx, by, bz;
+    DMDAStencilType  st;
+    PetscCall(DMDAGetInfo(pc->dm, &dim, &dims[0], &dims[1], &dims[2], NULL, NULL, NULL, &dof, &sw, &bx, &by, &bz, &st));
+    PetscCheck(dim == 3 && dof == 1 && sw == 1 && st == DMDA_STENCIL_STAR && bx != DM_BOUNDARY_PERIODIC && by != DM_BOUNDARY_PERIODIC && bz != DM_BOUNDARY_PERIODIC, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "SIP needs a 3-D DMDA with one field and a star stencil of width 1, not periodic: this one has dimension %" PetscInt_FMT ", %" PetscInt_FMT " fields, stencil %s of width %" PetscInt_FMT, dim, dof, st == DMDA_STENCIL_STAR ? "star" : "box", sw);
+  }
+  PetscCheck(dims[0] > 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_USER_INPUT, "SIP needs the grid: attach the 3-D DMDA to the PC (KSPSetDM()/PCSetDM()) or give -pc_sfilu_sip_grid nx,ny,nz");
+  *changed = (PetscBool)(dims[0] != s->sip_dims[0] || dims[1] != s->sip_dims[1] || dims[2] != s->sip_dims[2]);
+  for (int d = 0; d < 3; d++) s->sip_dims[d] = dims[d];
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
 static PetscErrorCode PCSetUp_SFILU(PC pc)
 {
   SFILU    *s = (SFILU *)pc->data;
-  PetscBool ondevice;
+  PetscBool ondevice, regrid = PETSC_FALSE;
 
   PetscFunctionBegin;
   PetscCall(SFILUCheckMatrix(pc->pmat, &ondevice));
-  if (!pc->setupcalled || pc->flag != SAME_NONZERO_PATTERN || ondevice != s->ondevice || !(s->F.i || s->T) || (s->T && (s->T->opt.layout != s->engine.layout || s->T->opt.levels != s->engine.levels))) PetscCall(SFILUSymbolic(s, pc->pmat, ondevice));
+  if (s->sip) PetscCall(PCSFILUSIPGrid(pc, &regrid));
+  if (regrid || s->sip != s->built_sip || !pc->setupcalled || pc->flag != SAME_NONZERO_PATTERN || ondevice != s->ondevice || !(s->F.i || s->T) || (s->T && (s->T->opt.layout != s->engine.layout || s->T->opt.levels != s->engine.levels))) {
+    PetscCall(SFILUSymbolic(s, pc->pmat, ondevice));
+    s->built_sip = s->sip;
+  }
   PetscCall(SFILUNumeric(s, pc->pmat, (PetscObject)pc, pc->erroriffailure));
   pc->failedreason = s->failure;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -86,6 +116,20 @@ static PetscErrorCode PCSetFromOptions_SFILU(PC pc, PetscOptionItems PetscOption
     if (set) s->engine.warps_per_sm = wps;
   }
   PetscCall(PetscOptionsEnum("-pc_sfilu_layout", "GPU sweeps: storage of the factor's L and U (auto chooses per triangle)", "PCSFILU", SFPCLayouts, (PetscEnum)s->engine.layout, (PetscEnum *)&s->engine.layout, NULL));
+  {
+    const char *kinds[] = {"ilu0", "sip"};
+    PetscInt    kind    = s->sip ? 1 : 0;
+    PetscInt    nd      = 3, dims[3];
+    PetscCall(PetscOptionsEList("-pc_sfilu_factorization", "ILU(0), or Stone's SIP for 7-point stencils on a 3-D grid", "PCSFILU", kinds, 2, kinds[kind], &kind, NULL));
+    s->sip = (PetscBool)(kind == 1);
+    PetscCall(PetscOptionsReal("-pc_sfilu_sip_alpha", "SIP: partial cancellation of the dropped fill, in [0, 1] (0 is ILU(0))", "PCSFILU", s->sip_alpha, &r, &set));
+    PetscCheck(!set || (r >= 0 && r <= 1), PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_sfilu_sip_alpha %g is out of range: it must be in [0, 1]", (double)r);
+    if (set) s->sip_alpha = r;
+    PetscCall(PetscOptionsIntArray("-pc_sfilu_sip_grid", "SIP: grid nx,ny,nz (x fastest) of a matrix assembled without a DMDA", "PCSFILU", dims, &nd, &set));
+    PetscCheck(!set || (nd == 3 && dims[0] > 0 && dims[1] > 0 && dims[2] > 0), PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_sfilu_sip_grid needs three positive sizes nx,ny,nz");
+    if (set)
+      for (int d = 0; d < 3; d++) s->sip_dims[d] = dims[d];
+  }
   PetscCall(PetscOptionsEnum("-pc_sfilu_levels", "GPU sweeps: dependency levels ordering the rows (auto chooses per triangle)", "PCSFILU", SFPCLevelsTypes, (PetscEnum)s->engine.levels, (PetscEnum *)&s->engine.levels, NULL));
   PetscOptionsHeadEnd();
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -136,7 +180,11 @@ static PetscErrorCode PCDestroy_SFILU(PC pc)
                         its levels are wide, else 24 for the factorization and 16 for the solves)
 .  -pc_sfilu_layout <auto,csr,hyb> - GPU only: how the sweeps store L and U (see `MATHYBSF`); auto takes hyb unless its
                         padding would more than triple the triangle's memory
--  -pc_sfilu_levels <auto,asap,alap> - GPU only: the dependency levels that order the rows of the sweeps
+.  -pc_sfilu_levels <auto,asap,alap> - GPU only: the dependency levels that order the rows of the sweeps
+.  -pc_sfilu_factorization <ilu0,sip> - ILU(0), or Stone's strongly implicit procedure for 7-point stencils on a 3-D
+                        grid (host only so far)
+.  -pc_sfilu_sip_alpha <0.92> - SIP's partial cancellation of the dropped fill, in [0, 1]; 0 is ILU(0)
+-  -pc_sfilu_sip_grid <nx,ny,nz> - SIP's grid when no 3-D DMDA is attached to the PC
 
    Notes:
    Works on `MATSEQAIJ` (on the host) and `MATSEQAIJCUSPARSE` (entirely on the GPU: analysis, sync-free factorization

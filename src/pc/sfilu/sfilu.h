@@ -22,6 +22,10 @@ typedef struct {
   PetscReal          shiftamount;  /* first nonzero shift, relative to the largest row sum of |A| */
   PetscReal          zeropivot;    /* pivot tolerance, relative to the row sum of |A| */
   SFPCTriOptions     engine;      /* GPU: warps per SM, layout and levels of the sweeps */
+  PetscBool          sip;         /* Stone's SIP instead of ILU(0) (7-point stencils on a 3-D grid) */
+  PetscReal          sip_alpha;   /* SIP's cancellation parameter; 0 is ILU(0) */
+  PetscInt           sip_dims[3]; /* the grid, x fastest */
+  PetscBool          built_sip;   /* the factor's pattern was set up (and checked) for SIP */
 
   /* the factor, on the host (F) or on the device (T); its pattern and analysis are rebuilt only when A's pattern changes */
   PetscBool     ondevice;
@@ -47,6 +51,8 @@ PETSC_INTERN PetscErrorCode SFILUView(SFILU *, PetscViewer);
 
 /* host and device kernels of the numeric factorization */
 PETSC_INTERN PetscErrorCode SFILUFactorNumeric_Host(SFPCTriFactor *, const PetscScalar[], PetscReal, PetscReal, PetscBool, SFILUResult *);
+PETSC_INTERN PetscErrorCode SFILUCheckSIPPattern(const SFPCTriFactor *, const PetscInt[3]);
+PETSC_INTERN PetscErrorCode SFILUFactorSIP_Host(SFPCTriFactor *, const PetscScalar[], const PetscInt[3], PetscReal, PetscReal, PetscReal, PetscBool, SFILUResult *);
 PETSC_INTERN PetscErrorCode SFILUShiftBounds_Host(const SFPCTriFactor *, const PetscScalar[], PetscReal *, PetscReal *);
 PETSC_INTERN PetscErrorCode SFILUFactorNumeric_Device(SFPCTriDevice, const PetscScalar *, PetscReal, PetscReal, PetscBool, SFILUResult *);
 PETSC_INTERN PetscErrorCode SFILUShiftBounds_Device(SFPCTriDevice, const PetscScalar *, PetscReal *, PetscReal *);
