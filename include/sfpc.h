@@ -30,6 +30,13 @@ J*/
 #define PCSFILU "sfilu"
 
 /*J
+   PCSFDILU - "sfdilu": multicolor DILU, a preconditioner and a multigrid level smoother
+   (-mg_levels_pc_type sfdilu). Options: -pc_sfdilu_omega <1> (Richardson weight),
+   -pc_sfdilu_zeropivot <tol>. Host only so far (MATSEQAIJ, MATMPIAIJ's diagonal block).
+J*/
+#define PCSFDILU "sfdilu"
+
+/*J
    MATSOLVERSFILU - "sfilu": the same ILU(0) factor as PCSFILU, for PCILU:
    -pc_type ilu -pc_factor_mat_solver_type sfilu, or -sub_pc_factor_mat_solver_type sfilu under
    PCBJACOBI/PCASM. Works on MATSEQAIJ (host) and MATSEQAIJCUSPARSE (GPU).

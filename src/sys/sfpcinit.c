@@ -35,6 +35,7 @@ PetscErrorCode SFPCInitializePackage(void)
   if (SFPCPackageInitialized) PetscFunctionReturn(PETSC_SUCCESS);
   SFPCPackageInitialized = PETSC_TRUE;
   PetscCall(PCRegister(PCSFILU, PCCreate_SFILU));
+  PetscCall(PCRegister(PCSFDILU, PCCreate_SFDILU));
   /* MatSolverTypeRegister() reads its list before initializing the Mat package, so a first call from a
      library loaded by -dll_append (before PETSc initialized Mat) would replace PETSc's own list */
   PetscCall(MatInitializePackage());

@@ -8,5 +8,6 @@
 PETSC_INTERN PetscLogEvent SFPC_ILUSymbolic, SFPC_ILUNumeric, SFPC_TriSolve, SFPC_TriAnalysis;
 
 PETSC_INTERN PetscErrorCode PCCreate_SFILU(PC);
+PETSC_INTERN PetscErrorCode PCCreate_SFDILU(PC);
 PETSC_INTERN PetscErrorCode MatGetFactor_SFILU(Mat, MatFactorType, Mat *);
 PETSC_INTERN PetscErrorCode MatCreate_HYBSF(Mat);
