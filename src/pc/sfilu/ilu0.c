@@ -182,12 +182,10 @@ PetscErrorCode SFILUApply(SFILU *s, Vec x, Vec y, PetscBool transpose)
   PetscScalar       *ya;
 
   PetscFunctionBegin;
-  if (s->failure != PC_NOERROR) {
-    PetscCall(VecFlag(y, 1));
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }
+  /* every rank logs the event, failed or not: with -log_sync (on in PETSc's CI) the event synchronizes x's communicator */
   PetscCall(PetscLogEventBegin(SFPC_TriSolve, x, y, 0, 0));
-  if (s->ondevice) {
+  if (s->failure != PC_NOERROR) PetscCall(VecFlag(y, 1));
+  else if (s->ondevice) {
     PetscCall(SFILUApply_Device(s, x, y, transpose));
   } else {
     PetscCall(VecGetArrayRead(x, &xa));

@@ -30,19 +30,38 @@ static PetscErrorCode PCSFILUSIPGrid(PC pc, PetscBool *changed)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The matrix the factor is built from: pmat, or on MPI matrices each rank's diagonal block (block Jacobi, as PETSc's parallel ILU through PCBJACOBI). */
+static PetscErrorCode PCSFILULocalMatrix(PC pc, Mat *A)
+{
+  SFILU      *s = (SFILU *)pc->data;
+  PetscBool   ismpi;
+  PetscMPIInt size;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectBaseTypeCompare((PetscObject)pc->pmat, MATMPIAIJ, &ismpi));
+  *A = pc->pmat;
+  if (!ismpi) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)pc), &size));
+  PetscCheck(!s->sip || size == 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "SIP needs the whole grid on one rank for now; on %d ranks use -pc_type bjacobi -sub_pc_type sfilu with -pc_sfilu_factorization ilu0", (int)size);
+  PetscCall(MatGetDiagonalBlock(pc->pmat, A));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode PCSetUp_SFILU(PC pc)
 {
   SFILU    *s = (SFILU *)pc->data;
   PetscBool ondevice, regrid = PETSC_FALSE;
+  Mat       A;
 
   PetscFunctionBegin;
-  PetscCall(SFILUCheckMatrix(pc->pmat, &ondevice));
+  PetscCall(PCSFILULocalMatrix(pc, &A));
+  PetscCall(SFILUCheckMatrix(A, &ondevice));
   if (s->sip) PetscCall(PCSFILUSIPGrid(pc, &regrid));
   if (regrid || s->sip != s->built_sip || !pc->setupcalled || pc->flag != SAME_NONZERO_PATTERN || ondevice != s->ondevice || !(s->F.i || s->T) || (s->T && (s->T->opt.layout != s->engine.layout || s->T->opt.levels != s->engine.levels))) {
-    PetscCall(SFILUSymbolic(s, pc->pmat, ondevice));
+    PetscCall(SFILUSymbolic(s, A, ondevice));
     s->built_sip = s->sip;
   }
-  PetscCall(SFILUNumeric(s, pc->pmat, (PetscObject)pc, pc->erroriffailure));
+  PetscCall(SFILUNumeric(s, A, (PetscObject)pc, pc->erroriffailure));
   pc->failedreason = s->failure;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -188,7 +207,8 @@ static PetscErrorCode PCDestroy_SFILU(PC pc)
 
    Notes:
    Works on `MATSEQAIJ` (on the host) and `MATSEQAIJCUSPARSE` (entirely on the GPU: analysis, sync-free factorization
-   and sync-free triangular solves, from the matrix's device CSR). A failed factorization sets `PC_FACTOR_NUMERIC_ZEROPIVOT`
+   and sync-free triangular solves, from the matrix's device CSR); on `MATMPIAIJ`/`MATMPIAIJCUSPARSE` each rank factors
+   its diagonal block (block Jacobi). A failed factorization sets `PC_FACTOR_NUMERIC_ZEROPIVOT`
    (or `PC_FACTOR_OTHER` for Inf/NaN entries), so a `KSP` stops with `KSP_DIVERGED_PC_FAILED`; with
    `-ksp_error_if_not_converged` it raises an error instead. A matrix with a missing diagonal entry is an error.
    `PCFactorSetShiftType()`, `PCFactorSetShiftAmount()` and `PCFactorSetZeroPivot()` apply to this PC. The same factor is

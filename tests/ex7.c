@@ -1,0 +1,129 @@
+static char help[] = "SFPC preconditioners on MPI matrices: each rank works on its diagonal block, so -pc_type sfilu equals\n"
+                     "-pc_type bjacobi -sub_pc_type ilu (PETSc's) and -pc_type sfdilu equals bjacobi with sfdilu blocks, residual\n"
+                     "history for residual history. The matrix is a 3-D convection-diffusion stencil (7-point, upwind) with\n"
+                     "uneven rows per rank; -empty_rank <r> gives rank r no rows.\n"
+                     "Options: -n <grid points per direction>, -peclet <p>, -empty_rank <r>.\n";
+
+#include <petscksp.h>
+#include <sfpc.h>
+
+static PetscErrorCode Assemble(PetscInt N, PetscReal peclet, PetscInt empty, Mat *A)
+{
+  PetscMPIInt rank, size;
+  PetscInt    n = N * N * N, nlocal, rstart, rend;
+  const PetscReal h = 1.0 / (N + 1);
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
+  PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
+  { /* uneven: rank r gets a share proportional to r + 1, rank "empty" none */
+    PetscInt weight = 0, before = 0;
+    for (PetscMPIInt r = 0; r < size; r++) weight += r == empty ? 0 : r + 1;
+    for (PetscMPIInt r = 0; r < rank; r++) before += r == empty ? 0 : r + 1;
+    rstart = n * before / weight;
+    rend   = n * (before + (rank == empty ? 0 : rank + 1)) / weight;
+    nlocal = rend - rstart;
+  }
+  PetscCall(MatCreate(PETSC_COMM_WORLD, A));
+  PetscCall(MatSetSizes(*A, nlocal, nlocal, n, n));
+  PetscCall(MatSetFromOptions(*A));
+  PetscCall(MatSeqAIJSetPreallocation(*A, 7, NULL));
+  PetscCall(MatMPIAIJSetPreallocation(*A, 7, NULL, 6, NULL));
+  for (PetscInt row = rstart; row < rend; row++) {
+    const PetscInt i = row % N, j = (row / N) % N, k = row / (N * N), at[3] = {i, j, k}, stride[3] = {1, N, N * N};
+    const PetscReal v[3] = {peclet, 0.5 * peclet, 0.25 * peclet};
+    PetscInt    cols[7], m = 0;
+    PetscScalar vals[7], diag = 0;
+    for (int d = 0; d < 3; d++) {
+      diag += 2.0 / (h * h) + v[d] / h;
+      if (at[d] > 0) cols[m] = row - stride[d], vals[m++] = -1.0 / (h * h) - v[d] / h;
+      if (at[d] < N - 1) cols[m] = row + stride[d], vals[m++] = -1.0 / (h * h);
+    }
+    cols[m] = row, vals[m++] = diag;
+    PetscCall(MatSetValues(*A, 1, &row, m, cols, vals, INSERT_VALUES));
+  }
+  PetscCall(MatAssemblyBegin(*A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(*A, MAT_FINAL_ASSEMBLY));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode Solve(Mat A, Vec b, const char *prefix, PetscInt *its, PetscReal **hist, PetscInt *nhist)
+{
+  KSP              ksp;
+  Vec              x;
+  const PetscReal *h;
+
+  PetscFunctionBegin;
+  PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp));
+  PetscCall(KSPSetOptionsPrefix(ksp, prefix));
+  PetscCall(KSPSetOperators(ksp, A, A));
+  PetscCall(KSPSetType(ksp, KSPGMRES));
+  PetscCall(KSPSetTolerances(ksp, 1e-8, PETSC_CURRENT, PETSC_CURRENT, 500));
+  PetscCall(KSPSetResidualHistory(ksp, NULL, PETSC_DECIDE, PETSC_TRUE));
+  PetscCall(KSPSetFromOptions(ksp));
+  PetscCall(VecDuplicate(b, &x));
+  PetscCall(KSPSolve(ksp, b, x));
+  PetscCall(KSPGetIterationNumber(ksp, its));
+  PetscCall(KSPGetResidualHistory(ksp, &h, nhist));
+  PetscCall(PetscMalloc1(*nhist, hist));
+  PetscCall(PetscArraycpy(*hist, h, *nhist));
+  PetscCall(VecDestroy(&x));
+  PetscCall(KSPDestroy(&ksp));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+int main(int argc, char **argv)
+{
+  Mat         A;
+  Vec         b;
+  PetscInt    N = 10, empty = -1;
+  PetscReal   peclet = 20;
+  PetscMPIInt size;
+  const char *pairs[2][2] = {{"sfilu_", "bjacobi_ilu_"}, {"sfdilu_", "bjacobi_sfdilu_"}};
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscCall(SFPCInitializePackage());
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-n", &N, NULL));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-empty_rank", &empty, NULL));
+  PetscCall(PetscOptionsGetReal(NULL, NULL, "-peclet", &peclet, NULL));
+  PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
+  PetscCall(Assemble(N, peclet, empty, &A));
+  PetscCall(MatCreateVecs(A, NULL, &b));
+  PetscCall(VecSet(b, 1.0));
+  PetscCall(PetscOptionsSetValue(NULL, "-sfilu_pc_type", "sfilu"));
+  PetscCall(PetscOptionsSetValue(NULL, "-bjacobi_ilu_pc_type", "bjacobi"));
+  PetscCall(PetscOptionsSetValue(NULL, "-bjacobi_ilu_sub_pc_type", "ilu"));
+  PetscCall(PetscOptionsSetValue(NULL, "-sfdilu_pc_type", "sfdilu"));
+  PetscCall(PetscOptionsSetValue(NULL, "-bjacobi_sfdilu_pc_type", "bjacobi"));
+  PetscCall(PetscOptionsSetValue(NULL, "-bjacobi_sfdilu_sub_pc_type", "sfdilu"));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%d rank(s), %" PetscInt_FMT "^3 rows%s\n", (int)size, N, empty >= 0 ? ", one rank without rows" : ""));
+  for (int p = 0; p < 2; p++) {
+    PetscInt   its[2], nh[2];
+    PetscReal *h[2];
+    PetscBool  same;
+    for (int k = 0; k < 2; k++) PetscCall(Solve(A, b, pairs[p][k], &its[k], &h[k], &nh[k]));
+    same = (PetscBool)(nh[0] == nh[1]);
+    for (PetscInt k = 0; same && k < nh[0]; k++) same = (PetscBool)(h[0][k] == h[1][k]);
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "-%spc_type: %" PetscInt_FMT " iterations, -%spc_type: %" PetscInt_FMT "; residual histories bitwise equal: %s\n", pairs[p][0], its[0], pairs[p][1], its[1], same ? "yes" : "NO"));
+    for (int k = 0; k < 2; k++) PetscCall(PetscFree(h[k]));
+  }
+  PetscCall(VecDestroy(&b));
+  PetscCall(MatDestroy(&A));
+  PetscCall(PetscFinalize());
+  return 0;
+}
+
+/*TEST
+
+  test:
+    suffix: ranks
+    nsize: {{1 2 3}separate output}
+    args: -n 9
+
+  test:
+    suffix: empty_rank
+    nsize: 3
+    args: -n 9 -empty_rank 1
+
+TEST*/
