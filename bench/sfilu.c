@@ -11,6 +11,7 @@ static char help[] = "Benchmark: SFPC's sfilu against PETSc's ILU(0) on aijcuspa
 #include <sfpc.h>
 #include <time.h>
 #include "../tests/problems.h"
+#include "timing.h"
 
 typedef struct {
   const char *name;
@@ -20,66 +21,23 @@ typedef struct {
   PetscInt    its;
 } Method;
 
-static int CompareDouble(const void *a, const void *b)
+/* An operator y = op(x) with its object, for TimeDeviceOp(). */
+typedef struct {
+  PetscObject obj;
+  Vec         x, y;
+} Operands;
+
+static PetscErrorCode ApplyOp(void *ctx)
 {
-  const double x = *(const double *)a, y = *(const double *)b;
-  return x < y ? -1 : x > y;
+  Operands *o = (Operands *)ctx;
+  return PCApply((PC)o->obj, o->x, o->y);
 }
 
-static double Median(double *t, int n)
+static PetscErrorCode SpMVOp(void *ctx)
 {
-  qsort(t, n, sizeof(double), CompareDouble);
-  return n % 2 ? t[n / 2] : 0.5 * (t[n / 2 - 1] + t[n / 2]);
+  Operands *o = (Operands *)ctx;
+  return MatMult((Mat)o->obj, o->x, o->y);
 }
-
-static PetscErrorCode WallNow(double *t)
-{
-  PetscLogDouble w;
-
-  PetscFunctionBegin;
-  PetscCallCUDA(cudaDeviceSynchronize());
-  PetscCall(PetscTime(&w));
-  *t = w;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* Median GPU time of op(ctx, x, y) by CUDA events on PETSc's stream, after warmup runs. */
-typedef PetscErrorCode (*DeviceOp)(void *, Vec, Vec);
-static PetscErrorCode TimeDeviceOp(DeviceOp op, void *ctx, Vec x, Vec y, int warmup, int repeat, double *median)
-{
-  double     *t;
-  cudaEvent_t e0, e1;
-
-  PetscFunctionBegin;
-  PetscCall(PetscMalloc1(repeat, &t));
-  PetscCallCUDA(cudaEventCreate(&e0));
-  PetscCallCUDA(cudaEventCreate(&e1));
-  for (int r = -warmup; r < repeat; r++) {
-    float ms;
-    PetscCallCUDA(cudaEventRecord(e0, PetscDefaultCudaStream));
-    PetscCall(op(ctx, x, y));
-    PetscCallCUDA(cudaEventRecord(e1, PetscDefaultCudaStream));
-    PetscCallCUDA(cudaEventSynchronize(e1));
-    PetscCallCUDA(cudaEventElapsedTime(&ms, e0, e1));
-    if (r >= 0) t[r] = 1e-3 * ms;
-  }
-  *median = Median(t, repeat);
-  PetscCallCUDA(cudaEventDestroy(e0));
-  PetscCallCUDA(cudaEventDestroy(e1));
-  PetscCall(PetscFree(t));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode ApplyOp(void *pc, Vec x, Vec y)
-{
-  return PCApply((PC)pc, x, y);
-}
-
-static PetscErrorCode SpMVOp(void *A, Vec x, Vec y)
-{
-  return MatMult((Mat)A, x, y);
-}
-
 static PetscErrorCode MakeKSP(Mat A, const Method *m, KSP *ksp)
 {
   PC pc;
@@ -131,7 +89,10 @@ static PetscErrorCode TimeMethod(Mat A, Vec b, Vec x, Method *m, int warmup, int
   if ((warmup + repeat) % 2) PetscCall(MatScale(A, 0.5));
   PetscCall(PCSetUp(pc));
   m->refactor = Median(t, repeat);
-  PetscCall(TimeDeviceOp(ApplyOp, pc, b, x, warmup, repeat, &m->apply));
+  {
+    Operands o = {(PetscObject)pc, b, x};
+    PetscCall(TimeDeviceOp(ApplyOp, &o, warmup, repeat, &m->apply));
+  }
   /* whole solve, from a zero guess, preconditioner already set up */
   for (int r = -PetscMin(warmup, 1); r < PetscMax(repeat / 4, 3); r++) {
     double w0, w1;
@@ -179,7 +140,10 @@ int main(int argc, char **argv)
   PetscCall(VecSetRandom(x, rnd));
   PetscCall(MatMult(A, x, b));
 
-  PetscCall(TimeDeviceOp(SpMVOp, A, x, b, (int)warmup, (int)repeat, &spmv));
+  {
+    Operands o = {(PetscObject)A, x, b};
+    PetscCall(TimeDeviceOp(SpMVOp, &o, (int)warmup, (int)repeat, &spmv));
+  }
   PetscCall(MatMult(A, x, b));
   for (int k = 0; k < 2; k++) PetscCall(TimeMethod(A, b, x, &m[k], (int)warmup, (int)repeat));
 

@@ -24,6 +24,7 @@ static char help[] = "Benchmark: SFPC's MATHYBSF sync-free triangular solves aga
 #include <sfpc.h>
 #include <time.h>
 #include "../tests/problems.h"
+#include "timing.h"
 
 #define NVARIANTS 5
 /* The SFPC variants: every layout x levels pair, then what auto picks. */
@@ -54,56 +55,6 @@ typedef struct {
   double       relerr; /* ||x - x_cusparse|| / ||x_cusparse||, 2-norms; 0 for cuSPARSE itself */
   double       berr;   /* ||T x - b||_inf / (||T||_inf ||x||_inf + ||b||_inf) */
 } Method;
-
-static int CompareDouble(const void *a, const void *b)
-{
-  const double x = *(const double *)a, y = *(const double *)b;
-  return x < y ? -1 : x > y;
-}
-
-static double Median(double *t, int n)
-{
-  qsort(t, n, sizeof(double), CompareDouble);
-  return n % 2 ? t[n / 2] : 0.5 * (t[n / 2 - 1] + t[n / 2]);
-}
-
-static PetscErrorCode WallNow(double *t)
-{
-  PetscLogDouble w;
-
-  PetscFunctionBegin;
-  PetscCallCUDA(cudaDeviceSynchronize());
-  PetscCall(PetscTime(&w));
-  *t = w;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* Median GPU time of op(ctx) by CUDA events on PETSc's stream, after warmup runs. */
-typedef PetscErrorCode (*DeviceOp)(void *);
-static PetscErrorCode TimeDeviceOp(DeviceOp op, void *ctx, int warmup, int repeat, double *median)
-{
-  double     *t;
-  cudaEvent_t e0, e1;
-
-  PetscFunctionBegin;
-  PetscCall(PetscMalloc1(repeat, &t));
-  PetscCallCUDA(cudaEventCreate(&e0));
-  PetscCallCUDA(cudaEventCreate(&e1));
-  for (int r = -warmup; r < repeat; r++) {
-    float ms;
-    PetscCallCUDA(cudaEventRecord(e0, PetscDefaultCudaStream));
-    PetscCall(op(ctx));
-    PetscCallCUDA(cudaEventRecord(e1, PetscDefaultCudaStream));
-    PetscCallCUDA(cudaEventSynchronize(e1));
-    PetscCallCUDA(cudaEventElapsedTime(&ms, e0, e1));
-    if (r >= 0) t[r] = 1e-3 * ms;
-  }
-  *median = Median(t, repeat);
-  PetscCallCUDA(cudaEventDestroy(e0));
-  PetscCallCUDA(cudaEventDestroy(e1));
-  PetscCall(PetscFree(t));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
 
 /* y = M x or x = M^{-1} b, as a DeviceOp */
 typedef struct {

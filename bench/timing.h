@@ -1,0 +1,58 @@
+/* Timing helpers shared by SFPC's benchmarks: medians, wall clock after a device sync, CUDA-event timing. */
+#pragma once
+
+#include <petscsys.h>
+#include <petscdevice_cuda.h>
+#include <stdlib.h>
+
+static int CompareDouble(const void *a, const void *b)
+{
+  const double x = *(const double *)a, y = *(const double *)b;
+  return x < y ? -1 : x > y;
+}
+
+/* Median of t[0..n) (sorts t). */
+static inline double Median(double *t, int n)
+{
+  qsort(t, n, sizeof(double), CompareDouble);
+  return n % 2 ? t[n / 2] : 0.5 * (t[n / 2 - 1] + t[n / 2]);
+}
+
+/* Wall-clock seconds after all device work has finished. */
+static inline PetscErrorCode WallNow(double *t)
+{
+  PetscLogDouble w;
+
+  PetscFunctionBegin;
+  PetscCallCUDA(cudaDeviceSynchronize());
+  PetscCall(PetscTime(&w));
+  *t = w;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Median GPU time of op(ctx) by CUDA events on PETSc's stream, after warmup runs. */
+typedef PetscErrorCode (*DeviceOp)(void *);
+static inline PetscErrorCode TimeDeviceOp(DeviceOp op, void *ctx, int warmup, int repeat, double *median)
+{
+  double     *t;
+  cudaEvent_t e0, e1;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc1(repeat, &t));
+  PetscCallCUDA(cudaEventCreate(&e0));
+  PetscCallCUDA(cudaEventCreate(&e1));
+  for (int r = -warmup; r < repeat; r++) {
+    float ms;
+    PetscCallCUDA(cudaEventRecord(e0, PetscDefaultCudaStream));
+    PetscCall(op(ctx));
+    PetscCallCUDA(cudaEventRecord(e1, PetscDefaultCudaStream));
+    PetscCallCUDA(cudaEventSynchronize(e1));
+    PetscCallCUDA(cudaEventElapsedTime(&ms, e0, e1));
+    if (r >= 0) t[r] = 1e-3 * ms;
+  }
+  *median = Median(t, repeat);
+  PetscCallCUDA(cudaEventDestroy(e0));
+  PetscCallCUDA(cudaEventDestroy(e1));
+  PetscCall(PetscFree(t));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
