@@ -1,7 +1,7 @@
 /* Package registration: dynamic loading (-dll_append) and explicit SFPCInitializePackage(). */
 #include <sfpc/private/sfpcimpl.h>
 
-PetscLogEvent SFPC_ILUSymbolic, SFPC_ILUNumeric, SFPC_TriSolve, SFPC_TriAnalysis;
+PetscLogEvent SFPC_ILUSymbolic, SFPC_ILUNumeric, SFPC_TriSolve, SFPC_TriAnalysis, SFPC_DILUColor, SFPC_DILUSetUp;
 
 static PetscBool SFPCPackageInitialized = PETSC_FALSE;
 
@@ -46,6 +46,8 @@ PetscErrorCode SFPCInitializePackage(void)
   PetscCall(PetscLogEventRegister("SFILUNumeric", PC_CLASSID, &SFPC_ILUNumeric));
   PetscCall(PetscLogEventRegister("SFTriSolve", PC_CLASSID, &SFPC_TriSolve));
   PetscCall(PetscLogEventRegister("SFTriAnalysis", MAT_CLASSID, &SFPC_TriAnalysis));
+  PetscCall(PetscLogEventRegister("SFDILUColor", PC_CLASSID, &SFPC_DILUColor));
+  PetscCall(PetscLogEventRegister("SFDILUSetUp", PC_CLASSID, &SFPC_DILUSetUp));
   PetscCall(PetscRegisterFinalize(SFPCFinalizePackage));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -5,7 +5,7 @@
 #include <petsc/private/pcimpl.h>
 
 /* Log events; registered by SFPCInitializePackage(). */
-PETSC_INTERN PetscLogEvent SFPC_ILUSymbolic, SFPC_ILUNumeric, SFPC_TriSolve, SFPC_TriAnalysis;
+PETSC_INTERN PetscLogEvent SFPC_ILUSymbolic, SFPC_ILUNumeric, SFPC_TriSolve, SFPC_TriAnalysis, SFPC_DILUColor, SFPC_DILUSetUp;
 
 PETSC_INTERN PetscErrorCode PCCreate_SFILU(PC);
 PETSC_INTERN PetscErrorCode PCCreate_SFDILU(PC);

@@ -28,6 +28,7 @@ PetscErrorCode SFDILUColor_Host(SFDILU *s, Mat A)
   PetscBool       done;
 
   PetscFunctionBegin;
+  PetscCall(PetscLogEventBegin(SFPC_DILUColor, A, 0, 0, 0));
   PetscCall(SFDILUReset_Host(s));
   PetscCall(MatGetRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &n, &ai, &aj, &done));
   PetscCheck(done, PETSC_COMM_SELF, PETSC_ERR_SUP, "SFPC cannot read the CSR structure of this matrix");
@@ -63,7 +64,7 @@ PetscErrorCode SFDILUColor_Host(SFDILU *s, Mat A)
   PetscCall(PetscFree(mark));
   PetscCall(PetscFree3(ti, tj, fill));
   PetscCall(MatRestoreRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &n, &ai, &aj, &done));
-  s->colorings++;
+  PetscCall(PetscLogEventEnd(SFPC_DILUColor, A, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -79,6 +80,7 @@ PetscErrorCode SFDILUSetUp_Host(SFDILU *s, Mat A)
   PetscBool          done;
 
   PetscFunctionBegin;
+  PetscCall(PetscLogEventBegin(SFPC_DILUSetUp, A, 0, 0, 0));
   s->failure = PC_NOERROR;
   s->failrow = -1;
   PetscCall(MatGetRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &n, &ai, &aj, &done));
@@ -101,6 +103,7 @@ PetscErrorCode SFDILUSetUp_Host(SFDILU *s, Mat A)
   PetscCall(PetscLogFlops(3.0 * ai[n]));
   PetscCall(MatSeqAIJRestoreArrayRead(A, &aa));
   PetscCall(MatRestoreRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &n, &ai, &aj, &done));
+  PetscCall(PetscLogEventEnd(SFPC_DILUSetUp, A, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

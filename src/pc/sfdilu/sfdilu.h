@@ -18,7 +18,6 @@ typedef struct {
   PetscInt *order; /* rows sorted by (color, row) */
   PetscInt *cstart; /* rows of color c: order[cstart[c] .. cstart[c+1]) */
   PetscInt *tpos;  /* tpos[k]: position of a_ji for the entry a_ij at position k, or -1 (pattern not symmetric there) */
-  PetscInt  colorings;
 
   /* per numeric set-up */
   PetscScalar   *einv; /* 1 / E_i */
