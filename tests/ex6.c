@@ -221,6 +221,17 @@ int main(int argc, char **argv)
     test:
       suffix: zeropivot
       args: -problem poisson7 -n 6 -zero
+    test:
+      suffix: zeropivot_shift
+      args: -problem poisson7 -n 6 -zero -dilu_pc_sfdilu_shift_type nonzero -dilu_pc_sfdilu_shift_amount 1e-2
+    test:
+      suffix: badomega
+      args: -problem poisson7 -n 4 -noref -dilu_pc_sfdilu_omega 2.5
+      filter: Error: grep -E "out of range" | sed -e "s/^\[0\]PETSC ERROR: //"
+    test:
+      suffix: badshift
+      args: -problem poisson7 -n 4 -noref -dilu_pc_sfdilu_shift_amount -1
+      filter: Error: grep -E "out of range" | sed -e "s/^\[0\]PETSC ERROR: //"
 
   # convection-dominated: GAMG with its default smoothers (Chebyshev/Jacobi) stalls; with DILU under Richardson it
   # converges in 10 iterations; DILU under Chebyshev stalls too here (Chebyshev's real eigenvalue interval does not

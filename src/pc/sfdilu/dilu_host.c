@@ -69,10 +69,11 @@ PetscErrorCode SFDILUColor_Host(SFDILU *s, Mat A)
 }
 
 /*
-   E_i = a_ii - sum over neighbours j of lower color of a_ij E_j^{-1} a_ji, in color order. A zero
-   or tiny E_i (relative to the row sum of |A|) or an Inf/NaN is a failure the PETSc way.
+   E_i = a_ii + shift - sum over neighbours j of lower color of a_ij E_j^{-1} a_ji, in color order. A
+   zero or tiny E_i (relative to the row sum of |A|) or an Inf/NaN is a failure the PETSc way. Also
+   returns the largest row sum of |A|, the scale of a shift.
 */
-PetscErrorCode SFDILUSetUp_Host(SFDILU *s, Mat A)
+PetscErrorCode SFDILUSetUp_Host(SFDILU *s, Mat A, PetscReal shift, PetscReal *rmax)
 {
   const PetscInt    *ai, *aj;
   const PetscScalar *aa;
@@ -83,15 +84,18 @@ PetscErrorCode SFDILUSetUp_Host(SFDILU *s, Mat A)
   PetscCall(PetscLogEventBegin(SFPC_DILUSetUp, A, 0, 0, 0));
   s->failure = PC_NOERROR;
   s->failrow = -1;
+  *rmax      = 0;
   PetscCall(MatGetRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &n, &ai, &aj, &done));
   PetscCall(MatSeqAIJGetArrayRead(A, &aa));
-  for (PetscInt q = 0; q < n && s->failure == PC_NOERROR; q++) {
+  for (PetscInt q = 0; q < n; q++) {
     const PetscInt r = s->order[q];
-    PetscScalar    e = 0;
+    PetscScalar    e = shift;
     PetscReal      rowsum = 0;
+    for (PetscInt k = ai[r]; k < ai[r + 1]; k++) rowsum += PetscAbsScalar(aa[k]);
+    *rmax = PetscMax(*rmax, rowsum);
+    if (s->failure != PC_NOERROR) continue; /* past a failure only the row sums are still wanted */
     for (PetscInt k = ai[r]; k < ai[r + 1]; k++) {
       const PetscInt c = aj[k];
-      rowsum += PetscAbsScalar(aa[k]);
       if (c == r) e += aa[k];
       else if (s->color[c] < s->color[r] && s->tpos[k] >= 0) e -= aa[k] * s->einv[c] * aa[s->tpos[k]];
     }

@@ -42,7 +42,16 @@ static PetscErrorCode PCSetUp_SFDILU(PC pc)
   PetscCall(PetscObjectReference((PetscObject)Ad));
   PetscCall(MatDestroy(&s->A));
   s->A = Ad;
-  PetscCall(SFDILUSetUp_Host(s, Ad));
+  {
+    PetscReal rmax;
+    s->shifted = 0;
+    PetscCall(SFDILUSetUp_Host(s, Ad, 0, &rmax));
+    for (PetscInt k = 0; s->shift && s->failure == PC_FACTOR_NUMERIC_ZEROPIVOT && k < 64; k++) {
+      s->shifted = s->shiftamount * (rmax > 0 ? rmax : 1.0) * PetscPowReal(2.0, (PetscReal)k);
+      PetscCall(PetscInfo(pc, "DILU diagonal failed in row %" PetscInt_FMT "; again with the diagonal shifted by %g\n", s->failrow, (double)s->shifted));
+      PetscCall(SFDILUSetUp_Host(s, Ad, s->shifted, &rmax));
+    }
+  }
   if (!s->z || s->n != m) {
     PetscCall(VecDestroy(&s->z));
     PetscCall(VecCreateSeq(PETSC_COMM_SELF, m, &s->z));
@@ -112,6 +121,15 @@ static PetscErrorCode PCSetFromOptions_SFDILU(PC pc, PetscOptionItems PetscOptio
   PetscCall(PetscOptionsReal("-pc_sfdilu_zeropivot", "E_i fails when |E_i| <= zeropivot * sum_j |a_ij|", "PCSFDILU", s->zeropivot, &r, &set));
   PetscCheck(!set || (r >= 0 && r < 1), PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_sfdilu_zeropivot %g is out of range: it must be in [0, 1)", (double)r);
   if (set) s->zeropivot = r;
+  {
+    const char *types[] = {"none", "nonzero"};
+    PetscInt    type    = s->shift ? 1 : 0;
+    PetscCall(PetscOptionsEList("-pc_sfdilu_shift_type", "On a failed E_i: fail the PC (none), or shift the diagonal until none fails (nonzero)", "PCSFDILU", types, 2, types[type], &type, NULL));
+    s->shift = (PetscBool)(type == 1);
+  }
+  PetscCall(PetscOptionsReal("-pc_sfdilu_shift_amount", "First shift, relative to the largest row sum of |A| (doubled at each retry)", "PCSFDILU", s->shiftamount, &r, &set));
+  PetscCheck(!set || (r > 0 && !PetscIsInfOrNanReal(r)), PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_sfdilu_shift_amount %g is out of range: it must be positive and finite", (double)r);
+  if (set) s->shiftamount = r;
   PetscOptionsHeadEnd();
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -125,6 +143,7 @@ static PetscErrorCode PCView_SFDILU(PC pc, PetscViewer viewer)
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &isascii));
   if (!isascii) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscViewerASCIIPrintf(viewer, "  multicolor DILU on the host, %" PetscInt_FMT " rows, %" PetscInt_FMT " colors (greedy, natural order), omega %g\n", s->n, s->ncolors, (double)s->omega));
+  if (s->shifted > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  diagonal shifted by %g\n", (double)s->shifted));
   if (s->failure != PC_NOERROR) PetscCall(PetscViewerASCIIPrintf(viewer, "  DILU diagonal FAILED (%s) in row %" PetscInt_FMT "\n", PCFailedReasons[s->failure], s->failrow));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -155,7 +174,9 @@ static PetscErrorCode PCDestroy_SFDILU(PC pc)
 
    Options Database Keys:
 +  -pc_sfdilu_omega <1> - weight of the Richardson update (`-mg_levels_ksp_type richardson` calls `PCApplyRichardson()`)
--  -pc_sfdilu_zeropivot <100*eps> - E_i fails when |E_i| <= zeropivot * sum_j |a_ij|
+.  -pc_sfdilu_zeropivot <100*eps> - E_i fails when |E_i| <= zeropivot * sum_j |a_ij|
+.  -pc_sfdilu_shift_type <none,nonzero> - on a failed E_i, fail the PC or redo with A + a I, a doubled until none fails
+-  -pc_sfdilu_shift_amount <100*eps> - the first a, relative to the largest row sum of |A|
 
    Notes:
    Host only so far (`MATSEQAIJ`, and the diagonal block of `MATMPIAIJ`); the GPU smoother is not implemented yet and
@@ -174,7 +195,8 @@ PetscErrorCode PCCreate_SFDILU(PC pc)
   PetscFunctionBegin;
   PetscCall(PetscNew(&s));
   s->omega     = 1.0;
-  s->zeropivot = 100.0 * PETSC_MACHINE_EPSILON;
+  s->zeropivot   = 100.0 * PETSC_MACHINE_EPSILON;
+  s->shiftamount = 100.0 * PETSC_MACHINE_EPSILON;
   s->failrow   = -1;
   pc->data     = s;
 

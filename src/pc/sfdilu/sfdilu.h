@@ -11,6 +11,9 @@ typedef struct {
   /* options */
   PetscReal omega;     /* Richardson weight of PCApplyRichardson() */
   PetscReal zeropivot; /* E_i fails when |E_i| <= zeropivot * sum_j |a_ij| */
+  PetscBool shift;     /* on a failed E_i, redo with A + a I, a = shiftamount * max_i sum_j |a_ij| doubled until none fails */
+  PetscReal shiftamount;
+  PetscReal shifted;   /* the a finally applied */
 
   /* per nonzero pattern */
   PetscInt  n, ncolors;
@@ -28,7 +31,7 @@ typedef struct {
 } SFDILU;
 
 PETSC_INTERN PetscErrorCode SFDILUColor_Host(SFDILU *, Mat);
-PETSC_INTERN PetscErrorCode SFDILUSetUp_Host(SFDILU *, Mat);
+PETSC_INTERN PetscErrorCode SFDILUSetUp_Host(SFDILU *, Mat, PetscReal, PetscReal *);
 PETSC_INTERN PetscErrorCode SFDILUApply_Host(SFDILU *, const PetscScalar[], PetscScalar[], PetscScalar[]);
 PETSC_INTERN PetscErrorCode SFDILUReset_Host(SFDILU *);
 
