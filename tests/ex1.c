@@ -83,18 +83,6 @@ static PetscErrorCode Compare(const char *stage, Run *ref, Run *run, PetscReal t
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode EventCount(const char *name, PetscInt *count)
-{
-  PetscLogEvent      ev;
-  PetscEventPerfInfo info;
-
-  PetscFunctionBegin;
-  PetscCall(PetscLogEventGetId(name, &ev));
-  PetscCall(PetscLogEventGetPerfInfo(PETSC_DETERMINE, ev, &info));
-  *count = info.count;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 /*
    The device run: its solves ran as GPU kernels (SFTriSolve logged GPU flops), two applies to
    the same vector agree bit for bit, and so does an apply after refactoring the same values.
@@ -246,8 +234,8 @@ int main(int argc, char **argv)
       PetscCall(CompareApply(sf, sfd, xt, applytol, &ok));
     }
   }
-  PetscCall(EventCount("SFILUSymbolic", &nsym));
-  PetscCall(EventCount("SFILUNumeric", &nnum));
+  PetscCall(TestEventCount("SFILUSymbolic", &nsym));
+  PetscCall(TestEventCount("SFILUNumeric", &nnum));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "sfilu symbolic factorizations %" PetscInt_FMT ", numeric %" PetscInt_FMT "\n", nsym, nnum));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s\n", ok ? "PASS" : "FAIL"));
 

@@ -103,18 +103,6 @@ static PetscErrorCode CompareApply(PC pc, Mat A, Vec r, const char *when)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode EventCount(const char *name, PetscInt *count)
-{
-  PetscLogEvent      ev;
-  PetscEventPerfInfo info;
-
-  PetscFunctionBegin;
-  PetscCall(PetscLogEventGetId(name, &ev));
-  PetscCall(PetscLogEventGetPerfInfo(PETSC_DETERMINE, ev, &info));
-  *count = info.count;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 /* Solves; with resolve, solves again with new values of the same pattern, reporting what the second set-up redid. */
 static PetscErrorCode Solve(Mat A, Vec b, const char *prefix, PetscBool resolve)
 {
@@ -135,15 +123,15 @@ static PetscErrorCode Solve(Mat A, Vec b, const char *prefix, PetscBool resolve)
   PetscCall(KSPGetConvergedReason(ksp, &reason));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s: %s in %" PetscInt_FMT " iterations\n", prefix, KSPConvergedReasons[reason], its));
   if (resolve) {
-    PetscCall(EventCount("SFDILUColor", &c0));
-    PetscCall(EventCount("SFDILUSetUp", &s0));
+    PetscCall(TestEventCount("SFDILUColor", &c0));
+    PetscCall(TestEventCount("SFDILUSetUp", &s0));
     PetscCall(MatScale(A, 2.0));
     PetscCall(KSPSetOperators(ksp, A, A));
     PetscCall(KSPSolve(ksp, b, x));
     PetscCall(KSPGetIterationNumber(ksp, &its));
     PetscCall(KSPGetConvergedReason(ksp, &reason));
-    PetscCall(EventCount("SFDILUColor", &c1));
-    PetscCall(EventCount("SFDILUSetUp", &s1));
+    PetscCall(TestEventCount("SFDILUColor", &c1));
+    PetscCall(TestEventCount("SFDILUSetUp", &s1));
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s again, new values: %s in %" PetscInt_FMT " iterations; the set-up colored %" PetscInt_FMT " levels again and recomputed E on %" PetscInt_FMT "\n", prefix, KSPConvergedReasons[reason], its, c1 - c0, s1 - s0));
   }
   PetscCall(VecDestroy(&x));
