@@ -31,10 +31,43 @@ J*/
 
 /*J
    PCSFDILU - "sfdilu": multicolor DILU, a preconditioner and a multigrid level smoother
-   (-mg_levels_pc_type sfdilu). Options: -pc_sfdilu_omega <1> (Richardson weight),
-   -pc_sfdilu_zeropivot <tol>. Host only so far (MATSEQAIJ, MATMPIAIJ's diagonal block).
+   (-mg_levels_pc_type sfdilu), on the host (MATSEQAIJ) and on the GPU (MATSEQAIJCUSPARSE), and
+   on the diagonal block of MATMPIAIJ/MATMPIAIJCUSPARSE. See the PCSFDILU manual page for options.
 J*/
 #define PCSFDILU "sfdilu"
+
+/*E
+   PCSFDILUColoringType - how PCSFDILU colors the symmetrized pattern of the matrix
+
+$  PCSFDILU_COLORING_AUTO   - greedy for a host matrix, jpl for a GPU matrix
+$  PCSFDILU_COLORING_GREEDY - greedy in natural order, on the host (fewest colors, sequential)
+$  PCSFDILU_COLORING_JPL    - Jones-Plassmann-Luby with min/max hash rounds (two colors per round), on the
+                              device for a GPU matrix; the host computes the same coloring bit for bit
+
+   Level: intermediate
+E*/
+typedef enum {
+  PCSFDILU_COLORING_AUTO,
+  PCSFDILU_COLORING_GREEDY,
+  PCSFDILU_COLORING_JPL
+} PCSFDILUColoringType;
+PETSC_EXTERN const char *const PCSFDILUColoringTypes[];
+
+/*E
+   PCSFDILUSweepType - how the GPU PCSFDILU runs its two sweeps
+
+$  PCSFDILU_SWEEP_SYNCFREE - one sync-free kernel per sweep, colors as dependency levels (the engine's solves)
+$  PCSFDILU_SWEEP_PERCOLOR - one launch per color and sweep, the classic multicolor smoother (for comparison)
+
+   Level: intermediate
+E*/
+typedef enum {
+  PCSFDILU_SWEEP_SYNCFREE,
+  PCSFDILU_SWEEP_PERCOLOR
+} PCSFDILUSweepType;
+PETSC_EXTERN const char *const PCSFDILUSweepTypes[];
+
+PETSC_EXTERN PetscErrorCode PCSFDILUGetColoring(PC, PetscInt *, const PetscInt *[]);
 
 /*J
    MATSOLVERSFILU - "sfilu": the same ILU(0) factor as PCSFILU, for PCILU:

@@ -1,28 +1,27 @@
-static char help[] = "PCSFDILU (multicolor DILU) on the host: one apply against an independent implementation of the\n"
+static char help[] = "PCSFDILU (multicolor DILU) on the host and the GPU: one apply against an independent implementation of the\n"
                      "formulas in this file (greedy coloring in natural order, E_i = a_ii - sum_{color(j) < color(i)} a_ij a_ji / E_j,\n"
                      "y = (E + U_c)^{-1} E (E + L_c)^{-1} r), before and after new values of the same pattern; GMRES with sfdilu;\n"
                      "GAMG with sfdilu level smoothers under Richardson and Chebyshev against GAMG's defaults, and GAMG's re-set-up\n"
                      "with new values (the coloring kept); a zero E_i.\n"
-                     "Options: problem options of tests/problems.c, -gamg (the GAMG runs), -zero (make a_00 zero),\n"
-                     "-noref (no comparison with the reference, which is quadratic in the size and sequential).\n";
+                     "Options: problem options of tests/problems.c, -gamg (the GAMG runs), -zero (make a_00 zero), -asymmetric (drop a\n"
+                     "third of the upper entries from the pattern: a pattern that is not symmetric),\n"
+                     "-noref (no comparison with the reference, which is quadratic in the size and sequential),\n"
+                     "-device (everything also on a seqaijcusparse copy: the GPU smoother against the reference, the host smoother\n"
+                     "with the same options, and the host's iteration counts).\n";
 
 #include <petscksp.h>
 #include <sfpc.h>
 #include "problems.h"
 
-/* The reference: y = M^{-1} r, straight from the definitions, with dense row access through MatGetRow(). */
-static PetscErrorCode ReferenceApply(Mat A, Vec r, Vec y, PetscInt *ncolors)
+/* The greedy coloring the host PC should find: the smallest color unused by neighbours j < i, in either direction. */
+static PetscErrorCode ReferenceGreedy(Mat A, PetscInt color[], PetscInt *ncolors)
 {
-  PetscInt           n;
-  PetscInt          *color;
-  PetscScalar       *E, *z, *ya;
-  const PetscScalar *ra;
+  PetscInt n;
 
   PetscFunctionBegin;
   PetscCall(MatGetSize(A, &n, NULL));
-  PetscCall(PetscMalloc3(n, &color, n, &E, n, &z));
   *ncolors = 0;
-  for (PetscInt i = 0; i < n; i++) { /* smallest color unused by neighbours j < i, in either direction */
+  for (PetscInt i = 0; i < n; i++) {
     PetscBool *used;
     PetscCall(PetscCalloc1(n + 1, &used));
     for (PetscInt j = 0; j < i; j++) {
@@ -36,7 +35,41 @@ static PetscErrorCode ReferenceApply(Mat A, Vec r, Vec y, PetscInt *ncolors)
     *ncolors = PetscMax(*ncolors, color[i] + 1);
     PetscCall(PetscFree(used));
   }
-  for (PetscInt c = 0; c < *ncolors; c++)
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Whether the coloring is proper: no two coupled rows (a_ij or a_ji nonzero, i != j) share a color, and colors are 0 .. ncolors - 1. */
+static PetscErrorCode ProperColoring(Mat A, const PetscInt color[], PetscInt ncolors, PetscBool *proper)
+{
+  PetscInt n;
+
+  PetscFunctionBegin;
+  PetscCall(MatGetSize(A, &n, NULL));
+  *proper = PETSC_TRUE;
+  for (PetscInt i = 0; i < n; i++) {
+    const PetscInt    *cols;
+    const PetscScalar *vals;
+    PetscInt           nc;
+    if (color[i] < 0 || color[i] >= ncolors) *proper = PETSC_FALSE;
+    PetscCall(MatGetRow(A, i, &nc, &cols, &vals));
+    for (PetscInt k = 0; k < nc; k++)
+      if (cols[k] != i && vals[k] != 0.0 && color[cols[k]] == color[i]) *proper = PETSC_FALSE;
+    PetscCall(MatRestoreRow(A, i, &nc, &cols, &vals));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The reference: y = M^{-1} r for the given coloring, straight from the definitions, with dense row access through MatGetValue(). */
+static PetscErrorCode ReferenceApply(Mat A, const PetscInt color[], PetscInt ncolors, Vec r, Vec y)
+{
+  PetscInt           n;
+  PetscScalar       *E, *z, *ya;
+  const PetscScalar *ra;
+
+  PetscFunctionBegin;
+  PetscCall(MatGetSize(A, &n, NULL));
+  PetscCall(PetscMalloc2(n, &E, n, &z));
+  for (PetscInt c = 0; c < ncolors; c++)
     for (PetscInt i = 0; i < n; i++) {
       if (color[i] != c) continue;
       PetscCall(MatGetValue(A, i, i, &E[i]));
@@ -50,7 +83,7 @@ static PetscErrorCode ReferenceApply(Mat A, Vec r, Vec y, PetscInt *ncolors)
     }
   PetscCall(VecGetArrayRead(r, &ra));
   PetscCall(VecGetArrayWrite(y, &ya));
-  for (PetscInt c = 0; c < *ncolors; c++)
+  for (PetscInt c = 0; c < ncolors; c++)
     for (PetscInt i = 0; i < n; i++) {
       if (color[i] != c) continue;
       z[i] = ra[i];
@@ -62,7 +95,7 @@ static PetscErrorCode ReferenceApply(Mat A, Vec r, Vec y, PetscInt *ncolors)
       }
       z[i] /= E[i];
     }
-  for (PetscInt c = *ncolors - 1; c >= 0; c--)
+  for (PetscInt c = ncolors - 1; c >= 0; c--)
     for (PetscInt i = 0; i < n; i++) {
       PetscScalar t = 0;
       if (color[i] != c) continue;
@@ -76,39 +109,84 @@ static PetscErrorCode ReferenceApply(Mat A, Vec r, Vec y, PetscInt *ncolors)
     }
   PetscCall(VecRestoreArrayWrite(y, &ya));
   PetscCall(VecRestoreArrayRead(r, &ra));
-  PetscCall(PetscFree3(color, E, z));
+  PetscCall(PetscFree2(E, z));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* One PCApply against the reference, to rounding (relative, max norm). */
+/*
+   One PCApply (pc set up on Ap, a host or GPU copy of A) against the reference with the PC's own
+   coloring, which must be proper; says whether it is the greedy reference's coloring.
+*/
 static PetscErrorCode CompareApply(PC pc, Mat A, Vec r, const char *when)
 {
-  Vec       y, yref;
-  PetscReal err, nrm;
-  PetscInt  ncolors;
+  Vec             y, yref, rh;
+  PetscReal       err, nrm;
+  PetscInt        n, ncolors, ngreedy, *greedy;
+  const PetscInt *color;
+  PetscBool       proper, same = PETSC_TRUE;
 
   PetscFunctionBegin;
-  PetscCall(VecDuplicate(r, &y));
-  PetscCall(VecDuplicate(r, &yref));
+  PetscCall(MatGetSize(A, &n, NULL));
   PetscCall(PCSetUp(pc));
+  PetscCall(VecDuplicate(r, &y));
   PetscCall(PCApply(pc, r, y));
-  PetscCall(ReferenceApply(A, r, yref, &ncolors));
+  PetscCall(PCSFDILUGetColoring(pc, &ncolors, &color));
+  PetscCall(ProperColoring(A, color, ncolors, &proper));
+  PetscCall(PetscMalloc1(n, &greedy));
+  PetscCall(ReferenceGreedy(A, greedy, &ngreedy));
+  for (PetscInt i = 0; i < n; i++) same = (PetscBool)(same && greedy[i] == color[i]);
+  PetscCall(PetscFree(greedy));
+  PetscCall(MatCreateVecs(A, &rh, &yref));
+  PetscCall(VecCopy(r, rh)); /* r and y may be GPU vectors, rh and yref are host ones */
+  PetscCall(ReferenceApply(A, color, ncolors, rh, yref));
   PetscCall(VecNorm(yref, NORM_INFINITY, &nrm));
-  PetscCall(VecAXPY(y, -1.0, yref));
-  PetscCall(VecNorm(y, NORM_INFINITY, &err));
+  PetscCall(VecCopy(y, rh));
+  PetscCall(VecAXPY(yref, -1.0, rh));
+  PetscCall(VecNorm(yref, NORM_INFINITY, &err));
   PetscCall(PetscInfo(pc, "apply %s: max |y - y_ref| / max |y_ref| = %g\n", when, (double)(err / nrm)));
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "apply %s: %" PetscInt_FMT " colors, agrees with the reference to rounding: %s\n", when, ncolors, err <= 1e-12 * nrm ? "yes" : "NO"));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "apply %s: %" PetscInt_FMT " colors, proper: %s, the greedy reference's: %s; agrees with the reference to rounding: %s\n", when, ncolors, proper ? "yes" : "NO", same ? "yes" : "no", err <= 1e-12 * nrm ? "yes" : "NO"));
   PetscCall(VecDestroy(&y));
   PetscCall(VecDestroy(&yref));
+  PetscCall(VecDestroy(&rh));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A copy of the sequential A without the upper entries a_ij (j > i) with i + j divisible by 3: a pattern that is not symmetric. */
+static PetscErrorCode AsymmetricCopy(Mat A, Mat *B)
+{
+  PetscInt n, *nnz;
+
+  PetscFunctionBegin;
+  PetscCall(MatGetSize(A, &n, NULL));
+  PetscCall(PetscMalloc1(n, &nnz));
+  for (PetscInt pass = 0; pass < 2; pass++) { /* count, then copy */
+    if (pass) PetscCall(MatCreateSeqAIJ(PETSC_COMM_SELF, n, n, 0, nnz, B));
+    for (PetscInt i = 0; i < n; i++) {
+      const PetscInt    *cols;
+      const PetscScalar *vals;
+      PetscInt           nc;
+      if (!pass) nnz[i] = 0;
+      PetscCall(MatGetRow(A, i, &nc, &cols, &vals));
+      for (PetscInt k = 0; k < nc; k++) {
+        if (cols[k] > i && (i + cols[k]) % 3 == 0) continue;
+        if (pass) PetscCall(MatSetValue(*B, i, cols[k], vals[k], INSERT_VALUES));
+        else nnz[i]++;
+      }
+      PetscCall(MatRestoreRow(A, i, &nc, &cols, &vals));
+    }
+  }
+  PetscCall(MatAssemblyBegin(*B, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(*B, MAT_FINAL_ASSEMBLY));
+  PetscCall(PetscFree(nnz));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* Solves; with resolve, solves again with new values of the same pattern, reporting what the second set-up redid. */
-static PetscErrorCode Solve(Mat A, Vec b, const char *prefix, PetscBool resolve)
+static PetscErrorCode Solve(Mat A, Vec b, const char *prefix, const char *where, PetscBool resolve, PetscInt its[2])
 {
   KSP                ksp;
   Vec                x;
-  PetscInt           its, c0, s0, c1, s1;
+  PetscInt           c0, s0, c1, s1;
   KSPConvergedReason reason;
 
   PetscFunctionBegin;
@@ -119,34 +197,106 @@ static PetscErrorCode Solve(Mat A, Vec b, const char *prefix, PetscBool resolve)
   PetscCall(KSPSetFromOptions(ksp));
   PetscCall(VecDuplicate(b, &x));
   PetscCall(KSPSolve(ksp, b, x));
-  PetscCall(KSPGetIterationNumber(ksp, &its));
+  PetscCall(KSPGetIterationNumber(ksp, &its[0]));
   PetscCall(KSPGetConvergedReason(ksp, &reason));
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s: %s in %" PetscInt_FMT " iterations\n", prefix, KSPConvergedReasons[reason], its));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s%s: %s in %" PetscInt_FMT " iterations\n", prefix, where, KSPConvergedReasons[reason], its[0]));
+  its[1] = -1;
   if (resolve) {
     PetscCall(TestEventCount("SFDILUColor", &c0));
     PetscCall(TestEventCount("SFDILUSetUp", &s0));
     PetscCall(MatScale(A, 2.0));
     PetscCall(KSPSetOperators(ksp, A, A));
     PetscCall(KSPSolve(ksp, b, x));
-    PetscCall(KSPGetIterationNumber(ksp, &its));
+    PetscCall(KSPGetIterationNumber(ksp, &its[1]));
     PetscCall(KSPGetConvergedReason(ksp, &reason));
     PetscCall(TestEventCount("SFDILUColor", &c1));
     PetscCall(TestEventCount("SFDILUSetUp", &s1));
-    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s again, new values: %s in %" PetscInt_FMT " iterations; the set-up colored %" PetscInt_FMT " levels again and recomputed E on %" PetscInt_FMT "\n", prefix, KSPConvergedReasons[reason], its, c1 - c0, s1 - s0));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s%s again, new values: %s in %" PetscInt_FMT " iterations; the set-up colored %" PetscInt_FMT " levels again and recomputed E on %" PetscInt_FMT "\n", prefix, where, KSPConvergedReasons[reason], its[1], c1 - c0, s1 - s0));
   }
   PetscCall(VecDestroy(&x));
   PetscCall(KSPDestroy(&ksp));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The solves, on the host matrix and (device) on its GPU copy (the same values), which must take the same iterations. */
+static PetscErrorCode SolveBoth(Mat A, Mat Ad, Vec b, const char *prefix, PetscBool resolve)
+{
+  Vec      bd;
+  PetscInt its[2], itsd[2];
+
+  PetscFunctionBegin;
+  PetscCall(Solve(A, b, prefix, "", resolve, its));
+  if (Ad) {
+    PetscCall(MatCreateVecs(Ad, NULL, &bd));
+    PetscCall(VecCopy(b, bd));
+    PetscCall(Solve(Ad, bd, prefix, " (GPU)", resolve, itsd));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s GPU iterations equal the host's: %s\n", prefix, its[0] == itsd[0] && its[1] == itsd[1] ? "yes" : "NO"));
+    PetscCall(VecDestroy(&bd));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+   The GPU smoother against the host one with the same options (hence the same coloring): one
+   apply to rounding, two applies bit for bit, and the GPU's kernels ran (PCApply logged GPU flops).
+*/
+static PetscErrorCode CompareDevice(Mat A, Mat Ad, Vec r)
+{
+  PC                 pc, pcd;
+  Vec                y, rd, yd, yd2, yh;
+  PetscReal          err, nrm, diff;
+  PetscLogEvent      ev;
+  PetscEventPerfInfo info;
+
+  PetscFunctionBegin;
+  PetscCall(PCCreate(PETSC_COMM_WORLD, &pc));
+  PetscCall(PCCreate(PETSC_COMM_WORLD, &pcd));
+  PetscCall(PCSetType(pc, PCSFDILU));
+  PetscCall(PCSetType(pcd, PCSFDILU));
+  PetscCall(PCSetOptionsPrefix(pc, "dilu_"));
+  PetscCall(PCSetOptionsPrefix(pcd, "dilu_"));
+  PetscCall(PCSetFromOptions(pc));
+  PetscCall(PCSetFromOptions(pcd));
+  PetscCall(PCSetOperators(pc, A, A));
+  PetscCall(PCSetOperators(pcd, Ad, Ad));
+  PetscCall(PCSetUp(pc));
+  PetscCall(PCSetUp(pcd));
+  PetscCall(MatCreateVecs(A, NULL, &y));
+  PetscCall(MatCreateVecs(A, NULL, &yh));
+  PetscCall(MatCreateVecs(Ad, &yd, &rd));
+  PetscCall(VecDuplicate(yd, &yd2));
+  PetscCall(VecCopy(r, rd));
+  PetscCall(PCApply(pc, r, y));
+  PetscCall(PCApply(pcd, rd, yd));
+  PetscCall(PCApply(pcd, rd, yd2));
+  PetscCall(VecAXPY(yd2, -1.0, yd));
+  PetscCall(VecNorm(yd2, NORM_INFINITY, &diff));
+  PetscCall(VecCopy(yd, yh));
+  PetscCall(VecNorm(y, NORM_INFINITY, &nrm));
+  PetscCall(VecAXPY(yh, -1.0, y));
+  PetscCall(VecNorm(yh, NORM_INFINITY, &err));
+  PetscCall(PetscLogEventGetId("PCApply", &ev));
+  PetscCall(PetscLogEventGetPerfInfo(PETSC_DETERMINE, ev, &info));
+  PetscCall(PetscInfo(pcd, "GPU apply: max |y_gpu - y_host| / max |y_host| = %g\n", (double)(err / nrm)));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "GPU apply ran on the GPU: %s; agrees with the host apply to rounding: %s; repeats bit for bit: %s\n", info.GpuFlops > 0 ? "yes" : "NO", err <= 1e-12 * nrm ? "yes" : "NO", diff == 0 ? "yes" : "NO"));
+  PetscCall(VecDestroy(&y));
+  PetscCall(VecDestroy(&yh));
+  PetscCall(VecDestroy(&yd));
+  PetscCall(VecDestroy(&yd2));
+  PetscCall(VecDestroy(&rd));
+  PetscCall(PCDestroy(&pc));
+  PetscCall(PCDestroy(&pcd));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 int main(int argc, char **argv)
 {
-  Mat         A;
+  Mat         A, Ad = NULL;
   Vec         b;
   PC          pc;
   PetscRandom rnd;
   char        desc[256];
-  PetscBool   gamg = PETSC_FALSE, zero = PETSC_FALSE, noref = PETSC_FALSE;
+  PetscBool   gamg = PETSC_FALSE, zero = PETSC_FALSE, noref = PETSC_FALSE, device = PETSC_FALSE, asym = PETSC_FALSE;
 
   PetscFunctionBeginUser;
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
@@ -155,36 +305,61 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-gamg", &gamg, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-zero", &zero, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-noref", &noref, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-device", &device, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-asymmetric", &asym, NULL));
   PetscCall(TestProblemCreate(PETSC_COMM_WORLD, &A, desc, sizeof(desc)));
+  if (asym) {
+    Mat B;
+    PetscCall(AsymmetricCopy(A, &B));
+    PetscCall(MatDestroy(&A));
+    A = B;
+    PetscCall(PetscStrlcat(desc, ", pattern made nonsymmetric", sizeof(desc)));
+  }
   if (zero) {
     PetscCall(MatSetValue(A, 0, 0, 0.0, INSERT_VALUES));
     PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
     PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
   }
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "problem: %s\n", desc));
+  if (device) PetscCall(MatConvert(A, MATAIJCUSPARSE, MAT_INITIAL_MATRIX, &Ad));
   PetscCall(MatCreateVecs(A, NULL, &b));
   PetscCall(PetscRandomCreate(PETSC_COMM_WORLD, &rnd));
   PetscCall(VecSetRandom(b, rnd));
 
   if (!zero && !noref) {
-    PetscCall(PCCreate(PETSC_COMM_WORLD, &pc));
-    PetscCall(PCSetType(pc, PCSFDILU));
-    PetscCall(PCSetOperators(pc, A, A));
-    PetscCall(CompareApply(pc, A, b, "first"));
-    PetscCall(MatScale(A, 2.0)); /* new values, same pattern: E again, the coloring kept */
-    PetscCall(MatShift(A, 1.0));
-    PetscCall(PCSetOperators(pc, A, A));
-    PetscCall(CompareApply(pc, A, b, "after new values"));
-    PetscCall(PCDestroy(&pc));
+    for (PetscInt k = 0; k < (device ? 2 : 1); k++) { /* the host PC, then the GPU one */
+      Mat Ak = k ? Ad : A, Ah;
+      Vec bk;
+      PetscCall(MatConvert(Ak, MATAIJ, MAT_INITIAL_MATRIX, &Ah)); /* the reference's host copy, changed along with Ak */
+      PetscCall(MatCreateVecs(Ak, NULL, &bk));
+      PetscCall(VecCopy(b, bk));
+      PetscCall(PCCreate(PETSC_COMM_WORLD, &pc));
+      PetscCall(PCSetType(pc, PCSFDILU));
+      PetscCall(PCSetOptionsPrefix(pc, "dilu_"));
+      PetscCall(PCSetFromOptions(pc));
+      PetscCall(PCSetOperators(pc, Ak, Ak));
+      PetscCall(CompareApply(pc, Ah, bk, k ? "first (GPU)" : "first"));
+      PetscCall(MatScale(Ak, 2.0)); /* new values, same pattern: E again, the coloring kept */
+      PetscCall(MatShift(Ak, 1.0));
+      PetscCall(MatScale(Ah, 2.0));
+      PetscCall(MatShift(Ah, 1.0));
+      PetscCall(PCSetOperators(pc, Ak, Ak));
+      PetscCall(CompareApply(pc, Ah, bk, k ? "after new values (GPU)" : "after new values"));
+      PetscCall(PCDestroy(&pc));
+      PetscCall(VecDestroy(&bk));
+      PetscCall(MatDestroy(&Ah));
+    }
   }
-  PetscCall(Solve(A, b, "dilu_", PETSC_FALSE));
+  if (device) PetscCall(CompareDevice(A, Ad, b));
+  PetscCall(SolveBoth(A, Ad, b, "dilu_", PETSC_FALSE));
   if (gamg) {
-    PetscCall(Solve(A, b, "gamg_default_", PETSC_FALSE));
-    PetscCall(Solve(A, b, "gamg_dilu_chebyshev_", PETSC_FALSE));
-    PetscCall(Solve(A, b, "gamg_dilu_richardson_", PETSC_TRUE)); /* last: it changes A's values */
+    PetscCall(SolveBoth(A, Ad, b, "gamg_default_", PETSC_FALSE));
+    PetscCall(SolveBoth(A, Ad, b, "gamg_dilu_chebyshev_", PETSC_FALSE));
+    PetscCall(SolveBoth(A, Ad, b, "gamg_dilu_richardson_", PETSC_TRUE)); /* last: it changes A's values */
   }
   PetscCall(PetscRandomDestroy(&rnd));
   PetscCall(VecDestroy(&b));
+  PetscCall(MatDestroy(&Ad));
   PetscCall(MatDestroy(&A));
   PetscCall(PetscFinalize());
   return 0;
@@ -225,6 +400,26 @@ int main(int argc, char **argv)
   # converges in 10 iterations; DILU under Chebyshev stalls too here (Chebyshev's real eigenvalue interval does not
   # fit this nonsymmetric operator), while on the smaller MPI case below it converges in 22. With the interpolation
   # reused, GAMG's second set-up (new values) must recompute E on every level and color none again.
+  # the JPL coloring (the GPU's) computed on the host: proper, and DILU with it equals the reference
+  testset:
+    args: -dilu_ksp_type gmres -dilu_pc_type sfdilu -dilu_ksp_gmres_restart 100 -dilu_pc_sfdilu_coloring jpl
+    test:
+      suffix: jpl_poisson7
+      args: -problem poisson7 -n 6
+    test:
+      suffix: jpl_convdiff_asymmetric
+      args: -problem convdiff -n 6 -peclet 20 -asymmetric
+    test:
+      suffix: jpl_permuted
+      args: -problem poisson27 -n 5 -permute 3 -dilu_pc_sfdilu_coloring_seed 7
+    test:
+      suffix: greedy_asymmetric
+      args: -problem poisson27 -n 5 -asymmetric -dilu_pc_sfdilu_coloring greedy
+    test:
+      suffix: badseed
+      args: -problem poisson7 -n 4 -noref -dilu_pc_sfdilu_coloring_seed -1
+      filter: Error: grep -E "out of range" | sed -e "s/^\[0\]PETSC ERROR: //"
+
   test:
     suffix: gamg
     args: -problem convdiff -n 24 -peclet 20 -noref -gamg -dilu_pc_type sfdilu -dilu_ksp_type gmres -gamg_default_ksp_type gmres -gamg_default_pc_type gamg -gamg_dilu_richardson_ksp_type gmres -gamg_dilu_richardson_pc_type gamg -gamg_dilu_richardson_mg_levels_ksp_type richardson -gamg_dilu_richardson_mg_levels_pc_type sfdilu -gamg_dilu_richardson_pc_gamg_reuse_interpolation -gamg_dilu_chebyshev_ksp_type gmres -gamg_dilu_chebyshev_pc_type gamg -gamg_dilu_chebyshev_mg_levels_pc_type sfdilu
@@ -233,5 +428,32 @@ int main(int argc, char **argv)
     suffix: mpi
     nsize: 2
     args: -problem convdiff -n 10 -peclet 20 -noref -gamg -dilu_pc_type sfdilu -dilu_ksp_type gmres -gamg_default_ksp_type gmres -gamg_default_pc_type gamg -gamg_dilu_richardson_ksp_type gmres -gamg_dilu_richardson_pc_type gamg -gamg_dilu_richardson_mg_levels_ksp_type richardson -gamg_dilu_richardson_mg_levels_pc_type sfdilu -gamg_dilu_richardson_pc_gamg_reuse_interpolation -gamg_dilu_chebyshev_ksp_type gmres -gamg_dilu_chebyshev_pc_type gamg -gamg_dilu_chebyshev_mg_levels_pc_type sfdilu
+
+  # The GPU smoother (seqaijcusparse): against the reference, against the host smoother with the same coloring (one
+  # apply to rounding, bitwise repeatable), and the host's iteration counts, with each coloring and sweep variant.
+  testset:
+    requires: gpu
+    args: -dll_append ${sfpc_dir}/lib/libsfpc.so -device -use_gpu_aware_mpi 0 -dilu_ksp_type gmres -dilu_pc_type sfdilu -dilu_ksp_gmres_restart 100
+    test:
+      suffix: gpu_poisson7
+      args: -problem poisson7 -n 6 -dilu_pc_sfdilu_coloring jpl
+    test:
+      suffix: gpu_convdiff_asymmetric
+      args: -problem convdiff -n 6 -peclet 20 -asymmetric -dilu_pc_sfdilu_coloring {{jpl greedy}separate output} -dilu_pc_sfdilu_sweep {{syncfree percolor}shared output}
+    test:
+      suffix: gpu_permuted
+      args: -problem poisson27 -n 5 -permute 3 -dilu_pc_sfdilu_coloring jpl -dilu_pc_sfdilu_sweep {{syncfree percolor}shared output}
+    test:
+      suffix: gpu_zeropivot
+      args: -problem poisson7 -n 6 -zero -dilu_pc_sfdilu_coloring jpl
+    test:
+      suffix: gpu_zeropivot_shift
+      args: -problem poisson7 -n 6 -zero -dilu_pc_sfdilu_coloring jpl -dilu_pc_sfdilu_shift_type nonzero -dilu_pc_sfdilu_shift_amount 1e-2
+    test:
+      suffix: gpu_gamg
+      args: -problem convdiff -n 24 -peclet 20 -noref -gamg -gamg_default_ksp_type gmres -gamg_default_pc_type gamg -gamg_dilu_richardson_ksp_type gmres -gamg_dilu_richardson_pc_type gamg -gamg_dilu_richardson_mg_levels_ksp_type richardson -gamg_dilu_richardson_mg_levels_pc_type sfdilu -gamg_dilu_richardson_mg_levels_pc_sfdilu_coloring jpl -gamg_dilu_richardson_pc_gamg_reuse_interpolation -gamg_dilu_chebyshev_ksp_type gmres -gamg_dilu_chebyshev_pc_type gamg -gamg_dilu_chebyshev_mg_levels_pc_type sfdilu -gamg_dilu_chebyshev_mg_levels_pc_sfdilu_coloring jpl -dilu_pc_sfdilu_coloring jpl
+    test:
+      suffix: gpu_gamg_pinned
+      args: -problem poisson7 -n 16 -noref -gamg -gamg_default_ksp_type cg -gamg_default_pc_type gamg -gamg_dilu_richardson_ksp_type cg -gamg_dilu_richardson_pc_type gamg -gamg_dilu_richardson_mg_levels_ksp_type richardson -gamg_dilu_richardson_mg_levels_pc_type sfdilu -gamg_dilu_richardson_mg_levels_pc_sfdilu_coloring jpl -gamg_dilu_richardson_pc_gamg_cpu_pin_coarse_grids -gamg_dilu_chebyshev_ksp_type cg -gamg_dilu_chebyshev_pc_type gamg -gamg_dilu_chebyshev_mg_levels_pc_type sfdilu -gamg_dilu_chebyshev_mg_levels_pc_sfdilu_coloring jpl -dilu_pc_sfdilu_coloring jpl
 
 TEST*/

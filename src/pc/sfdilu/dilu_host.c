@@ -17,14 +17,111 @@ static PetscInt FindSorted(const PetscInt ai[], const PetscInt aj[], PetscInt r,
   return lo < ai[r + 1] && aj[lo] == c ? lo : -1;
 }
 
+/* The transposed pattern (ti, tj): the neighbours of r through a_jr, with which the rows of A give the symmetrized pattern. */
+static PetscErrorCode TransposePattern(PetscInt n, const PetscInt ai[], const PetscInt aj[], PetscInt **ti, PetscInt **tj)
+{
+  PetscInt *fill;
+
+  PetscFunctionBegin;
+  PetscCall(PetscCalloc1(n + 1, ti));
+  PetscCall(PetscMalloc1(PetscMax(ai[n], 1), tj));
+  PetscCall(PetscCalloc1(n + 1, &fill));
+  for (PetscInt k = 0; k < ai[n]; k++) (*ti)[aj[k] + 1]++;
+  for (PetscInt r = 0; r < n; r++) (*ti)[r + 1] += (*ti)[r];
+  for (PetscInt r = 0; r < n; r++)
+    for (PetscInt k = ai[r]; k < ai[r + 1]; k++) (*tj)[(*ti)[aj[k]] + fill[aj[k]]++] = r;
+  PetscCall(PetscFree(fill));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Greedy in natural order (deterministic): each row takes the smallest color none of its already colored neighbours has. */
+static PetscErrorCode ColorGreedy(PetscInt n, const PetscInt ai[], const PetscInt aj[], const PetscInt ti[], const PetscInt tj[], PetscInt color[], PetscInt *ncolors)
+{
+  PetscInt *mark, nc = 0;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc1(n + 1, &mark));
+  for (PetscInt c = 0; c <= n; c++) mark[c] = -1;
+  for (PetscInt r = 0; r < n; r++) {
+    PetscInt c = 0;
+    for (PetscInt k = ai[r]; k < ai[r + 1]; k++)
+      if (aj[k] < r) mark[color[aj[k]]] = r;
+    for (PetscInt k = ti[r]; k < ti[r + 1]; k++)
+      if (tj[k] < r) mark[color[tj[k]]] = r;
+    while (mark[c] == r) c++;
+    color[r] = c;
+    nc       = PetscMax(nc, c + 1);
+  }
+  PetscCall(PetscFree(mark));
+  *ncolors = nc;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Whether row r, in round k, beats (wins) or loses to every competing neighbour in list[lo, hi). */
+static void JPLCompare(PetscInt r, unsigned hr, const PetscInt list[], PetscInt lo, PetscInt hi, const PetscInt color[], PetscInt round, unsigned seed, PetscBool *ismax, PetscBool *ismin)
+{
+  for (PetscInt k = lo; k < hi; k++) {
+    const PetscInt c = list[k];
+    unsigned       hc;
+    if (c == r || !SFDILUCompetes((int)color[c], (int)round)) continue;
+    hc = SFDILUHash((unsigned)c, seed);
+    if (!SFDILUBeats(hr, (int)r, hc, (int)c)) *ismax = PETSC_FALSE;
+    if (!SFDILUBeats(hc, (int)c, hr, (int)r)) *ismin = PETSC_FALSE;
+  }
+}
+
+/* The JPL min/max coloring of sfdilu.h, round by round as the device runs it; colors are squeezed later. */
+static PetscErrorCode ColorJPL(PetscInt n, const PetscInt ai[], const PetscInt aj[], const PetscInt ti[], const PetscInt tj[], PetscInt seed, PetscInt color[], PetscInt *ncolors)
+{
+  PetscInt left = n, round = 0;
+
+  PetscFunctionBegin;
+  for (PetscInt r = 0; r < n; r++) color[r] = -1;
+  for (; left > 0; round++) {
+    for (PetscInt r = 0; r < n; r++) {
+      PetscBool      ismax = PETSC_TRUE, ismin = PETSC_TRUE;
+      const unsigned hr    = SFDILUHash((unsigned)r, (unsigned)seed);
+      if (color[r] >= 0) continue;
+      JPLCompare(r, hr, aj, ai[r], ai[r + 1], color, round, (unsigned)seed, &ismax, &ismin);
+      JPLCompare(r, hr, tj, ti[r], ti[r + 1], color, round, (unsigned)seed, &ismax, &ismin);
+      if (ismax || ismin) {
+        color[r] = 2 * round + (ismax ? 0 : 1);
+        left--;
+      }
+    }
+  }
+  *ncolors = 2 * round;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*
-   Greedy distance-1 coloring of the symmetrized pattern, rows in natural order (deterministic):
-   each row takes the smallest color none of its already colored neighbours has.
+   Colors the rows of the sequential pattern (n, ai, aj) by type (greedy or jpl), then renumbers
+   the colors used as 0, 1, ... in their order (JPL may leave a round's minimum color empty).
 */
+PetscErrorCode SFDILUColorRows_Host(PetscInt n, const PetscInt ai[], const PetscInt aj[], PCSFDILUColoringType type, PetscInt seed, PetscInt color[], PetscInt *ncolors)
+{
+  PetscInt *ti, *tj, *map, nc = 0;
+
+  PetscFunctionBegin;
+  PetscCall(TransposePattern(n, ai, aj, &ti, &tj));
+  if (type == PCSFDILU_COLORING_JPL) PetscCall(ColorJPL(n, ai, aj, ti, tj, seed, color, &nc));
+  else PetscCall(ColorGreedy(n, ai, aj, ti, tj, color, &nc));
+  PetscCall(PetscCalloc1(nc + 1, &map));
+  for (PetscInt r = 0; r < n; r++) map[color[r]] = 1;
+  *ncolors = 0;
+  for (PetscInt c = 0; c < nc; c++) map[c] = map[c] ? (*ncolors)++ : -1;
+  for (PetscInt r = 0; r < n; r++) color[r] = map[color[r]];
+  PetscCall(PetscFree(map));
+  PetscCall(PetscFree(ti));
+  PetscCall(PetscFree(tj));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Colors A's rows (s->coloring: greedy unless jpl was asked for), sorts them by (color, row), finds each entry's transposed position. */
 PetscErrorCode SFDILUColor_Host(SFDILU *s, Mat A)
 {
   const PetscInt *ai, *aj;
-  PetscInt        n, *ti, *tj, *fill, *mark, nc = 0;
+  PetscInt        n, *fill;
   PetscBool       done;
 
   PetscFunctionBegin;
@@ -32,37 +129,18 @@ PetscErrorCode SFDILUColor_Host(SFDILU *s, Mat A)
   PetscCall(SFDILUReset_Host(s));
   PetscCall(MatGetRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &n, &ai, &aj, &done));
   PetscCheck(done, PETSC_COMM_SELF, PETSC_ERR_SUP, "SFPC cannot read the CSR structure of this matrix");
-  s->n = n;
-  /* the transposed pattern: neighbours through a_ji */
-  PetscCall(PetscCalloc3(n + 1, &ti, PetscMax(ai[n], 1), &tj, n + 1, &fill));
-  for (PetscInt k = 0; k < ai[n]; k++) ti[aj[k] + 1]++;
-  for (PetscInt r = 0; r < n; r++) ti[r + 1] += ti[r];
-  for (PetscInt r = 0; r < n; r++)
-    for (PetscInt k = ai[r]; k < ai[r + 1]; k++) tj[ti[aj[k]] + fill[aj[k]]++] = r;
+  s->n       = n;
+  s->colored = s->coloring == PCSFDILU_COLORING_JPL ? PCSFDILU_COLORING_JPL : PCSFDILU_COLORING_GREEDY;
   PetscCall(PetscMalloc5(n, &s->color, n, &s->order, n + 1, &s->cstart, PetscMax(ai[n], 1), &s->tpos, n, &s->einv));
-  PetscCall(PetscMalloc1(n + 1, &mark));
-  for (PetscInt c = 0; c <= n; c++) mark[c] = -1;
-  for (PetscInt r = 0; r < n; r++) {
-    PetscInt c = 0;
-    for (PetscInt k = ai[r]; k < ai[r + 1]; k++)
-      if (aj[k] < r) mark[s->color[aj[k]]] = r;
-    for (PetscInt k = ti[r]; k < ti[r + 1]; k++)
-      if (tj[k] < r) mark[s->color[tj[k]]] = r;
-    while (mark[c] == r) c++;
-    s->color[r] = c;
-    nc          = PetscMax(nc, c + 1);
-  }
-  /* rows by color */
-  s->ncolors = nc;
+  PetscCall(SFDILUColorRows_Host(n, ai, aj, s->colored, s->seed, s->color, &s->ncolors));
   PetscCall(PetscArrayzero(s->cstart, n + 1));
   for (PetscInt r = 0; r < n; r++) s->cstart[s->color[r] + 1]++;
-  for (PetscInt c = 0; c < nc; c++) s->cstart[c + 1] += s->cstart[c];
-  PetscCall(PetscArrayzero(fill, n + 1));
+  for (PetscInt c = 0; c < s->ncolors; c++) s->cstart[c + 1] += s->cstart[c];
+  PetscCall(PetscCalloc1(n + 1, &fill));
   for (PetscInt r = 0; r < n; r++) s->order[s->cstart[s->color[r]] + fill[s->color[r]]++] = r;
+  PetscCall(PetscFree(fill));
   for (PetscInt r = 0; r < n; r++)
     for (PetscInt k = ai[r]; k < ai[r + 1]; k++) s->tpos[k] = FindSorted(ai, aj, aj[k], r);
-  PetscCall(PetscFree(mark));
-  PetscCall(PetscFree3(ti, tj, fill));
   PetscCall(MatRestoreRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &n, &ai, &aj, &done));
   PetscCall(PetscLogEventEnd(SFPC_DILUColor, A, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -5,54 +5,76 @@
 */
 #include "sfdilu.h"
 
-/* The sequential matrix DILU works on: A itself, or the diagonal block of an MPI A. */
-static PetscErrorCode SFDILULocalMatrix(Mat A, Mat *Ad)
+const char *const PCSFDILUColoringTypes[] = {"auto", "greedy", "jpl", "PCSFDILUColoringType", "PCSFDILU_COLORING_", NULL};
+const char *const PCSFDILUSweepTypes[]    = {"syncfree", "percolor", "PCSFDILUSweepType", "PCSFDILU_SWEEP_", NULL};
+
+/* The sequential matrix DILU works on (A itself, or the diagonal block of an MPI A) and whether it is on the GPU. */
+static PetscErrorCode SFDILULocalMatrix(Mat A, Mat *Ad, PetscBool *ondevice)
 {
-  PetscBool isseqaij, ismpiaij;
+  PetscBool isseqaij, ismpiaij, iscusparse, bound = PETSC_FALSE;
   MatType   type;
 
   PetscFunctionBegin;
+  *ondevice = PETSC_FALSE;
   PetscCall(PetscObjectBaseTypeCompare((PetscObject)A, MATSEQAIJ, &isseqaij));
   PetscCall(PetscObjectBaseTypeCompare((PetscObject)A, MATMPIAIJ, &ismpiaij));
   PetscCall(MatGetType(A, &type));
-  {
-    char *cusparse = NULL;
-    PetscCall(PetscStrstr(type, "cusparse", &cusparse));
-    PetscCheck(!cusparse, PetscObjectComm((PetscObject)A), PETSC_ERR_SUP, "PCSFDILU runs on the host only so far (the GPU smoother is not implemented yet): use -mat_type aij (or -dm_mat_type aij), not %s", type);
-  }
-  PetscCheck(isseqaij || ismpiaij, PetscObjectComm((PetscObject)A), PETSC_ERR_SUP, "PCSFDILU supports %s and %s (its diagonal block), not %s", MATSEQAIJ, MATMPIAIJ, type);
+  PetscCheck(isseqaij || ismpiaij, PetscObjectComm((PetscObject)A), PETSC_ERR_SUP, "PCSFDILU supports %s, %s (its diagonal block) and their CUSPARSE types, not %s", MATSEQAIJ, MATMPIAIJ, type);
   if (ismpiaij) PetscCall(MatGetDiagonalBlock(A, Ad));
   else *Ad = A;
+  PetscCall(PetscObjectTypeCompare((PetscObject)*Ad, MATSEQAIJCUSPARSE, &iscusparse));
+  if (iscusparse) PetscCall(MatBoundToCPU(*Ad, &bound));
+  *ondevice = (PetscBool)(iscusparse && !bound);
+#if !defined(SFPC_HAVE_CUDA)
+  PetscCheck(!*ondevice, PetscObjectComm((PetscObject)A), PETSC_ERR_SUP, "This SFPC was built without CUDA (SFPC_WITH_CUDA=0): PCSFDILU cannot run on a %s matrix; use -mat_type aij", type);
+#endif
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* E of A + shift I, on the host or on the GPU. */
+static PetscErrorCode SFDILUSetUpValues(SFDILU *s, Mat Ad, PetscReal shift, PetscReal *rmax)
+{
+  PetscFunctionBegin;
+  if (s->ondevice) PetscCall(SFDILUSetUp_Device(s, Ad, shift, rmax));
+  else PetscCall(SFDILUSetUp_Host(s, Ad, shift, rmax));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode PCSetUp_SFDILU(PC pc)
 {
-  SFDILU  *s = (SFDILU *)pc->data;
-  Mat      Ad;
-  PetscInt m, n;
+  SFDILU   *s = (SFDILU *)pc->data;
+  Mat       Ad;
+  PetscInt  m, n;
+  PetscBool ondevice;
 
   PetscFunctionBegin;
   PetscCall(MatGetSize(pc->pmat, &m, &n));
   PetscCheck(m == n, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_SIZ, "PCSFDILU needs a square matrix, this one is %" PetscInt_FMT " x %" PetscInt_FMT, m, n);
-  PetscCall(SFDILULocalMatrix(pc->pmat, &Ad));
+  PetscCall(SFDILULocalMatrix(pc->pmat, &Ad, &ondevice));
   PetscCall(MatGetLocalSize(Ad, &m, NULL));
   /* a new pattern is colored again; new values of the same pattern only redo E */
-  if (!pc->setupcalled || pc->flag != SAME_NONZERO_PATTERN || !s->color || s->n != m) PetscCall(SFDILUColor_Host(s, Ad));
+  if (!pc->setupcalled || pc->flag != SAME_NONZERO_PATTERN || !(s->color || s->dev) || s->n != m || ondevice != s->ondevice || s->coloring_changed) {
+    PetscCall(SFDILUReset_Host(s));
+    PetscCall(SFDILUReset_Device(s));
+    s->ondevice         = ondevice;
+    s->coloring_changed = PETSC_FALSE;
+    if (ondevice) PetscCall(SFDILUColor_Device(s, Ad));
+    else PetscCall(SFDILUColor_Host(s, Ad));
+  }
   PetscCall(PetscObjectReference((PetscObject)Ad));
   PetscCall(MatDestroy(&s->A));
   s->A = Ad;
   {
     PetscReal rmax;
     s->shifted = 0;
-    PetscCall(SFDILUSetUp_Host(s, Ad, 0, &rmax));
+    PetscCall(SFDILUSetUpValues(s, Ad, 0, &rmax));
     for (PetscInt k = 0; s->shift && s->failure == PC_FACTOR_NUMERIC_ZEROPIVOT && k < 64; k++) {
       s->shifted = s->shiftamount * (rmax > 0 ? rmax : 1.0) * PetscPowReal(2.0, (PetscReal)k);
       PetscCall(PetscInfo(pc, "DILU diagonal failed in row %" PetscInt_FMT "; again with the diagonal shifted by %g\n", s->failrow, (double)s->shifted));
-      PetscCall(SFDILUSetUp_Host(s, Ad, s->shifted, &rmax));
+      PetscCall(SFDILUSetUpValues(s, Ad, s->shifted, &rmax));
     }
   }
-  if (!s->z || s->n != m) {
+  if (!ondevice && (!s->z || s->n != m)) {
     PetscCall(VecDestroy(&s->z));
     PetscCall(VecCreateSeq(PETSC_COMM_SELF, m, &s->z));
   }
@@ -61,6 +83,50 @@ static PetscErrorCode PCSetUp_SFDILU(PC pc)
     PetscCheck(!pc->erroriffailure, PETSC_COMM_SELF, PETSC_ERR_MAT_LU_ZRPVT, "PCSFDILU: the DILU diagonal failed (%s) in row %" PetscInt_FMT, PCFailedReasons[s->failure], s->failrow);
     PetscCall(PetscInfo(pc, "The DILU diagonal failed (%s) in row %" PetscInt_FMT "\n", PCFailedReasons[s->failure], s->failrow));
   }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+   Device arrays of the local parts of x (read) and y (read or write) for a GPU factor. Host vectors
+   (a GPU matrix used with -vec_type standard) go through device copies, said once under -info.
+*/
+static PetscErrorCode SFDILUGetDeviceArrays(SFDILU *s, Vec x, Vec y, PetscBool ywrite, const PetscScalar **xa, PetscScalar **ya)
+{
+  PetscMemType mx, my;
+
+  PetscFunctionBegin;
+  PetscCall(VecGetArrayReadAndMemType(x, xa, &mx));
+  if (ywrite) PetscCall(VecGetArrayWriteAndMemType(y, ya, &my));
+  else PetscCall(VecGetArrayAndMemType(y, ya, &my));
+  s->staged = (PetscBool)!(PetscMemTypeDevice(mx) && PetscMemTypeDevice(my));
+  if (!s->staged) PetscFunctionReturn(PETSC_SUCCESS);
+  if (ywrite) PetscCall(VecRestoreArrayWriteAndMemType(y, ya));
+  else PetscCall(VecRestoreArrayAndMemType(y, ya));
+  PetscCall(VecRestoreArrayReadAndMemType(x, xa));
+  if (!s->xd) {
+    PetscCall(PetscInfo(x, "Host vectors with a GPU smoother: each apply copies through the device; use -vec_type cuda (or MatCreateVecs()) to avoid it\n"));
+    PetscCall(VecCreateSeqCUDA(PETSC_COMM_SELF, s->n, &s->xd));
+    PetscCall(VecDuplicate(s->xd, &s->yd));
+  }
+  PetscCall(VecCopy(x, s->xd));
+  if (!ywrite) PetscCall(VecCopy(y, s->yd));
+  PetscCall(VecCUDAGetArrayRead(s->xd, xa));
+  PetscCall(VecCUDAGetArray(s->yd, ya));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode SFDILURestoreDeviceArrays(SFDILU *s, Vec x, Vec y, PetscBool ywrite, const PetscScalar **xa, PetscScalar **ya)
+{
+  PetscFunctionBegin;
+  if (!s->staged) {
+    if (ywrite) PetscCall(VecRestoreArrayWriteAndMemType(y, ya));
+    else PetscCall(VecRestoreArrayAndMemType(y, ya));
+    PetscCall(VecRestoreArrayReadAndMemType(x, xa));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(VecCUDARestoreArray(s->yd, ya));
+  PetscCall(VecCUDARestoreArrayRead(s->xd, xa));
+  PetscCall(VecCopy(s->yd, y));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -75,6 +141,12 @@ static PetscErrorCode PCApply_SFDILU(PC pc, Vec x, Vec y)
     PetscCall(VecFlag(y, 1));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
+  if (s->ondevice) {
+    PetscCall(SFDILUGetDeviceArrays(s, x, y, PETSC_TRUE, &xa, &ya));
+    PetscCall(SFDILUApply_Device(s, xa, ya));
+    PetscCall(SFDILURestoreDeviceArrays(s, x, y, PETSC_TRUE, &xa, &ya));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   PetscCall(VecGetArrayRead(x, &xa));
   PetscCall(VecGetArrayWrite(y, &ya));
   PetscCall(VecGetArrayWrite(s->z, &za));
@@ -85,23 +157,37 @@ static PetscErrorCode PCApply_SFDILU(PC pc, Vec x, Vec y)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* its steps of x += omega M^{-1} (b - A x), with no convergence test: the smoother's use (KSP norm type none). */
+/*
+   its steps of x += omega M^{-1} (b - A x), with no convergence test: the smoother's use (KSP norm
+   type none). On the GPU, on one rank and with the operator as the preconditioning matrix, a step is
+   three kernels (residual fused into the gather, two sweeps, update fused into the scatter);
+   otherwise residual, apply and update as three calls.
+*/
 static PetscErrorCode PCApplyRichardson_SFDILU(PC pc, Vec b, Vec x, Vec w, PetscReal rtol, PetscReal abstol, PetscReal dtol, PetscInt its, PetscBool guesszero, PetscInt *outits, PCRichardsonConvergedReason *reason)
 {
-  SFDILU *s = (SFDILU *)pc->data;
-  Vec     d;
+  SFDILU     *s = (SFDILU *)pc->data;
+  PetscMPIInt size;
 
   PetscFunctionBegin;
   (void)rtol, (void)abstol, (void)dtol;
-  PetscCall(VecDuplicate(b, &d));
+  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)pc), &size));
   for (PetscInt k = 0; k < its; k++) {
-    if (k == 0 && guesszero) PetscCall(VecCopy(b, w));
+    const PetscBool zero = (PetscBool)(k == 0 && guesszero);
+    if (s->ondevice && size == 1 && pc->mat == pc->pmat && s->failure == PC_NOERROR) {
+      const PetscScalar *ba;
+      PetscScalar       *xa;
+      PetscCall(SFDILUGetDeviceArrays(s, b, x, zero, &ba, &xa));
+      PetscCall(SFDILURichardson_Device(s, s->A, ba, xa, zero));
+      PetscCall(SFDILURestoreDeviceArrays(s, b, x, zero, &ba, &xa));
+      continue;
+    }
+    if (!s->d) PetscCall(VecDuplicate(b, &s->d));
+    if (zero) PetscCall(VecCopy(b, w));
     else PetscCall(MatResidual(pc->mat, b, x, w));
-    PetscCall(PCApply_SFDILU(pc, w, d));
-    if (k == 0 && guesszero) PetscCall(VecAXPBY(x, s->omega, 0.0, d));
-    else PetscCall(VecAXPY(x, s->omega, d));
+    PetscCall(PCApply_SFDILU(pc, w, s->d));
+    if (zero) PetscCall(VecAXPBY(x, s->omega, 0.0, s->d));
+    else PetscCall(VecAXPY(x, s->omega, s->d));
   }
-  PetscCall(VecDestroy(&d));
   *outits = its;
   *reason = PCRICHARDSON_CONVERGED_ITS;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -130,6 +216,17 @@ static PetscErrorCode PCSetFromOptions_SFDILU(PC pc, PetscOptionItems PetscOptio
   PetscCall(PetscOptionsReal("-pc_sfdilu_shift_amount", "First shift, relative to the largest row sum of |A| (doubled at each retry)", "PCSFDILU", s->shiftamount, &r, &set));
   PetscCheck(!set || (r > 0 && !PetscIsInfOrNanReal(r)), PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_sfdilu_shift_amount %g is out of range: it must be positive and finite", (double)r);
   if (set) s->shiftamount = r;
+  {
+    PCSFDILUColoringType coloring = s->coloring;
+    PetscInt             seed     = s->seed;
+    PetscCall(PetscOptionsEnum("-pc_sfdilu_coloring", "Coloring: greedy (host), jpl (device for a GPU matrix; the host computes the same), auto: greedy for host matrices, jpl for GPU ones", "PCSFDILU", PCSFDILUColoringTypes, (PetscEnum)coloring, (PetscEnum *)&coloring, NULL));
+    PetscCall(PetscOptionsInt("-pc_sfdilu_coloring_seed", "Seed of the JPL coloring's hash", "PCSFDILU", seed, &seed, &set));
+    PetscCheck(!set || seed >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_sfdilu_coloring_seed %" PetscInt_FMT " is out of range: it must be nonnegative", seed);
+    if (coloring != s->coloring || seed != s->seed) s->coloring_changed = PETSC_TRUE;
+    s->coloring = coloring;
+    s->seed     = seed;
+  }
+  PetscCall(PetscOptionsEnum("-pc_sfdilu_sweep", "GPU sweeps: syncfree (one kernel per sweep) or percolor (one launch per color and sweep)", "PCSFDILU", PCSFDILUSweepTypes, (PetscEnum)s->sweep, (PetscEnum *)&s->sweep, NULL));
   PetscOptionsHeadEnd();
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -142,9 +239,11 @@ static PetscErrorCode PCView_SFDILU(PC pc, PetscViewer viewer)
   PetscFunctionBegin;
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &isascii));
   if (!isascii) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(PetscViewerASCIIPrintf(viewer, "  multicolor DILU on the host, %" PetscInt_FMT " rows, %" PetscInt_FMT " colors (greedy, natural order), omega %g\n", s->n, s->ncolors, (double)s->omega));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  multicolor DILU on the %s, %" PetscInt_FMT " rows, %" PetscInt_FMT " colors (%s), omega %g\n", s->ondevice ? "GPU" : "host", s->n, s->ncolors,
+                                   s->colored == PCSFDILU_COLORING_JPL ? "JPL" : "greedy, natural order", (double)s->omega));
   if (s->shifted > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  diagonal shifted by %g\n", (double)s->shifted));
   if (s->failure != PC_NOERROR) PetscCall(PetscViewerASCIIPrintf(viewer, "  DILU diagonal FAILED (%s) in row %" PetscInt_FMT "\n", PCFailedReasons[s->failure], s->failrow));
+  if (s->ondevice && s->dev) PetscCall(SFDILUView_Device(s, viewer));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -154,8 +253,12 @@ static PetscErrorCode PCReset_SFDILU(PC pc)
 
   PetscFunctionBegin;
   PetscCall(SFDILUReset_Host(s));
+  PetscCall(SFDILUReset_Device(s));
   PetscCall(MatDestroy(&s->A));
   PetscCall(VecDestroy(&s->z));
+  PetscCall(VecDestroy(&s->d));
+  PetscCall(VecDestroy(&s->xd));
+  PetscCall(VecDestroy(&s->yd));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -163,7 +266,49 @@ static PetscErrorCode PCDestroy_SFDILU(PC pc)
 {
   PetscFunctionBegin;
   PetscCall(PCReset_SFDILU(pc));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSFDILUGetColoring_C", NULL));
   PetscCall(PetscFree(pc->data));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCSFDILUGetColoring_SFDILU(PC pc, PetscInt *ncolors, const PetscInt *color[])
+{
+  SFDILU *s = (SFDILU *)pc->data;
+
+  PetscFunctionBegin;
+  PetscCheck(s->color || s->dev, PetscObjectComm((PetscObject)pc), PETSC_ERR_ORDER, "Call PCSetUp() before PCSFDILUGetColoring()");
+  if (ncolors) *ncolors = s->ncolors;
+  if (color) {
+    if (s->ondevice) PetscCall(SFDILUGetColors_Device(s, color));
+    else *color = s->color;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  PCSFDILUGetColoring - The coloring a set-up `PCSFDILU` uses on this rank's rows (the diagonal block of an MPI matrix)
+
+  Not Collective
+
+  Input Parameter:
+. pc - the `PCSFDILU` preconditioner, after `PCSetUp()`
+
+  Output Parameters:
++ ncolors - the number of colors (pass `NULL` if not wanted)
+- color   - the color of each local row, 0 to ncolors - 1 (owned by the PC, valid until its next set-up; `NULL` if not wanted)
+
+  Level: advanced
+
+  Note:
+  For a GPU matrix the colors are copied to the host on the first call after each coloring.
+
+.seealso: `PCSFDILU`, `PCSFDILUColoringType`
+@*/
+PetscErrorCode PCSFDILUGetColoring(PC pc, PetscInt *ncolors, const PetscInt *color[])
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscUseMethod(pc, "PCSFDILUGetColoring_C", (PC, PetscInt *, const PetscInt *[]), (pc, ncolors, color));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -176,17 +321,25 @@ static PetscErrorCode PCDestroy_SFDILU(PC pc)
 +  -pc_sfdilu_omega <1> - weight of the Richardson update (`-mg_levels_ksp_type richardson` calls `PCApplyRichardson()`)
 .  -pc_sfdilu_zeropivot <100*eps> - E_i fails when |E_i| <= zeropivot * sum_j |a_ij|
 .  -pc_sfdilu_shift_type <none,nonzero> - on a failed E_i, fail the PC or redo with A + a I, a doubled until none fails
--  -pc_sfdilu_shift_amount <100*eps> - the first a, relative to the largest row sum of |A|
+.  -pc_sfdilu_shift_amount <100*eps> - the first a, relative to the largest row sum of |A|
+.  -pc_sfdilu_coloring <auto,greedy,jpl> - greedy (on the host) or Jones-Plassmann-Luby (on the device for a GPU matrix); auto: greedy for
+   host matrices, jpl for GPU ones
+.  -pc_sfdilu_coloring_seed <0> - seed of the JPL hash
+-  -pc_sfdilu_sweep <syncfree,percolor> - GPU: one sync-free kernel per sweep with colors as dependency levels, or one launch per color
 
    Notes:
-   Host only so far (`MATSEQAIJ`, and the diagonal block of `MATMPIAIJ`); the GPU smoother is not implemented yet and
-   a CUSPARSE matrix gets an error. A new nonzero pattern is colored again; new values of the same pattern
-   (`SAME_NONZERO_PATTERN`) only recompute E. A zero or tiny E_i sets `PC_FACTOR_NUMERIC_ZEROPIVOT` (Inf/NaN:
-   `PC_FACTOR_OTHER`).
+   On `MATSEQAIJ` everything runs on the host. On `MATSEQAIJCUSPARSE` everything runs on the GPU from PETSc's device
+   CSR: coloring, the permutation to color order, E (a sync-free sweep) and both sweeps of each apply through SFPC's
+   sync-free engine; a GPU matrix bound to the CPU (e.g. `-pc_gamg_cpu_pin_coarse_grids`) runs on the host. With the
+   same coloring the GPU E is bitwise the host's and an apply agrees to rounding. On `MATMPIAIJ`/`MATMPIAIJCUSPARSE`
+   each rank smooths its diagonal block, block-Jacobi style.
+
+   A new nonzero pattern is colored again; new values of the same pattern (`SAME_NONZERO_PATTERN`) only recompute E.
+   A zero or tiny E_i sets `PC_FACTOR_NUMERIC_ZEROPIVOT` (Inf/NaN: `PC_FACTOR_OTHER`).
 
    Level: intermediate
 
-.seealso: `PCSFILU`, `PCGAMG`
+.seealso: `PCSFILU`, `PCGAMG`, `PCSFDILUGetColoring()`, `PCSFDILUColoringType`, `PCSFDILUSweepType`
 M*/
 PetscErrorCode PCCreate_SFDILU(PC pc)
 {
@@ -198,7 +351,13 @@ PetscErrorCode PCCreate_SFDILU(PC pc)
   s->zeropivot   = 100.0 * PETSC_MACHINE_EPSILON;
   s->shiftamount = 100.0 * PETSC_MACHINE_EPSILON;
   s->failrow   = -1;
+  PetscCall(SFPCTriOptionsDefault(&s->engine));
+  s->engine.lower      = PETSC_TRUE; /* (I + L_c E^{-1}) u = r */
+  s->engine.upper      = PETSC_TRUE; /* (E + U_c) y = u */
+  s->engine.lower_unit = PETSC_TRUE;
+  s->engine.upper_unit = PETSC_FALSE;
   pc->data     = s;
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSFDILUGetColoring_C", PCSFDILUGetColoring_SFDILU));
 
   pc->ops->setup            = PCSetUp_SFDILU;
   pc->ops->apply            = PCApply_SFDILU;

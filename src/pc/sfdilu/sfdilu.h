@@ -1,37 +1,96 @@
 /*
-   SFPC's multicolor DILU (PCSFDILU), host reference: a distance-1 coloring of the symmetrized
-   pattern, the DILU diagonal E in color order, and the two sweeps of
-   M = (E + L_c) E^{-1} (E + U_c), L_c/U_c the entries coupling a row to rows of lower/higher colors.
+   SFPC's multicolor DILU (PCSFDILU): a distance-1 coloring of the symmetrized pattern, the DILU
+   diagonal E in color order, and the two sweeps of M = (E + L_c) E^{-1} (E + U_c), L_c/U_c the
+   entries coupling a row to rows of lower/higher colors. The host code (dilu_host.c) is the
+   reference of the GPU smoother (dilu_device.cu).
 */
 #pragma once
 
 #include <sfpc/private/sfpcimpl.h>
+#include <sfpc/private/trifactor_device.h>
+
+#if defined(__CUDACC__)
+  #define SFDILU_HOSTDEVICE __host__ __device__
+#else
+  #define SFDILU_HOSTDEVICE
+#endif
+
+/*
+   Jones-Plassmann-Luby coloring, min/max variant: in round k every uncolored row whose (hash,
+   row) beats those of all its uncolored neighbours takes color 2k (a local maximum) or 2k + 1
+   (a local minimum). A neighbour colored in the same round still counts as uncolored, so the
+   outcome does not depend on the order rows are visited in: the host and the device color bit
+   for bit alike. Empty colors are squeezed out afterwards.
+*/
+static inline SFDILU_HOSTDEVICE unsigned SFDILUHash(unsigned row, unsigned seed)
+{
+  unsigned x = row ^ (seed * 0x9E3779B9u); /* a 32-bit integer mixer (xorshift-multiply rounds) */
+  x ^= x >> 16;
+  x *= 0x7feb352du;
+  x ^= x >> 15;
+  x *= 0x846ca68bu;
+  x ^= x >> 16;
+  return x;
+}
+
+/* Whether (hash, row) of a beats that of b: hash first, the row breaks ties. */
+static inline SFDILU_HOSTDEVICE int SFDILUBeats(unsigned ha, int a, unsigned hb, int b)
+{
+  return ha > hb || (ha == hb && a > b);
+}
+
+/* Whether neighbour c (color cc) still competes in round k. */
+static inline SFDILU_HOSTDEVICE int SFDILUCompetes(int cc, int round)
+{
+  return cc < 0 || cc >= 2 * round;
+}
+
+typedef struct _n_SFDILUDevice *SFDILUDevice;
 
 typedef struct {
   /* options */
-  PetscReal omega;     /* Richardson weight of PCApplyRichardson() */
-  PetscReal zeropivot; /* E_i fails when |E_i| <= zeropivot * sum_j |a_ij| */
-  PetscBool shift;     /* on a failed E_i, redo with A + a I, a = shiftamount * max_i sum_j |a_ij| doubled until none fails */
-  PetscReal shiftamount;
-  PetscReal shifted;   /* the a finally applied */
+  PetscReal            omega;     /* Richardson weight of PCApplyRichardson() */
+  PetscReal            zeropivot; /* E_i fails when |E_i| <= zeropivot * sum_j |a_ij| */
+  PetscBool            shift;     /* on a failed E_i, redo with A + a I, a = shiftamount * max_i sum_j |a_ij| doubled until none fails */
+  PetscReal            shiftamount;
+  PetscReal            shifted; /* the a finally applied */
+  PCSFDILUColoringType coloring;
+  PetscInt             seed;  /* of the JPL hash */
+  PCSFDILUSweepType    sweep; /* GPU sweeps */
+  SFPCTriOptions       engine; /* GPU: how the sync-free sweeps are stored and scheduled */
+  PetscBool            coloring_changed; /* the coloring options changed since the last coloring */
 
   /* per nonzero pattern */
-  PetscInt  n, ncolors;
-  PetscInt *color; /* color of each row */
-  PetscInt *order; /* rows sorted by (color, row) */
-  PetscInt *cstart; /* rows of color c: order[cstart[c] .. cstart[c+1]) */
-  PetscInt *tpos;  /* tpos[k]: position of a_ji for the entry a_ij at position k, or -1 (pattern not symmetric there) */
+  PetscBool            ondevice;
+  PCSFDILUColoringType colored; /* greedy or jpl: what the coloring was */
+  PetscInt             n, ncolors;
+  PetscInt            *color;  /* color of each row (on the host; for a device factor a copy made on request) */
+  PetscInt            *order;  /* host: rows sorted by (color, row) */
+  PetscInt            *cstart; /* rows of color c: order[cstart[c] .. cstart[c+1]) (host, both paths) */
+  PetscInt            *tpos;   /* host: tpos[k] is the position of a_ji for the entry a_ij at position k, or -1 */
+  SFDILUDevice         dev;
 
   /* per numeric set-up */
-  PetscScalar   *einv; /* 1 / E_i */
+  PetscScalar   *einv; /* host: 1 / E_i */
   Mat            A;    /* the sequential matrix the factor was built from (the diagonal block of an MPI one) */
   PCFailedReason failure;
   PetscInt       failrow;
-  Vec            z;    /* the forward sweep's output */
+  Vec            z, d;   /* host: the forward sweep's output; the Richardson correction */
+  Vec            xd, yd; /* device copies of host vectors given to a GPU smoother */
+  PetscBool      staged; /* the arrays being used are those of xd, yd */
 } SFDILU;
 
+PETSC_INTERN PetscErrorCode SFDILUColorRows_Host(PetscInt, const PetscInt[], const PetscInt[], PCSFDILUColoringType, PetscInt, PetscInt[], PetscInt *);
 PETSC_INTERN PetscErrorCode SFDILUColor_Host(SFDILU *, Mat);
 PETSC_INTERN PetscErrorCode SFDILUSetUp_Host(SFDILU *, Mat, PetscReal, PetscReal *);
 PETSC_INTERN PetscErrorCode SFDILUApply_Host(SFDILU *, const PetscScalar[], PetscScalar[], PetscScalar[]);
 PETSC_INTERN PetscErrorCode SFDILUReset_Host(SFDILU *);
 
+/* the GPU smoother (dilu_device.cu; refusing stubs in a build without CUDA) */
+PETSC_INTERN PetscErrorCode SFDILUColor_Device(SFDILU *, Mat);
+PETSC_INTERN PetscErrorCode SFDILUSetUp_Device(SFDILU *, Mat, PetscReal, PetscReal *);
+PETSC_INTERN PetscErrorCode SFDILUApply_Device(SFDILU *, const PetscScalar *, PetscScalar *);
+PETSC_INTERN PetscErrorCode SFDILURichardson_Device(SFDILU *, Mat, const PetscScalar *, PetscScalar *, PetscBool);
+PETSC_INTERN PetscErrorCode SFDILUGetColors_Device(SFDILU *, const PetscInt **);
+PETSC_INTERN PetscErrorCode SFDILUView_Device(SFDILU *, PetscViewer);
+PETSC_INTERN PetscErrorCode SFDILUReset_Device(SFDILU *);

@@ -1,0 +1,635 @@
+/*
+   The GPU multicolor DILU (PCSFDILU on MATSEQAIJCUSPARSE), from PETSc's device CSR; nothing of
+   the matrix goes to the host.
+
+   Per nonzero pattern: the rows are colored (JPL on the device, sfdilu.h; or greedy on the host
+   from a copy of the pattern), sorted by (color, row), and A's pattern is permuted symmetrically
+   into that order, P A P^T: a proper coloring leaves no same-color entry off the diagonal, so its
+   strictly lower part is L_c and its upper part U_c. The sync-free engine (src/mat/hybsf)
+   analyses that pattern once: its dependency levels are the colors (or fewer, where a color
+   does not depend on the one before it), its warp tasks bin each color's rows by length.
+
+   Per set of values: E in color order, sync-free over the engine's L schedule (a row waits only
+   for the E_j it reads), then the engine factor's values: L entries a_ij / E_j (unit diagonal),
+   diagonal slots 1/E_i, U entries a_ij. With u = E z, M^{-1} r is then the engine's LU solve:
+   (I + L_c E^{-1}) u = r, (E + U_c) y = u: one kernel per sweep. The per-color variant runs the
+   same two sweeps with one launch per color (the classic multicolor smoother).
+
+   Per apply: gather into color order, two sweeps, scatter back; PCApplyRichardson() fuses the
+   residual into the gather and the update into the scatter.
+*/
+#include <cuda/atomic>
+#include <cub/device/device_radix_sort.cuh>
+#include <cub/device/device_scan.cuh>
+#include <cub/device/device_segmented_sort.cuh>
+#include <petscdevice_cuda.h>
+#include <sfpc/private/sfdevice.cuh>
+#include "sfdilu.h"
+
+struct _n_SFDILUDevice {
+  int         *color;  /* color of each row */
+  int         *order;  /* rows sorted by (color, row): position q holds row order[q] */
+  int         *iperm;  /* iperm[order[q]] = q */
+  int         *tpos;   /* per entry of A: position of a_ji for a_ij, or -1 */
+  int         *src;    /* per entry of the factor: its position in A, or -1 (a diagonal A lacks) */
+  PetscScalar *einv;   /* 1/E, in color order */
+  PetscScalar *rp, *yp; /* work vectors in color order */
+  PetscInt    *cstart; /* host: positions of color c are cstart[c] .. cstart[c+1] */
+  PetscInt    *hcolor; /* host copy of color, made on request */
+  int          lanes;  /* lanes per row of the row-parallel kernels (residual, per-color sweeps) */
+  PetscInt     nnz;    /* entries of A */
+  SFPCTriDevice T;     /* P A P^T's pattern, its schedules and the factor values */
+};
+
+namespace
+{
+const int TPB = 256;
+
+inline int Blocks(PetscInt n)
+{
+  return (int)PetscMax((n + TPB - 1) / TPB, 1);
+}
+
+__device__ __forceinline__ int FindSorted(const int *__restrict__ aj, int lo, int hi, int c)
+{
+  const int end = hi;
+  while (lo < hi) {
+    const int mid = (lo + hi) >> 1;
+    if (aj[mid] < c) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < end && aj[lo] == c ? lo : -1;
+}
+
+/* tpos, and (unless extra is NULL) per row c the number of rows r with a_rc but no a_cr: the symmetrized pattern's extra neighbours of c. */
+__global__ void TransposePositions(int n, const int *__restrict__ ai, const int *__restrict__ aj, int *tpos, int *extra)
+{
+  const int r = blockIdx.x * blockDim.x + threadIdx.x;
+  if (r >= n) return;
+  for (int k = ai[r]; k < ai[r + 1]; k++) {
+    const int c = aj[k], t = FindSorted(aj, ai[c], ai[c + 1], r);
+    tpos[k] = t;
+    if (t < 0 && extra) atomicAdd(extra + c, 1);
+  }
+}
+
+__global__ void FillExtra(int n, const int *__restrict__ ai, const int *__restrict__ aj, const int *__restrict__ tpos, const int *__restrict__ xi, int *xfill, int *xj)
+{
+  const int r = blockIdx.x * blockDim.x + threadIdx.x;
+  if (r >= n) return;
+  for (int k = ai[r]; k < ai[r + 1]; k++)
+    if (tpos[k] < 0) xj[xi[aj[k]] + atomicAdd(xfill + aj[k], 1)] = r;
+}
+
+__device__ __forceinline__ int LoadColor(const int *color, int c)
+{
+  return cuda::atomic_ref<const int, cuda::thread_scope_device>(color[c]).load(cuda::memory_order_relaxed);
+}
+
+__device__ __forceinline__ void JPLCompare(int r, unsigned hr, const int *__restrict__ list, int lo, int hi, const int *color, int round, unsigned seed, bool &ismax, bool &ismin)
+{
+  for (int k = lo; k < hi; k++) {
+    const int c = list[k];
+    if (c == r || !SFDILUCompetes(LoadColor(color, c), round)) continue;
+    const unsigned hc = SFDILUHash((unsigned)c, seed);
+    if (!SFDILUBeats(hr, r, hc, c)) ismax = false;
+    if (!SFDILUBeats(hc, c, hr, r)) ismin = false;
+  }
+}
+
+/* One JPL round (sfdilu.h); rows colored in it are counted in *colored. */
+__global__ void JPLRound(int n, const int *__restrict__ ai, const int *__restrict__ aj, const int *__restrict__ xi, const int *__restrict__ xj, int *color, int round, unsigned seed, int *colored)
+{
+  const int r = blockIdx.x * blockDim.x + threadIdx.x;
+  if (r >= n || LoadColor(color, r) >= 0) return;
+  const unsigned hr    = SFDILUHash((unsigned)r, seed);
+  bool           ismax = true, ismin = true;
+  JPLCompare(r, hr, aj, ai[r], ai[r + 1], color, round, seed, ismax, ismin);
+  JPLCompare(r, hr, xj, xi[r], xi[r + 1], color, round, seed, ismax, ismin);
+  if (ismax || ismin) {
+    cuda::atomic_ref<int, cuda::thread_scope_device>(color[r]).store(2 * round + (ismax ? 0 : 1), cuda::memory_order_relaxed);
+    atomicAdd(colored, 1);
+  }
+}
+
+__global__ void CountColors(int n, const int *__restrict__ color, int *count)
+{
+  const int r = blockIdx.x * blockDim.x + threadIdx.x;
+  if (r < n) atomicAdd(count + color[r], 1);
+}
+
+__global__ void RenumberColors(int n, const int *__restrict__ map, int *color, int *rows)
+{
+  const int r = blockIdx.x * blockDim.x + threadIdx.x;
+  if (r >= n) return;
+  color[r] = map[color[r]];
+  rows[r]  = r;
+}
+
+__global__ void InvertOrder(int n, const int *__restrict__ order, int *iperm)
+{
+  const int q = blockIdx.x * blockDim.x + threadIdx.x;
+  if (q < n) iperm[order[q]] = q;
+}
+
+/* Row lengths of P A P^T, with a diagonal slot where A has none. */
+__global__ void PermutedLengths(int n, const int *__restrict__ ai, const int *__restrict__ aj, const int *__restrict__ order, int *len)
+{
+  const int q = blockIdx.x * blockDim.x + threadIdx.x;
+  if (q >= n) return;
+  const int r = order[q];
+  len[q]      = ai[r + 1] - ai[r] + (FindSorted(aj, ai[r], ai[r + 1], r) < 0);
+}
+
+/* P A P^T's columns (unsorted within rows) and the position in A each entry comes from. */
+__global__ void PermutedEntries(int n, const int *__restrict__ ai, const int *__restrict__ aj, const int *__restrict__ order, const int *__restrict__ iperm, const int *__restrict__ pi, int *pj, int *src)
+{
+  const int q = blockIdx.x * blockDim.x + threadIdx.x;
+  if (q >= n) return;
+  const int r = order[q];
+  int       p = pi[q];
+  bool      diag = false;
+  for (int k = ai[r]; k < ai[r + 1]; k++, p++) {
+    pj[p]  = iperm[aj[k]];
+    src[p] = k;
+    diag |= aj[k] == r;
+  }
+  if (!diag) {
+    pj[p]  = q;
+    src[p] = -1;
+  }
+}
+
+/*
+   E in color order over the engine's L schedule (sync-free: a row waits for the rows whose E it
+   reads). One lane per row sums in the host reference's order with separately rounded products
+   (no fused multiply-add), so E is bitwise the host's. A failed E_i still publishes (1/E_i = 0)
+   so that no row waits forever; found[0] is the first failing position, found[1] the first
+   non-finite one, rmax the largest row sum of |A| (as bits: nonnegative doubles order like them).
+*/
+__global__ void __launch_bounds__(32 * SFPC_WARPS_PER_BLOCK) DiagonalKernel(const int *__restrict__ ai, const int *__restrict__ aj, const double *__restrict__ A, const int *__restrict__ tpos, const int *__restrict__ color, const int *__restrict__ order, const int *__restrict__ iperm, SFPCSchedule S, int *flags, int epoch, unsigned long long *counter, unsigned long long base, double shift, double zeropivot, double *einv, int *found, unsigned long long *rmax)
+{
+  const int lane = threadIdx.x & 31;
+  for (long long w; (w = sfpc::TakeTask(counter, base)) < S.ntasks;) {
+    const int s = S.vec[w], p = S.start[w] + lane / s;
+    if ((lane & (s - 1)) || p >= S.start[w + 1]) continue;
+    const int q = S.order[p], r = order[q], cr = color[r];
+    double    rowsum = 0, e = shift;
+    for (int k = ai[r]; k < ai[r + 1]; k++) rowsum = __dadd_rn(rowsum, fabs(A[k]));
+    if (!isnan(rowsum)) atomicMax(rmax, (unsigned long long)__double_as_longlong(rowsum));
+    for (int k = ai[r]; k < ai[r + 1]; k++) {
+      const int c = aj[k];
+      if (c == r) e = __dadd_rn(e, A[k]);
+      else if (color[c] < cr && tpos[k] >= 0) {
+        const int qc = iperm[c];
+        sfpc::WaitReady(flags, qc, epoch);
+        e = __dsub_rn(e, __dmul_rn(__dmul_rn(A[k], __ldcg(einv + qc)), A[tpos[k]]));
+      }
+    }
+    const bool nonfinite = !isfinite(rowsum) || !isfinite(e);
+    if (nonfinite || fabs(e) <= zeropivot * rowsum) {
+      atomicMin(found, q);
+      if (nonfinite) atomicMin(found + 1, q);
+      einv[q] = 0;
+    } else einv[q] = __ddiv_rn(1.0, e);
+    __threadfence();
+    sfpc::StoreRelease(flags + q, epoch);
+  }
+}
+
+/* The engine factor's values from A and 1/E (see the top of this file). */
+__global__ void FactorValues(int n, const int *__restrict__ ti, const int *__restrict__ tj, const int *__restrict__ src, const double *__restrict__ A, const double *__restrict__ einv, double *a)
+{
+  const int q = blockIdx.x * blockDim.x + threadIdx.x;
+  if (q >= n) return;
+  for (int k = ti[q]; k < ti[q + 1]; k++) {
+    const int    c = tj[k];
+    const double v = src[k] >= 0 ? A[src[k]] : 0.0;
+    a[k]           = c < q ? v * einv[c] : (c == q ? einv[q] : v);
+  }
+}
+
+__global__ void Gather(int n, const int *__restrict__ order, const double *__restrict__ x, double *xp)
+{
+  const int q = blockIdx.x * blockDim.x + threadIdx.x;
+  if (q < n) xp[q] = x[order[q]];
+}
+
+/* Back to natural order: y = yp, y = omega yp, or y += omega yp. */
+enum ScatterMode { COPY, SCALE, ADD };
+__global__ void Scatter(int n, const int *__restrict__ order, const double *__restrict__ yp, double *y, double omega, ScatterMode mode)
+{
+  const int q = blockIdx.x * blockDim.x + threadIdx.x;
+  if (q >= n) return;
+  const int r = order[q];
+  y[r]        = mode == COPY ? yp[q] : (mode == SCALE ? omega * yp[q] : y[r] + omega * yp[q]);
+}
+
+/* rp = P (b - A x): vectors of s lanes per row. */
+__global__ void ResidualGather(int n, int s, const int *__restrict__ ai, const int *__restrict__ aj, const double *__restrict__ A, const int *__restrict__ order, const double *__restrict__ b, const double *__restrict__ x, double *rp)
+{
+  const int v = (blockIdx.x * blockDim.x + threadIdx.x) / s, t = threadIdx.x & (s - 1);
+  const int q = v < n ? v : n - 1; /* surplus vectors redo the last row, so whole warps shuffle */
+  const int r = order[q];
+  double    sum = 0;
+  for (int k = ai[r] + t; k < ai[r + 1]; k += s) sum += A[k] * x[aj[k]];
+  sum = sfpc::VectorSum(sum, s);
+  if (v < n && t == 0) rp[q] = b[r] - sum;
+}
+
+/*
+   One color of one sweep of the per-color variant, in place: forward u_q -= sum_{j<q} l_qj u_j,
+   backward y_q = (1/E_q) (y_q - sum_{j>q} a_qj y_j), over positions [q0, q1).
+*/
+template <bool forward>
+__global__ void ColorSweep(int q0, int q1, int s, const int *__restrict__ ti, const int *__restrict__ tj, const int *__restrict__ td, const double *__restrict__ a, double *u)
+{
+  const int v = q0 + (blockIdx.x * blockDim.x + threadIdx.x) / s, t = threadIdx.x & (s - 1);
+  const int q = v < q1 ? v : q1 - 1;
+  const int lo = forward ? ti[q] : td[q] + 1, hi = forward ? td[q] : ti[q + 1];
+  double    sum = 0;
+  for (int k = lo + t; k < hi; k += s) sum += a[k] * u[tj[k]];
+  sum = sfpc::VectorSum(sum, s);
+  if (v < q1 && t == 0) u[q] = forward ? u[q] - sum : a[td[q]] * (u[q] - sum);
+}
+} // namespace
+
+/* Lanes per row for row-parallel kernels: the average row length rounded up to a power of two, at most 32. */
+static int RowLanes(PetscInt n, PetscInt nnz)
+{
+  int s = 1;
+  while (s < 32 && s * n < nnz) s *= 2;
+  return s;
+}
+
+/* JPL on the device: rounds until every row is colored; returns the colors used, squeezed to 0, 1, ... */
+static PetscErrorCode ColorJPL_Device(SFDILU *s, PetscInt n, const int *ai, const int *aj, cudaStream_t stream)
+{
+  SFDILUDevice D = s->dev;
+  int         *extra, *xi, *xfill, *xj, *dcolored, nx, left = (int)n, round = 0;
+  size_t       need = 0;
+  void        *tmp;
+
+  PetscFunctionBegin;
+  PetscCallCUDA(cudaMallocAsync(&extra, sizeof(int) * (n + 1), stream));
+  PetscCallCUDA(cudaMallocAsync(&xi, sizeof(int) * (n + 1), stream));
+  PetscCallCUDA(cudaMallocAsync(&xfill, sizeof(int) * (n + 1), stream));
+  PetscCallCUDA(cudaMemsetAsync(extra, 0, sizeof(int) * (n + 1), stream));
+  PetscCallCUDA(cudaMemsetAsync(xfill, 0, sizeof(int) * (n + 1), stream));
+  TransposePositions<<<Blocks(n), TPB, 0, stream>>>((int)n, ai, aj, D->tpos, extra);
+  PetscCallCUDA(cub::DeviceScan::ExclusiveSum(NULL, need, extra, xi, (int)n + 1, stream));
+  PetscCallCUDA(cudaMallocAsync(&tmp, need, stream));
+  PetscCallCUDA(cub::DeviceScan::ExclusiveSum(tmp, need, extra, xi, (int)n + 1, stream));
+  PetscCallCUDA(cudaFreeAsync(tmp, stream));
+  PetscCallCUDA(cudaMemcpyAsync(&nx, xi + n, sizeof(int), cudaMemcpyDeviceToHost, stream));
+  PetscCallCUDA(cudaStreamSynchronize(stream));
+  PetscCallCUDA(cudaMallocAsync(&xj, sizeof(int) * PetscMax(nx, 1), stream));
+  FillExtra<<<Blocks(n), TPB, 0, stream>>>((int)n, ai, aj, D->tpos, xi, xfill, xj);
+
+  PetscCallCUDA(cudaMemsetAsync(D->color, 0xff, sizeof(int) * n, stream)); /* -1: uncolored */
+  PetscCallCUDA(cudaMallocAsync(&dcolored, sizeof(int), stream));
+  for (; left > 0; round++) { /* the largest (hash, row) left wins every round: at least one row per round */
+    int colored;
+    PetscCallCUDA(cudaMemsetAsync(dcolored, 0, sizeof(int), stream));
+    JPLRound<<<Blocks(n), TPB, 0, stream>>>((int)n, ai, aj, xi, xj, D->color, round, (unsigned)s->seed, dcolored);
+    PetscCallCUDA(cudaMemcpyAsync(&colored, dcolored, sizeof(int), cudaMemcpyDeviceToHost, stream));
+    PetscCallCUDA(cudaStreamSynchronize(stream));
+    left -= colored;
+  }
+  s->ncolors = 2 * round;
+  PetscCallCUDA(cudaFreeAsync(dcolored, stream));
+  PetscCallCUDA(cudaFreeAsync(xj, stream));
+  PetscCallCUDA(cudaFreeAsync(xfill, stream));
+  PetscCallCUDA(cudaFreeAsync(xi, stream));
+  PetscCallCUDA(cudaFreeAsync(extra, stream));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Greedy on the host, from a host copy of the device pattern (the host arrays of a GPU matrix may be stale). */
+static PetscErrorCode ColorGreedy_Device(SFDILU *s, PetscInt n, PetscInt nnz, const int *ai, const int *aj, cudaStream_t stream)
+{
+  PetscInt *hi, *hj, *hc;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc3(n + 1, &hi, PetscMax(nnz, 1), &hj, PetscMax(n, 1), &hc));
+  PetscCallCUDA(cudaMemcpyAsync(hi, ai, sizeof(int) * (n + 1), cudaMemcpyDeviceToHost, stream));
+  PetscCallCUDA(cudaMemcpyAsync(hj, aj, sizeof(int) * nnz, cudaMemcpyDeviceToHost, stream));
+  PetscCallCUDA(cudaStreamSynchronize(stream));
+  PetscCall(SFDILUColorRows_Host(n, hi, hj, PCSFDILU_COLORING_GREEDY, s->seed, hc, &s->ncolors));
+  PetscCallCUDA(cudaMemcpyAsync(s->dev->color, hc, sizeof(int) * n, cudaMemcpyHostToDevice, stream));
+  PetscCallCUDA(cudaStreamSynchronize(stream));
+  PetscCall(PetscFree3(hi, hj, hc));
+  TransposePositions<<<Blocks(n), TPB, 0, stream>>>((int)n, ai, aj, s->dev->tpos, NULL);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Squeezes the colors to those used, sorts the rows by (color, row), and builds cstart (host) and order/iperm (device). */
+static PetscErrorCode SortByColor(SFDILU *s, PetscInt n, cudaStream_t stream)
+{
+  SFDILUDevice D = s->dev;
+  int         *count, *map, *hcount, *rows, *skeys, nc = (int)s->ncolors, bits = 1;
+  size_t       need = 0;
+  void        *tmp;
+
+  PetscFunctionBegin;
+  PetscCallCUDA(cudaMallocAsync(&count, sizeof(int) * PetscMax(nc, 1), stream));
+  PetscCallCUDA(cudaMemsetAsync(count, 0, sizeof(int) * PetscMax(nc, 1), stream));
+  CountColors<<<Blocks(n), TPB, 0, stream>>>((int)n, D->color, count);
+  PetscCall(PetscMalloc1(PetscMax(nc, 1), &hcount));
+  PetscCallCUDA(cudaMemcpyAsync(hcount, count, sizeof(int) * nc, cudaMemcpyDeviceToHost, stream));
+  PetscCallCUDA(cudaStreamSynchronize(stream));
+  PetscCall(PetscMalloc1(nc + 1, &D->cstart));
+  D->cstart[0] = 0;
+  s->ncolors   = 0;
+  for (int c = 0; c < nc; c++) { /* hcount becomes the map old color -> new color */
+    const int rowsc = hcount[c];
+    hcount[c]       = rowsc ? (int)s->ncolors : -1;
+    if (rowsc) {
+      D->cstart[s->ncolors + 1] = D->cstart[s->ncolors] + rowsc;
+      s->ncolors++;
+    }
+  }
+  map = count; /* reuse: same size */
+  PetscCallCUDA(cudaMemcpyAsync(map, hcount, sizeof(int) * nc, cudaMemcpyHostToDevice, stream));
+  PetscCallCUDA(cudaMallocAsync(&rows, sizeof(int) * PetscMax(n, 1), stream));
+  PetscCallCUDA(cudaMallocAsync(&skeys, sizeof(int) * PetscMax(n, 1), stream));
+  RenumberColors<<<Blocks(n), TPB, 0, stream>>>((int)n, map, D->color, rows);
+  while ((1 << bits) < s->ncolors) bits++;
+  /* a radix sort is stable: rows of one color stay in natural order */
+  PetscCallCUDA(cub::DeviceRadixSort::SortPairs(NULL, need, D->color, skeys, rows, D->order, (int)n, 0, bits, stream));
+  PetscCallCUDA(cudaMallocAsync(&tmp, need, stream));
+  PetscCallCUDA(cub::DeviceRadixSort::SortPairs(tmp, need, D->color, skeys, rows, D->order, (int)n, 0, bits, stream));
+  PetscCallCUDA(cudaFreeAsync(tmp, stream));
+  InvertOrder<<<Blocks(n), TPB, 0, stream>>>((int)n, D->order, D->iperm);
+  PetscCallCUDA(cudaStreamSynchronize(stream)); /* hcount is read by the copy above */
+  PetscCall(PetscFree(hcount));
+  PetscCallCUDA(cudaFreeAsync(skeys, stream));
+  PetscCallCUDA(cudaFreeAsync(rows, stream));
+  PetscCallCUDA(cudaFreeAsync(count, stream));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* P A P^T's pattern (columns sorted in each row) and the engine factor on it. */
+static PetscErrorCode PermutedFactor(SFDILU *s, PetscInt n, const int *ai, const int *aj, cudaStream_t stream)
+{
+  SFDILUDevice D = s->dev;
+  int         *len, *pi, *pj, *sj, *psrc, npnz;
+  size_t       need = 0;
+  void        *tmp;
+
+  PetscFunctionBegin;
+  PetscCallCUDA(cudaMallocAsync(&len, sizeof(int) * (n + 1), stream));
+  PetscCallCUDA(cudaMallocAsync(&pi, sizeof(int) * (n + 1), stream));
+  PetscCallCUDA(cudaMemsetAsync(len + n, 0, sizeof(int), stream));
+  PermutedLengths<<<Blocks(n), TPB, 0, stream>>>((int)n, ai, aj, D->order, len);
+  PetscCallCUDA(cub::DeviceScan::ExclusiveSum(NULL, need, len, pi, (int)n + 1, stream));
+  PetscCallCUDA(cudaMallocAsync(&tmp, need, stream));
+  PetscCallCUDA(cub::DeviceScan::ExclusiveSum(tmp, need, len, pi, (int)n + 1, stream));
+  PetscCallCUDA(cudaFreeAsync(tmp, stream));
+  PetscCallCUDA(cudaMemcpyAsync(&npnz, pi + n, sizeof(int), cudaMemcpyDeviceToHost, stream));
+  PetscCallCUDA(cudaStreamSynchronize(stream));
+  PetscCallCUDA(cudaMallocAsync(&pj, sizeof(int) * PetscMax(npnz, 1), stream));
+  PetscCallCUDA(cudaMallocAsync(&sj, sizeof(int) * PetscMax(npnz, 1), stream));
+  PetscCallCUDA(cudaMallocAsync(&psrc, sizeof(int) * PetscMax(npnz, 1), stream));
+  PetscCallCUDA(cudaMallocAsync(&D->src, sizeof(int) * PetscMax(npnz, 1), stream));
+  PermutedEntries<<<Blocks(n), TPB, 0, stream>>>((int)n, ai, aj, D->order, D->iperm, pi, pj, psrc);
+  need = 0;
+  PetscCallCUDA(cub::DeviceSegmentedSort::SortPairs(NULL, need, pj, sj, psrc, D->src, npnz, (int)n, pi, pi + 1, stream));
+  PetscCallCUDA(cudaMallocAsync(&tmp, need, stream));
+  PetscCallCUDA(cub::DeviceSegmentedSort::SortPairs(tmp, need, pj, sj, psrc, D->src, npnz, (int)n, pi, pi + 1, stream));
+  PetscCallCUDA(cudaFreeAsync(tmp, stream));
+  PetscCall(SFPCTriDeviceCreate(n, npnz, pi, sj, PETSC_TRUE, &s->engine, &D->T));
+  PetscCallCUDA(cudaFreeAsync(psrc, stream));
+  PetscCallCUDA(cudaFreeAsync(sj, stream));
+  PetscCallCUDA(cudaFreeAsync(pj, stream));
+  PetscCallCUDA(cudaFreeAsync(pi, stream));
+  PetscCallCUDA(cudaFreeAsync(len, stream));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Colors A (on the device, or greedy on the host), orders its rows by color and analyses the permuted pattern. */
+PetscErrorCode SFDILUColor_Device(SFDILU *s, Mat A)
+{
+  const PetscInt *ai, *aj;
+  PetscInt        n;
+  cudaStream_t    stream;
+  SFDILUDevice    D;
+
+  PetscFunctionBegin;
+  PetscCheck(sizeof(PetscInt) == sizeof(int), PETSC_COMM_SELF, PETSC_ERR_SUP, "The GPU PCSFDILU needs 32-bit PetscInt");
+  PetscCall(PetscLogEventBegin(SFPC_DILUColor, A, 0, 0, 0));
+  PetscCall(SFDILUReset_Device(s));
+  PetscCall(PetscNew(&s->dev));
+  D = s->dev;
+  PetscCall(PetscGetCurrentCUDAStream(&stream));
+  PetscCall(MatGetLocalSize(A, &n, NULL));
+  PetscCall(MatSeqAIJCUSPARSEGetIJ(A, PETSC_FALSE, &ai, &aj));
+  s->n = n;
+  PetscCallCUDA(cudaMemcpyAsync(&D->nnz, ai + n, sizeof(int), cudaMemcpyDeviceToHost, stream));
+  PetscCallCUDA(cudaStreamSynchronize(stream));
+  D->lanes = RowLanes(n, D->nnz);
+  PetscCallCUDA(cudaMallocAsync(&D->color, sizeof(int) * PetscMax(n, 1), stream));
+  PetscCallCUDA(cudaMallocAsync(&D->order, sizeof(int) * PetscMax(n, 1), stream));
+  PetscCallCUDA(cudaMallocAsync(&D->iperm, sizeof(int) * PetscMax(n, 1), stream));
+  PetscCallCUDA(cudaMallocAsync(&D->tpos, sizeof(int) * PetscMax(D->nnz, 1), stream));
+  PetscCallCUDA(cudaMallocAsync(&D->einv, sizeof(PetscScalar) * PetscMax(n, 1), stream));
+  PetscCallCUDA(cudaMallocAsync(&D->rp, sizeof(PetscScalar) * PetscMax(n, 1), stream));
+  PetscCallCUDA(cudaMallocAsync(&D->yp, sizeof(PetscScalar) * PetscMax(n, 1), stream));
+  s->colored = s->coloring == PCSFDILU_COLORING_GREEDY ? PCSFDILU_COLORING_GREEDY : PCSFDILU_COLORING_JPL;
+  if (s->colored == PCSFDILU_COLORING_JPL) PetscCall(ColorJPL_Device(s, n, ai, aj, stream));
+  else PetscCall(ColorGreedy_Device(s, n, D->nnz, ai, aj, stream));
+  PetscCall(SortByColor(s, n, stream));
+  PetscCall(PermutedFactor(s, n, ai, aj, stream));
+  PetscCall(MatSeqAIJCUSPARSERestoreIJ(A, PETSC_FALSE, &ai, &aj));
+  PetscCall(PetscLogEventEnd(SFPC_DILUColor, A, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* E of A + shift I and the engine factor's values; s->failure/failrow as on the host, rmax the largest row sum of |A|. */
+PetscErrorCode SFDILUSetUp_Device(SFDILU *s, Mat A, PetscReal shift, PetscReal *rmax)
+{
+  SFDILUDevice        D = s->dev;
+  SFPCTriDevice       T = D->T;
+  const PetscInt     *ai, *aj;
+  const PetscScalar  *aa;
+  cudaStream_t        stream;
+  int                 blocks, epoch, found[2] = {(int)s->n, (int)s->n}, *dfound;
+  unsigned long long  base, bits = 0, *dbits;
+
+  PetscFunctionBegin;
+  PetscCall(PetscLogEventBegin(SFPC_DILUSetUp, A, 0, 0, 0));
+  s->failure = PC_NOERROR;
+  s->failrow = -1;
+  *rmax      = 0;
+  PetscCall(PetscGetCurrentCUDAStream(&stream));
+  PetscCall(SFPCTriDeviceSetWarpsPerSM(T, s->engine.warps_per_sm));
+  PetscCall(MatSeqAIJCUSPARSEGetIJ(A, PETSC_FALSE, &ai, &aj));
+  PetscCall(MatSeqAIJCUSPARSEGetArrayRead(A, &aa));
+  if (s->n) {
+    PetscCallCUDA(cudaMallocAsync(&dfound, sizeof(found), stream));
+    PetscCallCUDA(cudaMallocAsync(&dbits, sizeof(bits), stream));
+    PetscCallCUDA(cudaMemcpyAsync(dfound, found, sizeof(found), cudaMemcpyHostToDevice, stream));
+    PetscCallCUDA(cudaMemsetAsync(dbits, 0, sizeof(bits), stream));
+    PetscCall(SFPCTriDeviceTakeTickets(T, T->lower.ntasks, T->lower.factor_resident, &blocks, &base));
+    PetscCall(SFPCTriDeviceNextEpoch(T, &epoch));
+    PetscCall(PetscLogGpuTimeBegin());
+    DiagonalKernel<<<blocks, 32 * SFPC_WARPS_PER_BLOCK, 0, stream>>>(ai, aj, aa, D->tpos, D->color, D->order, D->iperm, T->lower, T->flags, epoch, T->counter, base, (double)shift, (double)s->zeropivot, D->einv, dfound, dbits);
+    PetscCallCUDA(cudaGetLastError());
+    FactorValues<<<Blocks(s->n), TPB, 0, stream>>>((int)s->n, T->i, T->j, D->src, aa, D->einv, T->a);
+    PetscCallCUDA(cudaGetLastError());
+    PetscCall(PetscLogGpuTimeEnd());
+    PetscCall(PetscLogGpuFlops(4.0 * D->nnz));
+    PetscCallCUDA(cudaMemcpyAsync(found, dfound, sizeof(found), cudaMemcpyDeviceToHost, stream)); /* the set-up's one wait: PETSc needs the outcome */
+    PetscCallCUDA(cudaMemcpyAsync(&bits, dbits, sizeof(bits), cudaMemcpyDeviceToHost, stream));
+    PetscCallCUDA(cudaStreamSynchronize(stream));
+    PetscCallCUDA(cudaFreeAsync(dfound, stream));
+    PetscCallCUDA(cudaFreeAsync(dbits, stream));
+    memcpy(rmax, &bits, sizeof(double));
+    if (found[0] < s->n) {
+      int row;
+      PetscCallCUDA(cudaMemcpyAsync(&row, D->order + found[0], sizeof(int), cudaMemcpyDeviceToHost, stream));
+      PetscCallCUDA(cudaStreamSynchronize(stream));
+      s->failure = found[1] == found[0] ? PC_FACTOR_OTHER : PC_FACTOR_NUMERIC_ZEROPIVOT;
+      s->failrow = row;
+    }
+    PetscCall(SFPCTriDeviceValuesChanged(T));
+  }
+  PetscCall(MatSeqAIJCUSPARSERestoreArrayRead(A, &aa));
+  PetscCall(MatSeqAIJCUSPARSERestoreIJ(A, PETSC_FALSE, &ai, &aj));
+  PetscCall(PetscLogEventEnd(SFPC_DILUSetUp, A, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* M^{-1} on the vectors in color order: rp -> yp (sync-free) or rp -> rp (per color, in place); returns where y is. */
+static PetscErrorCode Sweeps(SFDILU *s, cudaStream_t stream, PetscScalar **yp)
+{
+  SFDILUDevice  D = s->dev;
+  SFPCTriDevice T = D->T;
+
+  PetscFunctionBegin;
+  if (s->sweep == PCSFDILU_SWEEP_SYNCFREE) {
+    PetscCall(SFPCTriDeviceSolve(T, D->rp, D->yp));
+    *yp = D->yp;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(PetscLogGpuTimeBegin());
+  for (PetscInt c = 0; c < s->ncolors; c++) {
+    const PetscInt q0 = D->cstart[c], q1 = D->cstart[c + 1];
+    ColorSweep<true><<<(int)((q1 - q0) * D->lanes + TPB - 1) / TPB, TPB, 0, stream>>>((int)q0, (int)q1, D->lanes, T->i, T->j, T->diag, T->a, D->rp);
+  }
+  for (PetscInt c = s->ncolors - 1; c >= 0; c--) {
+    const PetscInt q0 = D->cstart[c], q1 = D->cstart[c + 1];
+    ColorSweep<false><<<(int)((q1 - q0) * D->lanes + TPB - 1) / TPB, TPB, 0, stream>>>((int)q0, (int)q1, D->lanes, T->i, T->j, T->diag, T->a, D->rp);
+  }
+  PetscCallCUDA(cudaGetLastError());
+  PetscCall(PetscLogGpuTimeEnd());
+  PetscCall(PetscLogGpuFlops(2.0 * T->nnz));
+  *yp = D->rp;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* y = M^{-1} x, device arrays. */
+PetscErrorCode SFDILUApply_Device(SFDILU *s, const PetscScalar *x, PetscScalar *y)
+{
+  SFDILUDevice D = s->dev;
+  cudaStream_t stream;
+  PetscScalar *yp;
+
+  PetscFunctionBegin;
+  if (!s->n) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscGetCurrentCUDAStream(&stream));
+  PetscCall(PetscLogGpuTimeBegin());
+  Gather<<<Blocks(s->n), TPB, 0, stream>>>((int)s->n, D->order, x, D->rp);
+  PetscCallCUDA(cudaGetLastError());
+  PetscCall(PetscLogGpuTimeEnd());
+  PetscCall(Sweeps(s, stream, &yp));
+  PetscCall(PetscLogGpuTimeBegin());
+  Scatter<<<Blocks(s->n), TPB, 0, stream>>>((int)s->n, D->order, yp, y, 1.0, COPY);
+  PetscCallCUDA(cudaGetLastError());
+  PetscCall(PetscLogGpuTimeEnd());
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* One Richardson step x += omega M^{-1} (b - A x) (x = omega M^{-1} b from a zero guess), device arrays, the residual fused into the gather. */
+PetscErrorCode SFDILURichardson_Device(SFDILU *s, Mat A, const PetscScalar *b, PetscScalar *x, PetscBool guesszero)
+{
+  SFDILUDevice       D = s->dev;
+  cudaStream_t       stream;
+  const PetscInt    *ai, *aj;
+  const PetscScalar *aa;
+  PetscScalar       *yp;
+
+  PetscFunctionBegin;
+  if (!s->n) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscGetCurrentCUDAStream(&stream));
+  if (guesszero) {
+    PetscCall(PetscLogGpuTimeBegin());
+    Gather<<<Blocks(s->n), TPB, 0, stream>>>((int)s->n, D->order, b, D->rp);
+  } else {
+    PetscCall(MatSeqAIJCUSPARSEGetIJ(A, PETSC_FALSE, &ai, &aj));
+    PetscCall(MatSeqAIJCUSPARSEGetArrayRead(A, &aa));
+    PetscCall(PetscLogGpuTimeBegin());
+    ResidualGather<<<(int)((s->n * D->lanes + TPB - 1) / TPB), TPB, 0, stream>>>((int)s->n, D->lanes, ai, aj, aa, D->order, b, x, D->rp);
+    PetscCall(PetscLogGpuFlops(2.0 * D->nnz));
+  }
+  PetscCallCUDA(cudaGetLastError());
+  PetscCall(PetscLogGpuTimeEnd());
+  if (!guesszero) {
+    PetscCall(MatSeqAIJCUSPARSERestoreArrayRead(A, &aa));
+    PetscCall(MatSeqAIJCUSPARSERestoreIJ(A, PETSC_FALSE, &ai, &aj));
+  }
+  PetscCall(Sweeps(s, stream, &yp));
+  PetscCall(PetscLogGpuTimeBegin());
+  Scatter<<<Blocks(s->n), TPB, 0, stream>>>((int)s->n, D->order, yp, x, s->omega, guesszero ? SCALE : ADD);
+  PetscCallCUDA(cudaGetLastError());
+  PetscCall(PetscLogGpuTimeEnd());
+  PetscCall(PetscLogGpuFlops(2.0 * s->n));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A host copy of the colors (natural order), made on the first request after each coloring. */
+PetscErrorCode SFDILUGetColors_Device(SFDILU *s, const PetscInt **color)
+{
+  SFDILUDevice D = s->dev;
+
+  PetscFunctionBegin;
+  if (!D->hcolor) {
+    cudaStream_t stream;
+    PetscCall(PetscGetCurrentCUDAStream(&stream));
+    PetscCall(PetscMalloc1(PetscMax(s->n, 1), &D->hcolor));
+    PetscCallCUDA(cudaMemcpyAsync(D->hcolor, D->color, sizeof(int) * s->n, cudaMemcpyDeviceToHost, stream));
+    PetscCallCUDA(cudaStreamSynchronize(stream));
+  }
+  *color = D->hcolor;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SFDILUView_Device(SFDILU *s, PetscViewer viewer)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  GPU sweeps: %s, row kernels with %d lanes per row\n", PCSFDILUSweepTypes[s->sweep], s->dev->lanes));
+  PetscCall(PetscViewerASCIIPushTab(viewer));
+  PetscCall(SFPCTriDeviceView(s->dev->T, viewer));
+  PetscCall(PetscViewerASCIIPopTab(viewer));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SFDILUReset_Device(SFDILU *s)
+{
+  SFDILUDevice D = s->dev;
+  cudaStream_t stream;
+
+  PetscFunctionBegin;
+  if (!D) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscGetCurrentCUDAStream(&stream));
+  { /* a set-up that failed half way leaves some unallocated */
+    void *arrays[] = {D->color, D->order, D->iperm, D->tpos, D->src, D->einv, D->rp, D->yp};
+    for (size_t k = 0; k < sizeof(arrays) / sizeof(arrays[0]); k++)
+      if (arrays[k]) PetscCallCUDA(cudaFreeAsync(arrays[k], stream));
+  }
+  PetscCall(SFPCTriDeviceDestroy(&D->T));
+  PetscCall(PetscFree(D->cstart));
+  PetscCall(PetscFree(D->hcolor));
+  PetscCall(PetscFree(s->dev));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
