@@ -9,7 +9,6 @@ static char help[] = "Benchmark: SFPC's sfilu against PETSc's ILU(0) on aijcuspa
 #include <petscksp.h>
 #include <petscdevice_cuda.h>
 #include <sfpc.h>
-#include <time.h>
 #include "../tests/problems.h"
 #include "timing.h"
 
@@ -114,12 +113,11 @@ int main(int argc, char **argv)
   Mat            A;
   Vec            x, b;
   PetscInt       n, nnz, warmup = 3, repeat = 20;
-  char           desc[256], casename[128] = "", json[PETSC_MAX_PATH_LEN] = "", gpu[256] = "", cmd[4096] = "", date[64];
+  char           desc[256], casename[128] = "", json[PETSC_MAX_PATH_LEN] = "";
+  BenchProvenance pv;
   Method         m[2] = {{"petsc-ilu-cusparse", PCILU, MATSOLVERCUSPARSE, 0, 0, 0, 0, 0}, {"sfpc-sfilu", "sfilu", NULL, 0, 0, 0, 0, 0}};
   double         spmv = 0;
   MatInfo        info;
-  struct cudaDeviceProp prop;
-  int            dev, cudart;
   PetscRandom    rnd;
 
   PetscFunctionBeginUser;
@@ -147,19 +145,8 @@ int main(int argc, char **argv)
   PetscCall(MatMult(A, x, b));
   for (int k = 0; k < 2; k++) PetscCall(TimeMethod(A, b, x, &m[k], (int)warmup, (int)repeat));
 
-  PetscCallCUDA(cudaGetDevice(&dev));
-  PetscCallCUDA(cudaGetDeviceProperties(&prop, dev));
-  PetscCallCUDA(cudaRuntimeGetVersion(&cudart));
-  PetscCall(PetscStrncpy(gpu, prop.name, sizeof(gpu)));
-  for (int a = 0; a < argc; a++) {
-    PetscCall(PetscStrlcat(cmd, a ? " " : "", sizeof(cmd)));
-    PetscCall(PetscStrlcat(cmd, argv[a], sizeof(cmd)));
-  }
-  {
-    time_t now = time(NULL);
-    strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
-  }
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "\n%s: %" PetscInt_FMT " rows, %" PetscInt_FMT " nonzeros, %s; SpMV %.4f ms\n", casename, n, nnz, gpu, 1e3 * spmv));
+  PetscCall(BenchProvenanceGet(argc, argv, &pv));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "\n%s: %" PetscInt_FMT " rows, %" PetscInt_FMT " nonzeros, %s; SpMV %.4f ms\n", casename, n, nnz, pv.gpu, 1e3 * spmv));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-20s %12s %12s %12s %12s %6s %10s\n", "method", "setup ms", "refactor ms", "apply ms", "solve ms", "its", "apply/SpMV"));
   for (int k = 0; k < 2; k++) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-20s %12.3f %12.3f %12.4f %12.2f %6" PetscInt_FMT " %10.2f\n", m[k].name, 1e3 * m[k].setup, 1e3 * m[k].refactor, 1e3 * m[k].apply, 1e3 * m[k].solve, m[k].its, m[k].apply / spmv));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-20s %12.2f %12.2f %12.2f %12.2f   (baseline time / sfpc time)\n", "speedup", m[0].setup / m[1].setup, m[0].refactor / m[1].refactor, m[0].apply / m[1].apply, m[0].solve / m[1].solve));
@@ -171,7 +158,7 @@ int main(int argc, char **argv)
 
     PetscCall(PetscFOpen(PETSC_COMM_WORLD, json, "a", &f));
     for (int k = 0; k < 4; k++)
-      PetscCall(PetscFPrintf(PETSC_COMM_WORLD, f, "{\"benchmark\": \"sfilu\", \"case\": \"%s\", \"rows\": %" PetscInt_FMT ", \"nnz\": %" PetscInt_FMT ", \"metric\": \"%s\", \"sfpc\": %.6e, \"baseline\": %.6e, \"baseline_name\": \"%s\", \"ratio\": %.4f, \"spmv_s\": %.6e, \"its_sfpc\": %" PetscInt_FMT ", \"its_baseline\": %" PetscInt_FMT ", \"gpu\": \"%s\", \"petsc\": \"%d.%d.%d\", \"cuda_runtime\": %d, \"command\": \"%s\", \"date\": \"%s\"}\n", casename, n, nnz, metric[k], sv[k], bv[k], m[0].name, bv[k] / sv[k], spmv, m[1].its, m[0].its, gpu, PETSC_VERSION_MAJOR, PETSC_VERSION_MINOR, PETSC_VERSION_SUBMINOR, cudart, cmd, date));
+      PetscCall(PetscFPrintf(PETSC_COMM_WORLD, f, "{\"benchmark\": \"sfilu\", \"case\": \"%s\", \"rows\": %" PetscInt_FMT ", \"nnz\": %" PetscInt_FMT ", \"metric\": \"%s\", \"sfpc\": %.6e, \"baseline\": %.6e, \"baseline_name\": \"%s\", \"ratio\": %.4f, \"spmv_s\": %.6e, \"its_sfpc\": %" PetscInt_FMT ", \"its_baseline\": %" PetscInt_FMT ", \"gpu\": \"%s\", \"petsc\": \"%d.%d.%d\", \"cuda_runtime\": %d, \"command\": \"%s\", \"date\": \"%s\"}\n", casename, n, nnz, metric[k], sv[k], bv[k], m[0].name, bv[k] / sv[k], spmv, m[1].its, m[0].its, pv.gpu, PETSC_VERSION_MAJOR, PETSC_VERSION_MINOR, PETSC_VERSION_SUBMINOR, pv.cudart, pv.cmd, pv.date));
     PetscCall(PetscFClose(PETSC_COMM_WORLD, f));
   }
   PetscCall(PetscRandomDestroy(&rnd));

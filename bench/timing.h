@@ -3,7 +3,9 @@
 
 #include <petscsys.h>
 #include <petscdevice_cuda.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 
 static int CompareDouble(const void *a, const void *b)
 {
@@ -54,5 +56,49 @@ static inline PetscErrorCode TimeDeviceOp(DeviceOp op, void *ctx, int warmup, in
   PetscCallCUDA(cudaEventDestroy(e0));
   PetscCallCUDA(cudaEventDestroy(e1));
   PetscCall(PetscFree(t));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* JSON string body with quotes, backslashes and control characters escaped. */
+static inline void JSONEscape(const char *in, char *out, size_t len)
+{
+  size_t o = 0;
+
+  for (; *in && o + 7 < len; in++) {
+    const unsigned char c = (unsigned char)*in;
+
+    if (c == '"' || c == '\\') {
+      out[o++] = '\\';
+      out[o++] = (char)c;
+    } else if (c < 0x20) o += (size_t)snprintf(out + o, len - o, "\\u%04x", c);
+    else out[o++] = (char)c;
+  }
+  out[o] = 0;
+}
+
+/* What every JSON record repeats so that each line stands alone: the GPU, the command line (JSON-escaped), the date, the CUDA runtime. */
+typedef struct {
+  char gpu[256], cmd[4096], date[64];
+  int  cudart;
+} BenchProvenance;
+
+static inline PetscErrorCode BenchProvenanceGet(int argc, char **argv, BenchProvenance *p)
+{
+  struct cudaDeviceProp prop;
+  int                   dev;
+  char                  raw[4096] = "";
+  time_t                now = time(NULL);
+
+  PetscFunctionBegin;
+  PetscCallCUDA(cudaGetDevice(&dev));
+  PetscCallCUDA(cudaGetDeviceProperties(&prop, dev));
+  PetscCallCUDA(cudaRuntimeGetVersion(&p->cudart));
+  JSONEscape(prop.name, p->gpu, sizeof(p->gpu));
+  for (int a = 0; a < argc; a++) {
+    PetscCall(PetscStrlcat(raw, a ? " " : "", sizeof(raw)));
+    PetscCall(PetscStrlcat(raw, argv[a], sizeof(raw)));
+  }
+  JSONEscape(raw, p->cmd, sizeof(p->cmd));
+  strftime(p->date, sizeof(p->date), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

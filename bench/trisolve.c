@@ -223,23 +223,6 @@ static PetscErrorCode CheckSolution(Mat T, PetscReal normT, Vec b, Vec x, Vec xr
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* JSON string body with quotes, backslashes and control characters escaped. */
-static void JSONEscape(const char *in, char *out, size_t len)
-{
-  size_t o = 0;
-
-  for (; *in && o + 7 < len; in++) {
-    const unsigned char c = (unsigned char)*in;
-
-    if (c == '"' || c == '\\') {
-      out[o++] = '\\';
-      out[o++] = (char)c;
-    } else if (c < 0x20) o += (size_t)snprintf(out + o, len - o, "\\u%04x", c);
-    else out[o++] = (char)c;
-  }
-  out[o] = 0;
-}
-
 /* Run-wide facts every record repeats, so each line of the JSON file stands alone. */
 typedef struct {
   char      casename[256], gpu[256], cmd[4096], date[64];
@@ -387,8 +370,6 @@ int main(int argc, char **argv)
   double                spmv[2];
   PetscInt              offdiag[2];
   cusparseHandle_t      handle;
-  struct cudaDeviceProp prop;
-  int                   dev;
   PetscBool             ok = PETSC_TRUE;
 
   PetscFunctionBeginUser;
@@ -452,23 +433,18 @@ int main(int argc, char **argv)
   PetscCallCUSPARSE(cusparseSetStream(handle, PetscDefaultCudaStream));
   PetscCallCUSPARSE(cusparseGetVersion(handle, &ri.cusparse));
 
-  PetscCallCUDA(cudaGetDevice(&dev));
-  PetscCallCUDA(cudaGetDeviceProperties(&prop, dev));
-  PetscCallCUDA(cudaRuntimeGetVersion(&ri.cudart));
-  JSONEscape(prop.name, ri.gpu, sizeof(ri.gpu));
-  for (int a = 0; a < argc; a++) {
-    PetscCall(PetscStrlcat(raw, a ? " " : "", sizeof(raw)));
-    PetscCall(PetscStrlcat(raw, argv[a], sizeof(raw)));
+  {
+    BenchProvenance pv;
+    PetscCall(BenchProvenanceGet(argc, argv, &pv));
+    PetscCall(PetscStrncpy(ri.gpu, pv.gpu, sizeof(ri.gpu)));
+    PetscCall(PetscStrncpy(ri.cmd, pv.cmd, sizeof(ri.cmd)));
+    PetscCall(PetscStrncpy(ri.date, pv.date, sizeof(ri.date)));
+    ri.cudart = pv.cudart;
   }
-  JSONEscape(raw, ri.cmd, sizeof(ri.cmd));
   JSONEscape(ri.casename, raw, sizeof(raw));
   PetscCall(PetscStrncpy(ri.casename, raw, sizeof(ri.casename)));
-  {
-    time_t now = time(NULL);
-    strftime(ri.date, sizeof(ri.date), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
-  }
 
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "\n%s: %" PetscInt_FMT " rows, %" PetscInt_FMT " nonzeros (%.2f off-diagonal per row), %s%s\n", ri.casename, ri.n, ri.nnz, (double)(ri.nnz - ri.n) / ri.n, prop.name, ri.rescale ? "" : ", values not rescaled"));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "\n%s: %" PetscInt_FMT " rows, %" PetscInt_FMT " nonzeros (%.2f off-diagonal per row), %s%s\n", ri.casename, ri.n, ri.nnz, (double)(ri.nnz - ri.n) / ri.n, ri.gpu, ri.rescale ? "" : ", values not rescaled"));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-3s %-14s %-9s %5s %8s %11s %10s %8s %8s %8s %10s %9s %9s\n", "tri", "method", "chose", "nlev", "ntasks", "analysis ms", "solve ms", "x solve", "x a+10", "x a+100", "solve/SpMV", "rel.err", "bwd.err"));
   for (int k = 0; k < 2; k++) {
     const MatHYBSFTriangle tri = k ? MAT_HYBSF_UPPER : MAT_HYBSF_LOWER;

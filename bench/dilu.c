@@ -1,0 +1,179 @@
+static char help[] = "Benchmark: the GPU multicolor DILU smoother (PCSFDILU on aijcusparse), its sync-free sweeps (one kernel\n"
+                     "per sweep, colors as dependency levels) against the per-color variant (one launch per color and\n"
+                     "sweep), side by side in one run, with one SpMV of the same matrix as the yardstick. Times one apply\n"
+                     "(gather, forward and backward sweep, scatter), one fused Richardson step x += M^{-1}(b - A x), the\n"
+                     "set-up (coloring, permutation, analysis, E) and the re-set-up with new values (E only). With -gamg,\n"
+                     "also GAMG-preconditioned GMRES to -ksp_rtol 1e-8 with sfdilu Richardson level smoothers against\n"
+                     "GAMG's defaults (Chebyshev/Jacobi). Device work is timed with CUDA events, set-ups with the wall\n"
+                     "clock around a device synchronization; medians of -repeat runs after -warmup.\n"
+                     "Options: problem options of tests/problems.c, -case <name>, -json <file> (append records),\n"
+                     "-coloring jpl|greedy, -gamg.\n";
+
+#include <petscksp.h>
+#include <sfpc.h>
+#include "../tests/problems.h"
+#include "timing.h"
+
+typedef struct {
+  PC  pc;
+  Mat A;
+  Vec b, x, w, y;
+} Smoother;
+
+static PetscErrorCode ApplyOp(void *ctx)
+{
+  Smoother *s = (Smoother *)ctx;
+  return PCApply(s->pc, s->b, s->y);
+}
+
+static PetscErrorCode RichardsonOp(void *ctx)
+{
+  Smoother                   *s = (Smoother *)ctx;
+  PetscInt                    its;
+  PCRichardsonConvergedReason reason;
+  return PCApplyRichardson(s->pc, s->b, s->x, s->w, 0, 0, 0, 1, PETSC_FALSE, &its, &reason);
+}
+
+static PetscErrorCode SpMVOp(void *ctx)
+{
+  Smoother *s = (Smoother *)ctx;
+  return MatMult(s->A, s->x, s->y);
+}
+
+typedef struct {
+  double   apply, richardson, setup, resetup;
+  PetscInt colors;
+} Result;
+
+/* One PCSFDILU with the given sweep: set-up (median of 3 from scratch), re-set-up with new values, apply, Richardson step. */
+static PetscErrorCode TimeSmoother(Smoother *s, const char *coloring, const char *sweep, int warmup, int repeat, Result *r)
+{
+  double t[3], t0, t1;
+
+  PetscFunctionBegin;
+  PetscCall(PetscOptionsSetValue(NULL, "-pc_sfdilu_coloring", coloring));
+  PetscCall(PetscOptionsSetValue(NULL, "-pc_sfdilu_sweep", sweep));
+  for (int k = 0; k < 3; k++) {
+    PetscCall(PCCreate(PETSC_COMM_WORLD, &s->pc));
+    PetscCall(PCSetType(s->pc, PCSFDILU));
+    PetscCall(PCSetFromOptions(s->pc));
+    PetscCall(PCSetOperators(s->pc, s->A, s->A));
+    PetscCall(WallNow(&t0));
+    PetscCall(PCSetUp(s->pc));
+    PetscCall(WallNow(&t1));
+    t[k] = t1 - t0;
+    if (k < 2) PetscCall(PCDestroy(&s->pc));
+  }
+  r->setup = Median(t, 3);
+  PetscCall(PCSFDILUGetColoring(s->pc, &r->colors, NULL));
+  for (int k = 0; k < 3; k++) {
+    PetscCall(MatScale(s->A, 1.0)); /* new values as far as PETSc knows: E again, the coloring kept */
+    PetscCall(PCSetOperators(s->pc, s->A, s->A));
+    PetscCall(WallNow(&t0));
+    PetscCall(PCSetUp(s->pc));
+    PetscCall(WallNow(&t1));
+    t[k] = t1 - t0;
+  }
+  r->resetup = Median(t, 3);
+  PetscCall(TimeDeviceOp(ApplyOp, s, warmup, repeat, &r->apply));
+  PetscCall(TimeDeviceOp(RichardsonOp, s, warmup, repeat, &r->richardson));
+  PetscCall(PCDestroy(&s->pc));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* GAMG-preconditioned GMRES, with sfdilu Richardson smoothers or GAMG's defaults: solve time (after one warm-up solve) and iterations. */
+static PetscErrorCode TimeGAMG(Smoother *s, PetscBool dilu, double *time, PetscInt *its)
+{
+  KSP    ksp;
+  double t0, t1;
+
+  PetscFunctionBegin;
+  PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp));
+  PetscCall(KSPSetOptionsPrefix(ksp, dilu ? "dilu_" : "default_"));
+  PetscCall(PetscOptionsSetValue(NULL, dilu ? "-dilu_pc_type" : "-default_pc_type", "gamg"));
+  if (dilu) {
+    PetscCall(PetscOptionsSetValue(NULL, "-dilu_mg_levels_ksp_type", "richardson"));
+    PetscCall(PetscOptionsSetValue(NULL, "-dilu_mg_levels_pc_type", "sfdilu"));
+  }
+  PetscCall(KSPSetOperators(ksp, s->A, s->A));
+  PetscCall(KSPSetType(ksp, KSPGMRES));
+  PetscCall(KSPSetTolerances(ksp, 1e-8, PETSC_CURRENT, PETSC_CURRENT, 500));
+  PetscCall(KSPSetFromOptions(ksp));
+  PetscCall(VecZeroEntries(s->y));
+  PetscCall(KSPSolve(ksp, s->b, s->y)); /* warm-up, includes the set-up */
+  PetscCall(VecZeroEntries(s->y));
+  PetscCall(WallNow(&t0));
+  PetscCall(KSPSolve(ksp, s->b, s->y));
+  PetscCall(WallNow(&t1));
+  PetscCall(KSPGetIterationNumber(ksp, its));
+  *time = t1 - t0;
+  PetscCall(KSPDestroy(&ksp));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+int main(int argc, char **argv)
+{
+  Smoother        s;
+  PetscInt        n, nnz, warmup = 3, repeat = 20, its[2] = {0, 0};
+  char            desc[256], casename[128] = "", json[PETSC_MAX_PATH_LEN] = "", coloring[16] = "jpl";
+  const char     *sweeps[2] = {"percolor", "syncfree"};
+  Result          r[2];
+  double          spmv = 0, gamg[2] = {0, 0};
+  MatInfo         info;
+  PetscBool       withgamg = PETSC_FALSE;
+  BenchProvenance pv;
+  PetscRandom     rnd;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscCall(SFPCInitializePackage());
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-warmup", &warmup, NULL));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-repeat", &repeat, NULL));
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-case", casename, sizeof(casename), NULL));
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-json", json, sizeof(json), NULL));
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-coloring", coloring, sizeof(coloring), NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-gamg", &withgamg, NULL));
+  PetscCall(PetscOptionsSetValue(NULL, "-mat_type", "aijcusparse"));
+  PetscCall(TestProblemCreate(PETSC_COMM_WORLD, &s.A, desc, sizeof(desc)));
+  if (!casename[0]) PetscCall(PetscStrncpy(casename, desc, sizeof(casename)));
+  PetscCall(MatGetSize(s.A, &n, NULL));
+  PetscCall(MatGetInfo(s.A, MAT_LOCAL, &info));
+  nnz = (PetscInt)info.nz_used;
+  PetscCall(MatCreateVecs(s.A, &s.x, &s.b));
+  PetscCall(VecDuplicate(s.b, &s.w));
+  PetscCall(VecDuplicate(s.b, &s.y));
+  PetscCall(PetscRandomCreate(PETSC_COMM_WORLD, &rnd));
+  PetscCall(VecSetRandom(s.x, rnd));
+  PetscCall(MatMult(s.A, s.x, s.b));
+  PetscCall(VecSet(s.x, 0.0));
+  PetscCall(TimeDeviceOp(SpMVOp, &s, (int)warmup, (int)repeat, &spmv));
+  for (int k = 0; k < 2; k++) PetscCall(TimeSmoother(&s, coloring, sweeps[k], (int)warmup, (int)repeat, &r[k]));
+  if (withgamg)
+    for (int k = 0; k < 2; k++) PetscCall(TimeGAMG(&s, (PetscBool)k, &gamg[k], &its[k]));
+
+  PetscCall(BenchProvenanceGet(argc, argv, &pv));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "\n%s: %" PetscInt_FMT " rows, %" PetscInt_FMT " nonzeros, %s coloring: %" PetscInt_FMT " colors; %s; SpMV %.4f ms\n", casename, n, nnz, coloring, r[1].colors, pv.gpu, 1e3 * spmv));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-10s %10s %10s %12s %12s %11s\n", "sweeps", "apply ms", "step ms", "set-up ms", "new vals ms", "apply/SpMV"));
+  for (int k = 0; k < 2; k++) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-10s %10.4f %10.4f %12.3f %12.3f %11.2f\n", sweeps[k], 1e3 * r[k].apply, 1e3 * r[k].richardson, 1e3 * r[k].setup, 1e3 * r[k].resetup, r[k].apply / spmv));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-10s %10.2f %10.2f   (per-color time / sync-free time)\n", "speedup", r[0].apply / r[1].apply, r[0].richardson / r[1].richardson));
+  if (withgamg) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  GAMG+GMRES: default smoothers %.2f ms (%" PetscInt_FMT " its), sfdilu Richardson %.2f ms (%" PetscInt_FMT " its): %.2fx\n", 1e3 * gamg[0], its[0], 1e3 * gamg[1], its[1], gamg[0] / gamg[1]));
+  if (json[0]) {
+    FILE       *f;
+    const char *metric[] = {"apply_s", "richardson_step_s", "setup_s", "resetup_s", "gamg_gmres_s"};
+    double      sv[5]    = {r[1].apply, r[1].richardson, r[1].setup, r[1].resetup, gamg[1]};
+    double      bv[5]    = {r[0].apply, r[0].richardson, r[0].setup, r[0].resetup, gamg[0]};
+
+    PetscCall(PetscFOpen(PETSC_COMM_WORLD, json, "a", &f));
+    for (int k = 0; k < (withgamg ? 5 : 4); k++)
+      PetscCall(PetscFPrintf(PETSC_COMM_WORLD, f, "{\"benchmark\": \"sfdilu\", \"case\": \"%s\", \"rows\": %" PetscInt_FMT ", \"nnz\": %" PetscInt_FMT ", \"coloring\": \"%s\", \"colors\": %" PetscInt_FMT ", \"metric\": \"%s\", \"sfpc\": %.6e, \"baseline\": %.6e, \"baseline_name\": \"%s\", \"ratio\": %.4f, \"spmv_s\": %.6e, \"its_sfpc\": %" PetscInt_FMT ", \"its_baseline\": %" PetscInt_FMT ", \"gpu\": \"%s\", \"petsc\": \"%d.%d.%d\", \"cuda_runtime\": %d, \"command\": \"%s\", \"date\": \"%s\"}\n", casename, n, nnz, coloring, r[1].colors, metric[k], sv[k], bv[k], k == 4 ? "gamg-default-smoothers" : "sfdilu-percolor", bv[k] / sv[k], spmv, its[1], its[0], pv.gpu, PETSC_VERSION_MAJOR, PETSC_VERSION_MINOR, PETSC_VERSION_SUBMINOR, pv.cudart, pv.cmd, pv.date));
+    PetscCall(PetscFClose(PETSC_COMM_WORLD, f));
+  }
+  PetscCall(PetscRandomDestroy(&rnd));
+  PetscCall(VecDestroy(&s.x));
+  PetscCall(VecDestroy(&s.b));
+  PetscCall(VecDestroy(&s.w));
+  PetscCall(VecDestroy(&s.y));
+  PetscCall(MatDestroy(&s.A));
+  PetscCall(PetscFinalize());
+  return 0;
+}

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# The sfdilu smoother benchmark, on the GPU host: bench/gpu-run bash bench/run-dilu.sh [quick]
+# Writes one JSON record per case and metric to bench/results/sfdilu-<gpu>.json (copied to $OUT
+# when set) and prints the side-by-side tables (sync-free sweeps against the per-color variant).
+set -eu
+gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1 | tr 'A-Z ' 'a-z-')
+out=bench/results/sfdilu-$gpu.json
+mkdir -p bench/results; : > "$out"
+b=build/bench/dilu
+run() { echo "+ $b $*"; $b -json "$out" "$@"; }
+# GAMG's coarse levels are small: the smoother at 32^3 and 64^3 as well as 128^3
+run -case poisson7-32 -problem poisson7 -n 32
+run -case poisson7-64 -problem poisson7 -n 64 -gamg
+run -case poisson7-128 -problem poisson7 -n 128 -repeat 10
+run -case poisson7-128-greedy -problem poisson7 -n 128 -repeat 10 -coloring greedy
+run -case poisson27-64 -problem poisson27 -n 64
+run -case poisson27-128 -problem poisson27 -n 128 -repeat 10
+run -case aniso-128 -problem anisotropic -n 128 -aniso 0.001 -repeat 10
+run -case convdiff-64-pe20 -problem convdiff -n 64 -peclet 20 -gamg
+run -case convdiff-128-pe100 -problem convdiff -n 128 -peclet 100 -repeat 10
+run -case poisson7-64-permuted -problem poisson7 -n 64 -permute 1
+run -case poisson27-64-permuted -problem poisson27 -n 64 -permute 1
+# the driven cavity of PETSc's SNES ex19 (4 fields): its first Newton Jacobian
+build/tests/petsc-tutorials/ex19 -da_grid_x 256 -da_grid_y 256 -snes_max_it 1 -ksp_max_it 1 -pc_type none -ksp_view_mat binary:/tmp/sfpc-cavity256.bin > /dev/null 2>&1
+run -case ex19-cavity-256 -problem file -f /tmp/sfpc-cavity256.bin -repeat 10
+[ "${1:-}" = quick ] || run -case poisson7-256 -problem poisson7 -n 256 -repeat 5 -warmup 1
+[ -n "${OUT:-}" ] && cp "$out" "$OUT/" || true
