@@ -94,13 +94,7 @@ static PetscErrorCode PCApplyRichardson_SFDILU(PC pc, Vec b, Vec x, Vec w, Petsc
   PetscFunctionBegin;
   (void)rtol, (void)abstol, (void)dtol;
   PetscCall(VecDuplicate(b, &d));
-  for (PetscInt k = 0; k < its; k++) {
-    if (k == 0 && guesszero) PetscCall(VecCopy(b, w));
-    else PetscCall(MatResidual(pc->mat, b, x, w));
-    PetscCall(PCApply_SFDILU(pc, w, d));
-    if (k == 0 && guesszero) PetscCall(VecAXPBY(x, s->omega, 0.0, d));
-    else PetscCall(VecAXPY(x, s->omega, d));
-  }
+  PetscCall(SFPCRichardsonSweeps(pc, PCApply_SFDILU, s->omega, b, x, w, d, its, guesszero));
   PetscCall(VecDestroy(&d));
   *outits = its;
   *reason = PCRICHARDSON_CONVERGED_ITS;
