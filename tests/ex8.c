@@ -9,6 +9,7 @@ static char help[] = "PCAFSAI (adaptive FSAI) on the host. Checks of the factor 
                      "made diagonally dominant: no ties in the search), -shift <s> (A + s I: not SPD for s negative enough),\n"
                      "-negative_row <r> (a_rr = -1), -breakdown (a 4 x 4 matrix on which the search meets a Cholesky breakdown),\n"
                      "-uneven (rank r gets rows in proportion to r + 1), -empty_rank <r> (rank r gets none).\n"
+                     "-device: with -mat_type aijcusparse, also says whether G is applied on the GPU.\n"
                      "Options of the PCs: prefix afsai_ (e.g. -afsai_pc_afsai_steps 5).\n";
 
 #include <petscksp.h>
@@ -386,7 +387,7 @@ static PetscErrorCode SolveAndPrint(Mat A, Vec b, const char *prefix, PetscInt *
 }
 
 /* The afsai_ solve: its outcome, the checks of its factor (or, failed, the PC's reason and view), and the comparison with Jacobi. */
-static PetscErrorCode SolveAFSAI(Mat A, Vec b, PetscBool cg)
+static PetscErrorCode SolveAFSAI(Mat A, Vec b, PetscBool cg, PetscBool device)
 {
   KSP                ksp;
   PC                 pc;
@@ -402,6 +403,13 @@ static PetscErrorCode SolveAFSAI(Mat A, Vec b, PetscBool cg)
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "afsai_: %s in %" PetscInt_FMT " iterations; PC: %s\n", KSPConvergedReasons[reason], its, PCFailedReasons[pcreason]));
   if (reason == KSP_DIVERGED_PC_FAILED) PetscCall(PCView(pc, PETSC_VIEWER_STDOUT_WORLD));
   else PetscCall(CheckFactor(pc, A, "afsai_"));
+  if (device) {
+    Mat       G;
+    PetscBool ongpu;
+    PetscCall(PCAFSAIGetFactor(pc, &G));
+    PetscCall(PetscObjectTypeCompare((PetscObject)G, MATSEQAIJCUSPARSE, &ongpu));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "G is applied on the GPU: %s\n", ongpu ? "yes" : "NO"));
+  }
   PetscCall(KSPDestroy(&ksp));
   if (cg) {
     PetscCall(PetscOptionsSetValue(NULL, "-jacobi_pc_type", "jacobi"));
@@ -494,12 +502,13 @@ int main(int argc, char **argv)
   char        desc[256];
   PetscInt    mono = -1, empty = -1, negrow = -1;
   PetscReal   shift = 0;
-  PetscBool   ref = PETSC_FALSE, cg = PETSC_FALSE, reuse = PETSC_FALSE, gamg = PETSC_FALSE, bjacobi = PETSC_FALSE, jitter = PETSC_FALSE, uneven = PETSC_FALSE, breakdown = PETSC_FALSE;
+  PetscBool   device = PETSC_FALSE, ref = PETSC_FALSE, cg = PETSC_FALSE, reuse = PETSC_FALSE, gamg = PETSC_FALSE, bjacobi = PETSC_FALSE, jitter = PETSC_FALSE, uneven = PETSC_FALSE, breakdown = PETSC_FALSE;
 
   PetscFunctionBeginUser;
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
   PetscCall(SFPCInitializePackage());
   PetscCall(PetscLogDefaultBegin());
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-device", &device, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-ref", &ref, NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-mono", &mono, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-cg", &cg, NULL));
@@ -531,7 +540,7 @@ int main(int argc, char **argv)
   PetscCall(PetscRandomCreate(PETSC_COMM_WORLD, &rnd));
   PetscCall(VecSetRandom(b, rnd));
 
-  PetscCall(SolveAFSAI(A, b, cg));
+  PetscCall(SolveAFSAI(A, b, cg, device));
   if (ref) {
     PC pc;
     PetscCall(AFSAICreate(A, &pc));
@@ -639,6 +648,13 @@ int main(int argc, char **argv)
     suffix: gamg_mpi
     nsize: 2
     args: -problem poisson7 -n 12 -gamg
+
+  # aijcusparse: the set-up on the host from the matrix's host copy, G and G^T on the GPU; the same iterations
+  # as on the host expected (its expected output was written from the host run's, not yet run on a GPU)
+  test:
+    suffix: gpu_poisson7
+    requires: gpu
+    args: -problem poisson7 -n 12 -cg -device -mat_type aijcusparse -use_gpu_aware_mpi 0
 
   # MPI: each rank its diagonal block, as bjacobi with afsai blocks; uneven rows, a rank without rows
   test:
