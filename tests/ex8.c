@@ -401,6 +401,21 @@ static PetscErrorCode SolveAFSAI(Mat A, Vec b, PetscBool cg, PetscBool device)
   PetscCall(KSPGetPC(ksp, &pc));
   PetscCall(PCGetFailedReason(pc, &pcreason));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "afsai_: %s in %" PetscInt_FMT " iterations; PC: %s\n", KSPConvergedReasons[reason], its, PCFailedReasons[pcreason]));
+  { /* the PC's own Richardson iteration runs its sweeps without a convergence test (as PCSOR's): the true residual says how far it got */
+    PetscBool rich;
+    PetscCall(PetscObjectTypeCompare((PetscObject)ksp, KSPRICHARDSON, &rich));
+    if (rich) {
+      Vec       x, r;
+      PetscReal rn, bn;
+      PetscCall(KSPGetSolution(ksp, &x));
+      PetscCall(VecDuplicate(b, &r));
+      PetscCall(MatResidual(A, b, x, r));
+      PetscCall(VecNorm(r, NORM_2, &rn));
+      PetscCall(VecNorm(b, NORM_2, &bn));
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "afsai_: ||b - A x|| / ||b|| = %.1e\n", (double)(rn / bn)));
+      PetscCall(VecDestroy(&r));
+    }
+  }
   if (reason == KSP_DIVERGED_PC_FAILED) PetscCall(PCView(pc, PETSC_VIEWER_STDOUT_WORLD));
   else PetscCall(CheckFactor(pc, A, "afsai_"));
   if (device) {
@@ -639,6 +654,13 @@ int main(int argc, char **argv)
     test:
       suffix: badcapacity
       args: -afsai_pc_afsai_steps 100 -afsai_pc_afsai_step_size 20
+
+  # the PC's own Richardson iteration, 40 sweeps: the automatic omega (in the view), a smaller weight (slower), and
+  # a weight beyond 2 / rho(G^T G A) (diverges)
+  test:
+    suffix: richardson
+    args: -problem poisson7 -n 8 -afsai_ksp_type richardson -afsai_ksp_max_it 40 -afsai_ksp_view -afsai_pc_afsai_omega {{-1 0.5 1.9}separate output}
+    filter: grep -v "set-up time"
 
   # a GAMG level smoother, under Richardson (automatic omega) and Chebyshev
   test:
