@@ -70,6 +70,15 @@ PETSC_EXTERN const char *const PCSFDILUSweepTypes[];
 PETSC_EXTERN PetscErrorCode PCSFDILUGetColoring(PC, PetscInt *, const PetscInt *[]);
 
 /*J
+   PCAFSAI - "afsai": adaptive FSAI for SPD matrices, M^{-1} = G^T G with G lower triangular, its pattern
+   grown per row along the gradient of the Kaporin number; a preconditioner and a multigrid level smoother
+   (-mg_levels_pc_type afsai). Options: -pc_afsai_steps <10>, -pc_afsai_step_size <1>, -pc_afsai_tol <1e-3>,
+   -pc_afsai_max_nnz_row, -pc_afsai_filter <0>, -pc_afsai_omega (Richardson weight, automatic by default),
+   -pc_afsai_reuse_pattern <true>. Set-up on the host; on MATSEQAIJCUSPARSE the apply runs on the GPU.
+J*/
+#define PCAFSAI "afsai"
+
+/*J
    MATSOLVERSFILU - "sfilu": the same ILU(0) factor as PCSFILU, for PCILU:
    -pc_type ilu -pc_factor_mat_solver_type sfilu, or -sub_pc_factor_mat_solver_type sfilu under
    PCBJACOBI/PCASM. Works on MATSEQAIJ (host) and MATSEQAIJCUSPARSE (GPU).
@@ -132,6 +141,8 @@ typedef struct {
 
 PETSC_EXTERN PetscErrorCode MatCreateHYBSF(Mat, MatHYBSFTriangle, PetscBool, SFPCLayout, SFPCLevels, Mat *);
 PETSC_EXTERN PetscErrorCode MatHYBSFGetInfo(Mat, MatHYBSFInfo *);
+
+PETSC_EXTERN PetscErrorCode PCAFSAIGetFactor(PC, Mat *);
 
 PETSC_EXTERN PetscErrorCode SFPCInitializePackage(void);
 PETSC_EXTERN PetscErrorCode SFPCFinalizePackage(void);

@@ -1,7 +1,7 @@
 /* Package registration: dynamic loading (-dll_append) and explicit SFPCInitializePackage(). */
 #include <sfpc/private/sfpcimpl.h>
 
-PetscLogEvent SFPC_ILUSymbolic, SFPC_ILUNumeric, SFPC_TriSolve, SFPC_TriAnalysis, SFPC_DILUColor, SFPC_DILUSetUp;
+PetscLogEvent SFPC_ILUSymbolic, SFPC_ILUNumeric, SFPC_TriSolve, SFPC_TriAnalysis, SFPC_DILUColor, SFPC_DILUSetUp, SFPC_AFSAIPattern, SFPC_AFSAIValues;
 
 static PetscBool SFPCPackageInitialized = PETSC_FALSE;
 
@@ -20,7 +20,7 @@ PetscErrorCode SFPCFinalizePackage(void)
 }
 
 /*@C
-  SFPCInitializePackage - Registers SFPC's types (`PCSFILU`, the `MATSOLVERSFILU` factor, `MATHYBSF`) and log events with PETSc.
+  SFPCInitializePackage - Registers SFPC's types (`PCSFILU`, `PCSFDILU`, `PCAFSAI`, the `MATSOLVERSFILU` factor, `MATHYBSF`) and log events with PETSc.
 
   Call it after `PetscInitialize()` in a program linked with libsfpc; loading the library with
   `-dll_append` calls it for you. Calling it more than once is harmless.
@@ -36,6 +36,7 @@ PetscErrorCode SFPCInitializePackage(void)
   SFPCPackageInitialized = PETSC_TRUE;
   PetscCall(PCRegister(PCSFILU, PCCreate_SFILU));
   PetscCall(PCRegister(PCSFDILU, PCCreate_SFDILU));
+  PetscCall(PCRegister(PCAFSAI, PCCreate_AFSAI));
   /* MatSolverTypeRegister() reads its list before initializing the Mat package, so a first call from a
      library loaded by -dll_append (before PETSc initialized Mat) would replace PETSc's own list */
   PetscCall(MatInitializePackage());
@@ -48,6 +49,8 @@ PetscErrorCode SFPCInitializePackage(void)
   PetscCall(PetscLogEventRegister("SFTriAnalysis", MAT_CLASSID, &SFPC_TriAnalysis));
   PetscCall(PetscLogEventRegister("SFDILUColor", PC_CLASSID, &SFPC_DILUColor));
   PetscCall(PetscLogEventRegister("SFDILUSetUp", PC_CLASSID, &SFPC_DILUSetUp));
+  PetscCall(PetscLogEventRegister("AFSAIPattern", PC_CLASSID, &SFPC_AFSAIPattern));
+  PetscCall(PetscLogEventRegister("AFSAIValues", PC_CLASSID, &SFPC_AFSAIValues));
   PetscCall(PetscRegisterFinalize(SFPCFinalizePackage));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

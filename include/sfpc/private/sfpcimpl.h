@@ -5,9 +5,13 @@
 #include <petsc/private/pcimpl.h>
 
 /* Log events; registered by SFPCInitializePackage(). */
-PETSC_INTERN PetscLogEvent SFPC_ILUSymbolic, SFPC_ILUNumeric, SFPC_TriSolve, SFPC_TriAnalysis, SFPC_DILUColor, SFPC_DILUSetUp;
+PETSC_INTERN PetscLogEvent SFPC_ILUSymbolic, SFPC_ILUNumeric, SFPC_TriSolve, SFPC_TriAnalysis, SFPC_DILUColor, SFPC_DILUSetUp, SFPC_AFSAIPattern, SFPC_AFSAIValues;
 
 PETSC_INTERN PetscErrorCode PCCreate_SFILU(PC);
 PETSC_INTERN PetscErrorCode PCCreate_SFDILU(PC);
+PETSC_INTERN PetscErrorCode PCCreate_AFSAI(PC);
 PETSC_INTERN PetscErrorCode MatGetFactor_SFILU(Mat, MatFactorType, Mat *);
 PETSC_INTERN PetscErrorCode MatCreate_HYBSF(Mat);
+
+/* its sweeps of x += omega M^{-1} (b - A x), M^{-1} applied by apply, r a work vector: a PC's PCApplyRichardson() as a smoother. */
+PETSC_INTERN PetscErrorCode SFPCRichardsonSweeps(PC, PetscErrorCode (*)(PC, Vec, Vec), PetscReal, Vec, Vec, Vec, Vec, PetscInt, PetscBool);

@@ -171,22 +171,18 @@ static PetscErrorCode PCApplyRichardson_SFDILU(PC pc, Vec b, Vec x, Vec w, Petsc
   PetscFunctionBegin;
   (void)rtol, (void)abstol, (void)dtol;
   PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)pc), &size));
-  for (PetscInt k = 0; k < its; k++) {
-    const PetscBool zero = (PetscBool)(k == 0 && guesszero);
-    if (s->ondevice && size == 1 && pc->mat == pc->pmat && s->failure == PC_NOERROR) {
+  if (s->ondevice && size == 1 && pc->mat == pc->pmat && s->failure == PC_NOERROR) {
+    for (PetscInt k = 0; k < its; k++) {
+      const PetscBool    zero = (PetscBool)(k == 0 && guesszero);
       const PetscScalar *ba;
       PetscScalar       *xa;
       PetscCall(SFDILUGetDeviceArrays(s, b, x, zero, &ba, &xa));
       PetscCall(SFDILURichardson_Device(s, s->A, ba, xa, zero));
       PetscCall(SFDILURestoreDeviceArrays(s, b, x, zero, &ba, &xa));
-      continue;
     }
+  } else {
     if (!s->d) PetscCall(VecDuplicate(b, &s->d));
-    if (zero) PetscCall(VecCopy(b, w));
-    else PetscCall(MatResidual(pc->mat, b, x, w));
-    PetscCall(PCApply_SFDILU(pc, w, s->d));
-    if (zero) PetscCall(VecAXPBY(x, s->omega, 0.0, s->d));
-    else PetscCall(VecAXPY(x, s->omega, s->d));
+    PetscCall(SFPCRichardsonSweeps(pc, PCApply_SFDILU, s->omega, b, x, w, s->d, its, guesszero));
   }
   *outits = its;
   *reason = PCRICHARDSON_CONVERGED_ITS;

@@ -1,0 +1,696 @@
+static char help[] = "PCAFSAI (adaptive FSAI) on the host. Checks of the factor G of a PC set up on the problem: G is lower\n"
+                     "triangular, diag(G A G^T) = I, rows within the entry limit. Then, by option:\n"
+                     "-ref: G against an independent dense implementation of the search and values (sequential, small);\n"
+                     "-mono <K>: psi_i = 1/g_ii^2, row i's factor in the Kaporin number, never increases over steps 0..K;\n"
+                     "-cg: CG iterations with afsai against Jacobi; -reuse: new values of the same pattern (pattern kept,\n"
+                     "or searched again with -afsai_pc_afsai_reuse_pattern 0); -gamg: afsai as GAMG level smoother under\n"
+                     "Richardson and Chebyshev; -bjacobi: -pc_type afsai against bjacobi with afsai blocks (MPI).\n"
+                     "Matrix: problem options of tests/problems.c, -jitter (off-diagonals scaled by 0.5-1.5, symmetric, then\n"
+                     "made diagonally dominant: no ties in the search), -shift <s> (A + s I: not SPD for s negative enough),\n"
+                     "-negative_row <r> (a_rr = -1), -breakdown (a 4 x 4 matrix on which the search meets a Cholesky breakdown),\n"
+                     "-uneven (rank r gets rows in proportion to r + 1), -empty_rank <r> (rank r gets none).\n"
+                     "-device: with -mat_type aijcusparse, also says whether G is applied on the GPU.\n"
+                     "Options of the PCs: prefix afsai_ (e.g. -afsai_pc_afsai_steps 5).\n";
+
+#include <petscksp.h>
+#include <sfpc.h>
+#include "problems.h"
+
+/* A deterministic factor in [0.5, 1.5) for the pair {i, j}. */
+static PetscReal PairFactor(PetscInt i, PetscInt j)
+{
+  const unsigned long long a = (unsigned long long)PetscMin(i, j), b = (unsigned long long)PetscMax(i, j);
+  return 0.5 + (PetscReal)(((a * 2654435761ULL) ^ (b * 40503ULL + 977ULL)) % 1000) / 1000.0;
+}
+
+/* Off-diagonals scaled by PairFactor() (symmetric), diagonal 1.05 times the row's sum of |off-diagonals| (+ 1): SPD. */
+static PetscErrorCode Jitter(Mat *A)
+{
+  Mat      B;
+  PetscInt rstart, rend;
+
+  PetscFunctionBegin;
+  PetscCall(MatDuplicate(*A, MAT_DO_NOT_COPY_VALUES, &B));
+  PetscCall(MatGetOwnershipRange(*A, &rstart, &rend));
+  for (PetscInt i = rstart; i < rend; i++) {
+    const PetscInt    *cols;
+    const PetscScalar *vals;
+    PetscInt           nc;
+    PetscScalar        v[64];
+    PetscReal          sum = 0;
+
+    PetscCall(MatGetRow(*A, i, &nc, &cols, &vals));
+    PetscCheck(nc <= 64, PETSC_COMM_SELF, PETSC_ERR_SUP, "-jitter supports rows of up to 64 entries");
+    for (PetscInt k = 0; k < nc; k++) {
+      v[k] = cols[k] == i ? 0.0 : vals[k] * PairFactor(i, cols[k]);
+      sum += PetscAbsScalar(v[k]);
+    }
+    for (PetscInt k = 0; k < nc; k++)
+      if (cols[k] == i) v[k] = 1.05 * sum + 1.0;
+    PetscCall(MatSetValues(B, 1, &i, nc, cols, v, INSERT_VALUES));
+    PetscCall(MatRestoreRow(*A, i, &nc, &cols, &vals));
+  }
+  PetscCall(MatAssemblyBegin(B, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(B, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatDestroy(A));
+  *A = B;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The same matrix with rank r owning rows in proportion to r + 1 (rank "empty" none). */
+static PetscErrorCode Redistribute(Mat *A, PetscInt empty)
+{
+  PetscMPIInt rank, size;
+  PetscInt    N, weight = 0, before = 0, rstart, rend;
+  IS          is;
+  Mat         B;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
+  PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
+  PetscCall(MatGetSize(*A, &N, NULL));
+  for (PetscMPIInt r = 0; r < size; r++) weight += r == empty ? 0 : r + 1;
+  for (PetscMPIInt r = 0; r < rank; r++) before += r == empty ? 0 : r + 1;
+  rstart = N * before / weight;
+  rend   = N * (before + (rank == empty ? 0 : rank + 1)) / weight;
+  PetscCall(ISCreateStride(PETSC_COMM_WORLD, rend - rstart, rstart, 1, &is));
+  PetscCall(MatCreateSubMatrix(*A, is, is, MAT_INITIAL_MATRIX, &B));
+  PetscCall(ISDestroy(&is));
+  PetscCall(MatDestroy(A));
+  *A = B;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+   A 4 x 4 symmetric matrix, not SPD, on which the search of row 3 meets a Cholesky breakdown before any psi is
+   negative (with -afsai_pc_afsai_tol 0.01): A[{1,2},{1,2}] = [1e-3 0.05; 0.05 1] is indefinite, but row 2 picks
+   column 0 first (|a_20| = 0.1 > |a_21| = 0.05) and stops there by the tolerance (psi = 1 - 0.1^2 / 0.01001 < 0.01),
+   while row 3 picks 2, then 1.
+*/
+static PetscErrorCode BreakdownMatrix(Mat *A)
+{
+  const PetscInt    i[] = {0, 0, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3};
+  const PetscInt    j[] = {0, 2, 1, 2, 3, 0, 1, 2, 3, 1, 2, 3};
+  const PetscScalar v[] = {0.01001, 0.1, 1e-3, 0.05, 0.1, 0.1, 0.05, 1, 0.5, 0.1, 0.5, 1};
+
+  PetscFunctionBegin;
+  PetscCall(MatCreate(PETSC_COMM_WORLD, A));
+  PetscCall(MatSetSizes(*A, PETSC_DECIDE, PETSC_DECIDE, 4, 4));
+  PetscCall(MatSetFromOptions(*A));
+  PetscCall(MatSetUp(*A));
+  for (size_t k = 0; k < PETSC_STATIC_ARRAY_LENGTH(v); k++) PetscCall(MatSetValue(*A, i[k], j[k], v[k], INSERT_VALUES));
+  PetscCall(MatAssemblyBegin(*A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(*A, MAT_FINAL_ASSEMBLY));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode LocalBlock(Mat A, Mat *Ad)
+{
+  PetscMPIInt size;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)A), &size));
+  if (size > 1) PetscCall(MatGetDiagonalBlock(A, Ad));
+  else *Ad = A;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A PC of type afsai with the options of prefix afsai_, set up on A. */
+static PetscErrorCode AFSAICreate(Mat A, PC *pc)
+{
+  PetscFunctionBegin;
+  PetscCall(PCCreate(PetscObjectComm((PetscObject)A), pc));
+  PetscCall(PCSetType(*pc, PCAFSAI));
+  PetscCall(PCSetOptionsPrefix(*pc, "afsai_"));
+  PetscCall(PCSetFromOptions(*pc));
+  PetscCall(PCSetOperators(*pc, A, A));
+  PetscCall(PCSetUp(*pc));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+   G lower triangular, diag(G A G^T) = I to 1e-12 (computed as the diagonal of Gt^T A Gt, Gt = G^T), the longest
+   row, the fill; on every rank (its diagonal block), answers reduced over all ranks.
+*/
+static PetscErrorCode CheckFactor(PC pc, Mat A, const char *when)
+{
+  Mat                Ad, G, Gt, GAGt;
+  Vec                d;
+  PetscInt           n, nr, nnzA[2], nnzG[2], longest = 0;
+  PetscReal          dev = 0;
+  PetscBool          lower = PETSC_TRUE;
+  const PetscInt    *gi, *gj, *ai, *aj;
+  PetscBool          done;
+  const PetscScalar *da;
+
+  PetscFunctionBegin;
+  PetscCall(LocalBlock(A, &Ad));
+  PetscCall(PCAFSAIGetFactor(pc, &G));
+  PetscCall(MatGetLocalSize(G, &n, NULL));
+  PetscCall(MatGetRowIJ(G, 0, PETSC_FALSE, PETSC_FALSE, &nr, &gi, &gj, &done));
+  for (PetscInt i = 0; i < n; i++) {
+    longest = PetscMax(longest, gi[i + 1] - gi[i]);
+    for (PetscInt k = gi[i]; k < gi[i + 1]; k++) lower = (PetscBool)(lower && gj[k] <= i);
+  }
+  nnzG[0] = gi[n];
+  PetscCall(MatRestoreRowIJ(G, 0, PETSC_FALSE, PETSC_FALSE, &nr, &gi, &gj, &done)); /* sets nr to 0 */
+  PetscCall(MatGetRowIJ(Ad, 0, PETSC_FALSE, PETSC_FALSE, &nr, &ai, &aj, &done));
+  nnzA[0] = ai[n];
+  PetscCall(MatRestoreRowIJ(Ad, 0, PETSC_FALSE, PETSC_FALSE, &nr, &ai, &aj, &done));
+  PetscCall(MatTranspose(G, MAT_INITIAL_MATRIX, &Gt));
+  PetscCall(MatPtAP(Ad, Gt, MAT_INITIAL_MATRIX, PETSC_DETERMINE, &GAGt));
+  PetscCall(MatCreateVecs(GAGt, &d, NULL));
+  PetscCall(MatGetDiagonal(GAGt, d));
+  PetscCall(VecGetArrayRead(d, &da));
+  for (PetscInt i = 0; i < n; i++) dev = PetscMax(dev, PetscAbsScalar(da[i] - 1.0));
+  PetscCall(VecRestoreArrayRead(d, &da));
+  PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, &lower, 1, MPI_C_BOOL, MPI_LAND, PETSC_COMM_WORLD));
+  PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, &dev, 1, MPIU_REAL, MPIU_MAX, PETSC_COMM_WORLD));
+  PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, &longest, 1, MPIU_INT, MPI_MAX, PETSC_COMM_WORLD));
+  PetscCallMPI(MPIU_Allreduce(nnzG, nnzG + 1, 1, MPIU_INT, MPI_SUM, PETSC_COMM_WORLD));
+  PetscCallMPI(MPIU_Allreduce(nnzA, nnzA + 1, 1, MPIU_INT, MPI_SUM, PETSC_COMM_WORLD));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s: G lower triangular: %s; diag(G A G^T) = I to 1e-12: %s; longest row %" PetscInt_FMT "; fill nnz(G)/nnz(A) %.3f\n", when, lower ? "yes" : "NO", dev <= 1e-12 ? "yes" : "NO", longest, (double)nnzG[1] / (double)nnzA[1]));
+  PetscCall(PetscInfo(pc, "max |diag(G A G^T) - 1| = %g\n", (double)dev));
+  PetscCall(VecDestroy(&d));
+  PetscCall(MatDestroy(&GAGt));
+  PetscCall(MatDestroy(&Gt));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Solves x = -M[P,P]^{-1} M[P,i] by Gaussian elimination with partial pivoting on a dense copy (n x n, row-major). */
+static PetscErrorCode DenseSolve(const PetscScalar *M, PetscInt n, PetscInt i, const PetscInt P[], PetscInt m, PetscScalar x[])
+{
+  PetscScalar *S;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc1(m * (m + 1), &S));
+  for (PetscInt r = 0; r < m; r++) {
+    for (PetscInt c = 0; c < m; c++) S[r * (m + 1) + c] = M[P[r] * n + P[c]];
+    S[r * (m + 1) + m] = -M[P[r] * n + i];
+  }
+  for (PetscInt c = 0; c < m; c++) {
+    PetscInt p = c;
+    for (PetscInt r = c + 1; r < m; r++)
+      if (PetscAbsScalar(S[r * (m + 1) + c]) > PetscAbsScalar(S[p * (m + 1) + c])) p = r;
+    for (PetscInt k = 0; k <= m; k++) {
+      const PetscScalar t = S[c * (m + 1) + k];
+      S[c * (m + 1) + k]  = S[p * (m + 1) + k];
+      S[p * (m + 1) + k]  = t;
+    }
+    for (PetscInt r = c + 1; r < m; r++) {
+      const PetscScalar f = S[r * (m + 1) + c] / S[c * (m + 1) + c];
+      for (PetscInt k = c; k <= m; k++) S[r * (m + 1) + k] -= f * S[c * (m + 1) + k];
+    }
+  }
+  for (PetscInt r = m - 1; r >= 0; r--) {
+    PetscScalar t = S[r * (m + 1) + m];
+    for (PetscInt k = r + 1; k < m; k++) t -= S[r * (m + 1) + k] * x[k];
+    x[r] = t / S[r * (m + 1) + r];
+  }
+  PetscCall(PetscFree(S));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+   The adaptive FSAI of a dense copy of A, straight from the definitions: per step the gradient (A g~)_j over all
+   j < i outside P, the s largest |.| > 0 (ties: smaller j) added, g from A[P,P] g = -A[P,i] by Gaussian
+   elimination, psi = a_ii + A[i,P] g; the stopping rules and the filter of the options; rows scaled by 1/sqrt(psi).
+   Compared with the PC's G: the same pattern, values to 1e-10 (relative to the largest).
+*/
+static PetscErrorCode CompareReference(PC pc, Mat A)
+{
+  PetscInt           n, steps = 10, s = 1, maxnnz = -1, mmax, *P, nbad = 0;
+  PetscReal          tol = 1e-3, filter = 0, err = 0, big = 0;
+  PetscScalar       *M, *gt, *grad, *x;
+  Mat                G;
+  const PetscInt    *gi, *gj;
+  const PetscScalar *ga;
+  PetscBool          done;
+
+  PetscFunctionBegin;
+  PetscCall(PetscOptionsGetInt(NULL, "afsai_", "-pc_afsai_steps", &steps, NULL));
+  PetscCall(PetscOptionsGetInt(NULL, "afsai_", "-pc_afsai_step_size", &s, NULL));
+  PetscCall(PetscOptionsGetInt(NULL, "afsai_", "-pc_afsai_max_nnz_row", &maxnnz, NULL));
+  PetscCall(PetscOptionsGetReal(NULL, "afsai_", "-pc_afsai_tol", &tol, NULL));
+  PetscCall(PetscOptionsGetReal(NULL, "afsai_", "-pc_afsai_filter", &filter, NULL));
+  mmax = maxnnz > 0 ? PetscMin(steps * s, maxnnz - 1) : steps * s;
+  PetscCall(MatGetSize(A, &n, NULL));
+  PetscCall(PetscCalloc5(n * n, &M, n, &gt, n, &grad, n, &x, n, &P));
+  for (PetscInt r = 0; r < n; r++)
+    for (PetscInt c = 0; c < n; c++) PetscCall(MatGetValue(A, r, c, &M[r * n + c]));
+  PetscCall(PCAFSAIGetFactor(pc, &G));
+  PetscCall(MatGetRowIJ(G, 0, PETSC_FALSE, PETSC_FALSE, &n, &gi, &gj, &done));
+  PetscCall(MatSeqAIJGetArrayRead(G, &ga));
+  for (PetscInt i = 0; i < n; i++) {
+    const PetscScalar aii = M[i * n + i];
+    PetscScalar       psi = aii;
+    PetscInt          m   = 0, kept = 0;
+
+    PetscCall(PetscArrayzero(gt, n));
+    gt[i] = 1;
+    for (PetscInt k = 0; k < steps && m < mmax; k++) {
+      const PetscInt m0 = m;
+      for (PetscInt j = 0; j < i; j++) {
+        grad[j] = 0;
+        for (PetscInt r = 0; r < n; r++) grad[j] += M[j * n + r] * gt[r];
+      }
+      for (PetscInt q = 0; q < m; q++) grad[P[q]] = 0;
+      for (PetscInt t = 0; t < s && m < mmax; t++) {
+        PetscInt best = -1;
+        for (PetscInt j = 0; j < i; j++)
+          if (PetscAbsScalar(grad[j]) > 0 && (best < 0 || PetscAbsScalar(grad[j]) > PetscAbsScalar(grad[best]))) best = j;
+        if (best < 0) break;
+        P[m++]     = best;
+        grad[best] = 0;
+      }
+      if (m == m0) break;
+      PetscCall(DenseSolve(M, n, i, P, m, x));
+      psi = aii;
+      for (PetscInt q = 0; q < m; q++) {
+        gt[P[q]] = x[q];
+        psi += M[i * n + P[q]] * x[q];
+      }
+      if (PetscRealPart(psi) <= tol * PetscRealPart(aii)) break;
+    }
+    for (PetscInt q = 0; q < m; q++)
+      if (PetscAbsScalar(gt[P[q]]) * PetscSqrtReal(PetscRealPart(M[P[q] * n + P[q]] / aii)) >= filter) P[kept++] = P[q];
+    m = kept;
+    PetscCall(PetscSortInt(m, P));
+    PetscCall(DenseSolve(M, n, i, P, m, x));
+    psi = aii;
+    for (PetscInt q = 0; q < m; q++) psi += M[i * n + P[q]] * x[q];
+    /* the PC's row i: P (sorted), then the diagonal */
+    if (gi[i + 1] - gi[i] != m + 1 || gj[gi[i] + m] != i) nbad++;
+    else {
+      for (PetscInt q = 0; q < m; q++) {
+        if (gj[gi[i] + q] != P[q]) nbad++;
+        err = PetscMax(err, PetscAbsScalar(ga[gi[i] + q] - x[q] / PetscSqrtScalar(psi)));
+      }
+      err = PetscMax(err, PetscAbsScalar(ga[gi[i] + m] - 1.0 / PetscSqrtScalar(psi)));
+    }
+  }
+  for (PetscInt k = 0; k < gi[n]; k++) big = PetscMax(big, PetscAbsScalar(ga[k]));
+  PetscCall(MatSeqAIJRestoreArrayRead(G, &ga));
+  PetscCall(MatRestoreRowIJ(G, 0, PETSC_FALSE, PETSC_FALSE, &n, &gi, &gj, &done));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "dense reference: same pattern: %s; values agree to 1e-10: %s\n", nbad ? "NO" : "yes", err <= 1e-10 * big ? "yes" : "NO"));
+  PetscCall(PetscInfo(pc, "reference: %" PetscInt_FMT " pattern differences, largest value difference %g (largest |g_ij| %g)\n", nbad, (double)err, (double)big));
+  PetscCall(PetscFree5(M, gt, grad, x, P));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* psi_i = 1 / g_ii^2 for steps 0..K (the other options of prefix afsai_ kept): never increases; (1/n) sum_i log psi_i printed. */
+static PetscErrorCode CheckMonotone(Mat A, PetscInt K)
+{
+  PetscInt   n, rises = 0;
+  PetscReal *prev;
+
+  PetscFunctionBegin;
+  PetscCall(MatGetLocalSize(A, &n, NULL));
+  PetscCall(PetscMalloc1(n, &prev));
+  for (PetscInt k = 0; k <= K; k++) {
+    char      steps[16];
+    PC        pc;
+    Mat       G;
+    Vec       d;
+    PetscReal logsum = 0;
+    PetscInt  N, rstep = 0;
+    const PetscScalar *da;
+
+    PetscCall(PetscSNPrintf(steps, sizeof(steps), "%" PetscInt_FMT, k));
+    PetscCall(PetscOptionsSetValue(NULL, "-afsai_pc_afsai_steps", steps));
+    PetscCall(AFSAICreate(A, &pc));
+    PetscCall(PCAFSAIGetFactor(pc, &G));
+    PetscCall(MatCreateVecs(G, &d, NULL));
+    PetscCall(MatGetDiagonal(G, d));
+    PetscCall(VecGetArrayRead(d, &da));
+    for (PetscInt i = 0; i < n; i++) {
+      const PetscReal psi = 1.0 / PetscRealPart(da[i] * da[i]);
+      if (k > 0 && psi > prev[i] * (1 + 1e-12)) rstep++;
+      prev[i] = psi;
+      logsum += PetscLogReal(psi);
+    }
+    PetscCall(VecRestoreArrayRead(d, &da));
+    PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, &logsum, 1, MPIU_REAL, MPIU_SUM, PETSC_COMM_WORLD));
+    PetscCall(MatGetSize(A, &N, NULL));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "steps %" PetscInt_FMT ": (1/n) sum_i log psi_i = %.6f\n", k, (double)(logsum / N)));
+    rises += rstep;
+    PetscCall(VecDestroy(&d));
+    PetscCall(PCDestroy(&pc));
+  }
+  PetscCall(PetscOptionsClearValue(NULL, "-afsai_pc_afsai_steps"));
+  PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, &rises, 1, MPIU_INT, MPI_SUM, PETSC_COMM_WORLD));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "psi_i never increases with the steps: %s\n", rises ? "NO" : "yes"));
+  PetscCall(PetscFree(prev));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A CG (unless the options say otherwise) solve with the options of prefix; its KSP is returned when ksp is not NULL. */
+static PetscErrorCode Solve(Mat A, Vec b, const char *prefix, PetscInt *its, KSPConvergedReason *reason, PetscReal **hist, PetscInt *nhist, KSP *kspout)
+{
+  KSP ksp;
+  Vec x;
+
+  PetscFunctionBegin;
+  PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp));
+  PetscCall(KSPSetOptionsPrefix(ksp, prefix));
+  PetscCall(KSPSetOperators(ksp, A, A));
+  PetscCall(KSPSetType(ksp, KSPCG));
+  PetscCall(KSPSetTolerances(ksp, 1e-8, PETSC_CURRENT, PETSC_CURRENT, 2000));
+  PetscCall(KSPSetResidualHistory(ksp, NULL, PETSC_DECIDE, PETSC_TRUE));
+  PetscCall(KSPSetFromOptions(ksp));
+  PetscCall(VecDuplicate(b, &x));
+  PetscCall(KSPSolve(ksp, b, x));
+  PetscCall(KSPGetIterationNumber(ksp, its));
+  PetscCall(KSPGetConvergedReason(ksp, reason));
+  if (hist) {
+    const PetscReal *h;
+    PetscCall(KSPGetResidualHistory(ksp, &h, nhist));
+    PetscCall(PetscMalloc1(*nhist, hist));
+    PetscCall(PetscArraycpy(*hist, h, *nhist));
+  }
+  PetscCall(VecDestroy(&x));
+  if (kspout) *kspout = ksp;
+  else PetscCall(KSPDestroy(&ksp));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode SolveAndPrint(Mat A, Vec b, const char *prefix, PetscInt *its)
+{
+  KSPConvergedReason reason;
+  PetscInt           n;
+
+  PetscFunctionBegin;
+  PetscCall(Solve(A, b, prefix, &n, &reason, NULL, NULL, NULL));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s: %s in %" PetscInt_FMT " iterations\n", prefix, KSPConvergedReasons[reason], n));
+  if (its) *its = n;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The afsai_ solve: its outcome, the checks of its factor (or, failed, the PC's reason and view), and the comparison with Jacobi. */
+static PetscErrorCode SolveAFSAI(Mat A, Vec b, PetscBool cg, PetscBool device)
+{
+  KSP                ksp;
+  PC                 pc;
+  PetscInt           its, jits;
+  KSPConvergedReason reason;
+  PCFailedReason     pcreason;
+
+  PetscFunctionBegin;
+  PetscCall(PetscOptionsSetValue(NULL, "-afsai_pc_type", "afsai"));
+  PetscCall(Solve(A, b, "afsai_", &its, &reason, NULL, NULL, &ksp));
+  PetscCall(KSPGetPC(ksp, &pc));
+  PetscCall(PCGetFailedReason(pc, &pcreason));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "afsai_: %s in %" PetscInt_FMT " iterations; PC: %s\n", KSPConvergedReasons[reason], its, PCFailedReasons[pcreason]));
+  { /* the PC's own Richardson iteration runs its sweeps without a convergence test (as PCSOR's): the true residual says how far it got */
+    PetscBool rich;
+    PetscCall(PetscObjectTypeCompare((PetscObject)ksp, KSPRICHARDSON, &rich));
+    if (rich) {
+      Vec       x, r;
+      PetscReal rn, bn;
+      PetscCall(KSPGetSolution(ksp, &x));
+      PetscCall(VecDuplicate(b, &r));
+      PetscCall(MatResidual(A, b, x, r));
+      PetscCall(VecNorm(r, NORM_2, &rn));
+      PetscCall(VecNorm(b, NORM_2, &bn));
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "afsai_: ||b - A x|| / ||b|| = %.1e\n", (double)(rn / bn)));
+      PetscCall(VecDestroy(&r));
+    }
+  }
+  if (reason == KSP_DIVERGED_PC_FAILED) PetscCall(PCView(pc, PETSC_VIEWER_STDOUT_WORLD));
+  else PetscCall(CheckFactor(pc, A, "afsai_"));
+  if (device) {
+    Mat       G;
+    PetscBool ongpu;
+    PetscCall(PCAFSAIGetFactor(pc, &G));
+    PetscCall(PetscObjectTypeCompare((PetscObject)G, MATSEQAIJCUSPARSE, &ongpu));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "G is applied on the GPU: %s\n", ongpu ? "yes" : "NO"));
+  }
+  PetscCall(KSPDestroy(&ksp));
+  if (cg) {
+    PetscCall(PetscOptionsSetValue(NULL, "-jacobi_pc_type", "jacobi"));
+    PetscCall(SolveAndPrint(A, b, "jacobi_", &jits));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "CG with afsai needs fewer iterations than with jacobi: %s\n", its < jits ? "yes" : "NO"));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* New values of the same pattern (2 A + I): what the re-set-up redid, and the checks of the refreshed factor. */
+static PetscErrorCode Reuse(Mat A, Vec b)
+{
+  KSP                ksp;
+  PC                 pc;
+  Vec                x;
+  PetscInt           its, p0, v0, p1, v1;
+  KSPConvergedReason reason;
+
+  PetscFunctionBegin;
+  PetscCall(Solve(A, b, "afsai_", &its, &reason, NULL, NULL, &ksp));
+  PetscCall(TestEventCount("AFSAIPattern", &p0));
+  PetscCall(TestEventCount("AFSAIValues", &v0));
+  PetscCall(MatScale(A, 2.0));
+  PetscCall(MatShift(A, 1.0));
+  PetscCall(KSPSetOperators(ksp, A, A));
+  PetscCall(VecDuplicate(b, &x));
+  PetscCall(KSPSolve(ksp, b, x));
+  PetscCall(KSPGetIterationNumber(ksp, &its));
+  PetscCall(KSPGetConvergedReason(ksp, &reason));
+  PetscCall(TestEventCount("AFSAIPattern", &p1));
+  PetscCall(TestEventCount("AFSAIValues", &v1));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "new values, same pattern: %s in %" PetscInt_FMT " iterations; the re-set-up searched %" PetscInt_FMT " patterns and computed values %" PetscInt_FMT " times\n", KSPConvergedReasons[reason], its, p1 - p0, v1 - v0));
+  PetscCall(KSPGetPC(ksp, &pc));
+  PetscCall(CheckFactor(pc, A, "after new values"));
+  PetscCall(VecDestroy(&x));
+  PetscCall(KSPDestroy(&ksp));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode Gamg(Mat A, Vec b)
+{
+  const char *opts[][2] = {
+    {"-gamg_default_pc_type",                     "gamg"     },
+    {"-gamg_afsai_richardson_pc_type",            "gamg"     },
+    {"-gamg_afsai_richardson_mg_levels_ksp_type", "richardson"},
+    {"-gamg_afsai_richardson_mg_levels_pc_type",  "afsai"    },
+    {"-gamg_afsai_chebyshev_pc_type",             "gamg"     },
+    {"-gamg_afsai_chebyshev_mg_levels_pc_type",   "afsai"    },
+  };
+  const char *prefixes[] = {"gamg_default_", "gamg_afsai_richardson_", "gamg_afsai_chebyshev_"};
+
+  PetscFunctionBegin;
+  for (size_t k = 0; k < PETSC_STATIC_ARRAY_LENGTH(opts); k++) PetscCall(PetscOptionsSetValue(NULL, opts[k][0], opts[k][1]));
+  for (size_t k = 0; k < PETSC_STATIC_ARRAY_LENGTH(prefixes); k++) {
+    PetscInt p0, p1;
+    PetscCall(TestEventCount("AFSAIPattern", &p0));
+    PetscCall(SolveAndPrint(A, b, prefixes[k], NULL));
+    PetscCall(TestEventCount("AFSAIPattern", &p1));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  afsai set up on %" PetscInt_FMT " levels\n", p1 - p0));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* -pc_type afsai against -pc_type bjacobi -sub_pc_type afsai: the same preconditioner, residual for residual. */
+static PetscErrorCode CompareBJacobi(Mat A, Vec b)
+{
+  const char        *prefixes[2] = {"afsai_", "bjacobi_"};
+  PetscInt           its[2], nh[2];
+  PetscReal         *h[2];
+  KSPConvergedReason reason;
+  PetscBool          same;
+
+  PetscFunctionBegin;
+  PetscCall(PetscOptionsSetValue(NULL, "-afsai_pc_type", "afsai"));
+  PetscCall(PetscOptionsSetValue(NULL, "-bjacobi_pc_type", "bjacobi"));
+  PetscCall(PetscOptionsSetValue(NULL, "-bjacobi_sub_pc_type", "afsai"));
+  for (int k = 0; k < 2; k++) PetscCall(Solve(A, b, prefixes[k], &its[k], &reason, &h[k], &nh[k], NULL));
+  same = (PetscBool)(nh[0] == nh[1]);
+  for (PetscInt k = 0; same && k < nh[0]; k++) same = (PetscBool)(h[0][k] == h[1][k]);
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "-pc_type afsai: %" PetscInt_FMT " iterations, bjacobi with afsai blocks: %" PetscInt_FMT "; residual histories bitwise equal: %s\n", its[0], its[1], same ? "yes" : "NO"));
+  for (int k = 0; k < 2; k++) PetscCall(PetscFree(h[k]));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+int main(int argc, char **argv)
+{
+  Mat         A;
+  Vec         b;
+  PetscRandom rnd;
+  char        desc[256];
+  PetscInt    mono = -1, empty = -1, negrow = -1;
+  PetscReal   shift = 0;
+  PetscBool   device = PETSC_FALSE, ref = PETSC_FALSE, cg = PETSC_FALSE, reuse = PETSC_FALSE, gamg = PETSC_FALSE, bjacobi = PETSC_FALSE, jitter = PETSC_FALSE, uneven = PETSC_FALSE, breakdown = PETSC_FALSE;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscCall(SFPCInitializePackage());
+  PetscCall(PetscLogDefaultBegin());
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-device", &device, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-ref", &ref, NULL));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-mono", &mono, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-cg", &cg, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-reuse", &reuse, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-gamg", &gamg, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-bjacobi", &bjacobi, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-jitter", &jitter, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-uneven", &uneven, NULL));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-empty_rank", &empty, NULL));
+  PetscCall(PetscOptionsGetReal(NULL, NULL, "-shift", &shift, NULL));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-negative_row", &negrow, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-breakdown", &breakdown, NULL));
+  if (breakdown) {
+    PetscCall(BreakdownMatrix(&A));
+    PetscCall(PetscSNPrintf(desc, sizeof(desc), "4 x 4, indefinite"));
+  } else PetscCall(TestProblemCreate(PETSC_COMM_WORLD, &A, desc, sizeof(desc)));
+  if (jitter) PetscCall(Jitter(&A));
+  if (shift != 0) PetscCall(MatShift(A, shift));
+  if (negrow >= 0) { /* a_rr = -1 */
+    PetscInt rstart, rend;
+    PetscCall(MatGetOwnershipRange(A, &rstart, &rend));
+    if (negrow >= rstart && negrow < rend) PetscCall(MatSetValue(A, negrow, negrow, -1.0, INSERT_VALUES));
+    PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
+    PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
+  }
+  if (uneven || empty >= 0) PetscCall(Redistribute(&A, empty));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "problem: %s%s%s\n", desc, jitter ? ", jittered" : "", shift != 0 ? ", shifted" : ""));
+  PetscCall(MatCreateVecs(A, NULL, &b));
+  PetscCall(PetscRandomCreate(PETSC_COMM_WORLD, &rnd));
+  PetscCall(VecSetRandom(b, rnd));
+
+  PetscCall(SolveAFSAI(A, b, cg, device));
+  if (ref) {
+    PC pc;
+    PetscCall(AFSAICreate(A, &pc));
+    PetscCall(CompareReference(pc, A));
+    PetscCall(PCDestroy(&pc));
+  }
+  if (mono >= 0) PetscCall(CheckMonotone(A, mono));
+  if (bjacobi) PetscCall(CompareBJacobi(A, b));
+  if (gamg) PetscCall(Gamg(A, b));
+  if (reuse) PetscCall(Reuse(A, b)); /* last: it changes A's values */
+  PetscCall(PetscRandomDestroy(&rnd));
+  PetscCall(VecDestroy(&b));
+  PetscCall(MatDestroy(&A));
+  PetscCall(PetscFinalize());
+  return 0;
+}
+
+/*TEST
+
+  build:
+    depends: problems.c
+
+  # the search and the values against a dense implementation of the definitions, several settings
+  test:
+    suffix: ref
+    args: -problem poisson27 -n 5 -jitter -ref -afsai_pc_afsai_steps {{1 4 10}separate output} -afsai_pc_afsai_step_size {{1 3}separate output}
+  test:
+    suffix: mono
+    args: -problem poisson27 -n 5 -jitter -mono 6 -afsai_pc_afsai_step_size 3
+  test:
+    suffix: ref_limits
+    args: -problem poisson7 -n 6 -jitter -ref -afsai_pc_afsai_steps 8 -afsai_pc_afsai_step_size 2 -afsai_pc_afsai_max_nnz_row 6 -afsai_pc_afsai_tol 0.95 -afsai_pc_afsai_filter 0.05 -afsai_ksp_view
+    filter: grep -v "set-up time"
+
+  # CG iterations against Jacobi; psi never increases with the steps
+  test:
+    suffix: poisson7
+    args: -problem poisson7 -n 12 -cg -mono 5
+  test:
+    suffix: poisson27
+    args: -problem poisson27 -n 10 -cg -mono 3
+  test:
+    suffix: aniso
+    args: -problem anisotropic -n 12 -aniso 0.001 -cg
+  test:
+    suffix: filter
+    args: -problem poisson27 -n 10 -cg -afsai_pc_afsai_filter 0.05
+  test:
+    suffix: bcsstk16
+    args: -problem file -f ${sfpc_dir}/tests/data/bcsstk16.mtx.gz -cg -mono 3
+  test:
+    suffix: bcsstk26
+    args: -problem file -f ${sfpc_dir}/tests/data/bcsstk26.mtx.gz -cg
+  test:
+    suffix: bcsstk28
+    args: -problem file -f ${sfpc_dir}/tests/data/bcsstk28.mtx.gz -cg -afsai_pc_afsai_steps 20
+
+  # new values of the same pattern: the pattern kept, or searched again on request
+  test:
+    suffix: reuse
+    args: -problem poisson7 -n 8 -reuse -afsai_pc_afsai_reuse_pattern {{1 0}separate output}
+
+  # not SPD: a negative diagonal, a non-positive psi (diagonal 1, off-diagonals -1), a Cholesky breakdown
+  test:
+    suffix: notspd
+    args: -problem poisson7 -n 4 -shift {{-7 -5}separate output} -afsai_ksp_converged_reason
+  test:
+    suffix: breakdown
+    args: -breakdown -afsai_pc_afsai_tol 0.01 -afsai_ksp_converged_reason
+  test:
+    suffix: notspd_error
+    args: -problem poisson7 -n 4 -shift -7 -afsai_ksp_error_if_not_converged
+    filter: Error: grep -E "not SPD" | sed -e "s/^\[0\]PETSC ERROR: //"
+
+  testset:
+    args: -problem poisson7 -n 4
+    filter: Error: grep -E "out of range" | sed -e "s/^\[0\]PETSC ERROR: //"
+    test:
+      suffix: badsteps
+      args: -afsai_pc_afsai_steps -1
+    test:
+      suffix: badstepsize
+      args: -afsai_pc_afsai_step_size 0
+    test:
+      suffix: badmaxnnz
+      args: -afsai_pc_afsai_max_nnz_row 0
+    test:
+      suffix: badtol
+      args: -afsai_pc_afsai_tol 1
+    test:
+      suffix: badfilter
+      args: -afsai_pc_afsai_filter -0.1
+    test:
+      suffix: badomega
+      args: -afsai_pc_afsai_omega 2
+    test:
+      suffix: badcapacity
+      args: -afsai_pc_afsai_steps 100 -afsai_pc_afsai_step_size 20
+
+  # the PC's own Richardson iteration, 40 sweeps: the automatic omega (in the view), a smaller weight (slower), and
+  # a weight beyond 2 / rho(G^T G A) (diverges)
+  test:
+    suffix: richardson
+    args: -problem poisson7 -n 8 -afsai_ksp_type richardson -afsai_ksp_max_it 40 -afsai_ksp_view -afsai_pc_afsai_omega {{-1 0.5 1.9}separate output}
+    filter: grep -v "set-up time"
+
+  # a GAMG level smoother, under Richardson (automatic omega) and Chebyshev
+  test:
+    suffix: gamg
+    args: -problem poisson7 -n 16 -gamg
+  test:
+    suffix: gamg_mpi
+    nsize: 2
+    args: -problem poisson7 -n 12 -gamg
+
+  # aijcusparse: the set-up on the host from the matrix's host copy, G and G^T on the GPU; the same iterations
+  # as on the host expected (its expected output was written from the host run's, not yet run on a GPU)
+  test:
+    suffix: gpu_poisson7
+    requires: gpu
+    args: -problem poisson7 -n 12 -cg -device -mat_type aijcusparse -use_gpu_aware_mpi 0
+
+  # MPI: each rank its diagonal block, as bjacobi with afsai blocks; uneven rows, a rank without rows
+  test:
+    suffix: mpi
+    nsize: {{1 2 3}separate output}
+    args: -problem poisson7 -n 9 -uneven -bjacobi -cg
+  test:
+    suffix: mpi_empty_rank
+    nsize: 3
+    args: -problem poisson27 -n 7 -empty_rank 1 -bjacobi -mono 2
+  # the failing row on rank 1 only: every rank fails, and the view names the global row
+  test:
+    suffix: mpi_notspd
+    nsize: 2
+    args: -problem poisson7 -n 4 -negative_row 50 -uneven
+
+TEST*/
