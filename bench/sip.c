@@ -6,7 +6,8 @@ static char help[] = "Benchmark: Stone's SIP on the GPU (-pc_type sfilu -pc_sfil
                      "and the standalone SIP iteration to a 1-norm reduction of -sip_rtol. Device stages are medians of\n"
                      "-repeat CUDA-event timings after -warmup; set-ups and solves use the wall clock around a device sync.\n"
                      "Options: problem options of tests/problems.c (a 7-point problem: the grid is -n cubed), -case <name>,\n"
-                     "-json <file> (append records), -alpha <0.92>, -its <20>, -setups <3>, -solves <2>, -sip_maxit <2000>.\n";
+                     "-json <file> (append records), -alpha <0.92>, -its <20>, -setups <3>, -solves <2>, -sip_maxit <2000>.\n"
+                     "Last, the factorization kernels alone, by PETSc's GPU timers (PetscLogGpuTime()).\n";
 
 #include <petscksp.h>
 #include <petscdevice_cuda.h>
@@ -145,7 +146,7 @@ int main(int argc, char **argv)
   PetscRandom    rnd;
   Ctx            c;
   /* stage times (s) */
-  double         spmv, resid, norm1, apply, fwd, bwd, fac_sf, fac_ls, fac_ilu, iter;
+  double         spmv, resid, norm1, apply, fwd, bwd, fac_sf, fac_ls, fac_ilu, ker_sf, ker_ls, ker_ilu, iter;
   enum { SIP_GMRES, ILU0_GMRES, CUSPARSE_GMRES, SIP_RICHARDSON, NMETHODS };
   Method         m[NMETHODS];
 
@@ -241,6 +242,30 @@ int main(int argc, char **argv)
     for (int k = 0; k < NMETHODS; k++) PetscCall(TimeMethod(A, b, x, &m[k], (int)setups, (int)solves));
   }
 
+  /* the factorization kernel(s) alone: PETSc's GPU timers around them (in the SFILUNumeric event); last, since they synchronize */
+  {
+    const char   *variants[] = {"syncfree", "levelsync", NULL};
+    double       *fac[]      = {&ker_sf, &ker_ls, &ker_ilu};
+    PetscLogEvent ev;
+
+    PetscCall(PetscLogDefaultBegin());
+    PetscCall(PetscLogGpuTime());
+    PetscCall(PetscLogEventGetId("SFILUNumeric", &ev));
+    for (int v = 0; v < 3; v++) {
+      KSP                ksp;
+      PetscEventPerfInfo i0, i1;
+      PetscCall(PetscSNPrintf(buf, sizeof(buf), v < 2 ? "%s -pc_sfilu_sip_variant %s" : "-pc_type sfilu", sipopts, variants[v]));
+      PetscCall(MakeKSP(A, v == 0 ? "sf_" : v == 1 ? "ls_" : "ilu_", buf, &ksp));
+      PetscCall(KSPGetPC(ksp, &c.pc));
+      PetscCall(PCSetUp(c.pc));
+      PetscCall(PetscLogEventGetPerfInfo(PETSC_DETERMINE, ev, &i0));
+      for (int k = 0; k < repeat; k++) PetscCall(RefactorOp(&c));
+      PetscCall(PetscLogEventGetPerfInfo(PETSC_DETERMINE, ev, &i1));
+      *fac[v] = (i1.GpuTime - i0.GpuTime) / PetscMax(i1.count - i0.count, 1);
+      PetscCall(KSPDestroy(&ksp));
+    }
+  }
+
   PetscCallCUDA(cudaGetDevice(&dev));
   PetscCallCUDA(cudaGetDeviceProperties(&prop, dev));
   PetscCallCUDA(cudaRuntimeGetVersion(&cudart));
@@ -256,13 +281,14 @@ int main(int argc, char **argv)
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "\n%s: %" PetscInt_FMT " rows, %" PetscInt_FMT " nonzeros, %" PetscInt_FMT " hyperplanes, %s, alpha %g\n", casename, n, nnz, 3 * N - 2, gpu, (double)alpha));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  SIP iteration %.4f ms = residual %.4f + 1-norm %.4f + forward %.4f + backward %.4f (apply %.4f) + update; SpMV %.4f ms\n", 1e3 * iter, 1e3 * resid, 1e3 * norm1, 1e3 * fwd, 1e3 * bwd, 1e3 * apply, 1e3 * spmv));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  refactorization: SIP sync-free %.4f ms, SIP level-synchronous %.4f ms (%.2fx), ILU(0) sync-free %.4f ms\n", 1e3 * fac_sf, 1e3 * fac_ls, fac_ls / fac_sf, 1e3 * fac_ilu));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  factorization kernel(s) alone: SIP sync-free %.4f ms, SIP level-synchronous %.4f ms (%.2fx), ILU(0) sync-free %.4f ms\n", 1e3 * ker_sf, 1e3 * ker_ls, ker_ls / ker_sf, 1e3 * ker_ilu));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-26s %10s %10s %10s %6s %s\n", "time to solution", "setup ms", "solve ms", "total ms", "its", "reason"));
   for (int k = 0; k < NMETHODS; k++) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-26s %10.2f %10.2f %10.2f %6" PetscInt_FMT " %s\n", m[k].name, 1e3 * m[k].setup, 1e3 * m[k].solve, 1e3 * (m[k].setup + m[k].solve), m[k].its, KSPConvergedReasons[m[k].reason]));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  total-time ratios, baseline / gmres+sfilu-sip: sfilu-ilu0 %.2f, petsc-ilu-cusparse %.2f, sip-iteration %.2f\n", (m[ILU0_GMRES].setup + m[ILU0_GMRES].solve) / (m[SIP_GMRES].setup + m[SIP_GMRES].solve), (m[CUSPARSE_GMRES].setup + m[CUSPARSE_GMRES].solve) / (m[SIP_GMRES].setup + m[SIP_GMRES].solve), (m[SIP_RICHARDSON].setup + m[SIP_RICHARDSON].solve) / (m[SIP_GMRES].setup + m[SIP_GMRES].solve)));
   if (json[0]) {
     FILE       *f;
-    const char *stage[] = {"sip_iteration_s", "residual_s", "norm1_s", "forward_s", "backward_s", "apply_s", "spmv_s", "refactor_sip_syncfree_s", "refactor_sip_levelsync_s", "refactor_ilu0_s"};
-    double      sv[]    = {iter, resid, norm1, fwd, bwd, apply, spmv, fac_sf, fac_ls, fac_ilu};
+    const char *stage[] = {"sip_iteration_s", "residual_s", "norm1_s", "forward_s", "backward_s", "apply_s", "spmv_s", "refactor_sip_syncfree_s", "refactor_sip_levelsync_s", "refactor_ilu0_s", "factor_kernel_sip_syncfree_s", "factor_kernel_sip_levelsync_s", "factor_kernel_ilu0_s"};
+    double      sv[]    = {iter, resid, norm1, fwd, bwd, apply, spmv, fac_sf, fac_ls, fac_ilu, ker_sf, ker_ls, ker_ilu};
     const char *common  = "\"benchmark\": \"sip\", \"case\": \"%s\", \"rows\": %" PetscInt_FMT ", \"nnz\": %" PetscInt_FMT ", \"alpha\": %g, \"gpu\": \"%s\", \"petsc\": \"%d.%d.%d\", \"cuda_runtime\": %d, \"command\": \"%s\", \"date\": \"%s\"";
 
     PetscCall(PetscFOpen(PETSC_COMM_WORLD, json, "a", &f));

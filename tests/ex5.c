@@ -8,7 +8,7 @@ static char help[] = "SIP (-pc_sfilu_factorization sip): Stone's strongly implic
                      "-norm1 (only: the SIP iteration stopping on the residual 1-norm, SFPCKSPSetConvergedResidual1Norm(),\n"
                      "checked against ||b - A x||_1 recomputed, under Richardson and GMRES),\n"
                      "-device (only: for each alpha, the SIP iteration on the host, and on the GPU with both factorization\n"
-                     "variants: same iterations, 1-norm histories equal to -tol, factors bitwise equal (fingerprints), a\n"
+                     "variants: same iterations, 1-norm histories equal to -tol (relative, 1e-5), factors bitwise equal (fingerprints), a\n"
                      "refactorization bitwise equal to the first, and at alpha 0 the GPU ILU(0) factor).\n";
 
 #include <petscksp.h>
@@ -242,7 +242,11 @@ int main(int argc, char **argv)
   Vec       b;
   PetscInt  nx = 20, ny = 32, nz = 12, nalpha = 8;
   PetscReal peclet = 50, alphas[8] = {0, 0.3, 0.6, 0.9, 0.95, 1};
-  PetscReal tol  = 1e-10;
+  /* GPU and host 1-norm histories: the factors are bitwise equal, but the residual b - A x is a
+     cancellation (cuSPARSE's SpMV and the solves' sums round differently from the host's), whose
+     rounding, about eps |A| |x|, grows relative to ||r|| as it falls: on the Poisson problem at a
+     reduction of 1e-6 that is 1e-8 to 1e-7 relative (more than 1e-10, the first choice, allowed) */
+  PetscReal tol  = 1e-5;
   PetscBool nodm = PETSC_FALSE, box = PETSC_FALSE, norm1 = PETSC_FALSE, device = PETSC_FALSE, set;
   Run       ilu = {0}, sip = {0};
   char      opt[64];
