@@ -7,7 +7,7 @@ gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1 | tr 'A-Z ' 'a
 out=bench/results/sfdilu-$gpu.json
 mkdir -p bench/results; : > "$out"
 b=build/bench/dilu
-run() { echo "+ $b $*"; $b -json "$out" "$@"; }
+run() { echo "+ $b $*"; local t0=$SECONDS; $b -json "$out" "$@"; echo "  ($((SECONDS - t0)) s)"; }
 # GAMG's coarse levels are small: the smoother at 32^3 and 64^3 as well as 128^3
 run -case poisson7-32 -problem poisson7 -n 32
 run -case poisson7-64 -problem poisson7 -n 64 -gamg

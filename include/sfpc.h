@@ -7,7 +7,7 @@
 */
 #pragma once
 
-#include <petscpc.h>
+#include <petscksp.h>
 
 #define SFPC_VERSION_MAJOR 0
 #define SFPC_VERSION_MINOR 1
@@ -147,3 +147,8 @@ PETSC_EXTERN PetscErrorCode PCAFSAIGetFactor(PC, Mat *);
 PETSC_EXTERN PetscErrorCode SFPCInitializePackage(void);
 PETSC_EXTERN PetscErrorCode SFPCFinalizePackage(void);
 PETSC_EXTERN PetscErrorCode SFPCDeviceView(PetscViewer);
+
+/* The SIP papers' stopping test: the 1-norm of b - A x relative to the first (src/ksp/residual1norm.c). */
+PETSC_EXTERN KSPConvergenceTestFn SFPCKSPConvergedResidual1Norm;
+PETSC_EXTERN PetscErrorCode       SFPCKSPSetConvergedResidual1Norm(KSP);
+PETSC_EXTERN PetscErrorCode       SFPCKSPGetResidual1Norms(KSP, PetscInt *, const PetscReal *[]);

@@ -4,11 +4,17 @@ static char help[] = "SIP (-pc_sfilu_factorization sip): Stone's strongly implic
                      "iteration (Richardson) for several alpha; SIP under GMRES and BiCGStab against ILU(0).\n"
                      "Options: -nx -ny -nz <grid>, -peclet <convection strength, upwinded>, -alphas <list>,\n"
                      "-nodm (assemble without attaching the DMDA: the grid must come from -pc_sfilu_sip_grid),\n"
-                     "-box (a 27-point DMDA, which SIP refuses).\n";
+                     "-box (a 27-point DMDA, which SIP refuses),\n"
+                     "-norm1 (only: the SIP iteration stopping on the residual 1-norm, SFPCKSPSetConvergedResidual1Norm(),\n"
+                     "checked against ||b - A x||_1 recomputed, under Richardson and GMRES),\n"
+                     "-device (only: for each alpha, the SIP iteration on the host, and on the GPU with both factorization\n"
+                     "variants: same iterations, 1-norm histories equal to -tol (relative, 1e-5), factors bitwise equal (fingerprints), a\n"
+                     "refactorization bitwise equal to the first, and at alpha 0 the GPU ILU(0) factor).\n";
 
 #include <petscksp.h>
 #include <petscdmda.h>
 #include <sfpc.h>
+#include "problems.h"
 
 /* -div grad u + v . grad u on the unit cube, first-order upwind, Dirichlet boundaries (outside neighbours dropped); v a rotating, cavity-like field. */
 static PetscErrorCode Assemble(DM da, PetscReal peclet, Mat A)
@@ -25,11 +31,12 @@ static PetscErrorCode Assemble(DM da, PetscReal peclet, Mat A)
       for (PetscInt i = xs; i < xs + xm; i++) {
         const PetscReal h[3] = {1.0 / (nx + 1), 1.0 / (ny + 1), 1.0 / (nz + 1)};
         const PetscReal x = (i + 1) * h[0], y = (j + 1) * h[1], z = (k + 1) * h[2];
-        const PetscReal v[3] = {peclet * PetscSinReal(PETSC_PI * x) * PetscCosReal(PETSC_PI * y), -peclet * PetscCosReal(PETSC_PI * x) * PetscSinReal(PETSC_PI * y), 0.5 * peclet * PetscSinReal(PETSC_PI * z)};
+        PetscReal       v[3];
         const PetscInt  at[3] = {i, j, k}, size[3] = {nx, ny, nz};
         PetscInt        m     = 0;
         PetscScalar     diag  = 0;
 
+        TestCavityVelocity(peclet, x, y, z, v);
         row.i = i, row.j = j, row.k = k, row.c = 0;
         for (int d = 0; d < 3; d++) {
           const PetscReal dl = 1.0 / (h[d] * h[d]) + PetscMax(v[d], 0) / h[d], du = 1.0 / (h[d] * h[d]) - PetscMin(v[d], 0) / h[d];
@@ -57,14 +64,75 @@ typedef struct {
   PetscReal *hist;
   PetscInt   nhist;
   KSPConvergedReason reason;
+  PetscBool  norm1;        /* in: stop on the residual 1-norm (hist then holds 1-norms) */
+  char       print[32];    /* out: the PC's factor fingerprint */
+  char       reprint[32];  /* out: the fingerprint after a refactorization of the same values */
+  PetscReal  true1;        /* out, with norm1: ||b - A x||_1 of the final x, recomputed */
 } Run;
+
+/* Sets prefix_name to value. */
+static PetscErrorCode Set(const char *pre, const char *name, const char *value)
+{
+  char opt[128];
+
+  PetscFunctionBegin;
+  PetscCall(PetscSNPrintf(opt, sizeof(opt), "-%s%s", pre, name));
+  PetscCall(PetscOptionsSetValue(NULL, opt, value));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The SIP iteration under prefix pre: Richardson, 1-norm stop, SIP with alpha a (variant v on the GPU). */
+static PetscErrorCode SetSIPIteration(const char *pre, const char *alpha, const char *variant)
+{
+  PetscFunctionBegin;
+  PetscCall(Set(pre, "ksp_type", "richardson"));
+  PetscCall(Set(pre, "ksp_norm_type", "none"));
+  PetscCall(Set(pre, "ksp_rtol", "1e-6"));
+  PetscCall(Set(pre, "pc_type", "sfilu"));
+  PetscCall(Set(pre, "pc_sfilu_factorization", "sip"));
+  PetscCall(Set(pre, "pc_sfilu_sip_alpha", alpha));
+  PetscCall(Set(pre, "pc_sfilu_sip_variant", variant));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Largest relative difference of two histories over their common length. */
+static PetscReal HistoryDiff(const Run *a, const Run *b)
+{
+  PetscReal worst = 0;
+  for (PetscInt k = 0; k < PetscMin(a->nhist, b->nhist); k++) worst = PetscMax(worst, PetscAbsReal(a->hist[k] - b->hist[k]) / PetscMax(PetscAbsReal(a->hist[k]), PETSC_SMALL));
+  return worst;
+}
+
+static const char *YesNo(PetscBool b)
+{
+  return b ? "yes" : "NO";
+}
+
+/* The factor fingerprint PCSFILU's detailed view prints. */
+static PetscErrorCode Fingerprint(PC pc, char print[32])
+{
+  PetscViewer v;
+  char        buf[4096] = "", *at;
+
+  PetscFunctionBegin;
+  PetscCall(PetscViewerStringOpen(PETSC_COMM_SELF, buf, sizeof(buf), &v));
+  PetscCall(PetscViewerPushFormat(v, PETSC_VIEWER_ASCII_INFO_DETAIL));
+  PetscCall(PCView(pc, v));
+  PetscCall(PetscViewerPopFormat(v));
+  PetscCall(PetscViewerDestroy(&v));
+  PetscCall(PetscStrstr(buf, "(FNV-1a of their bytes): ", &at));
+  PetscCall(PetscStrncpy(print, at ? at + 25 : "none", 17));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
 /* Solves with the given KSP and PC settings (options prefix pre), recording the residual history. */
 static PetscErrorCode Solve(Mat A, DM da, PetscBool attach, Vec b, const char *pre, Run *run)
 {
   KSP             ksp;
+  PC              pc;
   Vec             x;
   const PetscReal *h;
+  PetscBool       issfilu;
 
   PetscFunctionBegin;
   PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp));
@@ -77,15 +145,93 @@ static PetscErrorCode Solve(Mat A, DM da, PetscBool attach, Vec b, const char *p
   PetscCall(KSPSetTolerances(ksp, 1e-8, PETSC_CURRENT, PETSC_CURRENT, 2000));
   PetscCall(KSPSetResidualHistory(ksp, NULL, PETSC_DECIDE, PETSC_TRUE));
   PetscCall(KSPSetFromOptions(ksp));
+  if (run->norm1) PetscCall(SFPCKSPSetConvergedResidual1Norm(ksp));
   PetscCall(VecDuplicate(b, &x));
   PetscCall(KSPSolve(ksp, b, x));
   PetscCall(KSPGetIterationNumber(ksp, &run->its));
   PetscCall(KSPGetConvergedReason(ksp, &run->reason));
-  PetscCall(KSPGetResidualHistory(ksp, &h, &run->nhist));
+  if (run->norm1) PetscCall(SFPCKSPGetResidual1Norms(ksp, &run->nhist, &h));
+  else PetscCall(KSPGetResidualHistory(ksp, &h, &run->nhist));
   PetscCall(PetscMalloc1(run->nhist, &run->hist));
   PetscCall(PetscArraycpy(run->hist, h, run->nhist));
+  if (run->norm1) { /* the true residual's 1-norm at the end, recomputed */
+    Vec r;
+    PetscCall(VecDuplicate(b, &r));
+    PetscCall(MatMult(A, x, r));
+    PetscCall(VecAYPX(r, -1.0, b));
+    PetscCall(VecNorm(r, NORM_1, &run->true1));
+    PetscCall(VecDestroy(&r));
+  }
+  PetscCall(KSPGetPC(ksp, &pc));
+  PetscCall(PetscObjectTypeCompare((PetscObject)pc, "sfilu", &issfilu));
+  if (issfilu) { /* the factor, then the same values factored again (a new matrix state, same pattern) */
+    PetscCall(Fingerprint(pc, run->print));
+    PetscCall(MatScale(A, 2.0));
+    PetscCall(MatScale(A, 0.5)); /* exact: A's values are back, bit for bit */
+    PetscCall(PCSetUp(pc));
+    PetscCall(Fingerprint(pc, run->reprint));
+  }
   PetscCall(VecDestroy(&x));
   PetscCall(KSPDestroy(&ksp));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The 1-norm stopping test, under Richardson (the residual it formed) and GMRES (KSPBuildResidual()). */
+static PetscErrorCode CheckNorm1(Mat A, DM da, PetscBool attach, Vec b)
+{
+  const char *ksps[] = {"richardson", "gmres"};
+
+  PetscFunctionBegin;
+  for (int k = 0; k < 2; k++) {
+    Run run = {0};
+    run.norm1 = PETSC_TRUE;
+    PetscCall(SetSIPIteration("n_", "0.92", "syncfree"));
+    PetscCall(Set("n_", "ksp_type", ksps[k]));
+    PetscCall(Set("n_", "ksp_norm_type", k ? "unpreconditioned" : "none"));
+    PetscCall(Solve(A, da, attach, b, "n_", &run));
+    {
+      const PetscReal first = run.hist[0], last = run.hist[run.nhist - 1];
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s, 1-norm test: %s in %" PetscInt_FMT " iterations, %" PetscInt_FMT " norms; last / first <= 1e-6: %s; the one before it is not: %s; last equals ||b - A x||_1 recomputed: %s\n", ksps[k], KSPConvergedReasons[run.reason], run.its, run.nhist, YesNo((PetscBool)(last <= 1e-6 * first)), YesNo((PetscBool)(run.nhist > 1 && run.hist[run.nhist - 2] > 1e-6 * first)), YesNo((PetscBool)(PetscAbsReal(last - run.true1) <= 1e-10 * first))));
+    }
+    PetscCall(PetscFree(run.hist));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+   For each alpha: the SIP iteration on the host (A), and on the GPU (Ad, aijcusparse) with both
+   factorization variants; at alpha 0 also the GPU ILU(0) factor.
+*/
+static PetscErrorCode CheckDevice(Mat A, Mat Ad, DM da, PetscBool attach, Vec b, Vec bd, PetscInt nalpha, const PetscReal alphas[], PetscReal tol)
+{
+  PetscFunctionBegin;
+  for (PetscInt a = 0; a < nalpha; a++) {
+    Run  host = {0}, sf = {0}, ls = {0};
+    char alpha[32];
+
+    host.norm1 = sf.norm1 = ls.norm1 = PETSC_TRUE;
+    PetscCall(PetscSNPrintf(alpha, sizeof(alpha), "%g", (double)alphas[a]));
+    PetscCall(SetSIPIteration("h_", alpha, "syncfree"));
+    PetscCall(SetSIPIteration("s_", alpha, "syncfree"));
+    PetscCall(SetSIPIteration("l_", alpha, "levelsync"));
+    PetscCall(Solve(A, da, attach, b, "h_", &host));
+    PetscCall(Solve(Ad, da, attach, bd, "s_", &sf));
+    PetscCall(Solve(Ad, da, attach, bd, "l_", &ls));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "alpha %4.2f: host %s in %" PetscInt_FMT ", GPU syncfree %s in %" PetscInt_FMT ", GPU levelsync %s in %" PetscInt_FMT "\n", (double)alphas[a], KSPConvergedReasons[host.reason], host.its, KSPConvergedReasons[sf.reason], sf.its, KSPConvergedReasons[ls.reason], ls.its));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  residual 1-norm histories agree with the host's to the tolerance: syncfree %s, levelsync %s\n", YesNo((PetscBool)(sf.nhist == host.nhist && HistoryDiff(&host, &sf) <= tol)), YesNo((PetscBool)(ls.nhist == host.nhist && HistoryDiff(&host, &ls) <= tol))));
+    PetscCall(PetscInfo(NULL, "alpha %g: largest relative 1-norm differences syncfree %g, levelsync %g\n", (double)alphas[a], (double)HistoryDiff(&host, &sf), (double)HistoryDiff(&host, &ls)));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  factor bitwise the host's: syncfree %s, levelsync %s; refactorization bitwise the first: syncfree %s, levelsync %s\n", YesNo((PetscBool)!strcmp(host.print, sf.print)), YesNo((PetscBool)!strcmp(host.print, ls.print)), YesNo((PetscBool)!strcmp(sf.print, sf.reprint)), YesNo((PetscBool)!strcmp(ls.print, ls.reprint))));
+    if (alphas[a] == 0) {
+      Run ilu = {0};
+      PetscCall(Set("i_", "pc_type", "sfilu"));
+      PetscCall(Solve(Ad, da, attach, bd, "i_", &ilu));
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  GPU SIP at alpha 0 bitwise the GPU ILU(0) factor: %s\n", YesNo((PetscBool)!strcmp(ilu.print, sf.print))));
+      PetscCall(PetscFree(ilu.hist));
+    }
+    PetscCall(PetscFree(host.hist));
+    PetscCall(PetscFree(sf.hist));
+    PetscCall(PetscFree(ls.hist));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -96,8 +242,13 @@ int main(int argc, char **argv)
   Vec       b;
   PetscInt  nx = 20, ny = 32, nz = 12, nalpha = 8;
   PetscReal peclet = 50, alphas[8] = {0, 0.3, 0.6, 0.9, 0.95, 1};
-  PetscBool nodm = PETSC_FALSE, box = PETSC_FALSE, set;
-  Run       ilu, sip;
+  /* GPU and host 1-norm histories: the factors are bitwise equal, but the residual b - A x is a
+     cancellation (cuSPARSE's SpMV and the solves' sums round differently from the host's), whose
+     rounding, about eps |A| |x|, grows relative to ||r|| as it falls: on the Poisson problem at a
+     reduction of 1e-6 that is 1e-8 to 1e-7 relative (more than 1e-10, the first choice, allowed) */
+  PetscReal tol  = 1e-5;
+  PetscBool nodm = PETSC_FALSE, box = PETSC_FALSE, norm1 = PETSC_FALSE, device = PETSC_FALSE, set;
+  Run       ilu = {0}, sip = {0};
   char      opt[64];
 
   PetscFunctionBeginUser;
@@ -109,6 +260,9 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetReal(NULL, NULL, "-peclet", &peclet, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-nodm", &nodm, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-box", &box, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-norm1", &norm1, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-device", &device, NULL));
+  PetscCall(PetscOptionsGetReal(NULL, NULL, "-tol", &tol, NULL));
   PetscCall(PetscOptionsGetRealArray(NULL, NULL, "-alphas", alphas, &nalpha, &set));
   if (!set) nalpha = 6;
   PetscCall(DMDACreate3d(PETSC_COMM_WORLD, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, box ? DMDA_STENCIL_BOX : DMDA_STENCIL_STAR, nx, ny, nz, PETSC_DECIDE, PETSC_DECIDE, PETSC_DECIDE, 1, 1, NULL, NULL, NULL, &da));
@@ -119,6 +273,21 @@ int main(int argc, char **argv)
   PetscCall(DMCreateGlobalVector(da, &b));
   PetscCall(VecSet(b, 1.0));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "grid %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT ", Peclet %g, %s\n", nx, ny, nz, (double)peclet, nodm ? "no DMDA attached" : "DMDA attached"));
+  if (norm1) {
+    PetscCall(CheckNorm1(A, da, (PetscBool)!nodm, b));
+    goto done;
+  }
+  if (device) {
+    Mat Ad;
+    Vec bd;
+    PetscCall(MatConvert(A, MATAIJCUSPARSE, MAT_INITIAL_MATRIX, &Ad));
+    PetscCall(MatCreateVecs(Ad, NULL, &bd));
+    PetscCall(VecCopy(b, bd));
+    PetscCall(CheckDevice(A, Ad, da, (PetscBool)!nodm, b, bd, nalpha, alphas, tol));
+    PetscCall(VecDestroy(&bd));
+    PetscCall(MatDestroy(&Ad));
+    goto done;
+  }
 
   /* alpha = 0 is ILU(0): the same factor, so the same residual history bit for bit */
   PetscCall(PetscOptionsSetValue(NULL, "-ilu_pc_type", "sfilu"));
@@ -130,7 +299,7 @@ int main(int argc, char **argv)
   {
     PetscBool same = (PetscBool)(ilu.nhist == sip.nhist && ilu.reason == sip.reason);
     for (PetscInt k = 0; same && k < ilu.nhist; k++) same = (PetscBool)(ilu.hist[k] == sip.hist[k]);
-    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "GMRES: ILU(0) %s in %" PetscInt_FMT ", SIP alpha 0 %s in %" PetscInt_FMT "; residual histories bitwise equal: %s\n", KSPConvergedReasons[ilu.reason], ilu.its, KSPConvergedReasons[sip.reason], sip.its, same ? "yes" : "NO"));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "GMRES: ILU(0) %s in %" PetscInt_FMT ", SIP alpha 0 %s in %" PetscInt_FMT "; residual histories bitwise equal: %s; factors bitwise equal: %s\n", KSPConvergedReasons[ilu.reason], ilu.its, KSPConvergedReasons[sip.reason], sip.its, YesNo(same), YesNo((PetscBool)!strcmp(ilu.print, sip.print))));
   }
   PetscCall(PetscFree(ilu.hist));
   PetscCall(PetscFree(sip.hist));
@@ -161,6 +330,7 @@ int main(int argc, char **argv)
     PetscCall(PetscFree(ilu.hist));
     PetscCall(PetscFree(sip.hist));
   }
+done:
   PetscCall(VecDestroy(&b));
   PetscCall(MatDestroy(&A));
   PetscCall(DMDestroy(&da));
@@ -169,6 +339,9 @@ int main(int argc, char **argv)
 }
 
 /*TEST
+
+  build:
+    depends: problems.c
 
   # iterations fall with alpha up to an optimum near 0.95, then SIP degrades (alpha 1 drops no fill but cancels too much)
   test:
@@ -193,6 +366,34 @@ int main(int argc, char **argv)
     suffix: sip_box
     args: -box
     filter: Error: grep -E "SIP needs" | sed -e "s/^\[0\]PETSC ERROR: //"
+
+  # a grid with a side of length 1: strides coincide (x and y neighbours are both 1 away), coordinates tell them apart
+  test:
+    suffix: sip_flat
+    args: -nx 24 -ny 1 -nz 9 -alphas 0,0.92
+
+  # the 1-norm stopping test (SFPCKSPSetConvergedResidual1Norm) under Richardson and GMRES
+  test:
+    suffix: sip_norm1
+    args: -norm1
+
+  # GPU SIP (both factorization variants) against the host SIP: iterations, 1-norm histories, bitwise factors
+  testset:
+    requires: gpu
+    args: -device -use_gpu_aware_mpi 0 -alphas 0,0.5,0.92
+    test:
+      suffix: gpu_sip
+      args: -peclet {{0 50}separate output}
+    test:
+      suffix: gpu_sip_grid_option
+      args: -nodm -h_pc_sfilu_sip_grid 20,32,12 -s_pc_sfilu_sip_grid 20,32,12 -l_pc_sfilu_sip_grid 20,32,12 -alphas 0.5
+    test:
+      suffix: gpu_sip_flat
+      args: -nx 24 -ny 1 -nz 9 -alphas 0.92
+    test:
+      suffix: gpu_sip_wrong_grid
+      args: -nodm -s_pc_sfilu_sip_grid 32,20,12 -h_pc_sfilu_sip_grid 20,32,12 -alphas 0.5
+      filter: Error: grep -E "SIP needs|does not have" | sed -e "s/^\[0\]PETSC ERROR: //"
 
   test:
     suffix: sip_bad_alpha

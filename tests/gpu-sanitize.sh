@@ -2,13 +2,14 @@
 # compute-sanitizer (memcheck, racecheck, synccheck, initcheck) over SFPC's GPU paths on small
 # cases: analysis (ASAP and ALAP), sync-free ILU(0), both solves in both layouts, refactorization,
 # a failing pivot and a NaN; MATHYBSF triangles (build, single sweeps, refill) with rows of 0 to
-# 3000 entries; the GPU multicolor DILU (JPL and greedy colorings, both sweep variants, a
-# nonsymmetric pattern, a zero pivot with shifts, the fused Richardson step under GAMG).
+# 3000 entries; SIP's GPU factorization, sync-free and level-synchronous, on a non-cubic grid; the
+# GPU multicolor DILU (JPL and greedy colorings, both sweep variants, a nonsymmetric pattern, a zero
+# pivot with shifts, the fused Richardson step under GAMG).
 # Run on the GPU host through bench/gpu-run: bench/gpu-run bash tests/gpu-sanitize.sh [PATTERN]
 # (PATTERN: only the cases whose command line matches it, e.g. ex6).
 set -u
 lib=$PWD/lib/libsfpc.so
-ex1=build/tests/tests/ex1 ex2=build/tests/tests/ex2 ex4=build/tests/tests/ex4 ex6=build/tests/tests/ex6
+ex1=build/tests/tests/ex1 ex2=build/tests/tests/ex2 ex4=build/tests/tests/ex4 ex5=build/tests/tests/ex5 ex6=build/tests/tests/ex6
 dilu="-device -dilu_ksp_type gmres -dilu_pc_type sfdilu"
 cases=(
   "$ex1 -dll_append $lib -device -problem poisson7 -n 6 -refactor"
@@ -19,6 +20,7 @@ cases=(
   "$ex2 -dll_append $lib -mat_type aijcusparse -case nan"
   "$ex4 -mat_type aijcusparse -case random -n 300"
   "$ex4 -mat_type aijcusparse -case rowlengths -triangle upper"
+  "$ex5 -device -nx 7 -ny 5 -nz 4 -alphas 0,0.92"
   "$ex6 -dll_append $lib $dilu -problem convdiff -n 5 -peclet 20 -asymmetric -dilu_pc_sfdilu_coloring jpl"
   "$ex6 -dll_append $lib $dilu -problem poisson27 -n 5 -permute 3 -dilu_pc_sfdilu_coloring greedy -dilu_pc_sfdilu_sweep percolor"
   "$ex6 -dll_append $lib $dilu -problem poisson7 -n 5 -zero -dilu_pc_sfdilu_coloring greedy -dilu_pc_sfdilu_shift_type nonzero -dilu_pc_sfdilu_shift_amount 1e-2"

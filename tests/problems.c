@@ -1,9 +1,10 @@
 /*
    Matrices for SFPC's tests and benchmarks, chosen by options:
-     -problem poisson7|poisson27|anisotropic|convdiff|file
+     -problem poisson7|poisson27|anisotropic|convdiff|cavity|file
      -n <N>            grid points per direction (N^3 unknowns)
      -aniso <eps>      anisotropic diffusion coefficient in z (anisotropic)
-     -peclet <Pe>      cell Peclet number of the upwinded convection (convdiff)
+     -peclet <Pe>      cell Peclet number of the upwinded convection (convdiff: uniform flow along
+                       (1,1,1); cavity: the largest of a rotating, lid-driven-cavity-like flow)
      -f <file>         Matrix Market file (.mtx, or .mtx.gz gzip-compressed), or a PETSc binary
                        matrix (any other name), e.g. a Jacobian saved by -ksp_view_mat binary:<file>
      -permute <seed>   apply a random symmetric permutation, destroying the structure
@@ -42,6 +43,43 @@ static PetscErrorCode StencilAssemble(Mat A, PetscInt N, const char *problem, Pe
           cols[nc]   = row + di + dj * N + dk * N * N;
           vals[nc++] = v;
         }
+    PetscCall(MatSetValues(A, 1, &row, nc, cols, vals, INSERT_VALUES));
+  }
+  PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The cavity-like velocity field at (x, y, z) in the unit cube, scaled by scale: a vortex in x-y and a z component, zero on the walls' normals. */
+void TestCavityVelocity(PetscReal scale, PetscReal x, PetscReal y, PetscReal z, PetscReal v[3])
+{
+  v[0] = scale * PetscSinReal(PETSC_PI * x) * PetscCosReal(PETSC_PI * y);
+  v[1] = -scale * PetscCosReal(PETSC_PI * x) * PetscSinReal(PETSC_PI * y);
+  v[2] = 0.5 * scale * PetscSinReal(PETSC_PI * z);
+}
+
+/* 7-point upwinded convection-diffusion (times h^2) of the cavity field with cell Peclet number pe at its fastest, Dirichlet walls. */
+static PetscErrorCode CavityAssemble(Mat A, PetscInt N, PetscReal pe)
+{
+  PetscInt rstart, rend;
+
+  PetscFunctionBegin;
+  PetscCall(MatGetOwnershipRange(A, &rstart, &rend));
+  for (PetscInt row = rstart; row < rend; row++) {
+    const PetscInt at[3] = {row % N, (row / N) % N, row / (N * N)}, stride[3] = {1, N, N * N};
+    const PetscReal h = 1.0 / (N + 1);
+    PetscReal      v[3];
+    PetscInt       cols[7], nc = 0;
+    PetscScalar    vals[7], diag = 0;
+
+    TestCavityVelocity(pe, (at[0] + 1) * h, (at[1] + 1) * h, (at[2] + 1) * h, v);
+    for (int d = 0; d < 3; d++) {
+      const PetscReal dl = 1.0 + PetscMax(v[d], 0), du = 1.0 - PetscMin(v[d], 0); /* upwind: the upstream side carries the flow */
+      diag += dl + du;
+      if (at[d] > 0) cols[nc] = row - stride[d], vals[nc++] = -dl;
+      if (at[d] < N - 1) cols[nc] = row + stride[d], vals[nc++] = -du;
+    }
+    cols[nc] = row, vals[nc++] = diag;
     PetscCall(MatSetValues(A, 1, &row, nc, cols, vals, INSERT_VALUES));
   }
   PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
@@ -144,7 +182,7 @@ PetscErrorCode TestProblemCreate(MPI_Comm comm, Mat *A, char *desc, size_t len)
 
   PetscFunctionBegin;
   PetscOptionsBegin(comm, NULL, "Test problem", NULL);
-  PetscCall(PetscOptionsString("-problem", "poisson7, poisson27, anisotropic, convdiff or file", NULL, problem, problem, sizeof(problem), NULL));
+  PetscCall(PetscOptionsString("-problem", "poisson7, poisson27, anisotropic, convdiff, cavity or file", NULL, problem, problem, sizeof(problem), NULL));
   PetscCall(PetscOptionsInt("-n", "Grid points per direction", NULL, N, &N, NULL));
   PetscCall(PetscOptionsReal("-aniso", "Diffusion coefficient in z (anisotropic)", NULL, aniso, &aniso, NULL));
   PetscCall(PetscOptionsReal("-peclet", "Cell Peclet number (convdiff)", NULL, pe, &pe, NULL));
@@ -174,7 +212,7 @@ PetscErrorCode TestProblemCreate(MPI_Comm comm, Mat *A, char *desc, size_t len)
   } else {
     PetscBool known = PETSC_FALSE, flg;
 
-    for (const char *const *p = (const char *const[]){"poisson7", "poisson27", "anisotropic", "convdiff", NULL}; *p; p++) {
+    for (const char *const *p = (const char *const[]){"poisson7", "poisson27", "anisotropic", "convdiff", "cavity", NULL}; *p; p++) {
       PetscCall(PetscStrcmp(problem, *p, &flg));
       known = (PetscBool)(known || flg);
     }
@@ -188,7 +226,9 @@ PetscErrorCode TestProblemCreate(MPI_Comm comm, Mat *A, char *desc, size_t len)
     PetscCall(MatSeqAIJSetPreallocation(*A, 27, NULL));
     PetscCall(MatMPIAIJSetPreallocation(*A, 27, NULL, 26, NULL));
     PetscCall(MatSetUp(*A));
-    PetscCall(StencilAssemble(*A, N, problem, aniso, pe));
+    PetscCall(PetscStrcmp(problem, "cavity", &flg));
+    if (flg) PetscCall(CavityAssemble(*A, N, pe));
+    else PetscCall(StencilAssemble(*A, N, problem, aniso, pe));
     PetscCall(PetscSNPrintf(desc, len, "%s %" PetscInt_FMT "^3%s", problem, N, ""));
     if (aniso != 1.0) PetscCall(PetscSNPrintf(desc, len, "%s %" PetscInt_FMT "^3, eps %g", problem, N, (double)aniso));
     if (pe != 0.0) PetscCall(PetscSNPrintf(desc, len, "%s %" PetscInt_FMT "^3, Pe %g", problem, N, (double)pe));

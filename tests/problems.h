@@ -5,5 +5,8 @@
 
 PETSC_EXTERN PetscErrorCode TestProblemCreate(MPI_Comm, Mat *, char *, size_t);
 
+/* The velocity field of the cavity problem (and of tests/ex5.c), scaled by its first argument. */
+PETSC_EXTERN void TestCavityVelocity(PetscReal, PetscReal, PetscReal, PetscReal, PetscReal[3]);
+
 /* How many times the log event called name has run on this rank (logging must be on: PetscLogDefaultBegin()). */
 PETSC_EXTERN PetscErrorCode TestEventCount(const char *, PetscInt *);

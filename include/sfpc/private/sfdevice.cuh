@@ -43,11 +43,22 @@ __device__ __forceinline__ void Backoff()
   if (SFPC_POLL_SLEEP_NS) __nanosleep(SFPC_POLL_SLEEP_NS);
 }
 
-/* Spins until row c of the current sweep is published: relaxed polling (no fence per try), one acquire fence at the end. */
-__device__ __forceinline__ void WaitReady(const int *flags, int c, int epoch)
+/* Spins until row c of the current sweep is published, relaxed (no fence per try): a kernel waiting on several rows polls each, then fences once with AcquireReady(). */
+__device__ __forceinline__ void PollReady(const int *flags, int c, int epoch)
 {
   while (cuda::atomic_ref<const int, cuda::thread_scope_device>(flags[c]).load(cuda::memory_order_relaxed) != epoch) Backoff();
+}
+
+__device__ __forceinline__ void AcquireReady()
+{
   cuda::atomic_thread_fence(cuda::memory_order_acquire, cuda::thread_scope_device);
+}
+
+/* Spins until row c of the current sweep is published: relaxed polling, one acquire fence at the end. */
+__device__ __forceinline__ void WaitReady(const int *flags, int c, int epoch)
+{
+  PollReady(flags, c, epoch);
+  AcquireReady();
 }
 
 /*

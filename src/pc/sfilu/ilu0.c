@@ -8,6 +8,8 @@
 /* Factorizations a nonzero shift may redo before the factor is declared failed. */
 #define SFILU_MAX_SHIFTS 64
 
+const char *const SFILUSIPVariants[] = {"syncfree", "levelsync", "SFILUSIPVariant", "SFILU_SIP_", NULL};
+
 PetscErrorCode SFILUInitialize(SFILU *s)
 {
   PetscFunctionBegin;
@@ -62,7 +64,6 @@ PetscErrorCode SFILUSymbolic(SFILU *s, Mat A, PetscBool ondevice)
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(SFPC_ILUSymbolic, A, 0, 0, 0));
   PetscCall(SFILUReset(s));
-  PetscCheck(!(ondevice && s->sip), PetscObjectComm((PetscObject)A), PETSC_ERR_SUP, "SIP runs on the host only so far (a GPU SIP is not implemented yet): use -mat_type aij, or -pc_sfilu_factorization ilu0 on the GPU");
   if (ondevice) PetscCall(SFILUSymbolic_Device(s, A));
   else {
     const PetscInt *ai, *aj;
@@ -89,7 +90,7 @@ static PetscErrorCode SFILUAttempt(SFILU *s, const PetscScalar *aa, PetscReal sh
   const PetscBool positive = (PetscBool)(s->shifttype == MAT_SHIFT_POSITIVE_DEFINITE);
 
   PetscFunctionBegin;
-  if (s->ondevice) PetscCall(SFILUAttempt_Device(s, aa, shift, positive, res));
+  if (s->ondevice) PetscCall(SFILUAttempt_Device(s, aa, shift, positive, res)); /* ILU(0) or SIP */
   else if (s->sip) PetscCall(SFILUFactorSIP_Host(&s->F, aa, s->sip_dims, s->sip_alpha, shift, s->zeropivot, positive, res));
   else PetscCall(SFILUFactorNumeric_Host(&s->F, aa, shift, s->zeropivot, positive, res));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -199,10 +200,38 @@ PetscErrorCode SFILUApply(SFILU *s, Vec x, Vec y, PetscBool transpose)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*
+   FNV-1a hash of the factor's values (the bytes of a, in the pattern's CSR order, which the host
+   and the device factors share): equal fingerprints are bitwise equal factors, which is how the
+   tests compare the GPU factorizations with the host reference. The device factor is copied back
+   for it, so only detailed views compute it.
+*/
+static PetscErrorCode SFILUFingerprint(SFILU *s, unsigned long long *hash)
+{
+  PetscInt           nnz = s->ondevice ? (s->T ? s->T->nnz : 0) : s->F.nnz;
+  PetscScalar       *a   = s->F.a;
+  const unsigned char *p;
+
+  PetscFunctionBegin;
+  if (s->ondevice) {
+    PetscCall(PetscMalloc1(nnz, &a));
+    PetscCall(SFILUCopyFactorToHost_Device(s, a));
+  }
+  p     = (const unsigned char *)a;
+  *hash = 0xcbf29ce484222325ULL;
+  for (size_t k = 0; k < (size_t)nnz * sizeof(PetscScalar); k++) *hash = (*hash ^ p[k]) * 0x100000001b3ULL;
+  if (s->ondevice) PetscCall(PetscFree(a));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode SFILUView(SFILU *s, PetscViewer viewer)
 {
+  PetscViewerFormat format;
+
   PetscFunctionBegin;
-  if (s->sip) PetscCall(PetscViewerASCIIPrintf(viewer, "SIP (Stone), alpha %g, on the %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " grid, factorization and solves on the host\n", (double)s->sip_alpha, s->sip_dims[0], s->sip_dims[1], s->sip_dims[2]));
+  PetscCall(PetscViewerGetFormat(viewer, &format));
+  if (s->sip && s->ondevice) PetscCall(PetscViewerASCIIPrintf(viewer, "SIP (Stone), alpha %g, on the %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " grid, factorization on the GPU (%s, %" PetscInt_FMT " hyperplanes), sync-free solves\n", (double)s->sip_alpha, s->sip_dims[0], s->sip_dims[1], s->sip_dims[2], SFILUSIPVariants[s->sip_variant], s->planes.nplanes));
+  else if (s->sip) PetscCall(PetscViewerASCIIPrintf(viewer, "SIP (Stone), alpha %g, on the %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " grid, factorization and solves on the host\n", (double)s->sip_alpha, s->sip_dims[0], s->sip_dims[1], s->sip_dims[2]));
   else PetscCall(PetscViewerASCIIPrintf(viewer, "ILU(0), natural ordering, factorization and solves on the %s\n", s->ondevice ? "GPU (sync-free)" : "host"));
   PetscCall(PetscViewerASCIIPrintf(viewer, "shift type %s, zero pivot tolerance %g (relative to row sums of |A|)\n", MatFactorShiftTypes[s->shifttype], (double)s->zeropivot));
   if (s->ondevice && s->T) PetscCall(SFILUView_Device(s, viewer));
@@ -211,5 +240,10 @@ PetscErrorCode SFILUView(SFILU *s, PetscViewer viewer)
   }
   if (s->nshifts) PetscCall(PetscViewerASCIIPrintf(viewer, "diagonal shift %g applied after %" PetscInt_FMT " refactorization(s)\n", (double)s->shift, s->nshifts));
   if (s->failure != PC_NOERROR) PetscCall(PetscViewerASCIIPrintf(viewer, "factorization FAILED (%s) in row %" PetscInt_FMT "\n", PCFailedReasons[s->failure], s->failrow));
+  if (format == PETSC_VIEWER_ASCII_INFO_DETAIL && (s->ondevice ? s->T != NULL : s->F.i != NULL)) {
+    unsigned long long hash = 0;
+    PetscCall(SFILUFingerprint(s, &hash));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "factor values fingerprint (FNV-1a of their bytes): %016llx\n", hash));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -114,27 +114,38 @@ __global__ void ShiftBoundsKernel(int n, const int *__restrict__ ai, const int *
 }
 } // namespace
 
-/* ILU(0) of A + shift I, A's values given on the device in the factor's pattern. */
-PetscErrorCode SFILUFactorNumeric_Device(SFPCTriDevice T, const PetscScalar *A, PetscReal shift, PetscReal zeropivot, PetscBool positive, SFILUResult *res)
+/*
+   The failure report of a factorization kernel (ILU(0) or SIP): T->report holds {lowest failed
+   pivot row, lowest row with an Inf/NaN entry}, both n when none; a failed pivot is left in its
+   diagonal slot.
+*/
+PetscErrorCode SFILUReportBegin_Device(SFPCTriDevice T, SFILUResult *res)
 {
-  cudaStream_t       stream;
-  int                blocks, epoch, found[2] = {(int)T->n, (int)T->n};
-  unsigned long long base;
+  cudaStream_t stream;
+  const int    none[2] = {(int)T->n, (int)T->n};
 
   PetscFunctionBegin;
   res->badrow = res->nonfinite = -1;
   res->badpivot                = 0;
-  if (!T->n) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscGetCurrentCUDAStream(&stream));
-  PetscCallCUDA(cudaMemcpyAsync(T->report, found, sizeof(found), cudaMemcpyHostToDevice, stream));
-  PetscCall(SFPCTriDeviceTakeTickets(T, T->lower.ntasks, T->lower.factor_resident, &blocks, &base));
-  PetscCall(SFPCTriDeviceNextEpoch(T, &epoch));
-  PetscCall(PetscLogGpuTimeBegin());
-  ILU0Kernel<<<blocks, 32 * SFPC_WARPS_PER_BLOCK, 0, stream>>>(T->i, T->j, T->diag, A, T->a, T->lower, T->flags, epoch, T->counter, base, (double)shift, (double)zeropivot, (int)positive, T->report);
-  PetscCallCUDA(cudaGetLastError());
-  PetscCall(PetscLogGpuTimeEnd());
+  /* from pageable memory: staged before the call returns (CUDA's API synchronization rules), so none may go out of scope */
+  PetscCallCUDA(cudaMemcpyAsync(T->report, none, sizeof(none), cudaMemcpyHostToDevice, stream));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SFILUReportEnd_Device(SFPCTriDevice T, SFILUResult *res)
+{
+  cudaStream_t stream;
+  int          found[2];
+
+  PetscFunctionBegin;
+  PetscCall(PetscGetCurrentCUDAStream(&stream));
   PetscCallCUDA(cudaMemcpyAsync(found, T->report, sizeof(found), cudaMemcpyDeviceToHost, stream)); /* the one wait of a factorization: PETSc needs the outcome */
   PetscCallCUDA(cudaStreamSynchronize(stream));
+  /* the host reference stops at the first row that fails either way: report only that one, as it does
+     (rows after a failure are computed from garbage on the device, but every row below it is exact) */
+  if (found[1] <= found[0]) found[0] = (int)T->n; /* a row with an Inf/NaN entry fails before its pivot is looked at */
+  else found[1] = (int)T->n;
   if (found[1] < T->n) res->nonfinite = found[1];
   if (found[0] < T->n) {
     int d;
@@ -142,6 +153,27 @@ PetscErrorCode SFILUFactorNumeric_Device(SFPCTriDevice T, const PetscScalar *A, 
     PetscCallCUDA(cudaMemcpy(&d, T->diag + found[0], sizeof(int), cudaMemcpyDeviceToHost));
     PetscCallCUDA(cudaMemcpy(&res->badpivot, T->a + d, sizeof(PetscScalar), cudaMemcpyDeviceToHost));
   }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ILU(0) of A + shift I, A's values given on the device in the factor's pattern. */
+PetscErrorCode SFILUFactorNumeric_Device(SFPCTriDevice T, const PetscScalar *A, PetscReal shift, PetscReal zeropivot, PetscBool positive, SFILUResult *res)
+{
+  cudaStream_t       stream;
+  int                blocks, epoch;
+  unsigned long long base;
+
+  PetscFunctionBegin;
+  PetscCall(SFILUReportBegin_Device(T, res));
+  if (!T->n) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscGetCurrentCUDAStream(&stream));
+  PetscCall(SFPCTriDeviceTakeTickets(T, T->lower.ntasks, T->lower.factor_resident, &blocks, &base));
+  PetscCall(SFPCTriDeviceNextEpoch(T, &epoch));
+  PetscCall(PetscLogGpuTimeBegin());
+  ILU0Kernel<<<blocks, 32 * SFPC_WARPS_PER_BLOCK, 0, stream>>>(T->i, T->j, T->diag, A, T->a, T->lower, T->flags, epoch, T->counter, base, (double)shift, (double)zeropivot, (int)positive, T->report);
+  PetscCallCUDA(cudaGetLastError());
+  PetscCall(PetscLogGpuTimeEnd());
+  PetscCall(SFILUReportEnd_Device(T, res));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -148,6 +148,7 @@ static PetscErrorCode PCSetFromOptions_SFILU(PC pc, PetscOptionItems PetscOption
     PetscCheck(!set || (nd == 3 && dims[0] > 0 && dims[1] > 0 && dims[2] > 0), PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_sfilu_sip_grid needs three positive sizes nx,ny,nz");
     if (set)
       for (int d = 0; d < 3; d++) s->sip_dims[d] = dims[d];
+    PetscCall(PetscOptionsEnum("-pc_sfilu_sip_variant", "SIP on the GPU: factorization sync-free (flags per point, one launch) or level-synchronous (one launch per hyperplane)", "PCSFILU", SFILUSIPVariants, (PetscEnum)s->sip_variant, (PetscEnum *)&s->sip_variant, NULL));
   }
   PetscCall(PetscOptionsEnum("-pc_sfilu_levels", "GPU sweeps: dependency levels ordering the rows (auto chooses per triangle)", "PCSFILU", SFPCLevelsTypes, (PetscEnum)s->engine.levels, (PetscEnum *)&s->engine.levels, NULL));
   PetscOptionsHeadEnd();
@@ -201,9 +202,12 @@ static PetscErrorCode PCDestroy_SFILU(PC pc)
                         padding would more than triple the triangle's memory
 .  -pc_sfilu_levels <auto,asap,alap> - GPU only: the dependency levels that order the rows of the sweeps
 .  -pc_sfilu_factorization <ilu0,sip> - ILU(0), or Stone's strongly implicit procedure for 7-point stencils on a 3-D
-                        grid (host only so far)
+                        grid (same pattern and the same sync-free solves as ILU(0), values that cancel part of the dropped fill)
 .  -pc_sfilu_sip_alpha <0.92> - SIP's partial cancellation of the dropped fill, in [0, 1]; 0 is ILU(0)
--  -pc_sfilu_sip_grid <nx,ny,nz> - SIP's grid when no 3-D DMDA is attached to the PC
+.  -pc_sfilu_sip_grid <nx,ny,nz> - SIP's grid when no 3-D DMDA is attached to the PC
+-  -pc_sfilu_sip_variant <syncfree,levelsync> - GPU only: SIP's factorization over the hyperplanes i + j + k = const,
+                        sync-free (one launch, a flag per point) or level-synchronous (one launch per hyperplane); both give
+                        the host's factor bit for bit
 
    Notes:
    Works on `MATSEQAIJ` (on the host) and `MATSEQAIJCUSPARSE` (entirely on the GPU: analysis, sync-free factorization
@@ -214,9 +218,13 @@ static PetscErrorCode PCDestroy_SFILU(PC pc)
    `PCFactorSetShiftType()`, `PCFactorSetShiftAmount()` and `PCFactorSetZeroPivot()` apply to this PC. The same factor is
    available to `PCILU` as `-pc_factor_mat_solver_type sfilu`.
 
+   SIP needs the whole grid on one rank (an MPI matrix on several ranks is an error). The standalone SIP iteration of the
+   papers (residual, forward, backward, x += delta) is `-ksp_type richardson -pc_type sfilu -pc_sfilu_factorization sip`;
+   their stopping test on the 1-norm of the residual, relative to the first, is `SFPCKSPSetConvergedResidual1Norm()`.
+
    Level: beginner
 
-.seealso: `PCILU`, `PCFactorSetShiftType()`
+.seealso: `PCILU`, `PCFactorSetShiftType()`, `SFPCKSPSetConvergedResidual1Norm()`
 M*/
 PetscErrorCode PCCreate_SFILU(PC pc)
 {

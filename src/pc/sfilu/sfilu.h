@@ -16,6 +16,24 @@ typedef struct {
   PetscScalar badpivot;  /* the pivot of badrow */
 } SFILUResult;
 
+/* SIP's factorization on the GPU: sync-free (flags per point, one launch) or level-synchronous (one launch per hyperplane) */
+typedef enum {
+  SFILU_SIP_SYNCFREE,
+  SFILU_SIP_LEVELSYNC
+} SFILUSIPVariant;
+PETSC_INTERN const char *const SFILUSIPVariants[];
+
+/*
+   The grid's points in hyperplane order (i + j + k ascending), on the device, for SIP's GPU
+   factorization: plane p holds positions [start[p], start[p+1]) of order, padded with -1 so that
+   each plane starts at a multiple of 32 (a warp's 32 points then never depend on each other).
+*/
+typedef struct {
+  PetscInt  nplanes;
+  PetscInt *start; /* host, nplanes + 1 */
+  int      *order; /* device, start[nplanes] entries */
+} SFILUSIPPlanes;
+
 typedef struct {
   /* options */
   MatFactorShiftType shifttype;
@@ -25,12 +43,14 @@ typedef struct {
   PetscBool          sip;         /* Stone's SIP instead of ILU(0) (7-point stencils on a 3-D grid) */
   PetscReal          sip_alpha;   /* SIP's cancellation parameter; 0 is ILU(0) */
   PetscInt           sip_dims[3]; /* the grid, x fastest */
+  SFILUSIPVariant    sip_variant; /* GPU factorization schedule */
   PetscBool          built_sip;   /* the factor's pattern was set up (and checked) for SIP */
 
   /* the factor, on the host (F) or on the device (T); its pattern and analysis are rebuilt only when A's pattern changes */
   PetscBool     ondevice;
   SFPCTriFactor F;
   SFPCTriDevice T;
+  SFILUSIPPlanes planes; /* GPU SIP only */
   Vec           work; /* device copy of a host vector, when a device factor is applied to host vectors */
 
   /* what the last numeric factorization did */
@@ -51,11 +71,19 @@ PETSC_INTERN PetscErrorCode SFILUView(SFILU *, PetscViewer);
 
 /* host and device kernels of the numeric factorization */
 PETSC_INTERN PetscErrorCode SFILUFactorNumeric_Host(SFPCTriFactor *, const PetscScalar[], PetscReal, PetscReal, PetscBool, SFILUResult *);
+PETSC_INTERN PetscErrorCode SFILUCheckSIPGrid(PetscInt, const PetscInt[3]);
 PETSC_INTERN PetscErrorCode SFILUCheckSIPPattern(const SFPCTriFactor *, const PetscInt[3]);
+PETSC_INTERN PetscErrorCode SFILUSIPPatternError(const PetscInt[3], PetscInt, PetscInt);
 PETSC_INTERN PetscErrorCode SFILUFactorSIP_Host(SFPCTriFactor *, const PetscScalar[], const PetscInt[3], PetscReal, PetscReal, PetscReal, PetscBool, SFILUResult *);
 PETSC_INTERN PetscErrorCode SFILUShiftBounds_Host(const SFPCTriFactor *, const PetscScalar[], PetscReal *, PetscReal *);
 PETSC_INTERN PetscErrorCode SFILUFactorNumeric_Device(SFPCTriDevice, const PetscScalar *, PetscReal, PetscReal, PetscBool, SFILUResult *);
 PETSC_INTERN PetscErrorCode SFILUShiftBounds_Device(SFPCTriDevice, const PetscScalar *, PetscReal *, PetscReal *);
+PETSC_INTERN PetscErrorCode SFILUReportBegin_Device(SFPCTriDevice, SFILUResult *);
+PETSC_INTERN PetscErrorCode SFILUReportEnd_Device(SFPCTriDevice, SFILUResult *);
+PETSC_INTERN PetscErrorCode SFILUCheckSIPPattern_Device(SFPCTriDevice, const PetscInt[3]);
+PETSC_INTERN PetscErrorCode SFILUSIPPlanesCreate_Device(const PetscInt[3], SFILUSIPPlanes *);
+PETSC_INTERN PetscErrorCode SFILUSIPPlanesDestroy_Device(SFILUSIPPlanes *);
+PETSC_INTERN PetscErrorCode SFILUFactorSIP_Device(SFPCTriDevice, const SFILUSIPPlanes *, const PetscScalar *, const PetscInt[3], PetscReal, SFILUSIPVariant, PetscReal, PetscReal, PetscBool, SFILUResult *);
 
 /* the device side of SFILU (sfilu_device.c; refusing stubs in a build without CUDA) */
 PETSC_INTERN PetscErrorCode SFILUSymbolic_Device(SFILU *, Mat);
@@ -66,4 +94,5 @@ PETSC_INTERN PetscErrorCode SFILUBounds_Device(SFILU *, const PetscScalar *, Pet
 PETSC_INTERN PetscErrorCode SFILUView_Device(SFILU *, PetscViewer);
 PETSC_INTERN PetscErrorCode SFILUApply_Device(SFILU *, Vec, Vec, PetscBool);
 PETSC_INTERN PetscErrorCode SFILUReset_Device(SFILU *);
+PETSC_INTERN PetscErrorCode SFILUCopyFactorToHost_Device(SFILU *, PetscScalar *);
 

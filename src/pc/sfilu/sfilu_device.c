@@ -18,6 +18,12 @@ PetscErrorCode SFILUSymbolic_Device(SFILU *s, Mat A)
   PetscCall(MatSeqAIJCUSPARSEGetIJ(A, PETSC_FALSE, &ai, &aj));
   PetscCall(SFPCTriDeviceCreate(n, -1, ai, aj, PETSC_FALSE, &s->engine, &s->T));
   PetscCall(MatSeqAIJCUSPARSERestoreIJ(A, PETSC_FALSE, &ai, &aj));
+  if (s->sip) { /* the grid check runs once per pattern, on the device copy of it */
+    PetscErrorCode ierr = SFILUCheckSIPPattern_Device(s->T, s->sip_dims);
+    if (!ierr) ierr = SFILUSIPPlanesCreate_Device(s->sip_dims, &s->planes);
+    if (ierr) PetscCall(SFILUReset_Device(s));
+    PetscCall(ierr);
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -33,7 +39,8 @@ PetscErrorCode SFILUGetValues_Device(SFILU *s, Mat A, const PetscScalar **aa)
 PetscErrorCode SFILUAttempt_Device(SFILU *s, const PetscScalar *aa, PetscReal shift, PetscBool positive, SFILUResult *res)
 {
   PetscFunctionBegin;
-  PetscCall(SFILUFactorNumeric_Device(s->T, aa, shift, s->zeropivot, positive, res));
+  if (s->sip) PetscCall(SFILUFactorSIP_Device(s->T, &s->planes, aa, s->sip_dims, s->sip_alpha, s->sip_variant, shift, s->zeropivot, positive, res));
+  else PetscCall(SFILUFactorNumeric_Device(s->T, aa, shift, s->zeropivot, positive, res));
   PetscCall(SFPCTriDeviceValuesChanged(s->T));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -91,10 +98,23 @@ PetscErrorCode SFILUApply_Device(SFILU *s, Vec x, Vec y, PetscBool transpose)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The factor's values, into a host array of T->nnz entries (for views only). */
+PetscErrorCode SFILUCopyFactorToHost_Device(SFILU *s, PetscScalar *a)
+{
+  cudaStream_t stream;
+
+  PetscFunctionBegin;
+  PetscCall(PetscGetCurrentCUDAStream(&stream));
+  PetscCallCUDA(cudaMemcpyAsync(a, s->T->a, sizeof(PetscScalar) * s->T->nnz, cudaMemcpyDeviceToHost, stream));
+  PetscCallCUDA(cudaStreamSynchronize(stream));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode SFILUReset_Device(SFILU *s)
 {
   PetscFunctionBegin;
   PetscCall(SFPCTriDeviceDestroy(&s->T));
+  PetscCall(SFILUSIPPlanesDestroy_Device(&s->planes));
   PetscCall(VecDestroy(&s->work));
   s->ondevice = PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -140,6 +160,11 @@ PetscErrorCode SFILUView_Device(SFILU *s, PetscViewer viewer)
 PetscErrorCode SFILUApply_Device(SFILU *s, Vec x, Vec y, PetscBool transpose)
 {
   (void)s, (void)x, (void)y, (void)transpose;
+  SFILU_NO_CUDA;
+}
+PetscErrorCode SFILUCopyFactorToHost_Device(SFILU *s, PetscScalar *a)
+{
+  (void)s, (void)a;
   SFILU_NO_CUDA;
 }
 #endif

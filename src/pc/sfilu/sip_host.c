@@ -1,21 +1,18 @@
 /*
    Stone's strongly implicit procedure (SIP) for 7-point stencils on a structured 3-D grid, on the
-   host: the reference a GPU SIP is to be checked against, and the path for host matrices.
+   host: the reference the GPU SIP (sip_device.cu) is checked against, and the path for host matrices.
 
    SIP is ILU(0) with values changed: each lower coefficient is damped and alpha times the fill
    ILU(0) drops is partially cancelled on the diagonal and the upper coefficients (Stone 1968; the
    3-D formulas of Ferziger and Peric's SIPSOL, shared/notes/seed-003-004-sip.md section 1.3, with
    their N/E/T and S/W/B written as the +x/+y/+z and -x/-y/-z neighbours of PETSc's x-fastest
-   ordering). With u_e(m) = (upper coefficient of point m towards e) / (its pivot), for each
-   point l and lower neighbour m_d = l - stride_d:
-     b_d  = A_{l,m_d} / (1 + alpha sum_{e != d} u_e(m_d))
-     P_e  = alpha sum_{d != e} b_d u_e(m_d)
-     pivot = A_ll + sum_e P_e - sum_d b_d u_d(m_d)
-   and the factor is stored as the engine's in-place LU (trifactor.h): L entries b_d / pivot(m_d),
-   U entries A_{l,l+stride_e} - P_e, diagonal slots 1/pivot. alpha = 0 is ILU(0) operation for
-   operation, so then the factor is bitwise SFILUFactorNumeric_Host()'s.
+   ordering). The formulas, shared with the GPU, are in sippoint.h; the factor is stored as the
+   engine's in-place LU (trifactor.h): L entries b_d / pivot(m_d), U entries A_{l,l+stride_e} - P_e,
+   diagonal slots 1/pivot. alpha = 0 is ILU(0) operation for operation, so then the factor is
+   bitwise SFILUFactorNumeric_Host()'s.
 */
 #include "sfilu.h"
+#include "sippoint.h"
 
 /* Position of column c in row r of F, or -1. */
 static PetscInt Find(const SFPCTriFactor *F, PetscInt r, PetscInt c)
@@ -25,19 +22,31 @@ static PetscInt Find(const SFPCTriFactor *F, PetscInt r, PetscInt c)
   return -1;
 }
 
+/* The error for a matrix that is not a 7-point stencil on the grid: column c of row r (host and device checks). */
+PetscErrorCode SFILUSIPPatternError(const PetscInt dims[3], PetscInt r, PetscInt c)
+{
+  SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "SIP needs a 7-point stencil on the %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " grid (one field, star stencil of width 1, not periodic): row %" PetscInt_FMT " has column %" PetscInt_FMT, dims[0], dims[1], dims[2], r, c);
+}
+
+PetscErrorCode SFILUCheckSIPGrid(PetscInt n, const PetscInt dims[3])
+{
+  PetscFunctionBegin;
+  PetscCheck(dims[0] >= 1 && dims[1] >= 1 && dims[2] >= 1 && dims[0] * dims[1] * dims[2] == n, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "SIP: the grid %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " does not have the matrix's %" PetscInt_FMT " rows", dims[0], dims[1], dims[2], n);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* Every off-diagonal entry of the pattern must couple a point to one of its 6 grid neighbours. */
 PetscErrorCode SFILUCheckSIPPattern(const SFPCTriFactor *F, const PetscInt dims[3])
 {
-  const PetscInt nx = dims[0], ny = dims[1], nz = dims[2];
+  const PetscInt nx = dims[0], ny = dims[1];
 
   PetscFunctionBegin;
-  PetscCheck(nx >= 1 && ny >= 1 && nz >= 1 && nx * ny * nz == F->n, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "SIP: the grid %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " does not have the matrix's %" PetscInt_FMT " rows", nx, ny, nz, F->n);
+  PetscCall(SFILUCheckSIPGrid(F->n, dims));
   for (PetscInt r = 0; r < F->n; r++) {
     const PetscInt i = r % nx, j = (r / nx) % ny, k = r / (nx * ny);
     for (PetscInt q = F->i[r]; q < F->i[r + 1]; q++) {
       const PetscInt c = F->j[q], ci = c % nx, cj = (c / nx) % ny, ck = c / (nx * ny);
-      const PetscInt d = PetscAbsInt(ci - i) + PetscAbsInt(cj - j) + PetscAbsInt(ck - k);
-      PetscCheck(d <= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "SIP needs a 7-point stencil on the %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " grid (one field, star stencil of width 1, not periodic): row %" PetscInt_FMT " has column %" PetscInt_FMT, nx, ny, nz, r, c);
+      if (PetscAbsInt(ci - i) + PetscAbsInt(cj - j) + PetscAbsInt(ck - k) > 1) PetscCall(SFILUSIPPatternError(dims, r, c));
     }
   }
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -56,59 +65,49 @@ PetscErrorCode SFILUFactorSIP_Host(SFPCTriFactor *F, const PetscScalar aa[], con
   res->badrow = res->nonfinite = -1;
   res->badpivot                = 0;
   for (PetscInt r = 0; r < F->n; r++) {
-    PetscInt    lo[3], up[3];
-    PetscScalar b[3] = {0, 0, 0}, u[3][3], piv[3], P[3] = {0, 0, 0}, s;
-    PetscReal   rowsum = 0;
+    const PetscInt at[3] = {r % dims[0], (r / dims[0]) % dims[1], r / stride[2]};
+    PetscInt       lo[3] = {-1, -1, -1}, up[3] = {-1, -1, -1};
+    SIPPointIn     in    = {0};
+    double         L[3], U[3], s;
+    PetscReal      rowsum = 0;
 
     for (PetscInt q = F->i[r]; q < F->i[r + 1]; q++) rowsum += PetscAbsScalar(aa[q]);
     if (PetscIsInfOrNanReal(rowsum)) {
       res->nonfinite = r;
       break;
     }
+    /* the grid coordinates tell the directions apart where strides coincide (a side of length 1) */
     for (PetscInt d = 0; d < 3; d++) {
-      lo[d] = Find(F, r, r - stride[d]);
-      up[d] = Find(F, r, r + stride[d]);
+      if (at[d] > 0) lo[d] = Find(F, r, r - stride[d]);
+      if (at[d] < dims[d] - 1) up[d] = Find(F, r, r + stride[d]);
     }
-    /* the finished lower neighbours: their inverse pivots and u_e = (upper coefficient) / pivot */
+    in.Adiag = aa[F->diag[r]] + shift;
     for (PetscInt d = 0; d < 3; d++) {
+      if (up[d] >= 0) in.Au[d] = aa[up[d]];
       if (lo[d] < 0) continue;
       const PetscInt m = r - stride[d];
-      piv[d]           = a[F->diag[m]];
+      in.lower |= 1u << d;
+      in.Al[d]   = aa[lo[d]];
+      in.dinv[d] = a[F->diag[m]]; /* m is finished */
       for (PetscInt e = 0; e < 3; e++) {
-        const PetscInt q = Find(F, m, m + stride[e]);
-        u[d][e]          = q >= 0 ? a[q] * piv[d] : 0;
+        const PetscInt q = (e == d || at[e] < dims[e] - 1) ? Find(F, m, m + stride[e]) : -1; /* m's coordinates are this point's, one less along d */
+        if (q < 0) continue;
+        in.nbup[d] |= 1u << e;
+        in.Um[d][e] = a[q];
       }
     }
+    SIPPointFactor(&in, alpha, L, U, &s);
     for (PetscInt d = 0; d < 3; d++) {
-      if (lo[d] < 0) continue;
-      PetscScalar damp = 0;
-      for (PetscInt e = 0; e < 3; e++)
-        if (e != d) damp += u[d][e];
-      b[d] = aa[lo[d]] / (1 + alpha * damp);
+      if (lo[d] >= 0) a[lo[d]] = L[d];
+      if (up[d] >= 0) a[up[d]] = U[d];
     }
-    for (PetscInt e = 0; e < 3; e++)
-      for (PetscInt d = 0; d < 3; d++)
-        if (d != e && lo[d] >= 0) P[e] += b[d] * u[d][e];
-    s = aa[F->diag[r]] + shift;
-    for (PetscInt e = 0; e < 3; e++) s += alpha * P[e];
-    /* as ILU(0) does, in column order (z, y, x): the pivot loses L_rm * U_mr with L_rm = b / pivot(m) */
-    for (PetscInt d = 2; d >= 0; d--) {
-      if (lo[d] < 0) continue;
-      a[lo[d]] = b[d] * piv[d];
-      s -= a[lo[d]] * a[Find(F, r - stride[d], r)];
+    if (SIPPivotFails(s, zeropivot * rowsum, positive)) {
+      res->badrow   = r;
+      res->badpivot = s;
+      a[F->diag[r]] = s;
+      break;
     }
-    for (PetscInt e = 0; e < 3; e++)
-      if (up[e] >= 0) a[up[e]] = aa[up[e]] - alpha * P[e];
-    {
-      const PetscReal tol = zeropivot * rowsum;
-      if (PetscIsInfOrNanScalar(s) || (positive ? PetscRealPart(s) <= tol : PetscAbsScalar(s) <= tol)) {
-        res->badrow   = r;
-        res->badpivot = s;
-        a[F->diag[r]] = s;
-        break;
-      }
-      a[F->diag[r]] = 1.0 / s;
-    }
+    a[F->diag[r]] = 1.0 / s;
   }
   PetscCall(PetscLogFlops(30.0 * F->n));
   PetscFunctionReturn(PETSC_SUCCESS);

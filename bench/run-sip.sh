@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# The SIP benchmark suite, on the GPU host: bench/gpu-run bash bench/run-sip.sh [quick]
+# Writes JSON records to bench/results/sip-<gpu>.json (copied to $OUT when set) and prints the tables.
+# Cases: 3-D Poisson and the lid-driven-cavity-like upwinded convection-diffusion (tests/problems.c
+# "cavity", cell Peclet number 5 at the fastest point) at 64^3, 128^3 (and 256^3 unless quick).
+set -eu
+gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1 | tr 'A-Z ' 'a-z-')
+out=bench/results/sip-$gpu.json
+mkdir -p bench/results; : > "$out"
+b=build/bench/sip
+run() { echo "+ $b $*"; $b -json "$out" "$@"; }
+for n in 64 128; do
+  run -case poisson7-$n -problem poisson7 -n $n -repeat 10
+  run -case cavity-$n-pe5 -problem cavity -peclet 5 -n $n -repeat 10
+done
+if [ "${1:-}" != quick ]; then
+  run -case poisson7-256 -problem poisson7 -n 256 -repeat 5 -warmup 1 -setups 1 -solves 1 -sip_maxit 1000
+  run -case cavity-256-pe5 -problem cavity -peclet 5 -n 256 -repeat 5 -warmup 1 -setups 1 -solves 1 -sip_maxit 1000
+fi
+[ -n "${OUT:-}" ] && cp "$out" "$OUT/" || true
