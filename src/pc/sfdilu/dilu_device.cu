@@ -36,7 +36,8 @@ struct _n_SFDILUDevice {
   PetscScalar *rp, *yp; /* work vectors in color order */
   PetscInt    *cstart; /* host: positions of color c are cstart[c] .. cstart[c+1] */
   PetscInt    *hcolor; /* host copy of color, made on request */
-  int          lanes;  /* lanes per row of the row-parallel kernels (residual, per-color sweeps) */
+  int          lanes;      /* lanes per row of the residual kernel (A's rows) */
+  int          sweeplanes; /* lanes per row of the per-color sweeps (one triangle of a row) */
   PetscInt     nnz;    /* entries of A */
   SFPCTriDevice T;     /* P A P^T's pattern, its schedules and the factor values */
 };
@@ -225,16 +226,15 @@ __global__ void Scatter(int n, const int *__restrict__ order, const double *__re
   y[r]        = mode == COPY ? yp[q] : (mode == SCALE ? omega * yp[q] : y[r] + omega * yp[q]);
 }
 
-/* rp = P (b - A x): vectors of s lanes per row. */
-__global__ void ResidualGather(int n, int s, const int *__restrict__ ai, const int *__restrict__ aj, const double *__restrict__ A, const int *__restrict__ order, const double *__restrict__ b, const double *__restrict__ x, double *rp)
+/* rp = P (b - A x): vectors of s lanes per row, rows in natural order (A, b and x read as an SpMV reads them), scattered writes. */
+__global__ void ResidualGather(int n, int s, const int *__restrict__ ai, const int *__restrict__ aj, const double *__restrict__ A, const int *__restrict__ iperm, const double *__restrict__ b, const double *__restrict__ x, double *rp)
 {
   const int v = (blockIdx.x * blockDim.x + threadIdx.x) / s, t = threadIdx.x & (s - 1);
-  const int q = v < n ? v : n - 1; /* surplus vectors redo the last row, so whole warps shuffle */
-  const int r = order[q];
+  const int r = v < n ? v : n - 1; /* surplus vectors redo the last row, so whole warps shuffle */
   double    sum = 0;
   for (int k = ai[r] + t; k < ai[r + 1]; k += s) sum += A[k] * x[aj[k]];
   sum = sfpc::VectorSum(sum, s);
-  if (v < n && t == 0) rp[q] = b[r] - sum;
+  if (v < n && t == 0) rp[iperm[r]] = b[r] - sum;
 }
 
 /*
@@ -427,7 +427,8 @@ PetscErrorCode SFDILUColor_Device(SFDILU *s, Mat A)
   s->n = n;
   PetscCallCUDA(cudaMemcpyAsync(&D->nnz, ai + n, sizeof(int), cudaMemcpyDeviceToHost, stream));
   PetscCallCUDA(cudaStreamSynchronize(stream));
-  D->lanes = RowLanes(n, D->nnz);
+  D->lanes      = RowLanes(n, D->nnz);
+  D->sweeplanes = RowLanes(n, (D->nnz + n) / 2);
   PetscCallCUDA(cudaMallocAsync(&D->color, sizeof(int) * PetscMax(n, 1), stream));
   PetscCallCUDA(cudaMallocAsync(&D->order, sizeof(int) * PetscMax(n, 1), stream));
   PetscCallCUDA(cudaMallocAsync(&D->iperm, sizeof(int) * PetscMax(n, 1), stream));
@@ -507,7 +508,7 @@ static PetscErrorCode Sweeps(SFDILU *s, cudaStream_t stream, PetscScalar **yp)
   SFPCTriDevice T = D->T;
 
   PetscFunctionBegin;
-  if (s->sweep == PCSFDILU_SWEEP_SYNCFREE) {
+  if (SFDILUSweepUsed(s) == PCSFDILU_SWEEP_SYNCFREE) {
     PetscCall(SFPCTriDeviceSolve(T, D->rp, D->yp));
     *yp = D->yp;
     PetscFunctionReturn(PETSC_SUCCESS);
@@ -515,11 +516,11 @@ static PetscErrorCode Sweeps(SFDILU *s, cudaStream_t stream, PetscScalar **yp)
   PetscCall(PetscLogGpuTimeBegin());
   for (PetscInt c = 0; c < s->ncolors; c++) {
     const PetscInt q0 = D->cstart[c], q1 = D->cstart[c + 1];
-    ColorSweep<true><<<(int)((q1 - q0) * D->lanes + TPB - 1) / TPB, TPB, 0, stream>>>((int)q0, (int)q1, D->lanes, T->i, T->j, T->diag, T->a, D->rp);
+    ColorSweep<true><<<(int)((q1 - q0) * D->sweeplanes + TPB - 1) / TPB, TPB, 0, stream>>>((int)q0, (int)q1, D->sweeplanes, T->i, T->j, T->diag, T->a, D->rp);
   }
   for (PetscInt c = s->ncolors - 1; c >= 0; c--) {
     const PetscInt q0 = D->cstart[c], q1 = D->cstart[c + 1];
-    ColorSweep<false><<<(int)((q1 - q0) * D->lanes + TPB - 1) / TPB, TPB, 0, stream>>>((int)q0, (int)q1, D->lanes, T->i, T->j, T->diag, T->a, D->rp);
+    ColorSweep<false><<<(int)((q1 - q0) * D->sweeplanes + TPB - 1) / TPB, TPB, 0, stream>>>((int)q0, (int)q1, D->sweeplanes, T->i, T->j, T->diag, T->a, D->rp);
   }
   PetscCallCUDA(cudaGetLastError());
   PetscCall(PetscLogGpuTimeEnd());
@@ -569,7 +570,7 @@ PetscErrorCode SFDILURichardson_Device(SFDILU *s, Mat A, const PetscScalar *b, P
     PetscCall(MatSeqAIJCUSPARSEGetIJ(A, PETSC_FALSE, &ai, &aj));
     PetscCall(MatSeqAIJCUSPARSEGetArrayRead(A, &aa));
     PetscCall(PetscLogGpuTimeBegin());
-    ResidualGather<<<(int)((s->n * D->lanes + TPB - 1) / TPB), TPB, 0, stream>>>((int)s->n, D->lanes, ai, aj, aa, D->order, b, x, D->rp);
+    ResidualGather<<<(int)((s->n * D->lanes + TPB - 1) / TPB), TPB, 0, stream>>>((int)s->n, D->lanes, ai, aj, aa, D->iperm, b, x, D->rp);
     PetscCall(PetscLogGpuFlops(2.0 * D->nnz));
   }
   PetscCallCUDA(cudaGetLastError());
@@ -607,7 +608,7 @@ PetscErrorCode SFDILUGetColors_Device(SFDILU *s, const PetscInt **color)
 PetscErrorCode SFDILUView_Device(SFDILU *s, PetscViewer viewer)
 {
   PetscFunctionBegin;
-  PetscCall(PetscViewerASCIIPrintf(viewer, "  GPU sweeps: %s, row kernels with %d lanes per row\n", PCSFDILUSweepTypes[s->sweep], s->dev->lanes));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  GPU sweeps: %s%s; lanes per row: %d in the fused residual, %d in per-color sweeps\n", PCSFDILUSweepTypes[SFDILUSweepUsed(s)], s->sweep == PCSFDILU_SWEEP_AUTO ? " (auto)" : "", s->dev->lanes, s->dev->sweeplanes));
   PetscCall(PetscViewerASCIIPushTab(viewer));
   PetscCall(SFPCTriDeviceView(s->dev->T, viewer));
   PetscCall(PetscViewerASCIIPopTab(viewer));

@@ -6,7 +6,20 @@
 #include "sfdilu.h"
 
 const char *const PCSFDILUColoringTypes[] = {"auto", "greedy", "jpl", "PCSFDILUColoringType", "PCSFDILU_COLORING_", NULL};
-const char *const PCSFDILUSweepTypes[]    = {"syncfree", "percolor", "PCSFDILUSweepType", "PCSFDILU_SWEEP_", NULL};
+const char *const PCSFDILUSweepTypes[]    = {"auto", "syncfree", "percolor", "PCSFDILUSweepType", "PCSFDILU_SWEEP_", NULL};
+
+/*
+   auto: sync-free unless the colors are so large that the sweeps are bound by memory bandwidth
+   alone; there one launch per color reads the factor at full bandwidth while the sync-free
+   kernel's polling warps compete for L2 (on an H100 the sync-free sweeps were 2.6-3.5x faster at
+   up to 14k rows per color, 1.2x at 100k, and 0.6x at 800k: bench/README.md).
+*/
+#define SFDILU_AUTO_PERCOLOR_ROWS (1 << 18)
+PCSFDILUSweepType SFDILUSweepUsed(SFDILU *s)
+{
+  if (s->sweep != PCSFDILU_SWEEP_AUTO) return s->sweep;
+  return s->ncolors && s->n / s->ncolors > SFDILU_AUTO_PERCOLOR_ROWS ? PCSFDILU_SWEEP_PERCOLOR : PCSFDILU_SWEEP_SYNCFREE;
+}
 
 /* The sequential matrix DILU works on (A itself, or the diagonal block of an MPI A) and whether it is on the GPU. */
 static PetscErrorCode SFDILULocalMatrix(Mat A, Mat *Ad, PetscBool *ondevice)
@@ -222,7 +235,7 @@ static PetscErrorCode PCSetFromOptions_SFDILU(PC pc, PetscOptionItems PetscOptio
     s->coloring = coloring;
     s->seed     = seed;
   }
-  PetscCall(PetscOptionsEnum("-pc_sfdilu_sweep", "GPU sweeps: syncfree (one kernel per sweep) or percolor (one launch per color and sweep)", "PCSFDILU", PCSFDILUSweepTypes, (PetscEnum)s->sweep, (PetscEnum *)&s->sweep, NULL));
+  PetscCall(PetscOptionsEnum("-pc_sfdilu_sweep", "GPU sweeps: syncfree (one kernel per sweep), percolor (one launch per color and sweep), auto (syncfree unless colors average over 2^18 rows)", "PCSFDILU", PCSFDILUSweepTypes, (PetscEnum)s->sweep, (PetscEnum *)&s->sweep, NULL));
   PetscOptionsHeadEnd();
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -321,7 +334,8 @@ PetscErrorCode PCSFDILUGetColoring(PC pc, PetscInt *ncolors, const PetscInt *col
 .  -pc_sfdilu_coloring <auto,greedy,jpl> - greedy (on the host) or Jones-Plassmann-Luby (on the device for a GPU matrix); auto: greedy for
    host matrices, jpl for GPU ones
 .  -pc_sfdilu_coloring_seed <0> - seed of the JPL hash
--  -pc_sfdilu_sweep <syncfree,percolor> - GPU: one sync-free kernel per sweep with colors as dependency levels, or one launch per color
+-  -pc_sfdilu_sweep <auto,syncfree,percolor> - GPU: one sync-free kernel per sweep with colors as dependency levels, or one launch per
+   color; auto: syncfree unless the colors average over 2^18 rows (there the sweeps are bound by memory bandwidth alone)
 
    Notes:
    On `MATSEQAIJ` everything runs on the host. On `MATSEQAIJCUSPARSE` everything runs on the GPU from PETSc's device

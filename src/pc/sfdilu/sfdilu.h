@@ -93,4 +93,5 @@ PETSC_INTERN PetscErrorCode SFDILUApply_Device(SFDILU *, const PetscScalar *, Pe
 PETSC_INTERN PetscErrorCode SFDILURichardson_Device(SFDILU *, Mat, const PetscScalar *, PetscScalar *, PetscBool);
 PETSC_INTERN PetscErrorCode SFDILUGetColors_Device(SFDILU *, const PetscInt **);
 PETSC_INTERN PetscErrorCode SFDILUView_Device(SFDILU *, PetscViewer);
+PETSC_INTERN PCSFDILUSweepType SFDILUSweepUsed(SFDILU *);
 PETSC_INTERN PetscErrorCode SFDILUReset_Device(SFDILU *);
