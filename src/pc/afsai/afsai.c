@@ -59,10 +59,10 @@ static PetscErrorCode AFSAIDestroyFactor(PC_AFSAI *s)
 {
   PetscFunctionBegin;
   PetscCall(AFSAIPatternDestroy(&s->pat));
-  PetscCall(AFSAIDeviceDestroy(&s->dev));
   PetscCall(PetscFree(s->tmap));
   PetscCall(MatDestroy(&s->G));
   PetscCall(MatDestroy(&s->Gt));
+  PetscCall(AFSAIDeviceDestroy(&s->dev)); /* after G and G^T: on the device path they reference its host arrays */
   PetscCall(VecDestroy(&s->w));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -19,12 +19,15 @@
    (m = the row capacity: m^2 doubles for L, (m + 1) x the longest row of A for the candidates);
    rows run in batches that fit half the free device memory, each warp finishes with its row.
    The pattern is packed on the device (a scan of the row lengths) and G, G^T are assembled as
-   MATSEQAIJCUSPARSE by COO with the device index arrays (PETSc builds the COO map on the host
-   once per pattern: the only host work); new values of the same pattern run ValuesKernel and
-   MatSetValuesCOO() only, all on the device.
+   MATSEQAIJCUSPARSE: G^T's pattern by a stable radix sort of G's entries by column on the
+   device, both patterns copied once to the host (PETSc's AIJCUSPARSE keeps a host CSR; given as
+   arrays, nothing is sorted there: MatSetPreallocationCOO() built its map on the host and took
+   4.8 s at 128^3), the values written straight into the Mats' device arrays; new values of the
+   same pattern run ValuesKernel and two device copies only.
    The first failing row (the host's, since rows are independent and batches run in order) is an
    atomicMin over (row, cause); its value is kept per batch row.
 */
+#include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>
 #include <petscdevice_cuda.h>
 #include "afsai.h"
@@ -32,8 +35,11 @@
 struct _n_AFSAIDevice {
   PetscInt     n, nnz, mmaxG; /* rows, entries of G, longest row of G less its diagonal */
   PetscInt     maxrowA;       /* longest row of A */
-  int         *gi, *gj, *ci;  /* G's CSR and the row of each entry (COO) */
+  int         *gi, *gj, *ci;  /* G's CSR and the row of each entry */
   PetscScalar *ga;            /* G's values, CSR order */
+  int         *tperm;         /* entry q of G^T (CSR) is entry tperm[q] of G */
+  PetscInt    *hi[2], *hj[2]; /* host CSR of G and G^T, which their Mats reference (PETSc keeps a host pattern) */
+  PetscScalar *ha[2];
 };
 
 namespace
@@ -363,6 +369,30 @@ __global__ void PackPattern(int n, int stride, const int *__restrict__ slot, con
   atomicMax(maxlen, len);
 }
 
+__global__ void ColumnCounts(int nnz, const int *__restrict__ gj, int *count)
+{
+  const int k = blockIdx.x * blockDim.x + threadIdx.x;
+  if (k < nnz) atomicAdd(count + gj[k], 1);
+}
+
+__global__ void TransposeColumns(int nnz, const int *__restrict__ tperm, const int *__restrict__ ci, int *tj)
+{
+  const int q = blockIdx.x * blockDim.x + threadIdx.x;
+  if (q < nnz) tj[q] = ci[tperm[q]];
+}
+
+__global__ void TransposeValues(int nnz, const int *__restrict__ tperm, const double *__restrict__ ga, double *ta)
+{
+  const int q = blockIdx.x * blockDim.x + threadIdx.x;
+  if (q < nnz) ta[q] = ga[tperm[q]];
+}
+
+__global__ void Iota(int n, int *v)
+{
+  const int k = blockIdx.x * blockDim.x + threadIdx.x;
+  if (k < n) v[k] = k;
+}
+
 inline int Blocks(PetscInt n, int tpb)
 {
   return (int)PetscMax((n + tpb - 1) / tpb, 1);
@@ -561,26 +591,74 @@ PetscErrorCode AFSAIValues_Device(Mat A, AFSAIDevice D, AFSAIFail *fail)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* G (and G^T, the same COO entries with row and column swapped) from the device arrays: created on a new pattern, values refilled always. */
+/* G^T's pattern on the device (tperm kept for the values), then both patterns to the host and the two Mats referencing them. */
+static PetscErrorCode CreateFactors(AFSAIDevice D, cudaStream_t stream, Mat *G, Mat *Gt)
+{
+  const PetscInt n = D->n, nnz = D->nnz;
+  int           *count, *ti, *tj, *keys, *idx, bits = 1;
+  size_t         need = 0;
+  void          *tmp;
+
+  PetscFunctionBegin;
+  PetscCallCUDA(cudaMalloc(&D->tperm, sizeof(int) * PetscMax(nnz, 1)));
+  PetscCallCUDA(cudaMallocAsync(&count, sizeof(int) * (n + 1), stream));
+  PetscCallCUDA(cudaMallocAsync(&ti, sizeof(int) * (n + 1), stream));
+  PetscCallCUDA(cudaMallocAsync(&tj, sizeof(int) * PetscMax(nnz, 1), stream));
+  PetscCallCUDA(cudaMallocAsync(&keys, sizeof(int) * PetscMax(nnz, 1), stream));
+  PetscCallCUDA(cudaMallocAsync(&idx, sizeof(int) * PetscMax(nnz, 1), stream));
+  PetscCallCUDA(cudaMemsetAsync(count, 0, sizeof(int) * (n + 1), stream));
+  ColumnCounts<<<Blocks(nnz, 256), 256, 0, stream>>>((int)nnz, D->gj, count);
+  PetscCallCUDA(cub::DeviceScan::ExclusiveSum(NULL, need, count, ti, (int)n + 1, stream));
+  PetscCallCUDA(cudaMallocAsync(&tmp, need, stream));
+  PetscCallCUDA(cub::DeviceScan::ExclusiveSum(tmp, need, count, ti, (int)n + 1, stream));
+  PetscCallCUDA(cudaFreeAsync(tmp, stream));
+  /* a radix sort is stable: the entries of a column keep G's row order, so G^T's rows come out sorted */
+  Iota<<<Blocks(nnz, 256), 256, 0, stream>>>((int)nnz, idx);
+  while ((1 << bits) < n) bits++;
+  need = 0;
+  PetscCallCUDA(cub::DeviceRadixSort::SortPairs(NULL, need, D->gj, keys, idx, D->tperm, (int)nnz, 0, bits, stream));
+  PetscCallCUDA(cudaMallocAsync(&tmp, need, stream));
+  PetscCallCUDA(cub::DeviceRadixSort::SortPairs(tmp, need, D->gj, keys, idx, D->tperm, (int)nnz, 0, bits, stream));
+  PetscCallCUDA(cudaFreeAsync(tmp, stream));
+  TransposeColumns<<<Blocks(nnz, 256), 256, 0, stream>>>((int)nnz, D->tperm, D->ci, tj);
+  PetscCallCUDA(cudaGetLastError());
+  for (int t = 0; t < 2; t++) {
+    PetscCall(PetscMalloc2(n + 1, &D->hi[t], PetscMax(nnz, 1), &D->hj[t]));
+    PetscCall(PetscCalloc1(PetscMax(nnz, 1), &D->ha[t]));
+    PetscCallCUDA(cudaMemcpyAsync(D->hi[t], t ? ti : D->gi, sizeof(int) * (n + 1), cudaMemcpyDeviceToHost, stream));
+    PetscCallCUDA(cudaMemcpyAsync(D->hj[t], t ? tj : D->gj, sizeof(int) * nnz, cudaMemcpyDeviceToHost, stream));
+  }
+  PetscCallCUDA(cudaStreamSynchronize(stream));
+  PetscCallCUDA(cudaFreeAsync(idx, stream));
+  PetscCallCUDA(cudaFreeAsync(keys, stream));
+  PetscCallCUDA(cudaFreeAsync(tj, stream));
+  PetscCallCUDA(cudaFreeAsync(ti, stream));
+  PetscCallCUDA(cudaFreeAsync(count, stream));
+  PetscCall(MatDestroy(G));
+  PetscCall(MatDestroy(Gt));
+  PetscCall(MatCreateSeqAIJWithArrays(PETSC_COMM_SELF, n, n, D->hi[0], D->hj[0], D->ha[0], G));
+  PetscCall(MatCreateSeqAIJWithArrays(PETSC_COMM_SELF, n, n, D->hi[1], D->hj[1], D->ha[1], Gt));
+  PetscCall(MatConvert(*G, MATSEQAIJCUSPARSE, MAT_INPLACE_MATRIX, G));
+  PetscCall(MatConvert(*Gt, MATSEQAIJCUSPARSE, MAT_INPLACE_MATRIX, Gt));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* G and G^T: created on a new pattern, their device values written from ga always. */
 PetscErrorCode AFSAIAssemble_Device(AFSAIDevice D, PetscBool newpattern, Mat *G, Mat *Gt)
 {
   cudaStream_t stream;
+  PetscScalar *a;
 
   PetscFunctionBegin;
   PetscCall(PetscGetCurrentCUDAStream(&stream));
-  PetscCallCUDA(cudaStreamSynchronize(stream)); /* PETSc copies the COO indices with a synchronous cudaMemcpy on the legacy stream */
-  if (newpattern) {
-    Mat *M[2] = {G, Gt};
-    for (int t = 0; t < 2; t++) {
-      PetscCall(MatDestroy(M[t]));
-      PetscCall(MatCreate(PETSC_COMM_SELF, M[t]));
-      PetscCall(MatSetSizes(*M[t], D->n, D->n, D->n, D->n));
-      PetscCall(MatSetType(*M[t], MATSEQAIJCUSPARSE));
-      PetscCall(MatSetPreallocationCOO(*M[t], D->nnz, t ? D->gj : D->ci, t ? D->ci : D->gj));
-    }
-  }
-  PetscCall(MatSetValuesCOO(*G, D->ga, INSERT_VALUES));
-  PetscCall(MatSetValuesCOO(*Gt, D->ga, INSERT_VALUES));
+  if (newpattern) PetscCall(CreateFactors(D, stream, G, Gt));
+  PetscCall(MatSeqAIJCUSPARSEGetArrayWrite(*G, &a));
+  PetscCallCUDA(cudaMemcpyAsync(a, D->ga, sizeof(PetscScalar) * D->nnz, cudaMemcpyDeviceToDevice, stream));
+  PetscCall(MatSeqAIJCUSPARSERestoreArrayWrite(*G, &a));
+  PetscCall(MatSeqAIJCUSPARSEGetArrayWrite(*Gt, &a));
+  TransposeValues<<<Blocks(D->nnz, 256), 256, 0, stream>>>((int)D->nnz, D->tperm, D->ga, a);
+  PetscCallCUDA(cudaGetLastError());
+  PetscCall(MatSeqAIJCUSPARSERestoreArrayWrite(*Gt, &a));
   PetscCallCUDA(cudaStreamSynchronize(stream)); /* the phase's time is the device's */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -599,9 +677,13 @@ PetscErrorCode AFSAIDeviceDestroy(AFSAIDevice *dev)
   PetscFunctionBegin;
   if (!D) PetscFunctionReturn(PETSC_SUCCESS);
   {
-    void *arrays[] = {D->gi, D->gj, D->ci, D->ga};
+    void *arrays[] = {D->gi, D->gj, D->ci, D->ga, D->tperm};
     for (size_t k = 0; k < sizeof(arrays) / sizeof(arrays[0]); k++)
       if (arrays[k]) PetscCallCUDA(cudaFree(arrays[k]));
+  }
+  for (int t = 0; t < 2; t++) { /* after the Mats referencing them (AFSAIDestroyFactor() destroys those first) */
+    PetscCall(PetscFree2(D->hi[t], D->hj[t]));
+    PetscCall(PetscFree(D->ha[t]));
   }
   PetscCall(PetscFree(*dev));
   PetscFunctionReturn(PETSC_SUCCESS);
