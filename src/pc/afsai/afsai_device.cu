@@ -652,13 +652,14 @@ PetscErrorCode AFSAIAssemble_Device(AFSAIDevice D, PetscBool newpattern, Mat *G,
   PetscFunctionBegin;
   PetscCall(PetscGetCurrentCUDAStream(&stream));
   if (newpattern) PetscCall(CreateFactors(D, stream, G, Gt));
-  PetscCall(MatSeqAIJCUSPARSEGetArrayWrite(*G, &a));
+  /* GetArray, not GetArrayWrite: a freshly converted Mat has no device copy yet, and this one makes it (pattern and zeros) */
+  PetscCall(MatSeqAIJCUSPARSEGetArray(*G, &a));
   PetscCallCUDA(cudaMemcpyAsync(a, D->ga, sizeof(PetscScalar) * D->nnz, cudaMemcpyDeviceToDevice, stream));
-  PetscCall(MatSeqAIJCUSPARSERestoreArrayWrite(*G, &a));
-  PetscCall(MatSeqAIJCUSPARSEGetArrayWrite(*Gt, &a));
+  PetscCall(MatSeqAIJCUSPARSERestoreArray(*G, &a));
+  PetscCall(MatSeqAIJCUSPARSEGetArray(*Gt, &a));
   TransposeValues<<<Blocks(D->nnz, 256), 256, 0, stream>>>((int)D->nnz, D->tperm, D->ga, a);
   PetscCallCUDA(cudaGetLastError());
-  PetscCall(MatSeqAIJCUSPARSERestoreArrayWrite(*Gt, &a));
+  PetscCall(MatSeqAIJCUSPARSERestoreArray(*Gt, &a));
   PetscCallCUDA(cudaStreamSynchronize(stream)); /* the phase's time is the device's */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
