@@ -7,9 +7,11 @@ static char help[] = "PCAFSAI (adaptive FSAI) on the host. Checks of the factor 
                      "Richardson and Chebyshev; -bjacobi: -pc_type afsai against bjacobi with afsai blocks (MPI).\n"
                      "Matrix: problem options of tests/problems.c, -jitter (off-diagonals scaled by 0.5-1.5, symmetric, then\n"
                      "made diagonally dominant: no ties in the search), -shift <s> (A + s I: not SPD for s negative enough),\n"
-                     "-negative_row <r> (a_rr = -1), -breakdown (a 4 x 4 matrix on which the search meets a Cholesky breakdown),\n"
+                     "-negative_row <r> (a_rr = -1), -nan_row <r> (a_{r,r-1} = a_{r-1,r} = NaN), -breakdown (a 4 x 4 matrix on which the search meets a Cholesky breakdown),\n"
                      "-uneven (rank r gets rows in proportion to r + 1), -empty_rank <r> (rank r gets none).\n"
-                     "-device: with -mat_type aijcusparse, also says whether G is applied on the GPU.\n"
+                     "-device: with -mat_type aijcusparse, also says whether G is applied on the GPU. -compare_setup (aijcusparse,\n"
+                     "sequential): the GPU set-up against the host set-up of the same matrix (-pc_afsai_setup host): pattern,\n"
+                     "values, CG iterations.\n"
                      "Options of the PCs: prefix afsai_ (e.g. -afsai_pc_afsai_steps 5).\n";
 
 #include <petscksp.h>
@@ -434,6 +436,77 @@ static PetscErrorCode SolveAFSAI(Mat A, Vec b, PetscBool cg, PetscBool device)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Whether pc's view says its set-up ran on the GPU (the view written to memory). */
+static PetscErrorCode SetUpOnGPU(PC pc, PetscBool *ongpu)
+{
+  char        buf[4096] = "";
+  FILE       *f;
+  PetscViewer v;
+
+  PetscFunctionBegin;
+  f = fmemopen(buf, sizeof(buf) - 1, "w");
+  PetscCheck(f, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "fmemopen() failed");
+  PetscCall(PetscViewerASCIIOpenWithFILE(PETSC_COMM_SELF, f, &v));
+  PetscCall(PCView(pc, v));
+  PetscCall(PetscViewerDestroy(&v));
+  fclose(f);
+  *ongpu = strstr(buf, "set-up on the GPU") ? PETSC_TRUE : PETSC_FALSE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+   The GPU set-up against the host set-up of the same aijcusparse matrix (-pc_afsai_setup host): the same pattern
+   exactly, values to 1e-13 relative to the largest |g_ij| (both compute in the same operation order without fused
+   multiply-adds, so they are expected bit for bit equal: reported too), and the same CG iteration count.
+*/
+static PetscErrorCode CompareSetups(Mat A, Vec b)
+{
+  const char        *where[2] = {"host", "device"};
+  PC                 pc[2];
+  Mat                G[2];
+  const PetscInt    *gi[2], *gj[2];
+  const PetscScalar *ga[2];
+  PetscInt           n[2], its[2];
+  PetscBool          done, ongpu[2], same = PETSC_TRUE;
+  PetscReal          err = 0, big = 0;
+  KSPConvergedReason reason;
+
+  PetscFunctionBegin;
+  for (int k = 0; k < 2; k++) {
+    PetscCall(PetscOptionsSetValue(NULL, "-afsai_pc_afsai_setup", where[k]));
+    PetscCall(AFSAICreate(A, &pc[k]));
+    PetscCall(SetUpOnGPU(pc[k], &ongpu[k]));
+    PetscCall(PCAFSAIGetFactor(pc[k], &G[k]));
+    PetscCall(MatGetRowIJ(G[k], 0, PETSC_FALSE, PETSC_FALSE, &n[k], &gi[k], &gj[k], &done));
+    PetscCall(MatSeqAIJGetArrayRead(G[k], &ga[k]));
+  }
+  same = (PetscBool)(n[0] == n[1]);
+  for (PetscInt i = 0; same && i <= n[0]; i++) same = (PetscBool)(gi[0][i] == gi[1][i]);
+  for (PetscInt k = 0; same && k < gi[0][n[0]]; k++) same = (PetscBool)(gj[0][k] == gj[1][k]);
+  if (same) {
+    PetscBool bitwise = PETSC_TRUE;
+    for (PetscInt k = 0; k < gi[0][n[0]]; k++) {
+      err     = PetscMax(err, PetscAbsScalar(ga[1][k] - ga[0][k]));
+      big     = PetscMax(big, PetscAbsScalar(ga[0][k]));
+      bitwise = (PetscBool)(bitwise && ga[1][k] == ga[0][k]);
+    }
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "GPU set-up ran on the GPU: %s (host set-up: %s); same pattern as the host set-up: yes; values agree to 1e-13: %s; bitwise: %s\n", ongpu[1] ? "yes" : "NO", ongpu[0] ? "GPU" : "host", err <= 1e-13 * big ? "yes" : "NO", bitwise ? "yes" : "NO"));
+    PetscCall(PetscInfo(pc[1], "GPU set-up: max |g_gpu - g_host| / max |g_host| = %g\n", (double)(err / big)));
+  } else PetscCall(PetscPrintf(PETSC_COMM_WORLD, "GPU set-up ran on the GPU: %s; same pattern as the host set-up: NO\n", ongpu[1] ? "yes" : "NO"));
+  for (int k = 0; k < 2; k++) {
+    PetscCall(MatSeqAIJRestoreArrayRead(G[k], &ga[k]));
+    PetscCall(MatRestoreRowIJ(G[k], 0, PETSC_FALSE, PETSC_FALSE, &n[k], &gi[k], &gj[k], &done));
+    PetscCall(PCDestroy(&pc[k]));
+  }
+  for (int k = 0; k < 2; k++) {
+    PetscCall(PetscOptionsSetValue(NULL, "-afsai_pc_afsai_setup", where[k]));
+    PetscCall(Solve(A, b, "afsai_", &its[k], &reason, NULL, NULL, NULL));
+  }
+  PetscCall(PetscOptionsClearValue(NULL, "-afsai_pc_afsai_setup"));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "CG iterations with the GPU set-up equal the host set-up's: %s (%" PetscInt_FMT ")\n", its[0] == its[1] ? "yes" : "NO", its[1]));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* New values of the same pattern (2 A + I): what the re-set-up redid, and the checks of the refreshed factor. */
 static PetscErrorCode Reuse(Mat A, Vec b)
 {
@@ -515,9 +588,9 @@ int main(int argc, char **argv)
   Vec         b;
   PetscRandom rnd;
   char        desc[256];
-  PetscInt    mono = -1, empty = -1, negrow = -1;
+  PetscInt    mono = -1, empty = -1, negrow = -1, nanrow = -1;
   PetscReal   shift = 0;
-  PetscBool   device = PETSC_FALSE, ref = PETSC_FALSE, cg = PETSC_FALSE, reuse = PETSC_FALSE, gamg = PETSC_FALSE, bjacobi = PETSC_FALSE, jitter = PETSC_FALSE, uneven = PETSC_FALSE, breakdown = PETSC_FALSE;
+  PetscBool   device = PETSC_FALSE, compare = PETSC_FALSE, ref = PETSC_FALSE, cg = PETSC_FALSE, reuse = PETSC_FALSE, gamg = PETSC_FALSE, bjacobi = PETSC_FALSE, jitter = PETSC_FALSE, uneven = PETSC_FALSE, breakdown = PETSC_FALSE;
 
   PetscFunctionBeginUser;
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
@@ -525,6 +598,7 @@ int main(int argc, char **argv)
   PetscCall(PetscLogDefaultBegin());
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-device", &device, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-ref", &ref, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-compare_setup", &compare, NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-mono", &mono, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-cg", &cg, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-reuse", &reuse, NULL));
@@ -535,6 +609,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-empty_rank", &empty, NULL));
   PetscCall(PetscOptionsGetReal(NULL, NULL, "-shift", &shift, NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-negative_row", &negrow, NULL));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-nan_row", &nanrow, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-breakdown", &breakdown, NULL));
   if (breakdown) {
     PetscCall(BreakdownMatrix(&A));
@@ -546,6 +621,14 @@ int main(int argc, char **argv)
     PetscInt rstart, rend;
     PetscCall(MatGetOwnershipRange(A, &rstart, &rend));
     if (negrow >= rstart && negrow < rend) PetscCall(MatSetValue(A, negrow, negrow, -1.0, INSERT_VALUES));
+    PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
+    PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
+  }
+  if (nanrow > 0) { /* the first row whose gradient meets it is nanrow */
+    PetscInt rstart, rend;
+    PetscCall(MatGetOwnershipRange(A, &rstart, &rend));
+    if (nanrow >= rstart && nanrow < rend) PetscCall(MatSetValue(A, nanrow, nanrow - 1, (PetscScalar)NAN, INSERT_VALUES));
+    if (nanrow - 1 >= rstart && nanrow - 1 < rend) PetscCall(MatSetValue(A, nanrow - 1, nanrow, (PetscScalar)NAN, INSERT_VALUES));
     PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
     PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
   }
@@ -562,6 +645,7 @@ int main(int argc, char **argv)
     PetscCall(CompareReference(pc, A));
     PetscCall(PCDestroy(&pc));
   }
+  if (compare) PetscCall(CompareSetups(A, b));
   if (mono >= 0) PetscCall(CheckMonotone(A, mono));
   if (bjacobi) PetscCall(CompareBJacobi(A, b));
   if (gamg) PetscCall(Gamg(A, b));
@@ -626,6 +710,9 @@ int main(int argc, char **argv)
     suffix: breakdown
     args: -breakdown -afsai_pc_afsai_tol 0.01 -afsai_ksp_converged_reason
   test:
+    suffix: nan
+    args: -problem poisson7 -n 4 -nan_row 37 -afsai_ksp_converged_reason
+  test:
     suffix: notspd_error
     args: -problem poisson7 -n 4 -shift -7 -afsai_ksp_error_if_not_converged
     filter: Error: grep -E "not SPD" | sed -e "s/^\[0\]PETSC ERROR: //"
@@ -671,12 +758,73 @@ int main(int argc, char **argv)
     nsize: 2
     args: -problem poisson7 -n 12 -gamg
 
-  # aijcusparse: the set-up on the host from the matrix's host copy, G and G^T on the GPU; the same iterations
-  # as on the host expected (its expected output was written from the host run's, not yet run on a GPU)
+  # aijcusparse: the set-up on the GPU (pattern, values, G and G^T assembled there), the apply on the GPU
   test:
     suffix: gpu_poisson7
     requires: gpu
     args: -problem poisson7 -n 12 -cg -device -mat_type aijcusparse -use_gpu_aware_mpi 0
+
+  # the GPU set-up against the host set-up of the same matrix: the same pattern, values to 1e-13 (bitwise
+  # reported), the same CG iterations; on the test problems, the shared SPD matrices and search variants
+  testset:
+    requires: gpu
+    args: -mat_type aijcusparse -use_gpu_aware_mpi 0 -compare_setup
+    test:
+      suffix: gpu_cmp_poisson7
+      args: -problem poisson7 -n 12
+    test:
+      suffix: gpu_cmp_aniso
+      args: -problem anisotropic -n 12 -aniso 0.001
+    test:
+      suffix: gpu_cmp_poisson27
+      args: -problem poisson27 -n 10
+    test:
+      suffix: gpu_cmp_bcsstk16
+      args: -problem file -f ${sfpc_dir}/tests/data/bcsstk16.mtx.gz
+    test:
+      suffix: gpu_cmp_bcsstk26
+      args: -problem file -f ${sfpc_dir}/tests/data/bcsstk26.mtx.gz
+    test:
+      suffix: gpu_cmp_bcsstk28
+      args: -problem file -f ${sfpc_dir}/tests/data/bcsstk28.mtx.gz -afsai_pc_afsai_steps 20
+    test:
+      suffix: gpu_cmp_steps
+      args: -problem poisson27 -n 8 -jitter -afsai_pc_afsai_steps {{1 4 40}separate output} -afsai_pc_afsai_step_size {{1 3}separate output}
+    test:
+      suffix: gpu_cmp_limits
+      args: -problem poisson7 -n 10 -jitter -afsai_pc_afsai_steps 8 -afsai_pc_afsai_step_size 2 -afsai_pc_afsai_max_nnz_row 6 -afsai_pc_afsai_tol 0.95 -afsai_pc_afsai_filter 0.05
+    test:
+      suffix: gpu_cmp_permuted
+      args: -problem poisson7 -n 10 -permute 1
+
+  # the GPU set-up's failures (the first failing row and its cause, as on the host), new values of the same
+  # pattern (values recomputed on the device), afsai as a GAMG smoother on aijcusparse levels, MPI blocks
+  testset:
+    requires: gpu
+    args: -mat_type aijcusparse -use_gpu_aware_mpi 0
+    test:
+      suffix: gpu_notspd
+      args: -problem poisson7 -n 4 -shift {{-7 -5}separate output} -afsai_ksp_converged_reason
+    test:
+      suffix: gpu_breakdown
+      args: -breakdown -afsai_pc_afsai_tol 0.01 -afsai_ksp_converged_reason
+    test:
+      suffix: gpu_nan
+      args: -problem poisson7 -n 4 -nan_row 37 -afsai_ksp_converged_reason
+    test:
+      suffix: gpu_reuse
+      args: -problem poisson7 -n 8 -reuse -afsai_pc_afsai_reuse_pattern {{1 0}separate output}
+    test:
+      suffix: gpu_gamg
+      args: -problem poisson7 -n 16 -gamg
+    test:
+      suffix: gpu_mpi_notspd
+      nsize: 2
+      args: -problem poisson7 -n 4 -negative_row 50 -uneven
+    test:
+      suffix: gpu_mpi
+      nsize: 2
+      args: -problem poisson7 -n 9 -uneven -bjacobi -cg
 
   # MPI: each rank its diagonal block, as bjacobi with afsai blocks; uneven rows, a rank without rows
   test:

@@ -1,10 +1,14 @@
 /*
    PCAFSAI: adaptive FSAI, M^{-1} = G^T G, as a preconditioner and as a multigrid level smoother.
-   The set-up (pattern search and values, afsai_host.c) runs on the host; G and an explicit G^T
-   are Mats of the input's kind, so on aijcusparse the apply, y = G^T (G x), is two cuSPARSE
-   SpMVs. On MPI matrices each rank works on its diagonal block, block-Jacobi style.
+   The set-up (pattern search and values) runs on the host (afsai_host.c) for host matrices, and
+   on the device (afsai_device.cu, the same rules bit for bit) for MATSEQAIJCUSPARSE unless
+   -pc_afsai_setup host asks for the host one; G and an explicit G^T are Mats of the input's kind,
+   so on aijcusparse the apply, y = G^T (G x), is two cuSPARSE SpMVs. On MPI matrices each rank
+   works on its diagonal block, block-Jacobi style.
 */
 #include "afsai.h"
+
+const char *const AFSAISetupTypes[] = {"host", "device", "AFSAISetupType", "AFSAI_SETUP_", NULL};
 
 /* Power iterations of the automatic Richardson weight, and the factor its estimate is raised by. */
 #define AFSAI_POWER_ITS    15
@@ -58,6 +62,7 @@ static PetscErrorCode AFSAIDestroyFactor(PC_AFSAI *s)
   PetscCall(PetscFree(s->tmap));
   PetscCall(MatDestroy(&s->G));
   PetscCall(MatDestroy(&s->Gt));
+  PetscCall(AFSAIDeviceDestroy(&s->dev)); /* after G and G^T: on the device path they reference its host arrays */
   PetscCall(VecDestroy(&s->w));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -120,6 +125,39 @@ static PetscErrorCode AFSAISetUpPattern(PC_AFSAI *s, Mat Ad, const AFSAICSR *csr
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*
+   The device set-up: a new pattern (unless kept), the values, then G and G^T assembled on the
+   device (created on a new pattern, values refilled otherwise). Each phase ends with a device
+   synchronization (the failure check or the assembly), so its wall time is its device time.
+*/
+static PetscErrorCode AFSAISetUp_Device(PC_AFSAI *s, Mat Ad, PetscBool newpattern)
+{
+  PetscLogDouble t0, t1, t2;
+
+  PetscFunctionBegin;
+  PetscCall(PetscTime(&t0));
+  if (newpattern) {
+    PetscCall(AFSAIDestroyFactor(s));
+    PetscCall(PetscLogEventBegin(SFPC_AFSAIPattern, Ad, 0, 0, 0));
+    PetscCall(AFSAIPattern_Device(Ad, &s->p, &s->dev, &s->pat, &s->fail));
+    PetscCall(PetscLogEventEnd(SFPC_AFSAIPattern, Ad, 0, 0, 0));
+  }
+  PetscCall(PetscTime(&t1));
+  if (newpattern) s->tpattern = t1 - t0;
+  if (s->fail.cause) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscLogEventBegin(SFPC_AFSAIValues, Ad, 0, 0, 0));
+  PetscCall(AFSAIValues_Device(Ad, s->dev, &s->fail));
+  PetscCall(PetscLogEventEnd(SFPC_AFSAIValues, Ad, 0, 0, 0));
+  PetscCall(PetscTime(&t2));
+  s->tvalues = t2 - t1;
+  if (s->fail.cause) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(AFSAIAssemble_Device(s->dev, newpattern, &s->G, &s->Gt));
+  if (newpattern) PetscCall(MatCreateVecs(s->G, &s->w, NULL));
+  PetscCall(PetscTime(&t0));
+  s->ttranspose = t0 - t2;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* G's values on its pattern, then G^T's through tmap. */
 static PetscErrorCode AFSAISetUpValues(PC_AFSAI *s, Mat Ad, const AFSAICSR *csr)
 {
@@ -155,12 +193,14 @@ static PetscErrorCode AFSAIReduce(PC pc, PetscInt nnzA)
   PetscInt64 key = PETSC_INT64_MAX;
   PetscInt   rstart;
   PetscMPIInt size;
+  PetscInt    nnzG = s->pat.gi ? s->pat.gi[s->n] : 0;
 
   PetscFunctionBegin;
+  if (s->devsetup) PetscCall(AFSAIDeviceNnz(s->dev, &nnzG));
   PetscCallMPI(MPI_Comm_size(comm, &size));
   PetscCall(MatGetOwnershipRange(pc->pmat, &rstart, NULL));
   sum[0] = s->n;
-  sum[1] = s->pat.gi ? s->pat.gi[s->n] : 0;
+  sum[1] = nnzG;
   sum[2] = nnzA;
   sum[3] = s->pat.stepsum;
   for (PetscInt k = 0; k < AFSAI_NSTOP; k++) sum[4 + k] = s->pat.nstop[k];
@@ -193,7 +233,7 @@ static PetscErrorCode PCSetUp_AFSAI(PC pc)
   PC_AFSAI *s = (PC_AFSAI *)pc->data;
   Mat       Ad;
   PetscInt  m, n, nnzA;
-  PetscBool ondevice, newpattern;
+  PetscBool ondevice, devsetup = PETSC_FALSE, newpattern;
   AFSAICSR  csr;
 
   PetscFunctionBegin;
@@ -201,21 +241,34 @@ static PetscErrorCode PCSetUp_AFSAI(PC pc)
   PetscCheck(m == n, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_SIZ, "PCAFSAI needs a square matrix, this one is %" PetscInt_FMT " x %" PetscInt_FMT, m, n);
   PetscCall(AFSAILocalMatrix(pc->pmat, &Ad, &ondevice));
   PetscCall(MatGetLocalSize(Ad, &m, NULL));
+  if (ondevice && s->setup == AFSAI_SETUP_DEVICE) { /* a CUSPARSE matrix bound to the CPU keeps its values on the host */
+    PetscBool bound;
+    PetscCall(MatBoundToCPU(Ad, &bound));
+    devsetup = (PetscBool)!bound;
+  }
   /* new values of the same pattern keep G's pattern (unless asked not to) and recompute its values */
-  newpattern = (PetscBool)(!pc->setupcalled || pc->flag != SAME_NONZERO_PATTERN || !s->reusepattern || s->failure != PC_NOERROR || !s->G || s->n != m || s->ondevice != ondevice);
+  newpattern = (PetscBool)(!pc->setupcalled || pc->flag != SAME_NONZERO_PATTERN || !s->reusepattern || s->failure != PC_NOERROR || !s->G || s->n != m || s->ondevice != ondevice || s->devsetup != devsetup);
   PetscCall(PetscObjectReference((PetscObject)Ad));
   PetscCall(MatDestroy(&s->A));
   s->A         = Ad;
   s->n         = m;
   s->ondevice  = ondevice;
+  s->devsetup  = devsetup;
   s->omegaauto = 0;
   s->tomega    = 0;
   if (!newpattern) s->tpattern = s->ttranspose = 0;
-  PetscCall(AFSAICSRGet(Ad, &csr));
-  nnzA = csr.ai[csr.n];
-  if (newpattern) PetscCall(AFSAISetUpPattern(s, Ad, &csr));
-  if (!s->fail.cause) PetscCall(AFSAISetUpValues(s, Ad, &csr));
-  PetscCall(AFSAICSRRestore(Ad, &csr));
+  if (devsetup) { /* nothing of A's CSR comes to the host */
+    MatInfo info;
+    PetscCall(MatGetInfo(Ad, MAT_LOCAL, &info));
+    nnzA = (PetscInt)info.nz_used;
+    PetscCall(AFSAISetUp_Device(s, Ad, newpattern));
+  } else {
+    PetscCall(AFSAICSRGet(Ad, &csr));
+    nnzA = csr.ai[csr.n];
+    if (newpattern) PetscCall(AFSAISetUpPattern(s, Ad, &csr));
+    if (!s->fail.cause) PetscCall(AFSAISetUpValues(s, Ad, &csr));
+    PetscCall(AFSAICSRRestore(Ad, &csr));
+  }
   PetscCall(AFSAIReduce(pc, nnzA));
   if (s->fail.cause) PetscCall(PetscInfo(pc, "AFSAI failed in local row %" PetscInt_FMT ": %s (%g); the matrix is not SPD\n", s->fail.row, AFSAIFailures[s->fail.cause], (double)PetscRealPart(s->fail.value)));
   pc->failedreason = s->failure;
@@ -343,6 +396,7 @@ static PetscErrorCode PCSetFromOptions_AFSAI(PC pc, PetscOptionItems PetscOption
   PetscCall(PetscOptionsReal("-pc_afsai_omega", "Richardson weight (-1: 1 / (1.1 x estimate of rho(G^T G A)))", "PCAFSAI", s->omega, &r, &set));
   PetscCheck(!set || r == PETSC_DETERMINE || (r > 0 && r < 2), comm, PETSC_ERR_ARG_OUTOFRANGE, "-pc_afsai_omega %g is out of range: it must be in (0, 2), or -1 for the automatic weight", (double)r);
   if (set) s->omega = r;
+  PetscCall(PetscOptionsEnum("-pc_afsai_setup", "Where the set-up of a seqaijcusparse matrix runs (host matrices: always the host)", "PCAFSAI", AFSAISetupTypes, (PetscEnum)s->setup, (PetscEnum *)&s->setup, NULL));
   PetscCall(PetscOptionsBool("-pc_afsai_reuse_pattern", "On new values of the same nonzero pattern keep G's pattern and recompute its values only", "PCAFSAI", s->reusepattern, &s->reusepattern, NULL));
   PetscOptionsHeadEnd();
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -358,7 +412,7 @@ static PetscErrorCode PCView_AFSAI(PC pc, PetscViewer viewer)
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &isascii));
   if (!isascii) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(AFSAIRowCapacity(&s->p, &mmax));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "  adaptive FSAI, M^-1 = G^T G; set-up on the host, apply on the %s\n", s->ondevice ? "GPU (G and G^T are seqaijcusparse)" : "host"));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  adaptive FSAI, M^-1 = G^T G; set-up on the %s, apply on the %s\n", s->devsetup ? "GPU" : "host", s->ondevice ? "GPU (G and G^T are seqaijcusparse)" : "host"));
   if (s->nranks > 1) PetscCall(PetscViewerASCIIPrintf(viewer, "  each of %d ranks on its diagonal block (block Jacobi)\n", (int)s->nranks));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  search: %" PetscInt_FMT " steps of %" PetscInt_FMT ", tol %g, at most %" PetscInt64_FMT " entries per row, filter %g; pattern kept on same-pattern updates: %s\n", s->p.steps, s->p.stepsize, (double)s->p.tol, mmax + 1, (double)s->p.filter, s->reusepattern ? "yes" : "no"));
   if (!pc->setupcalled) PetscFunctionReturn(PETSC_SUCCESS);
@@ -372,7 +426,7 @@ static PetscErrorCode PCView_AFSAI(PC pc, PetscViewer viewer)
   if (s->omega != PETSC_DETERMINE) PetscCall(PetscViewerASCIIPrintf(viewer, "  Richardson omega %g (set)\n", (double)s->omega));
   else if (s->omegaauto > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  Richardson omega %.4f = 1 / (%g x power-iteration estimate of rho(G^T G A))\n", (double)s->omegaauto, AFSAI_OMEGA_SAFETY));
   else PetscCall(PetscViewerASCIIPrintf(viewer, "  Richardson omega: automatic, estimated at the first Richardson sweep\n"));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "  set-up time (s): pattern %.3g, values %.3g, transpose %.3g, omega estimate %.3g\n", s->tpattern, s->tvalues, s->ttranspose, s->tomega));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  set-up time (s): pattern %.3g, values %.3g, %s %.3g, omega estimate %.3g\n", s->tpattern, s->tvalues, s->devsetup ? "G and G^T assembly" : "transpose", s->ttranspose, s->tomega));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -448,12 +502,14 @@ static PetscErrorCode PCDestroy_AFSAI(PC pc)
 .  -pc_afsai_tol <1e-3> - a row stops when psi_k / psi_0 <= tol, psi the row's factor in the Kaporin number
 .  -pc_afsai_max_nnz_row <steps * step_size + 1> - most entries of a row of G, the diagonal included
 .  -pc_afsai_filter <0> - after the search, drop g_ij with |g_ij| sqrt(a_jj / a_ii) < filter (unit-diagonal row); values recomputed
+.  -pc_afsai_setup <device> - where a `MATSEQAIJCUSPARSE` is set up: device (default) or host (from its host copy, for comparison)
 .  -pc_afsai_omega <auto> - Richardson weight (`-mg_levels_ksp_type richardson`); automatic: 1 / (1.1 x a power-iteration estimate of rho(G^T G A))
 -  -pc_afsai_reuse_pattern <true> - on `SAME_NONZERO_PATTERN` keep G's pattern and recompute its values only
 
    Notes:
-   The set-up runs on the host, also for `MATSEQAIJCUSPARSE` (from the matrix's host copy); G and an explicit G^T are then
-   `MATSEQAIJCUSPARSE` and the apply, y = G^T (G x), runs on the GPU. On `MATMPIAIJ`/`MATMPIAIJCUSPARSE` each rank works on
+   For `MATSEQAIJCUSPARSE` the set-up runs on the GPU from the matrix's device CSR, one warp per row, with the host's
+   rules and operation order (the same pattern, values to rounding); G and an explicit G^T are `MATSEQAIJCUSPARSE` and
+   the apply, y = G^T (G x), runs on the GPU. Host matrices are set up on the host. On `MATMPIAIJ`/`MATMPIAIJCUSPARSE` each rank works on
    its diagonal block. A matrix that is not SPD (a non-positive diagonal entry, Cholesky pivot or psi, or Inf/NaN) sets
    `PC_FACTOR_NUMERIC_ZEROPIVOT` (Inf/NaN: `PC_FACTOR_OTHER`), so the KSP stops with `KSP_DIVERGED_PC_FAILED`.
 
@@ -482,6 +538,7 @@ PetscErrorCode PCCreate_AFSAI(PC pc)
   s->p.filter    = 0;
   s->omega       = PETSC_DETERMINE;
   s->reusepattern = PETSC_TRUE;
+  s->setup        = AFSAI_SETUP_DEVICE;
   s->failrow     = -1;
   pc->data       = s;
 

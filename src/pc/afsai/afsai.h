@@ -8,6 +8,70 @@
 
 #include <sfpc/private/sfpcimpl.h>
 
+#if defined(__CUDACC__)
+  #define AFSAI_HOSTDEVICE __host__ __device__
+#else
+  #define AFSAI_HOSTDEVICE
+#endif
+
+/*
+   The per-row arithmetic rules the host reference (afsai_host.c) and the GPU set-up
+   (afsai_device.cu) share, so that both find the same pattern and the same values bit for bit.
+   Real scalars (the pivot tests compare values). Each dense update is rounded twice, t - l u: the host is built for plain x86-64 (no FMA
+   instruction to contract into), the device says so with __dmul_rn/__dsub_rn. Sums run in one
+   fixed order on both sides (the callers' comments say which).
+*/
+static inline AFSAI_HOSTDEVICE PetscScalar AFSAISubMul(PetscScalar t, PetscScalar l, PetscScalar u)
+{
+#if defined(__CUDA_ARCH__)
+  return __dsub_rn(t, __dmul_rn(l, u));
+#else
+  return t - l * u;
+#endif
+}
+
+static inline AFSAI_HOSTDEVICE PetscScalar AFSAIAddMul(PetscScalar t, PetscScalar l, PetscScalar u)
+{
+#if defined(__CUDA_ARCH__)
+  return __dadd_rn(t, __dmul_rn(l, u));
+#else
+  return t + l * u;
+#endif
+}
+
+static inline AFSAI_HOSTDEVICE int AFSAINonFinite(PetscScalar v)
+{
+#if defined(__CUDA_ARCH__)
+  return !isfinite(v);
+#else
+  return PetscIsInfOrNanScalar(v);
+#endif
+}
+
+/* A pivot d of A[P,P] (or psi_i) is taken as non-positive when d <= AFSAI_RELPIVOT times the diagonal entry it started from. */
+#define AFSAI_RELPIVOT (100.0 * PETSC_MACHINE_EPSILON)
+
+/* Gradient candidate (a, column ca) is preferred to (b, cb): larger |gradient|, ties to the smaller column. */
+static inline AFSAI_HOSTDEVICE int AFSAIBeats(PetscReal a, PetscInt ca, PetscReal b, PetscInt cb)
+{
+  return a > b || (a == b && ca < cb);
+}
+
+/* Why a diagonal entry a_ii fails, or 0 (AFSAI_FAIL_NONE). */
+#define AFSAIDiagonalCheck(aii) (AFSAINonFinite(aii) ? AFSAI_FAIL_NONFINITE : ((aii) <= 0 ? AFSAI_FAIL_DIAGONAL : AFSAI_FAIL_NONE))
+/* Why a pivot (or psi) d that started from ref fails (cause when non-positive), or AFSAI_FAIL_NONE. */
+#define AFSAIPivotCheck(d, ref, cause) (AFSAINonFinite(d) ? AFSAI_FAIL_NONFINITE : ((d) <= AFSAI_RELPIVOT * (ref) ? (cause) : AFSAI_FAIL_NONE))
+
+/* The filter: entry g_j of the unit-diagonal row i is kept when |g_j| sqrt(a_jj / a_ii) >= filter (invariant under symmetric diagonal scaling). */
+static inline AFSAI_HOSTDEVICE int AFSAIKeep(PetscScalar g, PetscScalar ajj, PetscScalar aii, PetscReal filter)
+{
+#if defined(__CUDA_ARCH__)
+  return __dmul_rn(fabs(g), sqrt(__ddiv_rn(ajj, aii))) >= filter;
+#else
+  return PetscAbsScalar(g) * PetscSqrtReal(ajj / aii) >= filter;
+#endif
+}
+
 /* Why the search of a row stopped. */
 typedef enum {
   AFSAI_STOP_TOL,       /* psi_k / psi_0 <= tol */
@@ -62,11 +126,27 @@ PETSC_INTERN PetscErrorCode AFSAIPattern_Host(const AFSAICSR *, const AFSAIParam
 PETSC_INTERN PetscErrorCode AFSAIValues_Host(const AFSAICSR *, const AFSAIPattern *, PetscScalar[], AFSAIFail *);
 PETSC_INTERN PetscErrorCode AFSAIPatternDestroy(AFSAIPattern *);
 
+/* Where the set-up of a MATSEQAIJCUSPARSE runs (a host matrix is always set up on the host). */
+typedef enum {
+  AFSAI_SETUP_HOST,
+  AFSAI_SETUP_DEVICE
+} AFSAISetupType;
+PETSC_INTERN const char *const AFSAISetupTypes[];
+
+/* The GPU set-up (afsai_device.cu; refusing stubs in a build without CUDA, afsai_nodevice.c): pattern and values on the device, G and G^T assembled there. */
+typedef struct _n_AFSAIDevice *AFSAIDevice;
+PETSC_INTERN PetscErrorCode AFSAIPattern_Device(Mat, const AFSAIParams *, AFSAIDevice *, AFSAIPattern *, AFSAIFail *);
+PETSC_INTERN PetscErrorCode AFSAIValues_Device(Mat, AFSAIDevice, AFSAIFail *);
+PETSC_INTERN PetscErrorCode AFSAIAssemble_Device(AFSAIDevice, PetscBool, Mat *, Mat *);
+PETSC_INTERN PetscErrorCode AFSAIDeviceNnz(AFSAIDevice, PetscInt *);
+PETSC_INTERN PetscErrorCode AFSAIDeviceDestroy(AFSAIDevice *);
+
 typedef struct {
   /* options */
   AFSAIParams p;
   PetscReal   omega;        /* Richardson weight set by the user, or PETSC_DETERMINE: 1 / (safety * power-iteration estimate) */
   PetscBool   reusepattern; /* on SAME_NONZERO_PATTERN keep G's pattern and recompute its values only */
+  AFSAISetupType setup;     /* where a MATSEQAIJCUSPARSE is set up */
 
   /* per pattern */
   Mat          A;    /* the sequential matrix G was built from (the diagonal block of an MPI one) */
@@ -75,6 +155,8 @@ typedef struct {
   PetscInt    *tmap; /* tmap[k]: where G's k-th value goes in G^T's value array */
   Mat          G, Gt;
   PetscBool    ondevice; /* G and G^T are MATSEQAIJCUSPARSE */
+  PetscBool    devsetup; /* ... and were computed on the device: the pattern is in dev, not in pat.gi/gj */
+  AFSAIDevice  dev;
 
   /* per numeric set-up */
   PetscReal      omegaauto; /* 0 until estimated after a set-up */
@@ -87,5 +169,5 @@ typedef struct {
   /* statistics over the PC's ranks, and set-up times (largest over them) */
   PetscReal      nrows, nnzG, nnzA, stepsum, nstop[AFSAI_NSTOP];
   PetscInt       stepsmax, nranks;
-  PetscLogDouble tpattern, tvalues, ttranspose, tomega;
+  PetscLogDouble tpattern, tvalues, ttranspose, tomega; /* ttranspose: G^T on the host, assembly of G and G^T on the device */
 } PC_AFSAI;

@@ -38,9 +38,6 @@
 
 const char *const AFSAIFailures[] = {"none", "a non-positive diagonal entry", "a non-positive Cholesky pivot of A[P,P]", "a non-positive psi", "an Inf or NaN", "AFSAIFailure", "AFSAI_FAIL_", NULL};
 
-/* A pivot d of A[P,P] (or psi_i) is taken as non-positive when d <= AFSAI_RELPIVOT times the diagonal entry it started from. */
-#define AFSAI_RELPIVOT (100.0 * PETSC_MACHINE_EPSILON)
-
 /* The scratch of one row. */
 typedef struct {
   PetscInt     mmax;    /* off-diagonal entries a row of G may hold */
@@ -49,8 +46,10 @@ typedef struct {
   PetscScalar *L;       /* Cholesky factor of A[P,P], row-major, leading dimension mmax */
   PetscScalar *y;       /* L^{-1} A[P,i] */
   PetscScalar *g;       /* A[P,P] g = -A[P,i] */
-  PetscInt    *ccol;    /* gradient candidates, (mmax + 1) * longest row of A at most */
-  PetscScalar *cval;
+  PetscInt    *ccol;    /* gradient contributions, (mmax + 1) * longest row of A at most, then the candidates */
+  PetscInt    *cidx;    /* where each contribution was gathered */
+  PetscScalar *cval;    /* the contributions */
+  PetscScalar *gval;    /* the candidates' gradients */
 } AFSAIRow;
 
 /* Off-diagonal entries a row of G may get. */
@@ -69,7 +68,7 @@ static PetscErrorCode AFSAIRowCreate(const AFSAICSR *A, PetscInt mmax, AFSAIRow 
   PetscFunctionBegin;
   w->mmax = mmax;
   PetscCall(PetscMalloc5(mmax + 1, &w->P, mmax + 1, &w->Psorted, mmax * mmax + 1, &w->L, mmax + 1, &w->y, mmax + 1, &w->g));
-  PetscCall(PetscMalloc2(cmax + 1, &w->ccol, cmax + 1, &w->cval));
+  PetscCall(PetscMalloc4(cmax + 1, &w->ccol, cmax + 1, &w->cidx, cmax + 1, &w->cval, cmax + 1, &w->gval));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -77,7 +76,7 @@ static PetscErrorCode AFSAIRowDestroy(AFSAIRow *w)
 {
   PetscFunctionBegin;
   PetscCall(PetscFree5(w->P, w->Psorted, w->L, w->y, w->g));
-  PetscCall(PetscFree2(w->ccol, w->cval));
+  PetscCall(PetscFree4(w->ccol, w->cidx, w->cval, w->gval));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -101,21 +100,30 @@ static PetscErrorCode AFSAIEntry(const AFSAICSR *A, PetscInt r, PetscInt c, Pets
 
 static PetscErrorCode AFSAIDiagonal(const AFSAICSR *A, PetscInt i, PetscScalar *aii, AFSAIFail *fail)
 {
+  AFSAIFailure cause;
+
   PetscFunctionBegin;
   PetscCall(AFSAIEntry(A, i, i, aii));
-  if (PetscIsInfOrNanScalar(*aii)) AFSAISetFail(fail, AFSAI_FAIL_NONFINITE, i, *aii);
-  else if (PetscRealPart(*aii) <= 0) AFSAISetFail(fail, AFSAI_FAIL_DIAGONAL, i, *aii);
+  cause = AFSAIDiagonalCheck(*aii);
+  if (cause) AFSAISetFail(fail, cause, i, *aii);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*
    With P[0..m0) already factored, extends L and y to P[0..m), then psi = a_ii - |y|^2 and g from
    L^T g = -y. Rows of P index rows j < i, whose diagonals were checked before row i.
+
+   The operation order is the GPU's (afsai_device.cu), where the lanes of a warp own the entries:
+   each entry is updated in a fixed sequence, t -= l u rounded twice (AFSAISubMul). Row r of L:
+   t_c = a(P_r, P_c) minus L[r,k] L[c,k] for k = 0, 1, .., c-1 (column by column, k ascending);
+   y_r likewise; psi subtracts y_0^2, y_1^2, ... in order; g by columns from the last:
+   t_r = -y_r minus L[k,r] g_k for k = m-1 down to r+1.
 */
 static PetscErrorCode AFSAIRowSolve(const AFSAICSR *A, PetscInt i, PetscScalar aii, AFSAIRow *w, PetscInt m0, PetscInt m, PetscScalar *psi, AFSAIFail *fail)
 {
   const PetscInt ld = w->mmax;
-  PetscScalar   *L  = w->L;
+  PetscScalar   *L  = w->L, *g = w->g;
+  AFSAIFailure   cause;
 
   PetscFunctionBegin;
   for (PetscInt r = m0; r < m; r++) {
@@ -124,36 +132,40 @@ static PetscErrorCode AFSAIRowSolve(const AFSAICSR *A, PetscInt i, PetscScalar a
       PetscScalar t;
       PetscCall(AFSAIEntry(A, w->P[r], w->P[c], &t));
       if (c == r) app = t;
-      for (PetscInt k = 0; k < c; k++) t -= Lr[k] * L[c * ld + k];
+      for (PetscInt k = 0; k < c; k++) t = AFSAISubMul(t, Lr[k], L[c * ld + k]);
       if (c < r) Lr[c] = t / L[c * ld + c];
       else d = t;
     }
-    if (PetscIsInfOrNanScalar(d) || PetscRealPart(d) <= AFSAI_RELPIVOT * PetscRealPart(app)) {
-      AFSAISetFail(fail, PetscIsInfOrNanScalar(d) ? AFSAI_FAIL_NONFINITE : AFSAI_FAIL_CHOLESKY, i, d);
+    cause = AFSAIPivotCheck(d, app, AFSAI_FAIL_CHOLESKY);
+    if (cause) {
+      AFSAISetFail(fail, cause, i, d);
       PetscFunctionReturn(PETSC_SUCCESS);
     }
     Lr[r] = PetscSqrtScalar(d);
     PetscCall(AFSAIEntry(A, i, w->P[r], &b));
-    for (PetscInt k = 0; k < r; k++) b -= Lr[k] * w->y[k];
+    for (PetscInt k = 0; k < r; k++) b = AFSAISubMul(b, Lr[k], w->y[k]);
     w->y[r] = b / Lr[r];
   }
   *psi = aii;
-  for (PetscInt r = 0; r < m; r++) *psi -= w->y[r] * w->y[r];
-  if (PetscIsInfOrNanScalar(*psi) || PetscRealPart(*psi) <= AFSAI_RELPIVOT * PetscRealPart(aii)) {
-    AFSAISetFail(fail, PetscIsInfOrNanScalar(*psi) ? AFSAI_FAIL_NONFINITE : AFSAI_FAIL_PSI, i, *psi);
+  for (PetscInt r = 0; r < m; r++) *psi = AFSAISubMul(*psi, w->y[r], w->y[r]);
+  cause = AFSAIPivotCheck(*psi, aii, AFSAI_FAIL_PSI);
+  if (cause) {
+    AFSAISetFail(fail, cause, i, *psi);
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  for (PetscInt r = m - 1; r >= 0; r--) {
-    PetscScalar t = -w->y[r];
-    for (PetscInt k = r + 1; k < m; k++) t -= L[k * ld + r] * w->g[k];
-    w->g[r] = t / L[r * ld + r];
+  for (PetscInt r = 0; r < m; r++) g[r] = -w->y[r];
+  for (PetscInt k = m - 1; k >= 0; k--) {
+    g[k] /= L[k * ld + k];
+    for (PetscInt r = 0; r < k; r++) g[r] = AFSAISubMul(g[r], L[k * ld + r], g[k]);
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*
-   The candidates (A g~_i)_j, j < i, j not in P[0..m), as (ccol, cval) sorted by column: rows P and
-   i of A scaled by g~ and scattered, duplicates summed. Returns their number.
+   The candidates (A g~_i)_j, j < i, j not in P[0..m), as (ccol, gval) sorted by column: rows P and
+   i of A scaled by g~ and scattered, duplicates summed. Returns their number. Each (A g~_i)_j sums
+   its contributions in the order of the rows: P_0, P_1, ..., P_{m-1}, then i (the GPU's merge
+   order), so equal gradients come out equal on both and ties break alike.
 */
 static PetscErrorCode AFSAIGradient(const AFSAICSR *A, PetscInt i, AFSAIRow *w, PetscInt m, PetscInt *nc, AFSAIFail *fail)
 {
@@ -165,22 +177,25 @@ static PetscErrorCode AFSAIGradient(const AFSAICSR *A, PetscInt i, AFSAIRow *w, 
     const PetscScalar coef = r < m ? w->g[r] : 1.0;
     for (PetscInt k = A->ai[row]; k < A->ai[row + 1] && A->aj[k] < i; k++) {
       w->ccol[n]   = A->aj[k];
+      w->cidx[n]   = n;
       w->cval[n++] = coef * A->aa[k];
     }
   }
-  PetscCall(PetscSortIntWithScalarArray(n, w->ccol, w->cval));
+  PetscCall(PetscSortIntWithArray(n, w->ccol, w->cidx));
   for (PetscInt k = 0; k < n;) {
-    const PetscInt j = w->ccol[k];
+    const PetscInt j = w->ccol[k], k0 = k;
     PetscScalar    v = 0;
-    for (; k < n && w->ccol[k] == j; k++) v += w->cval[k];
+    while (k < n && w->ccol[k] == j) k++;
+    PetscCall(PetscSortInt(k - k0, w->cidx + k0)); /* gathering order = row order */
+    for (PetscInt t = k0; t < k; t++) v += w->cval[w->cidx[t]];
     while (q < m && w->Psorted[q] < j) q++;
     if (q < m && w->Psorted[q] == j) continue; /* in P the gradient is zero up to rounding (3.7) */
     if (PetscIsInfOrNanScalar(v)) {
       AFSAISetFail(fail, AFSAI_FAIL_NONFINITE, i, v);
       break;
     }
-    w->ccol[c]   = j;
-    w->cval[c++] = v;
+    w->ccol[c]   = j; /* c <= k0: ccol[k0..) is still to be read */
+    w->gval[c++] = v;
   }
   *nc = c;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -194,13 +209,13 @@ static PetscErrorCode AFSAISelect(AFSAIRow *w, PetscInt nc, PetscInt t, PetscInt
     PetscInt  best = -1;
     PetscReal big  = 0;
     for (PetscInt c = 0; c < nc; c++)
-      if (PetscAbsScalar(w->cval[c]) > big) {
-        big  = PetscAbsScalar(w->cval[c]);
+      if (PetscAbsScalar(w->gval[c]) > 0 && (best < 0 || AFSAIBeats(PetscAbsScalar(w->gval[c]), w->ccol[c], big, w->ccol[best]))) {
+        big  = PetscAbsScalar(w->gval[c]);
         best = c;
       }
     if (best < 0) break;
-    w->P[(*m)++]   = w->ccol[best];
-    w->cval[best] = 0; /* taken */
+    w->P[(*m)++]  = w->ccol[best];
+    w->gval[best] = 0; /* taken */
   }
   PetscCall(PetscArraycpy(w->Psorted, w->P, *m));
   PetscCall(PetscSortInt(*m, w->Psorted));
@@ -254,7 +269,7 @@ static PetscErrorCode AFSAIFilterRow(const AFSAICSR *A, PetscInt i, PetscReal fi
   for (PetscInt r = 0; r < *m; r++) {
     PetscScalar ajj;
     PetscCall(AFSAIEntry(A, w->P[r], w->P[r], &ajj));
-    if (PetscAbsScalar(w->g[r]) * PetscSqrtReal(PetscRealPart(ajj) / PetscRealPart(aii)) >= filter) w->P[kept++] = w->P[r];
+    if (AFSAIKeep(w->g[r], ajj, aii, filter)) w->P[kept++] = w->P[r];
   }
   *m = kept;
   PetscFunctionReturn(PETSC_SUCCESS);

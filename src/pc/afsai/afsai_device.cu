@@ -1,0 +1,691 @@
+/*
+   The adaptive FSAI set-up on the GPU (PCAFSAI on MATSEQAIJCUSPARSE), from PETSc's device CSR:
+   the host reference of afsai_host.c, row for row and bit for bit, one warp per row.
+
+   Per row (SearchKernel): the lanes own the positions r = lane, lane + 32, ... of the row's
+   pattern P (in the order entries were added), that is the sources of the gradient merge, the
+   columns of the dense factor L and the entries of g.
+     gradient: (A g~_i)_j for j < i over rows P_0, .., P_{m-1}, i of A, by a merge of those sorted
+       rows: a warp min of the lanes' head columns gives the next column j, the lanes whose head is
+       j multiply, and every lane sums the products in row order through shuffles (the host's
+       order, afsai_host.c), so equal gradients stay equal and ties break alike;
+     top s: s rounds of a warp argmax over the candidates (afsai.h's AFSAIBeats(), ties to the
+       smaller column, as the host);
+     values: each new row of L by a column-oriented forward substitution (the owner of column k
+       divides and broadcasts, the others update theirs), psi, and g by columns from the last,
+       each entry in the host's operation order (afsai_host.c, AFSAIRowSolve) with no fused
+       multiply-add: the same pattern and, in practice, the same bits.
+   Per-row scratch (P, the factor, the candidates) lives in global memory, sized from the options
+   (m = the row capacity: m^2 doubles for L, (m + 1) x the longest row of A for the candidates);
+   rows run in batches that fit half the free device memory, each warp finishes with its row.
+   The pattern is packed on the device (a scan of the row lengths) and G, G^T are assembled as
+   MATSEQAIJCUSPARSE: G^T's pattern by a stable radix sort of G's entries by column on the
+   device, both patterns copied once to the host (PETSc's AIJCUSPARSE keeps a host CSR; given as
+   arrays, nothing is sorted there: MatSetPreallocationCOO() built its map on the host and took
+   4.8 s at 128^3), the values written straight into the Mats' device arrays; new values of the
+   same pattern run ValuesKernel and two device copies only.
+   The first failing row (the host's, since rows are independent and batches run in order) is an
+   atomicMin over (row, cause); its value is kept per batch row.
+*/
+#include <cub/device/device_radix_sort.cuh>
+#include <cub/device/device_scan.cuh>
+#include <petscdevice_cuda.h>
+#include "afsai.h"
+
+struct _n_AFSAIDevice {
+  PetscInt     n, nnz, mmaxG; /* rows, entries of G, longest row of G less its diagonal */
+  PetscInt     maxrowA;       /* longest row of A */
+  int         *gi, *gj, *ci;  /* G's CSR and the row of each entry */
+  PetscScalar *ga;            /* G's values, CSR order */
+  int         *tperm;         /* entry q of G^T (CSR) is entry tperm[q] of G */
+  PetscInt    *hi[2], *hj[2]; /* host CSR of G and G^T, which their Mats reference (PETSc keeps a host pattern) */
+  PetscScalar *ha[2];
+};
+
+namespace
+{
+const int      WARPS = 4; /* per block of the row kernels */
+const unsigned FULL  = 0xffffffffu;
+
+struct CSR {
+  const int    *ai, *aj;
+  const double *aa;
+};
+
+/* a_rc, or 0 outside A's pattern (columns sorted in each row). */
+__device__ __forceinline__ double Entry(const CSR &A, int r, int c)
+{
+  int lo = A.ai[r], hi = A.ai[r + 1];
+  while (lo < hi) {
+    const int mid = (lo + hi) >> 1;
+    if (A.aj[mid] < c) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < A.ai[r + 1] && A.aj[lo] == c ? A.aa[lo] : 0.0;
+}
+
+/* One batch row's scratch: strides are per row, p the row's slot in the batch. */
+struct Scratch {
+  int     mmax, cmax;
+  int    *P, *Ps, *pos, *ccol;
+  double *L, *y, *g, *cval, *fval;
+};
+
+struct Row {
+  int     ld;
+  int    *P, *Ps, *pos, *ccol;
+  double *L, *y, *g, *cval;
+};
+
+__device__ __forceinline__ Row RowScratch(const Scratch &S, int p)
+{
+  Row w;
+  w.ld   = S.mmax;
+  w.P    = S.P + (size_t)p * (S.mmax + 1);
+  w.Ps   = S.Ps + (size_t)p * (S.mmax + 1);
+  w.pos  = S.pos + (size_t)p * (S.mmax + 1);
+  w.ccol = S.ccol + (size_t)p * S.cmax;
+  w.L    = S.L + (size_t)p * S.mmax * S.mmax;
+  w.y    = S.y + (size_t)p * S.mmax;
+  w.g    = S.g + (size_t)p * S.mmax;
+  w.cval = S.cval + (size_t)p * S.cmax;
+  return w;
+}
+
+/* The first lane k & 31 owning position k. */
+__device__ __forceinline__ int FirstOwned(int k, int lane)
+{
+  return k + ((lane - k) & 31);
+}
+
+/* Records row i's failure: its value per batch row, (row, cause) into the batch's minimum. */
+__device__ void Fail(unsigned long long *failkey, double *fval, int p, int i, int cause, double value, int lane)
+{
+  if (lane == 0) {
+    fval[p] = value;
+    atomicMin(failkey, ((unsigned long long)i << 3) | (unsigned long long)cause);
+  }
+}
+
+/*
+   afsai_host.c's AFSAIRowSolve() by a warp: extends L and y from P[0..m0) to P[0..m), psi, then g.
+   Returns the failure cause (0: none), value the failing pivot or psi.
+*/
+__device__ int RowSolve(const CSR &A, int i, double aii, const Row &w, int m0, int m, double &psi, double &value, int lane)
+{
+  const int ld = w.ld;
+  for (int r = m0; r < m; r++) {
+    double   *Lr = w.L + (size_t)r * ld;
+    const int pr = w.P[r], own = r & 31;
+    for (int c = lane; c <= r; c += 32) Lr[c] = Entry(A, pr, w.P[c]);
+    const double app = __shfl_sync(FULL, lane == own ? Lr[r] : 0.0, own);
+    double       b   = Entry(A, i, pr);
+    for (int k = 0; k < r; k++) { /* t_c -= L[r,k] L[c,k], k ascending, for each column c of row r */
+      double lk = 0;
+      if (lane == (k & 31)) {
+        lk    = __ddiv_rn(Lr[k], w.L[(size_t)k * ld + k]);
+        Lr[k] = lk;
+      }
+      lk = __shfl_sync(FULL, lk, k & 31);
+      for (int c = FirstOwned(k + 1, lane); c <= r; c += 32) Lr[c] = AFSAISubMul(Lr[c], lk, c < r ? w.L[(size_t)c * ld + k] : lk);
+      b = AFSAISubMul(b, lk, w.y[k]);
+    }
+    const double d     = __shfl_sync(FULL, lane == own ? Lr[r] : 0.0, own);
+    const int    cause = AFSAIPivotCheck(d, app, AFSAI_FAIL_CHOLESKY);
+    if (cause) {
+      value = d;
+      return cause;
+    }
+    const double lrr = __dsqrt_rn(d);
+    if (lane == own) Lr[r] = lrr;
+    if (lane == 0) w.y[r] = __ddiv_rn(b, lrr);
+    __syncwarp();
+  }
+  psi = aii;
+  for (int r = 0; r < m; r++) psi = AFSAISubMul(psi, w.y[r], w.y[r]);
+  const int cause = AFSAIPivotCheck(psi, aii, AFSAI_FAIL_PSI);
+  if (cause) {
+    value = psi;
+    return cause;
+  }
+  for (int r = lane; r < m; r += 32) w.g[r] = -w.y[r];
+  for (int k = m - 1; k >= 0; k--) { /* g_r -= L[k,r] g_k, k descending */
+    double gk = 0;
+    if (lane == (k & 31)) {
+      gk     = __ddiv_rn(w.g[k], w.L[(size_t)k * ld + k]);
+      w.g[k] = gk;
+    }
+    gk = __shfl_sync(FULL, gk, k & 31);
+    for (int r = lane; r < k; r += 32) w.g[r] = AFSAISubMul(w.g[r], w.L[(size_t)k * ld + r], gk);
+  }
+  __syncwarp();
+  return 0;
+}
+
+__device__ __forceinline__ int WarpMin(int v)
+{
+  for (int o = 16; o; o >>= 1) v = min(v, __shfl_xor_sync(FULL, v, o));
+  return v;
+}
+
+/*
+   The gradient candidates of row i (afsai_host.c's AFSAIGradient()) into (ccol, cval), by a
+   merge of the rows P_0 .. P_{m-1}, i of A restricted to columns < i. Returns their number, or -1
+   on an Inf/NaN (value: the gradient).
+*/
+__device__ int Gradient(const CSR &A, int i, const Row &w, int m, double &value, int lane)
+{
+  int q = 0, nc = 0;
+  for (int r = lane; r <= m; r += 32) w.pos[r] = A.ai[r < m ? w.P[r] : i];
+  for (;;) {
+    int head = INT_MAX;
+    for (int r = lane; r <= m; r += 32) {
+      const int row = r < m ? w.P[r] : i, p = w.pos[r];
+      if (p < A.ai[row + 1] && A.aj[p] < i) head = min(head, A.aj[p]);
+    }
+    const int j = WarpMin(head);
+    if (j == INT_MAX) break;
+    double v = 0;
+    for (int r0 = 0; r0 <= m; r0 += 32) { /* the products in row order, summed by every lane alike */
+      const int r   = r0 + lane;
+      bool      hit = false;
+      double    t   = 0;
+      if (r <= m) {
+        const int row = r < m ? w.P[r] : i, p = w.pos[r];
+        if (p < A.ai[row + 1] && A.aj[p] == j) {
+          hit      = true;
+          t        = __dmul_rn(r < m ? w.g[r] : 1.0, A.aa[p]);
+          w.pos[r] = p + 1;
+        }
+      }
+      for (unsigned mask = __ballot_sync(FULL, hit); mask; mask &= mask - 1) v = __dadd_rn(v, __shfl_sync(FULL, t, __ffs(mask) - 1));
+    }
+    while (q < m && w.Ps[q] < j) q++;
+    if (q < m && w.Ps[q] == j) continue; /* in P: zero up to rounding (3.7) */
+    if (!isfinite(v)) {
+      value = v;
+      return -1;
+    }
+    if (lane == 0) {
+      w.ccol[nc] = j;
+      w.cval[nc] = v;
+    }
+    nc++;
+  }
+  __syncwarp();
+  return nc;
+}
+
+/* Appends to P up to t candidates of largest nonzero |gradient| (afsai_host.c's AFSAISelect()); keeps Ps sorted. */
+__device__ int Select(const Row &w, int nc, int t, int m, int lane)
+{
+  const int m0 = m;
+  for (int q = 0; q < t; q++) {
+    double bv = 0;
+    int    bc = INT_MAX, bk = -1;
+    for (int c = lane; c < nc; c += 32) {
+      const double v = fabs(w.cval[c]);
+      if (v > 0 && (bk < 0 || AFSAIBeats(v, w.ccol[c], bv, bc))) bv = v, bc = w.ccol[c], bk = c;
+    }
+    for (int o = 16; o; o >>= 1) {
+      const double ov = __shfl_xor_sync(FULL, bv, o);
+      const int    oc = __shfl_xor_sync(FULL, bc, o), ok = __shfl_xor_sync(FULL, bk, o);
+      if (ok >= 0 && (bk < 0 || AFSAIBeats(ov, oc, bv, bc))) bv = ov, bc = oc, bk = ok;
+    }
+    if (bk < 0) break;
+    if (lane == 0) {
+      w.P[m]     = bc;
+      w.cval[bk] = 0; /* taken */
+    }
+    m++;
+    __syncwarp();
+  }
+  if (lane == 0)
+    for (int r = m0; r < m; r++) { /* insertion into the sorted copy */
+      int k = r;
+      for (; k > 0 && w.Ps[k - 1] > w.P[r]; k--) w.Ps[k] = w.Ps[k - 1];
+      w.Ps[k] = w.P[r];
+    }
+  __syncwarp();
+  return m;
+}
+
+struct SearchParams {
+  int    steps, stepsize, mmax;
+  double tol, filter;
+};
+
+/*
+   The search of rows r0 .. r0 + nrows - 1 (afsai_host.c's AFSAISearchRow() and AFSAIFilterRow()),
+   one warp each: row i's sorted pattern, then i, into slot[i (mmax + 1) ..], its length into len[i].
+   stats: the sum of steps, the largest, and the rows per stopping cause.
+*/
+__global__ void __launch_bounds__(32 * WARPS) SearchKernel(CSR A, int r0, int nrows, SearchParams prm, Scratch S, int *slot, int *len, unsigned long long *stats, unsigned long long *failkey)
+{
+  const int lane = threadIdx.x & 31, p = (blockIdx.x * blockDim.x + threadIdx.x) >> 5, i = r0 + p;
+  if (p >= nrows) return; /* whole warps */
+  const Row    w   = RowScratch(S, p);
+  const double aii = Entry(A, i, i);
+  double       psi, value = 0;
+  int          m = 0, steps = 0, stop = AFSAI_STOP_STEPS, cause = AFSAIDiagonalCheck(aii);
+
+  if (cause) {
+    Fail(failkey, S.fval, p, i, cause, aii, lane);
+    return;
+  }
+  for (int k = 0; k < prm.steps; k++) {
+    const int m0 = m;
+    if (m >= prm.mmax) {
+      stop = AFSAI_STOP_NNZ;
+      break;
+    }
+    const int nc = Gradient(A, i, w, m, value, lane);
+    if (nc < 0) {
+      Fail(failkey, S.fval, p, i, AFSAI_FAIL_NONFINITE, value, lane);
+      return;
+    }
+    m = Select(w, nc, min(prm.stepsize, prm.mmax - m), m, lane);
+    if (m == m0) {
+      stop = AFSAI_STOP_CANDIDATE;
+      break;
+    }
+    cause = RowSolve(A, i, aii, w, m0, m, psi, value, lane);
+    if (cause) {
+      Fail(failkey, S.fval, p, i, cause, value, lane);
+      return;
+    }
+    steps = k + 1;
+    if (psi <= prm.tol * aii) {
+      stop = AFSAI_STOP_TOL;
+      break;
+    }
+  }
+  int *out = slot + (size_t)i * (prm.mmax + 1), kept = m;
+  if (prm.filter > 0) { /* keep flags into pos, then each kept entry goes to its rank among the kept */
+    for (int r = lane; r < m; r += 32) w.pos[r] = AFSAIKeep(w.g[r], Entry(A, w.P[r], w.P[r]), aii, prm.filter);
+    __syncwarp();
+    kept = 0;
+    for (int r = 0; r < m; r++) kept += w.pos[r];
+    for (int r = lane; r < m; r += 32)
+      if (w.pos[r]) {
+        int rank = 0;
+        for (int q = 0; q < m; q++) rank += w.pos[q] && w.P[q] < w.P[r];
+        out[rank] = w.P[r];
+      }
+  } else
+    for (int r = lane; r < m; r += 32) out[r] = w.Ps[r];
+  if (lane == 0) {
+    out[kept] = i;
+    len[i]    = kept + 1;
+    atomicAdd(stats, (unsigned long long)steps);
+    atomicMax(stats + 1, (unsigned long long)steps);
+    atomicAdd(stats + 2 + stop, 1ULL);
+  }
+}
+
+/* G's values on its pattern (afsai_host.c's AFSAIValues_Host()): row i solved from scratch, scaled by 1/sqrt(psi_i). */
+__global__ void __launch_bounds__(32 * WARPS) ValuesKernel(CSR A, int r0, int nrows, const int *__restrict__ gi, const int *__restrict__ gj, Scratch S, double *ga, unsigned long long *failkey)
+{
+  const int lane = threadIdx.x & 31, p = (blockIdx.x * blockDim.x + threadIdx.x) >> 5, i = r0 + p;
+  if (p >= nrows) return;
+  const Row    w   = RowScratch(S, p);
+  const int    m   = gi[i + 1] - gi[i] - 1;
+  const double aii = Entry(A, i, i);
+  double       psi, value = 0;
+  int          cause = AFSAIDiagonalCheck(aii);
+
+  if (cause) {
+    Fail(failkey, S.fval, p, i, cause, aii, lane);
+    return;
+  }
+  for (int r = lane; r < m; r += 32) w.P[r] = gj[gi[i] + r];
+  __syncwarp();
+  cause = RowSolve(A, i, aii, w, 0, m, psi, value, lane);
+  if (cause) {
+    Fail(failkey, S.fval, p, i, cause, value, lane);
+    return;
+  }
+  const double scale = __ddiv_rn(1.0, __dsqrt_rn(psi));
+  for (int r = lane; r < m; r += 32) ga[gi[i] + r] = __dmul_rn(scale, w.g[r]);
+  if (lane == 0) ga[gi[i] + m] = scale;
+}
+
+__global__ void MaxRowLength(int n, const int *__restrict__ ai, int *maxrow)
+{
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) atomicMax(maxrow, ai[i + 1] - ai[i]);
+}
+
+/* The pattern packed: gj from the slots, the row of each entry, and the longest row. */
+__global__ void PackPattern(int n, int stride, const int *__restrict__ slot, const int *__restrict__ gi, int *gj, int *ci, int *maxlen)
+{
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  const int len = gi[i + 1] - gi[i];
+  for (int k = 0; k < len; k++) {
+    gj[gi[i] + k] = slot[(size_t)i * stride + k];
+    ci[gi[i] + k] = i;
+  }
+  atomicMax(maxlen, len);
+}
+
+__global__ void ColumnCounts(int nnz, const int *__restrict__ gj, int *count)
+{
+  const int k = blockIdx.x * blockDim.x + threadIdx.x;
+  if (k < nnz) atomicAdd(count + gj[k], 1);
+}
+
+__global__ void TransposeColumns(int nnz, const int *__restrict__ tperm, const int *__restrict__ ci, int *tj)
+{
+  const int q = blockIdx.x * blockDim.x + threadIdx.x;
+  if (q < nnz) tj[q] = ci[tperm[q]];
+}
+
+__global__ void TransposeValues(int nnz, const int *__restrict__ tperm, const double *__restrict__ ga, double *ta)
+{
+  const int q = blockIdx.x * blockDim.x + threadIdx.x;
+  if (q < nnz) ta[q] = ga[tperm[q]];
+}
+
+__global__ void Iota(int n, int *v)
+{
+  const int k = blockIdx.x * blockDim.x + threadIdx.x;
+  if (k < n) v[k] = k;
+}
+
+inline int Blocks(PetscInt n, int tpb)
+{
+  return (int)PetscMax((n + tpb - 1) / tpb, 1);
+}
+} // namespace
+
+/* Scratch for batches of rows of capacity mmax (cmax candidates each), sized from free device memory. */
+static PetscErrorCode ScratchCreate(PetscInt n, PetscInt mmax, PetscInt cmax, cudaStream_t stream, Scratch *S, PetscInt *batch)
+{
+  size_t       freeb, totalb;
+  const size_t perrow = sizeof(int) * (3 * (mmax + 1) + cmax) + sizeof(double) * (mmax * mmax + 2 * mmax + cmax + 1);
+
+  PetscFunctionBegin;
+  PetscCallCUDA(cudaMemGetInfo(&freeb, &totalb));
+  /* half the free memory: the rest stays for G, G^T and whatever else the application holds */
+  *batch = (PetscInt)PetscMin((size_t)n, freeb / 2 / perrow);
+  PetscCheck(*batch >= 1 || n == 0, PETSC_COMM_SELF, PETSC_ERR_MEM, "PCAFSAI: %zu bytes of scratch per row do not fit in the free device memory (%zu bytes); lower -pc_afsai_steps x -pc_afsai_step_size", perrow, freeb);
+  *batch = PetscMax(*batch, 1);
+  S->mmax = (int)mmax;
+  S->cmax = (int)cmax;
+  PetscCallCUDA(cudaMallocAsync(&S->P, sizeof(int) * *batch * (mmax + 1), stream));
+  PetscCallCUDA(cudaMallocAsync(&S->Ps, sizeof(int) * *batch * (mmax + 1), stream));
+  PetscCallCUDA(cudaMallocAsync(&S->pos, sizeof(int) * *batch * (mmax + 1), stream));
+  PetscCallCUDA(cudaMallocAsync(&S->ccol, sizeof(int) * *batch * PetscMax(cmax, 1), stream));
+  PetscCallCUDA(cudaMallocAsync(&S->L, sizeof(double) * *batch * PetscMax(mmax * mmax, 1), stream));
+  PetscCallCUDA(cudaMallocAsync(&S->y, sizeof(double) * *batch * PetscMax(mmax, 1), stream));
+  PetscCallCUDA(cudaMallocAsync(&S->g, sizeof(double) * *batch * PetscMax(mmax, 1), stream));
+  PetscCallCUDA(cudaMallocAsync(&S->cval, sizeof(double) * *batch * PetscMax(cmax, 1), stream));
+  PetscCallCUDA(cudaMallocAsync(&S->fval, sizeof(double) * *batch, stream));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode ScratchDestroy(Scratch *S, cudaStream_t stream)
+{
+  void *arrays[] = {S->P, S->Ps, S->pos, S->ccol, S->L, S->y, S->g, S->cval, S->fval};
+
+  PetscFunctionBegin;
+  for (size_t k = 0; k < sizeof(arrays) / sizeof(arrays[0]); k++) PetscCallCUDA(cudaFreeAsync(arrays[k], stream));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* After a batch: whether a row of it failed (then fail is set, the batch's first failing row). */
+static PetscErrorCode BatchFailure(unsigned long long *dkey, const Scratch *S, PetscInt r0, cudaStream_t stream, AFSAIFail *fail)
+{
+  unsigned long long key;
+
+  PetscFunctionBegin;
+  PetscCallCUDA(cudaMemcpyAsync(&key, dkey, sizeof(key), cudaMemcpyDeviceToHost, stream));
+  PetscCallCUDA(cudaStreamSynchronize(stream));
+  if (key != ~0ULL) {
+    fail->row   = (PetscInt)(key >> 3);
+    fail->cause = (AFSAIFailure)(key & 7);
+    PetscCallCUDA(cudaMemcpyAsync(&fail->value, S->fval + (fail->row - r0), sizeof(double), cudaMemcpyDeviceToHost, stream));
+    PetscCallCUDA(cudaStreamSynchronize(stream));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode GetCSR(Mat A, CSR *csr, cudaStream_t *stream)
+{
+  const PetscInt *ai, *aj;
+
+  PetscFunctionBegin;
+  PetscCheck(sizeof(PetscInt) == sizeof(int), PETSC_COMM_SELF, PETSC_ERR_SUP, "The GPU PCAFSAI set-up needs 32-bit PetscInt");
+  PetscCall(PetscGetCurrentCUDAStream(stream));
+  PetscCall(MatSeqAIJCUSPARSEGetIJ(A, PETSC_FALSE, &ai, &aj));
+  PetscCall(MatSeqAIJCUSPARSEGetArrayRead(A, &csr->aa));
+  csr->ai = ai;
+  csr->aj = aj;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode RestoreCSR(Mat A, CSR *csr)
+{
+  const PetscInt *ai = csr->ai, *aj = csr->aj;
+
+  PetscFunctionBegin;
+  PetscCall(MatSeqAIJCUSPARSERestoreArrayRead(A, &csr->aa));
+  PetscCall(MatSeqAIJCUSPARSERestoreIJ(A, PETSC_FALSE, &ai, &aj));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode AFSAIPattern_Device(Mat A, const AFSAIParams *prm, AFSAIDevice *dev, AFSAIPattern *pat, AFSAIFail *fail)
+{
+  AFSAIDevice         D;
+  CSR                 csr;
+  cudaStream_t        stream;
+  PetscInt            n, batch = 0;
+  PetscInt64          cap;
+  SearchParams        sp;
+  Scratch             S;
+  int                *slot, *len, *dmax, hmax[2] = {0, 0}, nnz = 0;
+  unsigned long long *dstats, *dkey, stats[2 + AFSAI_NSTOP];
+  size_t              need = 0;
+  void               *tmp;
+
+  PetscFunctionBegin;
+  PetscCall(AFSAIDeviceDestroy(dev));
+  PetscCall(PetscMemzero(pat, sizeof(*pat)));
+  fail->cause = AFSAI_FAIL_NONE;
+  fail->row   = -1;
+  fail->value = 0;
+  PetscCall(AFSAIRowCapacity(prm, &cap));
+  PetscCheck(cap <= 1024, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "PCAFSAI: -pc_afsai_steps %" PetscInt_FMT " x -pc_afsai_step_size %" PetscInt_FMT " = %" PetscInt64_FMT " off-diagonal entries per row of G is out of range: at most 1024 are supported; lower them or set -pc_afsai_max_nnz_row", prm->steps, prm->stepsize, cap);
+  PetscCall(PetscNew(&D));
+  *dev = D;
+  PetscCall(MatGetLocalSize(A, &n, NULL));
+  D->n = n;
+  PetscCall(GetCSR(A, &csr, &stream));
+  PetscCallCUDA(cudaMallocAsync(&dmax, 2 * sizeof(int), stream));
+  PetscCallCUDA(cudaMemsetAsync(dmax, 0, 2 * sizeof(int), stream));
+  MaxRowLength<<<Blocks(n, 256), 256, 0, stream>>>((int)n, csr.ai, dmax);
+  PetscCallCUDA(cudaMemcpyAsync(hmax, dmax, sizeof(int), cudaMemcpyDeviceToHost, stream));
+  PetscCallCUDA(cudaStreamSynchronize(stream));
+  D->maxrowA = hmax[0];
+  sp.steps    = (int)prm->steps;
+  sp.stepsize = (int)prm->stepsize;
+  sp.mmax     = (int)cap;
+  sp.tol      = prm->tol;
+  sp.filter   = prm->filter;
+  PetscCall(ScratchCreate(n, cap, (cap + 1) * D->maxrowA, stream, &S, &batch));
+  PetscCallCUDA(cudaMallocAsync(&slot, sizeof(int) * PetscMax(n * (cap + 1), 1), stream));
+  PetscCallCUDA(cudaMallocAsync(&len, sizeof(int) * (n + 1), stream));
+  PetscCallCUDA(cudaMallocAsync(&dstats, sizeof(stats), stream));
+  PetscCallCUDA(cudaMallocAsync(&dkey, sizeof(*dkey), stream));
+  PetscCallCUDA(cudaMemsetAsync(dstats, 0, sizeof(stats), stream));
+  PetscCallCUDA(cudaMemsetAsync(dkey, 0xff, sizeof(*dkey), stream));
+  PetscCallCUDA(cudaMemsetAsync(len + n, 0, sizeof(int), stream));
+  PetscCall(PetscLogGpuTimeBegin());
+  for (PetscInt r0 = 0; r0 < n && !fail->cause; r0 += batch) {
+    const PetscInt nr = PetscMin(batch, n - r0);
+    SearchKernel<<<Blocks(nr, WARPS), 32 * WARPS, 0, stream>>>(csr, (int)r0, (int)nr, sp, S, slot, len, dstats, dkey);
+    PetscCallCUDA(cudaGetLastError());
+    PetscCall(BatchFailure(dkey, &S, r0, stream, fail));
+  }
+  PetscCall(PetscLogGpuTimeEnd());
+  if (!fail->cause) {
+    PetscCallCUDA(cudaMemcpyAsync(stats, dstats, sizeof(stats), cudaMemcpyDeviceToHost, stream));
+    PetscCallCUDA(cudaMalloc(&D->gi, sizeof(int) * (n + 1)));
+    PetscCallCUDA(cub::DeviceScan::ExclusiveSum(NULL, need, len, D->gi, (int)n + 1, stream));
+    PetscCallCUDA(cudaMallocAsync(&tmp, need, stream));
+    PetscCallCUDA(cub::DeviceScan::ExclusiveSum(tmp, need, len, D->gi, (int)n + 1, stream));
+    PetscCallCUDA(cudaFreeAsync(tmp, stream));
+    PetscCallCUDA(cudaMemcpyAsync(&nnz, D->gi + n, sizeof(int), cudaMemcpyDeviceToHost, stream));
+    PetscCallCUDA(cudaStreamSynchronize(stream));
+    D->nnz = nnz;
+    PetscCallCUDA(cudaMalloc(&D->gj, sizeof(int) * PetscMax(nnz, 1)));
+    PetscCallCUDA(cudaMalloc(&D->ci, sizeof(int) * PetscMax(nnz, 1)));
+    PetscCallCUDA(cudaMalloc(&D->ga, sizeof(double) * PetscMax(nnz, 1)));
+    PackPattern<<<Blocks(n, 256), 256, 0, stream>>>((int)n, (int)cap + 1, slot, D->gi, D->gj, D->ci, dmax + 1);
+    PetscCallCUDA(cudaGetLastError());
+    PetscCallCUDA(cudaMemcpyAsync(hmax + 1, dmax + 1, sizeof(int), cudaMemcpyDeviceToHost, stream));
+    PetscCallCUDA(cudaStreamSynchronize(stream));
+    D->mmaxG      = PetscMax(hmax[1] - 1, 0);
+    pat->stepsum  = (PetscInt)stats[0];
+    pat->stepsmax = (PetscInt)stats[1];
+    for (PetscInt k = 0; k < AFSAI_NSTOP; k++) pat->nstop[k] = (PetscInt)stats[2 + k];
+  }
+  PetscCall(ScratchDestroy(&S, stream));
+  PetscCallCUDA(cudaFreeAsync(slot, stream));
+  PetscCallCUDA(cudaFreeAsync(len, stream));
+  PetscCallCUDA(cudaFreeAsync(dstats, stream));
+  PetscCallCUDA(cudaFreeAsync(dkey, stream));
+  PetscCallCUDA(cudaFreeAsync(dmax, stream));
+  PetscCall(RestoreCSR(A, &csr));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode AFSAIValues_Device(Mat A, AFSAIDevice D, AFSAIFail *fail)
+{
+  CSR                 csr;
+  cudaStream_t        stream;
+  PetscInt            batch = 0;
+  Scratch             S;
+  unsigned long long *dkey;
+
+  PetscFunctionBegin;
+  fail->cause = AFSAI_FAIL_NONE;
+  fail->row   = -1;
+  fail->value = 0;
+  PetscCall(GetCSR(A, &csr, &stream));
+  PetscCall(ScratchCreate(D->n, D->mmaxG, 0, stream, &S, &batch));
+  PetscCallCUDA(cudaMallocAsync(&dkey, sizeof(*dkey), stream));
+  PetscCallCUDA(cudaMemsetAsync(dkey, 0xff, sizeof(*dkey), stream));
+  PetscCall(PetscLogGpuTimeBegin());
+  for (PetscInt r0 = 0; r0 < D->n && !fail->cause; r0 += batch) {
+    const PetscInt nr = PetscMin(batch, D->n - r0);
+    ValuesKernel<<<Blocks(nr, WARPS), 32 * WARPS, 0, stream>>>(csr, (int)r0, (int)nr, D->gi, D->gj, S, D->ga, dkey);
+    PetscCallCUDA(cudaGetLastError());
+    PetscCall(BatchFailure(dkey, &S, r0, stream, fail));
+  }
+  PetscCall(PetscLogGpuTimeEnd());
+  PetscCall(ScratchDestroy(&S, stream));
+  PetscCallCUDA(cudaFreeAsync(dkey, stream));
+  PetscCall(RestoreCSR(A, &csr));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* G^T's pattern on the device (tperm kept for the values), then both patterns to the host and the two Mats referencing them. */
+static PetscErrorCode CreateFactors(AFSAIDevice D, cudaStream_t stream, Mat *G, Mat *Gt)
+{
+  const PetscInt n = D->n, nnz = D->nnz;
+  int           *count, *ti, *tj, *keys, *idx, bits = 1;
+  size_t         need = 0;
+  void          *tmp;
+
+  PetscFunctionBegin;
+  PetscCallCUDA(cudaMalloc(&D->tperm, sizeof(int) * PetscMax(nnz, 1)));
+  PetscCallCUDA(cudaMallocAsync(&count, sizeof(int) * (n + 1), stream));
+  PetscCallCUDA(cudaMallocAsync(&ti, sizeof(int) * (n + 1), stream));
+  PetscCallCUDA(cudaMallocAsync(&tj, sizeof(int) * PetscMax(nnz, 1), stream));
+  PetscCallCUDA(cudaMallocAsync(&keys, sizeof(int) * PetscMax(nnz, 1), stream));
+  PetscCallCUDA(cudaMallocAsync(&idx, sizeof(int) * PetscMax(nnz, 1), stream));
+  PetscCallCUDA(cudaMemsetAsync(count, 0, sizeof(int) * (n + 1), stream));
+  ColumnCounts<<<Blocks(nnz, 256), 256, 0, stream>>>((int)nnz, D->gj, count);
+  PetscCallCUDA(cub::DeviceScan::ExclusiveSum(NULL, need, count, ti, (int)n + 1, stream));
+  PetscCallCUDA(cudaMallocAsync(&tmp, need, stream));
+  PetscCallCUDA(cub::DeviceScan::ExclusiveSum(tmp, need, count, ti, (int)n + 1, stream));
+  PetscCallCUDA(cudaFreeAsync(tmp, stream));
+  /* a radix sort is stable: the entries of a column keep G's row order, so G^T's rows come out sorted */
+  Iota<<<Blocks(nnz, 256), 256, 0, stream>>>((int)nnz, idx);
+  while ((1 << bits) < n) bits++;
+  need = 0;
+  PetscCallCUDA(cub::DeviceRadixSort::SortPairs(NULL, need, D->gj, keys, idx, D->tperm, (int)nnz, 0, bits, stream));
+  PetscCallCUDA(cudaMallocAsync(&tmp, need, stream));
+  PetscCallCUDA(cub::DeviceRadixSort::SortPairs(tmp, need, D->gj, keys, idx, D->tperm, (int)nnz, 0, bits, stream));
+  PetscCallCUDA(cudaFreeAsync(tmp, stream));
+  TransposeColumns<<<Blocks(nnz, 256), 256, 0, stream>>>((int)nnz, D->tperm, D->ci, tj);
+  PetscCallCUDA(cudaGetLastError());
+  for (int t = 0; t < 2; t++) {
+    PetscCall(PetscMalloc2(n + 1, &D->hi[t], PetscMax(nnz, 1), &D->hj[t]));
+    PetscCall(PetscCalloc1(PetscMax(nnz, 1), &D->ha[t]));
+    PetscCallCUDA(cudaMemcpyAsync(D->hi[t], t ? ti : D->gi, sizeof(int) * (n + 1), cudaMemcpyDeviceToHost, stream));
+    PetscCallCUDA(cudaMemcpyAsync(D->hj[t], t ? tj : D->gj, sizeof(int) * nnz, cudaMemcpyDeviceToHost, stream));
+  }
+  PetscCallCUDA(cudaStreamSynchronize(stream));
+  PetscCallCUDA(cudaFreeAsync(idx, stream));
+  PetscCallCUDA(cudaFreeAsync(keys, stream));
+  PetscCallCUDA(cudaFreeAsync(tj, stream));
+  PetscCallCUDA(cudaFreeAsync(ti, stream));
+  PetscCallCUDA(cudaFreeAsync(count, stream));
+  PetscCall(MatDestroy(G));
+  PetscCall(MatDestroy(Gt));
+  PetscCall(MatCreateSeqAIJWithArrays(PETSC_COMM_SELF, n, n, D->hi[0], D->hj[0], D->ha[0], G));
+  PetscCall(MatCreateSeqAIJWithArrays(PETSC_COMM_SELF, n, n, D->hi[1], D->hj[1], D->ha[1], Gt));
+  PetscCall(MatConvert(*G, MATSEQAIJCUSPARSE, MAT_INPLACE_MATRIX, G));
+  PetscCall(MatConvert(*Gt, MATSEQAIJCUSPARSE, MAT_INPLACE_MATRIX, Gt));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* G and G^T: created on a new pattern, their device values written from ga always. */
+PetscErrorCode AFSAIAssemble_Device(AFSAIDevice D, PetscBool newpattern, Mat *G, Mat *Gt)
+{
+  cudaStream_t stream;
+  PetscScalar *a;
+
+  PetscFunctionBegin;
+  PetscCall(PetscGetCurrentCUDAStream(&stream));
+  if (newpattern) PetscCall(CreateFactors(D, stream, G, Gt));
+  /* GetArray, not GetArrayWrite: a freshly converted Mat has no device copy yet, and this one makes it (pattern and zeros) */
+  PetscCall(MatSeqAIJCUSPARSEGetArray(*G, &a));
+  PetscCallCUDA(cudaMemcpyAsync(a, D->ga, sizeof(PetscScalar) * D->nnz, cudaMemcpyDeviceToDevice, stream));
+  PetscCall(MatSeqAIJCUSPARSERestoreArray(*G, &a));
+  PetscCall(MatSeqAIJCUSPARSEGetArray(*Gt, &a));
+  TransposeValues<<<Blocks(D->nnz, 256), 256, 0, stream>>>((int)D->nnz, D->tperm, D->ga, a);
+  PetscCallCUDA(cudaGetLastError());
+  PetscCall(MatSeqAIJCUSPARSERestoreArray(*Gt, &a));
+  PetscCallCUDA(cudaStreamSynchronize(stream)); /* the phase's time is the device's */
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode AFSAIDeviceNnz(AFSAIDevice D, PetscInt *nnz)
+{
+  PetscFunctionBegin;
+  *nnz = D ? D->nnz : 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode AFSAIDeviceDestroy(AFSAIDevice *dev)
+{
+  AFSAIDevice D = *dev;
+
+  PetscFunctionBegin;
+  if (!D) PetscFunctionReturn(PETSC_SUCCESS);
+  {
+    void *arrays[] = {D->gi, D->gj, D->ci, D->ga, D->tperm};
+    for (size_t k = 0; k < sizeof(arrays) / sizeof(arrays[0]); k++)
+      if (arrays[k]) PetscCallCUDA(cudaFree(arrays[k]));
+  }
+  for (int t = 0; t < 2; t++) { /* after the Mats referencing them (AFSAIDestroyFactor() destroys those first) */
+    PetscCall(PetscFree2(D->hi[t], D->hj[t]));
+    PetscCall(PetscFree(D->ha[t]));
+  }
+  PetscCall(PetscFree(*dev));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

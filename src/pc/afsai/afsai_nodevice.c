@@ -1,0 +1,32 @@
+/* A build without CUDA (SFPC_WITH_CUDA=0): PCAFSAI never sets up on the device, so these only free or refuse. */
+#include "afsai.h"
+
+#if !defined(SFPC_HAVE_CUDA)
+PetscErrorCode AFSAIDeviceDestroy(AFSAIDevice *dev)
+{
+  *dev = NULL;
+  return PETSC_SUCCESS;
+}
+PetscErrorCode AFSAIDeviceNnz(AFSAIDevice dev, PetscInt *nnz)
+{
+  (void)dev;
+  *nnz = 0;
+  return PETSC_SUCCESS;
+}
+  #define AFSAI_NO_CUDA SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, "SFPC was built without CUDA")
+PetscErrorCode AFSAIPattern_Device(Mat A, const AFSAIParams *p, AFSAIDevice *dev, AFSAIPattern *pat, AFSAIFail *fail)
+{
+  (void)A, (void)p, (void)dev, (void)pat, (void)fail;
+  AFSAI_NO_CUDA;
+}
+PetscErrorCode AFSAIValues_Device(Mat A, AFSAIDevice dev, AFSAIFail *fail)
+{
+  (void)A, (void)dev, (void)fail;
+  AFSAI_NO_CUDA;
+}
+PetscErrorCode AFSAIAssemble_Device(AFSAIDevice dev, PetscBool newpattern, Mat *G, Mat *Gt)
+{
+  (void)dev, (void)newpattern, (void)G, (void)Gt;
+  AFSAI_NO_CUDA;
+}
+#endif
