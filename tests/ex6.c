@@ -424,6 +424,11 @@ int main(int argc, char **argv)
       suffix: jpl_permuted
       args: -problem poisson27 -n 5 -permute 3 -dilu_pc_sfdilu_coloring_seed 7
     test:
+      # the global DILU across ranks (here one) colors like JPL and computes the same
+      suffix: global_convdiff_asymmetric
+      args: -problem convdiff -n 6 -peclet 20 -asymmetric -dilu_pc_sfdilu_parallel
+      output_file: output/ex6_jpl_convdiff_asymmetric.out
+    test:
       suffix: greedy_asymmetric
       args: -problem poisson27 -n 5 -asymmetric -dilu_pc_sfdilu_coloring greedy
     test:
@@ -466,5 +471,11 @@ int main(int argc, char **argv)
     test:
       suffix: gpu_gamg_pinned
       args: -problem poisson7 -n 16 -noref -gamg -gamg_default_ksp_type cg -gamg_default_pc_type gamg -gamg_dilu_richardson_ksp_type cg -gamg_dilu_richardson_pc_type gamg -gamg_dilu_richardson_mg_levels_ksp_type richardson -gamg_dilu_richardson_mg_levels_pc_type sfdilu -gamg_dilu_richardson_mg_levels_pc_sfdilu_coloring jpl -gamg_dilu_richardson_pc_gamg_cpu_pin_coarse_grids -gamg_dilu_chebyshev_ksp_type cg -gamg_dilu_chebyshev_pc_type gamg -gamg_dilu_chebyshev_mg_levels_pc_type sfdilu -gamg_dilu_chebyshev_mg_levels_pc_sfdilu_coloring jpl -dilu_pc_sfdilu_coloring jpl
+
+  # the global DILU (-pc_sfdilu_parallel) as GAMG's level smoother on 2 ranks (coarse levels with a rank without rows)
+  test:
+    suffix: mpi_global
+    nsize: 2
+    args: -problem convdiff -n 10 -peclet 20 -noref -gamg -dilu_pc_type sfdilu -dilu_pc_sfdilu_parallel -dilu_ksp_type gmres -gamg_default_ksp_type gmres -gamg_default_pc_type gamg -gamg_dilu_richardson_ksp_type gmres -gamg_dilu_richardson_pc_type gamg -gamg_dilu_richardson_mg_levels_ksp_type richardson -gamg_dilu_richardson_mg_levels_pc_type sfdilu -gamg_dilu_richardson_mg_levels_pc_sfdilu_parallel -gamg_dilu_richardson_pc_gamg_reuse_interpolation -gamg_dilu_chebyshev_ksp_type gmres -gamg_dilu_chebyshev_pc_type gamg -gamg_dilu_chebyshev_mg_levels_pc_type sfdilu -gamg_dilu_chebyshev_mg_levels_pc_sfdilu_parallel
 
 TEST*/

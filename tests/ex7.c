@@ -2,7 +2,9 @@ static char help[] = "SFPC preconditioners on MPI matrices: each rank works on i
                      "-pc_type bjacobi -sub_pc_type ilu (PETSc's) and -pc_type sfdilu equals bjacobi with sfdilu blocks, residual\n"
                      "history for residual history. The matrix is a 3-D convection-diffusion stencil (7-point, upwind) with\n"
                      "uneven rows per rank; -empty_rank <r> gives rank r no rows.\n"
-                     "Options: -n <grid points per direction>, -peclet <p>, -empty_rank <r>.\n";
+                     "With -global: the global multicolor DILU (-pc_sfdilu_parallel) instead, whose iterations and colors must\n"
+                     "not depend on the number of ranks.\n"
+                     "Options: -n <grid points per direction>, -peclet <p>, -empty_rank <r>, -global.\n";
 
 #include <petscksp.h>
 #include <sfpc.h>
@@ -79,6 +81,7 @@ int main(int argc, char **argv)
   PetscInt    N = 10, empty = -1;
   PetscReal   peclet = 20;
   PetscMPIInt size;
+  PetscBool   global = PETSC_FALSE;
   const char *pairs[2][2] = {{"sfilu_", "bjacobi_ilu_"}, {"sfdilu_", "bjacobi_sfdilu_"}};
 
   PetscFunctionBeginUser;
@@ -87,10 +90,38 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-n", &N, NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-empty_rank", &empty, NULL));
   PetscCall(PetscOptionsGetReal(NULL, NULL, "-peclet", &peclet, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-global", &global, NULL));
   PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
   PetscCall(Assemble(N, peclet, empty, &A));
   PetscCall(MatCreateVecs(A, NULL, &b));
   PetscCall(VecSet(b, 1.0));
+  if (global) { /* printed alike on any number of ranks */
+    KSP        ksp;
+    PC         pc;
+    Vec        x;
+    PetscInt   its, nc;
+    PetscReal  rnorm;
+    PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp));
+    PetscCall(KSPSetOperators(ksp, A, A));
+    PetscCall(KSPSetType(ksp, KSPGMRES));
+    PetscCall(KSPSetTolerances(ksp, 1e-8, PETSC_CURRENT, PETSC_CURRENT, 500));
+    PetscCall(KSPGetPC(ksp, &pc));
+    PetscCall(PCSetType(pc, PCSFDILU));
+    PetscCall(PetscOptionsSetValue(NULL, "-pc_sfdilu_parallel", "1"));
+    PetscCall(KSPSetFromOptions(ksp));
+    PetscCall(VecDuplicate(b, &x));
+    PetscCall(KSPSolve(ksp, b, x));
+    PetscCall(KSPGetIterationNumber(ksp, &its));
+    PetscCall(KSPGetResidualNorm(ksp, &rnorm));
+    PetscCall(PCSFDILUGetColoring(pc, &nc, NULL));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "global multicolor DILU, %" PetscInt_FMT "^3 rows: %" PetscInt_FMT " colors, %" PetscInt_FMT " GMRES iterations, residual %.2e\n", N, nc, its, (double)rnorm));
+    PetscCall(VecDestroy(&x));
+    PetscCall(KSPDestroy(&ksp));
+    PetscCall(VecDestroy(&b));
+    PetscCall(MatDestroy(&A));
+    PetscCall(PetscFinalize());
+    return 0;
+  }
   PetscCall(PetscOptionsSetValue(NULL, "-sfilu_pc_type", "sfilu"));
   PetscCall(PetscOptionsSetValue(NULL, "-bjacobi_ilu_pc_type", "bjacobi"));
   PetscCall(PetscOptionsSetValue(NULL, "-bjacobi_ilu_sub_pc_type", "ilu"));
@@ -125,5 +156,17 @@ int main(int argc, char **argv)
     suffix: empty_rank
     nsize: 3
     args: -n 9 -empty_rank 1
+
+  # the global DILU: the same colors and iterations on 1, 2 and 3 ranks, uneven and with an empty rank
+  test:
+    suffix: global
+    nsize: {{1 2 3}shared output}
+    args: -n 9 -global
+
+  test:
+    suffix: global_empty_rank
+    nsize: 3
+    args: -n 9 -global -empty_rank 1
+    output_file: output/ex7_global.out
 
 TEST*/

@@ -48,7 +48,8 @@ static PetscErrorCode SFDILULocalMatrix(Mat A, Mat *Ad, PetscBool *ondevice)
 static PetscErrorCode SFDILUSetUpValues(SFDILU *s, Mat Ad, PetscReal shift, PetscReal *rmax)
 {
   PetscFunctionBegin;
-  if (s->ondevice) PetscCall(SFDILUSetUp_Device(s, Ad, shift, rmax));
+  if (s->glob) PetscCall(SFDILUSetUp_Global(s, Ad, shift, rmax));
+  else if (s->ondevice) PetscCall(SFDILUSetUp_Device(s, Ad, shift, rmax));
   else PetscCall(SFDILUSetUp_Host(s, Ad, shift, rmax));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -65,13 +66,20 @@ static PetscErrorCode PCSetUp_SFDILU(PC pc)
   PetscCheck(m == n, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_SIZ, "PCSFDILU needs a square matrix, this one is %" PetscInt_FMT " x %" PetscInt_FMT, m, n);
   PetscCall(SFDILULocalMatrix(pc->pmat, &Ad, &ondevice));
   PetscCall(MatGetLocalSize(Ad, &m, NULL));
+  if (s->parallel) { /* the whole matrix, on the host */
+    if (ondevice) PetscCall(PetscInfo(pc, "-pc_sfdilu_parallel runs on the host (the GPU matrix's host copy)\n"));
+    Ad       = pc->pmat;
+    ondevice = PETSC_FALSE;
+  }
   /* a new pattern is colored again; new values of the same pattern only redo E */
   if (!pc->setupcalled || pc->flag != SAME_NONZERO_PATTERN || !(s->color || s->dev) || s->n != m || ondevice != s->ondevice || s->coloring_changed) {
+    PetscCall(SFDILUReset_Global(s)); /* first: it frees its own s->color and s->einv */
     PetscCall(SFDILUReset_Host(s));
     PetscCall(SFDILUReset_Device(s));
     s->ondevice         = ondevice;
     s->coloring_changed = PETSC_FALSE;
-    if (ondevice) PetscCall(SFDILUColor_Device(s, Ad));
+    if (s->parallel) PetscCall(SFDILUColor_Global(s, Ad));
+    else if (ondevice) PetscCall(SFDILUColor_Device(s, Ad));
     else PetscCall(SFDILUColor_Host(s, Ad));
   }
   PetscCall(PetscObjectReference((PetscObject)Ad));
@@ -163,7 +171,8 @@ static PetscErrorCode PCApply_SFDILU(PC pc, Vec x, Vec y)
   PetscCall(VecGetArrayRead(x, &xa));
   PetscCall(VecGetArrayWrite(y, &ya));
   PetscCall(VecGetArrayWrite(s->z, &za));
-  PetscCall(SFDILUApply_Host(s, xa, za, ya));
+  if (s->glob) PetscCall(SFDILUApply_Global(s, xa, za, ya));
+  else PetscCall(SFDILUApply_Host(s, xa, za, ya));
   PetscCall(VecRestoreArrayWrite(s->z, &za));
   PetscCall(VecRestoreArrayWrite(y, &ya));
   PetscCall(VecRestoreArrayRead(x, &xa));
@@ -235,6 +244,12 @@ static PetscErrorCode PCSetFromOptions_SFDILU(PC pc, PetscOptionItems PetscOptio
     s->coloring = coloring;
     s->seed     = seed;
   }
+  {
+    PetscBool parallel = s->parallel;
+    PetscCall(PetscOptionsBool("-pc_sfdilu_parallel", "The global multicolor DILU across ranks (JPL on global rows, halo exchanges per color; on the host) instead of one DILU per diagonal block", "PCSFDILU", parallel, &parallel, NULL));
+    if (parallel != s->parallel) s->coloring_changed = PETSC_TRUE;
+    s->parallel = parallel;
+  }
   PetscCall(PetscOptionsEnum("-pc_sfdilu_sweep", "GPU sweeps: syncfree (one kernel per sweep), percolor (one launch per color and sweep), auto (syncfree unless colors average over 2^18 rows)", "PCSFDILU", PCSFDILUSweepTypes, (PetscEnum)s->sweep, (PetscEnum *)&s->sweep, NULL));
   PetscOptionsHeadEnd();
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -248,7 +263,7 @@ static PetscErrorCode PCView_SFDILU(PC pc, PetscViewer viewer)
   PetscFunctionBegin;
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &isascii));
   if (!isascii) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(PetscViewerASCIIPrintf(viewer, "  multicolor DILU on the %s, %" PetscInt_FMT " rows, %" PetscInt_FMT " colors (%s), omega %g\n", s->ondevice ? "GPU" : "host", s->n, s->ncolors,
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  multicolor DILU on the %s%s, %" PetscInt_FMT " rows, %" PetscInt_FMT " colors (%s), omega %g\n", s->ondevice ? "GPU" : "host", s->glob ? ", global across ranks" : "", s->n, s->ncolors,
                                    s->colored == PCSFDILU_COLORING_JPL ? "JPL" : "greedy, natural order", (double)s->omega));
   if (s->shifted > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  diagonal shifted by %g\n", (double)s->shifted));
   if (s->failure != PC_NOERROR) PetscCall(PetscViewerASCIIPrintf(viewer, "  DILU diagonal FAILED (%s) in row %" PetscInt_FMT "\n", PCFailedReasons[s->failure], s->failrow));
@@ -261,6 +276,7 @@ static PetscErrorCode PCReset_SFDILU(PC pc)
   SFDILU *s = (SFDILU *)pc->data;
 
   PetscFunctionBegin;
+  PetscCall(SFDILUReset_Global(s)); /* first: it frees its own s->color and s->einv */
   PetscCall(SFDILUReset_Host(s));
   PetscCall(SFDILUReset_Device(s));
   PetscCall(MatDestroy(&s->A));
@@ -334,6 +350,8 @@ PetscErrorCode PCSFDILUGetColoring(PC pc, PetscInt *ncolors, const PetscInt *col
 .  -pc_sfdilu_coloring <auto,greedy,jpl> - greedy (on the host) or Jones-Plassmann-Luby (on the device for a GPU matrix); auto: greedy for
    host matrices, jpl for GPU ones
 .  -pc_sfdilu_coloring_seed <0> - seed of the JPL hash
+.  -pc_sfdilu_parallel <false> - the global multicolor DILU of the whole MPI matrix (JPL on global rows, halo exchanges per
+   color; on the host so far), whose iterations do not depend on the number of ranks, instead of one DILU per diagonal block
 -  -pc_sfdilu_sweep <auto,syncfree,percolor> - GPU: one sync-free kernel per sweep with colors as dependency levels, or one launch per
    color; auto: syncfree unless the colors average over 2^18 rows (there the sweeps are bound by memory bandwidth alone)
 

@@ -46,6 +46,7 @@ static inline SFDILU_HOSTDEVICE int SFDILUCompetes(int cc, int round)
 }
 
 typedef struct _n_SFDILUDevice *SFDILUDevice;
+typedef struct _n_SFDILUGlobal *SFDILUGlobal;
 
 typedef struct {
   /* options */
@@ -69,6 +70,8 @@ typedef struct {
   PetscInt            *cstart; /* rows of color c: order[cstart[c] .. cstart[c+1]) (host, both paths) */
   PetscInt            *tpos;   /* host: tpos[k] is the position of a_ji for the entry a_ij at position k, or -1 */
   SFDILUDevice         dev;
+  PetscBool            parallel; /* the global DILU across ranks (dilu_global.c) instead of one per diagonal block */
+  SFDILUGlobal         glob;
 
   /* per numeric set-up */
   PetscScalar   *einv; /* host: 1 / E_i */
@@ -85,6 +88,12 @@ PETSC_INTERN PetscErrorCode SFDILUColor_Host(SFDILU *, Mat);
 PETSC_INTERN PetscErrorCode SFDILUSetUp_Host(SFDILU *, Mat, PetscReal, PetscReal *);
 PETSC_INTERN PetscErrorCode SFDILUApply_Host(SFDILU *, const PetscScalar[], PetscScalar[], PetscScalar[]);
 PETSC_INTERN PetscErrorCode SFDILUReset_Host(SFDILU *);
+
+/* the global DILU across ranks, on the host (dilu_global.c) */
+PETSC_INTERN PetscErrorCode SFDILUColor_Global(SFDILU *, Mat);
+PETSC_INTERN PetscErrorCode SFDILUSetUp_Global(SFDILU *, Mat, PetscReal, PetscReal *);
+PETSC_INTERN PetscErrorCode SFDILUApply_Global(SFDILU *, const PetscScalar[], PetscScalar[], PetscScalar[]);
+PETSC_INTERN PetscErrorCode SFDILUReset_Global(SFDILU *);
 
 /* the GPU smoother (dilu_device.cu; refusing stubs in a build without CUDA) */
 PETSC_INTERN PetscErrorCode SFDILUColor_Device(SFDILU *, Mat);
