@@ -136,7 +136,7 @@ static PetscErrorCode AFSAICreate(Mat A, PC *pc)
 */
 static PetscErrorCode CheckFactor(PC pc, Mat A, const char *when)
 {
-  Mat                Ad, G, Gt, GAGt;
+  Mat                Ad, G, Gh, Ah, Gt, GAGt;
   Vec                d;
   PetscInt           n, nr, nnzA[2], nnzG[2], longest = 0;
   PetscReal          dev = 0;
@@ -159,8 +159,13 @@ static PetscErrorCode CheckFactor(PC pc, Mat A, const char *when)
   PetscCall(MatGetRowIJ(Ad, 0, PETSC_FALSE, PETSC_FALSE, &nr, &ai, &aj, &done));
   nnzA[0] = ai[n];
   PetscCall(MatRestoreRowIJ(Ad, 0, PETSC_FALSE, PETSC_FALSE, &nr, &ai, &aj, &done));
-  PetscCall(MatTranspose(G, MAT_INITIAL_MATRIX, &Gt));
-  PetscCall(MatPtAP(Ad, Gt, MAT_INITIAL_MATRIX, PETSC_DETERMINE, &GAGt));
+  /* on host copies: this check must not depend on the GPU product it would otherwise run (cuSPARSE SpGEMM) */
+  PetscCall(MatConvert(G, MATSEQAIJ, MAT_INITIAL_MATRIX, &Gh));
+  PetscCall(MatConvert(Ad, MATSEQAIJ, MAT_INITIAL_MATRIX, &Ah));
+  PetscCall(MatTranspose(Gh, MAT_INITIAL_MATRIX, &Gt));
+  PetscCall(MatPtAP(Ah, Gt, MAT_INITIAL_MATRIX, PETSC_DETERMINE, &GAGt));
+  PetscCall(MatDestroy(&Gh));
+  PetscCall(MatDestroy(&Ah));
   PetscCall(MatCreateVecs(GAGt, &d, NULL));
   PetscCall(MatGetDiagonal(GAGt, d));
   PetscCall(VecGetArrayRead(d, &da));

@@ -42,8 +42,8 @@ for tool in memcheck racecheck synccheck initcheck; do
     # uninitialized host memory (MatAXPY in MatCreateGraph), not ours, so the GAMG case skips it.
     filt=""; [ $tool = racecheck ] && filt="--kernel-name-exclude kns=cusparse --kernel-name-exclude kns=csrilu02"
     [[ $tool == initcheck && $c == *-gamg* ]] && continue
-    # initcheck on ex8: cuSPARSE's SpGEMM (MatPtAP in the test's CheckFactor) reads uninitialized memory in its
-    # own cub scan (H100, 2026-11-22: 2-4 reports per case, all under cusparseSpGEMM_compute); PCAFSAI's kernels are clean
+    # (ex8's factor check forms G A G^T on host copies: under initcheck cuSPARSE's SpGEMM reported reads of
+    # uninitialized memory inside its own cub scan, cusparseSpGEMM_compute, H100 2026-11-22)
     out=$(compute-sanitizer --tool $tool $filt --error-exitcode 9 $c -use_gpu_aware_mpi 0 2>&1); rc=$?
     summary=$(echo "$out" | grep -E "ERROR SUMMARY|RACECHECK SUMMARY" | tail -1)
     printf '%-10s rc=%d %-40s %s\n' "$tool" $rc "$(echo "$c" | sed 's/-dll_append [^ ]* //; s|build/tests/tests/||')" "$summary"
