@@ -104,29 +104,17 @@ int main(int argc, char **argv)
   Vec             x, b;
   PC              pc;
   PetscInt        n, nnz, repeat = 3, its[2];
-  char            desc[256], casename[128] = "", json[PETSC_MAX_PATH_LEN] = "";
+  char            casename[128], json[PETSC_MAX_PATH_LEN] = "";
   SetUpTime       host, dev, *runs;
   double         *tt, resetup, pcgsetup[2], pcgsolve[2];
-  MatInfo         info;
   BenchProvenance pv;
-  PetscRandom     rnd;
 
   PetscFunctionBeginUser;
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
   PetscCall(SFPCInitializePackage());
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-repeat", &repeat, NULL));
-  PetscCall(PetscOptionsGetString(NULL, NULL, "-case", casename, sizeof(casename), NULL));
   PetscCall(PetscOptionsGetString(NULL, NULL, "-json", json, sizeof(json), NULL));
-  PetscCall(PetscOptionsSetValue(NULL, "-mat_type", "aijcusparse"));
-  PetscCall(TestProblemCreate(PETSC_COMM_WORLD, &A, desc, sizeof(desc)));
-  if (!casename[0]) PetscCall(PetscStrncpy(casename, desc, sizeof(casename)));
-  PetscCall(MatGetSize(A, &n, NULL));
-  PetscCall(MatGetInfo(A, MAT_LOCAL, &info));
-  nnz = (PetscInt)info.nz_used;
-  PetscCall(MatCreateVecs(A, &x, &b));
-  PetscCall(PetscRandomCreate(PETSC_COMM_WORLD, &rnd));
-  PetscCall(VecSetRandom(x, rnd));
-  PetscCall(MatMult(A, x, b));
+  PetscCall(BenchProblemCreate(&A, &x, &b, casename, sizeof(casename), &n, &nnz));
 
   /* GPU set-ups from scratch (the first also warms up CUDA and cuSPARSE, so it is not counted), then the host's */
   PetscCall(PetscMalloc2(repeat, &runs, repeat, &tt));
@@ -185,7 +173,6 @@ int main(int argc, char **argv)
     PetscCall(PetscFClose(PETSC_COMM_WORLD, f));
   }
   PetscCall(PetscFree2(runs, tt));
-  PetscCall(PetscRandomDestroy(&rnd));
   PetscCall(VecDestroy(&x));
   PetscCall(VecDestroy(&b));
   PetscCall(MatDestroy(&A));

@@ -116,37 +116,25 @@ int main(int argc, char **argv)
 {
   Smoother        s;
   PetscInt        n, nnz, warmup = 3, repeat = 20, its[2] = {0, 0};
-  char            desc[256], casename[128] = "", json[PETSC_MAX_PATH_LEN] = "", coloring[16] = "jpl";
+  char            casename[128], json[PETSC_MAX_PATH_LEN] = "", coloring[16] = "jpl";
   const char     *sweeps[2] = {"percolor", "syncfree"};
   Result          r[2];
   double          spmv = 0, gamg[2] = {0, 0};
-  MatInfo         info;
   PetscBool       withgamg = PETSC_FALSE, smoother = PETSC_TRUE;
   BenchProvenance pv;
-  PetscRandom     rnd;
 
   PetscFunctionBeginUser;
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
   PetscCall(SFPCInitializePackage());
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-warmup", &warmup, NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-repeat", &repeat, NULL));
-  PetscCall(PetscOptionsGetString(NULL, NULL, "-case", casename, sizeof(casename), NULL));
   PetscCall(PetscOptionsGetString(NULL, NULL, "-json", json, sizeof(json), NULL));
   PetscCall(PetscOptionsGetString(NULL, NULL, "-coloring", coloring, sizeof(coloring), NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-gamg", &withgamg, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-smoother", &smoother, NULL));
-  PetscCall(PetscOptionsSetValue(NULL, "-mat_type", "aijcusparse"));
-  PetscCall(TestProblemCreate(PETSC_COMM_WORLD, &s.A, desc, sizeof(desc)));
-  if (!casename[0]) PetscCall(PetscStrncpy(casename, desc, sizeof(casename)));
-  PetscCall(MatGetSize(s.A, &n, NULL));
-  PetscCall(MatGetInfo(s.A, MAT_LOCAL, &info));
-  nnz = (PetscInt)info.nz_used;
-  PetscCall(MatCreateVecs(s.A, &s.x, &s.b));
+  PetscCall(BenchProblemCreate(&s.A, &s.x, &s.b, casename, sizeof(casename), &n, &nnz));
   PetscCall(VecDuplicate(s.b, &s.w));
   PetscCall(VecDuplicate(s.b, &s.y));
-  PetscCall(PetscRandomCreate(PETSC_COMM_WORLD, &rnd));
-  PetscCall(VecSetRandom(s.x, rnd));
-  PetscCall(MatMult(s.A, s.x, s.b));
   PetscCall(VecSet(s.x, 0.0));
   PetscCall(TimeDeviceOp(SpMVOp, &s, (int)warmup, (int)repeat, &spmv));
   if (withgamg) { /* PETSc 3.26.1's GPU PtAP (cuSPARSE SpGEMM) hung in GAMG's set-up at 48^3 and 64^3 on an H100, without SFPC too (bench/README.md) */
@@ -175,7 +163,6 @@ int main(int argc, char **argv)
       PetscCall(PetscFPrintf(PETSC_COMM_WORLD, f, "{\"benchmark\": \"sfdilu\", \"case\": \"%s\", \"rows\": %" PetscInt_FMT ", \"nnz\": %" PetscInt_FMT ", \"coloring\": \"%s\", \"colors\": %" PetscInt_FMT ", \"metric\": \"%s\", \"sfpc\": %.6e, \"baseline\": %.6e, \"baseline_name\": \"%s\", \"ratio\": %.4f, \"spmv_s\": %.6e, \"its_sfpc\": %" PetscInt_FMT ", \"its_baseline\": %" PetscInt_FMT ", \"gpu\": \"%s\", \"petsc\": \"%d.%d.%d\", \"cuda_runtime\": %d, \"command\": \"%s\", \"date\": \"%s\"}\n", casename, n, nnz, coloring, r[1].colors, metric[k], sv[k], bv[k], k == 4 ? "gamg-default-smoothers" : "sfdilu-percolor", bv[k] / sv[k], spmv, its[1], its[0], pv.gpu, PETSC_VERSION_MAJOR, PETSC_VERSION_MINOR, PETSC_VERSION_SUBMINOR, pv.cudart, pv.cmd, pv.date));
     PetscCall(PetscFClose(PETSC_COMM_WORLD, f));
   }
-  PetscCall(PetscRandomDestroy(&rnd));
   PetscCall(VecDestroy(&s.x));
   PetscCall(VecDestroy(&s.b));
   PetscCall(VecDestroy(&s.w));

@@ -113,30 +113,18 @@ int main(int argc, char **argv)
   Mat            A;
   Vec            x, b;
   PetscInt       n, nnz, warmup = 3, repeat = 20;
-  char           desc[256], casename[128] = "", json[PETSC_MAX_PATH_LEN] = "";
+  char           casename[128], json[PETSC_MAX_PATH_LEN] = "";
   BenchProvenance pv;
   Method         m[2] = {{"petsc-ilu-cusparse", PCILU, MATSOLVERCUSPARSE, 0, 0, 0, 0, 0}, {"sfpc-sfilu", "sfilu", NULL, 0, 0, 0, 0, 0}};
   double         spmv = 0;
-  MatInfo        info;
-  PetscRandom    rnd;
 
   PetscFunctionBeginUser;
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
   PetscCall(SFPCInitializePackage());
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-warmup", &warmup, NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-repeat", &repeat, NULL));
-  PetscCall(PetscOptionsGetString(NULL, NULL, "-case", casename, sizeof(casename), NULL));
   PetscCall(PetscOptionsGetString(NULL, NULL, "-json", json, sizeof(json), NULL));
-  PetscCall(PetscOptionsSetValue(NULL, "-mat_type", "aijcusparse"));
-  PetscCall(TestProblemCreate(PETSC_COMM_WORLD, &A, desc, sizeof(desc)));
-  if (!casename[0]) PetscCall(PetscStrncpy(casename, desc, sizeof(casename)));
-  PetscCall(MatGetSize(A, &n, NULL));
-  PetscCall(MatGetInfo(A, MAT_LOCAL, &info));
-  nnz = (PetscInt)info.nz_used;
-  PetscCall(MatCreateVecs(A, &x, &b));
-  PetscCall(PetscRandomCreate(PETSC_COMM_WORLD, &rnd));
-  PetscCall(VecSetRandom(x, rnd));
-  PetscCall(MatMult(A, x, b));
+  PetscCall(BenchProblemCreate(&A, &x, &b, casename, sizeof(casename), &n, &nnz));
 
   {
     Operands o = {(PetscObject)A, x, b};
@@ -161,7 +149,6 @@ int main(int argc, char **argv)
       PetscCall(PetscFPrintf(PETSC_COMM_WORLD, f, "{\"benchmark\": \"sfilu\", \"case\": \"%s\", \"rows\": %" PetscInt_FMT ", \"nnz\": %" PetscInt_FMT ", \"metric\": \"%s\", \"sfpc\": %.6e, \"baseline\": %.6e, \"baseline_name\": \"%s\", \"ratio\": %.4f, \"spmv_s\": %.6e, \"its_sfpc\": %" PetscInt_FMT ", \"its_baseline\": %" PetscInt_FMT ", \"gpu\": \"%s\", \"petsc\": \"%d.%d.%d\", \"cuda_runtime\": %d, \"command\": \"%s\", \"date\": \"%s\"}\n", casename, n, nnz, metric[k], sv[k], bv[k], m[0].name, bv[k] / sv[k], spmv, m[1].its, m[0].its, pv.gpu, PETSC_VERSION_MAJOR, PETSC_VERSION_MINOR, PETSC_VERSION_SUBMINOR, pv.cudart, pv.cmd, pv.date));
     PetscCall(PetscFClose(PETSC_COMM_WORLD, f));
   }
-  PetscCall(PetscRandomDestroy(&rnd));
   PetscCall(VecDestroy(&x));
   PetscCall(VecDestroy(&b));
   PetscCall(MatDestroy(&A));

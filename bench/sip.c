@@ -13,7 +13,6 @@ static char help[] = "Benchmark: Stone's SIP on the GPU (-pc_type sfilu -pc_sfil
 #include <petscdevice_cuda.h>
 #include <petsc/private/petscimpl.h> /* PetscObjectStateIncrease(): a refactorization of the same values */
 #include <sfpc.h>
-#include <time.h>
 #include "../tests/problems.h"
 #include "timing.h"
 
@@ -140,10 +139,8 @@ int main(int argc, char **argv)
   Vec            x, b, r;
   PetscInt       n, N = 16, nnz, warmup = 3, repeat = 20, its = 20, setups = 3, solves = 2, sipmaxit = 2000;
   PetscReal      alpha = 0.92, rtol = 1e-8, siprtol = 1e-6;
-  char           desc[256], casename[128] = "", json[PETSC_MAX_PATH_LEN] = "", gpu[256] = "", cmd[4096] = "", date[64], grid[64], sipopts[512], buf[1024];
-  struct cudaDeviceProp prop;
-  int            dev, cudart;
-  PetscRandom    rnd;
+  char           casename[128], json[PETSC_MAX_PATH_LEN] = "", grid[64], sipopts[512], buf[1024];
+  BenchProvenance pv;
   Ctx            c;
   /* stage times (s) */
   double         spmv, resid, norm1, apply, fwd, bwd, fac_sf, fac_ls, fac_ilu, ker_sf, ker_ls, ker_ilu, iter;
@@ -163,25 +160,12 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetReal(NULL, NULL, "-alpha", &alpha, NULL));
   PetscCall(PetscOptionsGetReal(NULL, NULL, "-rtol", &rtol, NULL));
   PetscCall(PetscOptionsGetReal(NULL, NULL, "-sip_rtol", &siprtol, NULL));
-  PetscCall(PetscOptionsGetString(NULL, NULL, "-case", casename, sizeof(casename), NULL));
   PetscCall(PetscOptionsGetString(NULL, NULL, "-json", json, sizeof(json), NULL));
-  PetscCall(PetscOptionsSetValue(NULL, "-mat_type", "aijcusparse"));
-  PetscCall(TestProblemCreate(PETSC_COMM_WORLD, &A, desc, sizeof(desc)));
-  if (!casename[0]) PetscCall(PetscStrncpy(casename, desc, sizeof(casename)));
-  PetscCall(MatGetSize(A, &n, NULL));
+  PetscCall(BenchProblemCreate(&A, &x, &b, casename, sizeof(casename), &n, &nnz));
   PetscCheck(n == N * N * N, PETSC_COMM_WORLD, PETSC_ERR_ARG_INCOMP, "SIP needs a stencil problem on an -n cubed grid");
-  {
-    MatInfo info;
-    PetscCall(MatGetInfo(A, MAT_LOCAL, &info));
-    nnz = (PetscInt)info.nz_used;
-  }
   PetscCall(PetscSNPrintf(grid, sizeof(grid), "%" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT, N, N, N));
   PetscCall(PetscSNPrintf(sipopts, sizeof(sipopts), "-pc_type sfilu -pc_sfilu_factorization sip -pc_sfilu_sip_grid %s -pc_sfilu_sip_alpha %g", grid, (double)alpha));
-  PetscCall(MatCreateVecs(A, &x, &b));
   PetscCall(VecDuplicate(b, &r));
-  PetscCall(PetscRandomCreate(PETSC_COMM_WORLD, &rnd));
-  PetscCall(VecSetRandom(x, rnd));
-  PetscCall(MatMult(A, x, b));
   c.A = A, c.x = x, c.b = b, c.r = r, c.pc = NULL;
 
   /* stages of one SIP iteration */
@@ -266,19 +250,8 @@ int main(int argc, char **argv)
     }
   }
 
-  PetscCallCUDA(cudaGetDevice(&dev));
-  PetscCallCUDA(cudaGetDeviceProperties(&prop, dev));
-  PetscCallCUDA(cudaRuntimeGetVersion(&cudart));
-  PetscCall(PetscStrncpy(gpu, prop.name, sizeof(gpu)));
-  for (int a = 0; a < argc; a++) {
-    PetscCall(PetscStrlcat(cmd, a ? " " : "", sizeof(cmd)));
-    PetscCall(PetscStrlcat(cmd, argv[a], sizeof(cmd)));
-  }
-  {
-    time_t now = time(NULL);
-    strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
-  }
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "\n%s: %" PetscInt_FMT " rows, %" PetscInt_FMT " nonzeros, %" PetscInt_FMT " hyperplanes, %s, alpha %g\n", casename, n, nnz, 3 * N - 2, gpu, (double)alpha));
+  PetscCall(BenchProvenanceGet(argc, argv, &pv));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "\n%s: %" PetscInt_FMT " rows, %" PetscInt_FMT " nonzeros, %" PetscInt_FMT " hyperplanes, %s, alpha %g\n", casename, n, nnz, 3 * N - 2, pv.gpu, (double)alpha));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  SIP iteration %.4f ms = residual %.4f + 1-norm %.4f + forward %.4f + backward %.4f (apply %.4f) + update; SpMV %.4f ms\n", 1e3 * iter, 1e3 * resid, 1e3 * norm1, 1e3 * fwd, 1e3 * bwd, 1e3 * apply, 1e3 * spmv));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  refactorization: SIP sync-free %.4f ms, SIP level-synchronous %.4f ms (%.2fx), ILU(0) sync-free %.4f ms\n", 1e3 * fac_sf, 1e3 * fac_ls, fac_ls / fac_sf, 1e3 * fac_ilu));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  factorization kernel(s) alone: SIP sync-free %.4f ms, SIP level-synchronous %.4f ms (%.2fx), ILU(0) sync-free %.4f ms\n", 1e3 * ker_sf, 1e3 * ker_ls, ker_ls / ker_sf, 1e3 * ker_ilu));
@@ -294,17 +267,16 @@ int main(int argc, char **argv)
     PetscCall(PetscFOpen(PETSC_COMM_WORLD, json, "a", &f));
     for (size_t k = 0; k < sizeof(sv) / sizeof(sv[0]); k++) {
       PetscCall(PetscFPrintf(PETSC_COMM_WORLD, f, "{\"metric\": \"%s\", \"value\": %.6e, ", stage[k], sv[k]));
-      PetscCall(PetscFPrintf(PETSC_COMM_WORLD, f, common, casename, n, nnz, (double)alpha, gpu, PETSC_VERSION_MAJOR, PETSC_VERSION_MINOR, PETSC_VERSION_SUBMINOR, cudart, cmd, date));
+      PetscCall(PetscFPrintf(PETSC_COMM_WORLD, f, common, casename, n, nnz, (double)alpha, pv.gpu, PETSC_VERSION_MAJOR, PETSC_VERSION_MINOR, PETSC_VERSION_SUBMINOR, pv.cudart, pv.cmd, pv.date));
       PetscCall(PetscFPrintf(PETSC_COMM_WORLD, f, "}\n"));
     }
     for (int k = 0; k < NMETHODS; k++) {
       PetscCall(PetscFPrintf(PETSC_COMM_WORLD, f, "{\"metric\": \"time_to_solution\", \"method\": \"%s\", \"setup_s\": %.6e, \"solve_s\": %.6e, \"its\": %" PetscInt_FMT ", \"reason\": \"%s\", ", m[k].name, m[k].setup, m[k].solve, m[k].its, KSPConvergedReasons[m[k].reason]));
-      PetscCall(PetscFPrintf(PETSC_COMM_WORLD, f, common, casename, n, nnz, (double)alpha, gpu, PETSC_VERSION_MAJOR, PETSC_VERSION_MINOR, PETSC_VERSION_SUBMINOR, cudart, cmd, date));
+      PetscCall(PetscFPrintf(PETSC_COMM_WORLD, f, common, casename, n, nnz, (double)alpha, pv.gpu, PETSC_VERSION_MAJOR, PETSC_VERSION_MINOR, PETSC_VERSION_SUBMINOR, pv.cudart, pv.cmd, pv.date));
       PetscCall(PetscFPrintf(PETSC_COMM_WORLD, f, "}\n"));
     }
     PetscCall(PetscFClose(PETSC_COMM_WORLD, f));
   }
-  PetscCall(PetscRandomDestroy(&rnd));
   PetscCall(VecDestroy(&x));
   PetscCall(VecDestroy(&b));
   PetscCall(VecDestroy(&r));

@@ -1,7 +1,8 @@
-/* Timing helpers shared by SFPC's benchmarks: medians, wall clock after a device sync, CUDA-event timing. */
+/* Helpers shared by SFPC's benchmarks: the problem, medians, wall clock after a device sync, CUDA-event timing, provenance. */
 #pragma once
 
-#include <petscsys.h>
+#include <petscmat.h>
+#include "../tests/problems.h"
 #include <petscdevice_cuda.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -100,5 +101,33 @@ static inline PetscErrorCode BenchProvenanceGet(int argc, char **argv, BenchProv
   }
   JSONEscape(raw, p->cmd, sizeof(p->cmd));
   strftime(p->date, sizeof(p->date), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+   The benchmark's matrix, as aijcusparse, from the options of tests/problems.c; its name (-case, or
+   the problem's description); rows and stored entries; a random x and b = A x (device vectors).
+*/
+static inline PetscErrorCode BenchProblemCreate(Mat *A, Vec *x, Vec *b, char casename[], size_t len, PetscInt *n, PetscInt *nnz)
+{
+  char        desc[256];
+  MatInfo     info;
+  PetscRandom rnd;
+
+  PetscFunctionBegin;
+  *n = *nnz   = 0;
+  casename[0] = 0;
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-case", casename, len, NULL));
+  PetscCall(PetscOptionsSetValue(NULL, "-mat_type", "aijcusparse"));
+  PetscCall(TestProblemCreate(PETSC_COMM_WORLD, A, desc, sizeof(desc)));
+  if (!casename[0]) PetscCall(PetscStrncpy(casename, desc, len));
+  PetscCall(MatGetSize(*A, n, NULL));
+  PetscCall(MatGetInfo(*A, MAT_LOCAL, &info));
+  *nnz = (PetscInt)info.nz_used;
+  PetscCall(MatCreateVecs(*A, x, b));
+  PetscCall(PetscRandomCreate(PETSC_COMM_WORLD, &rnd));
+  PetscCall(VecSetRandom(*x, rnd));
+  PetscCall(PetscRandomDestroy(&rnd));
+  PetscCall(MatMult(*A, *x, *b));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
