@@ -64,6 +64,8 @@ static PetscErrorCode AFSAIDestroyFactor(PC_AFSAI *s)
   PetscCall(MatDestroy(&s->Gt));
   PetscCall(AFSAIDeviceDestroy(&s->dev)); /* after G and G^T: on the device path they reference its host arrays */
   PetscCall(VecDestroy(&s->w));
+  PetscCall(ISDestroy(&s->ext));
+  PetscCall(MatDestroySubMatrices(1, &s->Aext));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -115,7 +117,7 @@ static PetscErrorCode AFSAISetUpPattern(PC_AFSAI *s, Mat Ad, const AFSAICSR *csr
   PetscCall(AFSAIDestroyFactor(s));
   PetscCall(PetscTime(&t0));
   PetscCall(PetscLogEventBegin(SFPC_AFSAIPattern, Ad, 0, 0, 0));
-  PetscCall(AFSAIPattern_Host(csr, &s->p, &s->pat, &s->fail));
+  PetscCall(AFSAIPattern_Host(csr, &s->p, 0, csr->n, &s->pat, &s->fail));
   PetscCall(PetscLogEventEnd(SFPC_AFSAIPattern, Ad, 0, 0, 0));
   PetscCall(PetscTime(&t1));
   s->tpattern = t1 - t0;
@@ -168,7 +170,7 @@ static PetscErrorCode AFSAISetUpValues(PC_AFSAI *s, Mat Ad, const AFSAICSR *csr)
   PetscCall(PetscTime(&t0));
   PetscCall(PetscLogEventBegin(SFPC_AFSAIValues, Ad, 0, 0, 0));
   PetscCall(MatSeqAIJGetArrayWrite(s->G, &ga));
-  PetscCall(AFSAIValues_Host(csr, &s->pat, ga, &s->fail));
+  PetscCall(AFSAIValues_Host(csr, &s->pat, 0, csr->n, ga, &s->fail));
   PetscCall(PetscLogEventEnd(SFPC_AFSAIValues, Ad, 0, 0, 0));
   PetscCall(PetscTime(&t1));
   PetscCall(MatSeqAIJGetArrayWrite(s->Gt, &ta));
@@ -228,6 +230,14 @@ static PetscErrorCode AFSAIReduce(PC pc, PetscInt nnzA)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Whether this set-up gathers rows across ranks (-pc_afsai_gather k > 0 on an MPI matrix). */
+static PetscBool AFSAIGathered(PC_AFSAI *s, Mat A)
+{
+  PetscBool ismpi = PETSC_FALSE;
+  if (s->gather > 0) (void)PetscObjectBaseTypeCompare((PetscObject)A, MATMPIAIJ, &ismpi);
+  return ismpi;
+}
+
 static PetscErrorCode PCSetUp_AFSAI(PC pc)
 {
   PC_AFSAI *s = (PC_AFSAI *)pc->data;
@@ -247,7 +257,8 @@ static PetscErrorCode PCSetUp_AFSAI(PC pc)
     devsetup = (PetscBool)!bound;
   }
   /* new values of the same pattern keep G's pattern (unless asked not to) and recompute its values */
-  newpattern = (PetscBool)(!pc->setupcalled || pc->flag != SAME_NONZERO_PATTERN || !s->reusepattern || s->failure != PC_NOERROR || !s->G || s->n != m || s->ondevice != ondevice || s->devsetup != devsetup);
+  if (AFSAIGathered(s, pc->pmat)) ondevice = devsetup = PETSC_FALSE;
+  newpattern = (PetscBool)(!pc->setupcalled || pc->flag != SAME_NONZERO_PATTERN || !s->reusepattern || s->failure != PC_NOERROR || !s->G || s->n != m || s->ondevice != ondevice || s->devsetup != devsetup || (s->ext != NULL) != AFSAIGathered(s, pc->pmat));
   PetscCall(PetscObjectReference((PetscObject)Ad));
   PetscCall(MatDestroy(&s->A));
   s->A         = Ad;
@@ -257,7 +268,10 @@ static PetscErrorCode PCSetUp_AFSAI(PC pc)
   s->omegaauto = 0;
   s->tomega    = 0;
   if (!newpattern) s->tpattern = s->ttranspose = 0;
-  if (devsetup) { /* nothing of A's CSR comes to the host */
+  if (AFSAIGathered(s, pc->pmat)) { /* the whole MPI matrix, on the host */
+    s->ondevice = s->devsetup = PETSC_FALSE;
+    PetscCall(AFSAISetUp_Gather(s, pc->pmat, newpattern, &nnzA));
+  } else if (devsetup) { /* nothing of A's CSR comes to the host */
     MatInfo info;
     PetscCall(MatGetInfo(Ad, MAT_LOCAL, &info));
     nnzA = (PetscInt)info.nz_used;
@@ -283,6 +297,11 @@ static PetscErrorCode PCApply_AFSAI(PC pc, Vec x, Vec y)
   PetscFunctionBegin;
   if (s->failure != PC_NOERROR) { /* as a failed factor's MatSolve(): the KSP sees Inf and stops */
     PetscCall(VecFlag(y, 1));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  if (s->ext) { /* gathered: G and G^T are MPI matrices */
+    PetscCall(MatMult(s->G, x, s->w));
+    PetscCall(MatMult(s->Gt, s->w, y));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   if (!s->xl) {
@@ -397,6 +416,7 @@ static PetscErrorCode PCSetFromOptions_AFSAI(PC pc, PetscOptionItems PetscOption
   PetscCheck(!set || r == PETSC_DETERMINE || (r > 0 && r < 2), comm, PETSC_ERR_ARG_OUTOFRANGE, "-pc_afsai_omega %g is out of range: it must be in (0, 2), or -1 for the automatic weight", (double)r);
   if (set) s->omega = r;
   PetscCall(PetscOptionsEnum("-pc_afsai_setup", "Where the set-up of a seqaijcusparse matrix runs (host matrices: always the host)", "PCAFSAI", AFSAISetupTypes, (PetscEnum)s->setup, (PetscEnum *)&s->setup, NULL));
+  PetscCall(AFSAIOptionsInt(PetscOptionsObject, pc, "-pc_afsai_gather", "MPI: gather the rows within this graph distance of a rank's rows for its pattern search (0: each rank's diagonal block)", 0, 16, &s->gather));
   PetscCall(PetscOptionsBool("-pc_afsai_reuse_pattern", "On new values of the same nonzero pattern keep G's pattern and recompute its values only", "PCAFSAI", s->reusepattern, &s->reusepattern, NULL));
   PetscOptionsHeadEnd();
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -413,7 +433,8 @@ static PetscErrorCode PCView_AFSAI(PC pc, PetscViewer viewer)
   if (!isascii) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(AFSAIRowCapacity(&s->p, &mmax));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  adaptive FSAI, M^-1 = G^T G; set-up on the %s, apply on the %s\n", s->devsetup ? "GPU" : "host", s->ondevice ? "GPU (G and G^T are seqaijcusparse)" : "host"));
-  if (s->nranks > 1) PetscCall(PetscViewerASCIIPrintf(viewer, "  each of %d ranks on its diagonal block (block Jacobi)\n", (int)s->nranks));
+  if (s->nranks > 1 && s->ext) PetscCall(PetscViewerASCIIPrintf(viewer, "  %d ranks, each searching its rows with A's rows within distance %" PetscInt_FMT " gathered; G and G^T are MPI matrices\n", (int)s->nranks, s->gather));
+  else if (s->nranks > 1) PetscCall(PetscViewerASCIIPrintf(viewer, "  each of %d ranks on its diagonal block (block Jacobi)\n", (int)s->nranks));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  search: %" PetscInt_FMT " steps of %" PetscInt_FMT ", tol %g, at most %" PetscInt64_FMT " entries per row, filter %g; pattern kept on same-pattern updates: %s\n", s->p.steps, s->p.stepsize, (double)s->p.tol, mmax + 1, (double)s->p.filter, s->reusepattern ? "yes" : "no"));
   if (!pc->setupcalled) PetscFunctionReturn(PETSC_SUCCESS);
   if (s->failure != PC_NOERROR) {
@@ -504,7 +525,9 @@ static PetscErrorCode PCDestroy_AFSAI(PC pc)
 .  -pc_afsai_filter <0> - after the search, drop g_ij with |g_ij| sqrt(a_jj / a_ii) < filter (unit-diagonal row); values recomputed
 .  -pc_afsai_setup <device> - where a `MATSEQAIJCUSPARSE` is set up: device (default) or host (from its host copy, for comparison)
 .  -pc_afsai_omega <auto> - Richardson weight (`-mg_levels_ksp_type richardson`); automatic: 1 / (1.1 x a power-iteration estimate of rho(G^T G A))
--  -pc_afsai_reuse_pattern <true> - on `SAME_NONZERO_PATTERN` keep G's pattern and recompute its values only
+.  -pc_afsai_reuse_pattern <true> - on `SAME_NONZERO_PATTERN` keep G's pattern and recompute its values only
+-  -pc_afsai_gather <0> - MPI: 0, each rank's diagonal block; k > 0, A's rows within graph distance k of a rank's rows are gathered
+   for its search, and G, G^T are MPI matrices (host set-up)
 
    Notes:
    For `MATSEQAIJCUSPARSE` the set-up runs on the GPU from the matrix's device CSR, one warp per row, with the host's

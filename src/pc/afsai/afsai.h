@@ -122,8 +122,9 @@ typedef struct {
 } AFSAIPattern;
 
 PETSC_INTERN PetscErrorCode AFSAIRowCapacity(const AFSAIParams *, PetscInt64 *);
-PETSC_INTERN PetscErrorCode AFSAIPattern_Host(const AFSAICSR *, const AFSAIParams *, AFSAIPattern *, AFSAIFail *);
-PETSC_INTERN PetscErrorCode AFSAIValues_Host(const AFSAICSR *, const AFSAIPattern *, PetscScalar[], AFSAIFail *);
+/* rows r0 .. r1 - 1 of the CSR (pattern rows and failures counted from r0) */
+PETSC_INTERN PetscErrorCode AFSAIPattern_Host(const AFSAICSR *, const AFSAIParams *, PetscInt, PetscInt, AFSAIPattern *, AFSAIFail *);
+PETSC_INTERN PetscErrorCode AFSAIValues_Host(const AFSAICSR *, const AFSAIPattern *, PetscInt, PetscInt, PetscScalar[], AFSAIFail *);
 PETSC_INTERN PetscErrorCode AFSAIPatternDestroy(AFSAIPattern *);
 
 /* Where the set-up of a MATSEQAIJCUSPARSE runs (a host matrix is always set up on the host). */
@@ -147,6 +148,7 @@ typedef struct {
   PetscReal   omega;        /* Richardson weight set by the user, or PETSC_DETERMINE: 1 / (safety * power-iteration estimate) */
   PetscBool   reusepattern; /* on SAME_NONZERO_PATTERN keep G's pattern and recompute its values only */
   AFSAISetupType setup;     /* where a MATSEQAIJCUSPARSE is set up */
+  PetscInt       gather;    /* MPI: 0, each rank's diagonal block; k > 0, rows within distance k gathered (afsai_gather.c) */
 
   /* per pattern */
   Mat          A;    /* the sequential matrix G was built from (the diagonal block of an MPI one) */
@@ -157,6 +159,9 @@ typedef struct {
   PetscBool    ondevice; /* G and G^T are MATSEQAIJCUSPARSE */
   PetscBool    devsetup; /* ... and were computed on the device: the pattern is in dev, not in pat.gi/gj */
   AFSAIDevice  dev;
+  IS           ext;   /* gathered mode: the rows gathered (global numbers, sorted) */
+  Mat         *Aext;  /* ... A on them */
+  PetscInt     first; /* ... where this rank's rows start in them */
 
   /* per numeric set-up */
   PetscReal      omegaauto; /* 0 until estimated after a set-up */
@@ -171,3 +176,5 @@ typedef struct {
   PetscInt       stepsmax, nranks;
   PetscLogDouble tpattern, tvalues, ttranspose, tomega; /* ttranspose: G^T on the host, assembly of G and G^T on the device */
 } PC_AFSAI;
+
+PETSC_INTERN PetscErrorCode AFSAISetUp_Gather(PC_AFSAI *, Mat, PetscBool, PetscInt *);

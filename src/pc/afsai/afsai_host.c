@@ -275,9 +275,9 @@ static PetscErrorCode AFSAIFilterRow(const AFSAICSR *A, PetscInt i, PetscReal fi
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode AFSAIPattern_Host(const AFSAICSR *A, const AFSAIParams *p, AFSAIPattern *pat, AFSAIFail *fail)
+PetscErrorCode AFSAIPattern_Host(const AFSAICSR *A, const AFSAIParams *p, PetscInt r0, PetscInt r1, AFSAIPattern *pat, AFSAIFail *fail)
 {
-  const PetscInt n = A->n;
+  const PetscInt n = r1 - r0;
   PetscInt64     cap;
   PetscInt       mmax, *rows, *len;
   AFSAIRow       w;
@@ -292,9 +292,10 @@ PetscErrorCode AFSAIPattern_Host(const AFSAICSR *A, const AFSAIParams *p, AFSAIP
   PetscCall(AFSAIRowCreate(A, mmax, &w));
   /* rows are written to fixed slots of mmax + 1 entries, then packed */
   PetscCall(PetscMalloc2((size_t)n * (mmax + 1) + 1, &rows, n + 1, &len));
-  for (PetscInt i = 0; i < n && !fail->cause; i++) {
-    PetscInt *row = rows + (size_t)i * (mmax + 1), m, steps;
-    AFSAIStop stop;
+  for (PetscInt l = 0; l < n && !fail->cause; l++) {
+    const PetscInt i   = r0 + l;
+    PetscInt      *row = rows + (size_t)l * (mmax + 1), m, steps;
+    AFSAIStop      stop;
 
     PetscCall(AFSAISearchRow(A, p, i, &w, &m, &steps, &stop, fail));
     if (fail->cause) break;
@@ -302,17 +303,18 @@ PetscErrorCode AFSAIPattern_Host(const AFSAICSR *A, const AFSAIParams *p, AFSAIP
     PetscCall(PetscArraycpy(row, w.P, m));
     PetscCall(PetscSortInt(m, row));
     row[m] = i;
-    len[i] = m + 1;
+    len[l] = m + 1;
     pat->stepsum += steps;
     pat->stepsmax = PetscMax(pat->stepsmax, steps);
     pat->nstop[stop]++;
   }
-  if (!fail->cause) {
+  if (fail->cause) fail->row -= r0;
+  else {
     PetscCall(PetscMalloc1(n + 1, &pat->gi));
     pat->gi[0] = 0;
-    for (PetscInt i = 0; i < n; i++) pat->gi[i + 1] = pat->gi[i] + len[i];
+    for (PetscInt l = 0; l < n; l++) pat->gi[l + 1] = pat->gi[l] + len[l];
     PetscCall(PetscMalloc1(pat->gi[n] + 1, &pat->gj));
-    for (PetscInt i = 0; i < n; i++) PetscCall(PetscArraycpy(pat->gj + pat->gi[i], rows + (size_t)i * (mmax + 1), len[i]));
+    for (PetscInt l = 0; l < n; l++) PetscCall(PetscArraycpy(pat->gj + pat->gi[l], rows + (size_t)l * (mmax + 1), len[l]));
   }
   PetscCall(PetscFree2(rows, len));
   PetscCall(AFSAIRowDestroy(&w));
@@ -320,28 +322,29 @@ PetscErrorCode AFSAIPattern_Host(const AFSAICSR *A, const AFSAIParams *p, AFSAIP
 }
 
 /* The values of G on its pattern: row i solved from scratch on the sorted P, then scaled by 1/sqrt(psi_i). */
-PetscErrorCode AFSAIValues_Host(const AFSAICSR *A, const AFSAIPattern *pat, PetscScalar ga[], AFSAIFail *fail)
+PetscErrorCode AFSAIValues_Host(const AFSAICSR *A, const AFSAIPattern *pat, PetscInt r0, PetscInt r1, PetscScalar ga[], AFSAIFail *fail)
 {
   PetscInt mmax = 0;
   AFSAIRow w;
 
   PetscFunctionBegin;
   AFSAISetFail(fail, AFSAI_FAIL_NONE, -1, 0);
-  for (PetscInt i = 0; i < A->n; i++) mmax = PetscMax(mmax, pat->gi[i + 1] - pat->gi[i] - 1);
+  for (PetscInt l = 0; l < r1 - r0; l++) mmax = PetscMax(mmax, pat->gi[l + 1] - pat->gi[l] - 1);
   PetscCall(AFSAIRowCreate(A, mmax, &w));
-  for (PetscInt i = 0; i < A->n && !fail->cause; i++) {
-    const PetscInt m = pat->gi[i + 1] - pat->gi[i] - 1;
+  for (PetscInt l = 0; l < r1 - r0 && !fail->cause; l++) {
+    const PetscInt i = r0 + l, m = pat->gi[l + 1] - pat->gi[l] - 1;
     PetscScalar    aii, psi, scale;
 
     PetscCall(AFSAIDiagonal(A, i, &aii, fail));
     if (fail->cause) break;
-    PetscCall(PetscArraycpy(w.P, pat->gj + pat->gi[i], m));
+    PetscCall(PetscArraycpy(w.P, pat->gj + pat->gi[l], m));
     PetscCall(AFSAIRowSolve(A, i, aii, &w, 0, m, &psi, fail));
     if (fail->cause) break;
     scale = 1.0 / PetscSqrtScalar(psi);
-    for (PetscInt r = 0; r < m; r++) ga[pat->gi[i] + r] = scale * w.g[r];
-    ga[pat->gi[i] + m] = scale;
+    for (PetscInt r = 0; r < m; r++) ga[pat->gi[l] + r] = scale * w.g[r];
+    ga[pat->gi[l] + m] = scale;
   }
+  if (fail->cause) fail->row -= r0;
   PetscCall(AFSAIRowDestroy(&w));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
