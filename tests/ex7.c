@@ -4,8 +4,10 @@ static char help[] = "SFPC preconditioners on MPI matrices: each rank works on i
                      "uneven rows per rank; -empty_rank <r> gives rank r no rows.\n"
                      "With -global: the global multicolor DILU (-pc_sfdilu_parallel) instead, whose iterations and colors must\n"
                      "not depend on the number of ranks.\n"
-                     "Options: -n <grid points per direction>, -peclet <p>, -empty_rank <r>, -global.\n";
+                     "Options: -n <grid points per direction>, -peclet <p>, -empty_rank <r>, -global, -nan_row <r> (a NaN\n"
+                     "on the diagonal of global row r: the set-up fails on every rank).\n";
 
+#include <math.h>
 #include <petscksp.h>
 #include <sfpc.h>
 
@@ -78,7 +80,7 @@ int main(int argc, char **argv)
 {
   Mat         A;
   Vec         b;
-  PetscInt    N = 10, empty = -1;
+  PetscInt    N = 10, empty = -1, nanrow = -1;
   PetscReal   peclet = 20;
   PetscMPIInt size;
   PetscBool   global = PETSC_FALSE;
@@ -91,16 +93,25 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-empty_rank", &empty, NULL));
   PetscCall(PetscOptionsGetReal(NULL, NULL, "-peclet", &peclet, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-global", &global, NULL));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-nan_row", &nanrow, NULL));
   PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
   PetscCall(Assemble(N, peclet, empty, &A));
+  if (nanrow >= 0) {
+    PetscInt rstart, rend;
+    PetscCall(MatGetOwnershipRange(A, &rstart, &rend));
+    if (nanrow >= rstart && nanrow < rend) PetscCall(MatSetValue(A, nanrow, nanrow, (PetscScalar)NAN, INSERT_VALUES));
+    PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
+    PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
+  }
   PetscCall(MatCreateVecs(A, NULL, &b));
   PetscCall(VecSet(b, 1.0));
   if (global) { /* printed alike on any number of ranks */
     KSP        ksp;
     PC         pc;
     Vec        x;
-    PetscInt   its, nc;
-    PetscReal  rnorm;
+    PetscInt           its, nc;
+    PetscReal          rnorm;
+    KSPConvergedReason reason;
     PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp));
     PetscCall(KSPSetOperators(ksp, A, A));
     PetscCall(KSPSetType(ksp, KSPGMRES));
@@ -113,8 +124,13 @@ int main(int argc, char **argv)
     PetscCall(KSPSolve(ksp, b, x));
     PetscCall(KSPGetIterationNumber(ksp, &its));
     PetscCall(KSPGetResidualNorm(ksp, &rnorm));
+    PetscCall(KSPGetConvergedReason(ksp, &reason));
     PetscCall(PCSFDILUGetColoring(pc, &nc, NULL));
-    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "global multicolor DILU, %" PetscInt_FMT "^3 rows: %" PetscInt_FMT " colors, %" PetscInt_FMT " GMRES iterations, residual %.2e\n", N, nc, its, (double)rnorm));
+    if (nanrow >= 0) {
+      PCFailedReason failed;
+      PetscCall(PCGetFailedReason(pc, &failed));
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "global multicolor DILU with a NaN in row %" PetscInt_FMT ": %s, PC %s\n", nanrow, KSPConvergedReasons[reason], PCFailedReasons[failed]));
+    } else PetscCall(PetscPrintf(PETSC_COMM_WORLD, "global multicolor DILU, %" PetscInt_FMT "^3 rows: %" PetscInt_FMT " colors, %" PetscInt_FMT " GMRES iterations (%s), residual %.2e\n", N, nc, its, KSPConvergedReasons[reason], (double)rnorm));
     PetscCall(VecDestroy(&x));
     PetscCall(KSPDestroy(&ksp));
     PetscCall(VecDestroy(&b));
@@ -162,6 +178,11 @@ int main(int argc, char **argv)
     suffix: global
     nsize: {{1 2 3}shared output}
     args: -n 9 -global
+
+  test:
+    suffix: global_nan
+    nsize: {{1 2 3}shared output}
+    args: -n 9 -global -nan_row 500
 
   test:
     suffix: global_empty_rank

@@ -1,7 +1,8 @@
 static char help[] = "PCAFSAI across MPI ranks with gathered rows (-pc_afsai_gather k): G is lower triangular in the global\n"
                      "numbering with diag(G A G^T) = I, CG converges, and when k reaches across the whole grid the search sees\n"
                      "what one rank sees, so the iterations equal one rank's. Compared with each rank's diagonal block (k = 0).\n"
-                     "Options: problem options of tests/problems.c, -gathers k1,k2,... (the k to run).\n";
+                     "Options: problem options of tests/problems.c, -gathers k1,k2,... (the k to run), -negative_row r (make\n"
+                     "a_rr negative: the set-up must fail on every rank, the G of no rank being built).\n";
 
 #include <petscksp.h>
 #include <sfpc.h>
@@ -46,13 +47,21 @@ int main(int argc, char **argv)
   Mat      A;
   Vec      b, x;
   char     desc[256];
-  PetscInt gathers[8] = {0, 1, 2, 16}, ng = 4;
+  PetscInt gathers[8] = {0, 1, 2, 16}, ng = 4, negrow = -1;
 
   PetscFunctionBeginUser;
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
   PetscCall(SFPCInitializePackage());
   PetscCall(PetscOptionsGetIntArray(NULL, NULL, "-gathers", gathers, &ng, NULL));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-negative_row", &negrow, NULL));
   PetscCall(TestProblemCreate(PETSC_COMM_WORLD, &A, desc, sizeof(desc)));
+  if (negrow >= 0) {
+    PetscInt rstart, rend;
+    PetscCall(MatGetOwnershipRange(A, &rstart, &rend));
+    if (negrow >= rstart && negrow < rend) PetscCall(MatSetValue(A, negrow, negrow, -1.0, INSERT_VALUES));
+    PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
+    PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
+  }
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "problem: %s\n", desc));
   PetscCall(MatCreateVecs(A, &x, &b));
   PetscCall(VecSet(b, 1.0));
@@ -76,6 +85,15 @@ int main(int argc, char **argv)
     PetscCall(VecZeroEntries(x));
     PetscCall(KSPSolve(ksp, b, x));
     PetscCall(KSPGetIterationNumber(ksp, &its));
+    if (negrow >= 0) {
+      KSPConvergedReason reason;
+      PCFailedReason     failed;
+      PetscCall(KSPGetConvergedReason(ksp, &reason));
+      PetscCall(PCGetFailedReason(pc, &failed));
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "gather %" PetscInt_FMT ", a_%" PetscInt_FMT "%" PetscInt_FMT " < 0: %s, PC %s\n", gathers[g], negrow, negrow, KSPConvergedReasons[reason], PCFailedReasons[failed]));
+      PetscCall(KSPDestroy(&ksp));
+      continue;
+    }
     PetscCall(PCAFSAIGetFactor(pc, &G));
     if (gathers[g] > 0) {
       PetscCall(CheckFactor(A, G, &lower, &dev));
@@ -99,5 +117,10 @@ int main(int argc, char **argv)
     suffix: poisson7
     nsize: {{1 2 3}separate output}
     args: -problem poisson7 -n 6 -gathers 0,1,2,16
+
+  test:
+    suffix: notspd
+    nsize: {{1 2 3}shared output}
+    args: -problem poisson7 -n 6 -gathers 2 -negative_row 150
 
 TEST*/

@@ -93,12 +93,12 @@ PetscErrorCode AFSAISetUp_Gather(PC_AFSAI *s, Mat A, PetscBool newpattern, Petsc
   }
   PetscCall(PetscTime(&t1));
   if (newpattern) s->tpattern = t1 - t0;
+  PetscCall(PetscLogEventBegin(SFPC_AFSAIValues, A, 0, 0, 0)); /* on every rank, failed or not: under -log_sync events are collective */
   if (!s->fail.cause) {
     PetscCall(PetscMalloc1(s->pat.gi[s->n] + 1, &ga));
-    PetscCall(PetscLogEventBegin(SFPC_AFSAIValues, A, 0, 0, 0));
     PetscCall(AFSAIValues_Host(&csr, &s->pat, s->first, s->first + s->n, ga, &s->fail));
-    PetscCall(PetscLogEventEnd(SFPC_AFSAIValues, A, 0, 0, 0));
   }
+  PetscCall(PetscLogEventEnd(SFPC_AFSAIValues, A, 0, 0, 0));
   PetscCall(MatSeqAIJRestoreArrayRead(s->Aext[0], &csr.aa));
   PetscCall(MatRestoreRowIJ(s->Aext[0], 0, PETSC_FALSE, PETSC_FALSE, &csr.n, &csr.ai, &csr.aj, &done));
   PetscCall(PetscTime(&t2));
