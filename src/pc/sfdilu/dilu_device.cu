@@ -262,7 +262,7 @@ static int RowLanes(PetscInt n, PetscInt nnz)
   return s;
 }
 
-/* JPL on the device: rounds until every row is colored; returns the colors used, squeezed to 0, 1, ... */
+/* JPL on the device (sfdilu.h): rounds until every row is colored, each round read back (how many it colored); also tpos. Colors 0 .. 2 rounds - 1, some possibly empty (SortByColor() squeezes them). */
 static PetscErrorCode ColorJPL_Device(SFDILU *s, PetscInt n, const int *ai, const int *aj, cudaStream_t stream)
 {
   SFDILUDevice D = s->dev;
@@ -305,7 +305,7 @@ static PetscErrorCode ColorJPL_Device(SFDILU *s, PetscInt n, const int *ai, cons
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Greedy on the host, from a host copy of the device pattern (the host arrays of a GPU matrix may be stale). */
+/* Greedy on the host, from a host copy of the device pattern (the host arrays of a GPU matrix may be stale); tpos on the device. */
 static PetscErrorCode ColorGreedy_Device(SFDILU *s, PetscInt n, PetscInt nnz, const int *ai, const int *aj, cudaStream_t stream)
 {
   PetscInt *hi, *hj, *hc;
