@@ -5,13 +5,14 @@ static char help[] = "SFPC preconditioners on MPI matrices: each rank works on i
                      "With -global: the global multicolor DILU (-pc_sfdilu_parallel) instead, whose iterations and colors must\n"
                      "not depend on the number of ranks.\n"
                      "Options: -n <grid points per direction>, -peclet <p>, -empty_rank <r>, -global, -nan_row <r> (a NaN\n"
-                     "on the diagonal of global row r: the set-up fails on every rank).\n";
+                     "on the diagonal of global row r: the set-up fails on every rank), -asymmetric (drop the upper entries a_ij\n"
+                     "with i + j divisible by 3: a pattern that is not symmetric, also across ranks).\n";
 
 #include <math.h>
 #include <petscksp.h>
 #include <sfpc.h>
 
-static PetscErrorCode Assemble(PetscInt N, PetscReal peclet, PetscInt empty, Mat *A)
+static PetscErrorCode Assemble(PetscInt N, PetscReal peclet, PetscInt empty, PetscBool asym, Mat *A)
 {
   PetscMPIInt rank, size;
   PetscInt    n = N * N * N, nlocal, rstart, rend;
@@ -41,7 +42,7 @@ static PetscErrorCode Assemble(PetscInt N, PetscReal peclet, PetscInt empty, Mat
     for (int d = 0; d < 3; d++) {
       diag += 2.0 / (h * h) + v[d] / h;
       if (at[d] > 0) cols[m] = row - stride[d], vals[m++] = -1.0 / (h * h) - v[d] / h;
-      if (at[d] < N - 1) cols[m] = row + stride[d], vals[m++] = -1.0 / (h * h);
+      if (at[d] < N - 1 && !(asym && (2 * row + stride[d]) % 3 == 0)) cols[m] = row + stride[d], vals[m++] = -1.0 / (h * h);
     }
     cols[m] = row, vals[m++] = diag;
     PetscCall(MatSetValues(*A, 1, &row, m, cols, vals, INSERT_VALUES));
@@ -83,7 +84,7 @@ int main(int argc, char **argv)
   PetscInt    N = 10, empty = -1, nanrow = -1;
   PetscReal   peclet = 20;
   PetscMPIInt size;
-  PetscBool   global = PETSC_FALSE;
+  PetscBool   global = PETSC_FALSE, asym = PETSC_FALSE;
   const char *pairs[2][2] = {{"sfilu_", "bjacobi_ilu_"}, {"sfdilu_", "bjacobi_sfdilu_"}};
 
   PetscFunctionBeginUser;
@@ -94,8 +95,9 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetReal(NULL, NULL, "-peclet", &peclet, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-global", &global, NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-nan_row", &nanrow, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-asymmetric", &asym, NULL));
   PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
-  PetscCall(Assemble(N, peclet, empty, &A));
+  PetscCall(Assemble(N, peclet, empty, asym, &A));
   if (nanrow >= 0) {
     PetscInt rstart, rend;
     PetscCall(MatGetOwnershipRange(A, &rstart, &rend));
@@ -178,6 +180,11 @@ int main(int argc, char **argv)
     suffix: global
     nsize: {{1 2 3}shared output}
     args: -n 9 -global
+
+  test:
+    suffix: global_asymmetric
+    nsize: {{1 2 3}shared output}
+    args: -n 9 -global -asymmetric
 
   test:
     suffix: global_nan
