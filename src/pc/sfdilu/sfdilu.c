@@ -1,7 +1,9 @@
 /*
    PCSFDILU: multicolor DILU as a preconditioner and as a multigrid level smoother (with a
-   PCApplyRichardson() for -mg_levels_ksp_type richardson). Host path (the reference); on MPI
-   matrices each rank smooths its diagonal block, block-Jacobi style.
+   PCApplyRichardson() for -mg_levels_ksp_type richardson). This file picks the path: the host
+   (dilu_host.c, the reference), the GPU (dilu_device.cu) or, with -pc_sfdilu_parallel, the global
+   DILU across ranks (dilu_global.c); otherwise on MPI matrices each rank smooths its diagonal
+   block, block-Jacobi style.
 */
 #include "sfdilu.h"
 
@@ -11,8 +13,8 @@ const char *const PCSFDILUSweepTypes[]    = {"auto", "syncfree", "percolor", "PC
 /*
    auto: sync-free unless the colors are so large that the sweeps are bound by memory bandwidth
    alone; there one launch per color reads the factor at full bandwidth while the sync-free
-   kernel's polling warps compete for L2 (on an H100 the sync-free sweeps were 2.6-3.5x faster at
-   up to 14k rows per color, 1.2x at 100k, and 0.6x at 800k: bench/README.md).
+   kernel's polling warps compete for L2 (on an H100 the sync-free sweeps were 2.1-4x faster at up
+   to 15k rows per color, 1.0-1.3x at 35k-100k, and 0.5x at 800k: bench/README.md).
 */
 #define SFDILU_AUTO_PERCOLOR_ROWS (1 << 18)
 PCSFDILUSweepType SFDILUSweepUsed(SFDILU *s)
