@@ -27,7 +27,7 @@ struct _n_SFDILUGlobal {
   PetscInt    *order, *cstart; /* local rows by (color, row) */
   PetscInt    *garray; /* global index of each ghost */
   Mat          At;     /* A^T, for a_ji */
-  Vec          gv;     /* a global vector, and the ghost values of one */
+  Vec          gv;     /* a global vector's layout (arrays placed in it), and the ghost values of one */
   Vec          ghost;
   VecScatter   scatter;
 };
@@ -47,14 +47,11 @@ static PetscInt GhostIndex(const PetscInt garray[], PetscInt nghost, PetscInt c)
 /* ghost <- the ghost entries of the local array v (through the global vector gv). */
 static PetscErrorCode ExchangeGhosts(SFDILUGlobal G, const PetscScalar v[], PetscScalar **gh)
 {
-  PetscScalar *g;
-
   PetscFunctionBegin;
-  PetscCall(VecGetArrayWrite(G->gv, &g));
-  PetscCall(PetscArraycpy(g, v, G->n));
-  PetscCall(VecRestoreArrayWrite(G->gv, &g));
+  PetscCall(VecPlaceArray(G->gv, v)); /* gv only lends its layout: the scatter reads v in place */
   PetscCall(VecScatterBegin(G->scatter, G->gv, G->ghost, INSERT_VALUES, SCATTER_FORWARD));
   PetscCall(VecScatterEnd(G->scatter, G->gv, G->ghost, INSERT_VALUES, SCATTER_FORWARD));
+  PetscCall(VecResetArray(G->gv));
   PetscCall(VecGetArray(G->ghost, gh));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -123,7 +120,7 @@ static PetscErrorCode BuildPattern(SFDILUGlobal G, Mat A)
   }
   {
     IS is;
-    PetscCall(MatCreateVecs(A, &G->gv, NULL));
+    PetscCall(VecCreateMPIWithArray(PetscObjectComm((PetscObject)A), 1, G->n, PETSC_DECIDE, NULL, &G->gv)); /* host, even for a CUSPARSE A */
     PetscCall(VecCreateSeq(PETSC_COMM_SELF, nghost, &G->ghost));
     PetscCall(ISCreateGeneral(PETSC_COMM_SELF, nghost, G->garray, PETSC_USE_POINTER, &is));
     PetscCall(VecScatterCreate(G->gv, is, G->ghost, NULL, &G->scatter));
@@ -148,16 +145,11 @@ static PetscErrorCode ColorRows(SFDILU *s, SFDILUGlobal G, MPI_Comm comm)
     for (PetscInt i = 0; i < G->n; i++) {
       const PetscInt row = G->rstart + i;
       const unsigned hr  = SFDILUHash((unsigned)row, (unsigned)s->seed);
-      PetscBool      ismax = PETSC_TRUE, ismin = PETSC_TRUE;
+      int            ismax = 1, ismin = 1;
       if (PetscRealPart(cv[i]) >= 0) continue;
       for (PetscInt k = G->ai[i]; k < G->ai[i + 1]; k++) {
-        const PetscInt c  = G->aj[k], w = G->where[k];
-        const int      cc = (int)PetscRealPart(w >= 0 ? cv[w] : gh[-(1 + w)]);
-        unsigned       hc;
-        if (c == row || !SFDILUCompetes(cc, (int)round)) continue;
-        hc = SFDILUHash((unsigned)c, (unsigned)s->seed);
-        if (!SFDILUBeats(hr, (int)row, hc, (int)c)) ismax = PETSC_FALSE;
-        if (!SFDILUBeats(hc, (int)c, hr, (int)row)) ismin = PETSC_FALSE;
+        const PetscInt w = G->where[k];
+        SFDILUVisit((int)row, hr, (int)G->aj[k], (int)PetscRealPart(w >= 0 ? cv[w] : gh[-(1 + w)]), (int)round, (unsigned)s->seed, &ismax, &ismin);
       }
       if (ismax || ismin) {
         cv[i] = (PetscScalar)(2 * round + (ismax ? 0 : 1));

@@ -57,17 +57,10 @@ static PetscErrorCode ColorGreedy(PetscInt n, const PetscInt ai[], const PetscIn
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Whether row r, in round k, beats (wins) or loses to every competing neighbour in list[lo, hi). */
-static void JPLCompare(PetscInt r, unsigned hr, const PetscInt list[], PetscInt lo, PetscInt hi, const PetscInt color[], PetscInt round, unsigned seed, PetscBool *ismax, PetscBool *ismin)
+/* Row r against the neighbours list[lo, hi) in round k (sfdilu.h's rule). */
+static void JPLCompare(PetscInt r, unsigned hr, const PetscInt list[], PetscInt lo, PetscInt hi, const PetscInt color[], PetscInt round, unsigned seed, int *ismax, int *ismin)
 {
-  for (PetscInt k = lo; k < hi; k++) {
-    const PetscInt c = list[k];
-    unsigned       hc;
-    if (c == r || !SFDILUCompetes((int)color[c], (int)round)) continue;
-    hc = SFDILUHash((unsigned)c, seed);
-    if (!SFDILUBeats(hr, (int)r, hc, (int)c)) *ismax = PETSC_FALSE;
-    if (!SFDILUBeats(hc, (int)c, hr, (int)r)) *ismin = PETSC_FALSE;
-  }
+  for (PetscInt k = lo; k < hi; k++) SFDILUVisit((int)r, hr, (int)list[k], (int)color[list[k]], (int)round, seed, ismax, ismin);
 }
 
 /* The JPL min/max coloring of sfdilu.h, round by round as the device runs it; colors are squeezed later. */
@@ -79,7 +72,7 @@ static PetscErrorCode ColorJPL(PetscInt n, const PetscInt ai[], const PetscInt a
   for (PetscInt r = 0; r < n; r++) color[r] = -1;
   for (; left > 0; round++) {
     for (PetscInt r = 0; r < n; r++) {
-      PetscBool      ismax = PETSC_TRUE, ismin = PETSC_TRUE;
+      int            ismax = 1, ismin = 1;
       const unsigned hr    = SFDILUHash((unsigned)r, (unsigned)seed);
       if (color[r] >= 0) continue;
       JPLCompare(r, hr, aj, ai[r], ai[r + 1], color, round, (unsigned)seed, &ismax, &ismin);

@@ -45,6 +45,19 @@ static inline SFDILU_HOSTDEVICE int SFDILUCompetes(int cc, int round)
   return cc < 0 || cc >= 2 * round;
 }
 
+/*
+   One neighbour c (color cc) of uncolored row r in round k: r stays a local maximum (ismax) or
+   minimum (ismin) only if it beats, or loses to, every neighbour that still competes.
+*/
+static inline SFDILU_HOSTDEVICE void SFDILUVisit(int r, unsigned hr, int c, int cc, int round, unsigned seed, int *ismax, int *ismin)
+{
+  unsigned hc;
+  if (c == r || !SFDILUCompetes(cc, round)) return;
+  hc = SFDILUHash((unsigned)c, seed);
+  if (!SFDILUBeats(hr, r, hc, c)) *ismax = 0;
+  if (!SFDILUBeats(hc, c, hr, r)) *ismin = 0;
+}
+
 typedef struct _n_SFDILUDevice *SFDILUDevice;
 typedef struct _n_SFDILUGlobal *SFDILUGlobal;
 
