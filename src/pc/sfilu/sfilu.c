@@ -6,25 +6,45 @@
 #include <petscdmda.h>
 
 /*
-   SIP's grid: the PC's DM when it is a 3-D DMDA with one field and a star stencil of width 1 (not
-   periodic), else -pc_sfilu_sip_grid. Returns whether it differs from the one the factor was built for.
+   SIP's grid for the block the factor is built on (the whole matrix, or this rank's diagonal block):
+   the part of the PC's DM this rank owns, when the DM is a 3-D DMDA with one field and a star
+   stencil of width 1 (not periodic): in PETSc's ordering of a DMDA those rows are the box's points,
+   x fastest; else the z-planes of -pc_sfilu_sip_grid this rank's rows cover, which needs each
+   rank's rows to be whole planes. Returns whether the grid differs from the one the factor was
+   built for.
 */
 static PetscErrorCode PCSFILUSIPGrid(PC pc, PetscBool *changed)
 {
-  SFILU    *s = (SFILU *)pc->data;
-  PetscInt  dims[3] = {s->sip_dims[0], s->sip_dims[1], s->sip_dims[2]};
-  PetscBool isda    = PETSC_FALSE;
+  SFILU    *s    = (SFILU *)pc->data;
+  MPI_Comm  comm = PetscObjectComm((PetscObject)pc);
+  PetscInt  dims[3];
+  PetscBool isda = PETSC_FALSE;
 
   PetscFunctionBegin;
   if (pc->dm) PetscCall(PetscObjectTypeCompare((PetscObject)pc->dm, DMDA, &isda));
   if (isda) {
-    PetscInt         dim, dof, sw;
-    DMBoundaryType   bx, by, bz;
-    DMDAStencilType  st;
-    PetscCall(DMDAGetInfo(pc->dm, &dim, &dims[0], &dims[1], &dims[2], NULL, NULL, NULL, &dof, &sw, &bx, &by, &bz, &st));
-    PetscCheck(dim == 3 && dof == 1 && sw == 1 && st == DMDA_STENCIL_STAR && bx != DM_BOUNDARY_PERIODIC && by != DM_BOUNDARY_PERIODIC && bz != DM_BOUNDARY_PERIODIC, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "SIP needs a 3-D DMDA with one field and a star stencil of width 1, not periodic: this one has dimension %" PetscInt_FMT ", %" PetscInt_FMT " fields, stencil %s of width %" PetscInt_FMT, dim, dof, st == DMDA_STENCIL_STAR ? "star" : "box", sw);
+    PetscInt        dim, dof, sw;
+    DMBoundaryType  bx, by, bz;
+    DMDAStencilType st;
+    PetscCall(DMDAGetInfo(pc->dm, &dim, NULL, NULL, NULL, NULL, NULL, NULL, &dof, &sw, &bx, &by, &bz, &st));
+    PetscCheck(dim == 3 && dof == 1 && sw == 1 && st == DMDA_STENCIL_STAR && bx != DM_BOUNDARY_PERIODIC && by != DM_BOUNDARY_PERIODIC && bz != DM_BOUNDARY_PERIODIC, comm, PETSC_ERR_SUP, "SIP needs a 3-D DMDA with one field and a star stencil of width 1, not periodic: this one has dimension %" PetscInt_FMT ", %" PetscInt_FMT " fields, stencil %s of width %" PetscInt_FMT, dim, dof, st == DMDA_STENCIL_STAR ? "star" : "box", sw);
+    PetscCall(DMDAGetCorners(pc->dm, NULL, NULL, NULL, &dims[0], &dims[1], &dims[2]));
+  } else {
+    PetscInt  M, rstart, rend, plane;
+    PetscBool whole;
+
+    PetscCheck(s->sip_grid[0] > 0, comm, PETSC_ERR_USER_INPUT, "SIP needs the grid: attach the 3-D DMDA to the PC (KSPSetDM()/PCSetDM()) or give -pc_sfilu_sip_grid nx,ny,nz");
+    plane = s->sip_grid[0] * s->sip_grid[1];
+    PetscCall(MatGetSize(pc->pmat, &M, NULL));
+    PetscCheck(M == plane * s->sip_grid[2], comm, PETSC_ERR_ARG_SIZ, "-pc_sfilu_sip_grid %" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT " has %" PetscInt_FMT " points but the matrix has %" PetscInt_FMT " rows", s->sip_grid[0], s->sip_grid[1], s->sip_grid[2], plane * s->sip_grid[2], M);
+    PetscCall(MatGetOwnershipRange(pc->pmat, &rstart, &rend));
+    whole = (PetscBool)(rstart % plane == 0 && rend % plane == 0);
+    PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, &whole, 1, MPI_C_BOOL, MPI_LAND, comm));
+    PetscCheck(whole, comm, PETSC_ERR_ARG_INCOMP, "SIP with -pc_sfilu_sip_grid on several ranks needs each rank's rows to be whole z-planes of the grid (multiples of nx*ny = %" PetscInt_FMT " rows); attach a 3-D DMDA instead", plane);
+    dims[0] = s->sip_grid[0];
+    dims[1] = s->sip_grid[1];
+    dims[2] = (rend - rstart) / plane;
   }
-  PetscCheck(dims[0] > 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_USER_INPUT, "SIP needs the grid: attach the 3-D DMDA to the PC (KSPSetDM()/PCSetDM()) or give -pc_sfilu_sip_grid nx,ny,nz");
   *changed = (PetscBool)(dims[0] != s->sip_dims[0] || dims[1] != s->sip_dims[1] || dims[2] != s->sip_dims[2]);
   for (int d = 0; d < 3; d++) s->sip_dims[d] = dims[d];
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -33,16 +53,12 @@ static PetscErrorCode PCSFILUSIPGrid(PC pc, PetscBool *changed)
 /* The matrix the factor is built from: pmat, or on MPI matrices each rank's diagonal block (block Jacobi, as PETSc's parallel ILU through PCBJACOBI). */
 static PetscErrorCode PCSFILULocalMatrix(PC pc, Mat *A)
 {
-  SFILU      *s = (SFILU *)pc->data;
-  PetscBool   ismpi;
-  PetscMPIInt size;
+  PetscBool ismpi;
 
   PetscFunctionBegin;
   PetscCall(PetscObjectBaseTypeCompare((PetscObject)pc->pmat, MATMPIAIJ, &ismpi));
   *A = pc->pmat;
   if (!ismpi) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)pc), &size));
-  PetscCheck(!s->sip || size == 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "SIP needs the whole grid on one rank for now; on %d ranks use -pc_type bjacobi -sub_pc_type sfilu with -pc_sfilu_factorization ilu0", (int)size);
   PetscCall(MatGetDiagonalBlock(pc->pmat, A));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -147,7 +163,7 @@ static PetscErrorCode PCSetFromOptions_SFILU(PC pc, PetscOptionItems PetscOption
     PetscCall(PetscOptionsIntArray("-pc_sfilu_sip_grid", "SIP: grid nx,ny,nz (x fastest) of a matrix assembled without a DMDA", "PCSFILU", dims, &nd, &set));
     PetscCheck(!set || (nd == 3 && dims[0] > 0 && dims[1] > 0 && dims[2] > 0), PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_sfilu_sip_grid needs three positive sizes nx,ny,nz");
     if (set)
-      for (int d = 0; d < 3; d++) s->sip_dims[d] = dims[d];
+      for (int d = 0; d < 3; d++) s->sip_grid[d] = dims[d];
     PetscCall(PetscOptionsEnum("-pc_sfilu_sip_variant", "SIP on the GPU: factorization sync-free (flags per point, one launch) or level-synchronous (one launch per hyperplane)", "PCSFILU", SFILUSIPVariants, (PetscEnum)s->sip_variant, (PetscEnum *)&s->sip_variant, NULL));
   }
   PetscCall(PetscOptionsEnum("-pc_sfilu_levels", "GPU sweeps: dependency levels ordering the rows (auto chooses per triangle)", "PCSFILU", SFPCLevelsTypes, (PetscEnum)s->engine.levels, (PetscEnum *)&s->engine.levels, NULL));
@@ -204,7 +220,8 @@ static PetscErrorCode PCDestroy_SFILU(PC pc)
 .  -pc_sfilu_factorization <ilu0,sip> - ILU(0), or Stone's strongly implicit procedure for 7-point stencils on a 3-D
                         grid (same pattern and the same sync-free solves as ILU(0), values that cancel part of the dropped fill)
 .  -pc_sfilu_sip_alpha <0.92> - SIP's partial cancellation of the dropped fill, in [0, 1]; 0 is ILU(0)
-.  -pc_sfilu_sip_grid <nx,ny,nz> - SIP's grid when no 3-D DMDA is attached to the PC
+.  -pc_sfilu_sip_grid <nx,ny,nz> - SIP's (whole) grid when no 3-D DMDA is attached to the PC; on several ranks each
+                        rank's rows must then be whole z-planes of it
 -  -pc_sfilu_sip_variant <syncfree,levelsync> - GPU only: SIP's factorization over the hyperplanes i + j + k = const,
                         sync-free (one launch, a flag per point) or level-synchronous (one launch per hyperplane); both give
                         the host's factor bit for bit
@@ -218,7 +235,8 @@ static PetscErrorCode PCDestroy_SFILU(PC pc)
    `PCFactorSetShiftType()`, `PCFactorSetShiftAmount()` and `PCFactorSetZeroPivot()` apply to this PC. The same factor is
    available to `PCILU` as `-pc_factor_mat_solver_type sfilu`.
 
-   SIP needs the whole grid on one rank (an MPI matrix on several ranks is an error). The standalone SIP iteration of the
+   On several ranks SIP, too, factors each rank's diagonal block: the part of the 3-D `DMDA` the rank owns, or the z-planes
+   of `-pc_sfilu_sip_grid` its rows cover. The standalone SIP iteration of the
    papers (residual, forward, backward, x += delta) is `-ksp_type richardson -pc_type sfilu -pc_sfilu_factorization sip`;
    their stopping test on the 1-norm of the residual, relative to the first, is `SFPCKSPSetConvergedResidual1Norm()`.
 

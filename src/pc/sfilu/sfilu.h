@@ -42,7 +42,8 @@ typedef struct {
   SFPCTriOptions     engine;      /* GPU: warps per SM, layout and levels of the sweeps */
   PetscBool          sip;         /* Stone's SIP instead of ILU(0) (7-point stencils on a 3-D grid) */
   PetscReal          sip_alpha;   /* SIP's cancellation parameter; 0 is ILU(0) */
-  PetscInt           sip_dims[3]; /* the grid, x fastest */
+  PetscInt           sip_grid[3]; /* -pc_sfilu_sip_grid: the whole grid, x fastest (0: none given) */
+  PetscInt           sip_dims[3]; /* the grid of the block the factor is built on (this rank's part on MPI matrices) */
   SFILUSIPVariant    sip_variant; /* GPU factorization schedule */
   PetscBool          built_sip;   /* the factor's pattern was set up (and checked) for SIP */
 
