@@ -4,6 +4,7 @@
 #   make          build lib/libsfpc.so (sets up MPICH and the pinned PETSc on first use)
 #   make demo     build and run the demo: 3-D Poisson solved with -pc_type sfilu
 #   make check    build and run every test with PETSc's test harness; fails on any failure
+#   make bench    build the benchmarks (build/bench/*, bench/README.md; they need a GPU)
 #   make gpu-pack pack what a GPU run needs into build/gpu-pack.tar.xz (see bench/gpu-run)
 #   make clean
 #
@@ -20,7 +21,7 @@ SFPC_WITH_CUDA ?= 1
 export SFPC_DIR PETSC_DIR PETSC_ARCH SFPC_WITH_CUDA
 SUBMAKE = $(MAKE) --no-print-directory -C $(SFPC_DIR)
 
-.PHONY: all lib deps configure check demo gpu-pack clean
+.PHONY: all lib deps configure check demo bench gpu-pack clean
 all: lib
 
 deps:
@@ -40,6 +41,9 @@ demo: lib
 
 check: lib
 	@$(SUBMAKE) -f gmakefile.test check
+
+bench: lib
+	@$(SUBMAKE) -f gmakefile bench
 
 # GPU tests are generated whatever this machine has: they are meant for the GPU host.
 gpu-pack: deps

@@ -77,7 +77,7 @@ static inline void JSONEscape(const char *in, char *out, size_t len)
   out[o] = 0;
 }
 
-/* What every JSON record repeats so that each line stands alone: the GPU, the command line (JSON-escaped), the date, the CUDA runtime. */
+/* What every JSON record repeats so that each line stands alone: the GPU ("none" without one), the command line (JSON-escaped), the date, the CUDA runtime. */
 typedef struct {
   char gpu[256], cmd[4096], date[64];
   int  cudart;
@@ -91,10 +91,12 @@ static inline PetscErrorCode BenchProvenanceGet(int argc, char **argv, BenchProv
   time_t                now = time(NULL);
 
   PetscFunctionBegin;
-  PetscCallCUDA(cudaGetDevice(&dev));
-  PetscCallCUDA(cudaGetDeviceProperties(&prop, dev));
   PetscCallCUDA(cudaRuntimeGetVersion(&p->cudart));
-  JSONEscape(prop.name, p->gpu, sizeof(p->gpu));
+  if (cudaGetDevice(&dev) == cudaSuccess && cudaGetDeviceProperties(&prop, dev) == cudaSuccess) JSONEscape(prop.name, p->gpu, sizeof(p->gpu));
+  else { /* a host-only run (-mat_type aij) on a machine without a GPU */
+    (void)cudaGetLastError();
+    PetscCall(PetscStrncpy(p->gpu, "none", sizeof(p->gpu)));
+  }
   for (int a = 0; a < argc; a++) {
     PetscCall(PetscStrlcat(raw, a ? " " : "", sizeof(raw)));
     PetscCall(PetscStrlcat(raw, argv[a], sizeof(raw)));

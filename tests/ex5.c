@@ -403,11 +403,11 @@ done:
       args: -nodm -s_pc_sfilu_sip_grid 32,20,12 -h_pc_sfilu_sip_grid 20,32,12 -alphas 0.5
       filter: Error: grep -E "SIP needs|does not have" | sed -e "s/^\[0\]PETSC ERROR: //"
 
-  # several ranks: each factors the part of the grid it owns (block Jacobi), alpha 0 still bitwise ILU(0); without the
+  # two ranks (ex10 has SIP on 3): each factors the part of the grid it owns (block Jacobi), alpha 0 still bitwise ILU(0); without the
   # DMDA, z-slabs of -pc_sfilu_sip_grid give the same runs; rows that are not whole z-planes, or planes split in x, are refused
   test:
     suffix: sip_mpi
-    nsize: {{2 3}separate output}
+    nsize: 2
     args: -nx 12 -ny 16 -nz 9 -peclet 50 -alphas 0,0.5,0.92
   test:
     suffix: sip_mpi_slabs

@@ -8,6 +8,8 @@
      -f <file>         Matrix Market file (.mtx, or .mtx.gz gzip-compressed), or a PETSc binary
                        matrix (any other name), e.g. a Jacobian saved by -ksp_view_mat binary:<file>
      -permute <seed>   apply a random symmetric permutation, destroying the structure
+     -zslabs           on several ranks, give each rank whole z-planes of the grid (SIP's block per rank
+                       then is a grid; the default splits rows evenly)
    Stencils are scaled by h^2 so entries are O(1). The matrix type comes from -mat_type.
 */
 #include "problems.h"
@@ -178,7 +180,7 @@ PetscErrorCode TestProblemCreate(MPI_Comm comm, Mat *A, char *desc, size_t len)
   char      problem[64] = "poisson7", file[PETSC_MAX_PATH_LEN] = "";
   PetscInt  N = 16, seed = -1;
   PetscReal aniso = 1.0, pe = 0.0;
-  PetscBool isfile;
+  PetscBool isfile, zslabs = PETSC_FALSE;
 
   PetscFunctionBegin;
   PetscOptionsBegin(comm, NULL, "Test problem", NULL);
@@ -188,6 +190,7 @@ PetscErrorCode TestProblemCreate(MPI_Comm comm, Mat *A, char *desc, size_t len)
   PetscCall(PetscOptionsReal("-peclet", "Cell Peclet number (convdiff)", NULL, pe, &pe, NULL));
   PetscCall(PetscOptionsString("-f", "Matrix Market file (file)", NULL, file, file, sizeof(file), NULL));
   PetscCall(PetscOptionsInt("-permute", "Seed of a random symmetric permutation", NULL, seed, &seed, NULL));
+  PetscCall(PetscOptionsBool("-zslabs", "Each rank owns whole z-planes of the grid", NULL, zslabs, &zslabs, NULL));
   PetscOptionsEnd();
   PetscCall(PetscStrcmp(problem, "file", &isfile));
   if (isfile) {
@@ -220,11 +223,20 @@ PetscErrorCode TestProblemCreate(MPI_Comm comm, Mat *A, char *desc, size_t len)
     PetscCheck(N > 1, comm, PETSC_ERR_ARG_OUTOFRANGE, "-n must be at least 2");
     PetscCall(PetscStrcmp(problem, "anisotropic", &flg));
     if (!flg) aniso = 1.0;
+    PetscInt nlocal = PETSC_DECIDE, width;
+    if (zslabs) {
+      PetscMPIInt rank, size;
+      PetscCallMPI(MPI_Comm_rank(comm, &rank));
+      PetscCallMPI(MPI_Comm_size(comm, &size));
+      nlocal = (N / size + (rank < N % size)) * N * N;
+    }
+    PetscCall(PetscStrcmp(problem, "poisson27", &flg));
+    width = flg ? 27 : 7; /* exact preallocation: benchmarks build matrices of 10^7 rows per rank */
     PetscCall(MatCreate(comm, A));
-    PetscCall(MatSetSizes(*A, PETSC_DECIDE, PETSC_DECIDE, N * N * N, N * N * N));
+    PetscCall(MatSetSizes(*A, nlocal, nlocal, N * N * N, N * N * N));
     PetscCall(MatSetFromOptions(*A));
-    PetscCall(MatSeqAIJSetPreallocation(*A, 27, NULL));
-    PetscCall(MatMPIAIJSetPreallocation(*A, 27, NULL, 26, NULL));
+    PetscCall(MatSeqAIJSetPreallocation(*A, width, NULL));
+    PetscCall(MatMPIAIJSetPreallocation(*A, width, NULL, width - 1, NULL));
     PetscCall(MatSetUp(*A));
     PetscCall(PetscStrcmp(problem, "cavity", &flg));
     if (flg) PetscCall(CavityAssemble(*A, N, pe));
@@ -251,5 +263,27 @@ PetscErrorCode TestEventCount(const char *name, PetscInt *count)
   PetscCall(PetscLogEventGetId(name, &ev));
   PetscCall(PetscLogEventGetPerfInfo(PETSC_DETERMINE, ev, &info));
   *count = info.count;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode TestOptionsSetPrefixed(const char *prefix, const char *options)
+{
+  char  buf[1024], opt[256], *tok[64];
+  int   ntok = 0;
+  char *save = NULL;
+
+  PetscFunctionBegin;
+  PetscCall(PetscStrncpy(buf, options, sizeof(buf)));
+  for (char *t = strtok_r(buf, " ", &save); t && ntok < 64; t = strtok_r(NULL, " ", &save)) tok[ntok++] = t;
+  for (int k = 0; k < ntok; k++) {
+    const char *value = k + 1 < ntok && tok[k + 1][0] != '-' ? tok[k + 1] : NULL; /* a name without a value is a flag */
+    PetscBool   set;
+
+    PetscCheck(tok[k][0] == '-', PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "The option list \"%s\" has %s where an option name belongs", options, tok[k]);
+    PetscCall(PetscSNPrintf(opt, sizeof(opt), "-%s%s", prefix, tok[k] + 1));
+    PetscCall(PetscOptionsHasName(NULL, NULL, opt, &set));
+    if (!set) PetscCall(PetscOptionsSetValue(NULL, opt, value));
+    if (value) k++;
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -10,3 +10,6 @@ PETSC_EXTERN void TestCavityVelocity(PetscReal, PetscReal, PetscReal, PetscReal,
 
 /* How many times the log event called name has run on this rank (logging must be on: PetscLogDefaultBegin()). */
 PETSC_EXTERN PetscErrorCode TestEventCount(const char *, PetscInt *);
+
+/* Sets each option of the list "-a 1 -flag -b x ..." as "-<prefix>a 1 ...", unless the command line set that name already. */
+PETSC_EXTERN PetscErrorCode TestOptionsSetPrefixed(const char *, const char *);

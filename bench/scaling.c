@@ -1,0 +1,158 @@
+static char help[] = "Benchmark: SFPC's preconditioners on MPI ranks, one GPU each, against PETSc's block-Jacobi ILU and\n"
+                     "GAMG's defaults in the same run (strong and weak scaling: run it on 1, 2, 4 ranks; bench/run-scaling.sh).\n"
+                     "For each configuration: set-up time (KSPSetUp, wall clock after a device synchronization on every\n"
+                     "rank), iterations and solve time to -ksp_rtol (median of -repeat solves after one warm-up solve),\n"
+                     "time per iteration. Options: problem options of tests/problems.c (-zslabs is set: each rank owns whole\n"
+                     "z-planes, so SIP's blocks are grids), -configs <list> (names below), -series <label> (weak, strong),\n"
+                     "-json <file> (append records), -host (aij instead of aijcusparse), -repeat <r>, -ksp_rtol, -ksp_max_it.\n"
+                     "Each configuration's options carry its name as prefix, so -<name>_<option> changes one of them.\n";
+
+#include <petscksp.h>
+#include <sfpc.h>
+#include "../tests/problems.h"
+#include "timing.h"
+
+/* The configurations: name, what it is, its KSP/PC options (without the prefix; each is given "-<name>_"). */
+static const struct {
+  const char *name, *what, *options;
+} Configs[] = {
+  {"bjacobi-ilu", "PETSc block-Jacobi ILU(0) (cuSPARSE)", "-ksp_type gmres -pc_type bjacobi -sub_pc_type ilu"},
+  {"sfilu", "SFPC sync-free ILU(0), block Jacobi", "-ksp_type gmres -pc_type sfilu"},
+  {"sip", "SFPC SIP (alpha 0.92), block Jacobi", "-ksp_type gmres -pc_type sfilu -pc_sfilu_factorization sip"},
+  {"sfdilu", "SFPC multicolor DILU, block Jacobi", "-ksp_type gmres -pc_type sfdilu"},
+  {"sfdilu-global", "SFPC multicolor DILU of the whole matrix", "-ksp_type gmres -pc_type sfdilu -pc_sfdilu_parallel"},
+  {"afsai", "SFPC adaptive FSAI, block Jacobi", "-ksp_type cg -pc_type afsai"},
+  {"afsai-gather", "SFPC adaptive FSAI, rows gathered (k = 4)", "-ksp_type cg -pc_type afsai -pc_afsai_gather 4"},
+  {"gamg", "PETSc GAMG, default smoothers", "-ksp_type gmres -pc_type gamg"},
+  {"gamg-sfdilu", "GAMG, sfdilu Richardson smoothers", "-ksp_type gmres -pc_type gamg -mg_levels_ksp_type richardson -mg_levels_pc_type sfdilu"},
+  {"gamg-afsai", "GAMG, afsai Chebyshev smoothers", "-ksp_type cg -pc_type gamg -mg_levels_pc_type afsai"},
+};
+
+typedef struct {
+  double             setup, solve;
+  PetscInt           its;
+  KSPConvergedReason reason;
+} Result;
+
+/* All ranks' device work done, then the wall clock (the slowest rank decides). */
+static PetscErrorCode Now(PetscBool host, double *t)
+{
+  PetscFunctionBegin;
+  if (!host) PetscCallCUDA(cudaDeviceSynchronize());
+  PetscCallMPI(MPI_Barrier(PETSC_COMM_WORLD));
+  PetscCall(PetscTime(t));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode RunConfig(const char *name, Mat A, Vec b, Vec x, PetscBool host, PetscInt repeat, Result *r)
+{
+  KSP     ksp;
+  char    prefix[64];
+  double  t0, t1, *ts;
+
+  PetscFunctionBegin;
+  PetscCall(PetscSNPrintf(prefix, sizeof(prefix), "%s_", name));
+  PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp));
+  PetscCall(KSPSetOptionsPrefix(ksp, prefix));
+  PetscCall(KSPSetOperators(ksp, A, A));
+  PetscCall(KSPSetTolerances(ksp, 1e-8, PETSC_CURRENT, PETSC_CURRENT, 300));
+  PetscCall(KSPSetFromOptions(ksp));
+  PetscCall(Now(host, &t0));
+  PetscCall(KSPSetUp(ksp));
+  PetscCall(Now(host, &t1));
+  r->setup = t1 - t0;
+  PetscCall(PetscMalloc1(repeat, &ts));
+  for (PetscInt k = -1; k < repeat; k++) { /* k = -1: warm-up */
+    PetscCall(VecZeroEntries(x));
+    PetscCall(Now(host, &t0));
+    PetscCall(KSPSolve(ksp, b, x));
+    PetscCall(Now(host, &t1));
+    if (k >= 0) ts[k] = t1 - t0;
+  }
+  r->solve = Median(ts, (int)repeat);
+  PetscCall(KSPGetIterationNumber(ksp, &r->its));
+  PetscCall(KSPGetConvergedReason(ksp, &r->reason));
+  PetscCall(PetscFree(ts));
+  PetscCall(KSPDestroy(&ksp));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+int main(int argc, char **argv)
+{
+  Mat             A;
+  Vec             x, b;
+  PetscInt        n, nnz, nconf = 32, repeat = 2, N = 16;
+  char           *conf[32], json[PETSC_MAX_PATH_LEN] = "", series[32] = "", casename[128], desc[256];
+  PetscBool       host = PETSC_FALSE, set;
+  PetscMPIInt     size;
+  BenchProvenance pv;
+  PetscRandom     rnd;
+  MatInfo         info;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscCall(SFPCInitializePackage());
+  PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-host", &host, NULL));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-repeat", &repeat, NULL));
+  PetscCheck(repeat >= 1, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-repeat must be at least 1");
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-json", json, sizeof(json), NULL));
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-series", series, sizeof(series), NULL));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-n", &N, NULL));
+  PetscCall(PetscOptionsGetStringArray(NULL, NULL, "-configs", conf, &nconf, &set));
+  PetscCheck(set && nconf > 0, PETSC_COMM_WORLD, PETSC_ERR_USER_INPUT, "Name the configurations: -configs a,b,... (see -help)");
+  for (PetscInt c = 0; c < nconf; c++) {
+    PetscBool known = PETSC_FALSE;
+    for (size_t k = 0; k < PETSC_STATIC_ARRAY_LENGTH(Configs); k++)
+      if (!strcmp(conf[c], Configs[k].name)) {
+        char prefix[64];
+        known = PETSC_TRUE;
+        PetscCall(PetscSNPrintf(prefix, sizeof(prefix), "%s_", Configs[k].name));
+        PetscCall(TestOptionsSetPrefixed(prefix, Configs[k].options));
+        if (!strcmp(Configs[k].name, "sip")) { /* SIP's grid: each rank's z-planes of the cube */
+          char grid[64];
+          PetscCall(PetscSNPrintf(grid, sizeof(grid), "%" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT, N, N, N));
+          PetscCall(PetscOptionsSetValue(NULL, "-sip_pc_sfilu_sip_grid", grid));
+        }
+      }
+    PetscCheck(known, PETSC_COMM_WORLD, PETSC_ERR_ARG_UNKNOWN_TYPE, "Unknown configuration %s", conf[c]);
+  }
+  if (!host) { /* PETSc 3.26.1's GPU PtAP (cuSPARSE SpGEMM) hung in GAMG's set-up on an H100 (bench/README.md): Galerkin products on the host */
+    PetscCall(PetscOptionsSetValue(NULL, "-matptap_backend_cpu", "1"));
+    PetscCall(PetscOptionsSetValue(NULL, "-mat_product_algorithm_backend_cpu", "1"));
+  }
+  PetscCall(PetscOptionsSetValue(NULL, "-zslabs", "1"));
+  PetscCall(PetscOptionsSetValue(NULL, "-mat_type", host ? "aij" : "aijcusparse"));
+  PetscCall(TestProblemCreate(PETSC_COMM_WORLD, &A, desc, sizeof(desc)));
+  PetscCall(PetscStrncpy(casename, desc, sizeof(casename)));
+  PetscCall(MatGetSize(A, &n, NULL));
+  PetscCall(MatGetInfo(A, MAT_GLOBAL_SUM, &info));
+  nnz = (PetscInt)info.nz_used;
+  PetscCall(MatCreateVecs(A, &x, &b));
+  PetscCall(PetscRandomCreate(PETSC_COMM_WORLD, &rnd));
+  PetscCall(VecSetRandom(x, rnd));
+  PetscCall(PetscRandomDestroy(&rnd));
+  PetscCall(MatMult(A, x, b));
+  PetscCall(BenchProvenanceGet(argc, argv, &pv));
+
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "\n%s: %" PetscInt_FMT " rows (%.3g per rank), %" PetscInt_FMT " nonzeros, %d ranks, %s\n", casename, n, (double)n / size, nnz, size, pv.gpu));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-14s %10s %6s %10s %12s  %s\n", "config", "set-up s", "its", "solve s", "ms/iteration", "reason"));
+  for (PetscInt c = 0; c < nconf; c++) {
+    Result r;
+
+    PetscCall(RunConfig(conf[c], A, b, x, host, repeat, &r));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-14s %10.3f %6" PetscInt_FMT " %10.4f %12.4f  %s\n", conf[c], r.setup, r.its, r.solve, r.its ? 1e3 * r.solve / r.its : 0.0, KSPConvergedReasons[r.reason]));
+    if (json[0]) {
+      FILE *f;
+      PetscCall(PetscFOpen(PETSC_COMM_WORLD, json, "a", &f));
+      PetscCall(PetscFPrintf(PETSC_COMM_WORLD, f, "{\"benchmark\": \"scaling\", \"series\": \"%s\", \"case\": \"%s\", \"ranks\": %d, \"rows\": %" PetscInt_FMT ", \"nnz\": %" PetscInt_FMT ", \"config\": \"%s\", \"mat_type\": \"%s\", \"setup_s\": %.6e, \"solve_s\": %.6e, \"its\": %" PetscInt_FMT ", \"iteration_s\": %.6e, \"reason\": \"%s\", \"gpu\": \"%s\", \"petsc\": \"%d.%d.%d\", \"cuda_runtime\": %d, \"command\": \"%s\", \"date\": \"%s\"}\n", series, casename, size, n, nnz, conf[c], host ? "aij" : "aijcusparse", r.setup, r.solve, r.its, r.its ? r.solve / r.its : 0.0, KSPConvergedReasons[r.reason], pv.gpu, PETSC_VERSION_MAJOR, PETSC_VERSION_MINOR, PETSC_VERSION_SUBMINOR, pv.cudart, pv.cmd, pv.date));
+      PetscCall(PetscFClose(PETSC_COMM_WORLD, f));
+    }
+  }
+  for (PetscInt c = 0; c < nconf; c++) PetscCall(PetscFree(conf[c]));
+  PetscCall(VecDestroy(&x));
+  PetscCall(VecDestroy(&b));
+  PetscCall(MatDestroy(&A));
+  PetscCall(PetscFinalize());
+  return 0;
+}
