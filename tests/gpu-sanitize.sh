@@ -42,7 +42,8 @@ status=0
 for tool in ${SANITIZE_TOOLS:-memcheck racecheck synccheck initcheck}; do
   for c in "${mpicases[@]}"; do
     [[ -z $only || $c == *"$only"* ]] || continue
-    out=$(mpiexec -n 2 compute-sanitizer --tool $tool --error-exitcode 9 $c -use_gpu_aware_mpi 0 2>&1); rc=$?
+    filt=""; [ $tool = racecheck ] && filt="--kernel-name-exclude kns=cusparse" # PETSc's MatMult (GMRES): see below
+    out=$(mpiexec -n 2 compute-sanitizer --tool $tool $filt --error-exitcode 9 $c -use_gpu_aware_mpi 0 2>&1); rc=$?
     summary=$(echo "$out" | grep -E "ERROR SUMMARY|RACECHECK SUMMARY" | sort | uniq -c | tr -s ' ' | tr '\n' ';')
     printf '%-10s rc=%d np=2 %-40s %s\n' "$tool" $rc "$(echo "$c" | sed 's|build/tests/tests/||')" "$summary"
     [ $rc -eq 0 ] || { status=1; echo "$out" | grep -v "^=========     Host Frame" | head -40; }
