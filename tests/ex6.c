@@ -478,4 +478,12 @@ int main(int argc, char **argv)
     nsize: 2
     args: -problem convdiff -n 10 -peclet 20 -noref -gamg -dilu_pc_type sfdilu -dilu_pc_sfdilu_parallel -dilu_ksp_type gmres -gamg_default_ksp_type gmres -gamg_default_pc_type gamg -gamg_dilu_richardson_ksp_type gmres -gamg_dilu_richardson_pc_type gamg -gamg_dilu_richardson_mg_levels_ksp_type richardson -gamg_dilu_richardson_mg_levels_pc_type sfdilu -gamg_dilu_richardson_mg_levels_pc_sfdilu_parallel -gamg_dilu_richardson_pc_gamg_reuse_interpolation -gamg_dilu_chebyshev_ksp_type gmres -gamg_dilu_chebyshev_pc_type gamg -gamg_dilu_chebyshev_mg_levels_pc_type sfdilu -gamg_dilu_chebyshev_mg_levels_pc_sfdilu_parallel
 
+  # the same on the GPU (mpiaijcusparse): the global DILU's E and sweeps on the device, the host run's output
+  test:
+    suffix: gpu_mpi_global
+    requires: gpu
+    nsize: 2
+    args: -mat_type aijcusparse -use_gpu_aware_mpi 0 -problem convdiff -n 10 -peclet 20 -noref -gamg -dilu_pc_type sfdilu -dilu_pc_sfdilu_parallel -dilu_ksp_type gmres -gamg_default_ksp_type gmres -gamg_default_pc_type gamg -gamg_dilu_richardson_ksp_type gmres -gamg_dilu_richardson_pc_type gamg -gamg_dilu_richardson_mg_levels_ksp_type richardson -gamg_dilu_richardson_mg_levels_pc_type sfdilu -gamg_dilu_richardson_mg_levels_pc_sfdilu_parallel -gamg_dilu_richardson_pc_gamg_reuse_interpolation -gamg_dilu_chebyshev_ksp_type gmres -gamg_dilu_chebyshev_pc_type gamg -gamg_dilu_chebyshev_mg_levels_pc_type sfdilu -gamg_dilu_chebyshev_mg_levels_pc_sfdilu_parallel
+    output_file: output/ex6_mpi_global.out
+
 TEST*/

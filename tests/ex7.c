@@ -6,9 +6,13 @@ static char help[] = "SFPC preconditioners on MPI matrices: each rank works on i
                      "not depend on the number of ranks.\n"
                      "Options: -n <grid points per direction>, -peclet <p>, -empty_rank <r>, -global, -nan_row <r> (a NaN\n"
                      "on the diagonal of global row r: the set-up fails on every rank), -asymmetric (drop the upper entries a_ij\n"
-                     "with i + j divisible by 3: a pattern that is not symmetric, also across ranks).\n";
+                     "with i + j divisible by 3: a pattern that is not symmetric, also across ranks), -compare_host (with\n"
+                     "-global: the PC against one set up on a host copy of A: the same colors, applies bitwise equal, before\n"
+                     "and after new values of the same pattern, which must not color again; for a GPU matrix the GPU path\n"
+                     "against the host reference).\n";
 
 #include <math.h>
+#include <string.h>
 #include <petscksp.h>
 #include <sfpc.h>
 
@@ -52,6 +56,111 @@ static PetscErrorCode Assemble(PetscInt N, PetscReal peclet, PetscInt empty, Pet
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+static PetscErrorCode EventCount(const char *name, PetscInt *count)
+{
+  PetscLogEvent      ev;
+  PetscEventPerfInfo info;
+
+  PetscFunctionBegin;
+  PetscCall(PetscLogEventGetId(name, &ev));
+  PetscCall(PetscLogEventGetPerfInfo(PETSC_DETERMINE, ev, &info));
+  *count = info.count;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Whether the local arrays of x and y are bitwise equal on every rank. */
+static PetscErrorCode BitwiseEqual(Vec x, Vec y, PetscBool *equal)
+{
+  const PetscScalar *xa, *ya;
+  PetscInt           n;
+  PetscBool          eq;
+
+  PetscFunctionBegin;
+  PetscCall(VecGetLocalSize(x, &n));
+  PetscCall(VecGetArrayRead(x, &xa));
+  PetscCall(VecGetArrayRead(y, &ya));
+  eq = (PetscBool)(n == 0 || !memcmp(xa, ya, sizeof(PetscScalar) * n));
+  PetscCall(VecRestoreArrayRead(y, &ya));
+  PetscCall(VecRestoreArrayRead(x, &xa));
+  PetscCallMPI(MPIU_Allreduce(&eq, equal, 1, MPI_C_BOOL, MPI_LAND, PETSC_COMM_WORLD));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+   The global DILU pc (set up on A, host or GPU) against one set up on a host copy of A: colors,
+   one apply bit for bit; then new values of the same pattern (rows scaled unevenly), which must
+   only recompute E, and one apply again.
+*/
+static PetscErrorCode CompareHost(Mat A, PC pc)
+{
+  Mat             Ah;
+  PC              ph;
+  Vec             r, y, rh, yh;
+  PetscInt        nc, nch, n, rstart, c0, c1, e0, e1;
+  const PetscInt *col, *colh;
+  PetscBool       samecol, eq[2], mine;
+  PetscScalar    *ra;
+
+  PetscFunctionBegin;
+  PetscCall(MatConvert(A, MATAIJ, MAT_INITIAL_MATRIX, &Ah));
+  PetscCall(PCCreate(PETSC_COMM_WORLD, &ph));
+  PetscCall(PCSetType(ph, PCSFDILU));
+  PetscCall(PCSetFromOptions(ph));
+  PetscCall(PCSetOperators(ph, Ah, Ah));
+  PetscCall(MatCreateVecs(A, &r, &y));
+  PetscCall(MatCreateVecs(Ah, &rh, &yh));
+  PetscCall(VecGetOwnershipRange(rh, &rstart, NULL));
+  PetscCall(VecGetLocalSize(rh, &n));
+  PetscCall(VecGetArrayWrite(rh, &ra));
+  for (PetscInt i = 0; i < n; i++) ra[i] = PetscSinReal((PetscReal)(rstart + i + 1));
+  PetscCall(VecRestoreArrayWrite(rh, &ra));
+  {
+    const PetscScalar *h;
+    PetscCall(VecGetArrayRead(rh, &h));
+    PetscCall(VecGetArrayWrite(r, &ra)); /* r may be a GPU vector: its host array, then moved to the GPU */
+    PetscCall(PetscArraycpy(ra, h, n));
+    PetscCall(VecRestoreArrayWrite(r, &ra));
+    PetscCall(VecRestoreArrayRead(rh, &h));
+  }
+  for (int pass = 0; pass < 2; pass++) {
+    if (pass) {
+      PetscCall(EventCount("SFDILUColor", &c0));
+      PetscCall(EventCount("SFDILUSetUp", &e0));
+      Vec l, lh; /* rows scaled by 2 + r_i (MatShift() would preallocate a rank without rows again: a new pattern) */
+      PetscCall(VecDuplicate(r, &l));
+      PetscCall(VecDuplicate(rh, &lh));
+      PetscCall(VecCopy(r, l));
+      PetscCall(VecCopy(rh, lh));
+      PetscCall(VecShift(l, 2.0));
+      PetscCall(VecShift(lh, 2.0));
+      PetscCall(MatDiagonalScale(A, l, NULL));
+      PetscCall(MatDiagonalScale(Ah, lh, NULL));
+      PetscCall(VecDestroy(&l));
+      PetscCall(VecDestroy(&lh));
+    }
+    PetscCall(PCSetUp(pc));
+    PetscCall(PCSetUp(ph));
+    PetscCall(PCApply(pc, r, y));
+    PetscCall(PCApply(ph, rh, yh));
+    PetscCall(BitwiseEqual(y, yh, &eq[pass]));
+  }
+  PetscCall(EventCount("SFDILUColor", &c1));
+  PetscCall(EventCount("SFDILUSetUp", &e1));
+  PetscCall(PCSFDILUGetColoring(pc, &nc, &col));
+  PetscCall(PCSFDILUGetColoring(ph, &nch, &colh));
+  mine = (PetscBool)(nc == nch);
+  for (PetscInt i = 0; mine && i < n; i++) mine = (PetscBool)(col[i] == colh[i]);
+  PetscCallMPI(MPIU_Allreduce(&mine, &samecol, 1, MPI_C_BOOL, MPI_LAND, PETSC_COMM_WORLD));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "against the host reference: same colors: %s; apply bitwise equal: %s; after new values: colored again: %s, E recomputed: %s, apply bitwise equal: %s\n", samecol ? "yes" : "NO", eq[0] ? "yes" : "NO", c1 == c0 ? "no" : "YES", e1 - e0 == 2 ? "yes" : "NO", eq[1] ? "yes" : "NO"));
+  PetscCall(VecDestroy(&r));
+  PetscCall(VecDestroy(&y));
+  PetscCall(VecDestroy(&rh));
+  PetscCall(VecDestroy(&yh));
+  PetscCall(PCDestroy(&ph));
+  PetscCall(MatDestroy(&Ah));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode Solve(Mat A, Vec b, const char *prefix, PetscInt *its, PetscReal **hist, PetscInt *nhist)
 {
   KSP              ksp;
@@ -84,7 +193,7 @@ int main(int argc, char **argv)
   PetscInt    N = 10, empty = -1, nanrow = -1;
   PetscReal   peclet = 20;
   PetscMPIInt size;
-  PetscBool   global = PETSC_FALSE, asym = PETSC_FALSE;
+  PetscBool   global = PETSC_FALSE, asym = PETSC_FALSE, compare = PETSC_FALSE;
   const char *pairs[2][2] = {{"sfilu_", "bjacobi_ilu_"}, {"sfdilu_", "bjacobi_sfdilu_"}};
 
   PetscFunctionBeginUser;
@@ -96,6 +205,8 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-global", &global, NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-nan_row", &nanrow, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-asymmetric", &asym, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-compare_host", &compare, NULL));
+  if (compare) PetscCall(PetscLogDefaultBegin()); /* event counts */
   PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
   PetscCall(Assemble(N, peclet, empty, asym, &A));
   if (nanrow >= 0) {
@@ -133,6 +244,7 @@ int main(int argc, char **argv)
       PetscCall(PCGetFailedReason(pc, &failed));
       PetscCall(PetscPrintf(PETSC_COMM_WORLD, "global multicolor DILU with a NaN in row %" PetscInt_FMT ": %s, PC %s\n", nanrow, KSPConvergedReasons[reason], PCFailedReasons[failed]));
     } else PetscCall(PetscPrintf(PETSC_COMM_WORLD, "global multicolor DILU, %" PetscInt_FMT "^3 rows: %" PetscInt_FMT " colors, %" PetscInt_FMT " GMRES iterations (%s), residual %.2e\n", N, nc, its, KSPConvergedReasons[reason], (double)rnorm));
+    if (compare && nanrow < 0) PetscCall(CompareHost(A, pc));
     PetscCall(VecDestroy(&x));
     PetscCall(KSPDestroy(&ksp));
     PetscCall(VecDestroy(&b));
@@ -196,5 +308,52 @@ int main(int argc, char **argv)
     nsize: 3
     args: -n 9 -global -empty_rank 1
     output_file: output/ex7_global.out
+
+  # the PC against one on a host copy: on the host trivially equal; the GPU tests below run it against the GPU path
+  test:
+    suffix: global_compare
+    nsize: {{1 2 3}shared output}
+    args: -n 9 -global -asymmetric -compare_host
+
+  test:
+    suffix: global_compare_empty_rank
+    nsize: 3
+    args: -n 9 -global -compare_host -empty_rank 1
+
+  # the global DILU on the GPU (aijcusparse: seqaijcusparse on 1 rank, mpiaijcusparse on more; CUDA vectors): the
+  # host runs' colors, iterations and failures, bitwise the host reference's applies, also after new values
+  testset:
+    requires: gpu
+    args: -mat_type aijcusparse -use_gpu_aware_mpi 0
+    test:
+      suffix: gpu_global
+      nsize: {{1 2 3}shared output}
+      args: -n 9 -global
+      output_file: output/ex7_global.out
+    test:
+      suffix: gpu_global_asymmetric
+      nsize: {{1 2 3}shared output}
+      args: -n 9 -global -asymmetric
+      output_file: output/ex7_global_asymmetric.out
+    test:
+      suffix: gpu_global_nan
+      nsize: {{1 2 3}shared output}
+      args: -n 9 -global -nan_row 500
+      output_file: output/ex7_global_nan.out
+    test:
+      suffix: gpu_global_empty_rank
+      nsize: 3
+      args: -n 9 -global -empty_rank 1
+      output_file: output/ex7_global.out
+    test:
+      suffix: gpu_global_compare
+      nsize: {{1 2 3}shared output}
+      args: -n 9 -global -asymmetric -compare_host
+      output_file: output/ex7_global_compare.out
+    test:
+      suffix: gpu_global_compare_empty_rank
+      nsize: 3
+      args: -n 9 -global -compare_host -empty_rank 1
+      output_file: output/ex7_global_compare_empty_rank.out
 
 TEST*/

@@ -5,12 +5,13 @@
 # 3000 entries; SIP's GPU factorization, sync-free and level-synchronous, on a non-cubic grid; the
 # GPU multicolor DILU (JPL and greedy colorings, both sweep variants, a nonsymmetric pattern, a zero
 # pivot with shifts, the fused Richardson step under GAMG); the GPU adaptive FSAI set-up (search
-# variants with the filter and the row limit, a NaN, a Cholesky breakdown, the values-only re-set-up).
+# variants with the filter and the row limit, a NaN, a Cholesky breakdown, the values-only re-set-up);
+# on 2 ranks (mpicases, each rank under its own sanitizer) the global DILU across ranks on the GPU.
 # Run on the GPU host through bench/gpu-run: bench/gpu-run bash tests/gpu-sanitize.sh [PATTERN]
-# (PATTERN: only the cases whose command line matches it, e.g. ex6).
+# (PATTERN: only the cases whose command line matches it, e.g. ex6; SANITIZE_TOOLS="memcheck racecheck": only those tools).
 set -u
 lib=$PWD/lib/libsfpc.so
-ex1=build/tests/tests/ex1 ex2=build/tests/tests/ex2 ex4=build/tests/tests/ex4 ex5=build/tests/tests/ex5 ex6=build/tests/tests/ex6 ex8=build/tests/tests/ex8
+ex1=build/tests/tests/ex1 ex2=build/tests/tests/ex2 ex4=build/tests/tests/ex4 ex5=build/tests/tests/ex5 ex6=build/tests/tests/ex6 ex7=build/tests/tests/ex7 ex8=build/tests/tests/ex8
 dilu="-device -dilu_ksp_type gmres -dilu_pc_type sfdilu"
 cases=(
   "$ex1 -dll_append $lib -device -problem poisson7 -n 6 -refactor"
@@ -32,9 +33,23 @@ cases=(
   "$ex8 -mat_type aijcusparse -problem poisson7 -n 5 -reuse"
   "$ex6 -dll_append $lib $dilu -problem poisson7 -n 10 -noref -gamg -gamg_dilu_richardson_ksp_type cg -gamg_dilu_richardson_pc_type gamg -gamg_dilu_richardson_mg_levels_ksp_type richardson -gamg_dilu_richardson_mg_levels_pc_type sfdilu"
 )
+mpicases=(
+  "$ex7 -mat_type aijcusparse -n 6 -global -asymmetric -compare_host"
+  "$ex7 -mat_type aijcusparse -n 6 -global -nan_row 100"
+)
 only=${1:-}
 status=0
-for tool in memcheck racecheck synccheck initcheck; do
+for tool in ${SANITIZE_TOOLS:-memcheck racecheck synccheck initcheck}; do
+  for c in "${mpicases[@]}"; do
+    [[ -z $only || $c == *"$only"* ]] || continue
+    filt=""; [ $tool = racecheck ] && filt="--kernel-name-exclude kns=cusparse" # PETSc's MatMult (GMRES): see below
+    out=$(mpiexec -n 2 compute-sanitizer --tool $tool $filt --error-exitcode 9 $c -use_gpu_aware_mpi 0 2>&1); rc=$?
+    summary=$(echo "$out" | grep -E "ERROR SUMMARY|RACECHECK SUMMARY" | sort | uniq -c | tr -s ' ' | tr '\n' ';')
+    printf '%-10s rc=%d np=2 %-40s %s\n' "$tool" $rc "$(echo "$c" | sed 's|build/tests/tests/||')" "$summary"
+    [ $rc -eq 0 ] || { status=1; echo "$out" | grep -v "^=========     Host Frame" | head -40; }
+  done
+done
+for tool in ${SANITIZE_TOOLS:-memcheck racecheck synccheck initcheck}; do
   for c in "${cases[@]}"; do
     [[ -z $only || $c == *"$only"* ]] || continue
     # racecheck: PETSc's MatMult and GAMG's coarse ILU run cuSPARSE kernels (cusparse*, csrilu02*) whose

@@ -13,24 +13,14 @@
 
    a_ji for an entry a_ij comes from the local row i of A^T (formed once per pattern), so no
    remote rows are fetched.
+
+   For a CUSPARSE matrix the coloring and the metadata stay here (on the host, once per pattern),
+   and E and the apply run on the GPU (dilu_global_device.cu) with the same formulas and the same
+   exchanges, from A's device values; SFDILUGlobalValueSources() says where in A's storage each
+   entry's a_ij and a_ji lie so that the GPU needs no A^T.
 */
 #include <petsc/private/hashseti.h>
-#include "sfdilu.h"
-
-struct _n_SFDILUGlobal {
-  PetscInt     rstart, n, nghost, nnz;
-  PetscInt    *ai;     /* local rows in CSR with global columns */
-  PetscInt    *aj;
-  PetscInt    *where;  /* per entry: local index (>= 0) or -(1 + ghost index) of its column */
-  PetscInt    *ccolor; /* per entry: color of its column */
-  PetscScalar *aa, *at; /* per entry: a_ij, and a_ji (0 where A has no a_ji) */
-  PetscInt    *order, *cstart; /* local rows by (color, row) */
-  PetscInt    *garray; /* global index of each ghost */
-  Mat          At;     /* A^T, for a_ji */
-  Vec          gv;     /* a global vector's layout (arrays placed in it), and the ghost values of one */
-  Vec          ghost;
-  VecScatter   scatter;
-};
+#include "dilu_global.h"
 
 /* Position of global column c in the sorted ghost list, or -1. */
 static PetscInt GhostIndex(const PetscInt garray[], PetscInt nghost, PetscInt c)
@@ -207,6 +197,7 @@ PetscErrorCode SFDILUColor_Global(SFDILU *s, Mat A)
   s->n       = G->n;
   s->colored = PCSFDILU_COLORING_JPL;
   PetscCall(PetscMalloc1(PetscMax(G->n, 1), &s->einv));
+  if (s->ondevice) PetscCall(SFDILUGlobalUpload_Device(s, A));
   PetscCall(PetscLogEventEnd(SFPC_DILUColor, A, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -234,6 +225,134 @@ static PetscErrorCode GatherValues(SFDILUGlobal G, Mat A)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Position of column c in the sorted cols[lo, hi), or -1. */
+static PetscInt FindSorted(const PetscInt cols[], PetscInt lo, PetscInt hi, PetscInt c)
+{
+  const PetscInt end = hi;
+  while (lo < hi) {
+    const PetscInt mid = (lo + hi) / 2;
+    if (cols[mid] < c) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < end && cols[lo] == c ? lo : -1;
+}
+
+/*
+   Where each local entry's values lie in A's own storage, whose value arrays are in the same order
+   on the host and on the device: Ad, A's diagonal block (A itself if sequential), and Ao, its
+   off-diagonal block.
+     srca[k]: a_ij at Ad's position srca[k] (>= 0), at Ao's position -2 - srca[k] (<= -2), or none (-1);
+     srct[k]: a_ji at Ad's position srct[k] for a local column j, else -1.
+   For a ghost column j, a_ji is an entry of row j's owner's Ao: tsf brings it, its roots the
+   positions of this rank's Ao and its leaves the entries k. It is built by telling the owner of
+   each Ao entry's column which of its entries the value belongs to (one all-to-all, per pattern).
+*/
+PetscErrorCode SFDILUGlobalValueSources(SFDILUGlobal G, Mat A, PetscInt srca[], PetscInt srct[], PetscSF *tsf)
+{
+  MPI_Comm        comm = PetscObjectComm((PetscObject)A);
+  Mat             Ad = A, Ao = NULL;
+  const PetscInt *colmap = NULL, *di, *dj, *oi = NULL, *oj = NULL;
+  PetscInt        nd, no = 0, nao = 0, nleaves = 0, *send, *recv, *ilocal;
+  PetscSFNode    *iremote;
+  PetscMPIInt     size, *scount, *sdispl, *rcount, *rdispl;
+  PetscLayout     rmap;
+  PetscBool       ismpi, done;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectBaseTypeCompare((PetscObject)A, MATMPIAIJ, &ismpi));
+  if (ismpi) PetscCall(MatMPIAIJGetSeqAIJ(A, &Ad, &Ao, &colmap));
+  PetscCall(MatGetRowIJ(Ad, 0, PETSC_FALSE, PETSC_FALSE, &nd, &di, &dj, &done));
+  PetscCheck(done && nd == G->n, PETSC_COMM_SELF, PETSC_ERR_PLIB, "No CSR of the diagonal block");
+  if (Ao) {
+    PetscCall(MatGetRowIJ(Ao, 0, PETSC_FALSE, PETSC_FALSE, &no, &oi, &oj, &done));
+    PetscCheck(done && no == G->n, PETSC_COMM_SELF, PETSC_ERR_PLIB, "No CSR of the off-diagonal block");
+    nao = oi[no];
+  }
+  for (PetscInt i = 0; i < G->n; i++) {
+    for (PetscInt k = G->ai[i]; k < G->ai[i + 1]; k++) {
+      const PetscInt w = G->where[k];
+      srct[k]          = -1;
+      if (w >= 0) {
+        srca[k] = FindSorted(dj, di[i], di[i + 1], w);
+        srct[k] = FindSorted(dj, di[w], di[w + 1], i);
+      } else {
+        srca[k] = -1;
+        for (PetscInt m = Ao ? oi[i] : 0; Ao && m < oi[i + 1]; m++) /* Ao's columns index colmap, not necessarily in global order */
+          if (colmap[oj[m]] == G->aj[k]) srca[k] = -2 - m;
+      }
+    }
+  }
+  /* every Ao entry (global row g, column c) is a_cg^T for the owner p of row c: send it (c, g, position) */
+  PetscCallMPI(MPI_Comm_size(comm, &size));
+  PetscCall(MatGetLayouts(A, &rmap, NULL));
+  PetscCall(PetscCalloc4(size, &scount, size + 1, &sdispl, size, &rcount, size + 1, &rdispl));
+  PetscCall(PetscMalloc1(3 * PetscMax(nao, 1), &send));
+  for (PetscInt pass = 0; pass < 2; pass++) { /* count, then fill */
+    PetscMPIInt *fill = pass ? rcount : scount; /* rcount doubles as the fill cursor before the all-to-all */
+    for (PetscInt i = 0; i < no; i++) {
+      for (PetscInt m = oi[i]; m < oi[i + 1]; m++) {
+        PetscMPIInt p;
+        PetscCall(PetscLayoutFindOwner(rmap, colmap[oj[m]], &p));
+        if (pass) {
+          PetscInt *t = send + 3 * (sdispl[p] + fill[p]);
+          t[0] = colmap[oj[m]], t[1] = G->rstart + i, t[2] = m;
+        }
+        fill[p]++;
+      }
+    }
+    if (!pass)
+      for (PetscMPIInt p = 0; p < size; p++) sdispl[p + 1] = sdispl[p] + scount[p];
+  }
+  PetscCallMPI(MPI_Alltoall(scount, 1, MPI_INT, rcount, 1, MPI_INT, comm));
+  for (PetscMPIInt p = 0; p < size; p++) rdispl[p + 1] = rdispl[p] + rcount[p];
+  nleaves = rdispl[size];
+  for (PetscMPIInt p = 0; p <= size; p++) { /* counted in triples, moved as ints */
+    if (p < size) scount[p] *= 3, rcount[p] *= 3;
+    sdispl[p] *= 3, rdispl[p] *= 3;
+  }
+  PetscCall(PetscMalloc1(3 * PetscMax(nleaves, 1), &recv));
+  PetscCallMPI(MPI_Alltoallv(send, scount, sdispl, MPIU_INT, recv, rcount, rdispl, MPIU_INT, comm));
+  PetscCall(PetscMalloc1(PetscMax(nleaves, 1), &ilocal));
+  PetscCall(PetscMalloc1(PetscMax(nleaves, 1), &iremote));
+  for (PetscMPIInt p = 0; p < size; p++) {
+    for (PetscInt l = rdispl[p] / 3; l < rdispl[p + 1] / 3; l++) {
+      const PetscInt *t = recv + 3 * l, i = t[0] - G->rstart;
+      ilocal[l] = FindSorted(G->aj, G->ai[i], G->ai[i + 1], t[1]); /* the symmetrized pattern has it: row i of A^T */
+      PetscCheck(i >= 0 && i < G->n && ilocal[l] >= 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Entry (%" PetscInt_FMT ", %" PetscInt_FMT ") of the symmetrized pattern is missing", t[0], t[1]);
+      iremote[l].rank  = p;
+      iremote[l].index = t[2];
+    }
+  }
+  PetscCall(PetscSFCreate(comm, tsf));
+  PetscCall(PetscSFSetGraph(*tsf, nao, nleaves, ilocal, PETSC_OWN_POINTER, iremote, PETSC_OWN_POINTER));
+  PetscCall(PetscSFSetUp(*tsf));
+  PetscCall(PetscFree(recv));
+  PetscCall(PetscFree(send));
+  PetscCall(PetscFree4(scount, sdispl, rcount, rdispl));
+  if (Ao) PetscCall(MatRestoreRowIJ(Ao, 0, PETSC_FALSE, PETSC_FALSE, &no, &oi, &oj, &done));
+  PetscCall(MatRestoreRowIJ(Ad, 0, PETSC_FALSE, PETSC_FALSE, &nd, &di, &dj, &done));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The failure of E and the largest row sum, agreed on by all ranks: the first failing global row, Inf/NaN or a zero pivot (host and GPU alike). */
+PetscErrorCode SFDILUGlobalAgree(SFDILU *s, MPI_Comm comm, const PetscInt fail[2], PetscReal lmax, PetscReal *rmax)
+{
+  PetscInt gfail;
+
+  PetscFunctionBegin;
+  s->failure = PC_NOERROR;
+  s->failrow = -1;
+  PetscCallMPI(MPIU_Allreduce(&fail[0], &gfail, 1, MPIU_INT, MPI_MIN, comm));
+  PetscCallMPI(MPIU_Allreduce(&lmax, rmax, 1, MPIU_REAL, MPIU_MAX, comm));
+  if (gfail != PETSC_INT_MAX) {
+    PetscInt other = fail[0] == gfail ? fail[1] : 0, gother;
+    PetscCallMPI(MPIU_Allreduce(&other, &gother, 1, MPIU_INT, MPI_MAX, comm));
+    s->failure = gother ? PC_FACTOR_OTHER : PC_FACTOR_NUMERIC_ZEROPIVOT;
+    s->failrow = gfail;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* E of A + shift I color by color, the formulas and failure rules of SFDILUSetUp_Host(); the failure is agreed on by all ranks. */
 PetscErrorCode SFDILUSetUp_Global(SFDILU *s, Mat A, PetscReal shift, PetscReal *rmax)
 {
@@ -245,8 +364,6 @@ PetscErrorCode SFDILUSetUp_Global(SFDILU *s, Mat A, PetscReal shift, PetscReal *
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(SFPC_DILUSetUp, A, 0, 0, 0));
   PetscCall(GatherValues(G, A));
-  s->failure = PC_NOERROR;
-  s->failrow = -1;
   fail[0] = fail[1] = PETSC_INT_MAX; /* first failing global row; whether it is an Inf/NaN */
   for (PetscInt i = 0; i < G->n; i++) s->einv[i] = 0;
   for (PetscInt c = 0; c < s->ncolors; c++) {
@@ -272,17 +389,7 @@ PetscErrorCode SFDILUSetUp_Global(SFDILU *s, Mat A, PetscReal shift, PetscReal *
     }
     PetscCall(RestoreGhosts(G, &gh));
   }
-  {
-    PetscInt gfail;
-    PetscCallMPI(MPIU_Allreduce(&fail[0], &gfail, 1, MPIU_INT, MPI_MIN, comm));
-    PetscCallMPI(MPIU_Allreduce(&lmax, rmax, 1, MPIU_REAL, MPIU_MAX, comm));
-    if (gfail != PETSC_INT_MAX) {
-      PetscInt other = fail[0] == gfail ? fail[1] : 0, gother;
-      PetscCallMPI(MPIU_Allreduce(&other, &gother, 1, MPIU_INT, MPI_MAX, comm));
-      s->failure = gother ? PC_FACTOR_OTHER : PC_FACTOR_NUMERIC_ZEROPIVOT;
-      s->failrow = gfail;
-    }
-  }
+  PetscCall(SFDILUGlobalAgree(s, comm, fail, lmax, rmax));
   PetscCall(PetscLogFlops(3.0 * G->nnz));
   PetscCall(PetscLogEventEnd(SFPC_DILUSetUp, A, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -337,6 +444,7 @@ PetscErrorCode SFDILUReset_Global(SFDILU *s)
   PetscCall(VecDestroy(&G->gv));
   PetscCall(VecDestroy(&G->ghost));
   PetscCall(VecScatterDestroy(&G->scatter));
+  PetscCall(SFDILUGlobalReset_Device(G));
   PetscCall(PetscFree(s->glob));
   PetscCall(PetscFree(s->color));
   PetscCall(PetscFree(s->einv));

@@ -1,10 +1,15 @@
 /* A build without CUDA (SFPC_WITH_CUDA=0): PCSFDILU never selects the GPU, so these only reset or refuse. */
-#include "sfdilu.h"
+#include "dilu_global.h"
 
 #if !defined(SFPC_HAVE_CUDA)
 PetscErrorCode SFDILUReset_Device(SFDILU *s)
 {
   (void)s;
+  return PETSC_SUCCESS;
+}
+PetscErrorCode SFDILUGlobalReset_Device(SFDILUGlobal G)
+{
+  (void)G;
   return PETSC_SUCCESS;
 }
   #define SFDILU_NO_CUDA SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, "SFPC was built without CUDA")
@@ -31,6 +36,21 @@ PetscErrorCode SFDILURichardson_Device(SFDILU *s, Mat A, const PetscScalar *b, P
 PetscErrorCode SFDILUGetColors_Device(SFDILU *s, const PetscInt **color)
 {
   (void)s, (void)color;
+  SFDILU_NO_CUDA;
+}
+PetscErrorCode SFDILUGlobalUpload_Device(SFDILU *s, Mat A)
+{
+  (void)s, (void)A;
+  SFDILU_NO_CUDA;
+}
+PetscErrorCode SFDILUSetUp_GlobalDevice(SFDILU *s, Mat A, PetscReal shift, PetscReal *rmax)
+{
+  (void)s, (void)A, (void)shift, (void)rmax;
+  SFDILU_NO_CUDA;
+}
+PetscErrorCode SFDILUApply_GlobalDevice(SFDILU *s, const PetscScalar *x, PetscScalar *y)
+{
+  (void)s, (void)x, (void)y;
   SFDILU_NO_CUDA;
 }
 PetscErrorCode SFDILUView_Device(SFDILU *s, PetscViewer viewer)

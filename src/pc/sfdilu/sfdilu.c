@@ -2,8 +2,9 @@
    PCSFDILU: multicolor DILU as a preconditioner and as a multigrid level smoother (with a
    PCApplyRichardson() for -mg_levels_ksp_type richardson). This file picks the path: the host
    (dilu_host.c, the reference), the GPU (dilu_device.cu) or, with -pc_sfdilu_parallel, the global
-   DILU across ranks (dilu_global.c); otherwise on MPI matrices each rank smooths its diagonal
-   block, block-Jacobi style.
+   DILU across ranks (dilu_global.c on the host; its E and apply on the GPU for a CUSPARSE matrix,
+   dilu_global_device.cu); otherwise on MPI matrices each rank smooths its diagonal block,
+   block-Jacobi style.
 */
 #include "sfdilu.h"
 
@@ -50,7 +51,8 @@ static PetscErrorCode SFDILULocalMatrix(Mat A, Mat *Ad, PetscBool *ondevice)
 static PetscErrorCode SFDILUSetUpValues(SFDILU *s, Mat Ad, PetscReal shift, PetscReal *rmax)
 {
   PetscFunctionBegin;
-  if (s->glob) PetscCall(SFDILUSetUp_Global(s, Ad, shift, rmax));
+  if (s->glob && s->ondevice) PetscCall(SFDILUSetUp_GlobalDevice(s, Ad, shift, rmax));
+  else if (s->glob) PetscCall(SFDILUSetUp_Global(s, Ad, shift, rmax));
   else if (s->ondevice) PetscCall(SFDILUSetUp_Device(s, Ad, shift, rmax));
   else PetscCall(SFDILUSetUp_Host(s, Ad, shift, rmax));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -68,16 +70,17 @@ static PetscErrorCode PCSetUp_SFDILU(PC pc)
   PetscCheck(m == n, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_SIZ, "PCSFDILU needs a square matrix, this one is %" PetscInt_FMT " x %" PetscInt_FMT, m, n);
   PetscCall(SFDILULocalMatrix(pc->pmat, &Ad, &ondevice));
   PetscCall(MatGetLocalSize(Ad, &m, NULL));
-  if (s->parallel) { /* the whole matrix, on the host */
-    if (ondevice) PetscCall(PetscInfo(pc, "-pc_sfdilu_parallel runs on the host (the GPU matrix's host copy)\n"));
-    Ad       = pc->pmat;
-    ondevice = PETSC_FALSE;
+  if (s->parallel) { /* the whole matrix: colored on the host, E and the apply where the matrix is */
+    if (ondevice) PetscCall(PetscInfo(pc, "-pc_sfdilu_parallel: coloring on the host (once per pattern), E and the sweeps on the GPU\n"));
+    Ad = pc->pmat;
   }
   /* a new pattern is colored again; new values of the same pattern only redo E */
   if (!pc->setupcalled || pc->flag != SAME_NONZERO_PATTERN || !(s->color || s->dev) || s->n != m || ondevice != s->ondevice || s->coloring_changed) {
     PetscCall(SFDILUReset_Global(s)); /* first: it frees its own s->color and s->einv */
     PetscCall(SFDILUReset_Host(s));
     PetscCall(SFDILUReset_Device(s));
+    PetscCall(VecDestroy(&s->xd)); /* staging vectors of the previous pattern's layout */
+    PetscCall(VecDestroy(&s->yd));
     s->ondevice         = ondevice;
     s->coloring_changed = PETSC_FALSE;
     if (s->parallel) PetscCall(SFDILUColor_Global(s, Ad));
@@ -128,7 +131,8 @@ static PetscErrorCode SFDILUGetDeviceArrays(SFDILU *s, Vec x, Vec y, PetscBool y
   PetscCall(VecRestoreArrayReadAndMemType(x, xa));
   if (!s->xd) {
     PetscCall(PetscInfo(x, "Host vectors with a GPU smoother: each apply copies through the device; use -vec_type cuda (or MatCreateVecs()) to avoid it\n"));
-    PetscCall(VecCreateSeqCUDA(PETSC_COMM_SELF, s->n, &s->xd));
+    if (s->glob) PetscCall(VecCreateMPICUDA(PetscObjectComm((PetscObject)x), s->n, PETSC_DECIDE, &s->xd)); /* the layout of x, for VecCopy() */
+    else PetscCall(VecCreateSeqCUDA(PETSC_COMM_SELF, s->n, &s->xd));
     PetscCall(VecDuplicate(s->xd, &s->yd));
   }
   PetscCall(VecCopy(x, s->xd));
@@ -166,7 +170,8 @@ static PetscErrorCode PCApply_SFDILU(PC pc, Vec x, Vec y)
   }
   if (s->ondevice) {
     PetscCall(SFDILUGetDeviceArrays(s, x, y, PETSC_TRUE, &xa, &ya));
-    PetscCall(SFDILUApply_Device(s, xa, ya));
+    if (s->glob) PetscCall(SFDILUApply_GlobalDevice(s, xa, ya));
+    else PetscCall(SFDILUApply_Device(s, xa, ya));
     PetscCall(SFDILURestoreDeviceArrays(s, x, y, PETSC_TRUE, &xa, &ya));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
@@ -195,7 +200,7 @@ static PetscErrorCode PCApplyRichardson_SFDILU(PC pc, Vec b, Vec x, Vec w, Petsc
   PetscFunctionBegin;
   (void)rtol, (void)abstol, (void)dtol;
   PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)pc), &size));
-  if (s->ondevice && size == 1 && pc->mat == pc->pmat && s->failure == PC_NOERROR) {
+  if (s->ondevice && !s->glob && size == 1 && pc->mat == pc->pmat && s->failure == PC_NOERROR) {
     for (PetscInt k = 0; k < its; k++) {
       const PetscBool    zero = (PetscBool)(k == 0 && guesszero);
       const PetscScalar *ba;
@@ -248,7 +253,7 @@ static PetscErrorCode PCSetFromOptions_SFDILU(PC pc, PetscOptionItems PetscOptio
   }
   {
     PetscBool parallel = s->parallel;
-    PetscCall(PetscOptionsBool("-pc_sfdilu_parallel", "The global multicolor DILU across ranks (JPL on global rows, halo exchanges per color; on the host) instead of one DILU per diagonal block", "PCSFDILU", parallel, &parallel, NULL));
+    PetscCall(PetscOptionsBool("-pc_sfdilu_parallel", "The global multicolor DILU across ranks (JPL on global rows, on the host; halo exchanges per color; E and the sweeps on the GPU for a CUSPARSE matrix) instead of one DILU per diagonal block", "PCSFDILU", parallel, &parallel, NULL));
     if (parallel != s->parallel) s->coloring_changed = PETSC_TRUE;
     s->parallel = parallel;
   }
@@ -306,7 +311,7 @@ static PetscErrorCode PCSFDILUGetColoring_SFDILU(PC pc, PetscInt *ncolors, const
   PetscCheck(s->color || s->dev, PetscObjectComm((PetscObject)pc), PETSC_ERR_ORDER, "Call PCSetUp() before PCSFDILUGetColoring()");
   if (ncolors) *ncolors = s->ncolors;
   if (color) {
-    if (s->ondevice) PetscCall(SFDILUGetColors_Device(s, color));
+    if (s->ondevice && s->dev) PetscCall(SFDILUGetColors_Device(s, color));
     else *color = s->color;
   }
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -352,8 +357,8 @@ PetscErrorCode PCSFDILUGetColoring(PC pc, PetscInt *ncolors, const PetscInt *col
 .  -pc_sfdilu_coloring <auto,greedy,jpl> - greedy (on the host) or Jones-Plassmann-Luby (on the device for a GPU matrix); auto: greedy for
    host matrices, jpl for GPU ones
 .  -pc_sfdilu_coloring_seed <0> - seed of the JPL hash
-.  -pc_sfdilu_parallel <false> - the global multicolor DILU of the whole MPI matrix (JPL on global rows, halo exchanges per
-   color; on the host so far), whose iterations do not depend on the number of ranks, instead of one DILU per diagonal block
+.  -pc_sfdilu_parallel <false> - the global multicolor DILU of the whole MPI matrix (JPL on global rows, on the host; halo
+   exchanges per color; E and the sweeps on the GPU for a CUSPARSE matrix, bitwise the host's), whose iterations do not depend on the number of ranks, instead of one DILU per diagonal block
 -  -pc_sfdilu_sweep <auto,syncfree,percolor> - GPU: one sync-free kernel per sweep with colors as dependency levels, or one launch per
    color; auto: syncfree unless the colors average over 2^18 rows (there the sweeps are bound by memory bandwidth alone)
 
@@ -362,7 +367,7 @@ PetscErrorCode PCSFDILUGetColoring(PC pc, PetscInt *ncolors, const PetscInt *col
    CSR: coloring, the permutation to color order, E (a sync-free sweep) and both sweeps of each apply through SFPC's
    sync-free engine; a GPU matrix bound to the CPU (e.g. `-pc_gamg_cpu_pin_coarse_grids`) runs on the host. With the
    same coloring the GPU E is bitwise the host's and an apply agrees to rounding. On `MATMPIAIJ`/`MATMPIAIJCUSPARSE`
-   each rank smooths its diagonal block, block-Jacobi style.
+   each rank smooths its diagonal block, block-Jacobi style, unless -pc_sfdilu_parallel.
 
    A new nonzero pattern is colored again; new values of the same pattern (`SAME_NONZERO_PATTERN`) only recompute E.
    A zero or tiny E_i sets `PC_FACTOR_NUMERIC_ZEROPIVOT` (Inf/NaN: `PC_FACTOR_OTHER`).

@@ -102,10 +102,12 @@ PETSC_INTERN PetscErrorCode SFDILUSetUp_Host(SFDILU *, Mat, PetscReal, PetscReal
 PETSC_INTERN PetscErrorCode SFDILUApply_Host(SFDILU *, const PetscScalar[], PetscScalar[], PetscScalar[]);
 PETSC_INTERN PetscErrorCode SFDILUReset_Host(SFDILU *);
 
-/* the global DILU across ranks, on the host (dilu_global.c) */
+/* the global DILU across ranks: coloring and metadata on the host (dilu_global.c); E and the apply on the host or, for a CUSPARSE matrix, on the GPU (dilu_global_device.cu) */
 PETSC_INTERN PetscErrorCode SFDILUColor_Global(SFDILU *, Mat);
 PETSC_INTERN PetscErrorCode SFDILUSetUp_Global(SFDILU *, Mat, PetscReal, PetscReal *);
 PETSC_INTERN PetscErrorCode SFDILUApply_Global(SFDILU *, const PetscScalar[], PetscScalar[], PetscScalar[]);
+PETSC_INTERN PetscErrorCode SFDILUSetUp_GlobalDevice(SFDILU *, Mat, PetscReal, PetscReal *);
+PETSC_INTERN PetscErrorCode SFDILUApply_GlobalDevice(SFDILU *, const PetscScalar *, PetscScalar *);
 PETSC_INTERN PetscErrorCode SFDILUReset_Global(SFDILU *);
 
 /* the GPU smoother (dilu_device.cu; refusing stubs in a build without CUDA) */

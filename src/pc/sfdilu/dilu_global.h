@@ -1,0 +1,36 @@
+/*
+   The global multicolor DILU's per-pattern data, shared by the host code (dilu_global.c, the
+   reference) and the GPU code (dilu_global_device.cu), which runs the same formulas color by
+   color on device copies of the same metadata.
+*/
+#pragma once
+
+#include <petscsf.h>
+#include "sfdilu.h"
+
+typedef struct _n_SFDILUGlobalDevice *SFDILUGlobalDevice;
+
+struct _n_SFDILUGlobal {
+  PetscInt     rstart, n, nghost, nnz;
+  PetscInt    *ai;     /* local rows in CSR with global columns */
+  PetscInt    *aj;
+  PetscInt    *where;  /* per entry: local index (>= 0) or -(1 + ghost index) of its column */
+  PetscInt    *ccolor; /* per entry: color of its column */
+  PetscScalar *aa, *at; /* per entry: a_ij, and a_ji (0 where A has no a_ji) */
+  PetscInt    *order, *cstart; /* local rows by (color, row) */
+  PetscInt    *garray; /* global index of each ghost */
+  Mat          At;     /* A^T, for a_ji */
+  Vec          gv;     /* a global vector's layout (arrays placed in it), and the ghost values of one */
+  Vec          ghost;
+  VecScatter   scatter; /* gv -> ghost; also moves device vectors (PetscSF picks the memory type per call) */
+  SFDILUGlobalDevice dev; /* the GPU copy (dilu_global_device.cu), for a CUSPARSE matrix */
+};
+
+/* where the values of each entry are found in A's own storage (dilu_global.c) */
+PETSC_INTERN PetscErrorCode SFDILUGlobalValueSources(SFDILUGlobal, Mat, PetscInt[], PetscInt[], PetscSF *);
+/* the first failing global row (fail[0], PETSC_INT_MAX if none) and whether it is Inf/NaN (fail[1]) made collective */
+PETSC_INTERN PetscErrorCode SFDILUGlobalAgree(SFDILU *, MPI_Comm, const PetscInt[2], PetscReal, PetscReal *);
+
+/* the GPU version (dilu_global_device.cu; refusing stubs without CUDA) */
+PETSC_INTERN PetscErrorCode SFDILUGlobalUpload_Device(SFDILU *, Mat);
+PETSC_INTERN PetscErrorCode SFDILUGlobalReset_Device(SFDILUGlobal);
