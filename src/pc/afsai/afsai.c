@@ -141,7 +141,7 @@ static PetscErrorCode AFSAISetUp_Device(PC_AFSAI *s, Mat Ad, PetscBool newpatter
   if (newpattern) {
     PetscCall(AFSAIDestroyFactor(s));
     PetscCall(PetscLogEventBegin(SFPC_AFSAIPattern, Ad, 0, 0, 0));
-    PetscCall(AFSAIPattern_Device(Ad, &s->p, &s->dev, &s->pat, &s->fail));
+    PetscCall(AFSAIPattern_Device(Ad, &s->p, 0, s->n, &s->dev, &s->pat, &s->fail));
     PetscCall(PetscLogEventEnd(SFPC_AFSAIPattern, Ad, 0, 0, 0));
   }
   PetscCall(PetscTime(&t1));
