@@ -96,19 +96,25 @@ static PetscErrorCode SetUpOnGPU(PC pc, PetscBool *ongpu)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* G of two set-ups compared on each rank's diagonal and off-diagonal blocks: the same pattern (and ghost columns), and the values. */
+/* G of two set-ups compared on each rank's diagonal and off-diagonal blocks (a sequential G: itself): the same pattern (and ghost columns), and the values. */
 static PetscErrorCode CompareFactors(Mat G0, Mat G1, PetscBool *same, PetscBool *bitwise, PetscReal *err)
 {
-  Mat             B[2][2];
+  Mat             B[2][2] = {{G0, NULL}, {G1, NULL}};
   const PetscInt *garray[2];
+  PetscBool       mpi;
+  int             nb = 1;
 
   PetscFunctionBegin;
   *same    = PETSC_TRUE;
   *bitwise = PETSC_TRUE;
   *err     = 0;
-  PetscCall(MatMPIAIJGetSeqAIJ(G0, &B[0][0], &B[0][1], &garray[0]));
-  PetscCall(MatMPIAIJGetSeqAIJ(G1, &B[1][0], &B[1][1], &garray[1]));
-  for (int d = 0; d < 2; d++) {
+  PetscCall(PetscObjectBaseTypeCompare((PetscObject)G0, MATMPIAIJ, &mpi));
+  if (mpi) {
+    PetscCall(MatMPIAIJGetSeqAIJ(G0, &B[0][0], &B[0][1], &garray[0]));
+    PetscCall(MatMPIAIJGetSeqAIJ(G1, &B[1][0], &B[1][1], &garray[1]));
+    nb = 2;
+  }
+  for (int d = 0; d < nb; d++) {
     const PetscInt    *ia[2], *ja[2];
     const PetscScalar *va[2];
     PetscInt           n[2], nc[2];
@@ -162,12 +168,20 @@ static PetscErrorCode CompareSetups(Mat A, Vec b, PetscInt k)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* New values of the same pattern (2 A + I): the re-set-up keeps the pattern and recomputes the values; the iterations of a fresh set-up. */
+/*
+   New values of the same pattern (2 A + I): the re-set-up keeps the pattern (searched on A) and recomputes the values,
+   which must be those of the new matrix, diag(G (2 A + I) G^T) = I (old values left on the device would fail it); the
+   iterations of a fresh set-up (its pattern searched on 2 A + I, so its G may differ).
+*/
 static PetscErrorCode Reuse(Mat A, Vec b, PetscInt k)
 {
-  KSP      ksp;
-  Vec      x;
-  PetscInt its, fresh, p0, v0, p1, v1;
+  KSP       ksp;
+  PC        pc;
+  Mat       G;
+  Vec       x;
+  PetscInt  its, fresh, p0, v0, p1, v1;
+  PetscBool lower;
+  PetscReal dev;
 
   PetscFunctionBegin;
   PetscCall(Solve(A, b, k, NULL, &its, &ksp));
@@ -182,7 +196,10 @@ static PetscErrorCode Reuse(Mat A, Vec b, PetscInt k)
   PetscCall(TestEventCount("AFSAIPattern", &p1));
   PetscCall(TestEventCount("AFSAIValues", &v1));
   PetscCall(Solve(A, b, k, NULL, &fresh, NULL));
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "gather %" PetscInt_FMT ", new values of the same pattern: the re-set-up searched %" PetscInt_FMT " patterns, computed values %" PetscInt_FMT " times; CG %" PetscInt_FMT " iterations (fresh set-up: %" PetscInt_FMT ")\n", k, p1 - p0, v1 - v0, its, fresh));
+  PetscCall(KSPGetPC(ksp, &pc));
+  PetscCall(PCAFSAIGetFactor(pc, &G));
+  PetscCall(CheckFactor(A, G, &lower, &dev));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "gather %" PetscInt_FMT ", new values of the same pattern: the re-set-up searched %" PetscInt_FMT " patterns, computed values %" PetscInt_FMT " times; diag(G A G^T) = I to 1e-12: %s; CG %" PetscInt_FMT " iterations (fresh set-up: %" PetscInt_FMT ")\n", k, p1 - p0, v1 - v0, lower && dev <= 1e-12 ? "yes" : "NO", its, fresh));
   PetscCall(VecDestroy(&x));
   PetscCall(KSPDestroy(&ksp));
   PetscFunctionReturn(PETSC_SUCCESS);
