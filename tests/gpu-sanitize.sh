@@ -6,12 +6,13 @@
 # GPU multicolor DILU (JPL and greedy colorings, both sweep variants, a nonsymmetric pattern, a zero
 # pivot with shifts, the fused Richardson step under GAMG); the GPU adaptive FSAI set-up (search
 # variants with the filter and the row limit, a NaN, a Cholesky breakdown, the values-only re-set-up);
-# on 2 ranks (mpicases, each rank under its own sanitizer) the global DILU across ranks on the GPU.
+# the gathered aFSAI set-up on mpiaijcusparse (one rank); on 2 ranks (mpicases, each rank under its own
+# sanitizer) the global DILU across ranks on the GPU and the gathered aFSAI.
 # Run on the GPU host through bench/gpu-run: bench/gpu-run bash tests/gpu-sanitize.sh [PATTERN]
 # (PATTERN: only the cases whose command line matches it, e.g. ex6; SANITIZE_TOOLS="memcheck racecheck": only those tools).
 set -u
 lib=$PWD/lib/libsfpc.so
-ex1=build/tests/tests/ex1 ex2=build/tests/tests/ex2 ex4=build/tests/tests/ex4 ex5=build/tests/tests/ex5 ex6=build/tests/tests/ex6 ex7=build/tests/tests/ex7 ex8=build/tests/tests/ex8
+ex1=build/tests/tests/ex1 ex2=build/tests/tests/ex2 ex4=build/tests/tests/ex4 ex5=build/tests/tests/ex5 ex6=build/tests/tests/ex6 ex7=build/tests/tests/ex7 ex8=build/tests/tests/ex8 ex9=build/tests/tests/ex9
 dilu="-device -dilu_ksp_type gmres -dilu_pc_type sfdilu"
 cases=(
   "$ex1 -dll_append $lib -device -problem poisson7 -n 6 -refactor"
@@ -31,11 +32,15 @@ cases=(
   "$ex8 -mat_type aijcusparse -problem poisson7 -n 4 -nan_row 37"
   "$ex8 -mat_type aijcusparse -breakdown -afsai_pc_afsai_tol 0.01"
   "$ex8 -mat_type aijcusparse -problem poisson7 -n 5 -reuse"
+  "$ex9 -mat_type mpiaijcusparse -problem poisson7 -n 6 -gathers 2 -compare_setup"
+  "$ex9 -mat_type mpiaijcusparse -problem poisson7 -n 6 -gathers 2 -reuse"
   "$ex6 -dll_append $lib $dilu -problem poisson7 -n 10 -noref -gamg -gamg_dilu_richardson_ksp_type cg -gamg_dilu_richardson_pc_type gamg -gamg_dilu_richardson_mg_levels_ksp_type richardson -gamg_dilu_richardson_mg_levels_pc_type sfdilu"
 )
 mpicases=(
   "$ex7 -mat_type aijcusparse -n 6 -global -asymmetric -compare_host"
   "$ex7 -mat_type aijcusparse -n 6 -global -nan_row 100"
+  "$ex9 -mat_type mpiaijcusparse -problem poisson7 -n 6 -gathers 2 -compare_setup"
+  "$ex9 -mat_type mpiaijcusparse -problem poisson7 -n 6 -gathers 2 -reuse"
 )
 only=${1:-}
 status=0

@@ -4,7 +4,8 @@
    on the device (afsai_device.cu, the same rules bit for bit) for MATSEQAIJCUSPARSE unless
    -pc_afsai_setup host asks for the host one; G and an explicit G^T are Mats of the input's kind,
    so on aijcusparse the apply, y = G^T (G x), is two cuSPARSE SpMVs. On MPI matrices each rank
-   works on its diagonal block, block-Jacobi style.
+   works on its diagonal block, block-Jacobi style, or with -pc_afsai_gather k on its rows of the
+   gathered matrix (afsai_gather.c; on the device too for MATMPIAIJCUSPARSE).
 */
 #include "afsai.h"
 
@@ -141,7 +142,7 @@ static PetscErrorCode AFSAISetUp_Device(PC_AFSAI *s, Mat Ad, PetscBool newpatter
   if (newpattern) {
     PetscCall(AFSAIDestroyFactor(s));
     PetscCall(PetscLogEventBegin(SFPC_AFSAIPattern, Ad, 0, 0, 0));
-    PetscCall(AFSAIPattern_Device(Ad, &s->p, &s->dev, &s->pat, &s->fail));
+    PetscCall(AFSAIPattern_Device(Ad, &s->p, 0, s->n, &s->dev, &s->pat, &s->fail));
     PetscCall(PetscLogEventEnd(SFPC_AFSAIPattern, Ad, 0, 0, 0));
   }
   PetscCall(PetscTime(&t1));
@@ -257,7 +258,6 @@ static PetscErrorCode PCSetUp_AFSAI(PC pc)
     devsetup = (PetscBool)!bound;
   }
   /* new values of the same pattern keep G's pattern (unless asked not to) and recompute its values */
-  if (AFSAIGathered(s, pc->pmat)) ondevice = devsetup = PETSC_FALSE;
   newpattern = (PetscBool)(!pc->setupcalled || pc->flag != SAME_NONZERO_PATTERN || !s->reusepattern || s->failure != PC_NOERROR || !s->G || s->n != m || s->ondevice != ondevice || s->devsetup != devsetup || (s->ext != NULL) != AFSAIGathered(s, pc->pmat));
   PetscCall(PetscObjectReference((PetscObject)Ad));
   PetscCall(MatDestroy(&s->A));
@@ -268,8 +268,7 @@ static PetscErrorCode PCSetUp_AFSAI(PC pc)
   s->omegaauto = 0;
   s->tomega    = 0;
   if (!newpattern) s->tpattern = s->ttranspose = 0;
-  if (AFSAIGathered(s, pc->pmat)) { /* the whole MPI matrix, on the host */
-    s->ondevice = s->devsetup = PETSC_FALSE;
+  if (AFSAIGathered(s, pc->pmat)) { /* the whole MPI matrix; on the device for MATMPIAIJCUSPARSE */
     PetscCall(AFSAISetUp_Gather(s, pc->pmat, newpattern, &nnzA));
   } else if (devsetup) { /* nothing of A's CSR comes to the host */
     MatInfo info;
@@ -415,7 +414,7 @@ static PetscErrorCode PCSetFromOptions_AFSAI(PC pc, PetscOptionItems PetscOption
   PetscCall(PetscOptionsReal("-pc_afsai_omega", "Richardson weight (-1: 1 / (1.1 x estimate of rho(G^T G A)))", "PCAFSAI", s->omega, &r, &set));
   PetscCheck(!set || r == PETSC_DETERMINE || (r > 0 && r < 2), comm, PETSC_ERR_ARG_OUTOFRANGE, "-pc_afsai_omega %g is out of range: it must be in (0, 2), or -1 for the automatic weight", (double)r);
   if (set) s->omega = r;
-  PetscCall(PetscOptionsEnum("-pc_afsai_setup", "Where the set-up of a seqaijcusparse matrix runs (host matrices: always the host)", "PCAFSAI", AFSAISetupTypes, (PetscEnum)s->setup, (PetscEnum *)&s->setup, NULL));
+  PetscCall(PetscOptionsEnum("-pc_afsai_setup", "Where the set-up of an aijcusparse matrix runs (host matrices: always the host)", "PCAFSAI", AFSAISetupTypes, (PetscEnum)s->setup, (PetscEnum *)&s->setup, NULL));
   PetscCall(AFSAIOptionsInt(PetscOptionsObject, pc, "-pc_afsai_gather", "MPI: gather the rows within this graph distance of a rank's rows for its pattern search (0: each rank's diagonal block)", 0, 16, &s->gather));
   PetscCall(PetscOptionsBool("-pc_afsai_reuse_pattern", "On new values of the same nonzero pattern keep G's pattern and recompute its values only", "PCAFSAI", s->reusepattern, &s->reusepattern, NULL));
   PetscOptionsHeadEnd();
@@ -432,7 +431,7 @@ static PetscErrorCode PCView_AFSAI(PC pc, PetscViewer viewer)
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &isascii));
   if (!isascii) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(AFSAIRowCapacity(&s->p, &mmax));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "  adaptive FSAI, M^-1 = G^T G; set-up on the %s, apply on the %s\n", s->devsetup ? "GPU" : "host", s->ondevice ? "GPU (G and G^T are seqaijcusparse)" : "host"));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  adaptive FSAI, M^-1 = G^T G; set-up on the %s, apply on the %s\n", s->devsetup ? "GPU" : "host", s->ondevice ? (s->ext ? "GPU (G and G^T are mpiaijcusparse)" : "GPU (G and G^T are seqaijcusparse)") : "host"));
   if (s->nranks > 1 && s->ext) PetscCall(PetscViewerASCIIPrintf(viewer, "  %d ranks, each searching its rows with A's rows within distance %" PetscInt_FMT " gathered; G and G^T are MPI matrices\n", (int)s->nranks, s->gather));
   else if (s->nranks > 1) PetscCall(PetscViewerASCIIPrintf(viewer, "  each of %d ranks on its diagonal block (block Jacobi)\n", (int)s->nranks));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  search: %" PetscInt_FMT " steps of %" PetscInt_FMT ", tol %g, at most %" PetscInt64_FMT " entries per row, filter %g; pattern kept on same-pattern updates: %s\n", s->p.steps, s->p.stepsize, (double)s->p.tol, mmax + 1, (double)s->p.filter, s->reusepattern ? "yes" : "no"));
@@ -471,8 +470,8 @@ static PetscErrorCode PCAFSAIGetFactor_AFSAI(PC pc, Mat *G)
 
   Output Parameter:
 . G - the factor: a sequential matrix, of the diagonal block of an MPI matrix (its rows and columns
-      are the rank's rows); `MATSEQAIJCUSPARSE` when the PC's matrix is a CUSPARSE one. Owned by the PC:
-      do not destroy or change it.
+      are the rank's rows), or with -pc_afsai_gather k > 0 an MPI matrix; `MATSEQAIJCUSPARSE` (`MATMPIAIJCUSPARSE`)
+      when the PC's matrix is a CUSPARSE one. Owned by the PC: do not destroy or change it.
 
   Level: developer
 
@@ -523,17 +522,18 @@ static PetscErrorCode PCDestroy_AFSAI(PC pc)
 .  -pc_afsai_tol <1e-3> - a row stops when psi_k / psi_0 <= tol, psi the row's factor in the Kaporin number
 .  -pc_afsai_max_nnz_row <steps * step_size + 1> - most entries of a row of G, the diagonal included
 .  -pc_afsai_filter <0> - after the search, drop g_ij with |g_ij| sqrt(a_jj / a_ii) < filter (unit-diagonal row); values recomputed
-.  -pc_afsai_setup <device> - where a `MATSEQAIJCUSPARSE` is set up: device (default) or host (from its host copy, for comparison)
+.  -pc_afsai_setup <device> - where a `MATSEQAIJCUSPARSE` (or `MATMPIAIJCUSPARSE`) is set up: device (default) or host (from its host copy, for comparison)
 .  -pc_afsai_omega <auto> - Richardson weight (`-mg_levels_ksp_type richardson`); automatic: 1 / (1.1 x a power-iteration estimate of rho(G^T G A))
 .  -pc_afsai_reuse_pattern <true> - on `SAME_NONZERO_PATTERN` keep G's pattern and recompute its values only
 -  -pc_afsai_gather <0> - MPI: 0, each rank's diagonal block; k > 0, A's rows within graph distance k of a rank's rows are gathered
-   for its search, and G, G^T are MPI matrices (host set-up)
+   for its search, and G, G^T are MPI matrices (`MATMPIAIJCUSPARSE`, set up on the GPU, for a `MATMPIAIJCUSPARSE` A)
 
    Notes:
    For `MATSEQAIJCUSPARSE` the set-up runs on the GPU from the matrix's device CSR, one warp per row, with the host's
    rules and operation order (the same pattern, values to rounding); G and an explicit G^T are `MATSEQAIJCUSPARSE` and
    the apply, y = G^T (G x), runs on the GPU. Host matrices are set up on the host. On `MATMPIAIJ`/`MATMPIAIJCUSPARSE` each rank works on
-   its diagonal block. A matrix that is not SPD (a non-positive diagonal entry, Cholesky pivot or psi, or Inf/NaN) sets
+   its diagonal block, or with -pc_afsai_gather on its rows of the gathered matrix (on the GPU for `MATMPIAIJCUSPARSE`:
+   the gathered rows are uploaded, the search and values run there, G and G^T are `MATMPIAIJCUSPARSE`). A matrix that is not SPD (a non-positive diagonal entry, Cholesky pivot or psi, or Inf/NaN) sets
    `PC_FACTOR_NUMERIC_ZEROPIVOT` (Inf/NaN: `PC_FACTOR_OTHER`), so the KSP stops with `KSP_DIVERGED_PC_FAILED`.
 
    Level: intermediate

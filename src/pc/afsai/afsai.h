@@ -134,11 +134,16 @@ typedef enum {
 } AFSAISetupType;
 PETSC_INTERN const char *const AFSAISetupTypes[];
 
-/* The GPU set-up (afsai_device.cu; refusing stubs in a build without CUDA, afsai_nodevice.c): pattern and values on the device, G and G^T assembled there. */
+/*
+   The GPU set-up (afsai_device.cu; refusing stubs in a build without CUDA, afsai_nodevice.c): pattern and values on the
+   device of rows r0 .. r1 - 1 of a MATSEQAIJCUSPARSE (failures counted from r0, as on the host); then either G and G^T
+   assembled there as MATSEQAIJCUSPARSE (all rows searched), or G's pattern (host) and values (device) for the caller.
+*/
 typedef struct _n_AFSAIDevice *AFSAIDevice;
-PETSC_INTERN PetscErrorCode AFSAIPattern_Device(Mat, const AFSAIParams *, AFSAIDevice *, AFSAIPattern *, AFSAIFail *);
+PETSC_INTERN PetscErrorCode AFSAIPattern_Device(Mat, const AFSAIParams *, PetscInt, PetscInt, AFSAIDevice *, AFSAIPattern *, AFSAIFail *);
 PETSC_INTERN PetscErrorCode AFSAIValues_Device(Mat, AFSAIDevice, AFSAIFail *);
 PETSC_INTERN PetscErrorCode AFSAIAssemble_Device(AFSAIDevice, PetscBool, Mat *, Mat *);
+PETSC_INTERN PetscErrorCode AFSAIDeviceGetFactor(AFSAIDevice, const PetscInt **, const PetscInt **, const PetscScalar **);
 PETSC_INTERN PetscErrorCode AFSAIDeviceNnz(AFSAIDevice, PetscInt *);
 PETSC_INTERN PetscErrorCode AFSAIDeviceDestroy(AFSAIDevice *);
 
@@ -156,7 +161,7 @@ typedef struct {
   AFSAIPattern pat;
   PetscInt    *tmap; /* tmap[k]: where G's k-th value goes in G^T's value array */
   Mat          G, Gt;
-  PetscBool    ondevice; /* G and G^T are MATSEQAIJCUSPARSE */
+  PetscBool    ondevice; /* G and G^T are MATSEQAIJCUSPARSE (gathered: MATMPIAIJCUSPARSE) */
   PetscBool    devsetup; /* ... and were computed on the device: the pattern is in dev, not in pat.gi/gj */
   AFSAIDevice  dev;
   IS           ext;   /* gathered mode: the rows gathered (global numbers, sorted) */

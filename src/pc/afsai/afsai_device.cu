@@ -26,6 +26,10 @@
    same pattern run ValuesKernel and two device copies only.
    The first failing row (the host's, since rows are independent and batches run in order) is an
    atomicMin over (row, cause); its value is kept per batch row.
+   A row range r0 .. r1 - 1 of A can be searched alone (the gathered mode, afsai_gather.c: the
+   owned rows of the gathered matrix, whose other rows are only read): G then has r1 - r0 rows,
+   columns in A's numbering, failures counted from r0 as on the host, and its pattern (host) and
+   values (device) go to the caller (AFSAIDeviceGetFactor) instead of AFSAIAssemble_Device().
 */
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>
@@ -33,7 +37,7 @@
 #include "afsai.h"
 
 struct _n_AFSAIDevice {
-  PetscInt     n, nnz, mmaxG; /* rows, entries of G, longest row of G less its diagonal */
+  PetscInt     r0, n, nnz, mmaxG; /* G's rows are rows r0 .. r0 + n - 1 of A; entries of G, longest row of G less its diagonal */
   PetscInt     maxrowA;       /* longest row of A */
   int         *gi, *gj, *ci;  /* G's CSR and the row of each entry */
   PetscScalar *ga;            /* G's values, CSR order */
@@ -257,10 +261,11 @@ struct SearchParams {
 
 /*
    The search of rows r0 .. r0 + nrows - 1 (afsai_host.c's AFSAISearchRow() and AFSAIFilterRow()),
-   one warp each: row i's sorted pattern, then i, into slot[i (mmax + 1) ..], its length into len[i].
+   one warp each: row i's sorted pattern, then i, into slot[(i - base) (mmax + 1) ..], its length
+   into len[i - base] (base: the first row searched, G's row 0; failures are counted from it too).
    stats: the sum of steps, the largest, and the rows per stopping cause.
 */
-__global__ void __launch_bounds__(32 * WARPS) SearchKernel(CSR A, int r0, int nrows, SearchParams prm, Scratch S, int *slot, int *len, unsigned long long *stats, unsigned long long *failkey)
+__global__ void __launch_bounds__(32 * WARPS) SearchKernel(CSR A, int r0, int nrows, int base, SearchParams prm, Scratch S, int *slot, int *len, unsigned long long *stats, unsigned long long *failkey)
 {
   const int lane = threadIdx.x & 31, p = (blockIdx.x * blockDim.x + threadIdx.x) >> 5, i = r0 + p;
   if (p >= nrows) return; /* whole warps */
@@ -270,7 +275,7 @@ __global__ void __launch_bounds__(32 * WARPS) SearchKernel(CSR A, int r0, int nr
   int          m = 0, steps = 0, stop = AFSAI_STOP_STEPS, cause = AFSAIDiagonalCheck(aii);
 
   if (cause) {
-    Fail(failkey, S.fval, p, i, cause, aii, lane);
+    Fail(failkey, S.fval, p, i - base, cause, aii, lane);
     return;
   }
   for (int k = 0; k < prm.steps; k++) {
@@ -281,7 +286,7 @@ __global__ void __launch_bounds__(32 * WARPS) SearchKernel(CSR A, int r0, int nr
     }
     const int nc = Gradient(A, i, w, m, value, lane);
     if (nc < 0) {
-      Fail(failkey, S.fval, p, i, AFSAI_FAIL_NONFINITE, value, lane);
+      Fail(failkey, S.fval, p, i - base, AFSAI_FAIL_NONFINITE, value, lane);
       return;
     }
     m = Select(w, nc, min(prm.stepsize, prm.mmax - m), m, lane);
@@ -291,7 +296,7 @@ __global__ void __launch_bounds__(32 * WARPS) SearchKernel(CSR A, int r0, int nr
     }
     cause = RowSolve(A, i, aii, w, m0, m, psi, value, lane);
     if (cause) {
-      Fail(failkey, S.fval, p, i, cause, value, lane);
+      Fail(failkey, S.fval, p, i - base, cause, value, lane);
       return;
     }
     steps = k + 1;
@@ -300,7 +305,7 @@ __global__ void __launch_bounds__(32 * WARPS) SearchKernel(CSR A, int r0, int nr
       break;
     }
   }
-  int *out = slot + (size_t)i * (prm.mmax + 1), kept = m;
+  int *out = slot + (size_t)(i - base) * (prm.mmax + 1), kept = m;
   if (prm.filter > 0) { /* keep flags into pos, then each kept entry goes to its rank among the kept */
     for (int r = lane; r < m; r += 32) w.pos[r] = AFSAIKeep(w.g[r], Entry(A, w.P[r], w.P[r]), aii, prm.filter);
     __syncwarp();
@@ -316,38 +321,39 @@ __global__ void __launch_bounds__(32 * WARPS) SearchKernel(CSR A, int r0, int nr
     for (int r = lane; r < m; r += 32) out[r] = w.Ps[r];
   if (lane == 0) {
     out[kept] = i;
-    len[i]    = kept + 1;
+    len[i - base] = kept + 1;
     atomicAdd(stats, (unsigned long long)steps);
     atomicMax(stats + 1, (unsigned long long)steps);
     atomicAdd(stats + 2 + stop, 1ULL);
   }
 }
 
-/* G's values on its pattern (afsai_host.c's AFSAIValues_Host()): row i solved from scratch, scaled by 1/sqrt(psi_i). */
-__global__ void __launch_bounds__(32 * WARPS) ValuesKernel(CSR A, int r0, int nrows, const int *__restrict__ gi, const int *__restrict__ gj, Scratch S, double *ga, unsigned long long *failkey)
+/* G's values on its pattern (afsai_host.c's AFSAIValues_Host()): row i (G's row i - base) solved from scratch, scaled by 1/sqrt(psi_i). */
+__global__ void __launch_bounds__(32 * WARPS) ValuesKernel(CSR A, int r0, int nrows, int base, const int *__restrict__ gi, const int *__restrict__ gj, Scratch S, double *ga, unsigned long long *failkey)
 {
   const int lane = threadIdx.x & 31, p = (blockIdx.x * blockDim.x + threadIdx.x) >> 5, i = r0 + p;
   if (p >= nrows) return;
+  gi += i - base; /* this row's offsets */
   const Row    w   = RowScratch(S, p);
-  const int    m   = gi[i + 1] - gi[i] - 1;
+  const int    m   = gi[1] - gi[0] - 1;
   const double aii = Entry(A, i, i);
   double       psi, value = 0;
   int          cause = AFSAIDiagonalCheck(aii);
 
   if (cause) {
-    Fail(failkey, S.fval, p, i, cause, aii, lane);
+    Fail(failkey, S.fval, p, i - base, cause, aii, lane);
     return;
   }
-  for (int r = lane; r < m; r += 32) w.P[r] = gj[gi[i] + r];
+  for (int r = lane; r < m; r += 32) w.P[r] = gj[gi[0] + r];
   __syncwarp();
   cause = RowSolve(A, i, aii, w, 0, m, psi, value, lane);
   if (cause) {
-    Fail(failkey, S.fval, p, i, cause, value, lane);
+    Fail(failkey, S.fval, p, i - base, cause, value, lane);
     return;
   }
   const double scale = __ddiv_rn(1.0, __dsqrt_rn(psi));
-  for (int r = lane; r < m; r += 32) ga[gi[i] + r] = __dmul_rn(scale, w.g[r]);
-  if (lane == 0) ga[gi[i] + m] = scale;
+  for (int r = lane; r < m; r += 32) ga[gi[0] + r] = __dmul_rn(scale, w.g[r]);
+  if (lane == 0) ga[gi[0] + m] = scale;
 }
 
 __global__ void MaxRowLength(int n, const int *__restrict__ ai, int *maxrow)
@@ -434,8 +440,8 @@ static PetscErrorCode ScratchDestroy(Scratch *S, cudaStream_t stream)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* After a batch: whether a row of it failed (then fail is set, the batch's first failing row). */
-static PetscErrorCode BatchFailure(unsigned long long *dkey, const Scratch *S, PetscInt r0, cudaStream_t stream, AFSAIFail *fail)
+/* After a batch of rows starting at b0 (counted from the first row searched): whether a row of it failed (then fail is set, the batch's first failing row). */
+static PetscErrorCode BatchFailure(unsigned long long *dkey, const Scratch *S, PetscInt b0, cudaStream_t stream, AFSAIFail *fail)
 {
   unsigned long long key;
 
@@ -445,7 +451,7 @@ static PetscErrorCode BatchFailure(unsigned long long *dkey, const Scratch *S, P
   if (key != ~0ULL) {
     fail->row   = (PetscInt)(key >> 3);
     fail->cause = (AFSAIFailure)(key & 7);
-    PetscCallCUDA(cudaMemcpyAsync(&fail->value, S->fval + (fail->row - r0), sizeof(double), cudaMemcpyDeviceToHost, stream));
+    PetscCallCUDA(cudaMemcpyAsync(&fail->value, S->fval + (fail->row - b0), sizeof(double), cudaMemcpyDeviceToHost, stream));
     PetscCallCUDA(cudaStreamSynchronize(stream));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -475,12 +481,12 @@ static PetscErrorCode RestoreCSR(Mat A, CSR *csr)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode AFSAIPattern_Device(Mat A, const AFSAIParams *prm, AFSAIDevice *dev, AFSAIPattern *pat, AFSAIFail *fail)
+PetscErrorCode AFSAIPattern_Device(Mat A, const AFSAIParams *prm, PetscInt r0, PetscInt r1, AFSAIDevice *dev, AFSAIPattern *pat, AFSAIFail *fail)
 {
   AFSAIDevice         D;
   CSR                 csr;
   cudaStream_t        stream;
-  PetscInt            n, batch = 0;
+  PetscInt            n = r1 - r0, nA, batch = 0;
   PetscInt64          cap;
   SearchParams        sp;
   Scratch             S;
@@ -499,12 +505,14 @@ PetscErrorCode AFSAIPattern_Device(Mat A, const AFSAIParams *prm, AFSAIDevice *d
   PetscCheck(cap <= 1024, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "PCAFSAI: -pc_afsai_steps %" PetscInt_FMT " x -pc_afsai_step_size %" PetscInt_FMT " = %" PetscInt64_FMT " off-diagonal entries per row of G is out of range: at most 1024 are supported; lower them or set -pc_afsai_max_nnz_row", prm->steps, prm->stepsize, cap);
   PetscCall(PetscNew(&D));
   *dev = D;
-  PetscCall(MatGetLocalSize(A, &n, NULL));
-  D->n = n;
+  PetscCall(MatGetLocalSize(A, &nA, NULL));
+  PetscCheck(r0 >= 0 && r0 <= r1 && r1 <= nA, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "PCAFSAI: rows %" PetscInt_FMT " .. %" PetscInt_FMT " are not rows of a matrix of %" PetscInt_FMT, r0, r1, nA);
+  D->r0 = r0;
+  D->n  = n;
   PetscCall(GetCSR(A, &csr, &stream));
   PetscCallCUDA(cudaMallocAsync(&dmax, 2 * sizeof(int), stream));
   PetscCallCUDA(cudaMemsetAsync(dmax, 0, 2 * sizeof(int), stream));
-  MaxRowLength<<<Blocks(n, 256), 256, 0, stream>>>((int)n, csr.ai, dmax);
+  MaxRowLength<<<Blocks(nA, 256), 256, 0, stream>>>((int)nA, csr.ai, dmax); /* over all of A: the merge reads any row */
   PetscCallCUDA(cudaMemcpyAsync(hmax, dmax, sizeof(int), cudaMemcpyDeviceToHost, stream));
   PetscCallCUDA(cudaStreamSynchronize(stream));
   D->maxrowA = hmax[0];
@@ -522,11 +530,11 @@ PetscErrorCode AFSAIPattern_Device(Mat A, const AFSAIParams *prm, AFSAIDevice *d
   PetscCallCUDA(cudaMemsetAsync(dkey, 0xff, sizeof(*dkey), stream));
   PetscCallCUDA(cudaMemsetAsync(len + n, 0, sizeof(int), stream));
   PetscCall(PetscLogGpuTimeBegin());
-  for (PetscInt r0 = 0; r0 < n && !fail->cause; r0 += batch) {
-    const PetscInt nr = PetscMin(batch, n - r0);
-    SearchKernel<<<Blocks(nr, WARPS), 32 * WARPS, 0, stream>>>(csr, (int)r0, (int)nr, sp, S, slot, len, dstats, dkey);
+  for (PetscInt b0 = 0; b0 < n && !fail->cause; b0 += batch) {
+    const PetscInt nr = PetscMin(batch, n - b0);
+    SearchKernel<<<Blocks(nr, WARPS), 32 * WARPS, 0, stream>>>(csr, (int)(r0 + b0), (int)nr, (int)r0, sp, S, slot, len, dstats, dkey);
     PetscCallCUDA(cudaGetLastError());
-    PetscCall(BatchFailure(dkey, &S, r0, stream, fail));
+    PetscCall(BatchFailure(dkey, &S, b0, stream, fail));
   }
   PetscCall(PetscLogGpuTimeEnd());
   if (!fail->cause) {
@@ -578,16 +586,29 @@ PetscErrorCode AFSAIValues_Device(Mat A, AFSAIDevice D, AFSAIFail *fail)
   PetscCallCUDA(cudaMallocAsync(&dkey, sizeof(*dkey), stream));
   PetscCallCUDA(cudaMemsetAsync(dkey, 0xff, sizeof(*dkey), stream));
   PetscCall(PetscLogGpuTimeBegin());
-  for (PetscInt r0 = 0; r0 < D->n && !fail->cause; r0 += batch) {
-    const PetscInt nr = PetscMin(batch, D->n - r0);
-    ValuesKernel<<<Blocks(nr, WARPS), 32 * WARPS, 0, stream>>>(csr, (int)r0, (int)nr, D->gi, D->gj, S, D->ga, dkey);
+  for (PetscInt b0 = 0; b0 < D->n && !fail->cause; b0 += batch) {
+    const PetscInt nr = PetscMin(batch, D->n - b0);
+    ValuesKernel<<<Blocks(nr, WARPS), 32 * WARPS, 0, stream>>>(csr, (int)(D->r0 + b0), (int)nr, (int)D->r0, D->gi, D->gj, S, D->ga, dkey);
     PetscCallCUDA(cudaGetLastError());
-    PetscCall(BatchFailure(dkey, &S, r0, stream, fail));
+    PetscCall(BatchFailure(dkey, &S, b0, stream, fail));
   }
   PetscCall(PetscLogGpuTimeEnd());
   PetscCall(ScratchDestroy(&S, stream));
   PetscCallCUDA(cudaFreeAsync(dkey, stream));
   PetscCall(RestoreCSR(A, &csr));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* G's pattern copied to the host once (hi[0], hj[0]; values ha[0] zero), for its Mat or the caller. */
+static PetscErrorCode HostPattern(AFSAIDevice D, cudaStream_t stream)
+{
+  PetscFunctionBegin;
+  if (D->hi[0]) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscMalloc2(D->n + 1, &D->hi[0], PetscMax(D->nnz, 1), &D->hj[0]));
+  PetscCall(PetscCalloc1(PetscMax(D->nnz, 1), &D->ha[0]));
+  PetscCallCUDA(cudaMemcpyAsync(D->hi[0], D->gi, sizeof(int) * (D->n + 1), cudaMemcpyDeviceToHost, stream));
+  PetscCallCUDA(cudaMemcpyAsync(D->hj[0], D->gj, sizeof(int) * D->nnz, cudaMemcpyDeviceToHost, stream));
+  PetscCallCUDA(cudaStreamSynchronize(stream));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -600,6 +621,7 @@ static PetscErrorCode CreateFactors(AFSAIDevice D, cudaStream_t stream, Mat *G, 
   void          *tmp;
 
   PetscFunctionBegin;
+  PetscCheck(D->r0 == 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "PCAFSAI: square G and G^T are assembled from a search of all rows only");
   PetscCallCUDA(cudaMalloc(&D->tperm, sizeof(int) * PetscMax(nnz, 1)));
   PetscCallCUDA(cudaMallocAsync(&count, sizeof(int) * (n + 1), stream));
   PetscCallCUDA(cudaMallocAsync(&ti, sizeof(int) * (n + 1), stream));
@@ -622,13 +644,11 @@ static PetscErrorCode CreateFactors(AFSAIDevice D, cudaStream_t stream, Mat *G, 
   PetscCallCUDA(cudaFreeAsync(tmp, stream));
   TransposeColumns<<<Blocks(nnz, 256), 256, 0, stream>>>((int)nnz, D->tperm, D->ci, tj);
   PetscCallCUDA(cudaGetLastError());
-  for (int t = 0; t < 2; t++) {
-    PetscCall(PetscMalloc2(n + 1, &D->hi[t], PetscMax(nnz, 1), &D->hj[t]));
-    PetscCall(PetscCalloc1(PetscMax(nnz, 1), &D->ha[t]));
-    PetscCallCUDA(cudaMemcpyAsync(D->hi[t], t ? ti : D->gi, sizeof(int) * (n + 1), cudaMemcpyDeviceToHost, stream));
-    PetscCallCUDA(cudaMemcpyAsync(D->hj[t], t ? tj : D->gj, sizeof(int) * nnz, cudaMemcpyDeviceToHost, stream));
-  }
-  PetscCallCUDA(cudaStreamSynchronize(stream));
+  PetscCall(PetscMalloc2(n + 1, &D->hi[1], PetscMax(nnz, 1), &D->hj[1]));
+  PetscCall(PetscCalloc1(PetscMax(nnz, 1), &D->ha[1]));
+  PetscCallCUDA(cudaMemcpyAsync(D->hi[1], ti, sizeof(int) * (n + 1), cudaMemcpyDeviceToHost, stream));
+  PetscCallCUDA(cudaMemcpyAsync(D->hj[1], tj, sizeof(int) * nnz, cudaMemcpyDeviceToHost, stream));
+  PetscCall(HostPattern(D, stream)); /* synchronizes */
   PetscCallCUDA(cudaFreeAsync(idx, stream));
   PetscCallCUDA(cudaFreeAsync(keys, stream));
   PetscCallCUDA(cudaFreeAsync(tj, stream));
@@ -661,6 +681,20 @@ PetscErrorCode AFSAIAssemble_Device(AFSAIDevice D, PetscBool newpattern, Mat *G,
   PetscCallCUDA(cudaGetLastError());
   PetscCall(MatSeqAIJCUSPARSERestoreArray(*Gt, &a));
   PetscCallCUDA(cudaStreamSynchronize(stream)); /* the phase's time is the device's */
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* G's pattern on the host (rows r0 .. r1 - 1 of the search, columns in A's numbering) and its values on the device; owned by D. */
+PetscErrorCode AFSAIDeviceGetFactor(AFSAIDevice D, const PetscInt **gi, const PetscInt **gj, const PetscScalar **ga)
+{
+  cudaStream_t stream;
+
+  PetscFunctionBegin;
+  PetscCall(PetscGetCurrentCUDAStream(&stream));
+  PetscCall(HostPattern(D, stream));
+  *gi = D->hi[0];
+  *gj = D->hj[0];
+  *ga = D->ga;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

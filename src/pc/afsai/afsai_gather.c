@@ -3,9 +3,15 @@
    rank's rows gathered onto it (the row gathering of shared/notes/seed-002-chronos.md), so that
    the pattern search of an owned row also sees its neighbours on other ranks. G then has global
    columns (MPIAIJ), G^T is formed explicitly, and the apply is PETSc's parallel MatMult twice.
-   Host set-up (also for CUSPARSE matrices: their host copy); the search and values are those of
-   afsai_host.c on the gathered matrix, whose rows are sorted by global number, so "j < i" there
-   is "j < i" globally and the owned rows are one contiguous block of it.
+   The gathered matrix's rows are sorted by global number, so "j < i" there is "j < i" globally
+   and the owned rows are one contiguous block of it: the search and values are those of
+   afsai_host.c, or of afsai_device.cu when A is MATMPIAIJCUSPARSE (the gathered matrix is then a
+   MATSEQAIJCUSPARSE; both search only the owned rows of it and read the others).
+   G and G^T are assembled through PETSc's COO interface: G's entries (i, j) with global numbers,
+   G^T's the same entries as (j, i) with the same value array, so neither a transpose nor a
+   per-entry MatSetValues is needed, G^T's rows owned elsewhere travel in MatSetValuesCOO(), and
+   new values (from host or device memory) are pushed by MatSetValuesCOO() alone. On
+   MATMPIAIJCUSPARSE G and G^T are MATMPIAIJCUSPARSE and the apply runs on the GPU.
 */
 #include "afsai.h"
 
@@ -27,96 +33,109 @@ static PetscErrorCode GatherRows(PC_AFSAI *s, Mat A, PetscBool newpattern)
     if (n == 0) s->first = 0;
   }
   PetscCall(MatCreateSubMatrices(A, 1, &s->ext, &s->ext, newpattern ? MAT_INITIAL_MATRIX : MAT_REUSE_MATRIX, &s->Aext));
+  if (!newpattern) { /* the reuse writes the new values into the host array directly: say so, or a CUSPARSE copy keeps its old device values */
+    PetscScalar *a;
+    PetscCall(MatSeqAIJGetArrayWrite(s->Aext[0], &a));
+    PetscCall(MatSeqAIJRestoreArrayWrite(s->Aext[0], &a));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* G (MPIAIJ, this rank's rows, global columns) with the values ga of the pattern (gathered numbering); created on a new pattern. */
-static PetscErrorCode FillG(PC_AFSAI *s, Mat A, const PetscScalar ga[], PetscBool newpattern)
+/* G and G^T (MPI, of A's kind: MPIAIJ or MPIAIJCUSPARSE) with COO preallocations of the pattern gi, gj (gathered numbering). */
+static PetscErrorCode CreateFactors(PC_AFSAI *s, Mat A, const PetscInt gi[], const PetscInt gj[])
 {
   const PetscInt *ext;
-  PetscInt        rstart, rend, maxlen = 0, *cols;
+  const PetscInt  nnz = gi[s->n];
+  PetscInt        rstart, *ci, *cj;
+  MPI_Comm        comm = PetscObjectComm((PetscObject)A);
 
   PetscFunctionBegin;
-  PetscCall(MatGetOwnershipRange(A, &rstart, &rend));
+  PetscCall(MatGetOwnershipRange(A, &rstart, NULL));
   PetscCall(ISGetIndices(s->ext, &ext));
-  for (PetscInt l = 0; l < s->n; l++) maxlen = PetscMax(maxlen, s->pat.gi[l + 1] - s->pat.gi[l]);
-  PetscCall(PetscMalloc1(maxlen + 1, &cols));
-  if (newpattern) {
-    PetscInt *dnz, *onz;
-    PetscCall(PetscCalloc2(s->n + 1, &dnz, s->n + 1, &onz));
+  PetscCall(PetscMalloc2(nnz, &ci, nnz, &cj));
+  for (PetscInt t = 0; t < 2; t++) { /* t = 0: G, (i, j); t = 1: G^T, (j, i); MatSetPreallocationCOO() may reorder its arrays, so they are refilled */
+    Mat *M = t ? &s->Gt : &s->G;
     for (PetscInt l = 0; l < s->n; l++)
-      for (PetscInt k = s->pat.gi[l]; k < s->pat.gi[l + 1]; k++) {
-        const PetscInt c = ext[s->pat.gj[k]];
-        if (c >= rstart && c < rend) dnz[l]++;
-        else onz[l]++;
+      for (PetscInt k = gi[l]; k < gi[l + 1]; k++) {
+        ci[k] = t ? ext[gj[k]] : rstart + l;
+        cj[k] = t ? rstart + l : ext[gj[k]];
       }
-    PetscCall(MatCreateAIJ(PetscObjectComm((PetscObject)A), s->n, s->n, PETSC_DETERMINE, PETSC_DETERMINE, 0, dnz, 0, onz, &s->G));
-    PetscCall(PetscFree2(dnz, onz));
+    PetscCall(MatCreate(comm, M));
+    PetscCall(MatSetSizes(*M, s->n, s->n, PETSC_DETERMINE, PETSC_DETERMINE));
+    PetscCall(MatSetType(*M, s->ondevice ? MATMPIAIJCUSPARSE : MATMPIAIJ));
+    PetscCall(MatSetPreallocationCOO(*M, nnz, ci, cj));
   }
-  for (PetscInt l = 0; l < s->n; l++) {
-    const PetscInt row = rstart + l, len = s->pat.gi[l + 1] - s->pat.gi[l];
-    for (PetscInt k = 0; k < len; k++) cols[k] = ext[s->pat.gj[s->pat.gi[l] + k]];
-    PetscCall(MatSetValues(s->G, 1, &row, len, cols, ga + s->pat.gi[l], INSERT_VALUES));
-  }
-  PetscCall(MatAssemblyBegin(s->G, MAT_FINAL_ASSEMBLY));
-  PetscCall(MatAssemblyEnd(s->G, MAT_FINAL_ASSEMBLY));
-  PetscCall(PetscFree(cols));
+  PetscCall(PetscFree2(ci, cj));
   PetscCall(ISRestoreIndices(s->ext, &ext));
+  PetscCall(MatCreateVecs(s->G, NULL, &s->w));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* The set-up of the gathered mode; times and failures as the other set-ups report them. */
 PetscErrorCode AFSAISetUp_Gather(PC_AFSAI *s, Mat A, PetscBool newpattern, PetscInt *nnzA)
 {
-  AFSAICSR       csr;
-  PetscScalar   *ga = NULL;
-  PetscLogDouble t0, t1, t2, t3;
-  PetscBool      done;
+  Mat                Aext;
+  AFSAICSR           csr;
+  const PetscInt    *gi = NULL, *gj = NULL;
+  const PetscScalar *ga = NULL;
+  PetscScalar       *hga = NULL;
+  PetscLogDouble     t0, t1, t2, t3;
+  PetscBool          done;
 
   PetscFunctionBegin;
   PetscCall(PetscTime(&t0));
   PetscCall(GatherRows(s, A, newpattern));
-  PetscCall(MatGetRowIJ(s->Aext[0], 0, PETSC_FALSE, PETSC_FALSE, &csr.n, &csr.ai, &csr.aj, &done));
+  Aext = s->Aext[0];
+  PetscCall(MatGetRowIJ(Aext, 0, PETSC_FALSE, PETSC_FALSE, &csr.n, &csr.ai, &csr.aj, &done));
   PetscCheck(done, PETSC_COMM_SELF, PETSC_ERR_SUP, "PCAFSAI cannot read the CSR structure of the gathered rows");
-  PetscCall(MatSeqAIJGetArrayRead(s->Aext[0], &csr.aa));
-  csr.maxrow = 0;
-  for (PetscInt i = 0; i < csr.n; i++) csr.maxrow = PetscMax(csr.maxrow, csr.ai[i + 1] - csr.ai[i]);
   *nnzA = s->n ? csr.ai[s->first + s->n] - csr.ai[s->first] : 0;
+  if (!s->devsetup) { /* the host reads the values too (a CUSPARSE gathered matrix: its host copy, which MatCreateSubMatrices() wrote) */
+    PetscCall(MatSeqAIJGetArrayRead(Aext, &csr.aa));
+    csr.maxrow = 0;
+    for (PetscInt i = 0; i < csr.n; i++) csr.maxrow = PetscMax(csr.maxrow, csr.ai[i + 1] - csr.ai[i]);
+  }
   if (newpattern) {
     PetscCall(AFSAIPatternDestroy(&s->pat));
     PetscCall(MatDestroy(&s->G));
     PetscCall(MatDestroy(&s->Gt));
+    PetscCall(AFSAIDeviceDestroy(&s->dev));
     PetscCall(VecDestroy(&s->w));
     PetscCall(PetscLogEventBegin(SFPC_AFSAIPattern, A, 0, 0, 0));
-    PetscCall(AFSAIPattern_Host(&csr, &s->p, s->first, s->first + s->n, &s->pat, &s->fail));
+    if (s->devsetup) PetscCall(AFSAIPattern_Device(Aext, &s->p, s->first, s->first + s->n, &s->dev, &s->pat, &s->fail));
+    else PetscCall(AFSAIPattern_Host(&csr, &s->p, s->first, s->first + s->n, &s->pat, &s->fail));
     PetscCall(PetscLogEventEnd(SFPC_AFSAIPattern, A, 0, 0, 0));
   }
   PetscCall(PetscTime(&t1));
   if (newpattern) s->tpattern = t1 - t0;
   PetscCall(PetscLogEventBegin(SFPC_AFSAIValues, A, 0, 0, 0)); /* on every rank, failed or not: under -log_sync events are collective */
-  if (!s->fail.cause) {
-    PetscCall(PetscMalloc1(s->pat.gi[s->n] + 1, &ga));
-    PetscCall(AFSAIValues_Host(&csr, &s->pat, s->first, s->first + s->n, ga, &s->fail));
+  if (!s->fail.cause && s->devsetup) {
+    PetscCall(AFSAIValues_Device(Aext, s->dev, &s->fail)); /* ends with a device synchronization (the failure check) */
+    if (!s->fail.cause) PetscCall(AFSAIDeviceGetFactor(s->dev, &gi, &gj, &ga));
+  } else if (!s->fail.cause) {
+    PetscCall(PetscMalloc1(s->pat.gi[s->n] + 1, &hga));
+    PetscCall(AFSAIValues_Host(&csr, &s->pat, s->first, s->first + s->n, hga, &s->fail));
+    gi = s->pat.gi;
+    gj = s->pat.gj;
+    ga = hga;
   }
   PetscCall(PetscLogEventEnd(SFPC_AFSAIValues, A, 0, 0, 0));
-  PetscCall(MatSeqAIJRestoreArrayRead(s->Aext[0], &csr.aa));
-  PetscCall(MatRestoreRowIJ(s->Aext[0], 0, PETSC_FALSE, PETSC_FALSE, &csr.n, &csr.ai, &csr.aj, &done));
+  if (!s->devsetup) PetscCall(MatSeqAIJRestoreArrayRead(Aext, &csr.aa));
+  PetscCall(MatRestoreRowIJ(Aext, 0, PETSC_FALSE, PETSC_FALSE, &csr.n, &csr.ai, &csr.aj, &done));
   PetscCall(PetscTime(&t2));
   s->tvalues = t2 - t1;
-  { /* G's assembly and transpose are collective: all ranks build it, or (some rank failed) none */
+  { /* G's assembly is collective: all ranks build it, or (some rank failed) none */
     PetscInt failed = s->fail.cause ? 1 : 0, anyfailed;
     PetscCallMPI(MPIU_Allreduce(&failed, &anyfailed, 1, MPIU_INT, MPI_MAX, PetscObjectComm((PetscObject)A)));
     if (anyfailed) {
-      PetscCall(PetscFree(ga));
+      PetscCall(PetscFree(hga));
       PetscFunctionReturn(PETSC_SUCCESS);
     }
   }
-  {
-    PetscCall(FillG(s, A, ga, (PetscBool)!s->G));
-    PetscCall(MatTranspose(s->G, s->Gt ? MAT_REUSE_MATRIX : MAT_INITIAL_MATRIX, &s->Gt));
-    if (!s->w) PetscCall(MatCreateVecs(s->G, NULL, &s->w));
-  }
-  PetscCall(PetscFree(ga));
+  if (!s->G) PetscCall(CreateFactors(s, A, gi, gj));
+  /* the values in G's CSR order are G's COO values, and G^T's (its entries were given in the same order) */
+  PetscCall(MatSetValuesCOO(s->G, ga, INSERT_VALUES));
+  PetscCall(MatSetValuesCOO(s->Gt, ga, INSERT_VALUES));
+  PetscCall(PetscFree(hga));
   PetscCall(PetscTime(&t3));
   s->ttranspose = t3 - t2;
   PetscFunctionReturn(PETSC_SUCCESS);
