@@ -15,7 +15,7 @@ static const struct {
 } PCs[] = {
   {"sfilu", "-ksp_type gmres -pc_type sfilu"},
   {"sip", "-ksp_type gmres -pc_type sfilu -pc_sfilu_factorization sip"},
-  {"sfdilu", "-ksp_type gmres -pc_type sfdilu"},
+  {"sfdilu", "-ksp_type gmres -pc_type sfdilu -pc_sfdilu_coloring jpl"}, /* auto colors greedy on the host, JPL on the GPU */
   {"sfdilu-global", "-ksp_type gmres -pc_type sfdilu -pc_sfdilu_parallel"},
   {"afsai", "-ksp_type cg -pc_type afsai"},
   {"afsai-gather", "-ksp_type cg -pc_type afsai -pc_afsai_gather 4"},
