@@ -1,5 +1,5 @@
 export PETSC_OPTIONS=""
-timeout 300 bench/gpu-run bash tests/gpu-sanitize.sh > $OUT/sanitize.log 2>&1; echo "sanitize rc=$?"; grep -E "^(memcheck|racecheck|synccheck|initcheck)" $OUT/sanitize.log | awk '{print $1, $2, $NF, $(NF-1), $(NF-2)}' | sort | uniq -c
-grep -E "^(memcheck|racecheck|synccheck|initcheck) +rc=[^0]" $OUT/sanitize.log | cut -c1-200
-timeout 60 bench/gpu-run build/bench/dilu -problem poisson7 -n 64 -gamg -smoother 0 -log_view > $OUT/gamglog.txt 2>&1
-grep -E "^(KSPSolve|PCApply|MatMult |MatResidual|SFTriSolve|PCApplyRichardson|MatSOR|VecScatter|SFDILU|MGSmooth|MGResid|MGInterp|PCSetUp|KSPSetUp) " $OUT/gamglog.txt | cut -c1-100
+t0=$SECONDS
+for p in 1 2; do bench/gpu-run mpiexec -n $p build/bench/scaling -problem poisson7 -n 64 -ksp_rtol 1e-12 -ksp_max_it 100 -repeat 1 -json $OUT/s.json -series probe -configs bjacobi-ilu,sfilu,sip,sfdilu,sfdilu-global,afsai,afsai-gather,gamg,gamg-sfdilu,gamg-afsai 2>&1 | tail -14; done
+bench/gpu-run mpiexec -n 1 build/bench/scaling -problem poisson7 -n 200 -ksp_rtol 1e-12 -ksp_max_it 100 -repeat 1 -json $OUT/s.json -series probe -configs bjacobi-ilu,sfilu,sip,sfdilu,sfdilu-global,afsai,afsai-gather 2>&1 | tail -10
+echo "($((SECONDS-t0)) s)"

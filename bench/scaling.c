@@ -1,10 +1,11 @@
 static char help[] = "Benchmark: SFPC's preconditioners on MPI ranks, one GPU each, against PETSc's block-Jacobi ILU and\n"
                      "GAMG's defaults in the same run (strong and weak scaling: run it on 1, 2, 4 ranks; bench/run-scaling.sh).\n"
                      "For each configuration: set-up time (KSPSetUp, wall clock after a device synchronization on every\n"
-                     "rank), iterations and solve time to -ksp_rtol (median of -repeat solves after one warm-up solve),\n"
+                     "rank), iterations and solve time to -rtol (median of -repeat solves after one warm-up solve),\n"
                      "time per iteration. Options: problem options of tests/problems.c (-zslabs is set: each rank owns whole\n"
                      "z-planes, so SIP's blocks are grids), -configs <list> (names below), -series <label> (weak, strong),\n"
-                     "-json <file> (append records), -host (aij instead of aijcusparse), -repeat <r>, -ksp_rtol, -ksp_max_it.\n"
+                     "-json <file> (append records), -host (aij instead of aijcusparse), -repeat <r>, -rtol <1e-8>, -max_it <300>\n"
+                     "(every configuration's KSP tolerances).\n"
                      "Each configuration's options carry its name as prefix, so -<name>_<option> changes one of them.\n";
 
 #include <petscksp.h>
@@ -44,7 +45,7 @@ static PetscErrorCode Now(PetscBool host, double *t)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode RunConfig(const char *name, Mat A, Vec b, Vec x, PetscBool host, PetscInt repeat, Result *r)
+static PetscErrorCode RunConfig(const char *name, Mat A, Vec b, Vec x, PetscBool host, PetscInt repeat, PetscReal rtol, PetscInt maxit, Result *r)
 {
   KSP     ksp;
   char    prefix[64];
@@ -55,7 +56,7 @@ static PetscErrorCode RunConfig(const char *name, Mat A, Vec b, Vec x, PetscBool
   PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp));
   PetscCall(KSPSetOptionsPrefix(ksp, prefix));
   PetscCall(KSPSetOperators(ksp, A, A));
-  PetscCall(KSPSetTolerances(ksp, 1e-8, PETSC_CURRENT, PETSC_CURRENT, 300));
+  PetscCall(KSPSetTolerances(ksp, rtol, PETSC_CURRENT, PETSC_CURRENT, maxit));
   PetscCall(KSPSetFromOptions(ksp));
   PetscCall(Now(host, &t0));
   PetscCall(KSPSetUp(ksp));
@@ -81,7 +82,8 @@ int main(int argc, char **argv)
 {
   Mat             A;
   Vec             x, b;
-  PetscInt        n, nnz, nconf = 32, repeat = 2, N = 16;
+  PetscInt        n, nnz, nconf = 32, repeat = 2, N = 16, maxit = 300;
+  PetscReal       rtol = 1e-8;
   char           *conf[32], json[PETSC_MAX_PATH_LEN] = "", series[32] = "", casename[128], desc[256];
   PetscBool       host = PETSC_FALSE, set;
   PetscMPIInt     size;
@@ -99,6 +101,8 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetString(NULL, NULL, "-json", json, sizeof(json), NULL));
   PetscCall(PetscOptionsGetString(NULL, NULL, "-series", series, sizeof(series), NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-n", &N, NULL));
+  PetscCall(PetscOptionsGetReal(NULL, NULL, "-rtol", &rtol, NULL));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-max_it", &maxit, NULL));
   PetscCall(PetscOptionsGetStringArray(NULL, NULL, "-configs", conf, &nconf, &set));
   PetscCheck(set && nconf > 0, PETSC_COMM_WORLD, PETSC_ERR_USER_INPUT, "Name the configurations: -configs a,b,... (see -help)");
   for (PetscInt c = 0; c < nconf; c++) {
@@ -140,7 +144,7 @@ int main(int argc, char **argv)
   for (PetscInt c = 0; c < nconf; c++) {
     Result r;
 
-    PetscCall(RunConfig(conf[c], A, b, x, host, repeat, &r));
+    PetscCall(RunConfig(conf[c], A, b, x, host, repeat, rtol, maxit, &r));
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-14s %10.3f %6" PetscInt_FMT " %10.4f %12.4f  %s\n", conf[c], r.setup, r.its, r.solve, r.its ? 1e3 * r.solve / r.its : 0.0, KSPConvergedReasons[r.reason]));
     if (json[0]) {
       FILE *f;
