@@ -1,5 +1,9 @@
 export PETSC_OPTIONS=""
 t0=$SECONDS
-for p in 1 2; do bench/gpu-run mpiexec -n $p build/bench/scaling -problem poisson7 -n 64 -ksp_rtol 1e-12 -ksp_max_it 100 -repeat 1 -json $OUT/s.json -series probe -configs bjacobi-ilu,sfilu,sip,sfdilu,sfdilu-global,afsai,afsai-gather,gamg,gamg-sfdilu,gamg-afsai 2>&1 | tail -14; done
-bench/gpu-run mpiexec -n 1 build/bench/scaling -problem poisson7 -n 200 -ksp_rtol 1e-12 -ksp_max_it 100 -repeat 1 -json $OUT/s.json -series probe -configs bjacobi-ilu,sfilu,sip,sfdilu,sfdilu-global,afsai,afsai-gather 2>&1 | tail -10
+b=build/bench/scaling
+for pn in 1:271 2:342 4:431; do
+  p=${pn%:*}; n=${pn#*:}
+  echo "== $p ranks n=$n at $((SECONDS-t0)) s"
+  timeout 110 bench/gpu-run mpiexec -n $p $b -json $OUT/s.json -repeat 1 -series weak -problem poisson7 -n $n -rtol 1e-12 -max_it 100 -configs bjacobi-ilu,sfilu,sip,sfdilu,afsai 2>&1 | grep -v "^WARNING\|^There \|^Option left" | tail -8
+done
 echo "($((SECONDS-t0)) s)"
