@@ -15,6 +15,7 @@ static char help[] = "SFPC preconditioners on MPI matrices: each rank works on i
 #include <string.h>
 #include <petscksp.h>
 #include <sfpc.h>
+#include "problems.h"
 
 static PetscErrorCode Assemble(PetscInt N, PetscReal peclet, PetscInt empty, PetscBool asym, Mat *A)
 {
@@ -53,18 +54,6 @@ static PetscErrorCode Assemble(PetscInt N, PetscReal peclet, PetscInt empty, Pet
   }
   PetscCall(MatAssemblyBegin(*A, MAT_FINAL_ASSEMBLY));
   PetscCall(MatAssemblyEnd(*A, MAT_FINAL_ASSEMBLY));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode EventCount(const char *name, PetscInt *count)
-{
-  PetscLogEvent      ev;
-  PetscEventPerfInfo info;
-
-  PetscFunctionBegin;
-  PetscCall(PetscLogEventGetId(name, &ev));
-  PetscCall(PetscLogEventGetPerfInfo(PETSC_DETERMINE, ev, &info));
-  *count = info.count;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -124,8 +113,8 @@ static PetscErrorCode CompareHost(Mat A, PC pc)
   }
   for (int pass = 0; pass < 2; pass++) {
     if (pass) {
-      PetscCall(EventCount("SFDILUColor", &c0));
-      PetscCall(EventCount("SFDILUSetUp", &e0));
+      PetscCall(TestEventCount("SFDILUColor", &c0));
+      PetscCall(TestEventCount("SFDILUSetUp", &e0));
       Vec l, lh; /* rows scaled by 2 + r_i (MatShift() would preallocate a rank without rows again: a new pattern) */
       PetscCall(VecDuplicate(r, &l));
       PetscCall(VecDuplicate(rh, &lh));
@@ -144,8 +133,8 @@ static PetscErrorCode CompareHost(Mat A, PC pc)
     PetscCall(PCApply(ph, rh, yh));
     PetscCall(BitwiseEqual(y, yh, &eq[pass]));
   }
-  PetscCall(EventCount("SFDILUColor", &c1));
-  PetscCall(EventCount("SFDILUSetUp", &e1));
+  PetscCall(TestEventCount("SFDILUColor", &c1));
+  PetscCall(TestEventCount("SFDILUSetUp", &e1));
   PetscCall(PCSFDILUGetColoring(pc, &nc, &col));
   PetscCall(PCSFDILUGetColoring(ph, &nch, &colh));
   mine = (PetscBool)(nc == nch);
@@ -276,6 +265,9 @@ int main(int argc, char **argv)
 }
 
 /*TEST
+
+  build:
+    depends: problems.c
 
   test:
     suffix: ranks

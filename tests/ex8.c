@@ -441,24 +441,6 @@ static PetscErrorCode SolveAFSAI(Mat A, Vec b, PetscBool cg, PetscBool device)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Whether pc's view says its set-up ran on the GPU (the view written to memory). */
-static PetscErrorCode SetUpOnGPU(PC pc, PetscBool *ongpu)
-{
-  char        buf[4096] = "";
-  FILE       *f;
-  PetscViewer v;
-
-  PetscFunctionBegin;
-  f = fmemopen(buf, sizeof(buf) - 1, "w");
-  PetscCheck(f, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "fmemopen() failed");
-  PetscCall(PetscViewerASCIIOpenWithFILE(PETSC_COMM_SELF, f, &v));
-  PetscCall(PCView(pc, v));
-  PetscCall(PetscViewerDestroy(&v));
-  fclose(f);
-  *ongpu = strstr(buf, "set-up on the GPU") ? PETSC_TRUE : PETSC_FALSE;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 /*
    The GPU set-up against the host set-up of the same aijcusparse matrix (-pc_afsai_setup host): the same pattern
    exactly, values to 1e-13 relative to the largest |g_ij| (both compute in the same operation order without fused
@@ -480,7 +462,7 @@ static PetscErrorCode CompareSetups(Mat A, Vec b)
   for (int k = 0; k < 2; k++) {
     PetscCall(PetscOptionsSetValue(NULL, "-afsai_pc_afsai_setup", where[k]));
     PetscCall(AFSAICreate(A, &pc[k]));
-    PetscCall(SetUpOnGPU(pc[k], &ongpu[k]));
+    PetscCall(TestPCViewHas(pc[k], "set-up on the GPU", &ongpu[k]));
     PetscCall(PCAFSAIGetFactor(pc[k], &G[k]));
     PetscCall(MatGetRowIJ(G[k], 0, PETSC_FALSE, PETSC_FALSE, &n[k], &gi[k], &gj[k], &done));
     PetscCall(MatSeqAIJGetArrayRead(G[k], &ga[k]));

@@ -75,27 +75,6 @@ static PetscErrorCode Solve(Mat A, Vec b, PetscInt k, const char *where, PetscIn
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Whether the PC's set-up ran on the GPU, as its view says (rank 0's view, told to all). */
-static PetscErrorCode SetUpOnGPU(PC pc, PetscBool *ongpu)
-{
-  char        buf[4096] = "";
-  FILE       *f;
-  PetscViewer v;
-  PetscMPIInt flag;
-
-  PetscFunctionBegin;
-  f = fmemopen(buf, sizeof(buf) - 1, "w");
-  PetscCheck(f, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "fmemopen() failed");
-  PetscCall(PetscViewerASCIIOpenWithFILE(PETSC_COMM_WORLD, f, &v));
-  PetscCall(PCView(pc, v));
-  PetscCall(PetscViewerDestroy(&v));
-  fclose(f);
-  flag = strstr(buf, "set-up on the GPU") ? 1 : 0;
-  PetscCallMPI(MPI_Bcast(&flag, 1, MPI_INT, 0, PETSC_COMM_WORLD));
-  *ongpu = flag ? PETSC_TRUE : PETSC_FALSE;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 /* G of two set-ups compared on each rank's diagonal and off-diagonal blocks (a sequential G: itself): the same pattern (and ghost columns), and the values. */
 static PetscErrorCode CompareFactors(Mat G0, Mat G1, PetscBool *same, PetscBool *bitwise, PetscReal *err)
 {
@@ -158,7 +137,7 @@ static PetscErrorCode CompareSetups(Mat A, Vec b, PetscInt k)
   for (int t = 0; t < 2; t++) {
     PetscCall(Solve(A, b, k, where[t], &its[t], &ksp[t]));
     PetscCall(KSPGetPC(ksp[t], &pc));
-    PetscCall(SetUpOnGPU(pc, &ongpu[t]));
+    PetscCall(TestPCViewHas(pc, "set-up on the GPU", &ongpu[t]));
     PetscCall(PCAFSAIGetFactor(pc, &G[t]));
   }
   PetscCall(CompareFactors(G[0], G[1], &same, &bitwise, &err));
@@ -208,7 +187,7 @@ static PetscErrorCode Reuse(Mat A, Vec b, PetscInt k)
 int main(int argc, char **argv)
 {
   Mat      A;
-  Vec      b, x;
+  Vec      b;
   char     desc[256];
   PetscInt  gathers[8] = {0, 1, 2, 16}, ng = 4, negrow = -1;
   PetscBool device = PETSC_FALSE, compare = PETSC_FALSE, reuse = PETSC_FALSE;
@@ -230,7 +209,7 @@ int main(int argc, char **argv)
     PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
   }
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "problem: %s\n", desc));
-  PetscCall(MatCreateVecs(A, &x, &b));
+  PetscCall(MatCreateVecs(A, NULL, &b));
   PetscCall(VecSet(b, 1.0));
   if (compare || reuse) {
     for (PetscInt g = 0; g < ng; g++) {
@@ -246,19 +225,8 @@ int main(int argc, char **argv)
     PetscInt  its;
     PetscBool lower;
     PetscReal dev;
-    char      k[16];
-    PetscCall(PetscSNPrintf(k, sizeof(k), "%" PetscInt_FMT, gathers[g]));
-    PetscCall(PetscOptionsSetValue(NULL, "-pc_afsai_gather", k));
-    PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp));
-    PetscCall(KSPSetOperators(ksp, A, A));
-    PetscCall(KSPSetType(ksp, KSPCG));
-    PetscCall(KSPSetTolerances(ksp, 1e-8, PETSC_CURRENT, PETSC_CURRENT, 1000));
+    PetscCall(Solve(A, b, gathers[g], NULL, &its, &ksp));
     PetscCall(KSPGetPC(ksp, &pc));
-    PetscCall(PCSetType(pc, "afsai"));
-    PetscCall(KSPSetFromOptions(ksp));
-    PetscCall(VecZeroEntries(x));
-    PetscCall(KSPSolve(ksp, b, x));
-    PetscCall(KSPGetIterationNumber(ksp, &its));
     if (negrow >= 0) {
       KSPConvergedReason reason;
       PCFailedReason     failed;
@@ -271,7 +239,7 @@ int main(int argc, char **argv)
     PetscCall(PCAFSAIGetFactor(pc, &G));
     if (gathers[g] > 0 && device) {
       PetscBool ongpu, cusparse;
-      PetscCall(SetUpOnGPU(pc, &ongpu));
+      PetscCall(TestPCViewHas(pc, "set-up on the GPU", &ongpu));
       PetscCall(PetscObjectTypeCompare((PetscObject)G, MATMPIAIJCUSPARSE, &cusparse));
       PetscCall(PetscPrintf(PETSC_COMM_WORLD, "gather %" PetscInt_FMT ": set-up on the GPU: %s, G is mpiaijcusparse: %s\n", gathers[g], ongpu ? "yes" : "NO", cusparse ? "yes" : "NO"));
     }
@@ -281,7 +249,6 @@ int main(int argc, char **argv)
     } else PetscCall(PetscPrintf(PETSC_COMM_WORLD, "diagonal blocks: CG %" PetscInt_FMT " iterations\n", its));
     PetscCall(KSPDestroy(&ksp));
   }
-  PetscCall(VecDestroy(&x));
   PetscCall(VecDestroy(&b));
   PetscCall(MatDestroy(&A));
   PetscCall(PetscFinalize());

@@ -287,3 +287,24 @@ PetscErrorCode TestOptionsSetPrefixed(const char *prefix, const char *options)
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+PetscErrorCode TestPCViewHas(PC pc, const char *text, PetscBool *has)
+{
+  MPI_Comm    comm = PetscObjectComm((PetscObject)pc);
+  char        buf[8192] = "";
+  FILE       *f;
+  PetscViewer v;
+  PetscMPIInt flag;
+
+  PetscFunctionBegin;
+  f = fmemopen(buf, sizeof(buf) - 1, "w");
+  PetscCheck(f, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "fmemopen() failed");
+  PetscCall(PetscViewerASCIIOpenWithFILE(comm, f, &v));
+  PetscCall(PCView(pc, v));
+  PetscCall(PetscViewerDestroy(&v));
+  fclose(f);
+  flag = strstr(buf, text) ? 1 : 0;
+  PetscCallMPI(MPI_Bcast(&flag, 1, MPI_INT, 0, comm));
+  *has = flag ? PETSC_TRUE : PETSC_FALSE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <petscmat.h>
+#include <petscpc.h>
 
 PETSC_EXTERN PetscErrorCode TestProblemCreate(MPI_Comm, Mat *, char *, size_t);
 
@@ -13,3 +14,6 @@ PETSC_EXTERN PetscErrorCode TestEventCount(const char *, PetscInt *);
 
 /* Sets each option of the list "-a 1 -flag -b x ..." as "-<prefix>a 1 ...", unless the command line set that name already. */
 PETSC_EXTERN PetscErrorCode TestOptionsSetPrefixed(const char *, const char *);
+
+/* Whether pc's ASCII view (rank 0's, told to every rank of pc's communicator) contains text. */
+PETSC_EXTERN PetscErrorCode TestPCViewHas(PC, const char *, PetscBool *);
