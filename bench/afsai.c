@@ -21,20 +21,12 @@ typedef struct {
 static PetscErrorCode PhaseTimes(PC pc, SetUpTime *t)
 {
   static char buf[8192];
-  FILE       *f;
-  PetscViewer v;
   char       *line;
   Mat         G;
   MatInfo     info;
 
   PetscFunctionBegin;
-  buf[0] = 0;
-  f      = fmemopen(buf, sizeof(buf) - 1, "w");
-  PetscCheck(f, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "fmemopen() failed");
-  PetscCall(PetscViewerASCIIOpenWithFILE(PETSC_COMM_SELF, f, &v));
-  PetscCall(PCView(pc, v));
-  PetscCall(PetscViewerDestroy(&v));
-  fclose(f);
+  PetscCall(TestPCViewToString(pc, buf, sizeof(buf)));
   line = strstr(buf, "set-up time (s): pattern");
   PetscCheck(line, PETSC_COMM_SELF, PETSC_ERR_PLIB, "PCAFSAI's view has no set-up times");
   PetscCheck(sscanf(line, "set-up time (s): pattern %lf, values %lf, %*[^0-9] %lf", &t->pattern, &t->values, &t->assembly) == 3, PETSC_COMM_SELF, PETSC_ERR_PLIB, "cannot read PCAFSAI's set-up times");

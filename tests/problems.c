@@ -288,23 +288,31 @@ PetscErrorCode TestOptionsSetPrefixed(const char *prefix, const char *options)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode TestPCViewHas(PC pc, const char *text, PetscBool *has)
+PetscErrorCode TestPCViewToString(PC pc, char buf[], size_t len)
 {
-  MPI_Comm    comm = PetscObjectComm((PetscObject)pc);
-  char        buf[8192] = "";
   FILE       *f;
   PetscViewer v;
-  PetscMPIInt flag;
 
   PetscFunctionBegin;
-  f = fmemopen(buf, sizeof(buf) - 1, "w");
+  buf[0] = 0;
+  f      = fmemopen(buf, len - 1, "w");
   PetscCheck(f, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "fmemopen() failed");
-  PetscCall(PetscViewerASCIIOpenWithFILE(comm, f, &v));
+  PetscCall(PetscViewerASCIIOpenWithFILE(PetscObjectComm((PetscObject)pc), f, &v));
   PetscCall(PCView(pc, v));
   PetscCall(PetscViewerDestroy(&v));
   fclose(f);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode TestPCViewHas(PC pc, const char *text, PetscBool *has)
+{
+  char        buf[8192];
+  PetscMPIInt flag;
+
+  PetscFunctionBegin;
+  PetscCall(TestPCViewToString(pc, buf, sizeof(buf)));
   flag = strstr(buf, text) ? 1 : 0;
-  PetscCallMPI(MPI_Bcast(&flag, 1, MPI_INT, 0, comm));
+  PetscCallMPI(MPI_Bcast(&flag, 1, MPI_INT, 0, PetscObjectComm((PetscObject)pc)));
   *has = flag ? PETSC_TRUE : PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

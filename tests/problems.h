@@ -15,5 +15,8 @@ PETSC_EXTERN PetscErrorCode TestEventCount(const char *, PetscInt *);
 /* Sets each option of the list "-a 1 -flag -b x ..." as "-<prefix>a 1 ...", unless the command line set that name already. */
 PETSC_EXTERN PetscErrorCode TestOptionsSetPrefixed(const char *, const char *);
 
+/* pc's ASCII view in buf (what rank 0 writes; other ranks get what they print, often nothing). */
+PETSC_EXTERN PetscErrorCode TestPCViewToString(PC, char[], size_t);
+
 /* Whether pc's ASCII view (rank 0's, told to every rank of pc's communicator) contains text. */
 PETSC_EXTERN PetscErrorCode TestPCViewHas(PC, const char *, PetscBool *);
