@@ -88,15 +88,10 @@ __device__ __forceinline__ int LoadColor(const int *color, int c)
   return cuda::atomic_ref<const int, cuda::thread_scope_device>(color[c]).load(cuda::memory_order_relaxed);
 }
 
-__device__ __forceinline__ void JPLCompare(int r, unsigned hr, const int *__restrict__ list, int lo, int hi, const int *color, int round, unsigned seed, bool &ismax, bool &ismin)
+/* Row r against the neighbours list[lo, hi) in round k: sfdilu.h's rule, the host's (dilu_host.c). */
+__device__ __forceinline__ void JPLCompare(int r, unsigned hr, const int *__restrict__ list, int lo, int hi, const int *color, int round, unsigned seed, int *ismax, int *ismin)
 {
-  for (int k = lo; k < hi; k++) {
-    const int c = list[k];
-    if (c == r || !SFDILUCompetes(LoadColor(color, c), round)) continue;
-    const unsigned hc = SFDILUHash((unsigned)c, seed);
-    if (!SFDILUBeats(hr, r, hc, c)) ismax = false;
-    if (!SFDILUBeats(hc, c, hr, r)) ismin = false;
-  }
+  for (int k = lo; k < hi; k++) SFDILUVisit(r, hr, list[k], LoadColor(color, list[k]), round, seed, ismax, ismin);
 }
 
 /* One JPL round (sfdilu.h); rows colored in it are counted in *colored. */
@@ -105,9 +100,9 @@ __global__ void JPLRound(int n, const int *__restrict__ ai, const int *__restric
   const int r = blockIdx.x * blockDim.x + threadIdx.x;
   if (r >= n || LoadColor(color, r) >= 0) return;
   const unsigned hr    = SFDILUHash((unsigned)r, seed);
-  bool           ismax = true, ismin = true;
-  JPLCompare(r, hr, aj, ai[r], ai[r + 1], color, round, seed, ismax, ismin);
-  JPLCompare(r, hr, xj, xi[r], xi[r + 1], color, round, seed, ismax, ismin);
+  int            ismax = 1, ismin = 1;
+  JPLCompare(r, hr, aj, ai[r], ai[r + 1], color, round, seed, &ismax, &ismin);
+  JPLCompare(r, hr, xj, xi[r], xi[r + 1], color, round, seed, &ismax, &ismin);
   if (ismax || ismin) {
     cuda::atomic_ref<int, cuda::thread_scope_device>(color[r]).store(2 * round + (ismax ? 0 : 1), cuda::memory_order_relaxed);
     atomicAdd(colored, 1);
