@@ -16,6 +16,7 @@
 */
 #include <sfpc/private/sfpcimpl.h>
 #include <sfpc/private/sfdevice.cuh>
+#include <sfpc/private/sfcub.cuh>
 #include <petscdevice_cuda.h>
 #include <cub/block/block_reduce.cuh>
 #include <cub/device/device_radix_sort.cuh>
@@ -176,8 +177,7 @@ PetscErrorCode SFPCScheduleBuild(SFPCTriDevice T, PetscBool lower, SFPCLevels le
   unsigned          *key, *skey, *rkey;
   int               *row, *level, *rcount, *rtasks, *rrow0, *rtask0, *nruns, *sizes, hsizes[8];
   unsigned long long *nnz, hnnz;
-  void              *tmp      = NULL;
-  size_t             tmpbytes = 0, need;
+  sfpc::CubScratch   scratch;
   const int          tpb = 256, nb = (n + tpb - 1) / tpb;
   unsigned long long base;
   int                blocks;
@@ -228,26 +228,24 @@ PetscErrorCode SFPCScheduleBuild(SFPCTriDevice T, PetscBool lower, SFPCLevels le
   if (lower) KeyKernel<true><<<nb, tpb, 0, stream>>>(n, T->i, T->diag, level, key, row, nnz);
   else KeyKernel<false><<<nb, tpb, 0, stream>>>(n, T->i, T->diag, level, key, row, nnz);
   PetscCallCUDA(cudaGetLastError());
-  PetscCallCUDA(cub::DeviceRadixSort::SortPairs(NULL, need, key, skey, row, S->order, n, 0, 32, stream));
-  tmpbytes = PetscMax(tmpbytes, need);
-  PetscCallCUDA(cub::DeviceRunLengthEncode::Encode(NULL, need, skey, rkey, rcount, nruns, n, stream));
-  tmpbytes = PetscMax(tmpbytes, need);
-  PetscCallCUDA(cub::DeviceScan::ExclusiveSum(NULL, need, rcount, rrow0, n, stream));
-  tmpbytes = PetscMax(tmpbytes, need);
-  PetscCallCUDA(cudaMallocAsync(&tmp, tmpbytes, stream));
-  need = tmpbytes;
-  PetscCallCUDA(cub::DeviceRadixSort::SortPairs(tmp, need, key, skey, row, S->order, n, 0, 32, stream));
+  auto sort      = [&](void *tmp, size_t &bytes) { return cub::DeviceRadixSort::SortPairs(tmp, bytes, key, skey, row, S->order, n, 0, 32, stream); };
+  auto encode    = [&](void *tmp, size_t &bytes) { return cub::DeviceRunLengthEncode::Encode(tmp, bytes, skey, rkey, rcount, nruns, n, stream); };
+  auto scantasks = [&](void *tmp, size_t &bytes) { return cub::DeviceScan::ExclusiveSum(tmp, bytes, rtasks, rtask0, n, stream); };
+  auto scanrows  = [&](void *tmp, size_t &bytes) { return cub::DeviceScan::ExclusiveSum(tmp, bytes, rcount, rrow0, n, stream); };
+  PetscCall(sfpc::CubReserve(scratch, sort));
+  PetscCall(sfpc::CubReserve(scratch, encode));
+  PetscCall(sfpc::CubReserve(scratch, scantasks));
+  PetscCall(sfpc::CubReserve(scratch, scanrows));
+  PetscCall(sfpc::CubAllocate(scratch, stream));
+  PetscCall(sfpc::CubRun(scratch, sort));
   PetscCallCUDA(cudaMemsetAsync(rcount, 0, sizeof(int) * n, stream));
-  need = tmpbytes;
-  PetscCallCUDA(cub::DeviceRunLengthEncode::Encode(tmp, need, skey, rkey, rcount, nruns, n, stream));
+  PetscCall(sfpc::CubRun(scratch, encode));
   /* runs beyond nruns are not written; the scans below run over n entries, so zero them first */
   PetscCallCUDA(cudaMemsetAsync(rtasks, 0, sizeof(int) * n, stream));
   BucketTasksKernel<<<nb, tpb, 0, stream>>>(nruns, rkey, rcount, rtasks);
   PetscCallCUDA(cudaGetLastError());
-  need = tmpbytes;
-  PetscCallCUDA(cub::DeviceScan::ExclusiveSum(tmp, need, rtasks, rtask0, n, stream));
-  need = tmpbytes;
-  PetscCallCUDA(cub::DeviceScan::ExclusiveSum(tmp, need, rcount, rrow0, n, stream));
+  PetscCall(sfpc::CubRun(scratch, scantasks));
+  PetscCall(sfpc::CubRun(scratch, scanrows));
 
   /* 4. tasks: sizes come back to the host once, to allocate, to launch sweeps and for the views */
   PetscCallCUDA(cudaMemsetAsync(sizes, 0, sizeof(hsizes), stream));
@@ -267,7 +265,7 @@ PetscErrorCode SFPCScheduleBuild(SFPCTriDevice T, PetscBool lower, SFPCLevels le
   FillTasksKernel<<<nb, tpb, 0, stream>>>(nruns, rkey, rcount, rrow0, rtask0, S->start, S->vec);
   PetscCallCUDA(cudaGetLastError());
 
-  PetscCallCUDA(cudaFreeAsync(tmp, stream));
+  PetscCall(sfpc::CubRelease(scratch, stream));
   PetscCallCUDA(cudaFreeAsync(level, stream));
   PetscCallCUDA(cudaFreeAsync(key, stream));
   PetscCallCUDA(cudaFreeAsync(skey, stream));

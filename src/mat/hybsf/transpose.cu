@@ -9,6 +9,7 @@
 */
 #include <sfpc/private/sfpcimpl.h>
 #include <sfpc/private/sfdevice.cuh>
+#include <sfpc/private/sfcub.cuh>
 #include <petscdevice_cuda.h>
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>
@@ -46,8 +47,7 @@ PetscErrorCode CreateTranspose(SFPCTriDevice T, SFPCTriDevice *out)
   cudaStream_t        stream;
   unsigned long long *key, *skey;
   int                *pos, *perm, *ti, *tj;
-  void               *tmp      = NULL;
-  size_t              tmpbytes = 0, need;
+  sfpc::CubScratch    scratch;
   int                 bits     = 1;
   SFPCTriOptions      o        = T->opt;
 
@@ -63,15 +63,13 @@ PetscErrorCode CreateTranspose(SFPCTriDevice T, SFPCTriDevice *out)
   PetscCallCUDA(cudaMemsetAsync(ti, 0, sizeof(int) * (n + 1), stream));
   KeysKernel<<<(n + tpb - 1) / tpb, tpb, 0, stream>>>(n, T->i, T->j, key, pos, ti);
   PetscCallCUDA(cudaGetLastError());
-  PetscCallCUDA(cub::DeviceRadixSort::SortPairs(NULL, need, key, skey, pos, perm, nnz, 0, bits, stream));
-  tmpbytes = need;
-  PetscCallCUDA(cub::DeviceScan::ExclusiveSum(NULL, need, ti, ti, n + 1, stream));
-  tmpbytes = PetscMax(tmpbytes, need);
-  PetscCallCUDA(cudaMallocAsync(&tmp, tmpbytes, stream));
-  need = tmpbytes;
-  PetscCallCUDA(cub::DeviceRadixSort::SortPairs(tmp, need, key, skey, pos, perm, nnz, 0, bits, stream));
-  need = tmpbytes;
-  PetscCallCUDA(cub::DeviceScan::ExclusiveSum(tmp, need, ti, ti, n + 1, stream));
+  auto sort = [&](void *tmp, size_t &bytes) { return cub::DeviceRadixSort::SortPairs(tmp, bytes, key, skey, pos, perm, nnz, 0, bits, stream); };
+  auto scan = [&](void *tmp, size_t &bytes) { return cub::DeviceScan::ExclusiveSum(tmp, bytes, ti, ti, n + 1, stream); };
+  PetscCall(sfpc::CubReserve(scratch, sort));
+  PetscCall(sfpc::CubReserve(scratch, scan));
+  PetscCall(sfpc::CubAllocate(scratch, stream));
+  PetscCall(sfpc::CubRun(scratch, sort));
+  PetscCall(sfpc::CubRun(scratch, scan));
   ColumnsKernel<<<(nnz + tpb - 1) / tpb, tpb, 0, stream>>>(nnz, n, skey, tj);
   PetscCallCUDA(cudaGetLastError());
 
@@ -82,7 +80,7 @@ PetscErrorCode CreateTranspose(SFPCTriDevice T, SFPCTriDevice *out)
   o.upper_unit = T->opt.lower_unit;
   PetscCall(SFPCTriDeviceCreate(n, nnz, ti, tj, PETSC_TRUE, &o, out));
   (*out)->perm = perm;
-  PetscCallCUDA(cudaFreeAsync(tmp, stream));
+  PetscCall(sfpc::CubRelease(scratch, stream));
   PetscCallCUDA(cudaFreeAsync(key, stream));
   PetscCallCUDA(cudaFreeAsync(skey, stream));
   PetscCallCUDA(cudaFreeAsync(pos, stream));

@@ -6,6 +6,7 @@
 #include <sfpc/private/sfpcimpl.h>
 #include <sfpc/private/triangle.h>
 #include <sfpc/private/sfdevice.cuh>
+#include <sfpc/private/sfcub.cuh>
 #include <petscdevice_cuda.h>
 #include <cub/device/device_scan.cuh>
 
@@ -97,8 +98,6 @@ PetscErrorCode SFPCTriangleCreate_Device(PetscInt n, const PetscInt *ai, const P
   int               *ti, *tj, nnz = 0;
   double            *ta;
   unsigned long long *dfault, none = ~0ULL;
-  void              *tmp = NULL;
-  size_t             tmpbytes = 0;
   const int          tpb = 256, nb = (int)((n + tpb - 1) / tpb);
   SFPCTriOptions     o = *opt;
   PetscErrorCode     ierr;
@@ -114,12 +113,9 @@ PetscErrorCode SFPCTriangleCreate_Device(PetscInt n, const PetscInt *ai, const P
     else CountKernel<false><<<nb, tpb, 0, stream>>>((int)n, ai, aj, ti);
     PetscCallCUDA(cudaGetLastError());
   }
-  PetscCallCUDA(cub::DeviceScan::ExclusiveSum(NULL, tmpbytes, ti, ti, (int)n + 1, stream));
-  PetscCallCUDA(cudaMallocAsync(&tmp, tmpbytes, stream));
-  PetscCallCUDA(cub::DeviceScan::ExclusiveSum(tmp, tmpbytes, ti, ti, (int)n + 1, stream));
+  PetscCall(sfpc::CubCall(stream, [&](void *tmp, size_t &bytes) { return cub::DeviceScan::ExclusiveSum(tmp, bytes, ti, ti, (int)n + 1, stream); }));
   PetscCallCUDA(cudaMemcpyAsync(&nnz, ti + n, sizeof(int), cudaMemcpyDeviceToHost, stream));
   PetscCallCUDA(cudaStreamSynchronize(stream));
-  PetscCallCUDA(cudaFreeAsync(tmp, stream));
   PetscCallCUDA(cudaMallocAsync(&tj, sizeof(int) * PetscMax(nnz, 1), stream));
   PetscCallCUDA(cudaMallocAsync(&ta, sizeof(double) * PetscMax(nnz, 1), stream));
   if (n) PetscCall(LaunchFill(n, ai, aj, aa, lower, unit, ti, tj, ta, false, true, dfault, stream));

@@ -34,6 +34,7 @@
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>
 #include <petscdevice_cuda.h>
+#include <sfpc/private/sfcub.cuh>
 #include "afsai.h"
 
 struct _n_AFSAIDevice {
@@ -492,8 +493,6 @@ PetscErrorCode AFSAIPattern_Device(Mat A, const AFSAIParams *prm, PetscInt r0, P
   Scratch             S;
   int                *slot, *len, *dmax, hmax[2] = {0, 0}, nnz = 0;
   unsigned long long *dstats, *dkey, stats[2 + AFSAI_NSTOP];
-  size_t              need = 0;
-  void               *tmp;
 
   PetscFunctionBegin;
   PetscCall(AFSAIDeviceDestroy(dev));
@@ -540,10 +539,7 @@ PetscErrorCode AFSAIPattern_Device(Mat A, const AFSAIParams *prm, PetscInt r0, P
   if (!fail->cause) {
     PetscCallCUDA(cudaMemcpyAsync(stats, dstats, sizeof(stats), cudaMemcpyDeviceToHost, stream));
     PetscCallCUDA(cudaMalloc(&D->gi, sizeof(int) * (n + 1)));
-    PetscCallCUDA(cub::DeviceScan::ExclusiveSum(NULL, need, len, D->gi, (int)n + 1, stream));
-    PetscCallCUDA(cudaMallocAsync(&tmp, need, stream));
-    PetscCallCUDA(cub::DeviceScan::ExclusiveSum(tmp, need, len, D->gi, (int)n + 1, stream));
-    PetscCallCUDA(cudaFreeAsync(tmp, stream));
+    PetscCall(sfpc::CubCall(stream, [&](void *tmp, size_t &bytes) { return cub::DeviceScan::ExclusiveSum(tmp, bytes, len, D->gi, (int)n + 1, stream); }));
     PetscCallCUDA(cudaMemcpyAsync(&nnz, D->gi + n, sizeof(int), cudaMemcpyDeviceToHost, stream));
     PetscCallCUDA(cudaStreamSynchronize(stream));
     D->nnz = nnz;
@@ -617,8 +613,6 @@ static PetscErrorCode CreateFactors(AFSAIDevice D, cudaStream_t stream, Mat *G, 
 {
   const PetscInt n = D->n, nnz = D->nnz;
   int           *count, *ti, *tj, *keys, *idx, bits = 1;
-  size_t         need = 0;
-  void          *tmp;
 
   PetscFunctionBegin;
   PetscCheck(D->r0 == 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "PCAFSAI: square G and G^T are assembled from a search of all rows only");
@@ -630,18 +624,11 @@ static PetscErrorCode CreateFactors(AFSAIDevice D, cudaStream_t stream, Mat *G, 
   PetscCallCUDA(cudaMallocAsync(&idx, sizeof(int) * PetscMax(nnz, 1), stream));
   PetscCallCUDA(cudaMemsetAsync(count, 0, sizeof(int) * (n + 1), stream));
   ColumnCounts<<<Blocks(nnz, 256), 256, 0, stream>>>((int)nnz, D->gj, count);
-  PetscCallCUDA(cub::DeviceScan::ExclusiveSum(NULL, need, count, ti, (int)n + 1, stream));
-  PetscCallCUDA(cudaMallocAsync(&tmp, need, stream));
-  PetscCallCUDA(cub::DeviceScan::ExclusiveSum(tmp, need, count, ti, (int)n + 1, stream));
-  PetscCallCUDA(cudaFreeAsync(tmp, stream));
+  PetscCall(sfpc::CubCall(stream, [&](void *tmp, size_t &bytes) { return cub::DeviceScan::ExclusiveSum(tmp, bytes, count, ti, (int)n + 1, stream); }));
   /* a radix sort is stable: the entries of a column keep G's row order, so G^T's rows come out sorted */
   Iota<<<Blocks(nnz, 256), 256, 0, stream>>>((int)nnz, idx);
   while ((1 << bits) < n) bits++;
-  need = 0;
-  PetscCallCUDA(cub::DeviceRadixSort::SortPairs(NULL, need, D->gj, keys, idx, D->tperm, (int)nnz, 0, bits, stream));
-  PetscCallCUDA(cudaMallocAsync(&tmp, need, stream));
-  PetscCallCUDA(cub::DeviceRadixSort::SortPairs(tmp, need, D->gj, keys, idx, D->tperm, (int)nnz, 0, bits, stream));
-  PetscCallCUDA(cudaFreeAsync(tmp, stream));
+  PetscCall(sfpc::CubCall(stream, [&](void *tmp, size_t &bytes) { return cub::DeviceRadixSort::SortPairs(tmp, bytes, D->gj, keys, idx, D->tperm, (int)nnz, 0, bits, stream); }));
   TransposeColumns<<<Blocks(nnz, 256), 256, 0, stream>>>((int)nnz, D->tperm, D->ci, tj);
   PetscCallCUDA(cudaGetLastError());
   PetscCall(PetscMalloc2(n + 1, &D->hi[1], PetscMax(nnz, 1), &D->hj[1]));

@@ -24,6 +24,7 @@
 #include <cub/device/device_segmented_sort.cuh>
 #include <petscdevice_cuda.h>
 #include <sfpc/private/sfdevice.cuh>
+#include <sfpc/private/sfcub.cuh>
 #include "sfdilu.h"
 
 struct _n_SFDILUDevice {
@@ -87,15 +88,10 @@ __device__ __forceinline__ int LoadColor(const int *color, int c)
   return cuda::atomic_ref<const int, cuda::thread_scope_device>(color[c]).load(cuda::memory_order_relaxed);
 }
 
-__device__ __forceinline__ void JPLCompare(int r, unsigned hr, const int *__restrict__ list, int lo, int hi, const int *color, int round, unsigned seed, bool &ismax, bool &ismin)
+/* Row r against the neighbours list[lo, hi) in round k: sfdilu.h's rule, the host's (dilu_host.c). */
+__device__ __forceinline__ void JPLCompare(int r, unsigned hr, const int *__restrict__ list, int lo, int hi, const int *color, int round, unsigned seed, int *ismax, int *ismin)
 {
-  for (int k = lo; k < hi; k++) {
-    const int c = list[k];
-    if (c == r || !SFDILUCompetes(LoadColor(color, c), round)) continue;
-    const unsigned hc = SFDILUHash((unsigned)c, seed);
-    if (!SFDILUBeats(hr, r, hc, c)) ismax = false;
-    if (!SFDILUBeats(hc, c, hr, r)) ismin = false;
-  }
+  for (int k = lo; k < hi; k++) SFDILUVisit(r, hr, list[k], LoadColor(color, list[k]), round, seed, ismax, ismin);
 }
 
 /* One JPL round (sfdilu.h); rows colored in it are counted in *colored. */
@@ -104,9 +100,9 @@ __global__ void JPLRound(int n, const int *__restrict__ ai, const int *__restric
   const int r = blockIdx.x * blockDim.x + threadIdx.x;
   if (r >= n || LoadColor(color, r) >= 0) return;
   const unsigned hr    = SFDILUHash((unsigned)r, seed);
-  bool           ismax = true, ismin = true;
-  JPLCompare(r, hr, aj, ai[r], ai[r + 1], color, round, seed, ismax, ismin);
-  JPLCompare(r, hr, xj, xi[r], xi[r + 1], color, round, seed, ismax, ismin);
+  int            ismax = 1, ismin = 1;
+  JPLCompare(r, hr, aj, ai[r], ai[r + 1], color, round, seed, &ismax, &ismin);
+  JPLCompare(r, hr, xj, xi[r], xi[r + 1], color, round, seed, &ismax, &ismin);
   if (ismax || ismin) {
     cuda::atomic_ref<int, cuda::thread_scope_device>(color[r]).store(2 * round + (ismax ? 0 : 1), cuda::memory_order_relaxed);
     atomicAdd(colored, 1);
@@ -267,8 +263,6 @@ static PetscErrorCode ColorJPL_Device(SFDILU *s, PetscInt n, const int *ai, cons
 {
   SFDILUDevice D = s->dev;
   int         *extra, *xi, *xfill, *xj, *dcolored, nx, left = (int)n, round = 0;
-  size_t       need = 0;
-  void        *tmp;
 
   PetscFunctionBegin;
   PetscCallCUDA(cudaMallocAsync(&extra, sizeof(int) * (n + 1), stream));
@@ -277,10 +271,7 @@ static PetscErrorCode ColorJPL_Device(SFDILU *s, PetscInt n, const int *ai, cons
   PetscCallCUDA(cudaMemsetAsync(extra, 0, sizeof(int) * (n + 1), stream));
   PetscCallCUDA(cudaMemsetAsync(xfill, 0, sizeof(int) * (n + 1), stream));
   TransposePositions<<<Blocks(n), TPB, 0, stream>>>((int)n, ai, aj, D->tpos, extra);
-  PetscCallCUDA(cub::DeviceScan::ExclusiveSum(NULL, need, extra, xi, (int)n + 1, stream));
-  PetscCallCUDA(cudaMallocAsync(&tmp, need, stream));
-  PetscCallCUDA(cub::DeviceScan::ExclusiveSum(tmp, need, extra, xi, (int)n + 1, stream));
-  PetscCallCUDA(cudaFreeAsync(tmp, stream));
+  PetscCall(sfpc::CubCall(stream, [&](void *tmp, size_t &bytes) { return cub::DeviceScan::ExclusiveSum(tmp, bytes, extra, xi, (int)n + 1, stream); }));
   PetscCallCUDA(cudaMemcpyAsync(&nx, xi + n, sizeof(int), cudaMemcpyDeviceToHost, stream));
   PetscCallCUDA(cudaStreamSynchronize(stream));
   PetscCallCUDA(cudaMallocAsync(&xj, sizeof(int) * PetscMax(nx, 1), stream));
@@ -328,8 +319,6 @@ static PetscErrorCode SortByColor(SFDILU *s, PetscInt n, cudaStream_t stream)
 {
   SFDILUDevice D = s->dev;
   int         *count, *map, *hcount, *rows, *skeys, nc = (int)s->ncolors, bits = 1;
-  size_t       need = 0;
-  void        *tmp;
 
   PetscFunctionBegin;
   PetscCallCUDA(cudaMallocAsync(&count, sizeof(int) * PetscMax(nc, 1), stream));
@@ -356,10 +345,7 @@ static PetscErrorCode SortByColor(SFDILU *s, PetscInt n, cudaStream_t stream)
   RenumberColors<<<Blocks(n), TPB, 0, stream>>>((int)n, map, D->color, rows);
   while ((1 << bits) < s->ncolors) bits++;
   /* a radix sort is stable: rows of one color stay in natural order */
-  PetscCallCUDA(cub::DeviceRadixSort::SortPairs(NULL, need, D->color, skeys, rows, D->order, (int)n, 0, bits, stream));
-  PetscCallCUDA(cudaMallocAsync(&tmp, need, stream));
-  PetscCallCUDA(cub::DeviceRadixSort::SortPairs(tmp, need, D->color, skeys, rows, D->order, (int)n, 0, bits, stream));
-  PetscCallCUDA(cudaFreeAsync(tmp, stream));
+  PetscCall(sfpc::CubCall(stream, [&](void *tmp, size_t &bytes) { return cub::DeviceRadixSort::SortPairs(tmp, bytes, D->color, skeys, rows, D->order, (int)n, 0, bits, stream); }));
   InvertOrder<<<Blocks(n), TPB, 0, stream>>>((int)n, D->order, D->iperm);
   PetscCallCUDA(cudaStreamSynchronize(stream)); /* hcount is read by the copy above */
   PetscCall(PetscFree(hcount));
@@ -374,18 +360,13 @@ static PetscErrorCode PermutedFactor(SFDILU *s, PetscInt n, const int *ai, const
 {
   SFDILUDevice D = s->dev;
   int         *len, *pi, *pj, *sj, *psrc, npnz;
-  size_t       need = 0;
-  void        *tmp;
 
   PetscFunctionBegin;
   PetscCallCUDA(cudaMallocAsync(&len, sizeof(int) * (n + 1), stream));
   PetscCallCUDA(cudaMallocAsync(&pi, sizeof(int) * (n + 1), stream));
   PetscCallCUDA(cudaMemsetAsync(len + n, 0, sizeof(int), stream));
   PermutedLengths<<<Blocks(n), TPB, 0, stream>>>((int)n, ai, aj, D->order, len);
-  PetscCallCUDA(cub::DeviceScan::ExclusiveSum(NULL, need, len, pi, (int)n + 1, stream));
-  PetscCallCUDA(cudaMallocAsync(&tmp, need, stream));
-  PetscCallCUDA(cub::DeviceScan::ExclusiveSum(tmp, need, len, pi, (int)n + 1, stream));
-  PetscCallCUDA(cudaFreeAsync(tmp, stream));
+  PetscCall(sfpc::CubCall(stream, [&](void *tmp, size_t &bytes) { return cub::DeviceScan::ExclusiveSum(tmp, bytes, len, pi, (int)n + 1, stream); }));
   PetscCallCUDA(cudaMemcpyAsync(&npnz, pi + n, sizeof(int), cudaMemcpyDeviceToHost, stream));
   PetscCallCUDA(cudaStreamSynchronize(stream));
   PetscCallCUDA(cudaMallocAsync(&pj, sizeof(int) * PetscMax(npnz, 1), stream));
@@ -393,11 +374,7 @@ static PetscErrorCode PermutedFactor(SFDILU *s, PetscInt n, const int *ai, const
   PetscCallCUDA(cudaMallocAsync(&psrc, sizeof(int) * PetscMax(npnz, 1), stream));
   PetscCallCUDA(cudaMallocAsync(&D->src, sizeof(int) * PetscMax(npnz, 1), stream));
   PermutedEntries<<<Blocks(n), TPB, 0, stream>>>((int)n, ai, aj, D->order, D->iperm, pi, pj, psrc);
-  need = 0;
-  PetscCallCUDA(cub::DeviceSegmentedSort::SortPairs(NULL, need, pj, sj, psrc, D->src, npnz, (int)n, pi, pi + 1, stream));
-  PetscCallCUDA(cudaMallocAsync(&tmp, need, stream));
-  PetscCallCUDA(cub::DeviceSegmentedSort::SortPairs(tmp, need, pj, sj, psrc, D->src, npnz, (int)n, pi, pi + 1, stream));
-  PetscCallCUDA(cudaFreeAsync(tmp, stream));
+  PetscCall(sfpc::CubCall(stream, [&](void *tmp, size_t &bytes) { return cub::DeviceSegmentedSort::SortPairs(tmp, bytes, pj, sj, psrc, D->src, npnz, (int)n, pi, pi + 1, stream); }));
   PetscCall(SFPCTriDeviceCreate(n, npnz, pi, sj, PETSC_TRUE, &s->engine, &D->T));
   PetscCallCUDA(cudaFreeAsync(psrc, stream));
   PetscCallCUDA(cudaFreeAsync(sj, stream));

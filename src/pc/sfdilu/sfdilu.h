@@ -47,7 +47,9 @@ static inline SFDILU_HOSTDEVICE int SFDILUCompetes(int cc, int round)
 
 /*
    One neighbour c (color cc) of uncolored row r in round k: r stays a local maximum (ismax) or
-   minimum (ismin) only if it beats, or loses to, every neighbour that still competes.
+   minimum (ismin) only if it beats, or loses to, every neighbour that still competes. The one
+   per-neighbour rule of every JPL coloring: host (dilu_host.c), global (dilu_global.c) and device
+   (dilu_device.cu).
 */
 static inline SFDILU_HOSTDEVICE void SFDILUVisit(int r, unsigned hr, int c, int cc, int round, unsigned seed, int *ismax, int *ismin)
 {
