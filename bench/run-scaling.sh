@@ -8,9 +8,10 @@
 # strong:   271^3 on 2 and 4 GPUs (the 1-GPU run is weak's).
 # convdiff: weak for upwinded convection-diffusion (Pe 5), aFSAI (SPD only) left out.
 # gamg:     GAMG with its default smoothers, sfdilu and afsai smoothers, about 2.5*10^6 rows per GPU; GAMG's
-#           Galerkin products run on the host (bench/README.md).
+#           Galerkin products run on the host (bench/README.md). gamg-small: the same at about 10^6 (100^3,
+#           126^3, 159^3).
 # All but gamg run a fixed 100 iterations (-rtol 1e-12 -max_it 100): time per iteration is the weak-scaling
-# metric. Each run has a 150 s limit. Records go to bench/results/scaling-<gpu>.json (and $OUT); a table at
+# metric. Each run has a 150 s limit (RUN_LIMIT). Records go to bench/results/scaling-<gpu>.json (and $OUT); a table at
 # the end (bench/scaling-summary.py). On an H200 x4, weak took 250 s and global 160 s.
 set -u
 gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1 | tr 'A-Z ' 'a-z-')
@@ -21,7 +22,7 @@ run() { # ranks, then the benchmark's options
   local p=$1; shift
   [ "$p" -le "$ngpu" ] || { echo "skipped: $p ranks on $ngpu GPUs"; return; }
   echo "+ mpiexec -n $p build/bench/scaling $*"; local t0=$SECONDS
-  timeout 150 mpiexec -n "$p" build/bench/scaling -json "$out" -repeat 1 "$@" || echo "  failed or timed out"
+  timeout ${RUN_LIMIT:-150} mpiexec -n "$p" build/bench/scaling -json "$out" -repeat 1 "$@" || echo "  failed or timed out"
   echo "  ($((SECONDS - t0)) s)"
 }
 fixed="-rtol 1e-12 -max_it 100"
@@ -32,6 +33,7 @@ for series in "${@:-weak}"; do
   global) for pn in 1:171 2:215 4:271; do run ${pn%:*} -series weak5m -problem poisson7 -n ${pn#*:} $fixed -configs $block,afsai,sfdilu-global,afsai-gather; done ;;
   strong) for p in 2 4; do run $p -series strong -problem poisson7 -n 271 $fixed -configs $block,afsai; done ;;
   convdiff) for pn in 1:271 2:342 4:431; do run ${pn%:*} -series weak -problem convdiff -peclet 5 -n ${pn#*:} $fixed -configs $block; done ;;
+  gamg-small) for pn in 1:100 2:126 4:159; do run ${pn%:*} -series weak1m -problem poisson7 -n ${pn#*:} -rtol 1e-8 -configs gamg,gamg-sfdilu,gamg-afsai; done ;;
   gamg) for pn in 1:136 2:171 4:215; do run ${pn%:*} -series weak -problem poisson7 -n ${pn#*:} -rtol 1e-8 -configs gamg,gamg-sfdilu,gamg-afsai; done ;;
   *) echo "unknown series $series"; exit 1 ;;
   esac
