@@ -107,21 +107,6 @@ __global__ void SIPPlaneKernel(SIPArgs g, const int *__restrict__ order, int npo
   if (r >= 0) FactorPoint<false>(g, r, NULL, 0);
 }
 
-/* The lowest row with a column that is not itself or a grid neighbour, as (row << 32) | column. */
-__global__ void SIPPatternKernel(int n, int nx, int ny, const int *__restrict__ ai, const int *__restrict__ aj, unsigned long long *bad)
-{
-  const int r = blockIdx.x * blockDim.x + threadIdx.x;
-  if (r >= n) return;
-  const int i = r % nx, j = (r / nx) % ny, k = r / (nx * ny);
-  for (int q = ai[r]; q < ai[r + 1]; q++) {
-    const int c = aj[q], ci = c % nx, cj = (c / nx) % ny, ck = c / (nx * ny);
-    if (abs(ci - i) + abs(cj - j) + abs(ck - k) > 1) {
-      atomicMin(bad, (unsigned long long)r << 32 | (unsigned)c);
-      return; /* columns are sorted: the first bad one is the lowest */
-    }
-  }
-}
-
 /* order[table[tstart[s] + k - kmin(s)] + j - jmin(s, k)] = point (i, j, k) of plane s = i + j + k. */
 __global__ void SIPOrderKernel(int nx, int ny, int nz, const int *__restrict__ tstart, const int *__restrict__ table, int *order)
 {
@@ -136,21 +121,12 @@ __global__ void SIPOrderKernel(int nx, int ny, int nz, const int *__restrict__ t
 /* The SIP grid check of SFILUCheckSIPPattern(), on the device's copy of the pattern. */
 PetscErrorCode SFILUCheckSIPPattern_Device(SFPCTriDevice T, const PetscInt dims[3])
 {
-  cudaStream_t        stream;
-  unsigned long long  bad = ~0ULL, *dbad;
-  const int           tpb = 256;
+  PetscInt r, c;
 
   PetscFunctionBegin;
   PetscCall(SFILUCheckSIPGrid(T->n, dims));
-  PetscCall(PetscGetCurrentCUDAStream(&stream));
-  PetscCallCUDA(cudaMallocAsync(&dbad, sizeof(bad), stream));
-  PetscCallCUDA(cudaMemcpyAsync(dbad, &bad, sizeof(bad), cudaMemcpyHostToDevice, stream));
-  if (T->n) SIPPatternKernel<<<(int)((T->n + tpb - 1) / tpb), tpb, 0, stream>>>((int)T->n, (int)dims[0], (int)dims[1], T->i, T->j, dbad);
-  PetscCallCUDA(cudaGetLastError());
-  PetscCallCUDA(cudaMemcpyAsync(&bad, dbad, sizeof(bad), cudaMemcpyDeviceToHost, stream));
-  PetscCallCUDA(cudaStreamSynchronize(stream));
-  PetscCallCUDA(cudaFreeAsync(dbad, stream));
-  if (bad != ~0ULL) PetscCall(SFILUSIPPatternError(dims, (PetscInt)(bad >> 32), (PetscInt)(bad & 0xffffffffULL)));
+  PetscCall(SFPCGridFindOutside_Device(T, dims, &r, &c));
+  if (r >= 0) PetscCall(SFILUSIPPatternError(dims, r, c));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

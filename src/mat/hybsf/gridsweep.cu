@@ -1,0 +1,305 @@
+/*
+   The grid layout of the sync-free engine: L and U sweeps of a factor whose pattern is (part of)
+   the 7-point stencil of a known nx x ny x nz grid, x fastest. The level formulation crosses L2
+   once per hyperplane i + j + k (nx + ny + nz - 2 hops per sweep, about 1.2 us each); this walk
+   keeps the x and y dependencies inside a warp and pays a hop per z-plane and per 32 y-lines.
+
+   One warp per tile line (jb, k): the 32 y-lines j = 32 jb + lane of z-plane k. The warp walks
+   steps t = 0 .. nx + 30; at step t lane l does point i = t - l. So
+   - the -x neighbour (i - 1, j, k) is the lane's own result of the previous step (a register),
+   - the -y neighbour (i, j - 1, k) is lane l - 1's result of the previous step (a shuffle),
+   - lane 0's -y neighbour comes from warp (jb - 1, k) and every lane's -z neighbour from warp
+     (jb, k - 1), through the output vector, read in chunks of C steps: lane l loads the C values of
+     line (j, k - 1) its next C steps need (contiguous, x fastest), lanes 0 .. C - 1 the C values of
+     line (32 jb - 1, k) lane 0 needs, and only values still holding the solve sentinel are read
+     again. A chunk, not a step, pays the L2 round trip.
+   The U sweep is the same walk over the reversed numbering r' = n - 1 - r: a point's +x, +y, +z
+   neighbours are its -x', -y', -z' ones there.
+
+   Warps take tile lines by atomic ticket in z-major order (w = k * njb + jb), so a warp only waits on
+   lines of lower tickets, whose warps have taken them and run: no deadlock whatever the residency,
+   and no grid barrier. Values are published through the output with the sentinel, as the other
+   layouts' solves do (sfdevice.cuh): no flags, no fences.
+
+   Arithmetic: the CSR sweep's (SFPCTriFactorSweep_Host()) operation for operation: b minus the
+   products in column order (-z, -y, -x for L; +x, +y, +z for U), times the inverse pivot when not
+   unit, with no fused multiply-add; entries the pattern lacks are skipped (never 0 * x).
+
+   Coefficients are gathered per point, in natural order, from the factor's CSR after each change of
+   values (GridFillKernel): {c_x, c_y, c_z, 1/pivot}, 32 bytes, so the C points a lane does in a chunk
+   are one contiguous run, and the next chunk's run is prefetched into L2 while this one waits.
+*/
+#include <sfpc/private/sfpcimpl.h>
+#include <sfpc/private/sfdevice.cuh>
+#include <petscdevice_cuda.h>
+
+namespace
+{
+/* A point's coefficients for one sweep: its -x, -y, -z (L) or +x, +y, +z (U) entries and the inverse pivot; 32 bytes, loaded at once. */
+struct alignas(32) GridCoef {
+  double x, y, z, w;
+};
+
+struct GridArgs {
+  int nx, ny, njb, n;
+  long long ntasks;
+  const GridCoef *__restrict__ coef;
+  const unsigned char *__restrict__ mask;
+};
+
+/* Point r' of the walk, in the factor's numbering. */
+template <bool UP>
+__device__ __forceinline__ int Point(const GridArgs &g, int rp)
+{
+  return UP ? g.n - 1 - rp : rp;
+}
+
+__device__ __forceinline__ unsigned long long LoadBits(const double *x, int r)
+{
+  return cuda::atomic_ref<const unsigned long long, cuda::thread_scope_device>(*(const unsigned long long *)(x + r)).load(cuda::memory_order_relaxed);
+}
+
+__device__ __forceinline__ double Sub(double v, double c, double y)
+{
+  return __dsub_rn(v, __dmul_rn(c, y)); /* as the host computes s -= a * x: rounded product, then difference */
+}
+
+template <bool UP, bool UNIT, int C>
+__global__ void __launch_bounds__(32 * SFPC_WARPS_PER_BLOCK) GridSweepKernel(GridArgs g, const double *b, double *x, double *reset, unsigned long long *counter, unsigned long long base)
+{
+  const unsigned full = 0xffffffffu;
+  const int      lane = threadIdx.x & 31, plane = g.nx * g.ny;
+
+  for (long long w; (w = sfpc::TakeTask(counter, base)) < g.ntasks;) {
+    const int  k = (int)(w / g.njb), jb = (int)(w - (long long)k * g.njb), j = 32 * jb + lane;
+    const int  nact = min(32, g.ny - 32 * jb), nsteps = g.nx + nact - 1;
+    const bool active = lane < nact, below = active && k > 0, left = jb > 0 && lane < C;
+    const int  line = (k * g.ny + j) * g.nx;             /* (0, j, k) in the walk's numbering */
+    const int  lbelow = line - plane;                     /* (0, j, k - 1) */
+    const int  lleft  = (k * g.ny + 32 * jb - 1) * g.nx; /* (0, 32 jb - 1, k) */
+    double     prev   = 0;                                /* this lane's result of the previous step */
+
+    for (int t0 = 0; t0 < nsteps; t0 += C) {
+      GridCoef           cf[C];
+      double             bv[C];
+      unsigned           mk[C];
+      unsigned long long zv[C], yv;
+
+      /* what does not wait: the chunk's coefficients and right-hand sides; the next chunk's into L2 */
+#pragma unroll
+      for (int s = 0; s < C; s++) {
+        const int i = t0 + s - lane;
+        mk[s]       = 0;
+        if (active && i >= 0 && i < g.nx) {
+          const int r = Point<UP>(g, line + i);
+          cf[s]       = g.coef[r];
+          mk[s]       = g.mask[r];
+          bv[s]       = b[r]; /* a plain load: in an LU solve b may be the array this sweep resets */
+        }
+      }
+      if (active) {
+        const int i = t0 + C - lane;
+        if (i >= 0 && i < g.nx) asm volatile("prefetch.global.L2 [%0];" ::"l"(g.coef + Point<UP>(g, line + i)));
+        if (i + C - 1 >= 0 && i + C - 1 < g.nx) asm volatile("prefetch.global.L2 [%0];" ::"l"(g.coef + Point<UP>(g, line + i + C - 1)));
+      }
+      /* the other warps' results of this chunk; those not published yet are read again, together */
+#pragma unroll
+      for (int s = 0; s < C; s++) {
+        const int i = t0 + s - lane;
+        zv[s]       = below && i >= 0 && i < g.nx ? LoadBits(x, Point<UP>(g, lbelow + i)) : 0;
+      }
+      yv = left && t0 + lane < g.nx ? LoadBits(x, Point<UP>(g, lleft + t0 + lane)) : 0;
+      for (;;) {
+        bool pending = yv == SFPC_SENTINEL;
+#pragma unroll
+        for (int s = 0; s < C; s++) pending |= zv[s] == SFPC_SENTINEL;
+        if (!__any_sync(full, pending)) break;
+        sfpc::Backoff();
+#pragma unroll
+        for (int s = 0; s < C; s++)
+          if (zv[s] == SFPC_SENTINEL) zv[s] = LoadBits(x, Point<UP>(g, lbelow + t0 + s - lane));
+        if (yv == SFPC_SENTINEL) yv = LoadBits(x, Point<UP>(g, lleft + t0 + lane));
+      }
+      /* C steps */
+#pragma unroll
+      for (int s = 0; s < C; s++) {
+        const int    i  = t0 + s - lane;
+        const double yl = __longlong_as_double((long long)__shfl_sync(full, yv, s));
+        double       ym = __shfl_up_sync(full, prev, 1);
+        if (lane == 0) ym = yl;
+        if (active && i >= 0 && i < g.nx) {
+          const unsigned m  = UP ? mk[s] >> 3 : mk[s];
+          const double   zm = __longlong_as_double((long long)zv[s]);
+          double         v  = bv[s];
+          const int      r  = Point<UP>(g, line + i);
+          if (UP) {
+            if (m & 1) v = Sub(v, cf[s].x, prev);
+            if (m & 2) v = Sub(v, cf[s].y, ym);
+            if (m & 4) v = Sub(v, cf[s].z, zm);
+          } else {
+            if (m & 4) v = Sub(v, cf[s].z, zm);
+            if (m & 2) v = Sub(v, cf[s].y, ym);
+            if (m & 1) v = Sub(v, cf[s].x, prev);
+          }
+          if (!UNIT) v = __dmul_rn(v, cf[s].w);
+          if (reset) sfpc::ResetValue(reset, r);
+          sfpc::PublishValue(x, r, v);
+          prev = v;
+        }
+      }
+    }
+  }
+}
+
+/* The lowest row with a column that is not itself or a grid neighbour, as (row << 32) | column. */
+__global__ void GridOutsideKernel(int n, int nx, int ny, const int *__restrict__ ai, const int *__restrict__ aj, unsigned long long *bad)
+{
+  const int r = blockIdx.x * blockDim.x + threadIdx.x;
+  if (r >= n) return;
+  const int i = r % nx, j = (r / nx) % ny, k = r / (nx * ny);
+  for (int q = ai[r]; q < ai[r + 1]; q++) {
+    const int c = aj[q], ci = c % nx, cj = (c / nx) % ny, ck = c / (nx * ny);
+    if (abs(ci - i) + abs(cj - j) + abs(ck - k) > 1) {
+      atomicMin(bad, (unsigned long long)r << 32 | (unsigned)c);
+      return; /* columns are sorted: the first bad one is the lowest */
+    }
+  }
+}
+
+/*
+   Per point: the mask of neighbours the pattern holds, and the coefficients each grid sweep reads.
+   A neighbour is told by coordinates, not by stride alone: where a side has length 1 two strides
+   coincide (nx = 1: x and y neighbours are both 1 away).
+*/
+__global__ void GridFillKernel(int n, int nx, int ny, int nz, const int *__restrict__ ai, const int *__restrict__ aj, const int *__restrict__ ad, const double *__restrict__ a, unsigned char *mask, GridCoef *lower, GridCoef *upper)
+{
+  const int r = blockIdx.x * blockDim.x + threadIdx.x;
+  if (r >= n) return;
+  const int at[3] = {r % nx, (r / nx) % ny, r / (nx * ny)}, dims[3] = {nx, ny, nz}, stride[3] = {1, nx, nx * ny};
+  double    lo[3] = {0, 0, 0}, up[3] = {0, 0, 0};
+  unsigned  m     = 0;
+
+  for (int q = ai[r]; q < ai[r + 1]; q++) {
+    const int c = aj[q];
+    for (int d = 0; d < 3; d++) {
+      if (at[d] > 0 && c == r - stride[d]) m |= 1u << d, lo[d] = a[q];
+      if (at[d] < dims[d] - 1 && c == r + stride[d]) m |= 8u << d, up[d] = a[q];
+    }
+  }
+  mask[r] = (unsigned char)m;
+  if (lower) lower[r] = GridCoef{lo[0], lo[1], lo[2], a[ad[r]]};
+  if (upper) upper[r] = GridCoef{up[0], up[1], up[2], a[ad[r]]};
+}
+
+template <bool UP, bool UNIT>
+PetscErrorCode Launch(int chunk, int blocks, cudaStream_t stream, const GridArgs &g, const double *b, double *x, double *reset, unsigned long long *counter, unsigned long long base)
+{
+  PetscFunctionBegin;
+  switch (chunk) {
+  case 4:
+    GridSweepKernel<UP, UNIT, 4><<<blocks, 32 * SFPC_WARPS_PER_BLOCK, 0, stream>>>(g, b, x, reset, counter, base);
+    break;
+  case 8:
+    GridSweepKernel<UP, UNIT, 8><<<blocks, 32 * SFPC_WARPS_PER_BLOCK, 0, stream>>>(g, b, x, reset, counter, base);
+    break;
+  case 16:
+    GridSweepKernel<UP, UNIT, 16><<<blocks, 32 * SFPC_WARPS_PER_BLOCK, 0, stream>>>(g, b, x, reset, counter, base);
+    break;
+  default:
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Grid chunk must be 4, 8 or 16, not %d", chunk);
+  }
+  PetscCallCUDA(cudaGetLastError());
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+} // namespace
+
+/* The first entry (row, col) of T's pattern that is neither a diagonal nor a grid neighbour of its row, or -1, -1 (twin of SFPCGridFindOutside_Host()). */
+PetscErrorCode SFPCGridFindOutside_Device(SFPCTriDevice T, const PetscInt dims[3], PetscInt *row, PetscInt *col)
+{
+  cudaStream_t       stream;
+  unsigned long long bad = ~0ULL, *dbad;
+  const int          tpb = 256;
+
+  PetscFunctionBegin;
+  PetscCall(PetscGetCurrentCUDAStream(&stream));
+  PetscCallCUDA(cudaMallocAsync(&dbad, sizeof(bad), stream));
+  PetscCallCUDA(cudaMemcpyAsync(dbad, &bad, sizeof(bad), cudaMemcpyHostToDevice, stream));
+  if (T->n) GridOutsideKernel<<<(int)((T->n + tpb - 1) / tpb), tpb, 0, stream>>>((int)T->n, (int)dims[0], (int)dims[1], T->i, T->j, dbad);
+  PetscCallCUDA(cudaGetLastError());
+  PetscCallCUDA(cudaMemcpyAsync(&bad, dbad, sizeof(bad), cudaMemcpyDeviceToHost, stream));
+  PetscCallCUDA(cudaStreamSynchronize(stream));
+  PetscCallCUDA(cudaFreeAsync(dbad, stream));
+  *row = bad == ~0ULL ? -1 : (PetscInt)(bad >> 32);
+  *col = bad == ~0ULL ? -1 : (PetscInt)(bad & 0xffffffffULL);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Storage of the grid layout for the sweeps that use it (their layout already set to grid); the values come with SFPCGridFill_Device(). */
+PetscErrorCode SFPCGridCreate_Device(SFPCTriDevice T, const PetscInt dims[3])
+{
+  cudaStream_t stream;
+
+  PetscFunctionBegin;
+  PetscCall(SFPCGridDestroy_Device(T));
+  PetscCheck((double)T->n + 32.0 * dims[0] < (double)PETSC_INT_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "The grid layout's indices of %" PetscInt_FMT " points do not fit 32-bit integers", T->n);
+  PetscCall(PetscGetCurrentCUDAStream(&stream));
+  T->grid.nx = (int)dims[0];
+  T->grid.ny = (int)dims[1];
+  T->grid.nz = (int)dims[2];
+  PetscCallCUDA(cudaMallocAsync(&T->grid.mask, PetscMax(T->n, 1), stream));
+  if (T->opt.lower && T->lower.layout == SFPC_LAYOUT_GRID) PetscCallCUDA(cudaMallocAsync(&T->lower.gcoef, 4 * sizeof(PetscScalar) * PetscMax(T->n, 1), stream));
+  if (T->opt.upper && T->upper.layout == SFPC_LAYOUT_GRID) PetscCallCUDA(cudaMallocAsync(&T->upper.gcoef, 4 * sizeof(PetscScalar) * PetscMax(T->n, 1), stream));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Gathers the grid sweeps' coefficients (and the pattern's mask) from the factor's values. */
+PetscErrorCode SFPCGridFill_Device(SFPCTriDevice T)
+{
+  cudaStream_t stream;
+  const int    tpb = 256;
+
+  PetscFunctionBegin;
+  if (!T->grid.mask || !T->n) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscGetCurrentCUDAStream(&stream));
+  GridFillKernel<<<(int)((T->n + tpb - 1) / tpb), tpb, 0, stream>>>((int)T->n, T->grid.nx, T->grid.ny, T->grid.nz, T->i, T->j, T->diag, T->a, T->grid.mask, (GridCoef *)T->lower.gcoef, (GridCoef *)T->upper.gcoef);
+  PetscCallCUDA(cudaGetLastError());
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SFPCGridDestroy_Device(SFPCTriDevice T)
+{
+  cudaStream_t stream;
+  void        *p[] = {T->grid.mask, T->lower.gcoef, T->upper.gcoef};
+
+  PetscFunctionBegin;
+  PetscCall(PetscGetCurrentCUDAStream(&stream));
+  for (int k = 0; k < 3; k++)
+    if (p[k]) PetscCallCUDA(cudaFreeAsync(p[k], stream));
+  T->grid.mask  = NULL;
+  T->lower.gcoef = T->upper.gcoef = NULL;
+  T->grid.nx = T->grid.ny = T->grid.nz = 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* x = L^{-1} b (lower) or U^{-1} b with the grid layout; x holds the sentinel on entry, reset (may be NULL) gets it point by point. */
+PetscErrorCode SFPCGridSweep_Device(SFPCTriDevice T, PetscBool lower, const PetscScalar *b, PetscScalar *x, PetscScalar *reset, cudaStream_t stream)
+{
+  const SFPCSchedule *S = lower ? &T->lower : &T->upper;
+  GridArgs            g;
+  int                 blocks;
+  unsigned long long  base;
+  const int           chunk = (int)T->opt.grid_chunk;
+
+  PetscFunctionBegin;
+  g.nx     = T->grid.nx;
+  g.ny     = T->grid.ny;
+  g.njb    = (T->grid.ny + 31) / 32;
+  g.n      = (int)T->n;
+  g.ntasks = (long long)g.njb * T->grid.nz;
+  g.coef   = (const GridCoef *)S->gcoef;
+  g.mask   = T->grid.mask;
+  PetscCall(SFPCTriDeviceTakeTickets(T, g.ntasks, S->solve_resident, &blocks, &base));
+  if (lower) PetscCall(S->unit ? Launch<false, true>(chunk, blocks, stream, g, b, x, reset, T->counter, base) : Launch<false, false>(chunk, blocks, stream, g, b, x, reset, T->counter, base));
+  else PetscCall(S->unit ? Launch<true, true>(chunk, blocks, stream, g, b, x, reset, T->counter, base) : Launch<true, false>(chunk, blocks, stream, g, b, x, reset, T->counter, base));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
