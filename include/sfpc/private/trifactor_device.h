@@ -55,7 +55,7 @@ typedef struct {
   PetscBool  lower, upper;           /* which sweeps to analyse */
   PetscBool  lower_unit, upper_unit; /* ILU: L unit, U not */
   PetscInt   grid[3];      /* nx, ny, nz of the grid the rows are the points of (x fastest); 0: none known */
-  PetscInt   grid_chunk;   /* grid layout: x steps per read of another warp's results (4, 8 or 16) */
+  PetscInt   grid_chunk;   /* grid layout: x steps per read of another warp's results (4 or 8) */
 } SFPCTriOptions;
 
 /*
