@@ -299,7 +299,7 @@ int main(int argc, char **argv)
     args: -nx 12 -ny 10 -nz 6 -dirichlet -fact sip
 
   # GPU: grid sweeps against the host sweeps, ILU(0) and SIP: cubic-ish, ny not a multiple of 32, ny < 32,
-  # sides of length 1, Dirichlet rows, no DMDA (-pc_sfilu_grid), auto choosing grid, chunks of 4 and 8, 2 ranks
+  # sides of length 1, Dirichlet rows, no DMDA (-pc_sfilu_grid), auto choosing grid, chunks of 2 and 4, 2 ranks
   testset:
     requires: gpu
     args: -device -use_gpu_aware_mpi 0
@@ -307,7 +307,7 @@ int main(int argc, char **argv)
       suffix: gpu_40x64x24
     test:
       suffix: gpu_odd
-      args: -nx 23 -ny 45 -nz 7 -dirichlet -h_pc_sfilu_grid_chunk 4 -d_pc_sfilu_grid_chunk 4
+      args: -nx 23 -ny 45 -nz 7 -dirichlet -h_pc_sfilu_grid_chunk 2 -d_pc_sfilu_grid_chunk 2
     test:
       suffix: gpu_small_y
       args: -nx 17 -ny 9 -nz 5 -dirichlet -h_pc_sfilu_grid_chunk 4 -d_pc_sfilu_grid_chunk 4
@@ -322,7 +322,7 @@ int main(int argc, char **argv)
       args: -nx 33 -ny 70 -nz 1
     test:
       suffix: gpu_nodm
-      args: -nx 23 -ny 45 -nz 7 -nodm -h_pc_sfilu_grid 23,45,7 -d_pc_sfilu_grid 23,45,7
+      args: -nx 23 -ny 45 -nz 7 -nodm -h_pc_sfilu_grid 23,45,7 -d_pc_sfilu_grid 23,45,7 -y_pc_sfilu_grid 23,45,7
     test:
       suffix: gpu_auto
       args: -nx 23 -ny 45 -nz 7 -layout auto

@@ -24,8 +24,10 @@
    With the grid layout (gridsweep.cu) the factor is a (subset of the) 7-point stencil of a known
    nx x ny x nz grid, x fastest: the sweep walks the grid itself, one warp per 32 lines along x,
    and keeps no levels of its own (order/start/vec still order the ILU(0) factorization); gcoef
-   holds, per point in natural order, the -x, -y, -z (L) or +x, +y, +z (U) coefficients and the
-   inverse diagonal, gathered from the factor's CSR.
+   holds, per point, the -x, -y, -z (L) or +x, +y, +z (U) coefficients and the inverse diagonal,
+   gathered from the factor's CSR, and gmask which of them the pattern has, both in "skewed slabs":
+   slot (w * (nx + 31) + t) * 32 + l is what lane l of tile line w needs at step t, so that a warp's
+   step reads them coalesced (gridsweep.cu).
 */
 typedef struct {
   int            ntasks;
@@ -40,7 +42,8 @@ typedef struct {
   int           *rows;   /* hyb only */
   PetscScalar   *vals;   /* hyb only */
   PetscScalar   *dinv;   /* hyb, non-unit only */
-  PetscScalar   *gcoef;  /* grid only: 4 per point, {c_x, c_y, c_z, 1/pivot} */
+  PetscScalar   *gcoef;  /* grid only: 4 per slot, {c_x, c_y, c_z, 1/pivot} */
+  unsigned char *gmask;  /* grid only: per slot, bit d (d = x, y, z) when the pattern has that coefficient */
   PetscInt       nnz;    /* off-diagonal entries of this triangle */
   int            solve_resident;  /* warps of this sweep's solves */
   int            factor_resident; /* warps of a factorization ordered by this schedule */
@@ -55,17 +58,12 @@ typedef struct {
   PetscBool  lower, upper;           /* which sweeps to analyse */
   PetscBool  lower_unit, upper_unit; /* ILU: L unit, U not */
   PetscInt   grid[3];      /* nx, ny, nz of the grid the rows are the points of (x fastest); 0: none known */
-  PetscInt   grid_chunk;   /* grid layout: x steps per read of another warp's results (4 or 8) */
+  PetscInt   grid_chunk;   /* grid layout: x steps per read of another warp's results (2 or 4) */
 } SFPCTriOptions;
 
-/*
-   The grid of a factor whose sweeps use the grid layout (nx = 0: none). mask[r], per point: bit d
-   (d = 0, 1, 2 for x, y, z) says that the factor holds the entry of the -d neighbour, bit 3 + d that
-   of the +d neighbour; entries the pattern lacks are skipped, as the CSR sweeps skip them.
-*/
+/* The grid of a factor whose sweeps use the grid layout (nx = 0: none). */
 typedef struct {
-  int            nx, ny, nz;
-  unsigned char *mask;
+  int nx, ny, nz;
 } SFPCGrid;
 
 typedef struct _n_SFPCTriDevice *SFPCTriDevice;
@@ -107,7 +105,7 @@ struct _n_SFPCTriDevice {
    while the others poll), and x steps per chunk read from other warps.
 */
 #define SFPC_GRID_WARPS_PER_SM 4
-#define SFPC_GRID_CHUNK        8
+#define SFPC_GRID_CHUNK        4
 PETSC_INTERN PetscErrorCode SFPCTriOptionsDefault(SFPCTriOptions *);
 PETSC_INTERN PetscErrorCode SFPCTriDeviceSetWarpsPerSM(SFPCTriDevice, PetscInt);
 PETSC_INTERN PetscErrorCode SFPCTriDeviceCreate(PetscInt, PetscInt, const PetscInt *, const PetscInt *, PetscBool, const SFPCTriOptions *, SFPCTriDevice *);

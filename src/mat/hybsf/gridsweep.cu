@@ -25,12 +25,18 @@
    products in column order (-z, -y, -x for L; +x, +y, +z for U), times the inverse pivot when not
    unit, with no fused multiply-add; entries the pattern lacks are skipped (never 0 * x).
 
-   Coefficients are gathered per point, in natural order, from the factor's CSR after each change of
-   values (GridFillKernel): {c_x, c_y, c_z, 1/pivot}, 32 bytes, so the C points a lane does in a chunk
-   are one contiguous run. Latency, not bandwidth, bounds a warp: each chunk's loads (right-hand sides,
-   masks, the other warps' results) are issued a chunk ahead, and its coefficients prefetched into L1 a
-   chunk ahead and into L2 two chunks ahead (the first version loaded everything at the start of each
-   chunk and waited: 0.93 ms for the L+U apply at 128^3 on an H100, 2.4x what the chain model gives).
+   A warp's step touches 32 lines at once (lane l is nx - 1 points after lane l + 1), so each access of
+   a natural-order array costs 32 cache lines: few warps are busy at a time, and their load/store
+   units, not bandwidth, bound them (the first version, everything in natural order: 0.93 ms for the
+   L+U apply at 128^3 on an H100, about 200 ns a step). Hence:
+   - coefficients {c_x, c_y, c_z, 1/pivot} and the mask of present entries are gathered from the
+     factor's CSR after each change of values (GridFillKernel) into "skewed slabs": slot
+     (w * (nx + 31) + t) * 32 + l holds what lane l of tile line w needs at step t, so a step's are
+     one coalesced run; the next chunk's are prefetched into L2 and loaded a chunk ahead;
+   - the other sweep's vector is reset to the sentinel once the warp's line is done, with stores
+     along x (coalesced), not point by point;
+   - right-hand sides and the other warps' results of a chunk are loaded a chunk ahead.
+   The right-hand side and the result stay in the caller's natural order.
 */
 #include <sfpc/private/sfpcimpl.h>
 #include <sfpc/private/sfdevice.cuh>
@@ -44,11 +50,17 @@ struct alignas(32) GridCoef {
 };
 
 struct GridArgs {
-  int nx, ny, njb, n;
+  int nx, ny, njb, n, ts; /* ts = nx + 31: steps (slots) per tile line */
   long long ntasks;
   const GridCoef *__restrict__ coef;
   const unsigned char *__restrict__ mask;
 };
+
+/* Slot of point (i, j, k) of the walk's numbering in the skewed slabs. */
+__device__ __forceinline__ long long Slot(int njb, int ts, int i, int j, int k)
+{
+  return (((long long)k * njb + (j >> 5)) * ts + i + (j & 31)) * 32 + (j & 31);
+}
 
 /* Point r' of the walk, in the factor's numbering. */
 template <bool UP>
@@ -70,6 +82,7 @@ __device__ __forceinline__ double Sub(double v, double c, double y)
 /* What a lane needs for C steps of its line besides the coefficients: right-hand sides, masks, the -z results, lane 0's -y results. */
 template <int C>
 struct GridChunk {
+  GridCoef           c[C];
   double             b[C];
   unsigned           m[C];
   unsigned long long z[C], y;
@@ -77,14 +90,12 @@ struct GridChunk {
 
 /* A tile line's geometry in the walk's numbering. */
 struct GridLine {
-  int  line, below, left; /* (0, j, k), (0, j, k - 1), (0, 32 jb - 1, k) */
-  bool active, hasbelow, hasleft;
+  int       line, below, left; /* (0, j, k), (0, j, k - 1), (0, 32 jb - 1, k) */
+  long long slot;              /* slot of step 0 of this lane */
+  bool      active, hasbelow, hasleft;
 };
 
-/*
-   Issues the loads of the chunk of steps t0 .. t0 + C - 1 (none waits here: the results are used a chunk later), and
-   prefetches the chunk's coefficients into L1 and the next chunk's into L2, so that their loads at use hit.
-*/
+/* Issues the loads of the chunk of steps t0 .. t0 + C - 1 (none waits here: the results are used a chunk later), and prefetches the next chunk's slabs into L2. */
 template <bool UP, int C>
 __device__ __forceinline__ void LoadChunk(const GridArgs &g, const GridLine &L, const double *b, const double *x, int lane, int t0, GridChunk<C> &c)
 {
@@ -97,23 +108,17 @@ __device__ __forceinline__ void LoadChunk(const GridArgs &g, const GridLine &L, 
     if (in) {
       const int r = Point<UP>(g, L.line + i);
       c.b[s]      = b[r]; /* a plain load: in an LU solve b may be the array this sweep resets (its own points only) */
-      c.m[s]      = g.mask[r];
+      c.m[s]      = g.mask[L.slot + 32 * (t0 + s)];
+      c.c[s]      = g.coef[L.slot + 32 * (t0 + s)];
       if (L.hasbelow) c.z[s] = LoadBits(x, Point<UP>(g, L.below + i));
     }
   }
   c.y = L.hasleft && t0 + lane < g.nx ? LoadBits(x, Point<UP>(g, L.left + t0 + lane)) : 0;
-  if (L.active) { /* a lane's C points are C consecutive 32-byte coefficients: two 128-byte lines, or three */
-    for (int d = 0; d < 2; d++) {
-      const int i0 = t0 + d * C - lane, i1 = i0 + C - 1;
-      if (i0 >= 0 && i0 < g.nx) {
-        if (d) asm volatile("prefetch.global.L2 [%0];" ::"l"(g.coef + Point<UP>(g, L.line + i0)));
-        else asm volatile("prefetch.global.L1 [%0];" ::"l"(g.coef + Point<UP>(g, L.line + i0)));
-      }
-      if (i1 >= 0 && i1 < g.nx) {
-        if (d) asm volatile("prefetch.global.L2 [%0];" ::"l"(g.coef + Point<UP>(g, L.line + i1)));
-        else asm volatile("prefetch.global.L1 [%0];" ::"l"(g.coef + Point<UP>(g, L.line + i1)));
-      }
-    }
+  { /* the next chunk's C * 32 slots of coefficients (32 bytes each) in 128-byte lines, and of masks */
+    const long long first = L.slot - lane + 32LL * (t0 + C);
+    for (int q = lane; q < 8 * C; q += 32)
+      if (t0 + C + q / 8 < g.ts) asm volatile("prefetch.global.L2 [%0];" ::"l"(g.coef + first + 4 * q));
+    if (lane == 0 && t0 + C < g.ts) asm volatile("prefetch.global.L2 [%0];" ::"l"(g.mask + first));
   }
 }
 
@@ -131,6 +136,7 @@ __global__ void __launch_bounds__(32 * SFPC_WARPS_PER_BLOCK) GridSweepKernel(Gri
     double       prev = 0; /* this lane's result of the previous step */
 
     L.line     = (k * g.ny + j) * g.nx;
+    L.slot     = (w * g.ts) * 32 + lane;
     L.below    = L.line - plane;
     L.left     = (k * g.ny + 32 * jb - 1) * g.nx;
     L.active   = lane < nact;
@@ -138,8 +144,6 @@ __global__ void __launch_bounds__(32 * SFPC_WARPS_PER_BLOCK) GridSweepKernel(Gri
     L.hasleft  = jb > 0 && lane < C;
     LoadChunk<UP, C>(g, L, b, x, lane, 0, cur);
     for (int t0 = 0; t0 < nsteps; t0 += C) {
-      GridCoef cf[C];
-
       /* the other warps' results this chunk needs: those not published when loaded are read again, together */
       for (;;) {
         bool pending = cur.y == SFPC_SENTINEL;
@@ -152,13 +156,8 @@ __global__ void __launch_bounds__(32 * SFPC_WARPS_PER_BLOCK) GridSweepKernel(Gri
           if (cur.z[s] == SFPC_SENTINEL) cur.z[s] = LoadBits(x, Point<UP>(g, L.below + t0 + s - lane));
         if (cur.y == SFPC_SENTINEL) cur.y = LoadBits(x, Point<UP>(g, L.left + t0 + lane));
       }
-      /* the next chunk's loads fly while this one computes; this chunk's coefficients are in L1 by now */
+      /* the next chunk's loads fly while this one computes */
       if (t0 + C < nsteps) LoadChunk<UP, C>(g, L, b, x, lane, t0 + C, nxt);
-#pragma unroll
-      for (int s = 0; s < C; s++) {
-        const int i = t0 + s - lane;
-        if (L.active && i >= 0 && i < g.nx) cf[s] = g.coef[Point<UP>(g, L.line + i)];
-      }
       /* C steps */
 #pragma unroll
       for (int s = 0; s < C; s++) {
@@ -167,26 +166,31 @@ __global__ void __launch_bounds__(32 * SFPC_WARPS_PER_BLOCK) GridSweepKernel(Gri
         double       ym = __shfl_up_sync(full, prev, 1);
         if (lane == 0) ym = yl;
         if (L.active && i >= 0 && i < g.nx) {
-          const unsigned m  = UP ? cur.m[s] >> 3 : cur.m[s];
+          const unsigned m  = cur.m[s];
           const double   zm = __longlong_as_double((long long)cur.z[s]);
           double         v  = cur.b[s];
           const int      r  = Point<UP>(g, L.line + i);
           if (UP) {
-            if (m & 1) v = Sub(v, cf[s].x, prev);
-            if (m & 2) v = Sub(v, cf[s].y, ym);
-            if (m & 4) v = Sub(v, cf[s].z, zm);
+            if (m & 1) v = Sub(v, cur.c[s].x, prev);
+            if (m & 2) v = Sub(v, cur.c[s].y, ym);
+            if (m & 4) v = Sub(v, cur.c[s].z, zm);
           } else {
-            if (m & 4) v = Sub(v, cf[s].z, zm);
-            if (m & 2) v = Sub(v, cf[s].y, ym);
-            if (m & 1) v = Sub(v, cf[s].x, prev);
+            if (m & 4) v = Sub(v, cur.c[s].z, zm);
+            if (m & 2) v = Sub(v, cur.c[s].y, ym);
+            if (m & 1) v = Sub(v, cur.c[s].x, prev);
           }
-          if (!UNIT) v = __dmul_rn(v, cf[s].w);
-          if (reset) sfpc::ResetValue(reset, r);
+          if (!UNIT) v = __dmul_rn(v, cur.c[s].w);
           sfpc::PublishValue(x, r, v);
           prev = v;
         }
       }
       cur = nxt;
+    }
+    if (reset) { /* every point of the line was read (b may be reset): the other sweep's vector, along x */
+      for (int l = 0; l < nact; l++) {
+        const int base = L.line - lane * g.nx + l * g.nx; /* (0, 32 jb + l, k) */
+        for (int i = lane; i < g.nx; i += 32) sfpc::ResetValue(reset, Point<UP>(g, base + i));
+      }
     }
   }
 }
@@ -207,28 +211,37 @@ __global__ void GridOutsideKernel(int n, int nx, int ny, const int *__restrict__
 }
 
 /*
-   Per point: the mask of neighbours the pattern holds, and the coefficients each grid sweep reads.
-   A neighbour is told by coordinates, not by stride alone: where a side has length 1 two strides
-   coincide (nx = 1: x and y neighbours are both 1 away).
+   Per point: which neighbours' entries the pattern holds and their coefficients, into each grid sweep's
+   slabs (L at the point's slot, U at the slot of the reversed point). A neighbour is told by coordinates,
+   not by stride alone: where a side has length 1 two strides coincide (nx = 1: x and y neighbours are
+   both 1 away).
 */
-__global__ void GridFillKernel(int n, int nx, int ny, int nz, const int *__restrict__ ai, const int *__restrict__ aj, const int *__restrict__ ad, const double *__restrict__ a, unsigned char *mask, GridCoef *lower, GridCoef *upper)
+__global__ void GridFillKernel(int n, int nx, int ny, int nz, const int *__restrict__ ai, const int *__restrict__ aj, const int *__restrict__ ad, const double *__restrict__ a, GridCoef *lower, unsigned char *lmask, GridCoef *upper, unsigned char *umask)
 {
   const int r = blockIdx.x * blockDim.x + threadIdx.x;
   if (r >= n) return;
   const int at[3] = {r % nx, (r / nx) % ny, r / (nx * ny)}, dims[3] = {nx, ny, nz}, stride[3] = {1, nx, nx * ny};
+  const int njb = (ny + 31) / 32, ts = nx + 31;
   double    lo[3] = {0, 0, 0}, up[3] = {0, 0, 0};
-  unsigned  m     = 0;
+  unsigned  ml = 0, mu = 0;
 
   for (int q = ai[r]; q < ai[r + 1]; q++) {
     const int c = aj[q];
     for (int d = 0; d < 3; d++) {
-      if (at[d] > 0 && c == r - stride[d]) m |= 1u << d, lo[d] = a[q];
-      if (at[d] < dims[d] - 1 && c == r + stride[d]) m |= 8u << d, up[d] = a[q];
+      if (at[d] > 0 && c == r - stride[d]) ml |= 1u << d, lo[d] = a[q];
+      if (at[d] < dims[d] - 1 && c == r + stride[d]) mu |= 1u << d, up[d] = a[q];
     }
   }
-  mask[r] = (unsigned char)m;
-  if (lower) lower[r] = GridCoef{lo[0], lo[1], lo[2], a[ad[r]]};
-  if (upper) upper[r] = GridCoef{up[0], up[1], up[2], a[ad[r]]};
+  if (lower) {
+    const long long s = Slot(njb, ts, at[0], at[1], at[2]);
+    lower[s]          = GridCoef{lo[0], lo[1], lo[2], a[ad[r]]};
+    lmask[s]          = (unsigned char)ml;
+  }
+  if (upper) {
+    const long long s = Slot(njb, ts, nx - 1 - at[0], ny - 1 - at[1], nz - 1 - at[2]);
+    upper[s]          = GridCoef{up[0], up[1], up[2], a[ad[r]]};
+    umask[s]          = (unsigned char)mu;
+  }
 }
 
 template <bool UP, bool UNIT>
@@ -239,11 +252,11 @@ PetscErrorCode Launch(int chunk, int blocks, cudaStream_t stream, const GridArgs
   case 4:
     GridSweepKernel<UP, UNIT, 4><<<blocks, 32 * SFPC_WARPS_PER_BLOCK, 0, stream>>>(g, b, x, reset, counter, base);
     break;
-  case 8:
-    GridSweepKernel<UP, UNIT, 8><<<blocks, 32 * SFPC_WARPS_PER_BLOCK, 0, stream>>>(g, b, x, reset, counter, base);
+  case 2:
+    GridSweepKernel<UP, UNIT, 2><<<blocks, 32 * SFPC_WARPS_PER_BLOCK, 0, stream>>>(g, b, x, reset, counter, base);
     break;
   default:
-    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Grid chunk must be 4 or 8, not %d", chunk);
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Grid chunk must be 2 or 4, not %d", chunk);
   }
   PetscCallCUDA(cudaGetLastError());
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -274,7 +287,9 @@ PetscErrorCode SFPCGridFindOutside_Device(SFPCTriDevice T, const PetscInt dims[3
 /* Storage of the grid layout for the sweeps that use it (their layout already set to grid); the values come with SFPCGridFill_Device(). */
 PetscErrorCode SFPCGridCreate_Device(SFPCTriDevice T, const PetscInt dims[3])
 {
-  cudaStream_t stream;
+  cudaStream_t   stream;
+  const double   slots = 32.0 * ((dims[1] + 31) / 32) * dims[2] * (dims[0] + 31.0);
+  SFPCSchedule  *S[2]  = {T->opt.lower ? &T->lower : NULL, T->opt.upper ? &T->upper : NULL};
 
   PetscFunctionBegin;
   PetscCall(SFPCGridDestroy_Device(T));
@@ -283,22 +298,24 @@ PetscErrorCode SFPCGridCreate_Device(SFPCTriDevice T, const PetscInt dims[3])
   T->grid.nx = (int)dims[0];
   T->grid.ny = (int)dims[1];
   T->grid.nz = (int)dims[2];
-  PetscCallCUDA(cudaMallocAsync(&T->grid.mask, PetscMax(T->n, 1), stream));
-  if (T->opt.lower && T->lower.layout == SFPC_LAYOUT_GRID) PetscCallCUDA(cudaMallocAsync(&T->lower.gcoef, 4 * sizeof(PetscScalar) * PetscMax(T->n, 1), stream));
-  if (T->opt.upper && T->upper.layout == SFPC_LAYOUT_GRID) PetscCallCUDA(cudaMallocAsync(&T->upper.gcoef, 4 * sizeof(PetscScalar) * PetscMax(T->n, 1), stream));
+  for (int k = 0; k < 2; k++) {
+    if (!S[k] || S[k]->layout != SFPC_LAYOUT_GRID) continue;
+    PetscCallCUDA(cudaMallocAsync(&S[k]->gcoef, 4 * sizeof(PetscScalar) * (size_t)slots, stream));
+    PetscCallCUDA(cudaMallocAsync(&S[k]->gmask, (size_t)slots, stream));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Gathers the grid sweeps' coefficients (and the pattern's mask) from the factor's values. */
+/* Gathers the grid sweeps' coefficients and masks from the factor's values into their slabs (slots no point uses are never read). */
 PetscErrorCode SFPCGridFill_Device(SFPCTriDevice T)
 {
   cudaStream_t stream;
   const int    tpb = 256;
 
   PetscFunctionBegin;
-  if (!T->grid.mask || !T->n) PetscFunctionReturn(PETSC_SUCCESS);
+  if (!T->grid.nx || !T->n) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscGetCurrentCUDAStream(&stream));
-  GridFillKernel<<<(int)((T->n + tpb - 1) / tpb), tpb, 0, stream>>>((int)T->n, T->grid.nx, T->grid.ny, T->grid.nz, T->i, T->j, T->diag, T->a, T->grid.mask, (GridCoef *)T->lower.gcoef, (GridCoef *)T->upper.gcoef);
+  GridFillKernel<<<(int)((T->n + tpb - 1) / tpb), tpb, 0, stream>>>((int)T->n, T->grid.nx, T->grid.ny, T->grid.nz, T->i, T->j, T->diag, T->a, (GridCoef *)T->lower.gcoef, T->lower.gmask, (GridCoef *)T->upper.gcoef, T->upper.gmask);
   PetscCallCUDA(cudaGetLastError());
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -306,14 +323,14 @@ PetscErrorCode SFPCGridFill_Device(SFPCTriDevice T)
 PetscErrorCode SFPCGridDestroy_Device(SFPCTriDevice T)
 {
   cudaStream_t stream;
-  void        *p[] = {T->grid.mask, T->lower.gcoef, T->upper.gcoef};
+  void        *p[] = {T->lower.gcoef, T->lower.gmask, T->upper.gcoef, T->upper.gmask};
 
   PetscFunctionBegin;
   PetscCall(PetscGetCurrentCUDAStream(&stream));
-  for (int k = 0; k < 3; k++)
+  for (int k = 0; k < 4; k++)
     if (p[k]) PetscCallCUDA(cudaFreeAsync(p[k], stream));
-  T->grid.mask  = NULL;
   T->lower.gcoef = T->upper.gcoef = NULL;
+  T->lower.gmask = T->upper.gmask = NULL;
   T->grid.nx = T->grid.ny = T->grid.nz = 0;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -332,9 +349,10 @@ PetscErrorCode SFPCGridSweep_Device(SFPCTriDevice T, PetscBool lower, const Pets
   g.ny     = T->grid.ny;
   g.njb    = (T->grid.ny + 31) / 32;
   g.n      = (int)T->n;
+  g.ts     = T->grid.nx + 31;
   g.ntasks = (long long)g.njb * T->grid.nz;
   g.coef   = (const GridCoef *)S->gcoef;
-  g.mask   = T->grid.mask;
+  g.mask   = S->gmask;
   PetscCall(SFPCTriDeviceTakeTickets(T, g.ntasks, S->solve_resident, &blocks, &base));
   if (lower) PetscCall(S->unit ? Launch<false, true>(chunk, blocks, stream, g, b, x, reset, T->counter, base) : Launch<false, false>(chunk, blocks, stream, g, b, x, reset, T->counter, base));
   else PetscCall(S->unit ? Launch<true, true>(chunk, blocks, stream, g, b, x, reset, T->counter, base) : Launch<true, false>(chunk, blocks, stream, g, b, x, reset, T->counter, base));

@@ -95,7 +95,7 @@ static void SweepBytes(const SFPCTriDevice T, const SFPCSchedule *S, PetscLogDou
   const PetscLogDouble slots = 32.0 * S->ntasks;
   *own = (PetscLogDouble)T->n * sizeof(int) + (S->ntasks + 1.0) * (sizeof(int) + 1); /* order, start and vec */
   if (S->layout == SFPC_LAYOUT_HYB) *own += slots * (2 * sizeof(int) + sizeof(PetscScalar)) + (S->unit ? 0 : (PetscLogDouble)T->n * sizeof(PetscScalar));
-  if (S->layout == SFPC_LAYOUT_GRID) *own += (PetscLogDouble)T->n * 4 * sizeof(PetscScalar);
+  if (S->layout == SFPC_LAYOUT_GRID) *own += 32.0 * ((T->grid.ny + 31) / 32) * T->grid.nz * (T->grid.nx + 31.0) * (4 * sizeof(PetscScalar) + 1); /* skewed slabs */
   *csr = (PetscLogDouble)S->nnz * (sizeof(int) + sizeof(PetscScalar)) + (T->n + 1.0) * sizeof(int);
 }
 
@@ -283,10 +283,10 @@ static PetscErrorCode FreeAll(cudaStream_t stream, int n, void **p)
 
 static PetscErrorCode SFPCScheduleFree(SFPCSchedule *S, cudaStream_t stream)
 {
-  void *p[] = {S->order, S->start, S->vec, S->cols, S->rows, S->vals, S->dinv, S->gcoef};
+  void *p[] = {S->order, S->start, S->vec, S->cols, S->rows, S->vals, S->dinv, S->gcoef, S->gmask};
 
   PetscFunctionBegin;
-  PetscCall(FreeAll(stream, 8, p));
+  PetscCall(FreeAll(stream, 9, p));
   PetscCall(PetscMemzero(S, sizeof(*S)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -299,8 +299,8 @@ PetscErrorCode SFPCTriDeviceDestroy(SFPCTriDevice *T)
   if (!*T) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscGetCurrentCUDAStream(&stream));
   {
-    void *p[] = {(*T)->i, (*T)->j, (*T)->diag, (*T)->a, (*T)->flags, (*T)->counter, (*T)->z, (*T)->report, (*T)->perm, (*T)->grid.mask};
-    PetscCall(FreeAll(stream, 10, p));
+    void *p[] = {(*T)->i, (*T)->j, (*T)->diag, (*T)->a, (*T)->flags, (*T)->counter, (*T)->z, (*T)->report, (*T)->perm};
+    PetscCall(FreeAll(stream, 9, p));
   }
   PetscCall(SFPCScheduleFree(&(*T)->lower, stream));
   PetscCall(SFPCScheduleFree(&(*T)->upper, stream));
@@ -319,7 +319,6 @@ PetscErrorCode SFPCTriDeviceBytes(SFPCTriDevice T, PetscLogDouble *bytes, PetscL
 
   PetscFunctionBegin;
   *bytes    = (PetscLogDouble)T->nnz * (sizeof(int) + sizeof(PetscScalar)) + (T->n + 1.0) * sizeof(int) + (PetscLogDouble)T->n * (2 * sizeof(int) + sizeof(PetscScalar));
-  if (T->grid.mask) *bytes += (PetscLogDouble)T->n; /* the grid layout's mask, shared by its sweeps */
   *csrbytes = 0;
   if (T->opt.lower) {
     SweepBytes(T, &T->lower, &own, &csr);

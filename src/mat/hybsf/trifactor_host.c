@@ -151,7 +151,7 @@ PetscErrorCode SFPCGridLayoutCheckOptions(PetscInt n, const SFPCTriOptions *o)
 {
   PetscFunctionBegin;
   PetscCheck(o->grid[0] > 0, PETSC_COMM_SELF, PETSC_ERR_USER_INPUT, "The grid layout needs the grid whose points the rows are: for PCSFILU a 3-D DMDA (one field, star stencil of width 1, not periodic) attached to the PC, or -pc_sfilu_grid nx,ny,nz; for MATHYBSF MatHYBSFSetGrid()");
-  PetscCheck(o->grid_chunk == 4 || o->grid_chunk == 8, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "The grid layout's chunk must be 4 or 8 (16 spilled registers), not %" PetscInt_FMT, o->grid_chunk);
+  PetscCheck(o->grid_chunk == 2 || o->grid_chunk == 4, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "The grid layout's chunk must be 2 or 4 (more spills registers), not %" PetscInt_FMT, o->grid_chunk);
   PetscCall(SFPCGridCheckSize(n, o->grid, "The grid layout"));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

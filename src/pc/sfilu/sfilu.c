@@ -157,8 +157,8 @@ static PetscErrorCode PCSetFromOptions_SFILU(PC pc, PetscOptionItems PetscOption
   PetscCall(PetscOptionsEnum("-pc_sfilu_layout", "GPU sweeps: storage of the factor's L and U (auto: grid where the grid is known and the pattern fits its 7-point stencil, else per triangle)", "PCSFILU", SFPCLayouts, (PetscEnum)s->engine.layout, (PetscEnum *)&s->engine.layout, NULL));
   {
     PetscInt chunk = s->engine.grid_chunk;
-    PetscCall(PetscOptionsInt("-pc_sfilu_grid_chunk", "GPU grid layout: x steps per read of the neighbouring warps' results (4 or 8)", "PCSFILU", chunk, &chunk, &set));
-    PetscCheck(!set || chunk == 4 || chunk == 8, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_sfilu_grid_chunk %" PetscInt_FMT " is out of range: it must be 4 or 8", chunk);
+    PetscCall(PetscOptionsInt("-pc_sfilu_grid_chunk", "GPU grid layout: x steps per read of the neighbouring warps' results (2 or 4)", "PCSFILU", chunk, &chunk, &set));
+    PetscCheck(!set || chunk == 2 || chunk == 4, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_sfilu_grid_chunk %" PetscInt_FMT " is out of range: it must be 2 or 4", chunk);
     s->engine.grid_chunk = chunk;
   }
   {
@@ -232,7 +232,7 @@ static PetscErrorCode PCDestroy_SFILU(PC pc)
                         (needs one: a 3-D `DMDA` or -pc_sfilu_grid, and a pattern within its 7-point stencil); auto takes grid
                         where it can, else hyb unless its padding would more than triple the triangle's memory
 .  -pc_sfilu_grid <nx,ny,nz> - the grid (x fastest) of a matrix assembled without a `DMDA`, for SIP and the grid layout
-.  -pc_sfilu_grid_chunk <8> - GPU grid layout: x steps per read of the neighbouring warps' results (4 or 8)
+.  -pc_sfilu_grid_chunk <4> - GPU grid layout: x steps per read of the neighbouring warps' results (2 or 4)
 .  -pc_sfilu_levels <auto,asap,alap> - GPU only: the dependency levels that order the rows of the sweeps
 .  -pc_sfilu_factorization <ilu0,sip> - ILU(0), or Stone's strongly implicit procedure for 7-point stencils on a 3-D
                         grid (same pattern and the same sync-free solves as ILU(0), values that cancel part of the dropped fill)
