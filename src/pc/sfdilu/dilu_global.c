@@ -9,7 +9,8 @@
    color c of a sweep only the ghosts of the color done just before it (c - 1 going up, c + 1
    going down) can have changed, so only they are exchanged, each color through its own PetscSF
    (none where no rank has a ghost of that color, and none before the first color): per sweep
-   fewer than colors exchanges of about 1/colors of the halo each. Each row's entries are summed
+   fewer than colors exchanges of about 1/colors of the halo each. The rows of a color with no
+   ghost neighbour run between the start and the end of its exchange. Each row's entries are summed
    in global column order, as the sequential code does, so E and the sweeps are bitwise those of
    one rank; only the KSP's reductions round differently.
 
@@ -47,11 +48,23 @@ PetscErrorCode SFDILUGlobalExchange(PetscSF sf, MPI_Datatype unit, PetscMemType 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The exchange before color c of a sweep (up: E and the forward sweep; down: the backward one): the ghosts of the color done just before. */
-PetscSF SFDILUGlobalHaloBefore(SFDILUGlobal G, PetscInt ncolors, PetscInt c, PetscBool up)
+/*
+   One half of color c of a sweep (up: E and the forward sweep, down: the backward one). Before
+   color c only the ghosts of the color done just before it can have changed, so only they move.
+   part 0 starts that exchange and gives the rows of color c with no ghost neighbour, which can
+   run while it is in flight; part 1 completes it and gives the others.
+*/
+PetscErrorCode SFDILUGlobalColorPart(SFDILUGlobal G, PetscInt ncolors, PetscInt c, PetscBool up, PetscInt part, PetscMemType mtype, const PetscScalar *local, PetscScalar *ghost, PetscInt *q0, PetscInt *q1)
 {
-  if (up) return c > 0 && c - 1 < G->nchalo ? G->chalo[c - 1] : NULL;
-  return c + 1 < PetscMin(ncolors, G->nchalo) ? G->chalo[c + 1] : NULL;
+  const PetscInt prev = up ? c - 1 : c + 1;
+  PetscSF        sf   = prev >= 0 && prev < PetscMin(ncolors, G->nchalo) ? G->chalo[prev] : NULL;
+
+  PetscFunctionBegin;
+  if (sf && part == 0) PetscCall(PetscSFBcastWithMemTypeBegin(sf, MPIU_SCALAR, mtype, local, mtype, ghost, MPI_REPLACE));
+  if (sf && part == 1) PetscCall(PetscSFBcastEnd(sf, MPIU_SCALAR, local, ghost, MPI_REPLACE));
+  *q0 = part ? G->cbound[c] : G->cstart[c];
+  *q1 = part ? G->cstart[c + 1] : G->cbound[c];
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*
@@ -203,14 +216,23 @@ static PetscErrorCode FinishColoring(SFDILU *s, SFDILUGlobal G, Mat A, PetscInt 
   for (PetscInt k = 0; k < G->nnz; k++) G->ccolor[k] = G->where[k] >= 0 ? s->color[G->where[k]] : gc[-(1 + G->where[k])];
   PetscCall(BuildColorHalos(G, A, s->ncolors, gc));
   PetscCall(PetscFree(gc));
+  /* local rows by color; within one, the rows with no ghost neighbour first (they need no exchange) */
   PetscCall(PetscMalloc1(PetscMax(G->n, 1), &G->order));
   PetscCall(PetscCalloc1(s->ncolors + 1, &cnt));
-  PetscCall(PetscMalloc1(s->ncolors + 1, &G->cstart));
+  PetscCall(PetscMalloc2(s->ncolors + 1, &G->cstart, s->ncolors, &G->cbound));
   for (PetscInt i = 0; i < G->n; i++) cnt[s->color[i] + 1]++;
   G->cstart[0] = 0;
   for (PetscInt c = 0; c < s->ncolors; c++) G->cstart[c + 1] = G->cstart[c] + cnt[c + 1];
   PetscCall(PetscArrayzero(cnt, s->ncolors + 1));
-  for (PetscInt i = 0; i < G->n; i++) G->order[G->cstart[s->color[i]] + cnt[s->color[i]]++] = i;
+  for (PetscInt pass = 0; pass < 2; pass++) {
+    for (PetscInt i = 0; i < G->n; i++) {
+      PetscBool ghosted = PETSC_FALSE;
+      for (PetscInt k = G->ai[i]; k < G->ai[i + 1]; k++) ghosted = (PetscBool)(ghosted || G->where[k] < 0);
+      if (ghosted == (PetscBool)pass) G->order[G->cstart[s->color[i]] + cnt[s->color[i]]++] = i;
+    }
+    if (!pass)
+      for (PetscInt c = 0; c < s->ncolors; c++) G->cbound[c] = G->cstart[c] + cnt[c];
+  }
   PetscCall(PetscFree(cnt));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -403,10 +425,11 @@ PetscErrorCode SFDILUSetUp_Global(SFDILU *s, Mat A, PetscReal shift, PetscReal *
   PetscCall(GatherValues(G, A));
   fail[0] = fail[1] = PETSC_INT_MAX; /* first failing global row; whether it is an Inf/NaN */
   for (PetscInt i = 0; i < G->n; i++) s->einv[i] = 0;
-  for (PetscInt c = 0; c < s->ncolors; c++) {
+  for (PetscInt c = 0, part = 0; c < s->ncolors; part = !part, c += !part) { /* each color in its two parts */
     const PetscScalar *gh = G->ghostv;
-    PetscCall(SFDILUGlobalExchange(SFDILUGlobalHaloBefore(G, s->ncolors, c, PETSC_TRUE), MPIU_SCALAR, PETSC_MEMTYPE_HOST, s->einv, G->ghostv));
-    for (PetscInt q = G->cstart[c]; q < G->cstart[c + 1]; q++) {
+    PetscInt           q0, q1;
+    PetscCall(SFDILUGlobalColorPart(G, s->ncolors, c, PETSC_TRUE, part, PETSC_MEMTYPE_HOST, s->einv, G->ghostv, &q0, &q1));
+    for (PetscInt q = q0; q < q1; q++) {
       const PetscInt i = G->order[q], row = G->rstart + i;
       PetscScalar    e = shift;
       PetscReal      rowsum = 0;
@@ -439,9 +462,10 @@ PetscErrorCode SFDILUApply_Global(SFDILU *s, const PetscScalar r[], PetscScalar 
 
   PetscFunctionBegin;
   for (PetscInt i = 0; i < G->n; i++) z[i] = y[i] = 0;
-  for (PetscInt c = 0; c < s->ncolors; c++) {
-    PetscCall(SFDILUGlobalExchange(SFDILUGlobalHaloBefore(G, s->ncolors, c, PETSC_TRUE), MPIU_SCALAR, PETSC_MEMTYPE_HOST, z, G->ghostv));
-    for (PetscInt q = G->cstart[c]; q < G->cstart[c + 1]; q++) {
+  for (PetscInt c = 0, part = 0; c < s->ncolors; part = !part, c += !part) { /* each color in its two parts */
+    PetscInt q0, q1;
+    PetscCall(SFDILUGlobalColorPart(G, s->ncolors, c, PETSC_TRUE, part, PETSC_MEMTYPE_HOST, z, G->ghostv, &q0, &q1));
+    for (PetscInt q = q0; q < q1; q++) {
       const PetscInt i = G->order[q];
       PetscScalar    t = r[i];
       for (PetscInt k = G->ai[i]; k < G->ai[i + 1]; k++)
@@ -449,9 +473,10 @@ PetscErrorCode SFDILUApply_Global(SFDILU *s, const PetscScalar r[], PetscScalar 
       z[i] = t * s->einv[i];
     }
   }
-  for (PetscInt c = s->ncolors - 1; c >= 0; c--) {
-    PetscCall(SFDILUGlobalExchange(SFDILUGlobalHaloBefore(G, s->ncolors, c, PETSC_FALSE), MPIU_SCALAR, PETSC_MEMTYPE_HOST, y, G->ghostv));
-    for (PetscInt q = G->cstart[c]; q < G->cstart[c + 1]; q++) {
+  for (PetscInt c = s->ncolors - 1, part = 0; c >= 0; part = !part, c -= !part) { /* each color in its two parts */
+    PetscInt q0, q1;
+    PetscCall(SFDILUGlobalColorPart(G, s->ncolors, c, PETSC_FALSE, part, PETSC_MEMTYPE_HOST, y, G->ghostv, &q0, &q1));
+    for (PetscInt q = q0; q < q1; q++) {
       const PetscInt i = G->order[q];
       PetscScalar    t = 0;
       for (PetscInt k = G->ai[i]; k < G->ai[i + 1]; k++)
@@ -471,7 +496,7 @@ PetscErrorCode SFDILUReset_Global(SFDILU *s)
   if (!G) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscFree(G->ai));
   PetscCall(PetscFree5(G->aj, G->where, G->ccolor, G->aa, G->at));
-  PetscCall(PetscFree(G->cstart));
+  PetscCall(PetscFree2(G->cstart, G->cbound));
   PetscCall(PetscFree(G->order));
   PetscCall(PetscFree(G->garray));
   PetscCall(MatDestroy(&G->At));

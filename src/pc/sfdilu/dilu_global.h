@@ -17,7 +17,8 @@ struct _n_SFDILUGlobal {
   PetscInt    *where;  /* per entry: local index (>= 0) or -(1 + ghost index) of its column */
   PetscInt    *ccolor; /* per entry: color of its column */
   PetscScalar *aa, *at; /* per entry: a_ij, and a_ji (0 where A has no a_ji) */
-  PetscInt    *order, *cstart; /* local rows by (color, row) */
+  PetscInt    *order, *cstart; /* local rows by color, within one those with no ghost neighbour first */
+  PetscInt    *cbound; /* positions cbound[c] .. cstart[c+1] - 1: the rows of color c with a ghost neighbour */
   PetscInt    *garray; /* global index of each ghost */
   Mat          At;     /* A^T, for a_ji */
   PetscSF      halo;   /* every ghost from its owner (the coloring's rounds); leaves in ghost order */
@@ -29,9 +30,9 @@ struct _n_SFDILUGlobal {
 
 /* where the values of each entry are found in A's own storage (dilu_global.c) */
 PETSC_INTERN PetscErrorCode SFDILUGlobalValueSources(SFDILUGlobal, Mat, PetscInt[], PetscInt[], PetscSF *);
-/* ghost <- local over a halo PetscSF (host or device memory), and which halo precedes color c of a sweep (NULL: none) */
+/* ghost <- local over a halo PetscSF (host or device memory); one half of a color of a sweep, around its exchange (dilu_global.c) */
 PETSC_INTERN PetscErrorCode SFDILUGlobalExchange(PetscSF, MPI_Datatype, PetscMemType, const void *, void *);
-PETSC_INTERN PetscSF        SFDILUGlobalHaloBefore(SFDILUGlobal, PetscInt, PetscInt, PetscBool);
+PETSC_INTERN PetscErrorCode SFDILUGlobalColorPart(SFDILUGlobal, PetscInt, PetscInt, PetscBool, PetscInt, PetscMemType, const PetscScalar *, PetscScalar *, PetscInt *, PetscInt *);
 /* the first failing global row (fail[0], PETSC_INT_MAX if none) and whether it is Inf/NaN (fail[1]) made collective */
 PETSC_INTERN PetscErrorCode SFDILUGlobalAgree(SFDILU *, MPI_Comm, const PetscInt[2], PetscReal, PetscReal *);
 

@@ -2,7 +2,9 @@
    The global multicolor DILU across ranks (-pc_sfdilu_parallel) on the GPU, for MPIAIJCUSPARSE
    (and SEQAIJCUSPARSE) matrices: the host reference (dilu_global.c) color by color, one kernel
    per color over that color's local rows, with the ghost values exchanged by the same PetscSFs,
-   on device memory, before each color exactly where the host exchanges them.
+   on device memory, where the host exchanges them: the kernel of a color's rows with no ghost
+   neighbour is queued between the start and the end of the exchange, so it runs while the host
+   waits for MPI (this MPI stages device data through the host).
 
    The JPL rounds run here, one kernel per round on the rows' pattern (uploaded once per pattern),
    the ghosts' colors brought by the halo PetscSF; the host then squeezes the colors and builds
@@ -242,9 +244,9 @@ PetscErrorCode SFDILUSetUp_GlobalDevice(SFDILU *s, Mat A, PetscReal shift, Petsc
   PetscCallCUDA(cudaMemcpyAsync(dfound, found, sizeof(found), cudaMemcpyHostToDevice, stream));
   PetscCallCUDA(cudaMemsetAsync(dbits, 0, sizeof(bits), stream));
   PetscCallCUDA(cudaMemsetAsync(D->einv, 0, sizeof(PetscScalar) * PetscMax(G->n, 1), stream)); /* a failed E_i stays 0, as on the host */
-  for (PetscInt c = 0; c < s->ncolors; c++) {
-    const PetscInt     q0 = G->cstart[c], q1 = G->cstart[c + 1];
-    PetscCall(SFDILUGlobalExchange(SFDILUGlobalHaloBefore(G, s->ncolors, c, PETSC_TRUE), MPIU_SCALAR, PETSC_MEMTYPE_CUDA, D->einv, D->ghost));
+  for (PetscInt c = 0, part = 0; c < s->ncolors; part = !part, c += !part) { /* each color in its two parts */
+    PetscInt q0, q1;
+    PetscCall(SFDILUGlobalColorPart(G, s->ncolors, c, PETSC_TRUE, part, PETSC_MEMTYPE_CUDA, D->einv, D->ghost, &q0, &q1));
     PetscCall(PetscLogGpuTimeBegin());
     if (q1 > q0) DiagonalColor<<<Blocks(q1 - q0), TPB, 0, stream>>>((int)q0, (int)q1, (int)c, (int)G->rstart, D->order, D->ai, D->where, D->ccolor, D->aa, D->at, D->ghost, (double)shift, (double)s->zeropivot, D->einv, dfound, dbits);
     PetscCallCUDA(cudaGetLastError());
@@ -277,17 +279,17 @@ PetscErrorCode SFDILUApply_GlobalDevice(SFDILU *s, const PetscScalar *r, PetscSc
     PetscCallCUDA(cudaMemsetAsync(D->z, 0, sizeof(PetscScalar) * G->n, stream));
     PetscCallCUDA(cudaMemsetAsync(y, 0, sizeof(PetscScalar) * G->n, stream));
   }
-  for (PetscInt c = 0; c < s->ncolors; c++) {
-    const PetscInt     q0 = G->cstart[c], q1 = G->cstart[c + 1];
-    PetscCall(SFDILUGlobalExchange(SFDILUGlobalHaloBefore(G, s->ncolors, c, PETSC_TRUE), MPIU_SCALAR, PETSC_MEMTYPE_CUDA, D->z, D->ghost));
+  for (PetscInt c = 0, part = 0; c < s->ncolors; part = !part, c += !part) { /* each color in its two parts */
+    PetscInt q0, q1;
+    PetscCall(SFDILUGlobalColorPart(G, s->ncolors, c, PETSC_TRUE, part, PETSC_MEMTYPE_CUDA, D->z, D->ghost, &q0, &q1));
     PetscCall(PetscLogGpuTimeBegin());
     if (q1 > q0) ForwardColor<<<Blocks(q1 - q0), TPB, 0, stream>>>((int)q0, (int)q1, (int)c, D->order, D->ai, D->where, D->ccolor, D->aa, D->einv, r, D->ghost, D->z);
     PetscCallCUDA(cudaGetLastError());
     PetscCall(PetscLogGpuTimeEnd());
   }
-  for (PetscInt c = s->ncolors - 1; c >= 0; c--) {
-    const PetscInt     q0 = G->cstart[c], q1 = G->cstart[c + 1];
-    PetscCall(SFDILUGlobalExchange(SFDILUGlobalHaloBefore(G, s->ncolors, c, PETSC_FALSE), MPIU_SCALAR, PETSC_MEMTYPE_CUDA, y, D->ghost));
+  for (PetscInt c = s->ncolors - 1, part = 0; c >= 0; part = !part, c -= !part) { /* each color in its two parts */
+    PetscInt q0, q1;
+    PetscCall(SFDILUGlobalColorPart(G, s->ncolors, c, PETSC_FALSE, part, PETSC_MEMTYPE_CUDA, y, D->ghost, &q0, &q1));
     PetscCall(PetscLogGpuTimeBegin());
     if (q1 > q0) BackwardColor<<<Blocks(q1 - q0), TPB, 0, stream>>>((int)q0, (int)q1, (int)c, D->order, D->ai, D->where, D->ccolor, D->aa, D->einv, D->z, D->ghost, y);
     PetscCallCUDA(cudaGetLastError());
