@@ -616,6 +616,7 @@ static PetscErrorCode CreateFactors(AFSAIDevice D, cudaStream_t stream, Mat *G, 
 
   PetscFunctionBegin;
   PetscCheck(D->r0 == 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "PCAFSAI: square G and G^T are assembled from a search of all rows only");
+  PetscCall(PetscLogEventBegin(SFPC_AFSAIGtPattern, 0, 0, 0, 0));
   PetscCallCUDA(cudaMalloc(&D->tperm, sizeof(int) * PetscMax(nnz, 1)));
   PetscCallCUDA(cudaMallocAsync(&count, sizeof(int) * (n + 1), stream));
   PetscCallCUDA(cudaMallocAsync(&ti, sizeof(int) * (n + 1), stream));
@@ -631,11 +632,15 @@ static PetscErrorCode CreateFactors(AFSAIDevice D, cudaStream_t stream, Mat *G, 
   PetscCall(sfpc::CubCall(stream, [&](void *tmp, size_t &bytes) { return cub::DeviceRadixSort::SortPairs(tmp, bytes, D->gj, keys, idx, D->tperm, (int)nnz, 0, bits, stream); }));
   TransposeColumns<<<Blocks(nnz, 256), 256, 0, stream>>>((int)nnz, D->tperm, D->ci, tj);
   PetscCallCUDA(cudaGetLastError());
+  PetscCallCUDA(cudaStreamSynchronize(stream)); /* the event's time is the device's */
+  PetscCall(PetscLogEventEnd(SFPC_AFSAIGtPattern, 0, 0, 0, 0));
+  PetscCall(PetscLogEventBegin(SFPC_AFSAIHostCSR, 0, 0, 0, 0));
   PetscCall(PetscMalloc2(n + 1, &D->hi[1], PetscMax(nnz, 1), &D->hj[1]));
   PetscCall(PetscCalloc1(PetscMax(nnz, 1), &D->ha[1]));
   PetscCallCUDA(cudaMemcpyAsync(D->hi[1], ti, sizeof(int) * (n + 1), cudaMemcpyDeviceToHost, stream));
   PetscCallCUDA(cudaMemcpyAsync(D->hj[1], tj, sizeof(int) * nnz, cudaMemcpyDeviceToHost, stream));
   PetscCall(HostPattern(D, stream)); /* synchronizes */
+  PetscCall(PetscLogEventEnd(SFPC_AFSAIHostCSR, 0, 0, 0, 0));
   PetscCallCUDA(cudaFreeAsync(idx, stream));
   PetscCallCUDA(cudaFreeAsync(keys, stream));
   PetscCallCUDA(cudaFreeAsync(tj, stream));
@@ -643,10 +648,21 @@ static PetscErrorCode CreateFactors(AFSAIDevice D, cudaStream_t stream, Mat *G, 
   PetscCallCUDA(cudaFreeAsync(count, stream));
   PetscCall(MatDestroy(G));
   PetscCall(MatDestroy(Gt));
+  PetscCall(PetscLogEventBegin(SFPC_AFSAIMats, 0, 0, 0, 0));
   PetscCall(MatCreateSeqAIJWithArrays(PETSC_COMM_SELF, n, n, D->hi[0], D->hj[0], D->ha[0], G));
   PetscCall(MatCreateSeqAIJWithArrays(PETSC_COMM_SELF, n, n, D->hi[1], D->hj[1], D->ha[1], Gt));
   PetscCall(MatConvert(*G, MATSEQAIJCUSPARSE, MAT_INPLACE_MATRIX, G));
   PetscCall(MatConvert(*Gt, MATSEQAIJCUSPARSE, MAT_INPLACE_MATRIX, Gt));
+  PetscCall(PetscLogEventEnd(SFPC_AFSAIMats, 0, 0, 0, 0));
+  PetscCall(PetscLogEventBegin(SFPC_AFSAIDeviceCSR, 0, 0, 0, 0));
+  { /* the device CSRs from the host arrays (PETSc's upload), here rather than at the first GetArray, to time it apart */
+    const PetscInt *di, *dj;
+    PetscCall(MatSeqAIJCUSPARSEGetIJ(*G, PETSC_FALSE, &di, &dj));
+    PetscCall(MatSeqAIJCUSPARSERestoreIJ(*G, PETSC_FALSE, &di, &dj));
+    PetscCall(MatSeqAIJCUSPARSEGetIJ(*Gt, PETSC_FALSE, &di, &dj));
+    PetscCall(MatSeqAIJCUSPARSERestoreIJ(*Gt, PETSC_FALSE, &di, &dj));
+  }
+  PetscCall(PetscLogEventEnd(SFPC_AFSAIDeviceCSR, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -659,6 +675,7 @@ PetscErrorCode AFSAIAssemble_Device(AFSAIDevice D, PetscBool newpattern, Mat *G,
   PetscFunctionBegin;
   PetscCall(PetscGetCurrentCUDAStream(&stream));
   if (newpattern) PetscCall(CreateFactors(D, stream, G, Gt));
+  PetscCall(PetscLogEventBegin(SFPC_AFSAIFill, 0, 0, 0, 0));
   /* GetArray, not GetArrayWrite: a freshly converted Mat has no device copy yet, and this one makes it (pattern and zeros) */
   PetscCall(MatSeqAIJCUSPARSEGetArray(*G, &a));
   PetscCallCUDA(cudaMemcpyAsync(a, D->ga, sizeof(PetscScalar) * D->nnz, cudaMemcpyDeviceToDevice, stream));
@@ -668,6 +685,7 @@ PetscErrorCode AFSAIAssemble_Device(AFSAIDevice D, PetscBool newpattern, Mat *G,
   PetscCallCUDA(cudaGetLastError());
   PetscCall(MatSeqAIJCUSPARSERestoreArray(*Gt, &a));
   PetscCallCUDA(cudaStreamSynchronize(stream)); /* the phase's time is the device's */
+  PetscCall(PetscLogEventEnd(SFPC_AFSAIFill, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
