@@ -45,6 +45,7 @@ struct _n_AFSAIDevice {
   int         *tperm;         /* entry q of G^T (CSR) is entry tperm[q] of G */
   PetscInt    *hi[2], *hj[2]; /* host CSR of G and G^T, which their Mats reference (PETSc keeps a host pattern) */
   PetscScalar *ha[2];
+  PetscBool    pinned; /* hi, hj are pinned (HostPatternAlloc()) */
 };
 
 namespace
@@ -221,6 +222,51 @@ __device__ int Gradient(const CSR &A, int i, const Row &w, int m, double &value,
   return nc;
 }
 
+/*
+   Gradient() for m + 1 <= 32 sources: lane r keeps its source's state in registers (its next column, where its row
+   ends, its weight), so a step of the merge costs one load per lane that takes part (the next column of its row)
+   instead of re-reading P, pos and A's row offsets from the scratch twice; "j in P" is one ballot over the lanes'
+   copies of P. The same columns, the same products summed in the same order (lanes ascending): the same bits.
+*/
+__device__ int GradientWarp(const CSR &A, int i, const Row &w, int m, double &value, int lane)
+{
+  int    p = 0, end = 0, col = INT_MAX, mine = -1, nc = 0;
+  double gr = 0;
+  if (lane <= m) {
+    const int row = lane < m ? w.P[lane] : i;
+    p   = A.ai[row];
+    end = A.ai[row + 1];
+    gr  = lane < m ? w.g[lane] : 1.0;
+    if (p < end) col = A.aj[p];
+    if (col >= i) col = INT_MAX; /* columns sorted: nothing below i is left in this row */
+    if (lane < m) mine = w.P[lane];
+  }
+  for (;;) {
+    const int j = WarpMin(col);
+    if (j == INT_MAX) break;
+    const bool hit = col == j;
+    double     t = 0, v = 0;
+    if (hit) {
+      t   = __dmul_rn(gr, A.aa[p]);
+      col = ++p < end ? A.aj[p] : INT_MAX;
+      if (col >= i) col = INT_MAX;
+    }
+    for (unsigned mask = __ballot_sync(FULL, hit); mask; mask &= mask - 1) v = __dadd_rn(v, __shfl_sync(FULL, t, __ffs(mask) - 1));
+    if (__any_sync(FULL, mine == j)) continue; /* in P: zero up to rounding (3.7) */
+    if (!isfinite(v)) {
+      value = v;
+      return -1;
+    }
+    if (lane == 0) {
+      w.ccol[nc] = j;
+      w.cval[nc] = v;
+    }
+    nc++;
+  }
+  __syncwarp();
+  return nc;
+}
+
 /* Appends to P up to t candidates of largest nonzero |gradient| (afsai_host.c's AFSAISelect()); keeps Ps sorted. */
 __device__ int Select(const Row &w, int nc, int t, int m, int lane)
 {
@@ -285,7 +331,7 @@ __global__ void __launch_bounds__(32 * WARPS) SearchKernel(CSR A, int r0, int nr
       stop = AFSAI_STOP_NNZ;
       break;
     }
-    const int nc = Gradient(A, i, w, m, value, lane);
+    const int nc = m < 32 ? GradientWarp(A, i, w, m, value, lane) : Gradient(A, i, w, m, value, lane);
     if (nc < 0) {
       Fail(failkey, S.fval, p, i - base, AFSAI_FAIL_NONFINITE, value, lane);
       return;
@@ -506,8 +552,10 @@ PetscErrorCode AFSAIPattern_Device(Mat A, const AFSAIParams *prm, PetscInt r0, P
   *dev = D;
   PetscCall(MatGetLocalSize(A, &nA, NULL));
   PetscCheck(r0 >= 0 && r0 <= r1 && r1 <= nA, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "PCAFSAI: rows %" PetscInt_FMT " .. %" PetscInt_FMT " are not rows of a matrix of %" PetscInt_FMT, r0, r1, nA);
-  D->r0 = r0;
-  D->n  = n;
+  D->r0     = r0;
+  D->n      = n;
+  D->pinned = PETSC_TRUE;
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-pc_afsai_pinned_host", &D->pinned, NULL));
   PetscCall(GetCSR(A, &csr, &stream));
   PetscCallCUDA(cudaMallocAsync(&dmax, 2 * sizeof(int), stream));
   PetscCallCUDA(cudaMemsetAsync(dmax, 0, 2 * sizeof(int), stream));
@@ -595,24 +643,56 @@ PetscErrorCode AFSAIValues_Device(Mat A, AFSAIDevice D, AFSAIFail *fail)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* G's pattern copied to the host once (hi[0], hj[0]; values ha[0] zero), for its Mat or the caller. */
+/*
+   Host arrays of factor t's CSR (t = 0: G, 1: G^T), which its Mat references: PETSc's AIJCUSPARSE keeps a host CSR
+   and builds its device CSR from it. The pattern (i, j) is copied down here and up again by PETSc, so it lives in
+   pinned memory (both copies at the link's speed, no staging through a bounce buffer) unless -pc_afsai_pinned_host 0.
+   The values are only ever read by PETSc's first upload (whose result the device values overwrite at once: the Mats
+   are marked device-current before anything can read their host values, which PETSc then copies down on demand),
+   so they are left unwritten: untouched pages, no zeroing.
+*/
+static PetscErrorCode HostPatternAlloc(AFSAIDevice D, int t, PetscInt nrows)
+{
+  PetscFunctionBegin;
+  if (D->pinned) {
+    PetscCallCUDA(cudaMallocHost((void **)&D->hi[t], sizeof(PetscInt) * (nrows + 1)));
+    PetscCallCUDA(cudaMallocHost((void **)&D->hj[t], sizeof(PetscInt) * PetscMax(D->nnz, 1)));
+  } else PetscCall(PetscMalloc2(nrows + 1, &D->hi[t], PetscMax(D->nnz, 1), &D->hj[t]));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode HostPatternFree(AFSAIDevice D, int t)
+{
+  PetscFunctionBegin;
+  if (D->pinned) {
+    if (D->hi[t]) PetscCallCUDA(cudaFreeHost(D->hi[t]));
+    if (D->hj[t]) PetscCallCUDA(cudaFreeHost(D->hj[t]));
+    D->hi[t] = D->hj[t] = NULL;
+  } else PetscCall(PetscFree2(D->hi[t], D->hj[t]));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* G's pattern copied to the host once (hi[0], hj[0]), for its Mat or the caller; the copy is queued on stream (the caller synchronizes). */
 static PetscErrorCode HostPattern(AFSAIDevice D, cudaStream_t stream)
 {
   PetscFunctionBegin;
   if (D->hi[0]) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(PetscMalloc2(D->n + 1, &D->hi[0], PetscMax(D->nnz, 1), &D->hj[0]));
-  PetscCall(PetscCalloc1(PetscMax(D->nnz, 1), &D->ha[0]));
+  PetscCall(HostPatternAlloc(D, 0, D->n));
   PetscCallCUDA(cudaMemcpyAsync(D->hi[0], D->gi, sizeof(int) * (D->n + 1), cudaMemcpyDeviceToHost, stream));
   PetscCallCUDA(cudaMemcpyAsync(D->hj[0], D->gj, sizeof(int) * D->nnz, cudaMemcpyDeviceToHost, stream));
-  PetscCallCUDA(cudaStreamSynchronize(stream));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* G^T's pattern on the device (tperm kept for the values), then both patterns to the host and the two Mats referencing them. */
+/*
+   G and G^T as MATSEQAIJCUSPARSE on a new pattern: G^T's pattern on the device (tperm kept for the values), both
+   patterns to the host once, the two Mats referencing the host arrays, and their device CSRs, which PETSc builds
+   from the host arrays (its AIJCUSPARSE offers no way to adopt device arrays); their values are written afterwards.
+*/
 static PetscErrorCode CreateFactors(AFSAIDevice D, cudaStream_t stream, Mat *G, Mat *Gt)
 {
-  const PetscInt n = D->n, nnz = D->nnz;
-  int           *count, *ti, *tj, *keys, *idx, bits = 1;
+  const PetscInt  n = D->n, nnz = D->nnz;
+  int            *count, *ti, *tj, *keys, *idx, bits = 1;
+  const PetscInt *di, *dj;
 
   PetscFunctionBegin;
   PetscCheck(D->r0 == 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "PCAFSAI: square G and G^T are assembled from a search of all rows only");
@@ -634,18 +714,21 @@ static PetscErrorCode CreateFactors(AFSAIDevice D, cudaStream_t stream, Mat *G, 
   PetscCallCUDA(cudaGetLastError());
   PetscCallCUDA(cudaStreamSynchronize(stream)); /* the event's time is the device's */
   PetscCall(PetscLogEventEnd(SFPC_AFSAIGtPattern, 0, 0, 0, 0));
+
   PetscCall(PetscLogEventBegin(SFPC_AFSAIHostCSR, 0, 0, 0, 0));
-  PetscCall(PetscMalloc2(n + 1, &D->hi[1], PetscMax(nnz, 1), &D->hj[1]));
-  PetscCall(PetscCalloc1(PetscMax(nnz, 1), &D->ha[1]));
+  PetscCall(HostPattern(D, stream));
+  PetscCall(HostPatternAlloc(D, 1, n));
   PetscCallCUDA(cudaMemcpyAsync(D->hi[1], ti, sizeof(int) * (n + 1), cudaMemcpyDeviceToHost, stream));
   PetscCallCUDA(cudaMemcpyAsync(D->hj[1], tj, sizeof(int) * nnz, cudaMemcpyDeviceToHost, stream));
-  PetscCall(HostPattern(D, stream)); /* synchronizes */
-  PetscCall(PetscLogEventEnd(SFPC_AFSAIHostCSR, 0, 0, 0, 0));
+  for (int t = 0; t < 2; t++) PetscCall(PetscMalloc1(PetscMax(nnz, 1), &D->ha[t])); /* left unwritten: see HostPatternAlloc() */
   PetscCallCUDA(cudaFreeAsync(idx, stream));
   PetscCallCUDA(cudaFreeAsync(keys, stream));
   PetscCallCUDA(cudaFreeAsync(tj, stream));
   PetscCallCUDA(cudaFreeAsync(ti, stream));
   PetscCallCUDA(cudaFreeAsync(count, stream));
+  PetscCallCUDA(cudaStreamSynchronize(stream));
+  PetscCall(PetscLogEventEnd(SFPC_AFSAIHostCSR, 0, 0, 0, 0));
+
   PetscCall(MatDestroy(G));
   PetscCall(MatDestroy(Gt));
   PetscCall(PetscLogEventBegin(SFPC_AFSAIMats, 0, 0, 0, 0));
@@ -654,19 +737,18 @@ static PetscErrorCode CreateFactors(AFSAIDevice D, cudaStream_t stream, Mat *G, 
   PetscCall(MatConvert(*G, MATSEQAIJCUSPARSE, MAT_INPLACE_MATRIX, G));
   PetscCall(MatConvert(*Gt, MATSEQAIJCUSPARSE, MAT_INPLACE_MATRIX, Gt));
   PetscCall(PetscLogEventEnd(SFPC_AFSAIMats, 0, 0, 0, 0));
+
   PetscCall(PetscLogEventBegin(SFPC_AFSAIDeviceCSR, 0, 0, 0, 0));
-  { /* the device CSRs from the host arrays (PETSc's upload), here rather than at the first GetArray, to time it apart */
-    const PetscInt *di, *dj;
-    PetscCall(MatSeqAIJCUSPARSEGetIJ(*G, PETSC_FALSE, &di, &dj));
-    PetscCall(MatSeqAIJCUSPARSERestoreIJ(*G, PETSC_FALSE, &di, &dj));
-    PetscCall(MatSeqAIJCUSPARSEGetIJ(*Gt, PETSC_FALSE, &di, &dj));
-    PetscCall(MatSeqAIJCUSPARSERestoreIJ(*Gt, PETSC_FALSE, &di, &dj));
-  }
+  /* the device CSRs from the host arrays (PETSc's upload); the values are then written with GetArrayWrite */
+  PetscCall(MatSeqAIJCUSPARSEGetIJ(*G, PETSC_FALSE, &di, &dj));
+  PetscCall(MatSeqAIJCUSPARSERestoreIJ(*G, PETSC_FALSE, &di, &dj));
+  PetscCall(MatSeqAIJCUSPARSEGetIJ(*Gt, PETSC_FALSE, &di, &dj));
+  PetscCall(MatSeqAIJCUSPARSERestoreIJ(*Gt, PETSC_FALSE, &di, &dj));
   PetscCall(PetscLogEventEnd(SFPC_AFSAIDeviceCSR, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* G and G^T: created on a new pattern, their device values written from ga always. */
+/* G and G^T: created on a new pattern, their device values written from ga always (marked current there: nothing is copied up). */
 PetscErrorCode AFSAIAssemble_Device(AFSAIDevice D, PetscBool newpattern, Mat *G, Mat *Gt)
 {
   cudaStream_t stream;
@@ -676,14 +758,13 @@ PetscErrorCode AFSAIAssemble_Device(AFSAIDevice D, PetscBool newpattern, Mat *G,
   PetscCall(PetscGetCurrentCUDAStream(&stream));
   if (newpattern) PetscCall(CreateFactors(D, stream, G, Gt));
   PetscCall(PetscLogEventBegin(SFPC_AFSAIFill, 0, 0, 0, 0));
-  /* GetArray, not GetArrayWrite: a freshly converted Mat has no device copy yet, and this one makes it (pattern and zeros) */
-  PetscCall(MatSeqAIJCUSPARSEGetArray(*G, &a));
+  PetscCall(MatSeqAIJCUSPARSEGetArrayWrite(*G, &a));
   PetscCallCUDA(cudaMemcpyAsync(a, D->ga, sizeof(PetscScalar) * D->nnz, cudaMemcpyDeviceToDevice, stream));
-  PetscCall(MatSeqAIJCUSPARSERestoreArray(*G, &a));
-  PetscCall(MatSeqAIJCUSPARSEGetArray(*Gt, &a));
+  PetscCall(MatSeqAIJCUSPARSERestoreArrayWrite(*G, &a));
+  PetscCall(MatSeqAIJCUSPARSEGetArrayWrite(*Gt, &a));
   TransposeValues<<<Blocks(D->nnz, 256), 256, 0, stream>>>((int)D->nnz, D->tperm, D->ga, a);
   PetscCallCUDA(cudaGetLastError());
-  PetscCall(MatSeqAIJCUSPARSERestoreArray(*Gt, &a));
+  PetscCall(MatSeqAIJCUSPARSERestoreArrayWrite(*Gt, &a));
   PetscCallCUDA(cudaStreamSynchronize(stream)); /* the phase's time is the device's */
   PetscCall(PetscLogEventEnd(SFPC_AFSAIFill, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -697,6 +778,7 @@ PetscErrorCode AFSAIDeviceGetFactor(AFSAIDevice D, const PetscInt **gi, const Pe
   PetscFunctionBegin;
   PetscCall(PetscGetCurrentCUDAStream(&stream));
   PetscCall(HostPattern(D, stream));
+  PetscCallCUDA(cudaStreamSynchronize(stream));
   *gi = D->hi[0];
   *gj = D->hj[0];
   *ga = D->ga;
@@ -722,7 +804,7 @@ PetscErrorCode AFSAIDeviceDestroy(AFSAIDevice *dev)
       if (arrays[k]) PetscCallCUDA(cudaFree(arrays[k]));
   }
   for (int t = 0; t < 2; t++) { /* after the Mats referencing them (AFSAIDestroyFactor() destroys those first) */
-    PetscCall(PetscFree2(D->hi[t], D->hj[t]));
+    PetscCall(HostPatternFree(D, t));
     PetscCall(PetscFree(D->ha[t]));
   }
   PetscCall(PetscFree(*dev));
