@@ -22,8 +22,9 @@
    MATSEQAIJCUSPARSE: G^T's pattern by a stable radix sort of G's entries by column on the
    device, both patterns copied once to the host (PETSc's AIJCUSPARSE keeps a host CSR; given as
    arrays, nothing is sorted there: MatSetPreallocationCOO() built its map on the host and took
-   4.8 s at 128^3), the values written straight into the Mats' device arrays; new values of the
-   same pattern run ValuesKernel and two device copies only.
+   4.8 s at 128^3) into huge-page, page-locked memory (HostArrayAlloc(): first touch was the
+   cost), PETSc's device CSRs built from them at once, the values written straight into the
+   Mats' device arrays; new values of the same pattern run ValuesKernel and two device copies only.
    The first failing row (the host's, since rows are independent and batches run in order) is an
    atomicMin over (row, cause); its value is kept per batch row.
    A row range r0 .. r1 - 1 of A can be searched alone (the gathered mode, afsai_gather.c: the
@@ -34,8 +35,17 @@
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>
 #include <petscdevice_cuda.h>
+#include <stdlib.h>
+#include <sys/mman.h>
 #include <sfpc/private/sfcub.cuh>
 #include "afsai.h"
+
+/* A host array and how it was obtained (HostArrayAlloc()). */
+typedef struct {
+  void     *p;
+  size_t    len;        /* bytes allocated; 0: by PetscMalloc() */
+  PetscBool registered; /* page-locked for CUDA by cudaHostRegister() */
+} HostArray;
 
 struct _n_AFSAIDevice {
   PetscInt     r0, n, nnz, mmaxG; /* G's rows are rows r0 .. r0 + n - 1 of A; entries of G, longest row of G less its diagonal */
@@ -43,9 +53,7 @@ struct _n_AFSAIDevice {
   int         *gi, *gj, *ci;  /* G's CSR and the row of each entry */
   PetscScalar *ga;            /* G's values, CSR order */
   int         *tperm;         /* entry q of G^T (CSR) is entry tperm[q] of G */
-  PetscInt    *hi[2], *hj[2]; /* host CSR of G and G^T, which their Mats reference (PETSc keeps a host pattern) */
-  PetscScalar *ha[2];
-  PetscBool    pinned; /* hi, hj are pinned (HostPatternAlloc()) */
+  HostArray    hi[2], hj[2], ha[2]; /* host CSR of G and G^T, which their Mats reference (PETSc keeps a host CSR) */
 };
 
 namespace
@@ -552,10 +560,8 @@ PetscErrorCode AFSAIPattern_Device(Mat A, const AFSAIParams *prm, PetscInt r0, P
   *dev = D;
   PetscCall(MatGetLocalSize(A, &nA, NULL));
   PetscCheck(r0 >= 0 && r0 <= r1 && r1 <= nA, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "PCAFSAI: rows %" PetscInt_FMT " .. %" PetscInt_FMT " are not rows of a matrix of %" PetscInt_FMT, r0, r1, nA);
-  D->r0     = r0;
-  D->n      = n;
-  D->pinned = PETSC_TRUE;
-  PetscCall(PetscOptionsGetBool(NULL, NULL, "-pc_afsai_pinned_host", &D->pinned, NULL));
+  D->r0 = r0;
+  D->n  = n;
   PetscCall(GetCSR(A, &csr, &stream));
   PetscCallCUDA(cudaMallocAsync(&dmax, 2 * sizeof(int), stream));
   PetscCallCUDA(cudaMemsetAsync(dmax, 0, 2 * sizeof(int), stream));
@@ -644,31 +650,51 @@ PetscErrorCode AFSAIValues_Device(Mat A, AFSAIDevice D, AFSAIFail *fail)
 }
 
 /*
-   Host arrays of factor t's CSR (t = 0: G, 1: G^T), which its Mat references: PETSc's AIJCUSPARSE keeps a host CSR
-   and builds its device CSR from it. The pattern (i, j) is copied down here and up again by PETSc, so it lives in
-   pinned memory (both copies at the link's speed, no staging through a bounce buffer) unless -pc_afsai_pinned_host 0.
-   The values are only ever read by PETSc's first upload (whose result the device values overwrite at once: the Mats
-   are marked device-current before anything can read their host values, which PETSc then copies down on demand),
-   so they are left unwritten: untouched pages, no zeroing.
+   Host memory for the CSRs of G and G^T, which their Mats reference (PETSc's AIJCUSPARSE keeps a host CSR and builds
+   its device CSR from it). At 128^3 on an H100 (bench/README.md) what these ~600 MB cost is the first touch of their
+   pages, more than the PCIe copies: so a large array is 2 MB-aligned and advised as transparent huge pages (one page
+   fault per 2 MB instead of 512; a no-op where they are disabled), and
+   - a pattern array (written by our copy down, read by PETSc's copy up) is page-locked with cudaHostRegister(), so
+     that both copies run at the link's speed without the driver's bounce buffer (if locking fails, it stays pageable:
+     slower, same result);
+   - a value array is never written here: PETSc's upload reads it once (and the device values overwrite what it
+     brought before anything reads them: the Mats are marked device-current, and PETSc copies values down on demand),
+     and untouched huge-page memory reads as the kernel's shared huge zero page.
+   Small arrays come from PetscMalloc(): there the rounding to 2 MB would cost more than it saves.
 */
-static PetscErrorCode HostPatternAlloc(AFSAIDevice D, int t, PetscInt nrows)
+static PetscErrorCode HostArrayAlloc(size_t bytes, PetscBool lock, HostArray *h)
 {
+  const size_t huge = (size_t)2 << 20;
+
   PetscFunctionBegin;
-  if (D->pinned) {
-    PetscCallCUDA(cudaMallocHost((void **)&D->hi[t], sizeof(PetscInt) * (nrows + 1)));
-    PetscCallCUDA(cudaMallocHost((void **)&D->hj[t], sizeof(PetscInt) * PetscMax(D->nnz, 1)));
-  } else PetscCall(PetscMalloc2(nrows + 1, &D->hi[t], PetscMax(D->nnz, 1), &D->hj[t]));
+  PetscCall(PetscMemzero(h, sizeof(*h)));
+  if (bytes < huge) {
+    PetscCall(PetscMalloc(PetscMax(bytes, 1), &h->p));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  h->len = (bytes + huge - 1) / huge * huge;
+  PetscCheck(!posix_memalign(&h->p, huge, h->len), PETSC_COMM_SELF, PETSC_ERR_MEM, "PCAFSAI: cannot allocate %zu bytes of host memory for G and G^T", h->len);
+#if defined(MADV_HUGEPAGE)
+  (void)madvise(h->p, h->len, MADV_HUGEPAGE); /* advice only */
+#endif
+  if (lock) {
+    const cudaError_t err = cudaHostRegister(h->p, h->len, cudaHostRegisterDefault);
+    if (err == cudaSuccess) h->registered = PETSC_TRUE;
+    else {
+      (void)cudaGetLastError(); /* not sticky: clear it */
+      PetscCall(PetscInfo(NULL, "PCAFSAI: host memory not page-locked (%s); G and G^T are copied through pageable memory\n", cudaGetErrorString(err)));
+    }
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode HostPatternFree(AFSAIDevice D, int t)
+static PetscErrorCode HostArrayFree(HostArray *h)
 {
   PetscFunctionBegin;
-  if (D->pinned) {
-    if (D->hi[t]) PetscCallCUDA(cudaFreeHost(D->hi[t]));
-    if (D->hj[t]) PetscCallCUDA(cudaFreeHost(D->hj[t]));
-    D->hi[t] = D->hj[t] = NULL;
-  } else PetscCall(PetscFree2(D->hi[t], D->hj[t]));
+  if (h->registered) PetscCallCUDA(cudaHostUnregister(h->p));
+  if (h->len) free(h->p);
+  else PetscCall(PetscFree(h->p));
+  PetscCall(PetscMemzero(h, sizeof(*h)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -676,10 +702,11 @@ static PetscErrorCode HostPatternFree(AFSAIDevice D, int t)
 static PetscErrorCode HostPattern(AFSAIDevice D, cudaStream_t stream)
 {
   PetscFunctionBegin;
-  if (D->hi[0]) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(HostPatternAlloc(D, 0, D->n));
-  PetscCallCUDA(cudaMemcpyAsync(D->hi[0], D->gi, sizeof(int) * (D->n + 1), cudaMemcpyDeviceToHost, stream));
-  PetscCallCUDA(cudaMemcpyAsync(D->hj[0], D->gj, sizeof(int) * D->nnz, cudaMemcpyDeviceToHost, stream));
+  if (D->hi[0].p) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(HostArrayAlloc(sizeof(PetscInt) * (D->n + 1), PETSC_TRUE, &D->hi[0]));
+  PetscCall(HostArrayAlloc(sizeof(PetscInt) * D->nnz, PETSC_TRUE, &D->hj[0]));
+  PetscCallCUDA(cudaMemcpyAsync(D->hi[0].p, D->gi, sizeof(int) * (D->n + 1), cudaMemcpyDeviceToHost, stream));
+  PetscCallCUDA(cudaMemcpyAsync(D->hj[0].p, D->gj, sizeof(int) * D->nnz, cudaMemcpyDeviceToHost, stream));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -717,10 +744,11 @@ static PetscErrorCode CreateFactors(AFSAIDevice D, cudaStream_t stream, Mat *G, 
 
   PetscCall(PetscLogEventBegin(SFPC_AFSAIHostCSR, 0, 0, 0, 0));
   PetscCall(HostPattern(D, stream));
-  PetscCall(HostPatternAlloc(D, 1, n));
-  PetscCallCUDA(cudaMemcpyAsync(D->hi[1], ti, sizeof(int) * (n + 1), cudaMemcpyDeviceToHost, stream));
-  PetscCallCUDA(cudaMemcpyAsync(D->hj[1], tj, sizeof(int) * nnz, cudaMemcpyDeviceToHost, stream));
-  for (int t = 0; t < 2; t++) PetscCall(PetscMalloc1(PetscMax(nnz, 1), &D->ha[t])); /* left unwritten: see HostPatternAlloc() */
+  PetscCall(HostArrayAlloc(sizeof(PetscInt) * (n + 1), PETSC_TRUE, &D->hi[1]));
+  PetscCall(HostArrayAlloc(sizeof(PetscInt) * nnz, PETSC_TRUE, &D->hj[1]));
+  PetscCallCUDA(cudaMemcpyAsync(D->hi[1].p, ti, sizeof(int) * (n + 1), cudaMemcpyDeviceToHost, stream));
+  PetscCallCUDA(cudaMemcpyAsync(D->hj[1].p, tj, sizeof(int) * nnz, cudaMemcpyDeviceToHost, stream));
+  for (int t = 0; t < 2; t++) PetscCall(HostArrayAlloc(sizeof(PetscScalar) * nnz, PETSC_FALSE, &D->ha[t])); /* never written: see HostArrayAlloc() */
   PetscCallCUDA(cudaFreeAsync(idx, stream));
   PetscCallCUDA(cudaFreeAsync(keys, stream));
   PetscCallCUDA(cudaFreeAsync(tj, stream));
@@ -732,8 +760,8 @@ static PetscErrorCode CreateFactors(AFSAIDevice D, cudaStream_t stream, Mat *G, 
   PetscCall(MatDestroy(G));
   PetscCall(MatDestroy(Gt));
   PetscCall(PetscLogEventBegin(SFPC_AFSAIMats, 0, 0, 0, 0));
-  PetscCall(MatCreateSeqAIJWithArrays(PETSC_COMM_SELF, n, n, D->hi[0], D->hj[0], D->ha[0], G));
-  PetscCall(MatCreateSeqAIJWithArrays(PETSC_COMM_SELF, n, n, D->hi[1], D->hj[1], D->ha[1], Gt));
+  PetscCall(MatCreateSeqAIJWithArrays(PETSC_COMM_SELF, n, n, (PetscInt *)D->hi[0].p, (PetscInt *)D->hj[0].p, (PetscScalar *)D->ha[0].p, G));
+  PetscCall(MatCreateSeqAIJWithArrays(PETSC_COMM_SELF, n, n, (PetscInt *)D->hi[1].p, (PetscInt *)D->hj[1].p, (PetscScalar *)D->ha[1].p, Gt));
   PetscCall(MatConvert(*G, MATSEQAIJCUSPARSE, MAT_INPLACE_MATRIX, G));
   PetscCall(MatConvert(*Gt, MATSEQAIJCUSPARSE, MAT_INPLACE_MATRIX, Gt));
   PetscCall(PetscLogEventEnd(SFPC_AFSAIMats, 0, 0, 0, 0));
@@ -779,8 +807,8 @@ PetscErrorCode AFSAIDeviceGetFactor(AFSAIDevice D, const PetscInt **gi, const Pe
   PetscCall(PetscGetCurrentCUDAStream(&stream));
   PetscCall(HostPattern(D, stream));
   PetscCallCUDA(cudaStreamSynchronize(stream));
-  *gi = D->hi[0];
-  *gj = D->hj[0];
+  *gi = (const PetscInt *)D->hi[0].p;
+  *gj = (const PetscInt *)D->hj[0].p;
   *ga = D->ga;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -804,8 +832,9 @@ PetscErrorCode AFSAIDeviceDestroy(AFSAIDevice *dev)
       if (arrays[k]) PetscCallCUDA(cudaFree(arrays[k]));
   }
   for (int t = 0; t < 2; t++) { /* after the Mats referencing them (AFSAIDestroyFactor() destroys those first) */
-    PetscCall(HostPatternFree(D, t));
-    PetscCall(PetscFree(D->ha[t]));
+    PetscCall(HostArrayFree(&D->hi[t]));
+    PetscCall(HostArrayFree(&D->hj[t]));
+    PetscCall(HostArrayFree(&D->ha[t]));
   }
   PetscCall(PetscFree(*dev));
   PetscFunctionReturn(PETSC_SUCCESS);
