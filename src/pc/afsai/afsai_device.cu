@@ -720,6 +720,7 @@ static PetscErrorCode CreateFactors(AFSAIDevice D, cudaStream_t stream, Mat *G, 
   const PetscInt  n = D->n, nnz = D->nnz;
   int            *count, *ti, *tj, *keys, *idx, bits = 1;
   const PetscInt *di, *dj;
+  PetscBool       userinode;
 
   PetscFunctionBegin;
   PetscCheck(D->r0 == 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "PCAFSAI: square G and G^T are assembled from a search of all rows only");
@@ -760,8 +761,18 @@ static PetscErrorCode CreateFactors(AFSAIDevice D, cudaStream_t stream, Mat *G, 
   PetscCall(MatDestroy(G));
   PetscCall(MatDestroy(Gt));
   PetscCall(PetscLogEventBegin(SFPC_AFSAIMats, 0, 0, 0, 0));
+  /*
+     MatCreateSeqAIJWithArrays() assembles at once, so its search for inodes (rows with the same pattern as the next),
+     a pass over all rows that took about half of creating these Mats, cannot be switched off by MatSetOption(); it
+     reads -mat_no_inode at creation. No two rows of G (or of G^T) share a pattern, since each holds its own diagonal
+     at its end (start), and their products run in cuSPARSE: the search can only cost, so it is skipped for these two
+     Mats (unless the user set the option either way).
+  */
+  PetscCall(PetscOptionsHasName(NULL, NULL, "-mat_no_inode", &userinode));
+  if (!userinode) PetscCall(PetscOptionsSetValue(NULL, "-mat_no_inode", "true"));
   PetscCall(MatCreateSeqAIJWithArrays(PETSC_COMM_SELF, n, n, (PetscInt *)D->hi[0].p, (PetscInt *)D->hj[0].p, (PetscScalar *)D->ha[0].p, G));
   PetscCall(MatCreateSeqAIJWithArrays(PETSC_COMM_SELF, n, n, (PetscInt *)D->hi[1].p, (PetscInt *)D->hj[1].p, (PetscScalar *)D->ha[1].p, Gt));
+  if (!userinode) PetscCall(PetscOptionsClearValue(NULL, "-mat_no_inode"));
   PetscCall(MatConvert(*G, MATSEQAIJCUSPARSE, MAT_INPLACE_MATRIX, G));
   PetscCall(MatConvert(*Gt, MATSEQAIJCUSPARSE, MAT_INPLACE_MATRIX, Gt));
   PetscCall(PetscLogEventEnd(SFPC_AFSAIMats, 0, 0, 0, 0));
