@@ -33,7 +33,7 @@
 #include "sippoint.h"
 
 /* SIP's sync-free factorization keeps this many warps per SM unless -pc_sfilu_warps_per_sm says otherwise (measured on an H100, bench/README.md) */
-#define SFILU_SIP_WARPS_PER_SM 24
+#define SFILU_SIP_WARPS_PER_SM 8
 
 /*
    A record, per position of the hyperplane order: x the point's diagonal slot (-1: padding), y its
@@ -57,8 +57,6 @@ struct SIPArgs {
   double    alpha, shift, zeropivot;
   int       positive;
   int      *found; /* T->report: lowest failed pivot row, lowest row with an Inf/NaN entry */
-  int      *flags; /* EXPERIMENT */
-  int       epoch;
 };
 
 /* Row slots in column order: -z, -y, -x, diagonal, +x, +y, +z; bit t set when slot t exists. */
@@ -67,23 +65,28 @@ __device__ __forceinline__ unsigned RowSlots(unsigned bits)
   return (bits >> 2 & 1u) | (bits & 2u) | (bits & 1u) << 2 | 8u | SIP_UPPER(bits) << 4;
 }
 
-/* Factors the point at position p of the order, with record rc; SYNCFREE: waits for the neighbours' published values.
-   EXPERIMENT (temporary, SFPC_SIP_PUBLISH=flags): FLAGS waits on per-position epoch flags instead (relaxed polls, acquire fence, then the values; release before the flag). */
-template <bool SYNCFREE, bool FLAGS = false>
-__device__ __forceinline__ void FactorPoint(const SIPArgs &g, long long p, int4 rc)
+/* What a point loads before it waits: the row of A of the point with record rc, by slot (0 where absent). */
+__device__ __forceinline__ void LoadRow(const SIPArgs &g, int4 rc, double v[7])
+{
+  const unsigned slots = RowSlots((unsigned)rc.y);
+  const int      first = rc.x - __popc((unsigned)rc.y & 7u);
+#pragma unroll
+  for (int t = 0; t < 7; t++) v[t] = (rc.x >= 0 && (slots >> t & 1u)) ? g.A[first + __popc(slots & ((1u << t) - 1u))] : 0.0;
+}
+
+/* Factors the point at position p of the order, with record rc and row v (LoadRow()); SYNCFREE: waits for the neighbours' published values. */
+template <bool SYNCFREE>
+__device__ __forceinline__ void FactorPoint(const SIPArgs &g, long long p, int4 rc, const double v[7])
 {
   const unsigned bits = (unsigned)rc.y, lower = bits & 7u, slots = RowSlots(bits);
   const int      first = rc.x - __popc(lower), q[3] = {rc.z, rc.z - 1, rc.w};
-  double         v[7], rowsum = 0, nv[3][4] = {}, L[3], U[3], s, piv;
+  double         rowsum = 0, nv[3][4] = {}, L[3], U[3], s, piv;
   unsigned       need = 0; /* bit 4 d + f: value f of the -d neighbour (f = 0 inverse pivot, 1 + e its U towards +e) */
   SIPPointIn     in   = {};
 
-  /* what does not wait: the point's own row of A, and its row sum in CSR order, as the host sums */
-#pragma unroll
-  for (int t = 0; t < 7; t++) v[t] = (slots >> t & 1u) ? g.A[first + __popc(slots & ((1u << t) - 1u))] : 0.0;
 #pragma unroll
   for (int t = 0; t < 7; t++)
-    if (slots >> t & 1u) rowsum += fabs(v[t]);
+    if (slots >> t & 1u) rowsum += fabs(v[t]); /* in CSR order, as the host sums */
   in.lower = lower;
   in.Adiag = SIPAdd(v[3], g.shift);
 #pragma unroll
@@ -93,17 +96,7 @@ __device__ __forceinline__ void FactorPoint(const SIPArgs &g, long long p, int4 
     in.nbup[d] = (lower >> d & 1u) ? SIP_NBUP(bits, d) : 0u;
     need |= (lower >> d & 1u) ? (1u | in.nbup[d] << 1) << 4 * d : 0u;
   }
-  if (FLAGS) {
-#pragma unroll
-    for (int d = 0; d < 3; d++)
-      if (lower >> d & 1u) sfpc::PollReady(g.flags, q[d], g.epoch);
-    sfpc::AcquireReady();
-#pragma unroll
-    for (int d = 0; d < 3; d++)
-#pragma unroll
-      for (int f = 0; f < 4; f++)
-        if (need >> (4 * d + f) & 1u) nv[d][f] = __ldcg(g.pub + f * g.npos + q[d]);
-  } else if (SYNCFREE) {
+  if (SYNCFREE) {
     /* all outstanding values at once (relaxed, past L1), again for those still the sentinel */
     for (;;) {
       unsigned long long b[3][4];
@@ -150,26 +143,37 @@ __device__ __forceinline__ void FactorPoint(const SIPArgs &g, long long p, int4 
   sfpc::PublishValue(g.pub, (int)p, piv); /* relaxed stores: each value is its own readiness (a NaN that matches the sentinel is published as another NaN) */
 #pragma unroll
   for (int e = 0; e < 3; e++) sfpc::PublishValue(g.pub + (1 + e) * g.npos, (int)p, U[e]);
-  if (FLAGS) sfpc::StoreRelease(g.flags + p, g.epoch);
 }
 
-/* Sync-free: persistent warps, each ticket 32 positions of one plane (order is padded per plane to multiples of 32). */
+/*
+   Sync-free: persistent warps, each ticket 32 positions of one plane (order is padded per plane to
+   multiples of 32). A ticket's own loads are a chain of round trips (ticket, record, row of A)
+   that do not wait on other points, so each warp runs them two tickets ahead, while it polls for
+   the current one: it holds the current ticket (record and row loaded), the next (record loaded)
+   and the one after (atomic in flight). Still no deadlock: the lowest unfinished ticket is always
+   some warp's current one (a warp holding tickets ahead holds a lower current one), and everything
+   it waits for is lower. Each warp takes 3 tickets past the end.
+*/
+#define SIP_TICKETS_AHEAD 2
 __global__ void __launch_bounds__(32 * SFPC_WARPS_PER_BLOCK) SIPSyncFreeKernel(SIPArgs g, long long ntasks, unsigned long long *counter, unsigned long long base)
 {
-  for (long long w; (w = sfpc::TakeTask(counter, base)) < ntasks;) {
-    const long long p  = 32 * w + (threadIdx.x & 31);
-    const int4      rc = __ldg(g.rec + p);
-    if (rc.x >= 0) FactorPoint<true>(g, p, rc);
-  }
-}
+  const int          lane = threadIdx.x & 31;
+  long long          w0 = sfpc::TakeTask(counter, base), w1 = sfpc::TakeTask(counter, base);
+  unsigned long long raw2 = lane ? 0 : atomicAdd(counter, 1ULL); /* lane 0's ticket after next, broadcast when needed */
+  int4               rc0 = w0 < ntasks ? __ldg(g.rec + 32 * w0 + lane) : make_int4(-1, 0, 0, 0);
+  int4               rc1 = w1 < ntasks ? __ldg(g.rec + 32 * w1 + lane) : make_int4(-1, 0, 0, 0);
+  double             v0[7], v1[7];
 
-/* EXPERIMENT: the same with flags. */
-__global__ void __launch_bounds__(32 * SFPC_WARPS_PER_BLOCK) SIPSyncFreeFlagsKernel(SIPArgs g, long long ntasks, unsigned long long *counter, unsigned long long base)
-{
-  for (long long w; (w = sfpc::TakeTask(counter, base)) < ntasks;) {
-    const long long p  = 32 * w + (threadIdx.x & 31);
-    const int4      rc = __ldg(g.rec + p);
-    if (rc.x >= 0) FactorPoint<true, true>(g, p, rc);
+  LoadRow(g, rc0, v0);
+  while (w0 < ntasks) {
+    const long long w2 = (long long)(__shfl_sync(0xffffffffu, raw2, 0) - base);
+    const int4      rc2 = w2 < ntasks ? __ldg(g.rec + 32 * w2 + lane) : make_int4(-1, 0, 0, 0);
+    raw2 = lane ? 0 : atomicAdd(counter, 1ULL);
+    LoadRow(g, rc1, v1);
+    if (rc0.x >= 0) FactorPoint<true>(g, 32 * w0 + lane, rc0, v0);
+    w0 = w1, rc0 = rc1, w1 = w2, rc1 = rc2;
+#pragma unroll
+    for (int t = 0; t < 7; t++) v0[t] = v1[t];
   }
 }
 
@@ -179,7 +183,10 @@ __global__ void SIPPlaneKernel(SIPArgs g, long long p0, int npos)
   const int t = blockIdx.x * blockDim.x + threadIdx.x;
   if (t >= npos) return;
   const int4 rc = __ldg(g.rec + p0 + t);
-  if (rc.x >= 0) FactorPoint<false>(g, p0 + t, rc);
+  double     v[7];
+  if (rc.x < 0) return;
+  LoadRow(g, rc, v);
+  FactorPoint<false>(g, p0 + t, rc, v);
 }
 
 /* The lowest row with a column that is not itself or a grid neighbour, as (row << 32) | column. */
@@ -346,21 +353,9 @@ PetscErrorCode SFILUFactorSIP_Device(SFPCTriDevice T, const SFILUSIPPlanes *P, c
     unsigned long long base;
 
     PetscCall(SFPCTriDeviceTakeTickets(T, ntasks, T->opt.warps_per_sm == PETSC_DECIDE ? T->sms * SFILU_SIP_WARPS_PER_SM : T->lower.factor_resident, &blocks, &base));
-    if (getenv("SFPC_SIP_PUBLISH") && !strcmp(getenv("SFPC_SIP_PUBLISH"), "flags")) { /* EXPERIMENT */
-      static int *flags = NULL;
-      static int  nflags = 0, epoch = 0;
-      if (nflags < P->start[P->nplanes]) {
-        if (flags) PetscCallCUDA(cudaFree(flags));
-        nflags = (int)P->start[P->nplanes];
-        PetscCallCUDA(cudaMalloc(&flags, sizeof(int) * nflags));
-        PetscCallCUDA(cudaMemset(flags, 0, sizeof(int) * nflags));
-      }
-      g.flags = flags, g.epoch = ++epoch;
-      SIPSyncFreeFlagsKernel<<<blocks, 32 * SFPC_WARPS_PER_BLOCK, 0, stream>>>(g, ntasks, T->counter, base);
-    } else {
+    T->ticketbase += (unsigned long long)SIP_TICKETS_AHEAD * blocks * SFPC_WARPS_PER_BLOCK; /* the tickets each warp takes ahead, past the end */
     PetscCall(SFPCFillSentinel(4 * P->start[P->nplanes], P->pub)); /* every value waits to be published */
     SIPSyncFreeKernel<<<blocks, 32 * SFPC_WARPS_PER_BLOCK, 0, stream>>>(g, ntasks, T->counter, base);
-    }
     PetscCallCUDA(cudaGetLastError());
   } else {
     const int tpb = 128;
