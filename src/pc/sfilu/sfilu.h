@@ -16,7 +16,7 @@ typedef struct {
   PetscScalar badpivot;  /* the pivot of badrow */
 } SFILUResult;
 
-/* SIP's factorization on the GPU: sync-free (flags per point, one launch) or level-synchronous (one launch per hyperplane) */
+/* SIP's factorization on the GPU: sync-free (one launch, published values polled) or level-synchronous (one launch per hyperplane) */
 typedef enum {
   SFILU_SIP_SYNCFREE,
   SFILU_SIP_LEVELSYNC

@@ -21,7 +21,8 @@
    bits, where the neighbours sit in the order), read by a warp as 32 consecutive 16-byte records.
    A point publishes what its +x/+y/+z neighbours need (inverse pivot, upper coefficients) in pub,
    also in hyperplane order: the -x, -y and -z neighbours of a warp's 32 points are three runs of
-   consecutive positions of plane s - 1, so those loads coalesce, where the factor's CSR rows of
+   consecutive positions of plane s - 1 (per line of the plane the warp covers), so those loads
+   coalesce, where the factor's CSR rows of
    neighbouring points lie nx - 1 rows apart (a sector each). The sync-free schedule publishes
    through the values themselves (pub holds the sentinel of sfdevice.cuh until written; waiters
    poll the values they need with relaxed loads, all at once): no flags and no fences on the
@@ -57,6 +58,7 @@ struct SIPArgs {
   double    alpha, shift, zeropivot;
   int       positive;
   int      *found; /* T->report: lowest failed pivot row, lowest row with an Inf/NaN entry */
+  int       paired; /* A and the factor are 16-byte aligned: interior rows move as pairs (RowPairs()) */
 };
 
 /* Row slots in column order: -z, -y, -x, diagonal, +x, +y, +z; bit t set when slot t exists. */
@@ -65,11 +67,36 @@ __device__ __forceinline__ unsigned RowSlots(unsigned bits)
   return (bits >> 2 & 1u) | (bits & 2u) | (bits & 1u) << 2 | 8u | SIP_UPPER(bits) << 4;
 }
 
+/*
+   Whether the row has all seven entries (every point off the grid's boundary), so that it is the 7
+   consecutive slots [rd - 3, rd + 4): it is then read and written as aligned pairs of doubles
+   (where the arrays allow, SIPArgs.paired), 4 memory instructions instead of 7, each pair within
+   one 32-byte sector (lanes' rows lie nx - 1 rows apart: every instruction is 32 requests).
+*/
+__device__ __forceinline__ bool RowPairs(const SIPArgs &g, unsigned slots)
+{
+  return g.paired && slots == 0x7fu;
+}
+
 /* What a point loads before it waits: the row of A of the point with record rc, by slot (0 where absent). */
 __device__ __forceinline__ void LoadRow(const SIPArgs &g, int4 rc, double v[7])
 {
   const unsigned slots = RowSlots((unsigned)rc.y);
   const int      first = rc.x - __popc((unsigned)rc.y & 7u);
+
+  if (rc.x >= 0 && RowPairs(g, slots)) {
+    const int     odd = first & 1;
+    const double2 *p  = (const double2 *)(g.A + first - odd);
+    double        w[8];
+#pragma unroll
+    for (int k = 0; k < 4; k++) {
+      const double2 x = (odd || k < 3) ? p[k] : make_double2(g.A[first + 6], 0.0); /* the last pair would run past the row when even */
+      w[2 * k] = x.x, w[2 * k + 1] = x.y;
+    }
+#pragma unroll
+    for (int t = 0; t < 7; t++) v[t] = odd ? w[t + 1] : w[t];
+    return;
+  }
 #pragma unroll
   for (int t = 0; t < 7; t++) v[t] = (rc.x >= 0 && (slots >> t & 1u)) ? g.A[first + __popc(slots & ((1u << t) - 1u))] : 0.0;
 }
@@ -129,17 +156,31 @@ __device__ __forceinline__ void FactorPoint(const SIPArgs &g, long long p, int4 
     for (int e = 0; e < 3; e++) in.Um[d][e] = nv[d][1 + e];
   }
   SIPPointFactor(&in, g.alpha, L, U, &s);
-#pragma unroll
-  for (int d = 0; d < 3; d++) {
-    if (lower >> d & 1u) g.a[first + __popc(slots & ((1u << (2 - d)) - 1u))] = L[d];
-    if (slots >> (4 + d) & 1u) g.a[first + __popc(slots & ((1u << (4 + d)) - 1u))] = U[d];
-  }
   if (!isfinite(rowsum)) atomicMin(g.found + 1, g.order[p]);
   if (SIPPivotFails(s, SIPMul(g.zeropivot, rowsum), g.positive)) {
     atomicMin(g.found, g.order[p]);
     piv = s; /* left for the report; dependents compute garbage, but only rows above it, which are not reported */
   } else piv = SIPDiv(1.0, s);
-  g.a[rc.x] = piv;
+  if (RowPairs(g, slots)) {
+    const double row[8] = {L[2], L[1], L[0], piv, U[0], U[1], U[2], 0.0};
+    double2     *q      = (double2 *)(g.a + (first & ~1));
+    if (first & 1) {
+      g.a[first] = row[0];
+#pragma unroll
+      for (int k = 0; k < 3; k++) q[k + 1] = make_double2(row[2 * k + 1], row[2 * k + 2]);
+    } else {
+#pragma unroll
+      for (int k = 0; k < 3; k++) q[k] = make_double2(row[2 * k], row[2 * k + 1]);
+      g.a[first + 6] = row[6];
+    }
+  } else {
+#pragma unroll
+    for (int d = 0; d < 3; d++) {
+      if (lower >> d & 1u) g.a[first + __popc(slots & ((1u << (2 - d)) - 1u))] = L[d];
+      if (slots >> (4 + d) & 1u) g.a[first + __popc(slots & ((1u << (4 + d)) - 1u))] = U[d];
+    }
+    g.a[rc.x] = piv;
+  }
   sfpc::PublishValue(g.pub, (int)p, piv); /* relaxed stores: each value is its own readiness (a NaN that matches the sentinel is published as another NaN) */
 #pragma unroll
   for (int e = 0; e < 3; e++) sfpc::PublishValue(g.pub + (1 + e) * g.npos, (int)p, U[e]);
@@ -267,7 +308,7 @@ PetscErrorCode SFILUCheckSIPPattern_Device(SFPCTriDevice T, const PetscInt dims[
    per point, and only nx + ny - 1 lines per plane: a few hundred KiB at 256^3), and a kernel
    puts every point in its place with its record, from T's (checked) pattern. Each plane starts at
    a multiple of 32 (padding: order -1, record -1). The records and pub take 48 bytes per position
-   (about 0.8 GB at 256^3; the factor's CSR takes 84 bytes per point).
+   (about 0.8 GB at 256^3; the factor's CSR takes about 90 bytes per point).
 */
 PetscErrorCode SFILUSIPPlanesCreate_Device(SFPCTriDevice T, const PetscInt dims[3], SFILUSIPPlanes *P)
 {
@@ -345,6 +386,7 @@ PetscErrorCode SFILUFactorSIP_Device(SFPCTriDevice T, const SFILUSIPPlanes *P, c
   if (!T->n) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscGetCurrentCUDAStream(&stream));
   g.rec = (const int4 *)P->rec, g.order = P->order, g.A = A, g.a = T->a, g.pub = P->pub, g.npos = P->start[P->nplanes], g.found = T->report;
+  g.paired = !((uintptr_t)A % 16) && !((uintptr_t)T->a % 16);
   g.alpha = (double)alpha, g.shift = (double)shift, g.zeropivot = (double)zeropivot, g.positive = (int)positive;
   PetscCall(PetscLogGpuTimeBegin());
   if (variant == SFILU_SIP_SYNCFREE) {
