@@ -7,7 +7,8 @@ static char help[] = "Benchmark: Stone's SIP on the GPU (-pc_type sfilu -pc_sfil
                      "-repeat CUDA-event timings after -warmup; set-ups and solves use the wall clock around a device sync.\n"
                      "Options: problem options of tests/problems.c (a 7-point problem: the grid is -n cubed), -case <name>,\n"
                      "-json <file> (append records), -alpha <0.92>, -its <20>, -setups <3>, -solves <2>, -sip_maxit <2000>.\n"
-                     "Last, the factorization kernels alone, by PETSc's GPU timers (PetscLogGpuTime()).\n";
+                     "Last, the factorization kernels alone, by PETSc's GPU timers (PetscLogGpuTime()); -factor_only: only the\n"
+                     "refactorizations and the kernels alone; -factor_warps <w,...>: also the sync-free SIP kernel with w warps per SM.\n";
 
 #include <petscksp.h>
 #include <petscdevice_cuda.h>
@@ -143,7 +144,9 @@ int main(int argc, char **argv)
   BenchProvenance pv;
   Ctx            c;
   /* stage times (s) */
-  double         spmv, resid, norm1, apply, fwd, bwd, fac_sf, fac_ls, fac_ilu, ker_sf, ker_ls, ker_ilu, iter;
+  double         spmv = 0, resid = 0, norm1 = 0, apply = 0, fwd = 0, bwd = 0, fac_sf, fac_ls, fac_ilu, ker_sf, ker_ls, ker_ilu, iter = 0, ker_w[16];
+  PetscInt       warps[16], nwarps = 16;
+  PetscBool      factoronly = PETSC_FALSE;
   enum { SIP_GMRES, ILU0_GMRES, CUSPARSE_GMRES, SIP_RICHARDSON, NMETHODS };
   Method         m[NMETHODS];
 
@@ -161,6 +164,8 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetReal(NULL, NULL, "-rtol", &rtol, NULL));
   PetscCall(PetscOptionsGetReal(NULL, NULL, "-sip_rtol", &siprtol, NULL));
   PetscCall(PetscOptionsGetString(NULL, NULL, "-json", json, sizeof(json), NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-factor_only", &factoronly, NULL));
+  PetscCall(PetscOptionsGetIntArray(NULL, NULL, "-factor_warps", warps, &nwarps, NULL));
   PetscCall(BenchProblemCreate(&A, &x, &b, casename, sizeof(casename), &n, &nnz));
   PetscCheck(n == N * N * N, PETSC_COMM_WORLD, PETSC_ERR_ARG_INCOMP, "SIP needs a stencil problem on an -n cubed grid");
   PetscCall(PetscSNPrintf(grid, sizeof(grid), "%" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT, N, N, N));
@@ -169,9 +174,11 @@ int main(int argc, char **argv)
   c.A = A, c.x = x, c.b = b, c.r = r, c.pc = NULL;
 
   /* stages of one SIP iteration */
-  PetscCall(TimeDeviceOp(SpMVOp, &c, (int)warmup, (int)repeat, &spmv));
-  PetscCall(TimeDeviceOp(ResidualOp, &c, (int)warmup, (int)repeat, &resid));
-  PetscCall(TimeDeviceOp(Norm1Op, &c, (int)warmup, (int)repeat, &norm1));
+  if (!factoronly) {
+    PetscCall(TimeDeviceOp(SpMVOp, &c, (int)warmup, (int)repeat, &spmv));
+    PetscCall(TimeDeviceOp(ResidualOp, &c, (int)warmup, (int)repeat, &resid));
+    PetscCall(TimeDeviceOp(Norm1Op, &c, (int)warmup, (int)repeat, &norm1));
+  }
   {
     const char *variants[] = {"syncfree", "levelsync", NULL};
     double     *fac[]      = {&fac_sf, &fac_ls, &fac_ilu};
@@ -182,10 +189,11 @@ int main(int argc, char **argv)
       PetscCall(KSPGetPC(ksp, &c.pc));
       PetscCall(PCSetUp(c.pc));
       PetscCall(TimeDeviceOp(RefactorOp, &c, (int)warmup, (int)repeat, fac[v]));
-      if (v == 0) PetscCall(TimeDeviceOp(ApplyOp, &c, (int)warmup, (int)repeat, &apply));
+      if (v == 0 && !factoronly) PetscCall(TimeDeviceOp(ApplyOp, &c, (int)warmup, (int)repeat, &apply));
       PetscCall(KSPDestroy(&ksp));
     }
   }
+  if (factoronly) goto factorization;
   /* the sweeps one at a time: the same engine kernels on A's own triangles (the sweeps' cost depends on the pattern, not the values) */
   PetscCall(MatCreateHYBSF(A, MAT_HYBSF_LOWER, PETSC_TRUE, SFPC_LAYOUT_AUTO, SFPC_LEVELS_AUTO, &L));
   PetscCall(MatCreateHYBSF(A, MAT_HYBSF_UPPER, PETSC_FALSE, SFPC_LAYOUT_AUTO, SFPC_LEVELS_AUTO, &U));
@@ -227,6 +235,7 @@ int main(int argc, char **argv)
   }
 
   /* the factorization kernel(s) alone: PETSc's GPU timers around them (in the SFILUNumeric event); last, since they synchronize */
+factorization:
   {
     const char   *variants[] = {"syncfree", "levelsync", NULL};
     double       *fac[]      = {&ker_sf, &ker_ls, &ker_ilu};
@@ -235,29 +244,37 @@ int main(int argc, char **argv)
     PetscCall(PetscLogDefaultBegin());
     PetscCall(PetscLogGpuTime());
     PetscCall(PetscLogEventGetId("SFILUNumeric", &ev));
-    for (int v = 0; v < 3; v++) {
+    for (int v = 0; v < 3 + nwarps; v++) { /* then the sync-free SIP kernel with each -factor_warps */
       KSP                ksp;
       PetscEventPerfInfo i0, i1;
-      PetscCall(PetscSNPrintf(buf, sizeof(buf), v < 2 ? "%s -pc_sfilu_sip_variant %s" : "-pc_type sfilu", sipopts, variants[v]));
-      PetscCall(MakeKSP(A, v == 0 ? "sf_" : v == 1 ? "ls_" : "ilu_", buf, &ksp));
+      char               pre[32];
+      if (v < 3) PetscCall(PetscSNPrintf(buf, sizeof(buf), v < 2 ? "%s -pc_sfilu_sip_variant %s" : "-pc_type sfilu", sipopts, variants[v]));
+      else PetscCall(PetscSNPrintf(buf, sizeof(buf), "%s -pc_sfilu_warps_per_sm %" PetscInt_FMT, sipopts, warps[v - 3]));
+      PetscCall(PetscSNPrintf(pre, sizeof(pre), "%s", v == 0 ? "sf_" : v == 1 ? "ls_" : v == 2 ? "ilu_" : "w_"));
+      if (v >= 3) PetscCall(PetscSNPrintf(pre, sizeof(pre), "w%d_", v - 3));
+      PetscCall(MakeKSP(A, pre, buf, &ksp));
       PetscCall(KSPGetPC(ksp, &c.pc));
       PetscCall(PCSetUp(c.pc));
+      PetscCall(RefactorOp(&c)); /* warm-up */
       PetscCall(PetscLogEventGetPerfInfo(PETSC_DETERMINE, ev, &i0));
       for (int k = 0; k < repeat; k++) PetscCall(RefactorOp(&c));
       PetscCall(PetscLogEventGetPerfInfo(PETSC_DETERMINE, ev, &i1));
-      *fac[v] = (i1.GpuTime - i0.GpuTime) / PetscMax(i1.count - i0.count, 1);
+      *(v < 3 ? fac[v] : &ker_w[v - 3]) = (i1.GpuTime - i0.GpuTime) / PetscMax(i1.count - i0.count, 1);
       PetscCall(KSPDestroy(&ksp));
     }
   }
 
   PetscCall(BenchProvenanceGet(argc, argv, &pv));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "\n%s: %" PetscInt_FMT " rows, %" PetscInt_FMT " nonzeros, %" PetscInt_FMT " hyperplanes, %s, alpha %g\n", casename, n, nnz, 3 * N - 2, pv.gpu, (double)alpha));
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  SIP iteration %.4f ms = residual %.4f + 1-norm %.4f + forward %.4f + backward %.4f (apply %.4f) + update; SpMV %.4f ms\n", 1e3 * iter, 1e3 * resid, 1e3 * norm1, 1e3 * fwd, 1e3 * bwd, 1e3 * apply, 1e3 * spmv));
+  if (!factoronly) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  SIP iteration %.4f ms = residual %.4f + 1-norm %.4f + forward %.4f + backward %.4f (apply %.4f) + update; SpMV %.4f ms\n", 1e3 * iter, 1e3 * resid, 1e3 * norm1, 1e3 * fwd, 1e3 * bwd, 1e3 * apply, 1e3 * spmv));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  refactorization: SIP sync-free %.4f ms, SIP level-synchronous %.4f ms (%.2fx), ILU(0) sync-free %.4f ms\n", 1e3 * fac_sf, 1e3 * fac_ls, fac_ls / fac_sf, 1e3 * fac_ilu));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  factorization kernel(s) alone: SIP sync-free %.4f ms, SIP level-synchronous %.4f ms (%.2fx), ILU(0) sync-free %.4f ms\n", 1e3 * ker_sf, 1e3 * ker_ls, ker_ls / ker_sf, 1e3 * ker_ilu));
+  for (PetscInt k = 0; k < nwarps; k++) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  SIP sync-free kernel with %" PetscInt_FMT " warps per SM: %.4f ms (level-synchronous / it: %.2fx)\n", warps[k], 1e3 * ker_w[k], ker_ls / ker_w[k]));
+  if (factoronly) goto json;
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-26s %10s %10s %10s %6s %s\n", "time to solution", "setup ms", "solve ms", "total ms", "its", "reason"));
   for (int k = 0; k < NMETHODS; k++) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-26s %10.2f %10.2f %10.2f %6" PetscInt_FMT " %s\n", m[k].name, 1e3 * m[k].setup, 1e3 * m[k].solve, 1e3 * (m[k].setup + m[k].solve), m[k].its, KSPConvergedReasons[m[k].reason]));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  total-time ratios, baseline / gmres+sfilu-sip: sfilu-ilu0 %.2f, petsc-ilu-cusparse %.2f, sip-iteration %.2f\n", (m[ILU0_GMRES].setup + m[ILU0_GMRES].solve) / (m[SIP_GMRES].setup + m[SIP_GMRES].solve), (m[CUSPARSE_GMRES].setup + m[CUSPARSE_GMRES].solve) / (m[SIP_GMRES].setup + m[SIP_GMRES].solve), (m[SIP_RICHARDSON].setup + m[SIP_RICHARDSON].solve) / (m[SIP_GMRES].setup + m[SIP_GMRES].solve)));
+json:
   if (json[0]) {
     FILE       *f;
     const char *stage[] = {"sip_iteration_s", "residual_s", "norm1_s", "forward_s", "backward_s", "apply_s", "spmv_s", "refactor_sip_syncfree_s", "refactor_sip_levelsync_s", "refactor_ilu0_s", "factor_kernel_sip_syncfree_s", "factor_kernel_sip_levelsync_s", "factor_kernel_ilu0_s"};
@@ -265,12 +282,17 @@ int main(int argc, char **argv)
     const char *common  = "\"benchmark\": \"sip\", \"case\": \"%s\", \"rows\": %" PetscInt_FMT ", \"nnz\": %" PetscInt_FMT ", \"alpha\": %g, \"gpu\": \"%s\", \"petsc\": \"%d.%d.%d\", \"cuda_runtime\": %d, \"command\": \"%s\", \"date\": \"%s\"";
 
     PetscCall(PetscFOpen(PETSC_COMM_WORLD, json, "a", &f));
-    for (size_t k = 0; k < sizeof(sv) / sizeof(sv[0]); k++) {
+    for (size_t k = factoronly ? 7 : 0; k < sizeof(sv) / sizeof(sv[0]); k++) {
       PetscCall(PetscFPrintf(PETSC_COMM_WORLD, f, "{\"metric\": \"%s\", \"value\": %.6e, ", stage[k], sv[k]));
       PetscCall(PetscFPrintf(PETSC_COMM_WORLD, f, common, casename, n, nnz, (double)alpha, pv.gpu, PETSC_VERSION_MAJOR, PETSC_VERSION_MINOR, PETSC_VERSION_SUBMINOR, pv.cudart, pv.cmd, pv.date));
       PetscCall(PetscFPrintf(PETSC_COMM_WORLD, f, "}\n"));
     }
-    for (int k = 0; k < NMETHODS; k++) {
+    for (PetscInt k = 0; k < nwarps; k++) {
+      PetscCall(PetscFPrintf(PETSC_COMM_WORLD, f, "{\"metric\": \"factor_kernel_sip_syncfree_s\", \"warps_per_sm\": %" PetscInt_FMT ", \"value\": %.6e, ", warps[k], ker_w[k]));
+      PetscCall(PetscFPrintf(PETSC_COMM_WORLD, f, common, casename, n, nnz, (double)alpha, pv.gpu, PETSC_VERSION_MAJOR, PETSC_VERSION_MINOR, PETSC_VERSION_SUBMINOR, pv.cudart, pv.cmd, pv.date));
+      PetscCall(PetscFPrintf(PETSC_COMM_WORLD, f, "}\n"));
+    }
+    for (int k = 0; !factoronly && k < NMETHODS; k++) {
       PetscCall(PetscFPrintf(PETSC_COMM_WORLD, f, "{\"metric\": \"time_to_solution\", \"method\": \"%s\", \"setup_s\": %.6e, \"solve_s\": %.6e, \"its\": %" PetscInt_FMT ", \"reason\": \"%s\", ", m[k].name, m[k].setup, m[k].solve, m[k].its, KSPConvergedReasons[m[k].reason]));
       PetscCall(PetscFPrintf(PETSC_COMM_WORLD, f, common, casename, n, nnz, (double)alpha, pv.gpu, PETSC_VERSION_MAJOR, PETSC_VERSION_MINOR, PETSC_VERSION_SUBMINOR, pv.cudart, pv.cmd, pv.date));
       PetscCall(PetscFPrintf(PETSC_COMM_WORLD, f, "}\n"));

@@ -2,7 +2,7 @@
 # compute-sanitizer (memcheck, racecheck, synccheck, initcheck) over SFPC's GPU paths on small
 # cases: analysis (ASAP and ALAP), sync-free ILU(0), both solves in both layouts, refactorization,
 # a failing pivot and a NaN; MATHYBSF triangles (build, single sweeps, refill) with rows of 0 to
-# 3000 entries; SIP's GPU factorization, sync-free and level-synchronous, on a non-cubic grid; the
+# 3000 entries; SIP's GPU factorization, sync-free and level-synchronous, on a non-cubic grid, and with a zero pivot; the
 # GPU multicolor DILU (JPL and greedy colorings, both sweep variants, a nonsymmetric pattern, a zero
 # pivot with shifts, the fused Richardson step under GAMG); the GPU adaptive FSAI set-up (search
 # variants with the filter and the row limit, a NaN, a Cholesky breakdown, the values-only re-set-up);
@@ -24,6 +24,7 @@ cases=(
   "$ex4 -mat_type aijcusparse -case random -n 300"
   "$ex4 -mat_type aijcusparse -case rowlengths -triangle upper"
   "$ex5 -device -nx 7 -ny 5 -nz 4 -alphas 0,0.92"
+  "$ex5 -device -nx 7 -ny 5 -nz 4 -zero_row 100 -alphas 0.92"
   "$ex6 -dll_append $lib $dilu -problem convdiff -n 5 -peclet 20 -asymmetric -dilu_pc_sfdilu_coloring jpl"
   "$ex6 -dll_append $lib $dilu -problem poisson27 -n 5 -permute 3 -dilu_pc_sfdilu_coloring greedy -dilu_pc_sfdilu_sweep percolor"
   "$ex6 -dll_append $lib $dilu -problem poisson7 -n 5 -zero -dilu_pc_sfdilu_coloring greedy -dilu_pc_sfdilu_shift_type nonzero -dilu_pc_sfdilu_shift_amount 1e-2"
