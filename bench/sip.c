@@ -7,7 +7,8 @@ static char help[] = "Benchmark: Stone's SIP on the GPU (-pc_type sfilu -pc_sfil
                      "-repeat CUDA-event timings after -warmup; set-ups and solves use the wall clock around a device sync.\n"
                      "Options: problem options of tests/problems.c (a 7-point problem: the grid is -n cubed), -case <name>,\n"
                      "-json <file> (append records), -alpha <0.92>, -its <20>, -setups <3>, -solves <2>, -sip_maxit <2000>.\n"
-                     "Last, the factorization kernels alone, by PETSc's GPU timers (PetscLogGpuTime()).\n"
+                     "Last, the factorization kernels alone, by PETSc's GPU timers (PetscLogGpuTime()); -factor_only: only the\n"
+                     "refactorizations and the kernels alone; -factor_warps <w,...>: also the sync-free SIP kernel with w warps per SM.\n"
                      "The sweeps, the apply and the iteration are timed with the hyb layout and with the grid layout of the\n"
                      "engine's sweeps (-pc_sfilu_layout grid), side by side; the rest runs with the default (auto: grid).\n"
                      "-stages_only: the iteration's stages and the whole iteration only (no refactorizations, no solves).\n";
@@ -146,9 +147,10 @@ int main(int argc, char **argv)
   BenchProvenance pv;
   Ctx            c;
   /* stage times (s) */
-  double         spmv, resid, norm1, apply[2], fwd[2], bwd[2], fac_sf = 0, fac_ls = 0, fac_ilu = 0, ker_sf = 0, ker_ls = 0, ker_ilu = 0, iter[2];
+  double         spmv = 0, resid = 0, norm1 = 0, apply[2] = {0, 0}, fwd[2] = {0, 0}, bwd[2] = {0, 0}, fac_sf = 0, fac_ls = 0, fac_ilu = 0, ker_sf = 0, ker_ls = 0, ker_ilu = 0, iter[2] = {0, 0}, ker_w[16];
+  PetscInt       warps[16], nwarps = 16;
+  PetscBool      factoronly = PETSC_FALSE, stages_only = PETSC_FALSE;
   const char    *layout[2] = {"hyb", "grid"}; /* the engine's sweeps: levels in slabs, or the grid walk */
-  PetscBool      stages_only = PETSC_FALSE;
   enum { SIP_GMRES, ILU0_GMRES, CUSPARSE_GMRES, SIP_RICHARDSON, NMETHODS };
   Method         m[NMETHODS];
 
@@ -166,7 +168,10 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetReal(NULL, NULL, "-rtol", &rtol, NULL));
   PetscCall(PetscOptionsGetReal(NULL, NULL, "-sip_rtol", &siprtol, NULL));
   PetscCall(PetscOptionsGetString(NULL, NULL, "-json", json, sizeof(json), NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-factor_only", &factoronly, NULL));
+  PetscCall(PetscOptionsGetIntArray(NULL, NULL, "-factor_warps", warps, &nwarps, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-stages_only", &stages_only, NULL));
+  if (stages_only) nwarps = 0;
   PetscCall(BenchProblemCreate(&A, &x, &b, casename, sizeof(casename), &n, &nnz));
   PetscCheck(n == N * N * N, PETSC_COMM_WORLD, PETSC_ERR_ARG_INCOMP, "SIP needs a stencil problem on an -n cubed grid");
   PetscCall(PetscSNPrintf(grid, sizeof(grid), "%" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT, N, N, N));
@@ -175,20 +180,25 @@ int main(int argc, char **argv)
   c.A = A, c.x = x, c.b = b, c.r = r, c.pc = NULL;
 
   /* stages of one SIP iteration */
-  PetscCall(TimeDeviceOp(SpMVOp, &c, (int)warmup, (int)repeat, &spmv));
-  PetscCall(TimeDeviceOp(ResidualOp, &c, (int)warmup, (int)repeat, &resid));
-  PetscCall(TimeDeviceOp(Norm1Op, &c, (int)warmup, (int)repeat, &norm1));
-  for (int v = 0; v < 3 && !stages_only; v++) {
+  if (!factoronly) {
+    PetscCall(TimeDeviceOp(SpMVOp, &c, (int)warmup, (int)repeat, &spmv));
+    PetscCall(TimeDeviceOp(ResidualOp, &c, (int)warmup, (int)repeat, &resid));
+    PetscCall(TimeDeviceOp(Norm1Op, &c, (int)warmup, (int)repeat, &norm1));
+  }
+  {
     const char *variants[] = {"syncfree", "levelsync", NULL};
     double     *fac[]      = {&fac_sf, &fac_ls, &fac_ilu};
-    KSP         ksp;
-    PetscCall(PetscSNPrintf(buf, sizeof(buf), v < 2 ? "%s -pc_sfilu_sip_variant %s" : "-pc_type sfilu", sipopts, variants[v]));
-    PetscCall(MakeKSP(A, v == 0 ? "sf_" : v == 1 ? "ls_" : "ilu_", buf, &ksp));
-    PetscCall(KSPGetPC(ksp, &c.pc));
-    PetscCall(PCSetUp(c.pc));
-    PetscCall(TimeDeviceOp(RefactorOp, &c, (int)warmup, (int)repeat, fac[v]));
-    PetscCall(KSPDestroy(&ksp));
+    for (int v = 0; v < 3 && !stages_only; v++) {
+      KSP ksp;
+      PetscCall(PetscSNPrintf(buf, sizeof(buf), v < 2 ? "%s -pc_sfilu_sip_variant %s" : "-pc_type sfilu", sipopts, variants[v]));
+      PetscCall(MakeKSP(A, v == 0 ? "sf_" : v == 1 ? "ls_" : "ilu_", buf, &ksp));
+      PetscCall(KSPGetPC(ksp, &c.pc));
+      PetscCall(PCSetUp(c.pc));
+      PetscCall(TimeDeviceOp(RefactorOp, &c, (int)warmup, (int)repeat, fac[v]));
+      PetscCall(KSPDestroy(&ksp));
+    }
   }
+  if (factoronly) goto factorization;
   for (int l = 0; l < 2; l++) {
     KSP    ksp;
     double w0, w1;
@@ -230,8 +240,9 @@ int main(int argc, char **argv)
     iter[l] = (w1 - w0) / its;
     PetscCall(KSPDestroy(&ksp));
   }
+  if (stages_only) goto print;
   /* time to solution (sfilu ILU(0) is given the grid too: both take the grid layout) */
-  if (!stages_only) {
+  {
     static char o[4][768];
     PetscCall(PetscSNPrintf(o[0], sizeof(o[0]), "%s -ksp_type gmres -ksp_rtol %g -ksp_max_it 10000", sipopts, (double)rtol));
     PetscCall(PetscSNPrintf(o[1], sizeof(o[1]), "-pc_type sfilu -pc_sfilu_grid %s -ksp_type gmres -ksp_rtol %g -ksp_max_it 10000", grid, (double)rtol));
@@ -245,7 +256,8 @@ int main(int argc, char **argv)
   }
 
   /* the factorization kernel(s) alone: PETSc's GPU timers around them (in the SFILUNumeric event); last, since they synchronize */
-  if (!stages_only) {
+factorization:
+  {
     const char   *variants[] = {"syncfree", "levelsync", NULL};
     double       *fac[]      = {&ker_sf, &ker_ls, &ker_ilu};
     PetscLogEvent ev;
@@ -253,46 +265,61 @@ int main(int argc, char **argv)
     PetscCall(PetscLogDefaultBegin());
     PetscCall(PetscLogGpuTime());
     PetscCall(PetscLogEventGetId("SFILUNumeric", &ev));
-    for (int v = 0; v < 3; v++) {
+    for (int v = 0; v < 3 + nwarps; v++) { /* then the sync-free SIP kernel with each -factor_warps */
       KSP                ksp;
       PetscEventPerfInfo i0, i1;
-      PetscCall(PetscSNPrintf(buf, sizeof(buf), v < 2 ? "%s -pc_sfilu_sip_variant %s" : "-pc_type sfilu", sipopts, variants[v]));
-      PetscCall(MakeKSP(A, v == 0 ? "sf_" : v == 1 ? "ls_" : "ilu_", buf, &ksp));
+      char               pre[32];
+      if (v < 3) PetscCall(PetscSNPrintf(buf, sizeof(buf), v < 2 ? "%s -pc_sfilu_sip_variant %s" : "-pc_type sfilu", sipopts, variants[v]));
+      else PetscCall(PetscSNPrintf(buf, sizeof(buf), "%s -pc_sfilu_warps_per_sm %" PetscInt_FMT, sipopts, warps[v - 3]));
+      PetscCall(PetscSNPrintf(pre, sizeof(pre), "%s", v == 0 ? "sf_" : v == 1 ? "ls_" : v == 2 ? "ilu_" : "w_"));
+      if (v >= 3) PetscCall(PetscSNPrintf(pre, sizeof(pre), "w%d_", v - 3));
+      PetscCall(MakeKSP(A, pre, buf, &ksp));
       PetscCall(KSPGetPC(ksp, &c.pc));
       PetscCall(PCSetUp(c.pc));
+      PetscCall(RefactorOp(&c)); /* warm-up */
       PetscCall(PetscLogEventGetPerfInfo(PETSC_DETERMINE, ev, &i0));
       for (int k = 0; k < repeat; k++) PetscCall(RefactorOp(&c));
       PetscCall(PetscLogEventGetPerfInfo(PETSC_DETERMINE, ev, &i1));
-      *fac[v] = (i1.GpuTime - i0.GpuTime) / PetscMax(i1.count - i0.count, 1);
+      *(v < 3 ? fac[v] : &ker_w[v - 3]) = (i1.GpuTime - i0.GpuTime) / PetscMax(i1.count - i0.count, 1);
       PetscCall(KSPDestroy(&ksp));
     }
   }
 
+print:
   PetscCall(BenchProvenanceGet(argc, argv, &pv));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "\n%s: %" PetscInt_FMT " rows, %" PetscInt_FMT " nonzeros, %" PetscInt_FMT " hyperplanes, %s, alpha %g\n", casename, n, nnz, 3 * N - 2, pv.gpu, (double)alpha));
-  for (int l = 0; l < 2; l++) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-4s layout: SIP iteration %.4f ms = residual %.4f + 1-norm %.4f + forward %.4f + backward %.4f (apply %.4f) + update; SpMV %.4f ms\n", layout[l], 1e3 * iter[l], 1e3 * resid, 1e3 * norm1, 1e3 * fwd[l], 1e3 * bwd[l], 1e3 * apply[l], 1e3 * spmv));
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  hyb / grid: iteration %.2f, forward %.2f, backward %.2f, apply %.2f\n", iter[0] / iter[1], fwd[0] / fwd[1], bwd[0] / bwd[1], apply[0] / apply[1]));
-  if (!stages_only) {
+  if (!factoronly) {
+    for (int l = 0; l < 2; l++) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-4s layout: SIP iteration %.4f ms = residual %.4f + 1-norm %.4f + forward %.4f + backward %.4f (apply %.4f) + update; SpMV %.4f ms\n", layout[l], 1e3 * iter[l], 1e3 * resid, 1e3 * norm1, 1e3 * fwd[l], 1e3 * bwd[l], 1e3 * apply[l], 1e3 * spmv));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  hyb / grid: iteration %.2f, forward %.2f, backward %.2f, apply %.2f\n", iter[0] / iter[1], fwd[0] / fwd[1], bwd[0] / bwd[1], apply[0] / apply[1]));
+  }
+  if (stages_only) goto json;
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  refactorization: SIP sync-free %.4f ms, SIP level-synchronous %.4f ms (%.2fx), ILU(0) sync-free %.4f ms\n", 1e3 * fac_sf, 1e3 * fac_ls, fac_ls / fac_sf, 1e3 * fac_ilu));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  factorization kernel(s) alone: SIP sync-free %.4f ms, SIP level-synchronous %.4f ms (%.2fx), ILU(0) sync-free %.4f ms\n", 1e3 * ker_sf, 1e3 * ker_ls, ker_ls / ker_sf, 1e3 * ker_ilu));
+  for (PetscInt k = 0; k < nwarps; k++) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  SIP sync-free kernel with %" PetscInt_FMT " warps per SM: %.4f ms (level-synchronous / it: %.2fx)\n", warps[k], 1e3 * ker_w[k], ker_ls / ker_w[k]));
+  if (factoronly) goto json;
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-26s %10s %10s %10s %6s %s\n", "time to solution", "setup ms", "solve ms", "total ms", "its", "reason"));
   for (int k = 0; k < NMETHODS; k++) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-26s %10.2f %10.2f %10.2f %6" PetscInt_FMT " %s\n", m[k].name, 1e3 * m[k].setup, 1e3 * m[k].solve, 1e3 * (m[k].setup + m[k].solve), m[k].its, KSPConvergedReasons[m[k].reason]));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  total-time ratios, baseline / gmres+sfilu-sip: sfilu-ilu0 %.2f, petsc-ilu-cusparse %.2f, sip-iteration %.2f\n", (m[ILU0_GMRES].setup + m[ILU0_GMRES].solve) / (m[SIP_GMRES].setup + m[SIP_GMRES].solve), (m[CUSPARSE_GMRES].setup + m[CUSPARSE_GMRES].solve) / (m[SIP_GMRES].setup + m[SIP_GMRES].solve), (m[SIP_RICHARDSON].setup + m[SIP_RICHARDSON].solve) / (m[SIP_GMRES].setup + m[SIP_GMRES].solve)));
-  }
+json:
   if (json[0]) {
     FILE       *f;
     const char *stage[] = {"sip_iteration_s", "residual_s", "norm1_s", "forward_s", "backward_s", "apply_s", "spmv_s", "sip_iteration_grid_s", "forward_grid_s", "backward_grid_s", "apply_grid_s", "refactor_sip_syncfree_s", "refactor_sip_levelsync_s", "refactor_ilu0_s", "factor_kernel_sip_syncfree_s", "factor_kernel_sip_levelsync_s", "factor_kernel_ilu0_s"};
     double      sv[]    = {iter[0], resid, norm1, fwd[0], bwd[0], apply[0], spmv, iter[1], fwd[1], bwd[1], apply[1], fac_sf, fac_ls, fac_ilu, ker_sf, ker_ls, ker_ilu};
-    const int   nsv     = stages_only ? 11 : (int)(sizeof(sv) / sizeof(sv[0]));
+    const size_t nsv    = stages_only ? 11 : sizeof(sv) / sizeof(sv[0]);
     const char *common  = "\"benchmark\": \"sip\", \"case\": \"%s\", \"rows\": %" PetscInt_FMT ", \"nnz\": %" PetscInt_FMT ", \"alpha\": %g, \"gpu\": \"%s\", \"petsc\": \"%d.%d.%d\", \"cuda_runtime\": %d, \"command\": \"%s\", \"date\": \"%s\"";
 
     PetscCall(PetscFOpen(PETSC_COMM_WORLD, json, "a", &f));
-    for (int k = 0; k < nsv; k++) {
+    for (size_t k = factoronly ? 11 : 0; k < nsv; k++) {
       PetscCall(PetscFPrintf(PETSC_COMM_WORLD, f, "{\"metric\": \"%s\", \"value\": %.6e, ", stage[k], sv[k]));
       PetscCall(PetscFPrintf(PETSC_COMM_WORLD, f, common, casename, n, nnz, (double)alpha, pv.gpu, PETSC_VERSION_MAJOR, PETSC_VERSION_MINOR, PETSC_VERSION_SUBMINOR, pv.cudart, pv.cmd, pv.date));
       PetscCall(PetscFPrintf(PETSC_COMM_WORLD, f, "}\n"));
     }
-    for (int k = 0; k < NMETHODS && !stages_only; k++) {
+    for (PetscInt k = 0; k < nwarps; k++) {
+      PetscCall(PetscFPrintf(PETSC_COMM_WORLD, f, "{\"metric\": \"factor_kernel_sip_syncfree_s\", \"warps_per_sm\": %" PetscInt_FMT ", \"value\": %.6e, ", warps[k], ker_w[k]));
+      PetscCall(PetscFPrintf(PETSC_COMM_WORLD, f, common, casename, n, nnz, (double)alpha, pv.gpu, PETSC_VERSION_MAJOR, PETSC_VERSION_MINOR, PETSC_VERSION_SUBMINOR, pv.cudart, pv.cmd, pv.date));
+      PetscCall(PetscFPrintf(PETSC_COMM_WORLD, f, "}\n"));
+    }
+    for (int k = 0; !factoronly && !stages_only && k < NMETHODS; k++) {
       PetscCall(PetscFPrintf(PETSC_COMM_WORLD, f, "{\"metric\": \"time_to_solution\", \"method\": \"%s\", \"setup_s\": %.6e, \"solve_s\": %.6e, \"its\": %" PetscInt_FMT ", \"reason\": \"%s\", ", m[k].name, m[k].setup, m[k].solve, m[k].its, KSPConvergedReasons[m[k].reason]));
       PetscCall(PetscFPrintf(PETSC_COMM_WORLD, f, common, casename, n, nnz, (double)alpha, pv.gpu, PETSC_VERSION_MAJOR, PETSC_VERSION_MINOR, PETSC_VERSION_SUBMINOR, pv.cudart, pv.cmd, pv.date));
       PetscCall(PetscFPrintf(PETSC_COMM_WORLD, f, "}\n"));

@@ -288,7 +288,7 @@ PetscErrorCode TestOptionsSetPrefixed(const char *prefix, const char *options)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode TestPCViewToString(PC pc, char buf[], size_t len)
+PetscErrorCode TestPCViewToStringFormat(PC pc, PetscViewerFormat format, char buf[], size_t len)
 {
   FILE       *f;
   PetscViewer v;
@@ -298,9 +298,18 @@ PetscErrorCode TestPCViewToString(PC pc, char buf[], size_t len)
   f      = fmemopen(buf, len - 1, "w");
   PetscCheck(f, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "fmemopen() failed");
   PetscCall(PetscViewerASCIIOpenWithFILE(PetscObjectComm((PetscObject)pc), f, &v));
+  PetscCall(PetscViewerPushFormat(v, format));
   PetscCall(PCView(pc, v));
+  PetscCall(PetscViewerPopFormat(v));
   PetscCall(PetscViewerDestroy(&v));
   fclose(f);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode TestPCViewToString(PC pc, char buf[], size_t len)
+{
+  PetscFunctionBegin;
+  PetscCall(TestPCViewToStringFormat(pc, PETSC_VIEWER_DEFAULT, buf, len));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -2,6 +2,7 @@
 #include <sfpc/private/sfpcimpl.h>
 
 PetscLogEvent SFPC_ILUSymbolic, SFPC_ILUNumeric, SFPC_TriSolve, SFPC_TriAnalysis, SFPC_DILUColor, SFPC_DILUSetUp, SFPC_AFSAIPattern, SFPC_AFSAIValues;
+PetscLogEvent SFPC_AFSAIGtPattern, SFPC_AFSAIHostCSR, SFPC_AFSAIMats, SFPC_AFSAIDeviceCSR, SFPC_AFSAIFill;
 
 static PetscBool SFPCPackageInitialized = PETSC_FALSE;
 
@@ -51,6 +52,17 @@ PetscErrorCode SFPCInitializePackage(void)
   PetscCall(PetscLogEventRegister("SFDILUSetUp", PC_CLASSID, &SFPC_DILUSetUp));
   PetscCall(PetscLogEventRegister("AFSAIPattern", PC_CLASSID, &SFPC_AFSAIPattern));
   PetscCall(PetscLogEventRegister("AFSAIValues", PC_CLASSID, &SFPC_AFSAIValues));
+  /* the parts of the GPU assembly of G and G^T; per rank (a rank whose set-up failed skips them), so not collective */
+  PetscCall(PetscLogEventRegister("AFSAIGtPattern", PC_CLASSID, &SFPC_AFSAIGtPattern));
+  PetscCall(PetscLogEventRegister("AFSAIHostCSR", PC_CLASSID, &SFPC_AFSAIHostCSR));
+  PetscCall(PetscLogEventRegister("AFSAIMats", PC_CLASSID, &SFPC_AFSAIMats));
+  PetscCall(PetscLogEventRegister("AFSAIDeviceCSR", PC_CLASSID, &SFPC_AFSAIDeviceCSR));
+  PetscCall(PetscLogEventRegister("AFSAIFill", PC_CLASSID, &SFPC_AFSAIFill));
+  PetscCall(PetscLogEventSetCollective(SFPC_AFSAIGtPattern, PETSC_FALSE));
+  PetscCall(PetscLogEventSetCollective(SFPC_AFSAIHostCSR, PETSC_FALSE));
+  PetscCall(PetscLogEventSetCollective(SFPC_AFSAIMats, PETSC_FALSE));
+  PetscCall(PetscLogEventSetCollective(SFPC_AFSAIDeviceCSR, PETSC_FALSE));
+  PetscCall(PetscLogEventSetCollective(SFPC_AFSAIFill, PETSC_FALSE));
   PetscCall(PetscRegisterFinalize(SFPCFinalizePackage));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -6,6 +6,8 @@
 
 /* Log events; registered by SFPCInitializePackage(). */
 PETSC_INTERN PetscLogEvent SFPC_ILUSymbolic, SFPC_ILUNumeric, SFPC_TriSolve, SFPC_TriAnalysis, SFPC_DILUColor, SFPC_DILUSetUp, SFPC_AFSAIPattern, SFPC_AFSAIValues;
+/* parts of PCAFSAI's GPU assembly of G and G^T: G^T's pattern on the device, the host CSRs, the Mats, their device CSRs (PETSc's upload), their values */
+PETSC_INTERN PetscLogEvent SFPC_AFSAIGtPattern, SFPC_AFSAIHostCSR, SFPC_AFSAIMats, SFPC_AFSAIDeviceCSR, SFPC_AFSAIFill;
 
 PETSC_INTERN PetscErrorCode PCCreate_SFILU(PC);
 PETSC_INTERN PetscErrorCode PCCreate_SFDILU(PC);

@@ -22,8 +22,9 @@
    MATSEQAIJCUSPARSE: G^T's pattern by a stable radix sort of G's entries by column on the
    device, both patterns copied once to the host (PETSc's AIJCUSPARSE keeps a host CSR; given as
    arrays, nothing is sorted there: MatSetPreallocationCOO() built its map on the host and took
-   4.8 s at 128^3), the values written straight into the Mats' device arrays; new values of the
-   same pattern run ValuesKernel and two device copies only.
+   4.8 s at 128^3) into huge-page, page-locked memory (HostArrayAlloc(): first touch was the
+   cost), PETSc's device CSRs built from them at once, the values written straight into the
+   Mats' device arrays; new values of the same pattern run ValuesKernel and two device copies only.
    The first failing row (the host's, since rows are independent and batches run in order) is an
    atomicMin over (row, cause); its value is kept per batch row.
    A row range r0 .. r1 - 1 of A can be searched alone (the gathered mode, afsai_gather.c: the
@@ -34,8 +35,17 @@
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>
 #include <petscdevice_cuda.h>
+#include <stdlib.h>
+#include <sys/mman.h>
 #include <sfpc/private/sfcub.cuh>
 #include "afsai.h"
+
+/* A host array and how it was obtained (HostArrayAlloc()). */
+typedef struct {
+  void     *p;
+  size_t    len;        /* bytes allocated; 0: by PetscMalloc() */
+  PetscBool registered; /* page-locked for CUDA by cudaHostRegister() */
+} HostArray;
 
 struct _n_AFSAIDevice {
   PetscInt     r0, n, nnz, mmaxG; /* G's rows are rows r0 .. r0 + n - 1 of A; entries of G, longest row of G less its diagonal */
@@ -43,8 +53,7 @@ struct _n_AFSAIDevice {
   int         *gi, *gj, *ci;  /* G's CSR and the row of each entry */
   PetscScalar *ga;            /* G's values, CSR order */
   int         *tperm;         /* entry q of G^T (CSR) is entry tperm[q] of G */
-  PetscInt    *hi[2], *hj[2]; /* host CSR of G and G^T, which their Mats reference (PETSc keeps a host pattern) */
-  PetscScalar *ha[2];
+  HostArray    hi[2], hj[2], ha[2]; /* host CSR of G and G^T, which their Mats reference (PETSc keeps a host CSR) */
 };
 
 namespace
@@ -221,6 +230,51 @@ __device__ int Gradient(const CSR &A, int i, const Row &w, int m, double &value,
   return nc;
 }
 
+/*
+   Gradient() for m + 1 <= 32 sources: lane r keeps its source's state in registers (its next column, where its row
+   ends, its weight), so a step of the merge costs one load per lane that takes part (the next column of its row)
+   instead of re-reading P, pos and A's row offsets from the scratch twice; "j in P" is one ballot over the lanes'
+   copies of P. The same columns, the same products summed in the same order (lanes ascending): the same bits.
+*/
+__device__ int GradientWarp(const CSR &A, int i, const Row &w, int m, double &value, int lane)
+{
+  int    p = 0, end = 0, col = INT_MAX, mine = -1, nc = 0;
+  double gr = 0;
+  if (lane <= m) {
+    const int row = lane < m ? w.P[lane] : i;
+    p   = A.ai[row];
+    end = A.ai[row + 1];
+    gr  = lane < m ? w.g[lane] : 1.0;
+    if (p < end) col = A.aj[p];
+    if (col >= i) col = INT_MAX; /* columns sorted: nothing below i is left in this row */
+    if (lane < m) mine = w.P[lane];
+  }
+  for (;;) {
+    const int j = WarpMin(col);
+    if (j == INT_MAX) break;
+    const bool hit = col == j;
+    double     t = 0, v = 0;
+    if (hit) {
+      t   = __dmul_rn(gr, A.aa[p]);
+      col = ++p < end ? A.aj[p] : INT_MAX;
+      if (col >= i) col = INT_MAX;
+    }
+    for (unsigned mask = __ballot_sync(FULL, hit); mask; mask &= mask - 1) v = __dadd_rn(v, __shfl_sync(FULL, t, __ffs(mask) - 1));
+    if (__any_sync(FULL, mine == j)) continue; /* in P: zero up to rounding (3.7) */
+    if (!isfinite(v)) {
+      value = v;
+      return -1;
+    }
+    if (lane == 0) {
+      w.ccol[nc] = j;
+      w.cval[nc] = v;
+    }
+    nc++;
+  }
+  __syncwarp();
+  return nc;
+}
+
 /* Appends to P up to t candidates of largest nonzero |gradient| (afsai_host.c's AFSAISelect()); keeps Ps sorted. */
 __device__ int Select(const Row &w, int nc, int t, int m, int lane)
 {
@@ -285,7 +339,7 @@ __global__ void __launch_bounds__(32 * WARPS) SearchKernel(CSR A, int r0, int nr
       stop = AFSAI_STOP_NNZ;
       break;
     }
-    const int nc = Gradient(A, i, w, m, value, lane);
+    const int nc = m < 32 ? GradientWarp(A, i, w, m, value, lane) : Gradient(A, i, w, m, value, lane);
     if (nc < 0) {
       Fail(failkey, S.fval, p, i - base, AFSAI_FAIL_NONFINITE, value, lane);
       return;
@@ -595,27 +649,82 @@ PetscErrorCode AFSAIValues_Device(Mat A, AFSAIDevice D, AFSAIFail *fail)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* G's pattern copied to the host once (hi[0], hj[0]; values ha[0] zero), for its Mat or the caller. */
-static PetscErrorCode HostPattern(AFSAIDevice D, cudaStream_t stream)
+/*
+   Host memory for the CSRs of G and G^T, which their Mats reference (PETSc's AIJCUSPARSE keeps a host CSR and builds
+   its device CSR from it). At 128^3 on an H100 (bench/README.md) what these ~600 MB cost is the first touch of their
+   pages, more than the PCIe copies: so a large array is 2 MB-aligned and advised as transparent huge pages (one page
+   fault per 2 MB instead of 512; a no-op where they are disabled), and
+   - a pattern array (written by our copy down, read by PETSc's copy up) is page-locked with cudaHostRegister(), so
+     that both copies run at the link's speed without the driver's bounce buffer (if locking fails, it stays pageable:
+     slower, same result);
+   - a value array is never written here: PETSc's upload reads it once (and the device values overwrite what it
+     brought before anything reads them: the Mats are marked device-current, and PETSc copies values down on demand),
+     and untouched huge-page memory reads as the kernel's shared huge zero page.
+   Small arrays come from PetscMalloc(): there the rounding to 2 MB would cost more than it saves.
+*/
+static PetscErrorCode HostArrayAlloc(size_t bytes, PetscBool lock, HostArray *h)
 {
+  const size_t huge = (size_t)2 << 20;
+
   PetscFunctionBegin;
-  if (D->hi[0]) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(PetscMalloc2(D->n + 1, &D->hi[0], PetscMax(D->nnz, 1), &D->hj[0]));
-  PetscCall(PetscCalloc1(PetscMax(D->nnz, 1), &D->ha[0]));
-  PetscCallCUDA(cudaMemcpyAsync(D->hi[0], D->gi, sizeof(int) * (D->n + 1), cudaMemcpyDeviceToHost, stream));
-  PetscCallCUDA(cudaMemcpyAsync(D->hj[0], D->gj, sizeof(int) * D->nnz, cudaMemcpyDeviceToHost, stream));
-  PetscCallCUDA(cudaStreamSynchronize(stream));
+  PetscCall(PetscMemzero(h, sizeof(*h)));
+  if (bytes < huge) {
+    PetscCall(PetscMalloc(PetscMax(bytes, 1), &h->p));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  h->len = (bytes + huge - 1) / huge * huge;
+  PetscCheck(!posix_memalign(&h->p, huge, h->len), PETSC_COMM_SELF, PETSC_ERR_MEM, "PCAFSAI: cannot allocate %zu bytes of host memory for G and G^T", h->len);
+#if defined(MADV_HUGEPAGE)
+  (void)madvise(h->p, h->len, MADV_HUGEPAGE); /* advice only */
+#endif
+  if (lock) {
+    const cudaError_t err = cudaHostRegister(h->p, h->len, cudaHostRegisterDefault);
+    if (err == cudaSuccess) h->registered = PETSC_TRUE;
+    else {
+      (void)cudaGetLastError(); /* not sticky: clear it */
+      PetscCall(PetscInfo(NULL, "PCAFSAI: host memory not page-locked (%s); G and G^T are copied through pageable memory\n", cudaGetErrorString(err)));
+    }
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* G^T's pattern on the device (tperm kept for the values), then both patterns to the host and the two Mats referencing them. */
+static PetscErrorCode HostArrayFree(HostArray *h)
+{
+  PetscFunctionBegin;
+  if (h->registered) PetscCallCUDA(cudaHostUnregister(h->p));
+  if (h->len) free(h->p);
+  else PetscCall(PetscFree(h->p));
+  PetscCall(PetscMemzero(h, sizeof(*h)));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* G's pattern copied to the host once (hi[0], hj[0]), for its Mat or the caller; the copy is queued on stream (the caller synchronizes). */
+static PetscErrorCode HostPattern(AFSAIDevice D, cudaStream_t stream)
+{
+  PetscFunctionBegin;
+  if (D->hi[0].p) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(HostArrayAlloc(sizeof(PetscInt) * (D->n + 1), PETSC_TRUE, &D->hi[0]));
+  PetscCall(HostArrayAlloc(sizeof(PetscInt) * D->nnz, PETSC_TRUE, &D->hj[0]));
+  PetscCallCUDA(cudaMemcpyAsync(D->hi[0].p, D->gi, sizeof(int) * (D->n + 1), cudaMemcpyDeviceToHost, stream));
+  PetscCallCUDA(cudaMemcpyAsync(D->hj[0].p, D->gj, sizeof(int) * D->nnz, cudaMemcpyDeviceToHost, stream));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+   G and G^T as MATSEQAIJCUSPARSE on a new pattern: G^T's pattern on the device (tperm kept for the values), both
+   patterns to the host once, the two Mats referencing the host arrays, and their device CSRs, which PETSc builds
+   from the host arrays (its AIJCUSPARSE offers no way to adopt device arrays); their values are written afterwards.
+*/
 static PetscErrorCode CreateFactors(AFSAIDevice D, cudaStream_t stream, Mat *G, Mat *Gt)
 {
-  const PetscInt n = D->n, nnz = D->nnz;
-  int           *count, *ti, *tj, *keys, *idx, bits = 1;
+  const PetscInt  n = D->n, nnz = D->nnz;
+  int            *count, *ti, *tj, *keys, *idx, bits = 1;
+  const PetscInt *di, *dj;
+  PetscBool       userinode;
 
   PetscFunctionBegin;
   PetscCheck(D->r0 == 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "PCAFSAI: square G and G^T are assembled from a search of all rows only");
+  PetscCall(PetscLogEventBegin(SFPC_AFSAIGtPattern, 0, 0, 0, 0));
   PetscCallCUDA(cudaMalloc(&D->tperm, sizeof(int) * PetscMax(nnz, 1)));
   PetscCallCUDA(cudaMallocAsync(&count, sizeof(int) * (n + 1), stream));
   PetscCallCUDA(cudaMallocAsync(&ti, sizeof(int) * (n + 1), stream));
@@ -631,26 +740,54 @@ static PetscErrorCode CreateFactors(AFSAIDevice D, cudaStream_t stream, Mat *G, 
   PetscCall(sfpc::CubCall(stream, [&](void *tmp, size_t &bytes) { return cub::DeviceRadixSort::SortPairs(tmp, bytes, D->gj, keys, idx, D->tperm, (int)nnz, 0, bits, stream); }));
   TransposeColumns<<<Blocks(nnz, 256), 256, 0, stream>>>((int)nnz, D->tperm, D->ci, tj);
   PetscCallCUDA(cudaGetLastError());
-  PetscCall(PetscMalloc2(n + 1, &D->hi[1], PetscMax(nnz, 1), &D->hj[1]));
-  PetscCall(PetscCalloc1(PetscMax(nnz, 1), &D->ha[1]));
-  PetscCallCUDA(cudaMemcpyAsync(D->hi[1], ti, sizeof(int) * (n + 1), cudaMemcpyDeviceToHost, stream));
-  PetscCallCUDA(cudaMemcpyAsync(D->hj[1], tj, sizeof(int) * nnz, cudaMemcpyDeviceToHost, stream));
-  PetscCall(HostPattern(D, stream)); /* synchronizes */
+  PetscCallCUDA(cudaStreamSynchronize(stream)); /* the event's time is the device's */
+  PetscCall(PetscLogEventEnd(SFPC_AFSAIGtPattern, 0, 0, 0, 0));
+
+  PetscCall(PetscLogEventBegin(SFPC_AFSAIHostCSR, 0, 0, 0, 0));
+  PetscCall(HostPattern(D, stream));
+  PetscCall(HostArrayAlloc(sizeof(PetscInt) * (n + 1), PETSC_TRUE, &D->hi[1]));
+  PetscCall(HostArrayAlloc(sizeof(PetscInt) * nnz, PETSC_TRUE, &D->hj[1]));
+  PetscCallCUDA(cudaMemcpyAsync(D->hi[1].p, ti, sizeof(int) * (n + 1), cudaMemcpyDeviceToHost, stream));
+  PetscCallCUDA(cudaMemcpyAsync(D->hj[1].p, tj, sizeof(int) * nnz, cudaMemcpyDeviceToHost, stream));
+  for (int t = 0; t < 2; t++) PetscCall(HostArrayAlloc(sizeof(PetscScalar) * nnz, PETSC_FALSE, &D->ha[t])); /* never written: see HostArrayAlloc() */
   PetscCallCUDA(cudaFreeAsync(idx, stream));
   PetscCallCUDA(cudaFreeAsync(keys, stream));
   PetscCallCUDA(cudaFreeAsync(tj, stream));
   PetscCallCUDA(cudaFreeAsync(ti, stream));
   PetscCallCUDA(cudaFreeAsync(count, stream));
+  PetscCallCUDA(cudaStreamSynchronize(stream));
+  PetscCall(PetscLogEventEnd(SFPC_AFSAIHostCSR, 0, 0, 0, 0));
+
   PetscCall(MatDestroy(G));
   PetscCall(MatDestroy(Gt));
-  PetscCall(MatCreateSeqAIJWithArrays(PETSC_COMM_SELF, n, n, D->hi[0], D->hj[0], D->ha[0], G));
-  PetscCall(MatCreateSeqAIJWithArrays(PETSC_COMM_SELF, n, n, D->hi[1], D->hj[1], D->ha[1], Gt));
+  PetscCall(PetscLogEventBegin(SFPC_AFSAIMats, 0, 0, 0, 0));
+  /*
+     MatCreateSeqAIJWithArrays() assembles at once, so its search for inodes (rows with the same pattern as the next),
+     a pass over all rows that took about half of creating these Mats, cannot be switched off by MatSetOption(); it
+     reads -mat_no_inode at creation. No two rows of G (or of G^T) share a pattern, since each holds its own diagonal
+     at its end (start), and their products run in cuSPARSE: the search can only cost, so it is skipped for these two
+     Mats (unless the user set the option either way).
+  */
+  PetscCall(PetscOptionsHasName(NULL, NULL, "-mat_no_inode", &userinode));
+  if (!userinode) PetscCall(PetscOptionsSetValue(NULL, "-mat_no_inode", "true"));
+  PetscCall(MatCreateSeqAIJWithArrays(PETSC_COMM_SELF, n, n, (PetscInt *)D->hi[0].p, (PetscInt *)D->hj[0].p, (PetscScalar *)D->ha[0].p, G));
+  PetscCall(MatCreateSeqAIJWithArrays(PETSC_COMM_SELF, n, n, (PetscInt *)D->hi[1].p, (PetscInt *)D->hj[1].p, (PetscScalar *)D->ha[1].p, Gt));
+  if (!userinode) PetscCall(PetscOptionsClearValue(NULL, "-mat_no_inode"));
   PetscCall(MatConvert(*G, MATSEQAIJCUSPARSE, MAT_INPLACE_MATRIX, G));
   PetscCall(MatConvert(*Gt, MATSEQAIJCUSPARSE, MAT_INPLACE_MATRIX, Gt));
+  PetscCall(PetscLogEventEnd(SFPC_AFSAIMats, 0, 0, 0, 0));
+
+  PetscCall(PetscLogEventBegin(SFPC_AFSAIDeviceCSR, 0, 0, 0, 0));
+  /* the device CSRs from the host arrays (PETSc's upload); the values are then written with GetArrayWrite */
+  PetscCall(MatSeqAIJCUSPARSEGetIJ(*G, PETSC_FALSE, &di, &dj));
+  PetscCall(MatSeqAIJCUSPARSERestoreIJ(*G, PETSC_FALSE, &di, &dj));
+  PetscCall(MatSeqAIJCUSPARSEGetIJ(*Gt, PETSC_FALSE, &di, &dj));
+  PetscCall(MatSeqAIJCUSPARSERestoreIJ(*Gt, PETSC_FALSE, &di, &dj));
+  PetscCall(PetscLogEventEnd(SFPC_AFSAIDeviceCSR, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* G and G^T: created on a new pattern, their device values written from ga always. */
+/* G and G^T: created on a new pattern, their device values written from ga always (marked current there: nothing is copied up). */
 PetscErrorCode AFSAIAssemble_Device(AFSAIDevice D, PetscBool newpattern, Mat *G, Mat *Gt)
 {
   cudaStream_t stream;
@@ -659,15 +796,16 @@ PetscErrorCode AFSAIAssemble_Device(AFSAIDevice D, PetscBool newpattern, Mat *G,
   PetscFunctionBegin;
   PetscCall(PetscGetCurrentCUDAStream(&stream));
   if (newpattern) PetscCall(CreateFactors(D, stream, G, Gt));
-  /* GetArray, not GetArrayWrite: a freshly converted Mat has no device copy yet, and this one makes it (pattern and zeros) */
-  PetscCall(MatSeqAIJCUSPARSEGetArray(*G, &a));
+  PetscCall(PetscLogEventBegin(SFPC_AFSAIFill, 0, 0, 0, 0));
+  PetscCall(MatSeqAIJCUSPARSEGetArrayWrite(*G, &a));
   PetscCallCUDA(cudaMemcpyAsync(a, D->ga, sizeof(PetscScalar) * D->nnz, cudaMemcpyDeviceToDevice, stream));
-  PetscCall(MatSeqAIJCUSPARSERestoreArray(*G, &a));
-  PetscCall(MatSeqAIJCUSPARSEGetArray(*Gt, &a));
+  PetscCall(MatSeqAIJCUSPARSERestoreArrayWrite(*G, &a));
+  PetscCall(MatSeqAIJCUSPARSEGetArrayWrite(*Gt, &a));
   TransposeValues<<<Blocks(D->nnz, 256), 256, 0, stream>>>((int)D->nnz, D->tperm, D->ga, a);
   PetscCallCUDA(cudaGetLastError());
-  PetscCall(MatSeqAIJCUSPARSERestoreArray(*Gt, &a));
+  PetscCall(MatSeqAIJCUSPARSERestoreArrayWrite(*Gt, &a));
   PetscCallCUDA(cudaStreamSynchronize(stream)); /* the phase's time is the device's */
+  PetscCall(PetscLogEventEnd(SFPC_AFSAIFill, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -679,8 +817,9 @@ PetscErrorCode AFSAIDeviceGetFactor(AFSAIDevice D, const PetscInt **gi, const Pe
   PetscFunctionBegin;
   PetscCall(PetscGetCurrentCUDAStream(&stream));
   PetscCall(HostPattern(D, stream));
-  *gi = D->hi[0];
-  *gj = D->hj[0];
+  PetscCallCUDA(cudaStreamSynchronize(stream));
+  *gi = (const PetscInt *)D->hi[0].p;
+  *gj = (const PetscInt *)D->hj[0].p;
   *ga = D->ga;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -704,8 +843,9 @@ PetscErrorCode AFSAIDeviceDestroy(AFSAIDevice *dev)
       if (arrays[k]) PetscCallCUDA(cudaFree(arrays[k]));
   }
   for (int t = 0; t < 2; t++) { /* after the Mats referencing them (AFSAIDestroyFactor() destroys those first) */
-    PetscCall(PetscFree2(D->hi[t], D->hj[t]));
-    PetscCall(PetscFree(D->ha[t]));
+    PetscCall(HostArrayFree(&D->hi[t]));
+    PetscCall(HostArrayFree(&D->hj[t]));
+    PetscCall(HostArrayFree(&D->ha[t]));
   }
   PetscCall(PetscFree(*dev));
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -5,19 +5,23 @@
 
    The coloring is JPL (sfdilu.h) on global row numbers: a round needs the colors of the ghost
    rows (one halo exchange per round), and it colors the same rows as on one rank, so the
-   coloring is the same on any number of ranks. E and the two sweeps run color by color; before
-   each color the values of the ghost rows (of lower colors for E and the forward sweep, higher
-   for the backward one) are exchanged. Each row's entries are summed in global column order,
-   as the sequential code does, so E and the sweeps are bitwise those of one rank; only the
-   KSP's reductions round differently.
+   coloring is the same on any number of ranks. E and the two sweeps run color by color. Before
+   color c of a sweep only the ghosts of the color done just before it (c - 1 going up, c + 1
+   going down) can have changed, so only they are exchanged, each color through its own PetscSF
+   (none where no rank has a ghost of that color, and none before the first color): per sweep
+   fewer than colors exchanges of about 1/colors of the halo each. The rows of a color with no
+   ghost neighbour run between the start and the end of its exchange. Each row's entries are summed
+   in global column order, as the sequential code does, so E and the sweeps are bitwise those of
+   one rank; only the KSP's reductions round differently.
 
    a_ji for an entry a_ij comes from the local row i of A^T (formed once per pattern), so no
    remote rows are fetched.
 
-   For a CUSPARSE matrix the coloring and the metadata stay here (on the host, once per pattern),
-   and E and the apply run on the GPU (dilu_global_device.cu) with the same formulas and the same
-   exchanges, from A's device values; SFDILUGlobalValueSources() says where in A's storage each
-   entry's a_ij and a_ji lie so that the GPU needs no A^T.
+   For a CUSPARSE matrix the JPL rounds run on the GPU (dilu_global_device.cu, the same rule and
+   exchanges, bitwise the same colors), the pattern and the rows-by-color bookkeeping here, once
+   per pattern; E and the apply run on the GPU with the same formulas and the same exchanges,
+   from A's device values; SFDILUGlobalValueSources() says where in A's storage each entry's a_ij
+   and a_ji lie so that the GPU needs no A^T.
 */
 #include <petsc/private/hashseti.h>
 #include "dilu_global.h"
@@ -34,33 +38,44 @@ static PetscInt GhostIndex(const PetscInt garray[], PetscInt nghost, PetscInt c)
   return lo < nghost && garray[lo] == c ? lo : -1;
 }
 
-/* ghost <- the ghost entries of the local array v (through the global vector gv). */
-static PetscErrorCode ExchangeGhosts(SFDILUGlobal G, const PetscScalar v[], PetscScalar **gh)
+/* ghost <- the ghost entries of the local array (host or device memory) over sf; a NULL sf moves nothing. */
+PetscErrorCode SFDILUGlobalExchange(PetscSF sf, MPI_Datatype unit, PetscMemType mtype, const void *local, void *ghost)
 {
   PetscFunctionBegin;
-  PetscCall(VecPlaceArray(G->gv, v)); /* gv only lends its layout: the scatter reads v in place */
-  PetscCall(VecScatterBegin(G->scatter, G->gv, G->ghost, INSERT_VALUES, SCATTER_FORWARD));
-  PetscCall(VecScatterEnd(G->scatter, G->gv, G->ghost, INSERT_VALUES, SCATTER_FORWARD));
-  PetscCall(VecResetArray(G->gv));
-  PetscCall(VecGetArray(G->ghost, gh));
+  if (!sf) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscSFBcastWithMemTypeBegin(sf, unit, mtype, local, mtype, ghost, MPI_REPLACE));
+  PetscCall(PetscSFBcastEnd(sf, unit, local, ghost, MPI_REPLACE));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode RestoreGhosts(SFDILUGlobal G, PetscScalar **gh)
+/*
+   One half of color c of a sweep (up: E and the forward sweep, down: the backward one). Before
+   color c only the ghosts of the color done just before it can have changed, so only they move.
+   part 0 starts that exchange and gives the rows of color c with no ghost neighbour, which can
+   run while it is in flight; part 1 completes it and gives the others.
+*/
+PetscErrorCode SFDILUGlobalColorPart(SFDILUGlobal G, PetscInt ncolors, PetscInt c, PetscBool up, PetscInt part, PetscMemType mtype, const PetscScalar *local, PetscScalar *ghost, PetscInt *q0, PetscInt *q1)
 {
+  const PetscInt prev = up ? c - 1 : c + 1;
+  PetscSF        sf   = prev >= 0 && prev < PetscMin(ncolors, G->nchalo) ? G->chalo[prev] : NULL;
+
   PetscFunctionBegin;
-  PetscCall(VecRestoreArray(G->ghost, gh));
+  if (sf && part == 0) PetscCall(PetscSFBcastWithMemTypeBegin(sf, MPIU_SCALAR, mtype, local, mtype, ghost, MPI_REPLACE));
+  if (sf && part == 1) PetscCall(PetscSFBcastEnd(sf, MPIU_SCALAR, local, ghost, MPI_REPLACE));
+  *q0 = part ? G->cbound[c] : G->cstart[c];
+  *q1 = part ? G->cstart[c + 1] : G->cbound[c];
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*
    The local rows of the symmetrized pattern with global columns (A's row i merged with A^T's),
-   the ghosts they reach, and the scatter that brings ghost values.
+   the ghosts they reach, and the PetscSF that brings all of them (the coloring's rounds).
 */
 static PetscErrorCode BuildPattern(SFDILUGlobal G, Mat A)
 {
-  PetscInt   nnz = 0, nghost = 0;
-  PetscHSetI ghosts;
+  PetscInt    nnz = 0, nghost = 0;
+  PetscHSetI  ghosts;
+  PetscLayout rmap;
 
   PetscFunctionBegin;
   PetscCall(MatGetOwnershipRange(A, &G->rstart, NULL));
@@ -108,84 +123,124 @@ static PetscErrorCode BuildPattern(SFDILUGlobal G, Mat A)
     const PetscInt c = G->aj[k];
     G->where[k]      = c >= G->rstart && c < G->rstart + G->n ? c - G->rstart : -(1 + GhostIndex(G->garray, nghost, c));
   }
-  {
-    IS is;
-    PetscCall(VecCreateMPIWithArray(PetscObjectComm((PetscObject)A), 1, G->n, PETSC_DECIDE, NULL, &G->gv)); /* host, even for a CUSPARSE A */
-    PetscCall(VecCreateSeq(PETSC_COMM_SELF, nghost, &G->ghost));
-    PetscCall(ISCreateGeneral(PETSC_COMM_SELF, nghost, G->garray, PETSC_USE_POINTER, &is));
-    PetscCall(VecScatterCreate(G->gv, is, G->ghost, NULL, &G->scatter));
-    PetscCall(ISDestroy(&is));
-  }
+  PetscCall(MatGetLayouts(A, &rmap, NULL));
+  PetscCall(PetscSFCreate(PetscObjectComm((PetscObject)A), &G->halo));
+  PetscCall(PetscSFSetGraphLayout(G->halo, rmap, nghost, NULL, PETSC_COPY_VALUES, G->garray));
+  PetscCall(PetscSFSetUp(G->halo));
+  PetscCall(PetscMalloc1(PetscMax(nghost, 1), &G->ghostv));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* JPL across ranks (sfdilu.h's rule on global rows), colors squeezed to those used anywhere; then the local rows by color. */
-static PetscErrorCode ColorRows(SFDILU *s, SFDILUGlobal G, MPI_Comm comm)
+/* JPL rounds across ranks (sfdilu.h's rule on global rows) on the host: color[] gets 2 round + (0 or 1); returns the rounds. */
+static PetscErrorCode ColorRounds_Host(SFDILU *s, SFDILUGlobal G, MPI_Comm comm, PetscInt color[], PetscInt *rounds)
 {
-  PetscScalar *cv, *gh;
-  PetscInt     left, round = 0, nc, *used, *map;
+  PetscInt left, round = 0, *gc;
 
   PetscFunctionBegin;
-  PetscCall(PetscMalloc1(PetscMax(G->n, 1), &cv));
-  for (PetscInt i = 0; i < G->n; i++) cv[i] = -1;
+  PetscCall(PetscMalloc1(PetscMax(G->nghost, 1), &gc));
+  for (PetscInt i = 0; i < G->n; i++) color[i] = -1;
   PetscCallMPI(MPIU_Allreduce(&G->n, &left, 1, MPIU_INT, MPI_SUM, comm));
   for (; left > 0; round++) {
     PetscInt colored = 0, all;
-    PetscCall(ExchangeGhosts(G, cv, &gh));
+    PetscCall(SFDILUGlobalExchange(G->halo, MPIU_INT, PETSC_MEMTYPE_HOST, color, gc));
     for (PetscInt i = 0; i < G->n; i++) {
       const PetscInt row = G->rstart + i;
       const unsigned hr  = SFDILUHash((unsigned)row, (unsigned)s->seed);
       int            ismax = 1, ismin = 1;
-      if (PetscRealPart(cv[i]) >= 0) continue;
+      if (color[i] >= 0) continue;
       for (PetscInt k = G->ai[i]; k < G->ai[i + 1]; k++) {
         const PetscInt w = G->where[k];
-        SFDILUVisit((int)row, hr, (int)G->aj[k], (int)PetscRealPart(w >= 0 ? cv[w] : gh[-(1 + w)]), (int)round, (unsigned)s->seed, &ismax, &ismin);
+        SFDILUVisit((int)row, hr, (int)G->aj[k], (int)(w >= 0 ? color[w] : gc[-(1 + w)]), (int)round, (unsigned)s->seed, &ismax, &ismin);
       }
       if (ismax || ismin) {
-        cv[i] = (PetscScalar)(2 * round + (ismax ? 0 : 1));
+        color[i] = 2 * round + (ismax ? 0 : 1);
         colored++;
       }
     }
-    PetscCall(RestoreGhosts(G, &gh));
     PetscCallMPI(MPIU_Allreduce(&colored, &all, 1, MPIU_INT, MPI_SUM, comm));
     left -= all;
   }
-  nc = 2 * round;
+  PetscCall(PetscFree(gc));
+  *rounds = round;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* One PetscSF per color for the ghosts of that color (gc: the ghosts' colors); NULL where no rank has a ghost of it. */
+static PetscErrorCode BuildColorHalos(SFDILUGlobal G, Mat A, PetscInt ncolors, const PetscInt gc[])
+{
+  PetscInt   *cnt, *any, *off, *ilocal, *gremote;
+  PetscLayout rmap;
+
+  PetscFunctionBegin;
+  PetscCall(MatGetLayouts(A, &rmap, NULL));
+  PetscCall(PetscCalloc3(ncolors, &cnt, ncolors, &any, ncolors + 1, &off));
+  PetscCall(PetscMalloc2(PetscMax(G->nghost, 1), &ilocal, PetscMax(G->nghost, 1), &gremote));
+  for (PetscInt g = 0; g < G->nghost; g++) cnt[gc[g]]++;
+  PetscCallMPI(MPIU_Allreduce(cnt, any, ncolors, MPIU_INT, MPI_MAX, PetscObjectComm((PetscObject)A)));
+  for (PetscInt c = 0; c < ncolors; c++) off[c + 1] = off[c] + cnt[c];
+  PetscCall(PetscArrayzero(cnt, ncolors));
+  for (PetscInt g = 0; g < G->nghost; g++) { /* ghosts by color, in ghost order within one */
+    const PetscInt q = off[gc[g]] + cnt[gc[g]]++;
+    ilocal[q] = g, gremote[q] = G->garray[g];
+  }
+  PetscCall(PetscCalloc1(ncolors, &G->chalo));
+  G->nchalo = ncolors;
+  for (PetscInt c = 0; c < ncolors; c++) {
+    if (!any[c]) continue;
+    PetscCall(PetscSFCreate(PetscObjectComm((PetscObject)A), &G->chalo[c]));
+    PetscCall(PetscSFSetGraphLayout(G->chalo[c], rmap, off[c + 1] - off[c], ilocal + off[c], PETSC_COPY_VALUES, gremote + off[c]));
+    PetscCall(PetscSFSetUp(G->chalo[c]));
+  }
+  PetscCall(PetscFree2(ilocal, gremote));
+  PetscCall(PetscFree3(cnt, any, off));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* After the rounds: colors squeezed to those used anywhere, every entry's column color, the per-color halos, the local rows by (color, row). */
+static PetscErrorCode FinishColoring(SFDILU *s, SFDILUGlobal G, Mat A, PetscInt color[], PetscInt rounds)
+{
+  MPI_Comm  comm = PetscObjectComm((PetscObject)A);
+  PetscInt  nc   = 2 * rounds, *used, *map, *gc, *cnt;
+
+  PetscFunctionBegin;
   PetscCall(PetscCalloc2(nc + 1, &used, nc + 1, &map));
-  for (PetscInt i = 0; i < G->n; i++) used[(PetscInt)PetscRealPart(cv[i])] = 1;
+  for (PetscInt i = 0; i < G->n; i++) used[color[i]] = 1;
   PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, used, (PetscMPIInt)(nc + 1), MPIU_INT, MPI_MAX, comm));
   s->ncolors = 0;
   for (PetscInt c = 0; c < nc; c++) map[c] = used[c] ? s->ncolors++ : -1;
   PetscCall(PetscMalloc1(PetscMax(G->n, 1), &s->color));
-  for (PetscInt i = 0; i < G->n; i++) {
-    s->color[i] = map[(PetscInt)PetscRealPart(cv[i])];
-    cv[i]       = (PetscScalar)s->color[i];
-  }
-  /* every entry's column color, the ghosts' from one more exchange */
-  PetscCall(ExchangeGhosts(G, cv, &gh));
-  for (PetscInt k = 0; k < G->nnz; k++) G->ccolor[k] = (PetscInt)PetscRealPart(G->where[k] >= 0 ? cv[G->where[k]] : gh[-(1 + G->where[k])]);
-  PetscCall(RestoreGhosts(G, &gh));
+  for (PetscInt i = 0; i < G->n; i++) s->color[i] = map[color[i]];
   PetscCall(PetscFree2(used, map));
-  PetscCall(PetscFree(cv));
-  /* local rows by (color, row) */
+  PetscCall(PetscMalloc1(PetscMax(G->nghost, 1), &gc));
+  PetscCall(SFDILUGlobalExchange(G->halo, MPIU_INT, PETSC_MEMTYPE_HOST, s->color, gc));
+  for (PetscInt k = 0; k < G->nnz; k++) G->ccolor[k] = G->where[k] >= 0 ? s->color[G->where[k]] : gc[-(1 + G->where[k])];
+  PetscCall(BuildColorHalos(G, A, s->ncolors, gc));
+  PetscCall(PetscFree(gc));
+  /* local rows by color; within one, the rows with no ghost neighbour first (they need no exchange) */
   PetscCall(PetscMalloc1(PetscMax(G->n, 1), &G->order));
-  {
-    PetscInt *cnt;
-    PetscCall(PetscCalloc1(s->ncolors + 1, &cnt));
-    PetscCall(PetscMalloc1(s->ncolors + 1, &G->cstart));
-    for (PetscInt i = 0; i < G->n; i++) cnt[s->color[i] + 1]++;
-    G->cstart[0] = 0;
-    for (PetscInt c = 0; c < s->ncolors; c++) G->cstart[c + 1] = G->cstart[c] + cnt[c + 1];
-    PetscCall(PetscArrayzero(cnt, s->ncolors + 1));
-    for (PetscInt i = 0; i < G->n; i++) G->order[G->cstart[s->color[i]] + cnt[s->color[i]]++] = i;
-    PetscCall(PetscFree(cnt));
+  PetscCall(PetscCalloc1(s->ncolors + 1, &cnt));
+  PetscCall(PetscMalloc2(s->ncolors + 1, &G->cstart, s->ncolors, &G->cbound));
+  for (PetscInt i = 0; i < G->n; i++) cnt[s->color[i] + 1]++;
+  G->cstart[0] = 0;
+  for (PetscInt c = 0; c < s->ncolors; c++) G->cstart[c + 1] = G->cstart[c] + cnt[c + 1];
+  PetscCall(PetscArrayzero(cnt, s->ncolors + 1));
+  for (PetscInt pass = 0; pass < 2; pass++) {
+    for (PetscInt i = 0; i < G->n; i++) {
+      PetscBool ghosted = PETSC_FALSE;
+      for (PetscInt k = G->ai[i]; k < G->ai[i + 1]; k++) ghosted = (PetscBool)(ghosted || G->where[k] < 0);
+      if (ghosted == (PetscBool)pass) G->order[G->cstart[s->color[i]] + cnt[s->color[i]]++] = i;
+    }
+    if (!pass)
+      for (PetscInt c = 0; c < s->ncolors; c++) G->cbound[c] = G->cstart[c] + cnt[c];
   }
+  PetscCall(PetscFree(cnt));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode SFDILUColor_Global(SFDILU *s, Mat A)
 {
   SFDILUGlobal G;
+  PetscInt    *color, rounds;
 
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(SFPC_DILUColor, A, 0, 0, 0));
@@ -193,7 +248,11 @@ PetscErrorCode SFDILUColor_Global(SFDILU *s, Mat A)
   PetscCall(PetscNew(&s->glob));
   G = s->glob;
   PetscCall(BuildPattern(G, A));
-  PetscCall(ColorRows(s, G, PetscObjectComm((PetscObject)A)));
+  PetscCall(PetscMalloc1(PetscMax(G->n, 1), &color));
+  if (s->ondevice) PetscCall(SFDILUGlobalColorRounds_Device(s, G, PetscObjectComm((PetscObject)A), color, &rounds));
+  else PetscCall(ColorRounds_Host(s, G, PetscObjectComm((PetscObject)A), color, &rounds));
+  PetscCall(FinishColoring(s, G, A, color, rounds));
+  PetscCall(PetscFree(color));
   s->n       = G->n;
   s->colored = PCSFDILU_COLORING_JPL;
   PetscCall(PetscMalloc1(PetscMax(G->n, 1), &s->einv));
@@ -366,10 +425,11 @@ PetscErrorCode SFDILUSetUp_Global(SFDILU *s, Mat A, PetscReal shift, PetscReal *
   PetscCall(GatherValues(G, A));
   fail[0] = fail[1] = PETSC_INT_MAX; /* first failing global row; whether it is an Inf/NaN */
   for (PetscInt i = 0; i < G->n; i++) s->einv[i] = 0;
-  for (PetscInt c = 0; c < s->ncolors; c++) {
-    PetscScalar *gh;
-    PetscCall(ExchangeGhosts(G, s->einv, &gh));
-    for (PetscInt q = G->cstart[c]; q < G->cstart[c + 1]; q++) {
+  for (PetscInt c = 0, part = 0; c < s->ncolors; part = !part, c += !part) { /* each color in its two parts */
+    const PetscScalar *gh = G->ghostv;
+    PetscInt           q0, q1;
+    PetscCall(SFDILUGlobalColorPart(G, s->ncolors, c, PETSC_TRUE, part, PETSC_MEMTYPE_HOST, s->einv, G->ghostv, &q0, &q1));
+    for (PetscInt q = q0; q < q1; q++) {
       const PetscInt i = G->order[q], row = G->rstart + i;
       PetscScalar    e = shift;
       PetscReal      rowsum = 0;
@@ -387,7 +447,6 @@ PetscErrorCode SFDILUSetUp_Global(SFDILU *s, Mat A, PetscReal shift, PetscReal *
         }
       } else s->einv[i] = 1.0 / e;
     }
-    PetscCall(RestoreGhosts(G, &gh));
   }
   PetscCall(SFDILUGlobalAgree(s, comm, fail, lmax, rmax));
   PetscCall(PetscLogFlops(3.0 * G->nnz));
@@ -398,32 +457,32 @@ PetscErrorCode SFDILUSetUp_Global(SFDILU *s, Mat A, PetscReal shift, PetscReal *
 /* y = M^{-1} r on the local arrays: z = (E + L_c)^{-1} r color by color, then y = (E + U_c)^{-1} E z from the top color down. */
 PetscErrorCode SFDILUApply_Global(SFDILU *s, const PetscScalar r[], PetscScalar z[], PetscScalar y[])
 {
-  SFDILUGlobal G = s->glob;
-  PetscScalar *gh;
+  SFDILUGlobal       G  = s->glob;
+  const PetscScalar *gh = G->ghostv;
 
   PetscFunctionBegin;
   for (PetscInt i = 0; i < G->n; i++) z[i] = y[i] = 0;
-  for (PetscInt c = 0; c < s->ncolors; c++) {
-    PetscCall(ExchangeGhosts(G, z, &gh));
-    for (PetscInt q = G->cstart[c]; q < G->cstart[c + 1]; q++) {
+  for (PetscInt c = 0, part = 0; c < s->ncolors; part = !part, c += !part) { /* each color in its two parts */
+    PetscInt q0, q1;
+    PetscCall(SFDILUGlobalColorPart(G, s->ncolors, c, PETSC_TRUE, part, PETSC_MEMTYPE_HOST, z, G->ghostv, &q0, &q1));
+    for (PetscInt q = q0; q < q1; q++) {
       const PetscInt i = G->order[q];
       PetscScalar    t = r[i];
       for (PetscInt k = G->ai[i]; k < G->ai[i + 1]; k++)
         if (G->ccolor[k] < c) t -= G->aa[k] * (G->where[k] >= 0 ? z[G->where[k]] : gh[-(1 + G->where[k])]);
       z[i] = t * s->einv[i];
     }
-    PetscCall(RestoreGhosts(G, &gh));
   }
-  for (PetscInt c = s->ncolors - 1; c >= 0; c--) {
-    PetscCall(ExchangeGhosts(G, y, &gh));
-    for (PetscInt q = G->cstart[c]; q < G->cstart[c + 1]; q++) {
+  for (PetscInt c = s->ncolors - 1, part = 0; c >= 0; part = !part, c -= !part) { /* each color in its two parts */
+    PetscInt q0, q1;
+    PetscCall(SFDILUGlobalColorPart(G, s->ncolors, c, PETSC_FALSE, part, PETSC_MEMTYPE_HOST, y, G->ghostv, &q0, &q1));
+    for (PetscInt q = q0; q < q1; q++) {
       const PetscInt i = G->order[q];
       PetscScalar    t = 0;
       for (PetscInt k = G->ai[i]; k < G->ai[i + 1]; k++)
         if (G->ccolor[k] > c) t += G->aa[k] * (G->where[k] >= 0 ? y[G->where[k]] : gh[-(1 + G->where[k])]);
       y[i] = z[i] - s->einv[i] * t;
     }
-    PetscCall(RestoreGhosts(G, &gh));
   }
   PetscCall(PetscLogFlops(2.0 * G->nnz + 2.0 * G->n));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -437,13 +496,15 @@ PetscErrorCode SFDILUReset_Global(SFDILU *s)
   if (!G) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscFree(G->ai));
   PetscCall(PetscFree5(G->aj, G->where, G->ccolor, G->aa, G->at));
-  PetscCall(PetscFree(G->cstart));
+  PetscCall(PetscFree2(G->cstart, G->cbound));
   PetscCall(PetscFree(G->order));
   PetscCall(PetscFree(G->garray));
   PetscCall(MatDestroy(&G->At));
-  PetscCall(VecDestroy(&G->gv));
-  PetscCall(VecDestroy(&G->ghost));
-  PetscCall(VecScatterDestroy(&G->scatter));
+  PetscCall(PetscSFDestroy(&G->halo));
+  if (G->chalo)
+    for (PetscInt c = 0; c < G->nchalo; c++) PetscCall(PetscSFDestroy(&G->chalo[c]));
+  PetscCall(PetscFree(G->chalo));
+  PetscCall(PetscFree(G->ghostv));
   PetscCall(SFDILUGlobalReset_Device(G));
   PetscCall(PetscFree(s->glob));
   PetscCall(PetscFree(s->color));

@@ -1,11 +1,14 @@
 /*
    The global multicolor DILU across ranks (-pc_sfdilu_parallel) on the GPU, for MPIAIJCUSPARSE
    (and SEQAIJCUSPARSE) matrices: the host reference (dilu_global.c) color by color, one kernel
-   per color over that color's local rows, with the ghost values exchanged by the same VecScatter,
-   on device vectors, before each color exactly where the host exchanges them.
+   per color over that color's local rows, with the ghost values exchanged by the same PetscSFs,
+   on device memory, where the host exchanges them: the kernel of a color's rows with no ghost
+   neighbour is queued between the start and the end of the exchange, so it runs while the host
+   waits for MPI (this MPI stages device data through the host).
 
-   The coloring and the per-entry metadata (where[], column colors, the rows by color) are the
-   host's, computed there once per pattern and uploaded here once. Per set of values, a_ij and a_ji
+   The JPL rounds run here, one kernel per round on the rows' pattern (uploaded once per pattern),
+   the ghosts' colors brought by the halo PetscSF; the host then squeezes the colors and builds
+   the per-entry metadata (column colors, the rows by color), uploaded once. Per set of values, a_ij and a_ji
    come from A's device value arrays (positions found once, SFDILUGlobalValueSources()); the a_ji
    of ghost columns, which live in other ranks' off-diagonal blocks, come through a PetscSF on
    device memory. No A^T and nothing of the matrix on the host.
@@ -14,6 +17,7 @@
    operations (no fused multiply-add), so E and the applies are bitwise the host's.
 */
 #include <petscdevice_cuda.h>
+#include <cuda/atomic>
 #include "dilu_global.h"
 
 struct _n_SFDILUGlobalDevice {
@@ -21,13 +25,36 @@ struct _n_SFDILUGlobalDevice {
   int         *srca, *srct;                 /* where a_ij and a_ji are in A's value arrays (SFDILUGlobalValueSources()) */
   PetscScalar *aa, *at, *einv, *z;
   PetscSF      tsf;   /* a_ji of ghost columns, from their owners' off-diagonal blocks */
-  Vec          gv;    /* a CUDA global vector's layout (device arrays placed in it) */
-  Vec          ghost; /* the ghost values, on the device */
+  PetscScalar *ghost; /* the ghost values */
 };
 
 namespace
 {
 const int TPB = 256;
+
+/*
+   One JPL round over the local rows (sfdilu.h's rule on global rows, ColorRounds_Host()'s loop).
+   Rows colored in this round may be read by their neighbours in the same round: either value
+   still competes, so the outcome does not depend on the order (relaxed atomics keep it a
+   well-defined read).
+*/
+__global__ void JPLRound(int n, int rstart, const int *__restrict__ ai, const int *__restrict__ where, const int *__restrict__ garray, const int *__restrict__ gcolor, int *color, int round, unsigned seed, int *colored)
+{
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n || cuda::atomic_ref<int, cuda::thread_scope_device>(color[i]).load(cuda::memory_order_relaxed) >= 0) return;
+  const int      row   = rstart + i;
+  const unsigned hr    = SFDILUHash((unsigned)row, seed);
+  int            ismax = 1, ismin = 1;
+  for (int k = ai[i]; k < ai[i + 1]; k++) {
+    const int w  = where[k];
+    const int cc = w >= 0 ? cuda::atomic_ref<int, cuda::thread_scope_device>(color[w]).load(cuda::memory_order_relaxed) : gcolor[-(1 + w)];
+    SFDILUVisit(row, hr, w >= 0 ? rstart + w : garray[-(1 + w)], cc, round, seed, &ismax, &ismin);
+  }
+  if (ismax || ismin) {
+    cuda::atomic_ref<int, cuda::thread_scope_device>(color[i]).store(2 * round + (ismax ? 0 : 1), cuda::memory_order_relaxed);
+    atomicAdd(colored, 1);
+  }
+}
 
 /* a_ij and the local a_ji; the ghost a_ji are the SF's (at's other entries stay 0 from the upload). */
 __global__ void GatherValues(int nnz, const int *__restrict__ srca, const int *__restrict__ srct, const double *__restrict__ da, const double *__restrict__ oa, double *aa, double *at)
@@ -104,23 +131,67 @@ static PetscErrorCode UploadInts(const PetscInt *h, PetscInt n, int **d, cudaStr
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Once per pattern, after the host coloring: the metadata to the device, where the values lie in A, and the device vectors of the halo exchanges. */
-PetscErrorCode SFDILUGlobalUpload_Device(SFDILU *s, Mat A)
+static inline int Blocks(PetscInt n)
 {
-  SFDILUGlobal       G = s->glob;
+  return (int)PetscMax((n + TPB - 1) / TPB, 1);
+}
+
+/* JPL rounds on the device (creates G->dev with the rows' pattern); color[] as ColorRounds_Host() leaves it, bitwise. */
+PetscErrorCode SFDILUGlobalColorRounds_Device(SFDILU *s, SFDILUGlobal G, MPI_Comm comm, PetscInt color[], PetscInt *rounds)
+{
   SFDILUGlobalDevice D;
-  PetscInt          *srca, *srct;
+  int               *garray, *dcolor, *gcolor, *dcolored;
+  PetscInt           left, round = 0;
   cudaStream_t       stream;
 
   PetscFunctionBegin;
   PetscCheck(sizeof(PetscInt) == sizeof(int), PETSC_COMM_SELF, PETSC_ERR_SUP, "The GPU PCSFDILU needs 32-bit PetscInt");
   PetscCall(PetscNew(&G->dev));
   D = G->dev;
-  PetscCall(PetscMalloc2(PetscMax(G->nnz, 1), &srca, PetscMax(G->nnz, 1), &srct));
-  PetscCall(SFDILUGlobalValueSources(G, A, srca, srct, &D->tsf));
   PetscCall(PetscGetCurrentCUDAStream(&stream));
   PetscCall(UploadInts(G->ai, G->n + 1, &D->ai, stream));
   PetscCall(UploadInts(G->where, G->nnz, &D->where, stream));
+  PetscCall(UploadInts(G->garray, G->nghost, &garray, stream));
+  PetscCallCUDA(cudaMallocAsync(&dcolor, sizeof(int) * PetscMax(G->n, 1), stream));
+  PetscCallCUDA(cudaMallocAsync(&gcolor, sizeof(int) * PetscMax(G->nghost, 1), stream));
+  PetscCallCUDA(cudaMallocAsync(&dcolored, sizeof(int), stream));
+  PetscCallCUDA(cudaMemsetAsync(dcolor, 0xff, sizeof(int) * PetscMax(G->n, 1), stream)); /* -1: uncolored */
+  PetscCallMPI(MPIU_Allreduce(&G->n, &left, 1, MPIU_INT, MPI_SUM, comm));
+  for (; left > 0; round++) { /* the largest (hash, row) left anywhere wins: at least one row per round */
+    int      colored;
+    PetscInt all;
+    PetscCall(SFDILUGlobalExchange(G->halo, MPIU_INT, PETSC_MEMTYPE_CUDA, dcolor, gcolor));
+    PetscCallCUDA(cudaMemsetAsync(dcolored, 0, sizeof(int), stream));
+    if (G->n) JPLRound<<<Blocks(G->n), TPB, 0, stream>>>((int)G->n, (int)G->rstart, D->ai, D->where, garray, gcolor, dcolor, (int)round, (unsigned)s->seed, dcolored);
+    PetscCallCUDA(cudaGetLastError());
+    PetscCallCUDA(cudaMemcpyAsync(&colored, dcolored, sizeof(int), cudaMemcpyDeviceToHost, stream));
+    PetscCallCUDA(cudaStreamSynchronize(stream));
+    PetscCallMPI(MPIU_Allreduce(&colored, &all, 1, MPIU_INT, MPI_SUM, comm)); /* int into PetscInt: 32-bit PetscInt checked above */
+    left -= all;
+  }
+  if (G->n) PetscCallCUDA(cudaMemcpyAsync(color, dcolor, sizeof(int) * G->n, cudaMemcpyDeviceToHost, stream));
+  PetscCallCUDA(cudaStreamSynchronize(stream));
+  PetscCallCUDA(cudaFreeAsync(dcolored, stream));
+  PetscCallCUDA(cudaFreeAsync(gcolor, stream));
+  PetscCallCUDA(cudaFreeAsync(dcolor, stream));
+  PetscCallCUDA(cudaFreeAsync(garray, stream));
+  *rounds = round;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Once per pattern, after the coloring (which uploaded the rows' pattern): the rest of the metadata, where the values lie in A, the ghost buffer. */
+PetscErrorCode SFDILUGlobalUpload_Device(SFDILU *s, Mat A)
+{
+  SFDILUGlobal       G = s->glob;
+  SFDILUGlobalDevice D = G->dev;
+  PetscInt          *srca, *srct;
+  cudaStream_t       stream;
+
+  PetscFunctionBegin;
+  PetscCheck(D && D->ai, PETSC_COMM_SELF, PETSC_ERR_PLIB, "The device coloring uploads the pattern first");
+  PetscCall(PetscMalloc2(PetscMax(G->nnz, 1), &srca, PetscMax(G->nnz, 1), &srct));
+  PetscCall(SFDILUGlobalValueSources(G, A, srca, srct, &D->tsf));
+  PetscCall(PetscGetCurrentCUDAStream(&stream));
   PetscCall(UploadInts(G->ccolor, G->nnz, &D->ccolor, stream));
   PetscCall(UploadInts(G->order, G->n, &D->order, stream));
   PetscCall(UploadInts(srca, G->nnz, &D->srca, stream));
@@ -129,32 +200,13 @@ PetscErrorCode SFDILUGlobalUpload_Device(SFDILU *s, Mat A)
   PetscCallCUDA(cudaMallocAsync(&D->at, sizeof(PetscScalar) * PetscMax(G->nnz, 1), stream));
   PetscCallCUDA(cudaMallocAsync(&D->einv, sizeof(PetscScalar) * PetscMax(G->n, 1), stream));
   PetscCallCUDA(cudaMallocAsync(&D->z, sizeof(PetscScalar) * PetscMax(G->n, 1), stream));
+  PetscCallCUDA(cudaMallocAsync(&D->ghost, sizeof(PetscScalar) * PetscMax(G->nghost, 1), stream));
   PetscCallCUDA(cudaMemsetAsync(D->at, 0, sizeof(PetscScalar) * PetscMax(G->nnz, 1), stream)); /* entries no one fills: A lacks a_ji */
   PetscCallCUDA(cudaStreamSynchronize(stream)); /* the host arrays are freed below */
   PetscCall(PetscFree2(srca, srct));
-  PetscCall(VecCreateMPICUDAWithArray(PetscObjectComm((PetscObject)A), 1, G->n, PETSC_DECIDE, NULL, &D->gv));
-  PetscCall(VecCreateSeqCUDA(PETSC_COMM_SELF, G->nghost, &D->ghost));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* ghost <- the ghost entries of the local device array v (collective; every rank calls it for every color). */
-static PetscErrorCode ExchangeGhosts(SFDILUGlobal G, const PetscScalar *v, const PetscScalar **gh)
-{
-  SFDILUGlobalDevice D = G->dev;
-
-  PetscFunctionBegin;
-  PetscCall(VecCUDAPlaceArray(D->gv, v));
-  PetscCall(VecScatterBegin(G->scatter, D->gv, D->ghost, INSERT_VALUES, SCATTER_FORWARD));
-  PetscCall(VecScatterEnd(G->scatter, D->gv, D->ghost, INSERT_VALUES, SCATTER_FORWARD));
-  PetscCall(VecCUDAResetArray(D->gv));
-  PetscCall(VecCUDAGetArrayRead(D->ghost, gh));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static inline int Blocks(PetscInt n)
-{
-  return (int)PetscMax((n + TPB - 1) / TPB, 1);
-}
 
 /* E of A + shift I color by color on the device, SFDILUSetUp_Global()'s formulas, exchanges and failure rules. */
 PetscErrorCode SFDILUSetUp_GlobalDevice(SFDILU *s, Mat A, PetscReal shift, PetscReal *rmax)
@@ -192,15 +244,13 @@ PetscErrorCode SFDILUSetUp_GlobalDevice(SFDILU *s, Mat A, PetscReal shift, Petsc
   PetscCallCUDA(cudaMemcpyAsync(dfound, found, sizeof(found), cudaMemcpyHostToDevice, stream));
   PetscCallCUDA(cudaMemsetAsync(dbits, 0, sizeof(bits), stream));
   PetscCallCUDA(cudaMemsetAsync(D->einv, 0, sizeof(PetscScalar) * PetscMax(G->n, 1), stream)); /* a failed E_i stays 0, as on the host */
-  for (PetscInt c = 0; c < s->ncolors; c++) {
-    const PetscInt     q0 = G->cstart[c], q1 = G->cstart[c + 1];
-    const PetscScalar *gh;
-    PetscCall(ExchangeGhosts(G, D->einv, &gh));
+  for (PetscInt c = 0, part = 0; c < s->ncolors; part = !part, c += !part) { /* each color in its two parts */
+    PetscInt q0, q1;
+    PetscCall(SFDILUGlobalColorPart(G, s->ncolors, c, PETSC_TRUE, part, PETSC_MEMTYPE_CUDA, D->einv, D->ghost, &q0, &q1));
     PetscCall(PetscLogGpuTimeBegin());
-    if (q1 > q0) DiagonalColor<<<Blocks(q1 - q0), TPB, 0, stream>>>((int)q0, (int)q1, (int)c, (int)G->rstart, D->order, D->ai, D->where, D->ccolor, D->aa, D->at, gh, (double)shift, (double)s->zeropivot, D->einv, dfound, dbits);
+    if (q1 > q0) DiagonalColor<<<Blocks(q1 - q0), TPB, 0, stream>>>((int)q0, (int)q1, (int)c, (int)G->rstart, D->order, D->ai, D->where, D->ccolor, D->aa, D->at, D->ghost, (double)shift, (double)s->zeropivot, D->einv, dfound, dbits);
     PetscCallCUDA(cudaGetLastError());
     PetscCall(PetscLogGpuTimeEnd());
-    PetscCall(VecCUDARestoreArrayRead(D->ghost, &gh));
   }
   PetscCallCUDA(cudaMemcpyAsync(found, dfound, sizeof(found), cudaMemcpyDeviceToHost, stream)); /* the set-up's one wait: PETSc needs the outcome */
   PetscCallCUDA(cudaMemcpyAsync(&bits, dbits, sizeof(bits), cudaMemcpyDeviceToHost, stream));
@@ -229,25 +279,21 @@ PetscErrorCode SFDILUApply_GlobalDevice(SFDILU *s, const PetscScalar *r, PetscSc
     PetscCallCUDA(cudaMemsetAsync(D->z, 0, sizeof(PetscScalar) * G->n, stream));
     PetscCallCUDA(cudaMemsetAsync(y, 0, sizeof(PetscScalar) * G->n, stream));
   }
-  for (PetscInt c = 0; c < s->ncolors; c++) {
-    const PetscInt     q0 = G->cstart[c], q1 = G->cstart[c + 1];
-    const PetscScalar *gh;
-    PetscCall(ExchangeGhosts(G, D->z, &gh));
+  for (PetscInt c = 0, part = 0; c < s->ncolors; part = !part, c += !part) { /* each color in its two parts */
+    PetscInt q0, q1;
+    PetscCall(SFDILUGlobalColorPart(G, s->ncolors, c, PETSC_TRUE, part, PETSC_MEMTYPE_CUDA, D->z, D->ghost, &q0, &q1));
     PetscCall(PetscLogGpuTimeBegin());
-    if (q1 > q0) ForwardColor<<<Blocks(q1 - q0), TPB, 0, stream>>>((int)q0, (int)q1, (int)c, D->order, D->ai, D->where, D->ccolor, D->aa, D->einv, r, gh, D->z);
+    if (q1 > q0) ForwardColor<<<Blocks(q1 - q0), TPB, 0, stream>>>((int)q0, (int)q1, (int)c, D->order, D->ai, D->where, D->ccolor, D->aa, D->einv, r, D->ghost, D->z);
     PetscCallCUDA(cudaGetLastError());
     PetscCall(PetscLogGpuTimeEnd());
-    PetscCall(VecCUDARestoreArrayRead(D->ghost, &gh));
   }
-  for (PetscInt c = s->ncolors - 1; c >= 0; c--) {
-    const PetscInt     q0 = G->cstart[c], q1 = G->cstart[c + 1];
-    const PetscScalar *gh;
-    PetscCall(ExchangeGhosts(G, y, &gh));
+  for (PetscInt c = s->ncolors - 1, part = 0; c >= 0; part = !part, c -= !part) { /* each color in its two parts */
+    PetscInt q0, q1;
+    PetscCall(SFDILUGlobalColorPart(G, s->ncolors, c, PETSC_FALSE, part, PETSC_MEMTYPE_CUDA, y, D->ghost, &q0, &q1));
     PetscCall(PetscLogGpuTimeBegin());
-    if (q1 > q0) BackwardColor<<<Blocks(q1 - q0), TPB, 0, stream>>>((int)q0, (int)q1, (int)c, D->order, D->ai, D->where, D->ccolor, D->aa, D->einv, D->z, gh, y);
+    if (q1 > q0) BackwardColor<<<Blocks(q1 - q0), TPB, 0, stream>>>((int)q0, (int)q1, (int)c, D->order, D->ai, D->where, D->ccolor, D->aa, D->einv, D->z, D->ghost, y);
     PetscCallCUDA(cudaGetLastError());
     PetscCall(PetscLogGpuTimeEnd());
-    PetscCall(VecCUDARestoreArrayRead(D->ghost, &gh));
   }
   PetscCall(PetscLogGpuFlops(2.0 * G->nnz + 2.0 * G->n));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -262,13 +308,11 @@ PetscErrorCode SFDILUGlobalReset_Device(SFDILUGlobal G)
   if (!D) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscGetCurrentCUDAStream(&stream));
   { /* an upload that failed half way leaves some unallocated */
-    void *arrays[] = {D->ai, D->where, D->ccolor, D->order, D->srca, D->srct, D->aa, D->at, D->einv, D->z};
+    void *arrays[] = {D->ai, D->where, D->ccolor, D->order, D->srca, D->srct, D->aa, D->at, D->einv, D->z, D->ghost};
     for (size_t k = 0; k < sizeof(arrays) / sizeof(arrays[0]); k++)
       if (arrays[k]) PetscCallCUDA(cudaFreeAsync(arrays[k], stream));
   }
   PetscCall(PetscSFDestroy(&D->tsf));
-  PetscCall(VecDestroy(&D->gv));
-  PetscCall(VecDestroy(&D->ghost));
   PetscCall(PetscFree(G->dev));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -38,6 +38,11 @@ PetscErrorCode SFDILUGetColors_Device(SFDILU *s, const PetscInt **color)
   (void)s, (void)color;
   SFDILU_NO_CUDA;
 }
+PetscErrorCode SFDILUGlobalColorRounds_Device(SFDILU *s, SFDILUGlobal G, MPI_Comm comm, PetscInt color[], PetscInt *rounds)
+{
+  (void)s, (void)G, (void)comm, (void)color, (void)rounds;
+  SFDILU_NO_CUDA;
+}
 PetscErrorCode SFDILUGlobalUpload_Device(SFDILU *s, Mat A)
 {
   (void)s, (void)A;

@@ -253,7 +253,7 @@ static PetscErrorCode PCSetFromOptions_SFDILU(PC pc, PetscOptionItems PetscOptio
   }
   {
     PetscBool parallel = s->parallel;
-    PetscCall(PetscOptionsBool("-pc_sfdilu_parallel", "The global multicolor DILU across ranks (JPL on global rows, on the host; halo exchanges per color; E and the sweeps on the GPU for a CUSPARSE matrix) instead of one DILU per diagonal block", "PCSFDILU", parallel, &parallel, NULL));
+    PetscCall(PetscOptionsBool("-pc_sfdilu_parallel", "The global multicolor DILU across ranks (JPL on global rows; before each color only the ghosts of the previous color are exchanged; coloring rounds, E and the sweeps on the GPU for a CUSPARSE matrix) instead of one DILU per diagonal block", "PCSFDILU", parallel, &parallel, NULL));
     if (parallel != s->parallel) s->coloring_changed = PETSC_TRUE;
     s->parallel = parallel;
   }
@@ -357,8 +357,9 @@ PetscErrorCode PCSFDILUGetColoring(PC pc, PetscInt *ncolors, const PetscInt *col
 .  -pc_sfdilu_coloring <auto,greedy,jpl> - greedy (on the host) or Jones-Plassmann-Luby (on the device for a GPU matrix); auto: greedy for
    host matrices, jpl for GPU ones
 .  -pc_sfdilu_coloring_seed <0> - seed of the JPL hash
-.  -pc_sfdilu_parallel <false> - the global multicolor DILU of the whole MPI matrix (JPL on global rows, on the host; halo
-   exchanges per color; E and the sweeps on the GPU for a CUSPARSE matrix, bitwise the host's), whose iterations do not depend on the number of ranks, instead of one DILU per diagonal block
+.  -pc_sfdilu_parallel <false> - the global multicolor DILU of the whole MPI matrix (JPL on global rows; before each color
+   only the ghosts of the previous color are exchanged; the coloring rounds, E and the sweeps on the GPU for a CUSPARSE matrix,
+   bitwise the host's), whose iterations do not depend on the number of ranks, instead of one DILU per diagonal block
 -  -pc_sfdilu_sweep <auto,syncfree,percolor> - GPU: one sync-free kernel per sweep with colors as dependency levels, or one launch per
    color; auto: syncfree unless the colors average over 2^18 rows (there the sweeps are bound by memory bandwidth alone)
 

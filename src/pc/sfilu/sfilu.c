@@ -227,7 +227,7 @@ static PetscErrorCode PCDestroy_SFILU(PC pc)
 .  -pc_sfilu_shift_amount <100*eps> - see above
 .  -pc_sfilu_zeropivot <100*eps> - pivot u_ii fails when |u_ii| <= zeropivot * sum_j |a_ij| (Re(u_ii) for positive_definite)
 .  -pc_sfilu_warps_per_sm <w> - GPU only: warps each sync-free sweep keeps per SM (default: per triangle, 48 where
-                        its levels are wide, else 24 for the factorization and 16 for the solves)
+                        its levels are wide, else 24 for the factorization and 16 for the solves; 8 for SIP's sync-free factorization)
 .  -pc_sfilu_layout <auto,csr,hyb,grid> - GPU only: how the sweeps store L and U (see `MATHYBSF`); grid walks the 3-D grid
                         (needs one: a 3-D `DMDA` or -pc_sfilu_grid, and a pattern within its 7-point stencil); auto takes grid
                         where it can, else hyb unless its padding would more than triple the triangle's memory
@@ -240,7 +240,7 @@ static PetscErrorCode PCDestroy_SFILU(PC pc)
 .  -pc_sfilu_sip_grid <nx,ny,nz> - SIP's (whole) grid when no 3-D DMDA is attached to the PC; on several ranks each
                         rank's rows must then be whole z-planes of it
 -  -pc_sfilu_sip_variant <syncfree,levelsync> - GPU only: SIP's factorization over the hyperplanes i + j + k = const,
-                        sync-free (one launch, a flag per point) or level-synchronous (one launch per hyperplane); both give
+                        sync-free (one launch, points poll the values their neighbours publish) or level-synchronous (one launch per hyperplane); both give
                         the host's factor bit for bit
 
    Notes:

@@ -16,7 +16,7 @@ typedef struct {
   PetscScalar badpivot;  /* the pivot of badrow */
 } SFILUResult;
 
-/* SIP's factorization on the GPU: sync-free (flags per point, one launch) or level-synchronous (one launch per hyperplane) */
+/* SIP's factorization on the GPU: sync-free (one launch, published values polled) or level-synchronous (one launch per hyperplane) */
 typedef enum {
   SFILU_SIP_SYNCFREE,
   SFILU_SIP_LEVELSYNC
@@ -27,11 +27,17 @@ PETSC_INTERN const char *const SFILUSIPVariants[];
    The grid's points in hyperplane order (i + j + k ascending), on the device, for SIP's GPU
    factorization: plane p holds positions [start[p], start[p+1]) of order, padded with -1 so that
    each plane starts at a multiple of 32 (a warp's 32 points then never depend on each other).
+   Built once per pattern with what a point's factorization needs of the pattern (rec, see
+   sip_device.cu), so that the numeric factorization reads no column indices; pub is where each
+   point publishes its inverse pivot and upper coefficients for its +x/+y/+z neighbours, also in
+   hyperplane order (a warp's neighbours are then consecutive positions: coalesced).
 */
 typedef struct {
-  PetscInt  nplanes;
-  PetscInt *start; /* host, nplanes + 1 */
-  int      *order; /* device, start[nplanes] entries */
+  PetscInt     nplanes;
+  PetscInt    *start; /* host, nplanes + 1 */
+  int         *order; /* device, start[nplanes] entries */
+  int         *rec;   /* device, 4 ints per position */
+  PetscScalar *pub;   /* device, 4 values per position (4 arrays of start[nplanes]) */
 } SFILUSIPPlanes;
 
 typedef struct {
@@ -82,7 +88,7 @@ PETSC_INTERN PetscErrorCode SFILUShiftBounds_Device(SFPCTriDevice, const PetscSc
 PETSC_INTERN PetscErrorCode SFILUReportBegin_Device(SFPCTriDevice, SFILUResult *);
 PETSC_INTERN PetscErrorCode SFILUReportEnd_Device(SFPCTriDevice, SFILUResult *);
 PETSC_INTERN PetscErrorCode SFILUCheckSIPPattern_Device(SFPCTriDevice, const PetscInt[3]);
-PETSC_INTERN PetscErrorCode SFILUSIPPlanesCreate_Device(const PetscInt[3], SFILUSIPPlanes *);
+PETSC_INTERN PetscErrorCode SFILUSIPPlanesCreate_Device(SFPCTriDevice, const PetscInt[3], SFILUSIPPlanes *);
 PETSC_INTERN PetscErrorCode SFILUSIPPlanesDestroy_Device(SFILUSIPPlanes *);
 PETSC_INTERN PetscErrorCode SFILUFactorSIP_Device(SFPCTriDevice, const SFILUSIPPlanes *, const PetscScalar *, const PetscInt[3], PetscReal, SFILUSIPVariant, PetscReal, PetscReal, PetscBool, SFILUResult *);
 

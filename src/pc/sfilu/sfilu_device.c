@@ -20,7 +20,7 @@ PetscErrorCode SFILUSymbolic_Device(SFILU *s, Mat A)
   PetscCall(MatSeqAIJCUSPARSERestoreIJ(A, PETSC_FALSE, &ai, &aj));
   if (s->sip) { /* the grid check runs once per pattern, on the device copy of it */
     PetscErrorCode ierr = SFILUCheckSIPPattern_Device(s->T, s->sip_dims);
-    if (!ierr) ierr = SFILUSIPPlanesCreate_Device(s->sip_dims, &s->planes);
+    if (!ierr) ierr = SFILUSIPPlanesCreate_Device(s->T, s->sip_dims, &s->planes);
     if (ierr) PetscCall(SFILUReset_Device(s));
     PetscCall(ierr);
   }

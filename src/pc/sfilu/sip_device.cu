@@ -9,112 +9,260 @@
    - syncfree (the thesis's SIP_ES, shared/notes/seed-000-seveso.md section 1.6): one launch;
      persistent warps take 32 points of one plane by atomic ticket (a warp only ever waits on
      points of earlier planes, whose tickets were taken before its own: no deadlock whatever the
-     order blocks run in), load what does not wait (its own row of A, its neighbours' pattern),
-     then wait on the neighbours' epoch flags and publish its own with release order.
+     order blocks run in), load what does not wait (their records, their rows of A), then poll
+     the neighbours' published values.
    - levelsync (the 2012 paper's SIP7GPU-HP, shared/notes/seed-003-004-sip.md section 2.3): one
-     launch per hyperplane, no flags; kept for comparison.
+     launch per hyperplane, no waiting; kept as the baseline.
+
+   What makes a point cheap (bench/README.md, sip): the pattern is a checked 7-point stencil with
+   sorted columns (-z, -y, -x, diagonal, +x, +y, +z, each present or not), so every position a
+   point touches follows from its diagonal slot and which entries exist. Once per pattern
+   SIPRecordKernel stores that per position of the hyperplane order (rec: diagonal slot, presence
+   bits, where the neighbours sit in the order), read by a warp as 32 consecutive 16-byte records.
+   A point publishes what its +x/+y/+z neighbours need (inverse pivot, upper coefficients) in pub,
+   also in hyperplane order: the -x, -y and -z neighbours of a warp's 32 points are three runs of
+   consecutive positions of plane s - 1 (per line of the plane the warp covers), so those loads
+   coalesce, where the factor's CSR rows of
+   neighbouring points lie nx - 1 rows apart (a sector each). The sync-free schedule publishes
+   through the values themselves (pub holds the sentinel of sfdevice.cuh until written; waiters
+   poll the values they need with relaxed loads, all at once): no flags and no fences on the
+   chain, as the engine's solves.
 */
 #include <sfpc/private/sfdevice.cuh>
 #include <petscdevice_cuda.h>
 #include "sfilu.h"
 #include "sippoint.h"
 
+/* SIP's sync-free factorization keeps this many warps per SM unless -pc_sfilu_warps_per_sm says otherwise (measured on an H100, bench/README.md) */
+#define SFILU_SIP_WARPS_PER_SM 8
+
+/*
+   A record, per position of the hyperplane order: x the point's diagonal slot (-1: padding), y its
+   presence bits, z the position of its -x neighbour (the -y one is z - 1: the same line of plane
+   s - 1, one j lower), w that of its -z neighbour. Bits: 0-2 the -x/-y/-z entries exist (and the
+   neighbour does), 3-5 the +x/+y/+z entries exist, 6 + 3d + e the -d neighbour's row has its +e entry.
+*/
+#define SIP_UPPER(bits)    ((bits) >> 3 & 7u)
+#define SIP_NBUP(bits, d)  ((bits) >> (6 + 3 * (d)) & 7u)
+
 namespace
 {
 /* What every point's kernel needs. */
 struct SIPArgs {
-  const int *__restrict__ ai, *__restrict__ aj, *__restrict__ ad;
+  const int4 *__restrict__ rec;
+  const int *__restrict__ order;
   const double *__restrict__ A; /* the matrix's values, in the factor's pattern */
-  double *a;                    /* the factor */
-  int     dims[3], stride[3];
-  double  alpha, shift, zeropivot;
-  int     positive;
-  int    *found; /* T->report: lowest failed pivot row, lowest row with an Inf/NaN entry */
+  double   *a;                  /* the factor */
+  double   *pub;                /* pub[f * npos + p], f = 0: inverse pivot (the failed pivot on failure), 1 + e: U towards +e */
+  long long npos;
+  double    alpha, shift, zeropivot;
+  int       positive;
+  int      *found; /* T->report: lowest failed pivot row, lowest row with an Inf/NaN entry */
+  int       paired; /* A and the factor are 16-byte aligned: interior rows move as pairs (RowPairs()) */
 };
 
-/* Factors point r; SYNCFREE: waits on the neighbours' flags first and publishes r's after. */
-template <bool SYNCFREE>
-__device__ __forceinline__ void FactorPoint(const SIPArgs &g, int r, const int *flags, int epoch)
+/* Row slots in column order: -z, -y, -x, diagonal, +x, +y, +z; bit t set when slot t exists. */
+__device__ __forceinline__ unsigned RowSlots(unsigned bits)
 {
-  const int  at[3] = {r % g.dims[0], (r / g.dims[0]) % g.dims[1], r / g.stride[2]};
-  const int  rb = g.ai[r], re = g.ai[r + 1], rd = g.ad[r];
-  int        lo[3] = {-1, -1, -1}, up[3] = {-1, -1, -1}, pos[3][3];
-  double     rowsum = 0, L[3], U[3], s;
-  SIPPointIn in     = {};
+  return (bits >> 2 & 1u) | (bits & 2u) | (bits & 1u) << 2 | 8u | SIP_UPPER(bits) << 4;
+}
 
-  /* what does not wait: the point's own row, and where its neighbours keep their upper coefficients */
-  for (int k = rb; k < re; k++) {
-    const double v = g.A[k];
-    const int    c = g.aj[k];
-    rowsum += fabs(v); /* in CSR order, as the host sums */
-    for (int d = 0; d < 3; d++) {
-      if (at[d] > 0 && c == r - g.stride[d]) lo[d] = k, in.Al[d] = v;
-      if (at[d] < g.dims[d] - 1 && c == r + g.stride[d]) up[d] = k, in.Au[d] = v;
+/*
+   Whether the row has all seven entries (every point off the grid's boundary), so that it is the 7
+   consecutive slots [rd - 3, rd + 4): it is then read and written as aligned pairs of doubles
+   (where the arrays allow, SIPArgs.paired), 4 memory instructions instead of 7, each pair within
+   one 32-byte sector (lanes' rows lie nx - 1 rows apart: every instruction is 32 requests).
+*/
+__device__ __forceinline__ bool RowPairs(const SIPArgs &g, unsigned slots)
+{
+  return g.paired && slots == 0x7fu;
+}
+
+/* What a point loads before it waits: the row of A of the point with record rc, by slot (0 where absent). */
+__device__ __forceinline__ void LoadRow(const SIPArgs &g, int4 rc, double v[7])
+{
+  const unsigned slots = RowSlots((unsigned)rc.y);
+  const int      first = rc.x - __popc((unsigned)rc.y & 7u);
+
+  if (rc.x >= 0 && RowPairs(g, slots)) {
+    const int     odd = first & 1;
+    const double2 *p  = (const double2 *)(g.A + first - odd);
+    double        w[8];
+#pragma unroll
+    for (int k = 0; k < 4; k++) {
+      const double2 x = (odd || k < 3) ? p[k] : make_double2(g.A[first + 6], 0.0); /* the last pair would run past the row when even */
+      w[2 * k] = x.x, w[2 * k + 1] = x.y;
     }
+#pragma unroll
+    for (int t = 0; t < 7; t++) v[t] = odd ? w[t + 1] : w[t];
+    return;
   }
-  in.Adiag = SIPAdd(g.A[rd], g.shift);
+#pragma unroll
+  for (int t = 0; t < 7; t++) v[t] = (rc.x >= 0 && (slots >> t & 1u)) ? g.A[first + __popc(slots & ((1u << t) - 1u))] : 0.0;
+}
+
+/* Factors the point at position p of the order, with record rc and row v (LoadRow()); SYNCFREE: waits for the neighbours' published values. */
+template <bool SYNCFREE>
+__device__ __forceinline__ void FactorPoint(const SIPArgs &g, long long p, int4 rc, const double v[7])
+{
+  const unsigned bits = (unsigned)rc.y, lower = bits & 7u, slots = RowSlots(bits);
+  const int      first = rc.x - __popc(lower), q[3] = {rc.z, rc.z - 1, rc.w};
+  double         rowsum = 0, nv[3][4] = {}, L[3], U[3], s, piv;
+  unsigned       need = 0; /* bit 4 d + f: value f of the -d neighbour (f = 0 inverse pivot, 1 + e its U towards +e) */
+  SIPPointIn     in   = {};
+
+#pragma unroll
+  for (int t = 0; t < 7; t++)
+    if (slots >> t & 1u) rowsum += fabs(v[t]); /* in CSR order, as the host sums */
+  in.lower = lower;
+  in.Adiag = SIPAdd(v[3], g.shift);
+#pragma unroll
   for (int d = 0; d < 3; d++) {
-    if (lo[d] < 0) continue;
-    const int m = r - g.stride[d];
-    in.lower |= 1u << d;
-    for (int e = 0; e < 3; e++) pos[d][e] = -1;
-    for (int q = g.ad[m] + 1; q < g.ai[m + 1]; q++) {
-      const int c = g.aj[q];
-      for (int e = 0; e < 3; e++)
-        if (c == m + g.stride[e] && (e == d || at[e] < g.dims[e] - 1)) pos[d][e] = q, in.nbup[d] |= 1u << e; /* m's coordinates are r's, one less along d */
-    }
+    in.Al[d]   = v[2 - d];
+    in.Au[d]   = v[4 + d];
+    in.nbup[d] = (lower >> d & 1u) ? SIP_NBUP(bits, d) : 0u;
+    need |= (lower >> d & 1u) ? (1u | in.nbup[d] << 1) << 4 * d : 0u;
   }
   if (SYNCFREE) {
+    /* all outstanding values at once (relaxed, past L1), again for those still the sentinel */
+    for (;;) {
+      unsigned long long b[3][4];
+#pragma unroll
+      for (int d = 0; d < 3; d++)
+#pragma unroll
+        for (int f = 0; f < 4; f++) b[d][f] = (need >> (4 * d + f) & 1u) ? cuda::atomic_ref<const unsigned long long, cuda::thread_scope_device>(*(const unsigned long long *)(g.pub + f * g.npos + q[d])).load(cuda::memory_order_relaxed) : SFPC_SENTINEL;
+#pragma unroll
+      for (int d = 0; d < 3; d++)
+#pragma unroll
+        for (int f = 0; f < 4; f++)
+          if ((need >> (4 * d + f) & 1u) && b[d][f] != SFPC_SENTINEL) {
+            nv[d][f] = __longlong_as_double((long long)b[d][f]);
+            need &= ~(1u << (4 * d + f));
+          }
+      if (!need) break;
+      sfpc::Backoff();
+    }
+  } else {
+#pragma unroll
     for (int d = 0; d < 3; d++)
-      if (lo[d] >= 0) sfpc::PollReady(flags, r - g.stride[d], epoch);
-    sfpc::AcquireReady();
+#pragma unroll
+      for (int f = 0; f < 4; f++)
+        if (need >> (4 * d + f) & 1u) nv[d][f] = __ldcg(g.pub + f * g.npos + q[d]); /* written by the previous launch */
   }
-  /* the finished neighbours' values: written by other SMs during this kernel, so read past L1 */
+#pragma unroll
   for (int d = 0; d < 3; d++) {
-    if (lo[d] < 0) continue;
-    in.dinv[d] = __ldcg(g.a + g.ad[r - g.stride[d]]);
-    for (int e = 0; e < 3; e++)
-      if (pos[d][e] >= 0) in.Um[d][e] = __ldcg(g.a + pos[d][e]);
+    in.dinv[d] = nv[d][0];
+#pragma unroll
+    for (int e = 0; e < 3; e++) in.Um[d][e] = nv[d][1 + e];
   }
   SIPPointFactor(&in, g.alpha, L, U, &s);
-  for (int d = 0; d < 3; d++) {
-    if (lo[d] >= 0) g.a[lo[d]] = L[d];
-    if (up[d] >= 0) g.a[up[d]] = U[d];
-  }
-  if (!isfinite(rowsum)) atomicMin(g.found + 1, r);
+  if (!isfinite(rowsum)) atomicMin(g.found + 1, g.order[p]);
   if (SIPPivotFails(s, SIPMul(g.zeropivot, rowsum), g.positive)) {
-    atomicMin(g.found, r);
-    g.a[rd] = s; /* left for the report; dependents compute garbage, but only rows above r, which are not reported */
-  } else g.a[rd] = __ddiv_rn(1.0, s);
-  if (SYNCFREE) sfpc::StoreRelease((int *)flags + r, epoch); /* release: the row's values are visible before the flag */
+    atomicMin(g.found, g.order[p]);
+    piv = s; /* left for the report; dependents compute garbage, but only rows above it, which are not reported */
+  } else piv = SIPDiv(1.0, s);
+  if (RowPairs(g, slots)) {
+    const double row[8] = {L[2], L[1], L[0], piv, U[0], U[1], U[2], 0.0};
+    double2     *q      = (double2 *)(g.a + (first & ~1));
+    if (first & 1) {
+      g.a[first] = row[0];
+#pragma unroll
+      for (int k = 0; k < 3; k++) q[k + 1] = make_double2(row[2 * k + 1], row[2 * k + 2]);
+    } else {
+#pragma unroll
+      for (int k = 0; k < 3; k++) q[k] = make_double2(row[2 * k], row[2 * k + 1]);
+      g.a[first + 6] = row[6];
+    }
+  } else {
+#pragma unroll
+    for (int d = 0; d < 3; d++) {
+      if (lower >> d & 1u) g.a[first + __popc(slots & ((1u << (2 - d)) - 1u))] = L[d];
+      if (slots >> (4 + d) & 1u) g.a[first + __popc(slots & ((1u << (4 + d)) - 1u))] = U[d];
+    }
+    g.a[rc.x] = piv;
+  }
+  sfpc::PublishValue(g.pub, (int)p, piv); /* relaxed stores: each value is its own readiness (a NaN that matches the sentinel is published as another NaN) */
+#pragma unroll
+  for (int e = 0; e < 3; e++) sfpc::PublishValue(g.pub + (1 + e) * g.npos, (int)p, U[e]);
 }
 
-/* Sync-free: persistent warps, each ticket 32 positions of one plane (order is padded per plane to multiples of 32). */
-__global__ void __launch_bounds__(32 * SFPC_WARPS_PER_BLOCK) SIPSyncFreeKernel(SIPArgs g, const int *__restrict__ order, long long ntasks, int *flags, int epoch, unsigned long long *counter, unsigned long long base)
+/*
+   Sync-free: persistent warps, each ticket 32 positions of one plane (order is padded per plane to
+   multiples of 32). A ticket's own loads are a chain of round trips (ticket, record, row of A)
+   that do not wait on other points, so each warp runs them two tickets ahead, while it polls for
+   the current one: it holds the current ticket (record and row loaded), the next (record loaded)
+   and the one after (atomic in flight). Still no deadlock: the lowest unfinished ticket is always
+   some warp's current one (a warp holding tickets ahead holds a lower current one), and everything
+   it waits for is lower. Each warp takes 3 tickets past the end.
+*/
+#define SIP_TICKETS_AHEAD 2
+__global__ void __launch_bounds__(32 * SFPC_WARPS_PER_BLOCK) SIPSyncFreeKernel(SIPArgs g, long long ntasks, unsigned long long *counter, unsigned long long base)
 {
-  for (long long w; (w = sfpc::TakeTask(counter, base)) < ntasks;) {
-    const int r = order[32 * w + (threadIdx.x & 31)];
-    if (r >= 0) FactorPoint<true>(g, r, flags, epoch);
+  const int          lane = threadIdx.x & 31;
+  long long          w0 = sfpc::TakeTask(counter, base), w1 = sfpc::TakeTask(counter, base);
+  unsigned long long raw2 = lane ? 0 : atomicAdd(counter, 1ULL); /* lane 0's ticket after next, broadcast when needed */
+  int4               rc0 = w0 < ntasks ? __ldg(g.rec + 32 * w0 + lane) : make_int4(-1, 0, 0, 0);
+  int4               rc1 = w1 < ntasks ? __ldg(g.rec + 32 * w1 + lane) : make_int4(-1, 0, 0, 0);
+  double             v0[7], v1[7];
+
+  LoadRow(g, rc0, v0);
+  while (w0 < ntasks) {
+    const long long w2 = (long long)(__shfl_sync(0xffffffffu, raw2, 0) - base);
+    const int4      rc2 = w2 < ntasks ? __ldg(g.rec + 32 * w2 + lane) : make_int4(-1, 0, 0, 0);
+    raw2 = lane ? 0 : atomicAdd(counter, 1ULL);
+    LoadRow(g, rc1, v1);
+    if (rc0.x >= 0) FactorPoint<true>(g, 32 * w0 + lane, rc0, v0);
+    w0 = w1, rc0 = rc1, w1 = w2, rc1 = rc2;
+#pragma unroll
+    for (int t = 0; t < 7; t++) v0[t] = v1[t];
   }
 }
 
-/* Level-synchronous: the points of one plane. */
-__global__ void SIPPlaneKernel(SIPArgs g, const int *__restrict__ order, int npos)
+/* Level-synchronous: the points of one plane, positions [p0, p0 + npos). */
+__global__ void SIPPlaneKernel(SIPArgs g, long long p0, int npos)
 {
-  const int p = blockIdx.x * blockDim.x + threadIdx.x;
-  if (p >= npos) return;
-  const int r = order[p];
-  if (r >= 0) FactorPoint<false>(g, r, NULL, 0);
+  const int t = blockIdx.x * blockDim.x + threadIdx.x;
+  if (t >= npos) return;
+  const int4 rc = __ldg(g.rec + p0 + t);
+  double     v[7];
+  if (rc.x < 0) return;
+  LoadRow(g, rc, v);
+  FactorPoint<false>(g, p0 + t, rc, v);
 }
 
-/* order[table[tstart[s] + k - kmin(s)] + j - jmin(s, k)] = point (i, j, k) of plane s = i + j + k. */
-__global__ void SIPOrderKernel(int nx, int ny, int nz, const int *__restrict__ tstart, const int *__restrict__ table, int *order)
+/* Position of point (i, j, k) of plane s = i + j + k in the order: line (s, k) starts at table[tstart[s] + k - kmin(s)], points go by j. */
+__device__ __forceinline__ int Position(int nx, int ny, const int *__restrict__ tstart, const int *__restrict__ table, int s, int k, int j)
+{
+  const int kmin = max(0, s - (nx - 1) - (ny - 1)), jmin = max(0, s - k - (nx - 1));
+  return table[tstart[s] + k - kmin] + j - jmin;
+}
+
+/* Point r's place in the order and its record (see SIP_UPPER), from the pattern (checked: columns sorted, all grid neighbours). */
+__global__ void SIPRecordKernel(int nx, int ny, int nz, const int *__restrict__ tstart, const int *__restrict__ table, const int *__restrict__ ai, const int *__restrict__ aj, const int *__restrict__ ad, int *order, int4 *rec)
 {
   const int r = blockIdx.x * blockDim.x + threadIdx.x;
   if (r >= nx * ny * nz) return;
-  const int i = r % nx, j = (r / nx) % ny, k = r / (nx * ny), s = i + j + k;
-  const int kmin = max(0, s - (nx - 1) - (ny - 1)), jmin = max(0, s - k - (nx - 1));
-  order[table[tstart[s] + k - kmin] + j - jmin] = r;
+  const int dims[3] = {nx, ny, nz}, stride[3] = {1, nx, nx * ny};
+  const int at[3] = {r % nx, (r / nx) % ny, r / (nx * ny)}, s = at[0] + at[1] + at[2], p = Position(nx, ny, tstart, table, s, at[2], at[1]);
+  unsigned  bits = 0;
+
+  /* the grid coordinates tell the directions apart where strides coincide (a side of length 1) */
+  for (int k = ai[r]; k < ai[r + 1]; k++) {
+    const int c = aj[k];
+    for (int d = 0; d < 3; d++) {
+      if (at[d] > 0 && c == r - stride[d]) bits |= 1u << d;
+      if (at[d] < dims[d] - 1 && c == r + stride[d]) bits |= 8u << d;
+    }
+  }
+  for (int d = 0; d < 3; d++) {
+    if (!(bits >> d & 1u)) continue;
+    const int m = r - stride[d];
+    for (int q = ad[m] + 1; q < ai[m + 1]; q++)
+      for (int e = 0; e < 3; e++)
+        if (aj[q] == m + stride[e] && (e == d || at[e] < dims[e] - 1)) bits |= 1u << (6 + 3 * d + e); /* m's coordinates are r's, one less along d */
+  }
+  order[p] = r;
+  rec[p]   = make_int4(ad[r], (int)bits, at[0] + at[1] > 0 ? Position(nx, ny, tstart, table, s - 1, at[2], at[1]) : -1, at[2] > 0 ? Position(nx, ny, tstart, table, s - 1, at[2] - 1, at[1]) : -1);
 }
 } // namespace
 
@@ -134,9 +282,11 @@ PetscErrorCode SFILUCheckSIPPattern_Device(SFPCTriDevice T, const PetscInt dims[
    The hyperplane order of the grid, built once per pattern. Within plane s points go by (k, j);
    the host tabulates, for each nonempty line (s, k), where its points start (at most one entry
    per point, and only nx + ny - 1 lines per plane: a few hundred KiB at 256^3), and a kernel
-   scatters every point to its place. Each plane starts at a multiple of 32 (padding -1).
+   puts every point in its place with its record, from T's (checked) pattern. Each plane starts at
+   a multiple of 32 (padding: order -1, record -1). The records and pub take 48 bytes per position
+   (about 0.8 GB at 256^3; the factor's CSR takes about 90 bytes per point).
 */
-PetscErrorCode SFILUSIPPlanesCreate_Device(const PetscInt dims[3], SFILUSIPPlanes *P)
+PetscErrorCode SFILUSIPPlanesCreate_Device(SFPCTriDevice T, const PetscInt dims[3], SFILUSIPPlanes *P)
 {
   const PetscInt nx = dims[0], ny = dims[1], nz = dims[2], n = nx * ny * nz, tpb = 256;
   PetscInt      *tstart, ntab = 0, *table, pos = 0;
@@ -164,15 +314,18 @@ PetscErrorCode SFILUSIPPlanesCreate_Device(const PetscInt dims[3], SFILUSIPPlane
     pos = (pos + 31) / 32 * 32;
   }
   P->start[P->nplanes] = pos;
-  PetscCheck(pos < PETSC_INT_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "SIP's hyperplane order of %" PetscInt_FMT " points does not fit 32-bit indices", n);
+  PetscCheck(pos <= PETSC_INT_MAX / 4, PETSC_COMM_SELF, PETSC_ERR_SUP, "SIP's hyperplane order of %" PetscInt_FMT " points does not fit 32-bit indices", n);
   PetscCall(PetscGetCurrentCUDAStream(&stream));
   PetscCallCUDA(cudaMallocAsync(&P->order, sizeof(int) * PetscMax(pos, 1), stream));
   PetscCallCUDA(cudaMallocAsync(&dtstart, sizeof(int) * (P->nplanes + 1), stream));
   PetscCallCUDA(cudaMallocAsync(&dtable, sizeof(int) * PetscMax(ntab, 1), stream));
+  PetscCallCUDA(cudaMallocAsync(&P->rec, sizeof(int4) * PetscMax(pos, 1), stream));
+  PetscCallCUDA(cudaMallocAsync(&P->pub, sizeof(PetscScalar) * 4 * PetscMax(pos, 1), stream));
   PetscCallCUDA(cudaMemsetAsync(P->order, 0xff, sizeof(int) * pos, stream)); /* -1: padding */
+  PetscCallCUDA(cudaMemsetAsync(P->rec, 0xff, sizeof(int4) * pos, stream));
   PetscCallCUDA(cudaMemcpyAsync(dtstart, tstart, sizeof(int) * (P->nplanes + 1), cudaMemcpyHostToDevice, stream));
   PetscCallCUDA(cudaMemcpyAsync(dtable, table, sizeof(int) * ntab, cudaMemcpyHostToDevice, stream));
-  if (n) SIPOrderKernel<<<(int)((n + tpb - 1) / tpb), (int)tpb, 0, stream>>>((int)nx, (int)ny, (int)nz, dtstart, dtable, P->order);
+  if (n) SIPRecordKernel<<<(int)((n + tpb - 1) / tpb), (int)tpb, 0, stream>>>((int)nx, (int)ny, (int)nz, dtstart, dtable, T->i, T->j, T->diag, P->order, (int4 *)P->rec);
   PetscCallCUDA(cudaGetLastError());
   PetscCallCUDA(cudaFreeAsync(dtstart, stream));
   PetscCallCUDA(cudaFreeAsync(dtable, stream));
@@ -190,6 +343,8 @@ PetscErrorCode SFILUSIPPlanesDestroy_Device(SFILUSIPPlanes *P)
   if (P->order) {
     PetscCall(PetscGetCurrentCUDAStream(&stream));
     PetscCallCUDA(cudaFreeAsync(P->order, stream));
+    PetscCallCUDA(cudaFreeAsync(P->rec, stream));
+    PetscCallCUDA(cudaFreeAsync(P->pub, stream));
   }
   PetscCall(PetscFree(P->start));
   PetscCall(PetscMemzero(P, sizeof(*P)));
@@ -206,25 +361,25 @@ PetscErrorCode SFILUFactorSIP_Device(SFPCTriDevice T, const SFILUSIPPlanes *P, c
   PetscCall(SFILUReportBegin_Device(T, res));
   if (!T->n) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscGetCurrentCUDAStream(&stream));
-  g.ai = T->i, g.aj = T->j, g.ad = T->diag, g.A = A, g.a = T->a, g.found = T->report;
-  for (int d = 0; d < 3; d++) g.dims[d] = (int)dims[d];
-  g.stride[0] = 1, g.stride[1] = g.dims[0], g.stride[2] = g.dims[0] * g.dims[1];
+  g.rec = (const int4 *)P->rec, g.order = P->order, g.A = A, g.a = T->a, g.pub = P->pub, g.npos = P->start[P->nplanes], g.found = T->report;
+  g.paired = !((uintptr_t)A % 16) && !((uintptr_t)T->a % 16);
   g.alpha = (double)alpha, g.shift = (double)shift, g.zeropivot = (double)zeropivot, g.positive = (int)positive;
   PetscCall(PetscLogGpuTimeBegin());
   if (variant == SFILU_SIP_SYNCFREE) {
     const PetscInt     ntasks = P->start[P->nplanes] / 32;
-    int                blocks, epoch;
+    int                blocks;
     unsigned long long base;
 
-    PetscCall(SFPCTriDeviceTakeTickets(T, ntasks, T->lower.factor_resident, &blocks, &base));
-    PetscCall(SFPCTriDeviceNextEpoch(T, &epoch));
-    SIPSyncFreeKernel<<<blocks, 32 * SFPC_WARPS_PER_BLOCK, 0, stream>>>(g, P->order, ntasks, T->flags, epoch, T->counter, base);
+    PetscCall(SFPCTriDeviceTakeTickets(T, ntasks, T->opt.warps_per_sm == PETSC_DECIDE ? T->sms * SFILU_SIP_WARPS_PER_SM : T->lower.factor_resident, &blocks, &base));
+    T->ticketbase += (unsigned long long)SIP_TICKETS_AHEAD * blocks * SFPC_WARPS_PER_BLOCK; /* the tickets each warp takes ahead, past the end */
+    PetscCall(SFPCFillSentinel(4 * P->start[P->nplanes], P->pub)); /* every value waits to be published */
+    SIPSyncFreeKernel<<<blocks, 32 * SFPC_WARPS_PER_BLOCK, 0, stream>>>(g, ntasks, T->counter, base);
     PetscCallCUDA(cudaGetLastError());
   } else {
     const int tpb = 128;
     for (PetscInt s = 0; s < P->nplanes; s++) {
       const int npos = (int)(P->start[s + 1] - P->start[s]);
-      SIPPlaneKernel<<<(npos + tpb - 1) / tpb, tpb, 0, stream>>>(g, P->order + P->start[s], npos);
+      SIPPlaneKernel<<<(npos + tpb - 1) / tpb, tpb, 0, stream>>>(g, P->start[s], npos);
     }
     PetscCallCUDA(cudaGetLastError());
   }
