@@ -1,24 +1,33 @@
 #!/usr/bin/env bash
-# The sfilu benchmark suite, on the GPU host: bench/gpu-run bash bench/run-sfilu.sh [quick]
+# The sfilu benchmark suite, on the GPU host: bench/gpu-run bash bench/run-sfilu.sh [quick|grid]
+# (7-point cases on an n^3 grid also run sfilu with the grid layout, -grid; grid: those applies alone)
 # Writes one JSON record per case and metric to bench/results/sfilu-<gpu>.json (copied to $OUT
 # when set) and prints the side-by-side tables.
 set -eu
 gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1 | tr 'A-Z ' 'a-z-')
 out=bench/results/sfilu-$gpu.json
+[ "${1:-}" = grid ] && out=bench/results/sfilu-grid-$gpu.json
 mkdir -p bench/results; : > "$out"
 b=build/bench/sfilu
 run() { echo "+ $b $*"; $b -json "$out" "$@"; }
-run -case poisson7-128 -problem poisson7 -n 128 -repeat 10
+if [ "${1:-}" = grid ]; then
+  run -case poisson7-128 -problem poisson7 -n 128 -repeat 10 -grid 128,128,128 -apply_only
+  run -case convdiff-128-pe100 -problem convdiff -n 128 -peclet 100 -repeat 10 -grid 128,128,128 -apply_only
+  run -case poisson7-256 -problem poisson7 -n 256 -repeat 5 -warmup 1 -grid 256,256,256 -apply_only
+  [ -n "${OUT:-}" ] && cp "$out" "$OUT/" || true
+  exit 0
+fi
+run -case poisson7-128 -problem poisson7 -n 128 -repeat 10 -grid 128,128,128
 run -case poisson27-128 -problem poisson27 -n 128 -repeat 10
-run -case aniso-128 -problem anisotropic -n 128 -aniso 0.001 -repeat 10
-run -case convdiff-128-pe0.1 -problem convdiff -n 128 -peclet 0.1 -repeat 10
-run -case convdiff-128-pe100 -problem convdiff -n 128 -peclet 100 -repeat 10
+run -case aniso-128 -problem anisotropic -n 128 -aniso 0.001 -repeat 10 -grid 128,128,128
+run -case convdiff-128-pe0.1 -problem convdiff -n 128 -peclet 0.1 -repeat 10 -grid 128,128,128
+run -case convdiff-128-pe100 -problem convdiff -n 128 -peclet 100 -repeat 10 -grid 128,128,128
 run -case poisson7-128-permuted -problem poisson7 -n 128 -permute 1 -repeat 10
 # the driven cavity of PETSc's SNES ex19 (4 fields, 256x256): its first Newton Jacobian
 build/tests/petsc-tutorials/ex19 -da_grid_x 256 -da_grid_y 256 -snes_max_it 1 -ksp_max_it 1 -pc_type none -ksp_view_mat binary:/tmp/sfpc-cavity256.bin > /dev/null 2>&1
 run -case ex19-cavity-256 -problem file -f /tmp/sfpc-cavity256.bin -repeat 10
 if [ "${1:-}" != quick ]; then
-  run -case poisson7-256 -problem poisson7 -n 256 -repeat 5 -warmup 1
+  run -case poisson7-256 -problem poisson7 -n 256 -repeat 5 -warmup 1 -grid 256,256,256
   run -case poisson27-256 -problem poisson27 -n 256 -repeat 5 -warmup 1
 fi
 [ -n "${OUT:-}" ] && cp "$out" "$OUT/" || true

@@ -4,7 +4,9 @@ static char help[] = "Benchmark: SFPC's sfilu against PETSc's ILU(0) on aijcuspa
                      "(L and U solves) and a whole KSPSolve to -ksp_rtol (1e-8). Each time is the median of -repeat\n"
                      "runs after -warmup runs; device work is timed with CUDA events, set-ups (which include host\n"
                      "work) with the wall clock around a device synchronization.\n"
-                     "Options: problem options of tests/problems.c, -case <name>, -json <file> (append records).\n";
+                     "Options: problem options of tests/problems.c, -case <name>, -json <file> (append records),\n"
+                     "-grid nx,ny,nz (the problem is a 7-point stencil on this grid: sfilu also with the grid layout of its\n"
+                     "sweeps, -pc_sfilu_layout grid, beside the hyb layout), -apply_only (one set-up, the apply alone).\n";
 
 #include <petscksp.h>
 #include <petscdevice_cuda.h>
@@ -16,6 +18,7 @@ typedef struct {
   const char *name;
   PCType      pctype;
   const char *solver; /* MatSolverType, or NULL */
+  const char *prefix; /* options prefix of its KSP (sfilu's layout is set under it) */
   double      setup, refactor, apply, solve;
   PetscInt    its;
 } Method;
@@ -43,6 +46,7 @@ static PetscErrorCode MakeKSP(Mat A, const Method *m, KSP *ksp)
 
   PetscFunctionBegin;
   PetscCall(KSPCreate(PETSC_COMM_WORLD, ksp));
+  PetscCall(KSPSetOptionsPrefix(*ksp, m->prefix));
   PetscCall(KSPSetOperators(*ksp, A, A));
   PetscCall(KSPSetType(*ksp, KSPGMRES));
   PetscCall(KSPSetTolerances(*ksp, 1e-8, PETSC_CURRENT, PETSC_CURRENT, 10000));
@@ -53,7 +57,7 @@ static PetscErrorCode MakeKSP(Mat A, const Method *m, KSP *ksp)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode TimeMethod(Mat A, Vec b, Vec x, Method *m, int warmup, int repeat)
+static PetscErrorCode TimeMethod(Mat A, Vec b, Vec x, Method *m, int warmup, int repeat, PetscBool apply_only)
 {
   double *t;
   KSP     ksp;
@@ -61,6 +65,17 @@ static PetscErrorCode TimeMethod(Mat A, Vec b, Vec x, Method *m, int warmup, int
 
   PetscFunctionBegin;
   PetscCall(PetscMalloc1(repeat, &t));
+  if (apply_only) { /* one set-up, then the apply alone */
+    Operands o;
+    PetscCall(MakeKSP(A, m, &ksp));
+    PetscCall(KSPGetPC(ksp, &pc));
+    PetscCall(PCSetUp(pc));
+    o = (Operands){(PetscObject)pc, b, x};
+    PetscCall(TimeDeviceOp(ApplyOp, &o, warmup, repeat, &m->apply));
+    PetscCall(KSPDestroy(&ksp));
+    PetscCall(PetscFree(t));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   /* set-up from scratch: a new PC each time */
   for (int r = -warmup; r < repeat; r++) {
     double w0, w1;
@@ -110,13 +125,15 @@ static PetscErrorCode TimeMethod(Mat A, Vec b, Vec x, Method *m, int warmup, int
 
 int main(int argc, char **argv)
 {
-  Mat            A;
-  Vec            x, b;
-  PetscInt       n, nnz, warmup = 3, repeat = 20;
-  char           casename[128], json[PETSC_MAX_PATH_LEN] = "";
+  Mat             A;
+  Vec             x, b;
+  PetscInt        n, nnz, warmup = 3, repeat = 20, dims[3], nd = 3;
+  char            casename[128], json[PETSC_MAX_PATH_LEN] = "", buf[128];
   BenchProvenance pv;
-  Method         m[2] = {{"petsc-ilu-cusparse", PCILU, MATSOLVERCUSPARSE, 0, 0, 0, 0, 0}, {"sfpc-sfilu", "sfilu", NULL, 0, 0, 0, 0, 0}};
-  double         spmv = 0;
+  Method          m[3] = {{"petsc-ilu-cusparse", PCILU, MATSOLVERCUSPARSE, "c_", 0, 0, 0, 0, 0}, {"sfpc-sfilu", "sfilu", NULL, "s_", 0, 0, 0, 0, 0}, {"sfpc-sfilu-grid", "sfilu", NULL, "g_", 0, 0, 0, 0, 0}};
+  int             nm;
+  double          spmv = 0;
+  PetscBool       grid = PETSC_FALSE, apply_only = PETSC_FALSE;
 
   PetscFunctionBeginUser;
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
@@ -124,29 +141,46 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-warmup", &warmup, NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-repeat", &repeat, NULL));
   PetscCall(PetscOptionsGetString(NULL, NULL, "-json", json, sizeof(json), NULL));
+  PetscCall(PetscOptionsGetIntArray(NULL, NULL, "-grid", dims, &nd, &grid));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-apply_only", &apply_only, NULL));
   PetscCall(BenchProblemCreate(&A, &x, &b, casename, sizeof(casename), &n, &nnz));
+  /* the sfilu methods' layouts: hyb as measured before, and the grid layout where the grid is given */
+  PetscCall(PetscOptionsSetValue(NULL, "-s_pc_sfilu_layout", "hyb"));
+  if (grid) {
+    PetscCheck(nd == 3, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-grid needs nx,ny,nz");
+    PetscCall(PetscSNPrintf(buf, sizeof(buf), "%" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT, dims[0], dims[1], dims[2]));
+    PetscCall(PetscOptionsSetValue(NULL, "-g_pc_sfilu_grid", buf));
+    PetscCall(PetscOptionsSetValue(NULL, "-g_pc_sfilu_layout", "grid"));
+  }
+  nm = grid ? 3 : 2;
 
   {
     Operands o = {(PetscObject)A, x, b};
     PetscCall(TimeDeviceOp(SpMVOp, &o, (int)warmup, (int)repeat, &spmv));
   }
   PetscCall(MatMult(A, x, b));
-  for (int k = 0; k < 2; k++) PetscCall(TimeMethod(A, b, x, &m[k], (int)warmup, (int)repeat));
+  for (int k = 0; k < nm; k++) PetscCall(TimeMethod(A, b, x, &m[k], (int)warmup, (int)repeat, apply_only));
 
   PetscCall(BenchProvenanceGet(argc, argv, &pv));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "\n%s: %" PetscInt_FMT " rows, %" PetscInt_FMT " nonzeros, %s; SpMV %.4f ms\n", casename, n, nnz, pv.gpu, 1e3 * spmv));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-20s %12s %12s %12s %12s %6s %10s\n", "method", "setup ms", "refactor ms", "apply ms", "solve ms", "its", "apply/SpMV"));
-  for (int k = 0; k < 2; k++) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-20s %12.3f %12.3f %12.4f %12.2f %6" PetscInt_FMT " %10.2f\n", m[k].name, 1e3 * m[k].setup, 1e3 * m[k].refactor, 1e3 * m[k].apply, 1e3 * m[k].solve, m[k].its, m[k].apply / spmv));
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-20s %12.2f %12.2f %12.2f %12.2f   (baseline time / sfpc time)\n", "speedup", m[0].setup / m[1].setup, m[0].refactor / m[1].refactor, m[0].apply / m[1].apply, m[0].solve / m[1].solve));
+  for (int k = 0; k < nm; k++) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-20s %12.3f %12.3f %12.4f %12.2f %6" PetscInt_FMT " %10.2f\n", m[k].name, 1e3 * m[k].setup, 1e3 * m[k].refactor, 1e3 * m[k].apply, 1e3 * m[k].solve, m[k].its, m[k].apply / spmv));
+  for (int k = 1; k < nm; k++) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-20s %12.2f %12.2f %12.2f %12.2f   (baseline time / %s time)\n", "speedup", m[0].setup / m[k].setup, m[0].refactor / m[k].refactor, m[0].apply / m[k].apply, m[0].solve / m[k].solve, m[k].name));
+  if (grid) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  apply, hyb / grid layout: %.2f\n", m[1].apply / m[2].apply));
   if (json[0]) {
     FILE       *f;
     const char *metric[] = {"setup_s", "refactor_s", "apply_s", "kspsolve_s"};
-    double      sv[4]    = {m[1].setup, m[1].refactor, m[1].apply, m[1].solve};
     double      bv[4]    = {m[0].setup, m[0].refactor, m[0].apply, m[0].solve};
 
     PetscCall(PetscFOpen(PETSC_COMM_WORLD, json, "a", &f));
-    for (int k = 0; k < 4; k++)
-      PetscCall(PetscFPrintf(PETSC_COMM_WORLD, f, "{\"benchmark\": \"sfilu\", \"case\": \"%s\", \"rows\": %" PetscInt_FMT ", \"nnz\": %" PetscInt_FMT ", \"metric\": \"%s\", \"sfpc\": %.6e, \"baseline\": %.6e, \"baseline_name\": \"%s\", \"ratio\": %.4f, \"spmv_s\": %.6e, \"its_sfpc\": %" PetscInt_FMT ", \"its_baseline\": %" PetscInt_FMT ", \"gpu\": \"%s\", \"petsc\": \"%d.%d.%d\", \"cuda_runtime\": %d, \"command\": \"%s\", \"date\": \"%s\"}\n", casename, n, nnz, metric[k], sv[k], bv[k], m[0].name, bv[k] / sv[k], spmv, m[1].its, m[0].its, pv.gpu, PETSC_VERSION_MAJOR, PETSC_VERSION_MINOR, PETSC_VERSION_SUBMINOR, pv.cudart, pv.cmd, pv.date));
+    for (int j = 1; j < nm; j++) {
+      double sv[4] = {m[j].setup, m[j].refactor, m[j].apply, m[j].solve};
+      for (int k = 0; k < 4; k++) {
+        if (apply_only && k != 2) continue;
+        PetscCall(PetscFPrintf(PETSC_COMM_WORLD, f, "{\"benchmark\": \"sfilu\", \"case\": \"%s\", \"rows\": %" PetscInt_FMT ", \"nnz\": %" PetscInt_FMT ", \"metric\": \"%s\", \"method\": \"%s\", \"sfpc\": %.6e, \"baseline\": %.6e, \"baseline_name\": \"%s\", \"ratio\": %.4f, \"spmv_s\": %.6e, \"its_sfpc\": %" PetscInt_FMT ", \"its_baseline\": %" PetscInt_FMT ", ", casename, n, nnz, metric[k], m[j].name, sv[k], bv[k], m[0].name, bv[k] / sv[k], spmv, m[j].its, m[0].its));
+        PetscCall(PetscFPrintf(PETSC_COMM_WORLD, f, "\"gpu\": \"%s\", \"petsc\": \"%d.%d.%d\", \"cuda_runtime\": %d, \"command\": \"%s\", \"date\": \"%s\"}\n", pv.gpu, PETSC_VERSION_MAJOR, PETSC_VERSION_MINOR, PETSC_VERSION_SUBMINOR, pv.cudart, pv.cmd, pv.date));
+      }
+    }
     PetscCall(PetscFClose(PETSC_COMM_WORLD, f));
   }
   PetscCall(VecDestroy(&x));

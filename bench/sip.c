@@ -8,7 +8,10 @@ static char help[] = "Benchmark: Stone's SIP on the GPU (-pc_type sfilu -pc_sfil
                      "Options: problem options of tests/problems.c (a 7-point problem: the grid is -n cubed), -case <name>,\n"
                      "-json <file> (append records), -alpha <0.92>, -its <20>, -setups <3>, -solves <2>, -sip_maxit <2000>.\n"
                      "Last, the factorization kernels alone, by PETSc's GPU timers (PetscLogGpuTime()); -factor_only: only the\n"
-                     "refactorizations and the kernels alone; -factor_warps <w,...>: also the sync-free SIP kernel with w warps per SM.\n";
+                     "refactorizations and the kernels alone; -factor_warps <w,...>: also the sync-free SIP kernel with w warps per SM.\n"
+                     "The sweeps, the apply and the iteration are timed with the hyb layout and with the grid layout of the\n"
+                     "engine's sweeps (-pc_sfilu_layout grid), side by side; the rest runs with the default (auto: grid).\n"
+                     "-stages_only: the iteration's stages and the whole iteration only (no refactorizations, no solves).\n";
 
 #include <petscksp.h>
 #include <petscdevice_cuda.h>
@@ -144,9 +147,10 @@ int main(int argc, char **argv)
   BenchProvenance pv;
   Ctx            c;
   /* stage times (s) */
-  double         spmv = 0, resid = 0, norm1 = 0, apply = 0, fwd = 0, bwd = 0, fac_sf, fac_ls, fac_ilu, ker_sf, ker_ls, ker_ilu, iter = 0, ker_w[16];
+  double         spmv = 0, resid = 0, norm1 = 0, apply[2] = {0, 0}, fwd[2] = {0, 0}, bwd[2] = {0, 0}, fac_sf = 0, fac_ls = 0, fac_ilu = 0, ker_sf = 0, ker_ls = 0, ker_ilu = 0, iter[2] = {0, 0}, ker_w[16];
   PetscInt       warps[16], nwarps = 16;
-  PetscBool      factoronly = PETSC_FALSE;
+  PetscBool      factoronly = PETSC_FALSE, stages_only = PETSC_FALSE;
+  const char    *layout[2] = {"hyb", "grid"}; /* the engine's sweeps: levels in slabs, or the grid walk */
   enum { SIP_GMRES, ILU0_GMRES, CUSPARSE_GMRES, SIP_RICHARDSON, NMETHODS };
   Method         m[NMETHODS];
 
@@ -166,6 +170,8 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetString(NULL, NULL, "-json", json, sizeof(json), NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-factor_only", &factoronly, NULL));
   PetscCall(PetscOptionsGetIntArray(NULL, NULL, "-factor_warps", warps, &nwarps, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-stages_only", &stages_only, NULL));
+  if (stages_only) nwarps = 0;
   PetscCall(BenchProblemCreate(&A, &x, &b, casename, sizeof(casename), &n, &nnz));
   PetscCheck(n == N * N * N, PETSC_COMM_WORLD, PETSC_ERR_ARG_INCOMP, "SIP needs a stencil problem on an -n cubed grid");
   PetscCall(PetscSNPrintf(grid, sizeof(grid), "%" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT, N, N, N));
@@ -182,34 +188,48 @@ int main(int argc, char **argv)
   {
     const char *variants[] = {"syncfree", "levelsync", NULL};
     double     *fac[]      = {&fac_sf, &fac_ls, &fac_ilu};
-    for (int v = 0; v < 3; v++) {
+    for (int v = 0; v < 3 && !stages_only; v++) {
       KSP ksp;
       PetscCall(PetscSNPrintf(buf, sizeof(buf), v < 2 ? "%s -pc_sfilu_sip_variant %s" : "-pc_type sfilu", sipopts, variants[v]));
       PetscCall(MakeKSP(A, v == 0 ? "sf_" : v == 1 ? "ls_" : "ilu_", buf, &ksp));
       PetscCall(KSPGetPC(ksp, &c.pc));
       PetscCall(PCSetUp(c.pc));
       PetscCall(TimeDeviceOp(RefactorOp, &c, (int)warmup, (int)repeat, fac[v]));
-      if (v == 0 && !factoronly) PetscCall(TimeDeviceOp(ApplyOp, &c, (int)warmup, (int)repeat, &apply));
       PetscCall(KSPDestroy(&ksp));
     }
   }
   if (factoronly) goto factorization;
-  /* the sweeps one at a time: the same engine kernels on A's own triangles (the sweeps' cost depends on the pattern, not the values) */
-  PetscCall(MatCreateHYBSF(A, MAT_HYBSF_LOWER, PETSC_TRUE, SFPC_LAYOUT_AUTO, SFPC_LEVELS_AUTO, &L));
-  PetscCall(MatCreateHYBSF(A, MAT_HYBSF_UPPER, PETSC_FALSE, SFPC_LAYOUT_AUTO, SFPC_LEVELS_AUTO, &U));
-  c.A = L;
-  PetscCall(TimeDeviceOp(SolveOp, &c, (int)warmup, (int)repeat, &fwd));
-  c.A = U;
-  PetscCall(TimeDeviceOp(SolveOp, &c, (int)warmup, (int)repeat, &bwd));
-  c.A = A;
-  PetscCall(MatDestroy(&L));
-  PetscCall(MatDestroy(&U));
-  /* a whole SIP iteration: its iterations of Richardson with the 1-norm test (rtol 0: never met) */
-  {
+  for (int l = 0; l < 2; l++) {
     KSP    ksp;
     double w0, w1;
-    PetscCall(PetscSNPrintf(buf, sizeof(buf), "%s -ksp_type richardson -ksp_norm_type none -ksp_rtol 0 -ksp_max_it %" PetscInt_FMT, sipopts, its));
-    PetscCall(MakeKSP(A, "it_", buf, &ksp));
+    char   pre[16];
+
+    /* the apply (L and U sweeps through the PC) */
+    PetscCall(PetscSNPrintf(buf, sizeof(buf), "%s -pc_sfilu_layout %s", sipopts, layout[l]));
+    PetscCall(PetscSNPrintf(pre, sizeof(pre), "ap%d_", l));
+    PetscCall(MakeKSP(A, pre, buf, &ksp));
+    PetscCall(KSPGetPC(ksp, &c.pc));
+    PetscCall(PCSetUp(c.pc));
+    PetscCall(TimeDeviceOp(ApplyOp, &c, (int)warmup, (int)repeat, &apply[l]));
+    PetscCall(KSPDestroy(&ksp));
+    /* the sweeps one at a time: the same engine kernels on A's own triangles (the sweeps' cost depends on the pattern, not the values) */
+    PetscCall(MatCreateHYBSF(A, MAT_HYBSF_LOWER, PETSC_TRUE, SFPC_LAYOUT_AUTO, SFPC_LEVELS_AUTO, &L));
+    PetscCall(MatCreateHYBSF(A, MAT_HYBSF_UPPER, PETSC_FALSE, SFPC_LAYOUT_AUTO, SFPC_LEVELS_AUTO, &U));
+    if (l) {
+      PetscCall(MatHYBSFSetGrid(L, N, N, N));
+      PetscCall(MatHYBSFSetGrid(U, N, N, N));
+    }
+    c.A = L;
+    PetscCall(TimeDeviceOp(SolveOp, &c, (int)warmup, (int)repeat, &fwd[l]));
+    c.A = U;
+    PetscCall(TimeDeviceOp(SolveOp, &c, (int)warmup, (int)repeat, &bwd[l]));
+    c.A = A;
+    PetscCall(MatDestroy(&L));
+    PetscCall(MatDestroy(&U));
+    /* a whole SIP iteration: its iterations of Richardson with the 1-norm test (rtol 0: never met) */
+    PetscCall(PetscSNPrintf(buf, sizeof(buf), "%s -pc_sfilu_layout %s -ksp_type richardson -ksp_norm_type none -ksp_rtol 0 -ksp_max_it %" PetscInt_FMT, sipopts, layout[l], its));
+    PetscCall(PetscSNPrintf(pre, sizeof(pre), "it%d_", l));
+    PetscCall(MakeKSP(A, pre, buf, &ksp));
     PetscCall(SFPCKSPSetConvergedResidual1Norm(ksp));
     PetscCall(KSPSetUp(ksp));
     PetscCall(KSPSolve(ksp, b, x)); /* warm-up */
@@ -217,14 +237,15 @@ int main(int argc, char **argv)
     PetscCall(WallNow(&w0));
     PetscCall(KSPSolve(ksp, b, x));
     PetscCall(WallNow(&w1));
-    iter = (w1 - w0) / its;
+    iter[l] = (w1 - w0) / its;
     PetscCall(KSPDestroy(&ksp));
   }
-  /* time to solution */
+  if (stages_only) goto print;
+  /* time to solution (sfilu ILU(0) is given the grid too: both take the grid layout) */
   {
     static char o[4][768];
     PetscCall(PetscSNPrintf(o[0], sizeof(o[0]), "%s -ksp_type gmres -ksp_rtol %g -ksp_max_it 10000", sipopts, (double)rtol));
-    PetscCall(PetscSNPrintf(o[1], sizeof(o[1]), "-pc_type sfilu -ksp_type gmres -ksp_rtol %g -ksp_max_it 10000", (double)rtol));
+    PetscCall(PetscSNPrintf(o[1], sizeof(o[1]), "-pc_type sfilu -pc_sfilu_grid %s -ksp_type gmres -ksp_rtol %g -ksp_max_it 10000", grid, (double)rtol));
     PetscCall(PetscSNPrintf(o[2], sizeof(o[2]), "-pc_type ilu -pc_factor_mat_solver_type cusparse -ksp_type gmres -ksp_rtol %g -ksp_max_it 10000", (double)rtol));
     PetscCall(PetscSNPrintf(o[3], sizeof(o[3]), "%s -ksp_type richardson -ksp_norm_type none -ksp_rtol %g -ksp_max_it %" PetscInt_FMT, sipopts, (double)siprtol, sipmaxit));
     m[SIP_GMRES]      = (Method){"gmres+sfilu-sip", "gs_", o[0], PETSC_FALSE, 0, 0, 0, KSP_CONVERGED_ITERATING};
@@ -264,9 +285,14 @@ factorization:
     }
   }
 
+print:
   PetscCall(BenchProvenanceGet(argc, argv, &pv));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "\n%s: %" PetscInt_FMT " rows, %" PetscInt_FMT " nonzeros, %" PetscInt_FMT " hyperplanes, %s, alpha %g\n", casename, n, nnz, 3 * N - 2, pv.gpu, (double)alpha));
-  if (!factoronly) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  SIP iteration %.4f ms = residual %.4f + 1-norm %.4f + forward %.4f + backward %.4f (apply %.4f) + update; SpMV %.4f ms\n", 1e3 * iter, 1e3 * resid, 1e3 * norm1, 1e3 * fwd, 1e3 * bwd, 1e3 * apply, 1e3 * spmv));
+  if (!factoronly) {
+    for (int l = 0; l < 2; l++) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-4s layout: SIP iteration %.4f ms = residual %.4f + 1-norm %.4f + forward %.4f + backward %.4f (apply %.4f) + update; SpMV %.4f ms\n", layout[l], 1e3 * iter[l], 1e3 * resid, 1e3 * norm1, 1e3 * fwd[l], 1e3 * bwd[l], 1e3 * apply[l], 1e3 * spmv));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  hyb / grid: iteration %.2f, forward %.2f, backward %.2f, apply %.2f\n", iter[0] / iter[1], fwd[0] / fwd[1], bwd[0] / bwd[1], apply[0] / apply[1]));
+  }
+  if (stages_only) goto json;
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  refactorization: SIP sync-free %.4f ms, SIP level-synchronous %.4f ms (%.2fx), ILU(0) sync-free %.4f ms\n", 1e3 * fac_sf, 1e3 * fac_ls, fac_ls / fac_sf, 1e3 * fac_ilu));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  factorization kernel(s) alone: SIP sync-free %.4f ms, SIP level-synchronous %.4f ms (%.2fx), ILU(0) sync-free %.4f ms\n", 1e3 * ker_sf, 1e3 * ker_ls, ker_ls / ker_sf, 1e3 * ker_ilu));
   for (PetscInt k = 0; k < nwarps; k++) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  SIP sync-free kernel with %" PetscInt_FMT " warps per SM: %.4f ms (level-synchronous / it: %.2fx)\n", warps[k], 1e3 * ker_w[k], ker_ls / ker_w[k]));
@@ -277,12 +303,13 @@ factorization:
 json:
   if (json[0]) {
     FILE       *f;
-    const char *stage[] = {"sip_iteration_s", "residual_s", "norm1_s", "forward_s", "backward_s", "apply_s", "spmv_s", "refactor_sip_syncfree_s", "refactor_sip_levelsync_s", "refactor_ilu0_s", "factor_kernel_sip_syncfree_s", "factor_kernel_sip_levelsync_s", "factor_kernel_ilu0_s"};
-    double      sv[]    = {iter, resid, norm1, fwd, bwd, apply, spmv, fac_sf, fac_ls, fac_ilu, ker_sf, ker_ls, ker_ilu};
+    const char *stage[] = {"sip_iteration_s", "residual_s", "norm1_s", "forward_s", "backward_s", "apply_s", "spmv_s", "sip_iteration_grid_s", "forward_grid_s", "backward_grid_s", "apply_grid_s", "refactor_sip_syncfree_s", "refactor_sip_levelsync_s", "refactor_ilu0_s", "factor_kernel_sip_syncfree_s", "factor_kernel_sip_levelsync_s", "factor_kernel_ilu0_s"};
+    double      sv[]    = {iter[0], resid, norm1, fwd[0], bwd[0], apply[0], spmv, iter[1], fwd[1], bwd[1], apply[1], fac_sf, fac_ls, fac_ilu, ker_sf, ker_ls, ker_ilu};
+    const size_t nsv    = stages_only ? 11 : sizeof(sv) / sizeof(sv[0]);
     const char *common  = "\"benchmark\": \"sip\", \"case\": \"%s\", \"rows\": %" PetscInt_FMT ", \"nnz\": %" PetscInt_FMT ", \"alpha\": %g, \"gpu\": \"%s\", \"petsc\": \"%d.%d.%d\", \"cuda_runtime\": %d, \"command\": \"%s\", \"date\": \"%s\"";
 
     PetscCall(PetscFOpen(PETSC_COMM_WORLD, json, "a", &f));
-    for (size_t k = factoronly ? 7 : 0; k < sizeof(sv) / sizeof(sv[0]); k++) {
+    for (size_t k = factoronly ? 11 : 0; k < nsv; k++) {
       PetscCall(PetscFPrintf(PETSC_COMM_WORLD, f, "{\"metric\": \"%s\", \"value\": %.6e, ", stage[k], sv[k]));
       PetscCall(PetscFPrintf(PETSC_COMM_WORLD, f, common, casename, n, nnz, (double)alpha, pv.gpu, PETSC_VERSION_MAJOR, PETSC_VERSION_MINOR, PETSC_VERSION_SUBMINOR, pv.cudart, pv.cmd, pv.date));
       PetscCall(PetscFPrintf(PETSC_COMM_WORLD, f, "}\n"));
@@ -292,7 +319,7 @@ json:
       PetscCall(PetscFPrintf(PETSC_COMM_WORLD, f, common, casename, n, nnz, (double)alpha, pv.gpu, PETSC_VERSION_MAJOR, PETSC_VERSION_MINOR, PETSC_VERSION_SUBMINOR, pv.cudart, pv.cmd, pv.date));
       PetscCall(PetscFPrintf(PETSC_COMM_WORLD, f, "}\n"));
     }
-    for (int k = 0; !factoronly && k < NMETHODS; k++) {
+    for (int k = 0; !factoronly && !stages_only && k < NMETHODS; k++) {
       PetscCall(PetscFPrintf(PETSC_COMM_WORLD, f, "{\"metric\": \"time_to_solution\", \"method\": \"%s\", \"setup_s\": %.6e, \"solve_s\": %.6e, \"its\": %" PetscInt_FMT ", \"reason\": \"%s\", ", m[k].name, m[k].setup, m[k].solve, m[k].its, KSPConvergedReasons[m[k].reason]));
       PetscCall(PetscFPrintf(PETSC_COMM_WORLD, f, common, casename, n, nnz, (double)alpha, pv.gpu, PETSC_VERSION_MAJOR, PETSC_VERSION_MINOR, PETSC_VERSION_SUBMINOR, pv.cudart, pv.cmd, pv.date));
       PetscCall(PetscFPrintf(PETSC_COMM_WORLD, f, "}\n"));

@@ -96,7 +96,8 @@ J*/
 
    Layouts: csr (the triangle's CSR, rows dispatched in level order) and hyb (the hybrid sync-free
    layout: per warp task a slab of 32 lane-contiguous column/value slots, rows longer than 32 entries
-   continuing in the CSR). Levels: asap (earliest level a row can run at) and alap (latest level that
+   continuing in the CSR) and grid (7-point patterns on a known 3-D grid, MatHYBSFSetGrid(): one warp per line
+   of 32 grid lines, the x dependency in registers and the y one in a shuffle). Levels: asap (earliest level a row can run at) and alap (latest level that
    delays no row depending on it). auto picks both from the analysis statistics.
 
    Options (prefix of the source matrix, read by MatConvert()):
@@ -119,7 +120,8 @@ PETSC_EXTERN const char *const MatHYBSFTriangles[];
 typedef enum {
   SFPC_LAYOUT_AUTO,
   SFPC_LAYOUT_CSR,
-  SFPC_LAYOUT_HYB
+  SFPC_LAYOUT_HYB,
+  SFPC_LAYOUT_GRID
 } SFPCLayout;
 PETSC_EXTERN const char *const SFPCLayouts[];
 
@@ -132,7 +134,7 @@ PETSC_EXTERN const char *const SFPCLevelsTypes[];
 
 /* What a MATHYBSF matrix chose and holds. */
 typedef struct {
-  SFPCLayout     layout;    /* csr or hyb: what auto resolved to */
+  SFPCLayout     layout;    /* csr, hyb or grid: what auto resolved to */
   SFPCLevels     levels;    /* asap or alap */
   PetscInt       nlevels;   /* dependency levels of the triangle */
   PetscInt       ntasks;    /* warp tasks of a sweep */
@@ -144,6 +146,7 @@ typedef struct {
 
 PETSC_EXTERN PetscErrorCode MatCreateHYBSF(Mat, MatHYBSFTriangle, PetscBool, SFPCLayout, SFPCLevels, Mat *);
 PETSC_EXTERN PetscErrorCode MatHYBSFGetInfo(Mat, MatHYBSFInfo *);
+PETSC_EXTERN PetscErrorCode MatHYBSFSetGrid(Mat, PetscInt, PetscInt, PetscInt);
 
 PETSC_EXTERN PetscErrorCode PCAFSAIGetFactor(PC, Mat *);
 

@@ -925,7 +925,7 @@ int main(int argc, char **argv)
       filter: Error: grep "^\[0\]PETSC ERROR" | grep -A 2 -m 1 "Error Message" | tail -n 2 | grep -v "See https" | sed -e "s/^\[0\]PETSC ERROR: //"
     test:
       suffix: layout_option
-      args: -case random -n 50 -triangle lower -unit 0 -mat_hybsf_layout 3
+      args: -case random -n 50 -triangle lower -unit 0 -mat_hybsf_layout 4
       filter: Error: grep "^\[0\]PETSC ERROR" | grep -A 2 -m 1 "Error Message" | tail -n 2 | grep -v "See https" | sed -e "s/^\[0\]PETSC ERROR: //"
 
   test:
@@ -1002,7 +1002,7 @@ int main(int argc, char **argv)
       output_file: output/ex4_layout_enum.out
     test:
       suffix: gpu_layout_option
-      args: -case random -n 50 -triangle lower -unit 0 -mat_hybsf_layout 3
+      args: -case random -n 50 -triangle lower -unit 0 -mat_hybsf_layout 4
       filter: Error: grep "^\[0\]PETSC ERROR" | grep -A 2 -m 1 "Error Message" | tail -n 2 | grep -v "See https" | sed -e "s/^\[0\]PETSC ERROR: //"
       output_file: output/ex4_layout_option.out
 

@@ -19,3 +19,4 @@ PETSC_INTERN PetscErrorCode MatHYBSFBuild_Device(Mat_HYBSF *, Mat, PetscBool);
 PETSC_INTERN PetscErrorCode MatHYBSFSolve_Device(Mat_HYBSF *, Vec, Vec, PetscBool);
 PETSC_INTERN PetscErrorCode MatHYBSFGetCSR_Device(Mat_HYBSF *, PetscInt **, PetscInt **, PetscScalar **);
 PETSC_INTERN PetscErrorCode MatHYBSFReset_Device(Mat_HYBSF *);
+PETSC_INTERN PetscErrorCode MatHYBSFSetGrid_Device(Mat_HYBSF *, const PetscInt[3]);

@@ -24,6 +24,9 @@
 #include <sfpc/private/trifactor_device.h>
 
 
+/* A grid-layout sweep (gridsweep.cu), x = T^{-1} b for the lower or upper part, with the reset of the engine's solves (see trisolve.cu). */
+PETSC_INTERN PetscErrorCode SFPCGridSweep_Device(SFPCTriDevice, PetscBool, const PetscScalar *, PetscScalar *, PetscScalar *, cudaStream_t);
+
 /* Sync-free sweeps launch this many warps per block. */
 #define SFPC_WARPS_PER_BLOCK 4
 

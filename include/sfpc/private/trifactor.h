@@ -26,3 +26,13 @@ PETSC_INTERN PetscErrorCode SFPCTriFactorSweep_Host(const SFPCTriFactor *, Petsc
 PETSC_INTERN PetscErrorCode SFPCTriFactorSweepTranspose_Host(const SFPCTriFactor *, PetscBool, PetscBool, const PetscScalar[], PetscScalar[]);
 PETSC_INTERN PetscErrorCode SFPCTriFactorSolve_Host(const SFPCTriFactor *, const PetscScalar[], PetscScalar[]);
 PETSC_INTERN PetscErrorCode SFPCTriFactorSolveTranspose_Host(const SFPCTriFactor *, const PetscScalar[], PetscScalar[]);
+
+/*
+   Grids: the rows of a factor are the points of an nx x ny x nz grid, x fastest, and its pattern is
+   (a subset of) the 7-point stencil when every column is the row itself or a grid neighbour. The
+   check (host and device), and the error of the engine's grid layout when it fails; SIP reports
+   its own (sfilu).
+*/
+PETSC_INTERN PetscErrorCode SFPCGridCheckSize(PetscInt, const PetscInt[3], const char *);
+PETSC_INTERN PetscErrorCode SFPCGridFindOutside_Host(const SFPCTriFactor *, const PetscInt[3], PetscInt *, PetscInt *);
+PETSC_INTERN PetscErrorCode SFPCGridLayoutError(const PetscInt[3], PetscInt, PetscInt);

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <sfpc.h>
+#include <sfpc/private/trifactor.h>
 
 /*
    A sync-free sweep's schedule (see sfdevice.cuh): rows in dispatch order, packed into warp
@@ -19,6 +20,14 @@
    (column -1, value 0 where the row has fewer) and the row (-1 for lanes past the task's rows).
    A row of more than 32 entries holds its first 32 there and continues in the CSR. dinv[r] is
    the inverse diagonal of row r (non-unit sweeps).
+
+   With the grid layout (gridsweep.cu) the factor is a (subset of the) 7-point stencil of a known
+   nx x ny x nz grid, x fastest: the sweep walks the grid itself, one warp per 32 lines along x,
+   and keeps no levels of its own (order/start/vec still order the ILU(0) factorization); gcoef
+   holds, per point, the -x, -y, -z (L) or +x, +y, +z (U) coefficients and the inverse diagonal,
+   gathered from the factor's CSR, and gmask which of them the pattern has, both in "skewed slabs":
+   slot (w * (nx + 31) + t) * 32 + l is what lane l of tile line w needs at step t, so that a warp's
+   step reads them coalesced (gridsweep.cu).
 */
 typedef struct {
   int            ntasks;
@@ -26,13 +35,15 @@ typedef struct {
   int           *order;
   int           *start;
   unsigned char *vec;
-  SFPCLayout     layout; /* csr or hyb */
+  SFPCLayout     layout; /* csr, hyb or grid */
   SFPCLevels     levels; /* asap or alap */
   PetscBool      unit;   /* unit diagonal: the diagonal slot is not read */
   int           *cols;   /* hyb only */
   int           *rows;   /* hyb only */
   PetscScalar   *vals;   /* hyb only */
   PetscScalar   *dinv;   /* hyb, non-unit only */
+  PetscScalar   *gcoef;  /* grid only: 4 per slot, {c_x, c_y, c_z, 1/pivot} */
+  unsigned char *gmask;  /* grid only: per slot, bit d (d = x, y, z) when the pattern has that coefficient */
   PetscInt       nnz;    /* off-diagonal entries of this triangle */
   int            solve_resident;  /* warps of this sweep's solves */
   int            factor_resident; /* warps of a factorization ordered by this schedule */
@@ -46,7 +57,14 @@ typedef struct {
   SFPCLevels levels;
   PetscBool  lower, upper;           /* which sweeps to analyse */
   PetscBool  lower_unit, upper_unit; /* ILU: L unit, U not */
+  PetscInt   grid[3];      /* nx, ny, nz of the grid the rows are the points of (x fastest); 0: none known */
+  PetscInt   grid_chunk;   /* grid layout: x steps per read of another warp's results (2 or 4) */
 } SFPCTriOptions;
+
+/* The grid of a factor whose sweeps use the grid layout (nx = 0: none). */
+typedef struct {
+  int nx, ny, nz;
+} SFPCGrid;
 
 typedef struct _n_SFPCTriDevice *SFPCTriDevice;
 struct _n_SFPCTriDevice {
@@ -67,6 +85,7 @@ struct _n_SFPCTriDevice {
   SFPCTriDevice      transpose;       /* the factor of the transposed matrix, built by the first transposed solve (transpose.cu) */
   PetscBool          transpose_stale; /* its values predate the last change of a */
   int               *perm;            /* in a transposed factor: a[k] = (original factor's a)[perm[k]] */
+  SFPCGrid           grid;            /* the grid layout's grid, when a sweep uses it */
 };
 
 /*
@@ -80,6 +99,13 @@ struct _n_SFPCTriDevice {
 #define SFPC_SOLVE_WARPS_PER_SM  16
 #define SFPC_WIDE_WARPS_PER_SM   48
 #define SFPC_WIDE_TASKS_PER_SM   32 /* tasks per level and SM above which a schedule counts as wide */
+/*
+   Grid-layout sweeps: warps per SM (few are busy at once: a k-line's warp starts one chunk and one
+   L2 hop after the line below it, so about (warp duration / that lag) warps per 32 y-lines work
+   while the others poll), and x steps per chunk read from other warps.
+*/
+#define SFPC_GRID_WARPS_PER_SM 4
+#define SFPC_GRID_CHUNK        4
 PETSC_INTERN PetscErrorCode SFPCTriOptionsDefault(SFPCTriOptions *);
 PETSC_INTERN PetscErrorCode SFPCTriDeviceSetWarpsPerSM(SFPCTriDevice, PetscInt);
 PETSC_INTERN PetscErrorCode SFPCTriDeviceCreate(PetscInt, PetscInt, const PetscInt *, const PetscInt *, PetscBool, const SFPCTriOptions *, SFPCTriDevice *);
@@ -104,3 +130,10 @@ PETSC_INTERN PetscErrorCode SFPCScheduleBuildSlabs(SFPCTriDevice, PetscBool, SFP
 PETSC_INTERN PetscErrorCode SFPCScheduleFillSlabs(SFPCTriDevice, PetscBool, SFPCSchedule *);
 PETSC_INTERN PetscErrorCode SFPCHybBlocksPerSM(int *);
 PETSC_INTERN PetscErrorCode SFPCFillSentinel(PetscInt, PetscScalar *);
+PETSC_INTERN PetscErrorCode SFPCGridLayoutCheckOptions(PetscInt, const SFPCTriOptions *);
+PETSC_INTERN PetscErrorCode SFPCGridLayoutCheck_Host(const SFPCTriFactor *, const SFPCTriOptions *);
+PETSC_INTERN PetscErrorCode SFPCGridFindOutside_Device(SFPCTriDevice, const PetscInt[3], PetscInt *, PetscInt *);
+PETSC_INTERN PetscErrorCode SFPCGridCreate_Device(SFPCTriDevice, const PetscInt[3]);
+PETSC_INTERN PetscErrorCode SFPCGridFill_Device(SFPCTriDevice);
+PETSC_INTERN PetscErrorCode SFPCGridDestroy_Device(SFPCTriDevice);
+PETSC_INTERN PetscErrorCode SFPCTriDeviceSetGrid(SFPCTriDevice, const PetscInt[3]);

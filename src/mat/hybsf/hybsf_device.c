@@ -75,6 +75,13 @@ PetscErrorCode MatHYBSFGetCSR_Device(Mat_HYBSF *h, PetscInt **i, PetscInt **j, P
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode MatHYBSFSetGrid_Device(Mat_HYBSF *h, const PetscInt dims[3])
+{
+  PetscFunctionBegin;
+  PetscCall(SFPCTriDeviceSetGrid(h->T, dims));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode MatHYBSFReset_Device(Mat_HYBSF *h)
 {
   PetscFunctionBegin;
@@ -98,6 +105,11 @@ PetscErrorCode MatHYBSFSolve_Device(Mat_HYBSF *h, Vec b, Vec x, PetscBool transp
 PetscErrorCode MatHYBSFGetCSR_Device(Mat_HYBSF *h, PetscInt **i, PetscInt **j, PetscScalar **a)
 {
   (void)h, (void)i, (void)j, (void)a;
+  HYBSF_NO_CUDA;
+}
+PetscErrorCode MatHYBSFSetGrid_Device(Mat_HYBSF *h, const PetscInt dims[3])
+{
+  (void)h, (void)dims;
   HYBSF_NO_CUDA;
 }
 PetscErrorCode MatHYBSFReset_Device(Mat_HYBSF *h)

@@ -28,13 +28,16 @@ __global__ void PatternKernel(int n, const int *__restrict__ ai, const int *__re
 
 } // namespace
 
+static PetscErrorCode FreeAll(cudaStream_t, int, void **);
+
 /* Resident warps of a schedule's solves and factorization: wps per SM, or by default from how wide its levels are. */
 static void ScheduleWarps(SFPCTriDevice T, SFPCSchedule *S)
 {
   const PetscInt wps = T->opt.warps_per_sm;
   const PetscBool wide = (PetscBool)(S->nlevels > 0 && S->ntasks > (PetscInt)SFPC_WIDE_TASKS_PER_SM * S->nlevels * T->sms);
+  const PetscInt  solve = S->layout == SFPC_LAYOUT_GRID ? SFPC_GRID_WARPS_PER_SM : (wide ? SFPC_WIDE_WARPS_PER_SM : SFPC_SOLVE_WARPS_PER_SM);
 
-  S->solve_resident  = T->sms * (int)PetscMax(wps != PETSC_DECIDE ? wps : (wide ? SFPC_WIDE_WARPS_PER_SM : SFPC_SOLVE_WARPS_PER_SM), SFPC_WARPS_PER_BLOCK);
+  S->solve_resident  = T->sms * (int)PetscMax(wps != PETSC_DECIDE ? wps : solve, SFPC_WARPS_PER_BLOCK);
   S->factor_resident = T->sms * (int)PetscMax(wps != PETSC_DECIDE ? wps : (wide ? SFPC_WIDE_WARPS_PER_SM : SFPC_FACTOR_WARPS_PER_SM), SFPC_WARPS_PER_BLOCK);
 }
 
@@ -92,6 +95,7 @@ static void SweepBytes(const SFPCTriDevice T, const SFPCSchedule *S, PetscLogDou
   const PetscLogDouble slots = 32.0 * S->ntasks;
   *own = (PetscLogDouble)T->n * sizeof(int) + (S->ntasks + 1.0) * (sizeof(int) + 1); /* order, start and vec */
   if (S->layout == SFPC_LAYOUT_HYB) *own += slots * (2 * sizeof(int) + sizeof(PetscScalar)) + (S->unit ? 0 : (PetscLogDouble)T->n * sizeof(PetscScalar));
+  if (S->layout == SFPC_LAYOUT_GRID) *own += 32.0 * ((T->grid.ny + 31) / 32) * T->grid.nz * (T->grid.nx + 31.0) * (4 * sizeof(PetscScalar) + 1); /* skewed slabs */
   *csr = (PetscLogDouble)S->nnz * (sizeof(int) + sizeof(PetscScalar)) + (T->n + 1.0) * sizeof(int);
 }
 
@@ -110,7 +114,7 @@ static PetscErrorCode SweepBuild(SFPCTriDevice T, PetscBool lower, SFPCSchedule 
   S->unit = lower ? T->opt.lower_unit : T->opt.upper_unit;
   if (levels == SFPC_LEVELS_AUTO) levels = SFPC_LEVELS_ASAP;
   PetscCall(SFPCScheduleBuild(T, lower, levels, S));
-  S->layout = T->opt.layout;
+  S->layout = T->grid.nx > 0 ? SFPC_LAYOUT_GRID : T->opt.layout; /* GridDecide() took the grid: every sweep walks it */
   if (S->layout == SFPC_LAYOUT_AUTO) {
     PetscLogDouble own, csr;
     S->layout = SFPC_LAYOUT_HYB;
@@ -119,6 +123,25 @@ static PetscErrorCode SweepBuild(SFPCTriDevice T, PetscBool lower, SFPCSchedule 
   }
   if (S->layout == SFPC_LAYOUT_HYB) PetscCall(SFPCScheduleBuildSlabs(T, lower, S));
   ScheduleWarps(T, S);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+   Whether the sweeps walk the grid opt gives (the grid layout): asked for, or auto with a grid
+   whose 7-point stencil holds the pattern (checked on the device copy of the pattern, one wait).
+   Asking for it without a grid, or for a pattern off the stencil, is an error.
+*/
+static PetscErrorCode GridDecide(SFPCTriDevice T, const SFPCTriOptions *opt, PetscBool *use)
+{
+  PetscInt r, c;
+
+  PetscFunctionBegin;
+  *use = PETSC_FALSE;
+  if (opt->layout != SFPC_LAYOUT_GRID && (opt->layout != SFPC_LAYOUT_AUTO || opt->grid[0] <= 0)) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(SFPCGridLayoutCheckOptions(T->n, opt));
+  PetscCall(SFPCGridFindOutside_Device(T, opt->grid, &r, &c));
+  if (r >= 0 && opt->layout == SFPC_LAYOUT_GRID) PetscCall(SFPCGridLayoutError(opt->grid, r, c));
+  *use = (PetscBool)(r < 0);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -184,8 +207,23 @@ PetscErrorCode SFPCTriDeviceCreate(PetscInt n, PetscInt nnz, const PetscInt *ai,
     PetscCheck(kind != 1, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Columns of row %" PetscInt_FMT " are not sorted and unique", r);
     SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "Matrix is missing diagonal entry in row %" PetscInt_FMT " (insert an explicit zero there, and use a shift, to factor it)", r);
   }
+  if (n > 0) {
+    PetscBool      grid = PETSC_FALSE;
+    PetscErrorCode ierr = GridDecide(T, opt, &grid);
+    if (ierr) PetscCall(SFPCTriDeviceDestroy(&T));
+    PetscCall(ierr);
+    if (grid) { /* the sweeps see it through T->grid.nx; the storage follows them */
+      T->grid.nx = (int)opt->grid[0];
+      T->grid.ny = (int)opt->grid[1];
+      T->grid.nz = (int)opt->grid[2];
+    }
+  }
   if (n > 0 && opt->lower) PetscCall(SweepBuild(T, PETSC_TRUE, &T->lower));
   if (n > 0 && opt->upper) PetscCall(SweepBuild(T, PETSC_FALSE, &T->upper));
+  if (T->grid.nx) {
+    const PetscInt dims[3] = {T->grid.nx, T->grid.ny, T->grid.nz};
+    PetscCall(SFPCGridCreate_Device(T, dims));
+  }
   *out = T;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -197,6 +235,40 @@ PetscErrorCode SFPCTriDeviceValuesChanged(SFPCTriDevice T)
   T->transpose_stale = PETSC_TRUE;
   if (T->lower.layout == SFPC_LAYOUT_HYB) PetscCall(SFPCScheduleFillSlabs(T, PETSC_TRUE, &T->lower));
   if (T->upper.layout == SFPC_LAYOUT_HYB) PetscCall(SFPCScheduleFillSlabs(T, PETSC_FALSE, &T->upper));
+  PetscCall(SFPCGridFill_Device(T));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+   Switches the factor's sweeps to the grid layout on the grid dims (MatHYBSFSetGrid()): the pattern
+   must fit its 7-point stencil. The hyb slabs go; the levels stay (they order factorizations).
+*/
+PetscErrorCode SFPCTriDeviceSetGrid(SFPCTriDevice T, const PetscInt dims[3])
+{
+  PetscInt       r, c;
+  SFPCSchedule  *S[2] = {T->opt.lower ? &T->lower : NULL, T->opt.upper ? &T->upper : NULL};
+  cudaStream_t   stream;
+
+  PetscFunctionBegin;
+  PetscCall(SFPCGridCheckSize(T->n, dims, "The grid layout"));
+  PetscCall(SFPCGridFindOutside_Device(T, dims, &r, &c));
+  if (r >= 0) PetscCall(SFPCGridLayoutError(dims, r, c));
+  PetscCall(PetscGetCurrentCUDAStream(&stream));
+  for (int k = 0; k < 2; k++) {
+    void *p[4];
+    if (!S[k] || !T->n) continue;
+    p[0] = S[k]->cols, p[1] = S[k]->rows, p[2] = S[k]->vals, p[3] = S[k]->dinv;
+    PetscCall(FreeAll(stream, 4, p));
+    S[k]->cols = S[k]->rows = NULL;
+    S[k]->vals = S[k]->dinv = NULL;
+    S[k]->layout = SFPC_LAYOUT_GRID;
+    ScheduleWarps(T, S[k]);
+  }
+  for (int d = 0; d < 3; d++) T->opt.grid[d] = dims[d];
+  T->opt.layout = SFPC_LAYOUT_GRID;
+  if (!T->n) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(SFPCGridCreate_Device(T, dims));
+  PetscCall(SFPCGridFill_Device(T));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -211,10 +283,10 @@ static PetscErrorCode FreeAll(cudaStream_t stream, int n, void **p)
 
 static PetscErrorCode SFPCScheduleFree(SFPCSchedule *S, cudaStream_t stream)
 {
-  void *p[] = {S->order, S->start, S->vec, S->cols, S->rows, S->vals, S->dinv};
+  void *p[] = {S->order, S->start, S->vec, S->cols, S->rows, S->vals, S->dinv, S->gcoef, S->gmask};
 
   PetscFunctionBegin;
-  PetscCall(FreeAll(stream, 7, p));
+  PetscCall(FreeAll(stream, 9, p));
   PetscCall(PetscMemzero(S, sizeof(*S)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -261,9 +333,13 @@ PetscErrorCode SFPCTriDeviceBytes(SFPCTriDevice T, PetscLogDouble *bytes, PetscL
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode SweepView(const SFPCSchedule *S, int sms, const char *name, PetscViewer viewer)
+static PetscErrorCode SweepView(const SFPCTriDevice T, const SFPCSchedule *S, int sms, const char *name, PetscViewer viewer)
 {
   PetscFunctionBegin;
+  if (S->layout == SFPC_LAYOUT_GRID) {
+    PetscCall(PetscViewerASCIIPrintf(viewer, "%s: grid layout on the %d x %d x %d grid: %d warp lines of 32 y-lines, chunks of %" PetscInt_FMT " x-steps, %" PetscInt_FMT " off-diagonal entries, %d warps per SM\n", name, T->grid.nx, T->grid.ny, T->grid.nz, ((T->grid.ny + 31) / 32) * T->grid.nz, T->opt.grid_chunk, S->nnz, S->solve_resident / sms));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   PetscCall(PetscViewerASCIIPrintf(viewer, "%s: %s layout, %s levels: %d levels, %d warp tasks, %" PetscInt_FMT " off-diagonal entries, %d warps per SM", name, SFPCLayouts[S->layout], SFPCLevelsTypes[S->levels], S->nlevels, S->ntasks, S->nnz, S->solve_resident / sms));
   PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_FALSE));
   if (S->layout == SFPC_LAYOUT_HYB && S->ntasks) PetscCall(PetscViewerASCIIPrintf(viewer, ", slabs %.0f%% filled", 100.0 * (double)S->nnz / (32.0 * S->ntasks) > 100 ? 100.0 : 100.0 * (double)S->nnz / (32.0 * S->ntasks)));
@@ -281,8 +357,8 @@ PetscErrorCode SFPCTriDeviceView(SFPCTriDevice T, PetscViewer viewer)
   PetscFunctionBegin;
   PetscCall(SFPCTriDeviceBytes(T, &bytes, &csr));
   PetscCall(PetscViewerASCIIPrintf(viewer, "GPU engine: %" PetscInt_FMT " rows, %.3g MiB on the device (%.2f x the triangles in CSR)\n", T->n, (double)(bytes / 1048576.0), csr > 0 ? (double)(bytes / csr) : 0.0));
-  if (T->opt.lower) PetscCall(SweepView(&T->lower, T->sms, "L", viewer));
-  if (T->opt.upper) PetscCall(SweepView(&T->upper, T->sms, "U", viewer));
+  if (T->opt.lower) PetscCall(SweepView(T, &T->lower, T->sms, "L", viewer));
+  if (T->opt.upper) PetscCall(SweepView(T, &T->upper, T->sms, "U", viewer));
   if (T->transpose) {
     PetscCall(PetscViewerASCIIPrintf(viewer, "transposed factor (for transposed solves):\n"));
     PetscCall(PetscViewerASCIIPushTab(viewer));

@@ -107,5 +107,64 @@ PetscErrorCode SFPCTriOptionsDefault(SFPCTriOptions *o)
   o->lower = o->upper = PETSC_TRUE;
   o->lower_unit       = PETSC_TRUE;
   o->upper_unit       = PETSC_FALSE;
+  o->grid[0] = o->grid[1] = o->grid[2] = 0;
+  o->grid_chunk                        = SFPC_GRID_CHUNK;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The grid must have the factor's n rows; who names the user in the error. */
+PetscErrorCode SFPCGridCheckSize(PetscInt n, const PetscInt dims[3], const char *who)
+{
+  PetscFunctionBegin;
+  PetscCheck(dims[0] >= 1 && dims[1] >= 1 && dims[2] >= 1 && dims[0] * dims[1] * dims[2] == n, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "%s: the grid %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " does not have the matrix's %" PetscInt_FMT " rows", who, dims[0], dims[1], dims[2], n);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The first entry (row, col) of F that is neither a diagonal nor a grid neighbour of its row, or -1, -1 (the device twin is SFPCGridFindOutside_Device()). */
+PetscErrorCode SFPCGridFindOutside_Host(const SFPCTriFactor *F, const PetscInt dims[3], PetscInt *row, PetscInt *col)
+{
+  const PetscInt nx = dims[0], ny = dims[1];
+
+  PetscFunctionBegin;
+  *row = *col = -1;
+  for (PetscInt r = 0; r < F->n; r++) {
+    const PetscInt i = r % nx, j = (r / nx) % ny, k = r / (nx * ny);
+    for (PetscInt q = F->i[r]; q < F->i[r + 1]; q++) {
+      const PetscInt c = F->j[q], ci = c % nx, cj = (c / nx) % ny, ck = c / (nx * ny);
+      if (PetscAbsInt(ci - i) + PetscAbsInt(cj - j) + PetscAbsInt(ck - k) > 1) {
+        *row = r;
+        *col = c;
+        PetscFunctionReturn(PETSC_SUCCESS);
+      }
+    }
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SFPCGridLayoutError(const PetscInt dims[3], PetscInt r, PetscInt c)
+{
+  SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "The grid layout needs a 7-point stencil (or part of one) on the %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " grid, x fastest: row %" PetscInt_FMT " has column %" PetscInt_FMT "; use -pc_sfilu_layout auto (or hyb)", dims[0], dims[1], dims[2], r, c);
+}
+
+/* What the grid layout needs before the pattern is looked at: a grid, a chunk it has kernels for, a grid of the factor's n points. */
+PetscErrorCode SFPCGridLayoutCheckOptions(PetscInt n, const SFPCTriOptions *o)
+{
+  PetscFunctionBegin;
+  PetscCheck(o->grid[0] > 0, PETSC_COMM_SELF, PETSC_ERR_USER_INPUT, "The grid layout needs the grid whose points the rows are: for PCSFILU a 3-D DMDA (one field, star stencil of width 1, not periodic) attached to the PC, or -pc_sfilu_grid nx,ny,nz; for MATHYBSF MatHYBSFSetGrid()");
+  PetscCheck(o->grid_chunk == 2 || o->grid_chunk == 4, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "The grid layout's chunk must be 2 or 4 (more spills registers), not %" PetscInt_FMT, o->grid_chunk);
+  PetscCall(SFPCGridCheckSize(n, o->grid, "The grid layout"));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* On the host, where the layout changes nothing: the errors the device would raise when o asks for the grid layout. */
+PetscErrorCode SFPCGridLayoutCheck_Host(const SFPCTriFactor *F, const SFPCTriOptions *o)
+{
+  PetscInt r, c;
+
+  PetscFunctionBegin;
+  if (o->layout != SFPC_LAYOUT_GRID) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(SFPCGridLayoutCheckOptions(F->n, o));
+  PetscCall(SFPCGridFindOutside_Host(F, o->grid, &r, &c));
+  if (r >= 0) PetscCall(SFPCGridLayoutError(o->grid, r, c));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -74,8 +74,9 @@ PetscErrorCode SFILUSymbolic(SFILU *s, Mat A, PetscBool ondevice)
     PetscCheck(done, PETSC_COMM_SELF, PETSC_ERR_SUP, "SFPC cannot read the CSR structure of this matrix");
     PetscCall(SFPCTriFactorCreateFromCSR(n, ai, aj, &s->F));
     PetscCall(MatRestoreRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &n, &ai, &aj, &done));
-    if (s->sip) {
-      PetscErrorCode ierr = SFILUCheckSIPPattern(&s->F, s->sip_dims);
+    {
+      PetscErrorCode ierr = s->sip ? SFILUCheckSIPPattern(&s->F, s->sip_dims) : PETSC_SUCCESS;
+      if (!ierr) ierr = SFPCGridLayoutCheck_Host(&s->F, &s->engine); /* a grid layout asked for is checked on CPU runs too */
       if (ierr) PetscCall(SFPCTriFactorDestroy(&s->F));
       PetscCall(ierr);
     }

@@ -6,19 +6,21 @@
 #include <petscdmda.h>
 
 /*
-   SIP's grid for the block the factor is built on (the whole matrix, or this rank's diagonal block):
-   the part of the PC's DM this rank owns, when the DM is a 3-D DMDA with one field and a star
-   stencil of width 1 (not periodic): in PETSc's ordering of a DMDA those rows are the box's points,
-   x fastest; else the z-planes of -pc_sfilu_sip_grid this rank's rows cover, which needs each
-   rank's rows to be whole planes. Returns whether the grid differs from the one the factor was
-   built for.
+   The grid of the block the factor is built on (the whole matrix, or this rank's diagonal block),
+   for SIP and for the grid layout of the GPU sweeps: the part of the PC's DM this rank owns, when the
+   DM is a 3-D DMDA with one field and a star stencil of width 1 (not periodic): in PETSc's ordering of
+   a DMDA those rows are the box's points, x fastest; else the z-planes of -pc_sfilu_grid (alias
+   -pc_sfilu_sip_grid) this rank's rows cover, which needs each rank's rows to be whole planes. When
+   nothing gives a grid, required makes that an error (SIP, or -pc_sfilu_layout grid), else the grid
+   is none (0). Returns whether the grid differs from the one the factor was built for.
 */
-static PetscErrorCode PCSFILUSIPGrid(PC pc, PetscBool *changed)
+static PetscErrorCode PCSFILUGrid(PC pc, PetscBool required, PetscBool *changed)
 {
-  SFILU    *s    = (SFILU *)pc->data;
-  MPI_Comm  comm = PetscObjectComm((PetscObject)pc);
-  PetscInt  dims[3];
-  PetscBool isda = PETSC_FALSE;
+  SFILU      *s    = (SFILU *)pc->data;
+  MPI_Comm    comm = PetscObjectComm((PetscObject)pc);
+  PetscInt    dims[3] = {0, 0, 0};
+  PetscBool   isda = PETSC_FALSE;
+  const char *who = s->sip ? "SIP" : "The grid layout (-pc_sfilu_layout grid)", *opt = s->sip ? "-pc_sfilu_sip_grid" : "-pc_sfilu_grid";
 
   PetscFunctionBegin;
   if (pc->dm) PetscCall(PetscObjectTypeCompare((PetscObject)pc->dm, DMDA, &isda));
@@ -26,27 +28,28 @@ static PetscErrorCode PCSFILUSIPGrid(PC pc, PetscBool *changed)
     PetscInt        dim, dof, sw;
     DMBoundaryType  bx, by, bz;
     DMDAStencilType st;
+    PetscBool       fits;
     PetscCall(DMDAGetInfo(pc->dm, &dim, NULL, NULL, NULL, NULL, NULL, NULL, &dof, &sw, &bx, &by, &bz, &st));
-    PetscCheck(dim == 3 && dof == 1 && sw == 1 && st == DMDA_STENCIL_STAR && bx != DM_BOUNDARY_PERIODIC && by != DM_BOUNDARY_PERIODIC && bz != DM_BOUNDARY_PERIODIC, comm, PETSC_ERR_SUP, "SIP needs a 3-D DMDA with one field and a star stencil of width 1, not periodic: this one has dimension %" PetscInt_FMT ", %" PetscInt_FMT " fields, stencil %s of width %" PetscInt_FMT, dim, dof, st == DMDA_STENCIL_STAR ? "star" : "box", sw);
-    PetscCall(DMDAGetCorners(pc->dm, NULL, NULL, NULL, &dims[0], &dims[1], &dims[2]));
-  } else {
+    fits = (PetscBool)(dim == 3 && dof == 1 && sw == 1 && st == DMDA_STENCIL_STAR && bx != DM_BOUNDARY_PERIODIC && by != DM_BOUNDARY_PERIODIC && bz != DM_BOUNDARY_PERIODIC);
+    PetscCheck(fits || !required, comm, PETSC_ERR_SUP, "%s needs a 3-D DMDA with one field and a star stencil of width 1, not periodic: this one has dimension %" PetscInt_FMT ", %" PetscInt_FMT " fields, stencil %s of width %" PetscInt_FMT, who, dim, dof, st == DMDA_STENCIL_STAR ? "star" : "box", sw);
+    if (fits) PetscCall(DMDAGetCorners(pc->dm, NULL, NULL, NULL, &dims[0], &dims[1], &dims[2]));
+  } else if (s->sip_grid[0] > 0) {
     PetscInt  M, rstart, rend, plane;
     PetscBool whole;
 
-    PetscCheck(s->sip_grid[0] > 0, comm, PETSC_ERR_USER_INPUT, "SIP needs the grid: attach the 3-D DMDA to the PC (KSPSetDM()/PCSetDM()) or give -pc_sfilu_sip_grid nx,ny,nz");
     plane = s->sip_grid[0] * s->sip_grid[1];
     PetscCall(MatGetSize(pc->pmat, &M, NULL));
-    PetscCheck(M == plane * s->sip_grid[2], comm, PETSC_ERR_ARG_SIZ, "-pc_sfilu_sip_grid %" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT " has %" PetscInt_FMT " points but the matrix has %" PetscInt_FMT " rows", s->sip_grid[0], s->sip_grid[1], s->sip_grid[2], plane * s->sip_grid[2], M);
+    PetscCheck(M == plane * s->sip_grid[2], comm, PETSC_ERR_ARG_SIZ, "%s %" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT " has %" PetscInt_FMT " points but the matrix has %" PetscInt_FMT " rows", opt, s->sip_grid[0], s->sip_grid[1], s->sip_grid[2], plane * s->sip_grid[2], M);
     PetscCall(MatGetOwnershipRange(pc->pmat, &rstart, &rend));
     whole = (PetscBool)(rstart % plane == 0 && rend % plane == 0);
     PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, &whole, 1, MPI_C_BOOL, MPI_LAND, comm));
-    PetscCheck(whole, comm, PETSC_ERR_ARG_INCOMP, "SIP with -pc_sfilu_sip_grid on several ranks needs each rank's rows to be whole z-planes of the grid (multiples of nx*ny = %" PetscInt_FMT " rows); attach a 3-D DMDA instead", plane);
+    PetscCheck(whole, comm, PETSC_ERR_ARG_INCOMP, "%s with %s on several ranks needs each rank's rows to be whole z-planes of the grid (multiples of nx*ny = %" PetscInt_FMT " rows); attach a 3-D DMDA instead", who, opt, plane);
     dims[0] = s->sip_grid[0];
     dims[1] = s->sip_grid[1];
     dims[2] = (rend - rstart) / plane;
-  }
+  } else PetscCheck(!required, comm, PETSC_ERR_USER_INPUT, "%s needs the grid: attach the 3-D DMDA to the PC (KSPSetDM()/PCSetDM()) or give %s nx,ny,nz", who, opt);
   *changed = (PetscBool)(dims[0] != s->sip_dims[0] || dims[1] != s->sip_dims[1] || dims[2] != s->sip_dims[2]);
-  for (int d = 0; d < 3; d++) s->sip_dims[d] = dims[d];
+  for (int d = 0; d < 3; d++) s->sip_dims[d] = s->engine.grid[d] = dims[d];
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -72,8 +75,9 @@ static PetscErrorCode PCSetUp_SFILU(PC pc)
   PetscFunctionBegin;
   PetscCall(PCSFILULocalMatrix(pc, &A));
   PetscCall(SFILUCheckMatrix(A, &ondevice));
-  if (s->sip) PetscCall(PCSFILUSIPGrid(pc, &regrid));
-  if (regrid || s->sip != s->built_sip || !pc->setupcalled || pc->flag != SAME_NONZERO_PATTERN || ondevice != s->ondevice || !(s->F.i || s->T) || (s->T && (s->T->opt.layout != s->engine.layout || s->T->opt.levels != s->engine.levels))) {
+  /* SIP needs the grid; the GPU sweeps take the grid layout when one is known (auto) and must have one when asked for it */
+  PetscCall(PCSFILUGrid(pc, (PetscBool)(s->sip || s->engine.layout == SFPC_LAYOUT_GRID), &regrid));
+  if (regrid || s->sip != s->built_sip || !pc->setupcalled || pc->flag != SAME_NONZERO_PATTERN || ondevice != s->ondevice || !(s->F.i || s->T) || (s->T && (s->T->opt.layout != s->engine.layout || s->T->opt.levels != s->engine.levels || s->T->opt.grid_chunk != s->engine.grid_chunk))) {
     PetscCall(SFILUSymbolic(s, A, ondevice));
     s->built_sip = s->sip;
   }
@@ -150,7 +154,13 @@ static PetscErrorCode PCSetFromOptions_SFILU(PC pc, PetscOptionItems PetscOption
     PetscCheck(!set || (wps >= 1 && wps <= 64), PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_sfilu_warps_per_sm %" PetscInt_FMT " is out of range: it must be in [1, 64]", wps);
     if (set) s->engine.warps_per_sm = wps;
   }
-  PetscCall(PetscOptionsEnum("-pc_sfilu_layout", "GPU sweeps: storage of the factor's L and U (auto chooses per triangle)", "PCSFILU", SFPCLayouts, (PetscEnum)s->engine.layout, (PetscEnum *)&s->engine.layout, NULL));
+  PetscCall(PetscOptionsEnum("-pc_sfilu_layout", "GPU sweeps: storage of the factor's L and U (auto: grid where the grid is known and the pattern fits its 7-point stencil, else per triangle)", "PCSFILU", SFPCLayouts, (PetscEnum)s->engine.layout, (PetscEnum *)&s->engine.layout, NULL));
+  {
+    PetscInt chunk = s->engine.grid_chunk;
+    PetscCall(PetscOptionsInt("-pc_sfilu_grid_chunk", "GPU grid layout: x steps per read of the neighbouring warps' results (2 or 4)", "PCSFILU", chunk, &chunk, &set));
+    PetscCheck(!set || chunk == 2 || chunk == 4, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_sfilu_grid_chunk %" PetscInt_FMT " is out of range: it must be 2 or 4", chunk);
+    s->engine.grid_chunk = chunk;
+  }
   {
     const char *kinds[] = {"ilu0", "sip"};
     PetscInt    kind    = s->sip ? 1 : 0;
@@ -160,10 +170,14 @@ static PetscErrorCode PCSetFromOptions_SFILU(PC pc, PetscOptionItems PetscOption
     PetscCall(PetscOptionsReal("-pc_sfilu_sip_alpha", "SIP: partial cancellation of the dropped fill, in [0, 1] (0 is ILU(0))", "PCSFILU", s->sip_alpha, &r, &set));
     PetscCheck(!set || (r >= 0 && r <= 1), PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_sfilu_sip_alpha %g is out of range: it must be in [0, 1]", (double)r);
     if (set) s->sip_alpha = r;
-    PetscCall(PetscOptionsIntArray("-pc_sfilu_sip_grid", "SIP: grid nx,ny,nz (x fastest) of a matrix assembled without a DMDA", "PCSFILU", dims, &nd, &set));
-    PetscCheck(!set || (nd == 3 && dims[0] > 0 && dims[1] > 0 && dims[2] > 0), PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_sfilu_sip_grid needs three positive sizes nx,ny,nz");
-    if (set)
-      for (int d = 0; d < 3; d++) s->sip_grid[d] = dims[d];
+    for (int k = 0; k < 2; k++) { /* two names for one grid: SIP's first one, and the general one (grid layout of ILU(0) too) */
+      const char *name = k ? "-pc_sfilu_grid" : "-pc_sfilu_sip_grid";
+      nd               = 3;
+      PetscCall(PetscOptionsIntArray(name, "Grid nx,ny,nz (x fastest) of a matrix assembled without a DMDA: SIP's, and the GPU sweeps' grid layout", "PCSFILU", dims, &nd, &set));
+      PetscCheck(!set || (nd == 3 && dims[0] > 0 && dims[1] > 0 && dims[2] > 0), PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "%s needs three positive sizes nx,ny,nz", name);
+      if (set)
+        for (int d = 0; d < 3; d++) s->sip_grid[d] = dims[d];
+    }
     PetscCall(PetscOptionsEnum("-pc_sfilu_sip_variant", "SIP on the GPU: factorization sync-free (flags per point, one launch) or level-synchronous (one launch per hyperplane)", "PCSFILU", SFILUSIPVariants, (PetscEnum)s->sip_variant, (PetscEnum *)&s->sip_variant, NULL));
   }
   PetscCall(PetscOptionsEnum("-pc_sfilu_levels", "GPU sweeps: dependency levels ordering the rows (auto chooses per triangle)", "PCSFILU", SFPCLevelsTypes, (PetscEnum)s->engine.levels, (PetscEnum *)&s->engine.levels, NULL));
@@ -214,8 +228,11 @@ static PetscErrorCode PCDestroy_SFILU(PC pc)
 .  -pc_sfilu_zeropivot <100*eps> - pivot u_ii fails when |u_ii| <= zeropivot * sum_j |a_ij| (Re(u_ii) for positive_definite)
 .  -pc_sfilu_warps_per_sm <w> - GPU only: warps each sync-free sweep keeps per SM (default: per triangle, 48 where
                         its levels are wide, else 24 for the factorization and 16 for the solves; 8 for SIP's sync-free factorization)
-.  -pc_sfilu_layout <auto,csr,hyb> - GPU only: how the sweeps store L and U (see `MATHYBSF`); auto takes hyb unless its
-                        padding would more than triple the triangle's memory
+.  -pc_sfilu_layout <auto,csr,hyb,grid> - GPU only: how the sweeps store L and U (see `MATHYBSF`); grid walks the 3-D grid
+                        (needs one: a 3-D `DMDA` or -pc_sfilu_grid, and a pattern within its 7-point stencil); auto takes grid
+                        where it can, else hyb unless its padding would more than triple the triangle's memory
+.  -pc_sfilu_grid <nx,ny,nz> - the grid (x fastest) of a matrix assembled without a `DMDA`, for SIP and the grid layout
+.  -pc_sfilu_grid_chunk <4> - GPU grid layout: x steps per read of the neighbouring warps' results (2 or 4)
 .  -pc_sfilu_levels <auto,asap,alap> - GPU only: the dependency levels that order the rows of the sweeps
 .  -pc_sfilu_factorization <ilu0,sip> - ILU(0), or Stone's strongly implicit procedure for 7-point stencils on a 3-D
                         grid (same pattern and the same sync-free solves as ILU(0), values that cancel part of the dropped fill)

@@ -230,21 +230,6 @@ __global__ void SIPPlaneKernel(SIPArgs g, long long p0, int npos)
   FactorPoint<false>(g, p0 + t, rc, v);
 }
 
-/* The lowest row with a column that is not itself or a grid neighbour, as (row << 32) | column. */
-__global__ void SIPPatternKernel(int n, int nx, int ny, const int *__restrict__ ai, const int *__restrict__ aj, unsigned long long *bad)
-{
-  const int r = blockIdx.x * blockDim.x + threadIdx.x;
-  if (r >= n) return;
-  const int i = r % nx, j = (r / nx) % ny, k = r / (nx * ny);
-  for (int q = ai[r]; q < ai[r + 1]; q++) {
-    const int c = aj[q], ci = c % nx, cj = (c / nx) % ny, ck = c / (nx * ny);
-    if (abs(ci - i) + abs(cj - j) + abs(ck - k) > 1) {
-      atomicMin(bad, (unsigned long long)r << 32 | (unsigned)c);
-      return; /* columns are sorted: the first bad one is the lowest */
-    }
-  }
-}
-
 /* Position of point (i, j, k) of plane s = i + j + k in the order: line (s, k) starts at table[tstart[s] + k - kmin(s)], points go by j. */
 __device__ __forceinline__ int Position(int nx, int ny, const int *__restrict__ tstart, const int *__restrict__ table, int s, int k, int j)
 {
@@ -284,21 +269,12 @@ __global__ void SIPRecordKernel(int nx, int ny, int nz, const int *__restrict__ 
 /* The SIP grid check of SFILUCheckSIPPattern(), on the device's copy of the pattern. */
 PetscErrorCode SFILUCheckSIPPattern_Device(SFPCTriDevice T, const PetscInt dims[3])
 {
-  cudaStream_t        stream;
-  unsigned long long  bad = ~0ULL, *dbad;
-  const int           tpb = 256;
+  PetscInt r, c;
 
   PetscFunctionBegin;
   PetscCall(SFILUCheckSIPGrid(T->n, dims));
-  PetscCall(PetscGetCurrentCUDAStream(&stream));
-  PetscCallCUDA(cudaMallocAsync(&dbad, sizeof(bad), stream));
-  PetscCallCUDA(cudaMemcpyAsync(dbad, &bad, sizeof(bad), cudaMemcpyHostToDevice, stream));
-  if (T->n) SIPPatternKernel<<<(int)((T->n + tpb - 1) / tpb), tpb, 0, stream>>>((int)T->n, (int)dims[0], (int)dims[1], T->i, T->j, dbad);
-  PetscCallCUDA(cudaGetLastError());
-  PetscCallCUDA(cudaMemcpyAsync(&bad, dbad, sizeof(bad), cudaMemcpyDeviceToHost, stream));
-  PetscCallCUDA(cudaStreamSynchronize(stream));
-  PetscCallCUDA(cudaFreeAsync(dbad, stream));
-  if (bad != ~0ULL) PetscCall(SFILUSIPPatternError(dims, (PetscInt)(bad >> 32), (PetscInt)(bad & 0xffffffffULL)));
+  PetscCall(SFPCGridFindOutside_Device(T, dims, &r, &c));
+  if (r >= 0) PetscCall(SFILUSIPPatternError(dims, r, c));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -31,24 +31,19 @@ PetscErrorCode SFILUSIPPatternError(const PetscInt dims[3], PetscInt r, PetscInt
 PetscErrorCode SFILUCheckSIPGrid(PetscInt n, const PetscInt dims[3])
 {
   PetscFunctionBegin;
-  PetscCheck(dims[0] >= 1 && dims[1] >= 1 && dims[2] >= 1 && dims[0] * dims[1] * dims[2] == n, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "SIP: the grid %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " does not have the matrix's %" PetscInt_FMT " rows", dims[0], dims[1], dims[2], n);
+  PetscCall(SFPCGridCheckSize(n, dims, "SIP"));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* Every off-diagonal entry of the pattern must couple a point to one of its 6 grid neighbours. */
 PetscErrorCode SFILUCheckSIPPattern(const SFPCTriFactor *F, const PetscInt dims[3])
 {
-  const PetscInt nx = dims[0], ny = dims[1];
+  PetscInt r, c;
 
   PetscFunctionBegin;
   PetscCall(SFILUCheckSIPGrid(F->n, dims));
-  for (PetscInt r = 0; r < F->n; r++) {
-    const PetscInt i = r % nx, j = (r / nx) % ny, k = r / (nx * ny);
-    for (PetscInt q = F->i[r]; q < F->i[r + 1]; q++) {
-      const PetscInt c = F->j[q], ci = c % nx, cj = (c / nx) % ny, ck = c / (nx * ny);
-      if (PetscAbsInt(ci - i) + PetscAbsInt(cj - j) + PetscAbsInt(ck - k) > 1) PetscCall(SFILUSIPPatternError(dims, r, c));
-    }
-  }
+  PetscCall(SFPCGridFindOutside_Host(F, dims, &r, &c));
+  if (r >= 0) PetscCall(SFILUSIPPatternError(dims, r, c));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

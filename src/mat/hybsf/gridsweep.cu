@@ -1,0 +1,360 @@
+/*
+   The grid layout of the sync-free engine: L and U sweeps of a factor whose pattern is (part of)
+   the 7-point stencil of a known nx x ny x nz grid, x fastest. The level formulation crosses L2
+   once per hyperplane i + j + k (nx + ny + nz - 2 hops per sweep, about 1.2 us each); this walk
+   keeps the x and y dependencies inside a warp and pays a hop per z-plane and per 32 y-lines.
+
+   One warp per tile line (jb, k): the 32 y-lines j = 32 jb + lane of z-plane k. The warp walks
+   steps t = 0 .. nx + 30; at step t lane l does point i = t - l. So
+   - the -x neighbour (i - 1, j, k) is the lane's own result of the previous step (a register),
+   - the -y neighbour (i, j - 1, k) is lane l - 1's result of the previous step (a shuffle),
+   - lane 0's -y neighbour comes from warp (jb - 1, k) and every lane's -z neighbour from warp
+     (jb, k - 1), through the output vector, read in chunks of C steps: lane l loads the C values of
+     line (j, k - 1) its next C steps need (contiguous, x fastest), lanes 0 .. C - 1 the C values of
+     line (32 jb - 1, k) lane 0 needs, and only values still holding the solve sentinel are read
+     again. A chunk, not a step, pays the L2 round trip.
+   The U sweep is the same walk over the reversed numbering r' = n - 1 - r: a point's +x, +y, +z
+   neighbours are its -x', -y', -z' ones there.
+
+   Warps take tile lines by atomic ticket in z-major order (w = k * njb + jb), so a warp only waits on
+   lines of lower tickets, whose warps have taken them and run: no deadlock whatever the residency,
+   and no grid barrier. Values are published through the output with the sentinel, as the other
+   layouts' solves do (sfdevice.cuh): no flags, no fences.
+
+   Arithmetic: the CSR sweep's (SFPCTriFactorSweep_Host()) operation for operation: b minus the
+   products in column order (-z, -y, -x for L; +x, +y, +z for U), times the inverse pivot when not
+   unit, with no fused multiply-add; entries the pattern lacks are skipped (never 0 * x).
+
+   A warp's step touches 32 lines at once (lane l is nx - 1 points after lane l + 1), so each access of
+   a natural-order array costs 32 cache lines: few warps are busy at a time, and their load/store
+   units, not bandwidth, bound them (the first version, everything in natural order: 0.93 ms for the
+   L+U apply at 128^3 on an H100, about 200 ns a step). Hence:
+   - coefficients {c_x, c_y, c_z, 1/pivot} and the mask of present entries are gathered from the
+     factor's CSR after each change of values (GridFillKernel) into "skewed slabs": slot
+     (w * (nx + 31) + t) * 32 + l holds what lane l of tile line w needs at step t, so a step's are
+     one coalesced run; the next chunk's are prefetched into L2 and loaded a chunk ahead;
+   - the other sweep's vector is reset to the sentinel once the warp's line is done, with stores
+     along x (coalesced), not point by point;
+   - right-hand sides and the other warps' results of a chunk are loaded a chunk ahead.
+   The right-hand side and the result stay in the caller's natural order.
+*/
+#include <sfpc/private/sfpcimpl.h>
+#include <sfpc/private/sfdevice.cuh>
+#include <petscdevice_cuda.h>
+
+namespace
+{
+/* A point's coefficients for one sweep: its -x, -y, -z (L) or +x, +y, +z (U) entries and the inverse pivot; 32 bytes, loaded at once. */
+struct alignas(32) GridCoef {
+  double x, y, z, w;
+};
+
+struct GridArgs {
+  int nx, ny, njb, n, ts; /* ts = nx + 31: steps (slots) per tile line */
+  long long ntasks;
+  const GridCoef *__restrict__ coef;
+  const unsigned char *__restrict__ mask;
+};
+
+/* Slot of point (i, j, k) of the walk's numbering in the skewed slabs. */
+__device__ __forceinline__ long long Slot(int njb, int ts, int i, int j, int k)
+{
+  return (((long long)k * njb + (j >> 5)) * ts + i + (j & 31)) * 32 + (j & 31);
+}
+
+/* Point r' of the walk, in the factor's numbering. */
+template <bool UP>
+__device__ __forceinline__ int Point(const GridArgs &g, int rp)
+{
+  return UP ? g.n - 1 - rp : rp;
+}
+
+__device__ __forceinline__ unsigned long long LoadBits(const double *x, int r)
+{
+  return cuda::atomic_ref<const unsigned long long, cuda::thread_scope_device>(*(const unsigned long long *)(x + r)).load(cuda::memory_order_relaxed);
+}
+
+__device__ __forceinline__ double Sub(double v, double c, double y)
+{
+  return __dsub_rn(v, __dmul_rn(c, y)); /* as the host computes s -= a * x: rounded product, then difference */
+}
+
+/* What a lane needs for C steps of its line besides the coefficients: right-hand sides, masks, the -z results, lane 0's -y results. */
+template <int C>
+struct GridChunk {
+  GridCoef           c[C];
+  double             b[C];
+  unsigned           m[C];
+  unsigned long long z[C], y;
+};
+
+/* A tile line's geometry in the walk's numbering. */
+struct GridLine {
+  int       line, below, left; /* (0, j, k), (0, j, k - 1), (0, 32 jb - 1, k) */
+  long long slot;              /* slot of step 0 of this lane */
+  bool      active, hasbelow, hasleft;
+};
+
+/* Issues the loads of the chunk of steps t0 .. t0 + C - 1 (none waits here: the results are used a chunk later), and prefetches the next chunk's slabs into L2. */
+template <bool UP, int C>
+__device__ __forceinline__ void LoadChunk(const GridArgs &g, const GridLine &L, const double *b, const double *x, int lane, int t0, GridChunk<C> &c)
+{
+#pragma unroll
+  for (int s = 0; s < C; s++) {
+    const int  i  = t0 + s - lane;
+    const bool in = L.active && i >= 0 && i < g.nx;
+    c.m[s]        = 0;
+    c.z[s]        = 0;
+    if (in) {
+      const int r = Point<UP>(g, L.line + i);
+      c.b[s]      = b[r]; /* a plain load: in an LU solve b may be the array this sweep resets (its own points only) */
+      c.m[s]      = g.mask[L.slot + 32 * (t0 + s)];
+      c.c[s]      = g.coef[L.slot + 32 * (t0 + s)];
+      if (L.hasbelow) c.z[s] = LoadBits(x, Point<UP>(g, L.below + i));
+    }
+  }
+  c.y = L.hasleft && t0 + lane < g.nx ? LoadBits(x, Point<UP>(g, L.left + t0 + lane)) : 0;
+  { /* the next chunk's C * 32 slots of coefficients (32 bytes each) in 128-byte lines, and of masks */
+    const long long first = L.slot - lane + 32LL * (t0 + C);
+    for (int q = lane; q < 8 * C; q += 32)
+      if (t0 + C + q / 8 < g.ts) asm volatile("prefetch.global.L2 [%0];" ::"l"(g.coef + first + 4 * q));
+    if (lane == 0 && t0 + C < g.ts) asm volatile("prefetch.global.L2 [%0];" ::"l"(g.mask + first));
+  }
+}
+
+template <bool UP, bool UNIT, int C>
+__global__ void __launch_bounds__(32 * SFPC_WARPS_PER_BLOCK) GridSweepKernel(GridArgs g, const double *b, double *x, double *reset, unsigned long long *counter, unsigned long long base)
+{
+  const unsigned full = 0xffffffffu;
+  const int      lane = threadIdx.x & 31, plane = g.nx * g.ny;
+
+  for (long long w; (w = sfpc::TakeTask(counter, base)) < g.ntasks;) {
+    const int    k = (int)(w / g.njb), jb = (int)(w - (long long)k * g.njb), j = 32 * jb + lane;
+    const int    nact = min(32, g.ny - 32 * jb), nsteps = g.nx + nact - 1;
+    GridLine     L;
+    GridChunk<C> cur, nxt;
+    double       prev = 0; /* this lane's result of the previous step */
+
+    L.line     = (k * g.ny + j) * g.nx;
+    L.slot     = (w * g.ts) * 32 + lane;
+    L.below    = L.line - plane;
+    L.left     = (k * g.ny + 32 * jb - 1) * g.nx;
+    L.active   = lane < nact;
+    L.hasbelow = L.active && k > 0;
+    L.hasleft  = jb > 0 && lane < C;
+    LoadChunk<UP, C>(g, L, b, x, lane, 0, cur);
+    for (int t0 = 0; t0 < nsteps; t0 += C) {
+      /* the other warps' results this chunk needs: those not published when loaded are read again, together */
+      for (;;) {
+        bool pending = cur.y == SFPC_SENTINEL;
+#pragma unroll
+        for (int s = 0; s < C; s++) pending |= cur.z[s] == SFPC_SENTINEL;
+        if (!__any_sync(full, pending)) break;
+        sfpc::Backoff();
+#pragma unroll
+        for (int s = 0; s < C; s++)
+          if (cur.z[s] == SFPC_SENTINEL) cur.z[s] = LoadBits(x, Point<UP>(g, L.below + t0 + s - lane));
+        if (cur.y == SFPC_SENTINEL) cur.y = LoadBits(x, Point<UP>(g, L.left + t0 + lane));
+      }
+      /* the next chunk's loads fly while this one computes */
+      if (t0 + C < nsteps) LoadChunk<UP, C>(g, L, b, x, lane, t0 + C, nxt);
+      /* C steps */
+#pragma unroll
+      for (int s = 0; s < C; s++) {
+        const int    i  = t0 + s - lane;
+        const double yl = __longlong_as_double((long long)__shfl_sync(full, cur.y, s));
+        double       ym = __shfl_up_sync(full, prev, 1);
+        if (lane == 0) ym = yl;
+        if (L.active && i >= 0 && i < g.nx) {
+          const unsigned m  = cur.m[s];
+          const double   zm = __longlong_as_double((long long)cur.z[s]);
+          double         v  = cur.b[s];
+          const int      r  = Point<UP>(g, L.line + i);
+          if (UP) {
+            if (m & 1) v = Sub(v, cur.c[s].x, prev);
+            if (m & 2) v = Sub(v, cur.c[s].y, ym);
+            if (m & 4) v = Sub(v, cur.c[s].z, zm);
+          } else {
+            if (m & 4) v = Sub(v, cur.c[s].z, zm);
+            if (m & 2) v = Sub(v, cur.c[s].y, ym);
+            if (m & 1) v = Sub(v, cur.c[s].x, prev);
+          }
+          if (!UNIT) v = __dmul_rn(v, cur.c[s].w);
+          sfpc::PublishValue(x, r, v);
+          prev = v;
+        }
+      }
+      cur = nxt;
+    }
+    if (reset) { /* every point of the line was read (b may be reset): the other sweep's vector, along x */
+      for (int l = 0; l < nact; l++) {
+        const int base = L.line - lane * g.nx + l * g.nx; /* (0, 32 jb + l, k) */
+        for (int i = lane; i < g.nx; i += 32) sfpc::ResetValue(reset, Point<UP>(g, base + i));
+      }
+    }
+  }
+}
+
+/* The lowest row with a column that is not itself or a grid neighbour, as (row << 32) | column. */
+__global__ void GridOutsideKernel(int n, int nx, int ny, const int *__restrict__ ai, const int *__restrict__ aj, unsigned long long *bad)
+{
+  const int r = blockIdx.x * blockDim.x + threadIdx.x;
+  if (r >= n) return;
+  const int i = r % nx, j = (r / nx) % ny, k = r / (nx * ny);
+  for (int q = ai[r]; q < ai[r + 1]; q++) {
+    const int c = aj[q], ci = c % nx, cj = (c / nx) % ny, ck = c / (nx * ny);
+    if (abs(ci - i) + abs(cj - j) + abs(ck - k) > 1) {
+      atomicMin(bad, (unsigned long long)r << 32 | (unsigned)c);
+      return; /* columns are sorted: the first bad one is the lowest */
+    }
+  }
+}
+
+/*
+   Per point: which neighbours' entries the pattern holds and their coefficients, into each grid sweep's
+   slabs (L at the point's slot, U at the slot of the reversed point). A neighbour is told by coordinates,
+   not by stride alone: where a side has length 1 two strides coincide (nx = 1: x and y neighbours are
+   both 1 away).
+*/
+__global__ void GridFillKernel(int n, int nx, int ny, int nz, const int *__restrict__ ai, const int *__restrict__ aj, const int *__restrict__ ad, const double *__restrict__ a, GridCoef *lower, unsigned char *lmask, GridCoef *upper, unsigned char *umask)
+{
+  const int r = blockIdx.x * blockDim.x + threadIdx.x;
+  if (r >= n) return;
+  const int at[3] = {r % nx, (r / nx) % ny, r / (nx * ny)}, dims[3] = {nx, ny, nz}, stride[3] = {1, nx, nx * ny};
+  const int njb = (ny + 31) / 32, ts = nx + 31;
+  double    lo[3] = {0, 0, 0}, up[3] = {0, 0, 0};
+  unsigned  ml = 0, mu = 0;
+
+  for (int q = ai[r]; q < ai[r + 1]; q++) {
+    const int c = aj[q];
+    for (int d = 0; d < 3; d++) {
+      if (at[d] > 0 && c == r - stride[d]) ml |= 1u << d, lo[d] = a[q];
+      if (at[d] < dims[d] - 1 && c == r + stride[d]) mu |= 1u << d, up[d] = a[q];
+    }
+  }
+  if (lower) {
+    const long long s = Slot(njb, ts, at[0], at[1], at[2]);
+    lower[s]          = GridCoef{lo[0], lo[1], lo[2], a[ad[r]]};
+    lmask[s]          = (unsigned char)ml;
+  }
+  if (upper) {
+    const long long s = Slot(njb, ts, nx - 1 - at[0], ny - 1 - at[1], nz - 1 - at[2]);
+    upper[s]          = GridCoef{up[0], up[1], up[2], a[ad[r]]};
+    umask[s]          = (unsigned char)mu;
+  }
+}
+
+template <bool UP, bool UNIT>
+PetscErrorCode Launch(int chunk, int blocks, cudaStream_t stream, const GridArgs &g, const double *b, double *x, double *reset, unsigned long long *counter, unsigned long long base)
+{
+  PetscFunctionBegin;
+  switch (chunk) {
+  case 4:
+    GridSweepKernel<UP, UNIT, 4><<<blocks, 32 * SFPC_WARPS_PER_BLOCK, 0, stream>>>(g, b, x, reset, counter, base);
+    break;
+  case 2:
+    GridSweepKernel<UP, UNIT, 2><<<blocks, 32 * SFPC_WARPS_PER_BLOCK, 0, stream>>>(g, b, x, reset, counter, base);
+    break;
+  default:
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Grid chunk must be 2 or 4, not %d", chunk);
+  }
+  PetscCallCUDA(cudaGetLastError());
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+} // namespace
+
+/* The first entry (row, col) of T's pattern that is neither a diagonal nor a grid neighbour of its row, or -1, -1 (twin of SFPCGridFindOutside_Host()). */
+PetscErrorCode SFPCGridFindOutside_Device(SFPCTriDevice T, const PetscInt dims[3], PetscInt *row, PetscInt *col)
+{
+  cudaStream_t       stream;
+  unsigned long long bad = ~0ULL, *dbad;
+  const int          tpb = 256;
+
+  PetscFunctionBegin;
+  PetscCall(PetscGetCurrentCUDAStream(&stream));
+  PetscCallCUDA(cudaMallocAsync(&dbad, sizeof(bad), stream));
+  PetscCallCUDA(cudaMemcpyAsync(dbad, &bad, sizeof(bad), cudaMemcpyHostToDevice, stream));
+  if (T->n) GridOutsideKernel<<<(int)((T->n + tpb - 1) / tpb), tpb, 0, stream>>>((int)T->n, (int)dims[0], (int)dims[1], T->i, T->j, dbad);
+  PetscCallCUDA(cudaGetLastError());
+  PetscCallCUDA(cudaMemcpyAsync(&bad, dbad, sizeof(bad), cudaMemcpyDeviceToHost, stream));
+  PetscCallCUDA(cudaStreamSynchronize(stream));
+  PetscCallCUDA(cudaFreeAsync(dbad, stream));
+  *row = bad == ~0ULL ? -1 : (PetscInt)(bad >> 32);
+  *col = bad == ~0ULL ? -1 : (PetscInt)(bad & 0xffffffffULL);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Storage of the grid layout for the sweeps that use it (their layout already set to grid); the values come with SFPCGridFill_Device(). */
+PetscErrorCode SFPCGridCreate_Device(SFPCTriDevice T, const PetscInt dims[3])
+{
+  cudaStream_t   stream;
+  const double   slots = 32.0 * ((dims[1] + 31) / 32) * dims[2] * (dims[0] + 31.0);
+  SFPCSchedule  *S[2]  = {T->opt.lower ? &T->lower : NULL, T->opt.upper ? &T->upper : NULL};
+
+  PetscFunctionBegin;
+  PetscCall(SFPCGridDestroy_Device(T));
+  PetscCheck((double)T->n + 32.0 * dims[0] < (double)PETSC_INT_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "The grid layout's indices of %" PetscInt_FMT " points do not fit 32-bit integers", T->n);
+  PetscCall(PetscGetCurrentCUDAStream(&stream));
+  T->grid.nx = (int)dims[0];
+  T->grid.ny = (int)dims[1];
+  T->grid.nz = (int)dims[2];
+  for (int k = 0; k < 2; k++) {
+    if (!S[k] || S[k]->layout != SFPC_LAYOUT_GRID) continue;
+    PetscCallCUDA(cudaMallocAsync(&S[k]->gcoef, 4 * sizeof(PetscScalar) * (size_t)slots, stream));
+    PetscCallCUDA(cudaMallocAsync(&S[k]->gmask, (size_t)slots, stream));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Gathers the grid sweeps' coefficients and masks from the factor's values into their slabs (slots no point uses are never read). */
+PetscErrorCode SFPCGridFill_Device(SFPCTriDevice T)
+{
+  cudaStream_t stream;
+  const int    tpb = 256;
+
+  PetscFunctionBegin;
+  if (!T->grid.nx || !T->n) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscGetCurrentCUDAStream(&stream));
+  GridFillKernel<<<(int)((T->n + tpb - 1) / tpb), tpb, 0, stream>>>((int)T->n, T->grid.nx, T->grid.ny, T->grid.nz, T->i, T->j, T->diag, T->a, (GridCoef *)T->lower.gcoef, T->lower.gmask, (GridCoef *)T->upper.gcoef, T->upper.gmask);
+  PetscCallCUDA(cudaGetLastError());
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SFPCGridDestroy_Device(SFPCTriDevice T)
+{
+  cudaStream_t stream;
+  void        *p[] = {T->lower.gcoef, T->lower.gmask, T->upper.gcoef, T->upper.gmask};
+
+  PetscFunctionBegin;
+  PetscCall(PetscGetCurrentCUDAStream(&stream));
+  for (int k = 0; k < 4; k++)
+    if (p[k]) PetscCallCUDA(cudaFreeAsync(p[k], stream));
+  T->lower.gcoef = T->upper.gcoef = NULL;
+  T->lower.gmask = T->upper.gmask = NULL;
+  T->grid.nx = T->grid.ny = T->grid.nz = 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* x = L^{-1} b (lower) or U^{-1} b with the grid layout; x holds the sentinel on entry, reset (may be NULL) gets it point by point. */
+PetscErrorCode SFPCGridSweep_Device(SFPCTriDevice T, PetscBool lower, const PetscScalar *b, PetscScalar *x, PetscScalar *reset, cudaStream_t stream)
+{
+  const SFPCSchedule *S = lower ? &T->lower : &T->upper;
+  GridArgs            g;
+  int                 blocks;
+  unsigned long long  base;
+  const int           chunk = (int)T->opt.grid_chunk;
+
+  PetscFunctionBegin;
+  g.nx     = T->grid.nx;
+  g.ny     = T->grid.ny;
+  g.njb    = (T->grid.ny + 31) / 32;
+  g.n      = (int)T->n;
+  g.ts     = T->grid.nx + 31;
+  g.ntasks = (long long)g.njb * T->grid.nz;
+  g.coef   = (const GridCoef *)S->gcoef;
+  g.mask   = S->gmask;
+  PetscCall(SFPCTriDeviceTakeTickets(T, g.ntasks, S->solve_resident, &blocks, &base));
+  if (lower) PetscCall(S->unit ? Launch<false, true>(chunk, blocks, stream, g, b, x, reset, T->counter, base) : Launch<false, false>(chunk, blocks, stream, g, b, x, reset, T->counter, base));
+  else PetscCall(S->unit ? Launch<true, true>(chunk, blocks, stream, g, b, x, reset, T->counter, base) : Launch<true, false>(chunk, blocks, stream, g, b, x, reset, T->counter, base));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

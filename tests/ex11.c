@@ -1,0 +1,334 @@
+static char help[] = "The grid layout of the GPU sweeps (-pc_sfilu_layout grid): ILU(0) and SIP on a 3-D DMDA.\n"
+                     "Upwinded convection-diffusion (nonsymmetric), optionally with Dirichlet rows (boundary points keep\n"
+                     "only their diagonal, so entries inside the grid are missing from the pattern).\n"
+                     "Options: -nx -ny -nz <grid>, -peclet <p>, -dirichlet, -nodm (no DMDA attached: the grid comes from\n"
+                     "-pc_sfilu_grid), -box (a 27-point DMDA), -fact <ilu0|sip> (host run), -layout <grid|auto|hyb> (what the PCs are told), -device (compare on the GPU).\n"
+                     "Without -device: a host solve only (the CPU checks of the layout option, errors included).\n"
+                     "With -device, for ILU(0) and SIP: the layout the GPU factor took; one GPU apply against the host's\n"
+                     "(bitwise); GMRES on the GPU and on the host (iterations, residual histories to rounding); the same\n"
+                     "after the values change (SAME_NONZERO_PATTERN refactorization).\n";
+
+#include <petscksp.h>
+#include <petscdmda.h>
+#include <sfpc.h>
+#include "problems.h"
+
+/* -div grad u + v . grad u, first-order upwind, outside neighbours dropped; with dirichlet, boundary points are identity rows. */
+static PetscErrorCode Assemble(DM da, PetscReal peclet, PetscBool dirichlet, PetscReal scale, Mat A)
+{
+  PetscInt    nx, ny, nz, xs, ys, zs, xm, ym, zm;
+  MatStencil  row, col[7];
+  PetscScalar val[7];
+
+  PetscFunctionBegin;
+  PetscCall(DMDAGetInfo(da, NULL, &nx, &ny, &nz, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL));
+  PetscCall(DMDAGetCorners(da, &xs, &ys, &zs, &xm, &ym, &zm));
+  for (PetscInt k = zs; k < zs + zm; k++)
+    for (PetscInt j = ys; j < ys + ym; j++)
+      for (PetscInt i = xs; i < xs + xm; i++) {
+        const PetscReal h[3] = {1.0 / (nx + 1), 1.0 / (ny + 1), 1.0 / (nz + 1)};
+        const PetscInt  at[3] = {i, j, k}, size[3] = {nx, ny, nz};
+        PetscReal       v[3];
+        PetscInt        m    = 0;
+        PetscScalar     diag = 0;
+        PetscBool       edge = PETSC_FALSE;
+
+        for (int d = 0; d < 3; d++) edge = (PetscBool)(edge || (size[d] > 2 && (at[d] == 0 || at[d] == size[d] - 1)));
+        row.i = i, row.j = j, row.k = k, row.c = 0;
+        if (dirichlet && edge) {
+          val[0] = scale;
+          PetscCall(MatSetValuesStencil(A, 1, &row, 1, &row, val, INSERT_VALUES));
+          continue;
+        }
+        TestCavityVelocity(peclet, (i + 1) * h[0], (j + 1) * h[1], (k + 1) * h[2], v);
+        for (int d = 0; d < 3; d++) {
+          const PetscReal dl = 1.0 / (h[d] * h[d]) + PetscMax(v[d], 0) / h[d], du = 1.0 / (h[d] * h[d]) - PetscMin(v[d], 0) / h[d];
+          diag += dl + du;
+          for (int side = -1; side <= 1; side += 2) {
+            if (at[d] + side < 0 || at[d] + side >= size[d]) continue;
+            col[m] = row;
+            if (d == 0) col[m].i += side;
+            if (d == 1) col[m].j += side;
+            if (d == 2) col[m].k += side;
+            val[m++] = scale * (side < 0 ? -dl : -du);
+          }
+        }
+        col[m]   = row;
+        val[m++] = scale * diag;
+        PetscCall(MatSetValuesStencil(A, 1, &row, m, col, val, INSERT_VALUES));
+      }
+  PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static const char *YesNo(PetscBool b)
+{
+  return b ? "yes" : "NO";
+}
+
+/* A KSP under prefix pre with sfilu (factorization fact) for A; the DMDA attached unless nodm. */
+static PetscErrorCode MakeKSP(Mat A, DM da, PetscBool nodm, const char *pre, const char *fact, const char *layout, KSP *ksp)
+{
+  char opt[64];
+
+  PetscFunctionBegin;
+  PetscCall(TestOptionsSetPrefixed(pre, "-ksp_type gmres -ksp_rtol 1e-8 -pc_type sfilu"));
+  /* these change from call to call under one prefix: set, not defaulted */
+  PetscCall(PetscSNPrintf(opt, sizeof(opt), "-%spc_sfilu_factorization", pre));
+  PetscCall(PetscOptionsSetValue(NULL, opt, fact));
+  PetscCall(PetscSNPrintf(opt, sizeof(opt), "-%spc_sfilu_layout", pre));
+  PetscCall(PetscOptionsSetValue(NULL, opt, layout));
+  PetscCall(KSPCreate(PETSC_COMM_WORLD, ksp));
+  PetscCall(KSPSetOptionsPrefix(*ksp, pre));
+  PetscCall(KSPSetOperators(*ksp, A, A));
+  if (!nodm) { /* the PC's DM, not the KSP's: a KSP with a host DMDA takes its work vectors from it (GMRES on aijcusparse then broke down, with either layout) */
+    PC pc;
+    PetscCall(KSPGetPC(*ksp, &pc));
+    PetscCall(PCSetDM(pc, da));
+  }
+  PetscCall(KSPSetResidualHistory(*ksp, NULL, PETSC_DECIDE, PETSC_TRUE));
+  PetscCall(KSPSetFromOptions(*ksp));
+  PetscCall(KSPSetUp(*ksp));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Whether two vectors hold the same bits on every rank (read on the host). */
+static PetscErrorCode SameBits(Vec x, Vec y, PetscBool *same)
+{
+  const PetscScalar *a, *b;
+  PetscInt           n;
+
+  PetscFunctionBegin;
+  PetscCall(VecGetLocalSize(x, &n));
+  PetscCall(VecGetArrayRead(x, &a));
+  PetscCall(VecGetArrayRead(y, &b));
+  *same = (PetscBool)!memcmp(a, b, sizeof(PetscScalar) * (size_t)n);
+  PetscCall(VecRestoreArrayRead(y, &b));
+  PetscCall(VecRestoreArrayRead(x, &a));
+  PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, same, 1, MPI_C_BOOL, MPI_LAND, PETSC_COMM_WORLD));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Solves with ksp; its iterations and residual history (copied into hist, nhist). */
+static PetscErrorCode Solve(KSP ksp, Vec b, PetscInt *its, PetscReal **hist, PetscInt *nhist)
+{
+  Vec              x;
+  const PetscReal *h;
+
+  PetscFunctionBegin;
+  PetscCall(VecDuplicate(b, &x));
+  PetscCall(KSPSolve(ksp, b, x));
+  PetscCall(KSPGetIterationNumber(ksp, its));
+  PetscCall(KSPGetResidualHistory(ksp, &h, nhist));
+  PetscCall(PetscMalloc1(*nhist, hist));
+  PetscCall(PetscArraycpy(*hist, h, *nhist));
+  PetscCall(VecDestroy(&x));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Solves with ksp from a zero guess: iterations, reason, residual history (copied into hist, nhist). */
+static PetscErrorCode SolveKSP(KSP ksp, Vec b, PetscInt *its, KSPConvergedReason *reason, PetscReal **hist, PetscInt *nhist)
+{
+  PetscFunctionBegin;
+  PetscCall(Solve(ksp, b, its, hist, nhist));
+  PetscCall(KSPGetConvergedReason(ksp, reason));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+   For one factorization: the GPU with the layout asked for (d_) and with hyb (y_) against the host (h_): the layout
+   taken; two applies of different vectors, each against the host's; GMRES; then the same after new values.
+*/
+static PetscErrorCode Compare(DM da, Mat A, Mat Ad, PetscBool nodm, PetscReal peclet, PetscBool dirichlet, const char *fact, const char *layout)
+{
+  KSP         kh, kd, ky;
+  PC          ph, pd;
+  Vec         r[2], rd[2], yh, yd;
+  PetscBool   grid, same[2];
+  PetscRandom rnd;
+
+  PetscFunctionBegin;
+  PetscCall(MakeKSP(A, da, nodm, "h_", fact, layout, &kh));
+  PetscCall(MakeKSP(Ad, da, nodm, "d_", fact, layout, &kd));
+  PetscCall(MakeKSP(Ad, da, nodm, "y_", fact, "hyb", &ky));
+  PetscCall(KSPGetPC(kh, &ph));
+  PetscCall(KSPGetPC(kd, &pd));
+  PetscCall(TestPCViewHas(pd, "grid layout", &grid));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s, layout %s: the GPU sweeps walk the grid: %s\n", fact, layout, YesNo(grid)));
+  PetscCall(PetscRandomCreate(PETSC_COMM_WORLD, &rnd));
+  PetscCall(PetscRandomSetInterval(rnd, -1.0, 1.0));
+  for (int k = 0; k < 2; k++) {
+    PetscCall(MatCreateVecs(A, NULL, &r[k]));
+    PetscCall(MatCreateVecs(Ad, NULL, &rd[k]));
+    PetscCall(VecSetRandom(r[k], rnd));
+    PetscCall(VecCopy(r[k], rd[k]));
+  }
+  PetscCall(PetscRandomDestroy(&rnd));
+  PetscCall(VecDuplicate(r[0], &yh));
+  PetscCall(VecDuplicate(rd[0], &yd));
+  for (int pass = 0; pass < 2; pass++) {
+    PetscInt           its[3], nh[3];
+    PetscReal         *h[3], worst = 0;
+    KSPConvergedReason reason[3];
+    KSP                ks[3] = {kh, kd, ky};
+
+    if (pass) { /* new values, same pattern: only the numeric factorization and the layout's gather run again */
+      PetscCall(Assemble(da, 2 * peclet, dirichlet, 3.0, A));
+      PetscCall(MatCopy(A, Ad, SAME_NONZERO_PATTERN));
+      for (int k = 0; k < 3; k++) {
+        PetscCall(KSPSetOperators(ks[k], k ? Ad : A, k ? Ad : A));
+        PetscCall(KSPSetUp(ks[k]));
+      }
+    }
+    for (int k = 0; k < 2; k++) { /* two inputs in a row: each apply must read its own input and leave the work vectors ready */
+      PetscCall(PCApply(ph, r[k], yh));
+      PetscCall(PCApply(pd, rd[k], yd));
+      PetscCall(SameBits(yh, yd, &same[k]));
+    }
+    for (int k = 0; k < 3; k++) PetscCall(SolveKSP(ks[k], k ? rd[0] : r[0], &its[k], &reason[k], &h[k], &nh[k]));
+    for (PetscInt k = 0; k < PetscMin(nh[0], nh[1]); k++) worst = PetscMax(worst, PetscAbsReal(h[0][k] - h[1][k]) / PetscMax(h[0][k], PETSC_SMALL));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %s: applies bitwise the host's: %s, %s\n", pass ? "new values" : "first values", YesNo(same[0]), YesNo(same[1])));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "    GMRES: host %s in %" PetscInt_FMT ", GPU %s in %" PetscInt_FMT ", GPU hyb %s in %" PetscInt_FMT "; GPU residual history agrees with the host's to 1e-6: %s\n", KSPConvergedReasons[reason[0]], its[0], KSPConvergedReasons[reason[1]], its[1], KSPConvergedReasons[reason[2]], its[2], YesNo((PetscBool)(nh[0] == nh[1] && worst <= 1e-6))));
+    PetscCall(PetscInfo(NULL, "largest relative residual history difference %g\n", (double)worst));
+    for (int k = 0; k < 3; k++) PetscCall(PetscFree(h[k]));
+  }
+  PetscCall(Assemble(da, peclet, dirichlet, 1.0, A)); /* the first values again, for the next factorization */
+  PetscCall(MatCopy(A, Ad, SAME_NONZERO_PATTERN));
+  for (int k = 0; k < 2; k++) {
+    PetscCall(VecDestroy(&r[k]));
+    PetscCall(VecDestroy(&rd[k]));
+  }
+  PetscCall(VecDestroy(&yh));
+  PetscCall(VecDestroy(&yd));
+  PetscCall(KSPDestroy(&kh));
+  PetscCall(KSPDestroy(&kd));
+  PetscCall(KSPDestroy(&ky));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+int main(int argc, char **argv)
+{
+  DM        da;
+  Mat       A;
+  Vec       b;
+  PetscInt  nx = 40, ny = 64, nz = 24;
+  PetscReal peclet = 20;
+  PetscBool nodm = PETSC_FALSE, dirichlet = PETSC_FALSE, device = PETSC_FALSE, box = PETSC_FALSE;
+  char      layout[16] = "grid", fact[16] = "ilu0";
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscCall(SFPCInitializePackage());
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-nx", &nx, NULL));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-ny", &ny, NULL));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-nz", &nz, NULL));
+  PetscCall(PetscOptionsGetReal(NULL, NULL, "-peclet", &peclet, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-nodm", &nodm, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-dirichlet", &dirichlet, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-device", &device, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-box", &box, NULL));
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-layout", layout, sizeof(layout), NULL));
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-fact", fact, sizeof(fact), NULL));
+  PetscCall(DMDACreate3d(PETSC_COMM_WORLD, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, box ? DMDA_STENCIL_BOX : DMDA_STENCIL_STAR, nx, ny, nz, PETSC_DECIDE, PETSC_DECIDE, PETSC_DECIDE, 1, 1, NULL, NULL, NULL, &da));
+  PetscCall(DMSetFromOptions(da));
+  PetscCall(DMSetUp(da));
+  PetscCall(DMCreateMatrix(da, &A));
+  PetscCall(Assemble(da, peclet, dirichlet, 1.0, A));
+  PetscCall(DMCreateGlobalVector(da, &b));
+  PetscCall(VecSet(b, 1.0));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "grid %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT ", Peclet %g%s, %s\n", nx, ny, nz, (double)peclet, dirichlet ? ", Dirichlet rows" : "", nodm ? "no DMDA attached" : "DMDA attached"));
+  if (device) {
+    Mat Ad;
+    PetscCall(MatConvert(A, MATAIJCUSPARSE, MAT_INITIAL_MATRIX, &Ad));
+    PetscCall(Compare(da, A, Ad, nodm, peclet, dirichlet, "ilu0", layout));
+    PetscCall(Compare(da, A, Ad, nodm, peclet, dirichlet, "sip", layout));
+    PetscCall(MatDestroy(&Ad));
+  } else { /* host: the option is checked here too (errors), and changes nothing else */
+    KSP      ksp;
+    PetscInt its, n;
+    PetscReal *h;
+    PetscCall(MakeKSP(A, da, nodm, "c_", fact, layout, &ksp));
+    PetscCall(Solve(ksp, b, &its, &h, &n));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "host %s with -pc_sfilu_layout %s: %" PetscInt_FMT " GMRES iterations\n", fact, layout, its));
+    PetscCall(PetscFree(h));
+    PetscCall(KSPDestroy(&ksp));
+  }
+  PetscCall(VecDestroy(&b));
+  PetscCall(MatDestroy(&A));
+  PetscCall(DMDestroy(&da));
+  PetscCall(PetscFinalize());
+  return 0;
+}
+
+/*TEST
+
+  build:
+    depends: problems.c
+
+  # CPU: the grid layout is a GPU storage, but asking for it is checked on the host as well
+  test:
+    suffix: host
+    args: -nx 12 -ny 10 -nz 6 -dirichlet
+  test:
+    suffix: host_grid_option
+    args: -nx 12 -ny 10 -nz 6 -nodm -c_pc_sfilu_grid 12,10,6
+  test:
+    suffix: no_grid
+    args: -nx 12 -ny 10 -nz 6 -nodm
+    filter: Error: grep -E "needs the grid" | sed -e "s/^\[0\]PETSC ERROR: //"
+  test:
+    suffix: wrong_pattern
+    args: -nx 12 -ny 10 -nz 6 -nodm -c_pc_sfilu_grid 10,12,6
+    filter: Error: grep -E "needs a 7-point" | sed -e "s/^\[0\]PETSC ERROR: //"
+  test:
+    suffix: wrong_size
+    args: -nx 12 -ny 10 -nz 6 -nodm -c_pc_sfilu_grid 10,10,6
+    filter: Error: grep -E "points but the matrix has" | sed -e "s/^\[0\]PETSC ERROR: //"
+  test:
+    suffix: box_dmda
+    args: -nx 12 -ny 10 -nz 6 -box
+    filter: Error: grep -E "needs a 3-D DMDA" | sed -e "s/^\[0\]PETSC ERROR: //"
+  test:
+    suffix: bad_chunk
+    args: -nx 12 -ny 10 -nz 6 -c_pc_sfilu_grid_chunk 5
+    filter: Error: grep -E "out of range" | sed -e "s/^\[0\]PETSC ERROR: //"
+  test:
+    suffix: host_mpi
+    nsize: 2
+    args: -nx 12 -ny 10 -nz 6 -dirichlet -fact sip
+
+  # GPU: grid sweeps against the host sweeps, ILU(0) and SIP: cubic-ish, ny not a multiple of 32, ny < 32,
+  # sides of length 1, Dirichlet rows, no DMDA (-pc_sfilu_grid), auto choosing grid, chunks of 2 and 4, 2 ranks
+  testset:
+    requires: gpu
+    args: -device -use_gpu_aware_mpi 0
+    test:
+      suffix: gpu_40x64x24
+    test:
+      suffix: gpu_odd
+      args: -nx 23 -ny 45 -nz 7 -dirichlet -h_pc_sfilu_grid_chunk 2 -d_pc_sfilu_grid_chunk 2
+    test:
+      suffix: gpu_small_y
+      args: -nx 17 -ny 9 -nz 5 -dirichlet -h_pc_sfilu_grid_chunk 4 -d_pc_sfilu_grid_chunk 4
+    test:
+      suffix: gpu_nx1
+      args: -nx 1 -ny 40 -nz 6
+    test:
+      suffix: gpu_ny1
+      args: -nx 24 -ny 1 -nz 9
+    test:
+      suffix: gpu_nz1
+      args: -nx 33 -ny 70 -nz 1
+    test:
+      suffix: gpu_nodm
+      args: -nx 23 -ny 45 -nz 7 -nodm -h_pc_sfilu_grid 23,45,7 -d_pc_sfilu_grid 23,45,7 -y_pc_sfilu_grid 23,45,7
+    test:
+      suffix: gpu_auto
+      args: -nx 23 -ny 45 -nz 7 -layout auto
+    test:
+      suffix: gpu_mpi
+      nsize: 2
+      args: -nx 23 -ny 45 -nz 8 -dirichlet
+
+TEST*/
