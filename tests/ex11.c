@@ -13,55 +13,6 @@ static char help[] = "The grid layout of the GPU sweeps (-pc_sfilu_layout grid):
 #include <sfpc.h>
 #include "problems.h"
 
-/* -div grad u + v . grad u, first-order upwind, outside neighbours dropped; with dirichlet, boundary points are identity rows. */
-static PetscErrorCode Assemble(DM da, PetscReal peclet, PetscBool dirichlet, PetscReal scale, Mat A)
-{
-  PetscInt    nx, ny, nz, xs, ys, zs, xm, ym, zm;
-  MatStencil  row, col[7];
-  PetscScalar val[7];
-
-  PetscFunctionBegin;
-  PetscCall(DMDAGetInfo(da, NULL, &nx, &ny, &nz, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL));
-  PetscCall(DMDAGetCorners(da, &xs, &ys, &zs, &xm, &ym, &zm));
-  for (PetscInt k = zs; k < zs + zm; k++)
-    for (PetscInt j = ys; j < ys + ym; j++)
-      for (PetscInt i = xs; i < xs + xm; i++) {
-        const PetscReal h[3] = {1.0 / (nx + 1), 1.0 / (ny + 1), 1.0 / (nz + 1)};
-        const PetscInt  at[3] = {i, j, k}, size[3] = {nx, ny, nz};
-        PetscReal       v[3];
-        PetscInt        m    = 0;
-        PetscScalar     diag = 0;
-        PetscBool       edge = PETSC_FALSE;
-
-        for (int d = 0; d < 3; d++) edge = (PetscBool)(edge || (size[d] > 2 && (at[d] == 0 || at[d] == size[d] - 1)));
-        row.i = i, row.j = j, row.k = k, row.c = 0;
-        if (dirichlet && edge) {
-          val[0] = scale;
-          PetscCall(MatSetValuesStencil(A, 1, &row, 1, &row, val, INSERT_VALUES));
-          continue;
-        }
-        TestCavityVelocity(peclet, (i + 1) * h[0], (j + 1) * h[1], (k + 1) * h[2], v);
-        for (int d = 0; d < 3; d++) {
-          const PetscReal dl = 1.0 / (h[d] * h[d]) + PetscMax(v[d], 0) / h[d], du = 1.0 / (h[d] * h[d]) - PetscMin(v[d], 0) / h[d];
-          diag += dl + du;
-          for (int side = -1; side <= 1; side += 2) {
-            if (at[d] + side < 0 || at[d] + side >= size[d]) continue;
-            col[m] = row;
-            if (d == 0) col[m].i += side;
-            if (d == 1) col[m].j += side;
-            if (d == 2) col[m].k += side;
-            val[m++] = scale * (side < 0 ? -dl : -du);
-          }
-        }
-        col[m]   = row;
-        val[m++] = scale * diag;
-        PetscCall(MatSetValuesStencil(A, 1, &row, m, col, val, INSERT_VALUES));
-      }
-  PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
-  PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 static const char *YesNo(PetscBool b)
 {
   return b ? "yes" : "NO";
@@ -174,7 +125,7 @@ static PetscErrorCode Compare(DM da, Mat A, Mat Ad, PetscBool nodm, PetscReal pe
     KSP                ks[3] = {kh, kd, ky};
 
     if (pass) { /* new values, same pattern: only the numeric factorization and the layout's gather run again */
-      PetscCall(Assemble(da, 2 * peclet, dirichlet, 3.0, A));
+      PetscCall(TestAssembleCavityDMDA(da, 2 * peclet, dirichlet, 3.0, -1, A));
       PetscCall(MatCopy(A, Ad, SAME_NONZERO_PATTERN));
       for (int k = 0; k < 3; k++) {
         PetscCall(KSPSetOperators(ks[k], k ? Ad : A, k ? Ad : A));
@@ -193,7 +144,7 @@ static PetscErrorCode Compare(DM da, Mat A, Mat Ad, PetscBool nodm, PetscReal pe
     PetscCall(PetscInfo(NULL, "largest relative residual history difference %g\n", (double)worst));
     for (int k = 0; k < 3; k++) PetscCall(PetscFree(h[k]));
   }
-  PetscCall(Assemble(da, peclet, dirichlet, 1.0, A)); /* the first values again, for the next factorization */
+  PetscCall(TestAssembleCavityDMDA(da, peclet, dirichlet, 1.0, -1, A)); /* the first values again, for the next factorization */
   PetscCall(MatCopy(A, Ad, SAME_NONZERO_PATTERN));
   for (int k = 0; k < 2; k++) {
     PetscCall(VecDestroy(&r[k]));
@@ -234,7 +185,7 @@ int main(int argc, char **argv)
   PetscCall(DMSetFromOptions(da));
   PetscCall(DMSetUp(da));
   PetscCall(DMCreateMatrix(da, &A));
-  PetscCall(Assemble(da, peclet, dirichlet, 1.0, A));
+  PetscCall(TestAssembleCavityDMDA(da, peclet, dirichlet, 1.0, -1, A));
   PetscCall(DMCreateGlobalVector(da, &b));
   PetscCall(VecSet(b, 1.0));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "grid %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT ", Peclet %g%s, %s\n", nx, ny, nz, (double)peclet, dirichlet ? ", Dirichlet rows" : "", nodm ? "no DMDA attached" : "DMDA attached"));

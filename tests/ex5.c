@@ -17,54 +17,6 @@ static char help[] = "SIP (-pc_sfilu_factorization sip): Stone's strongly implic
 #include <sfpc.h>
 #include "problems.h"
 
-/*
-   -div grad u + v . grad u on the unit cube, first-order upwind, Dirichlet boundaries (outside neighbours dropped); v a rotating, cavity-like field.
-   The row of grid point zero (x fastest; -1: none) has its entries stored as zeros: its pivot is 0, which fails whatever alpha.
-*/
-static PetscErrorCode Assemble(DM da, PetscReal peclet, PetscInt zero, Mat A)
-{
-  PetscInt    nx, ny, nz, xs, ys, zs, xm, ym, zm;
-  MatStencil  row, col[7];
-  PetscScalar val[7];
-
-  PetscFunctionBegin;
-  PetscCall(DMDAGetInfo(da, NULL, &nx, &ny, &nz, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL));
-  PetscCall(DMDAGetCorners(da, &xs, &ys, &zs, &xm, &ym, &zm));
-  for (PetscInt k = zs; k < zs + zm; k++)
-    for (PetscInt j = ys; j < ys + ym; j++)
-      for (PetscInt i = xs; i < xs + xm; i++) {
-        const PetscReal h[3] = {1.0 / (nx + 1), 1.0 / (ny + 1), 1.0 / (nz + 1)};
-        const PetscReal x = (i + 1) * h[0], y = (j + 1) * h[1], z = (k + 1) * h[2];
-        PetscReal       v[3];
-        const PetscInt  at[3] = {i, j, k}, size[3] = {nx, ny, nz};
-        PetscInt        m     = 0;
-        PetscScalar     diag  = 0;
-
-        TestCavityVelocity(peclet, x, y, z, v);
-        row.i = i, row.j = j, row.k = k, row.c = 0;
-        for (int d = 0; d < 3; d++) {
-          const PetscReal dl = 1.0 / (h[d] * h[d]) + PetscMax(v[d], 0) / h[d], du = 1.0 / (h[d] * h[d]) - PetscMin(v[d], 0) / h[d];
-          diag += dl + du;
-          for (int side = -1; side <= 1; side += 2) {
-            if (at[d] + side < 0 || at[d] + side >= size[d]) continue;
-            col[m]     = row;
-            if (d == 0) col[m].i += side;
-            if (d == 1) col[m].j += side;
-            if (d == 2) col[m].k += side;
-            val[m++] = side < 0 ? -dl : -du;
-          }
-        }
-        col[m]   = row;
-        val[m++] = diag;
-        if (i + nx * (j + ny * k) == zero)
-          for (PetscInt q = 0; q < m; q++) val[q] = 0;
-        PetscCall(MatSetValuesStencil(A, 1, &row, m, col, val, INSERT_VALUES));
-      }
-  PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
-  PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 typedef struct {
   PetscInt   its;
   PetscReal *hist;
@@ -300,7 +252,7 @@ int main(int argc, char **argv)
   PetscCall(DMSetFromOptions(da));
   PetscCall(DMSetUp(da));
   PetscCall(DMCreateMatrix(da, &A));
-  PetscCall(Assemble(da, peclet, zero, A));
+  PetscCall(TestAssembleCavityDMDA(da, peclet, PETSC_FALSE, 1.0, zero, A));
   PetscCall(DMCreateGlobalVector(da, &b));
   PetscCall(VecSet(b, 1.0));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "grid %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT ", Peclet %g, %s\n", nx, ny, nz, (double)peclet, nodm ? "no DMDA attached" : "DMDA attached"));

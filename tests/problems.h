@@ -3,11 +3,14 @@
 
 #include <petscmat.h>
 #include <petscpc.h>
+#include <petscdmda.h>
 
 PETSC_EXTERN PetscErrorCode TestProblemCreate(MPI_Comm, Mat *, char *, size_t);
 
 /* The velocity field of the cavity problem (and of tests/ex5.c), scaled by its first argument. */
 PETSC_EXTERN void TestCavityVelocity(PetscReal, PetscReal, PetscReal, PetscReal, PetscReal[3]);
+/* That problem on a 3-D DMDA (tests/ex5.c, ex11.c): Dirichlet face rows, a scale, a zero row (problems.c). */
+PETSC_EXTERN PetscErrorCode TestAssembleCavityDMDA(DM, PetscReal, PetscBool, PetscReal, PetscInt, Mat);
 
 /* How many times the log event called name has run on this rank (logging must be on: PetscLogDefaultBegin()). */
 PETSC_EXTERN PetscErrorCode TestEventCount(const char *, PetscInt *);
