@@ -322,6 +322,30 @@ PetscErrorCode TestEventCount(const char *name, PetscInt *count)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* A <- 2 A + I (same pattern), then ksp's solve again, counting how often the events named e0, e1 ran in it. */
+PetscErrorCode TestResolveNewValues(KSP ksp, Mat A, Vec b, const char *e0, const char *e1, PetscInt *its, KSPConvergedReason *reason, PetscInt *n0, PetscInt *n1)
+{
+  Vec      x;
+  PetscInt a0, a1, b0, b1;
+
+  PetscFunctionBegin;
+  PetscCall(TestEventCount(e0, &a0));
+  PetscCall(TestEventCount(e1, &a1));
+  PetscCall(MatScale(A, 2.0));
+  PetscCall(MatShift(A, 1.0));
+  PetscCall(KSPSetOperators(ksp, A, A));
+  PetscCall(VecDuplicate(b, &x));
+  PetscCall(KSPSolve(ksp, b, x));
+  PetscCall(KSPGetIterationNumber(ksp, its));
+  PetscCall(KSPGetConvergedReason(ksp, reason));
+  PetscCall(TestEventCount(e0, &b0));
+  PetscCall(TestEventCount(e1, &b1));
+  *n0 = b0 - a0;
+  *n1 = b1 - a1;
+  PetscCall(VecDestroy(&x));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode TestOptionsSetPrefixed(const char *prefix, const char *options)
 {
   char  buf[1024], opt[256], *tok[64];

@@ -2,7 +2,7 @@
 #pragma once
 
 #include <petscmat.h>
-#include <petscpc.h>
+#include <petscksp.h>
 #include <petscdmda.h>
 
 PETSC_EXTERN PetscErrorCode TestProblemCreate(MPI_Comm, Mat *, char *, size_t);
@@ -14,6 +14,8 @@ PETSC_EXTERN PetscErrorCode TestAssembleCavityDMDA(DM, PetscReal, PetscBool, Pet
 
 /* How many times the log event called name has run on this rank (logging must be on: PetscLogDefaultBegin()). */
 PETSC_EXTERN PetscErrorCode TestEventCount(const char *, PetscInt *);
+/* New values of the same pattern (2 A + I) and ksp's solve again, counting two log events (problems.c). */
+PETSC_EXTERN PetscErrorCode TestResolveNewValues(KSP, Mat, Vec, const char *, const char *, PetscInt *, KSPConvergedReason *, PetscInt *, PetscInt *);
 
 /* Sets each option of the list "-a 1 -flag -b x ..." as "-<prefix>a 1 ...", unless the command line set that name already. */
 PETSC_EXTERN PetscErrorCode TestOptionsSetPrefixed(const char *, const char *);
