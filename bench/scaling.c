@@ -26,6 +26,9 @@ static const struct {
   {"afsai-gather", "SFPC adaptive FSAI, rows gathered (k = 4)", "-ksp_type cg -pc_type afsai -pc_afsai_gather 4"},
   {"gamg", "PETSc GAMG, default smoothers", "-ksp_type gmres -pc_type gamg"},
   {"gamg-sfdilu", "GAMG, sfdilu Richardson smoothers", "-ksp_type gmres -pc_type gamg -mg_levels_ksp_type richardson -mg_levels_pc_type sfdilu"},
+  {"gamg-sfdilu-greedy", "GAMG, sfdilu Richardson smoothers, greedy coloring on every level", "-ksp_type gmres -pc_type gamg -mg_levels_ksp_type richardson -mg_levels_pc_type sfdilu -mg_levels_pc_sfdilu_coloring greedy"},
+  {"gamg-sfdilu-jpl", "GAMG, sfdilu Richardson smoothers, JPL coloring on every level", "-ksp_type gmres -pc_type gamg -mg_levels_ksp_type richardson -mg_levels_pc_type sfdilu -mg_levels_pc_sfdilu_coloring jpl"},
+  {"gamg-sfdilu-1", "GAMG, sfdilu Richardson smoothers, one step before and after", "-ksp_type gmres -pc_type gamg -mg_levels_ksp_type richardson -mg_levels_pc_type sfdilu -mg_levels_ksp_max_it 1"},
   {"gamg-afsai", "GAMG, afsai Chebyshev smoothers", "-ksp_type cg -pc_type gamg -mg_levels_pc_type afsai"},
 };
 

@@ -244,7 +244,7 @@ static PetscErrorCode PCSetFromOptions_SFDILU(PC pc, PetscOptionItems PetscOptio
   {
     PCSFDILUColoringType coloring = s->coloring;
     PetscInt             seed     = s->seed;
-    PetscCall(PetscOptionsEnum("-pc_sfdilu_coloring", "Coloring: greedy (host), jpl (device for a GPU matrix; the host computes the same), auto: greedy for host matrices, jpl for GPU ones", "PCSFDILU", PCSFDILUColoringTypes, (PetscEnum)coloring, (PetscEnum *)&coloring, NULL));
+    PetscCall(PetscOptionsEnum("-pc_sfdilu_coloring", "Coloring: greedy (host), jpl (device for a GPU matrix; the host computes the same), auto: greedy for host matrices and GPU ones of up to 2^14 rows, jpl for larger GPU ones", "PCSFDILU", PCSFDILUColoringTypes, (PetscEnum)coloring, (PetscEnum *)&coloring, NULL));
     PetscCall(PetscOptionsInt("-pc_sfdilu_coloring_seed", "Seed of the JPL coloring's hash", "PCSFDILU", seed, &seed, &set));
     PetscCheck(!set || seed >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_sfdilu_coloring_seed %" PetscInt_FMT " is out of range: it must be nonnegative", seed);
     if (coloring != s->coloring || seed != s->seed) s->coloring_changed = PETSC_TRUE;
@@ -355,7 +355,7 @@ PetscErrorCode PCSFDILUGetColoring(PC pc, PetscInt *ncolors, const PetscInt *col
 .  -pc_sfdilu_shift_type <none,nonzero> - on a failed E_i, fail the PC or redo with A + a I, a doubled until none fails
 .  -pc_sfdilu_shift_amount <100*eps> - the first a, relative to the largest row sum of |A|
 .  -pc_sfdilu_coloring <auto,greedy,jpl> - greedy (on the host) or Jones-Plassmann-Luby (on the device for a GPU matrix); auto: greedy for
-   host matrices, jpl for GPU ones
+   host matrices and GPU ones of up to 2^14 rows (GAMG's coarse levels: fewer colors, shorter sweeps), jpl for larger GPU ones
 .  -pc_sfdilu_coloring_seed <0> - seed of the JPL hash
 .  -pc_sfdilu_parallel <false> - the global multicolor DILU of the whole MPI matrix (JPL on global rows; before each color
    only the ghosts of the previous color are exchanged; the coloring rounds, E and the sweeps on the GPU for a CUSPARSE matrix,
