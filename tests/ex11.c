@@ -33,7 +33,7 @@ static PetscErrorCode MakeKSP(Mat A, DM da, PetscBool nodm, const char *pre, con
   PetscCall(KSPCreate(PETSC_COMM_WORLD, ksp));
   PetscCall(KSPSetOptionsPrefix(*ksp, pre));
   PetscCall(KSPSetOperators(*ksp, A, A));
-  if (!nodm) { /* the PC's DM, not the KSP's: a KSP with a host DMDA takes its work vectors from it (GMRES on aijcusparse then broke down, with either layout) */
+  if (!nodm) { /* the PC's DM, not the KSP's: KSPSetUp() below would give GMRES host work vectors from the DMDA, which PETSc's aijcusparse MatMult() leaves stale (README, known problems; tests/ex12.c) */
     PC pc;
     PetscCall(KSPGetPC(*ksp, &pc));
     PetscCall(PCSetDM(pc, da));

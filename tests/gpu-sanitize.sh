@@ -7,13 +7,13 @@
 # GPU multicolor DILU (JPL and greedy colorings, both sweep variants, a nonsymmetric pattern, a zero
 # pivot with shifts, the fused Richardson step under GAMG); the GPU adaptive FSAI set-up (search
 # variants with the filter and the row limit, a NaN, a Cholesky breakdown, the values-only re-set-up);
-# the gathered aFSAI set-up on mpiaijcusparse (one rank); on 2 ranks (mpicases, each rank under its own
+# the gathered aFSAI set-up on mpiaijcusparse (one rank); host vectors through each GPU PC's device copies (ex12); on 2 ranks (mpicases, each rank under its own
 # sanitizer) the global DILU across ranks on the GPU and the gathered aFSAI.
 # Run on the GPU host through bench/gpu-run: bench/gpu-run bash tests/gpu-sanitize.sh [PATTERN]
 # (PATTERN: only the cases whose command line matches it, e.g. ex6; SANITIZE_TOOLS="memcheck racecheck": only those tools).
 set -u
 lib=$PWD/lib/libsfpc.so
-ex11=build/tests/tests/ex11 ex1=build/tests/tests/ex1 ex2=build/tests/tests/ex2 ex4=build/tests/tests/ex4 ex5=build/tests/tests/ex5 ex6=build/tests/tests/ex6 ex7=build/tests/tests/ex7 ex8=build/tests/tests/ex8 ex9=build/tests/tests/ex9
+ex11=build/tests/tests/ex11 ex12=build/tests/tests/ex12 ex1=build/tests/tests/ex1 ex2=build/tests/tests/ex2 ex4=build/tests/tests/ex4 ex5=build/tests/tests/ex5 ex6=build/tests/tests/ex6 ex7=build/tests/tests/ex7 ex8=build/tests/tests/ex8 ex9=build/tests/tests/ex9
 dilu="-device -dilu_ksp_type gmres -dilu_pc_type sfdilu"
 cases=(
   "$ex1 -dll_append $lib -device -problem poisson7 -n 6 -refactor"
@@ -28,6 +28,7 @@ cases=(
   "$ex5 -device -nx 7 -ny 5 -nz 4 -zero_row 100 -alphas 0.92"
   "$ex11 -device -nx 9 -ny 37 -nz 4 -dirichlet"
   "$ex11 -device -nx 5 -ny 7 -nz 3 -d_pc_sfilu_grid_chunk 2"
+  "$ex12 -device -n 6 -attach pc -applies -pcs sfilu_hyb,sfilu_grid,sfdilu,afsai"
   "$ex6 -dll_append $lib $dilu -problem convdiff -n 5 -peclet 20 -asymmetric -dilu_pc_sfdilu_coloring jpl"
   "$ex6 -dll_append $lib $dilu -problem poisson27 -n 5 -permute 3 -dilu_pc_sfdilu_coloring greedy -dilu_pc_sfdilu_sweep percolor"
   "$ex6 -dll_append $lib $dilu -problem poisson7 -n 5 -zero -dilu_pc_sfdilu_coloring greedy -dilu_pc_sfdilu_shift_type nonzero -dilu_pc_sfdilu_shift_amount 1e-2"

@@ -15,5 +15,7 @@ PETSC_INTERN PetscErrorCode PCCreate_AFSAI(PC);
 PETSC_INTERN PetscErrorCode MatGetFactor_SFILU(Mat, MatFactorType, Mat *);
 PETSC_INTERN PetscErrorCode MatCreate_HYBSF(Mat);
 
+/* Refuses a host vector given to a GPU path that PETSc's CUDA code has left incoherent (src/sys/stage.c); output: the result goes there. */
+PETSC_INTERN PetscErrorCode SFPCCheckHostVec(Vec, PetscBool, const char *);
 /* its sweeps of x += omega M^{-1} (b - A x), M^{-1} applied by apply, r a work vector: a PC's PCApplyRichardson() as a smoother. */
 PETSC_INTERN PetscErrorCode SFPCRichardsonSweeps(PC, PetscErrorCode (*)(PC, Vec, Vec), PetscReal, Vec, Vec, Vec, Vec, PetscInt, PetscBool);

@@ -3,6 +3,7 @@
    by the engine; nothing of the matrix passes through the host.
 */
 #include <sfpc/private/hybsfimpl.h>
+#include <sfpc/private/sfpcimpl.h>
 
 #if defined(SFPC_HAVE_CUDA)
   #include <petscdevice_cuda.h>
@@ -46,6 +47,8 @@ PetscErrorCode MatHYBSFSolve_Device(Mat_HYBSF *h, Vec b, Vec x, PetscBool transp
 
     PetscCall(VecRestoreArrayWriteAndMemType(x, &xa));
     PetscCall(VecRestoreArrayReadAndMemType(b, &ba));
+    if (!PetscMemTypeDevice(mb)) PetscCall(SFPCCheckHostVec(b, PETSC_FALSE, "MATHYBSF"));
+    if (!PetscMemTypeDevice(mx)) PetscCall(SFPCCheckHostVec(x, PETSC_TRUE, "MATHYBSF"));
     if (!h->work[0]) {
       PetscCall(PetscInfo(b, "Host vectors with a GPU triangle: each solve copies through the device; use -vec_type cuda to avoid it\n"));
       PetscCall(VecCreateSeqCUDA(PETSC_COMM_SELF, h->T->n, &h->work[0]));

@@ -289,15 +289,10 @@ static PetscErrorCode PCSetUp_AFSAI(PC pc)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode PCApply_AFSAI(PC pc, Vec x, Vec y)
+/* y = G^T (G x), x and y of G's kind */
+static PetscErrorCode AFSAIApply(PC_AFSAI *s, Vec x, Vec y)
 {
-  PC_AFSAI *s = (PC_AFSAI *)pc->data;
-
   PetscFunctionBegin;
-  if (s->failure != PC_NOERROR) { /* as a failed factor's MatSolve(): the KSP sees Inf and stops */
-    PetscCall(VecFlag(y, 1));
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }
   if (s->ext) { /* gathered: G and G^T are MPI matrices */
     PetscCall(MatMult(s->G, x, s->w));
     PetscCall(MatMult(s->Gt, s->w, y));
@@ -313,6 +308,41 @@ static PetscErrorCode PCApply_AFSAI(PC pc, Vec x, Vec y)
   PetscCall(MatMult(s->Gt, s->w, s->yl));
   PetscCall(VecRestoreLocalVector(y, s->yl));
   PetscCall(VecRestoreLocalVectorRead(x, s->xl));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+   Host vectors with a GPU G go through device copies: PETSc's aijcusparse MatMult() takes a host vector but
+   writes its product into a device copy that the host vector's values never show (src/sys/stage.c).
+*/
+static PetscErrorCode PCApply_AFSAI(PC pc, Vec x, Vec y)
+{
+  PC_AFSAI *s = (PC_AFSAI *)pc->data;
+  PetscBool xdev, ydev;
+
+  PetscFunctionBegin;
+  if (s->failure != PC_NOERROR) { /* as a failed factor's MatSolve(): the KSP sees Inf and stops */
+    PetscCall(VecFlag(y, 1));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  xdev = ydev = PETSC_TRUE;
+  if (s->ondevice) {
+    PetscCall(PetscObjectTypeCompareAny((PetscObject)x, &xdev, VECSEQCUDA, VECMPICUDA, ""));
+    PetscCall(PetscObjectTypeCompareAny((PetscObject)y, &ydev, VECSEQCUDA, VECMPICUDA, ""));
+  }
+  if (xdev && ydev) {
+    PetscCall(AFSAIApply(s, x, y));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  if (!xdev) PetscCall(SFPCCheckHostVec(x, PETSC_FALSE, "PCAFSAI"));
+  if (!ydev) PetscCall(SFPCCheckHostVec(y, PETSC_TRUE, "PCAFSAI"));
+  if (!s->xs) {
+    PetscCall(PetscInfo(pc, "Host vectors with a GPU G: each apply copies through the device; use -vec_type cuda (or MatCreateVecs()) to avoid it\n"));
+    PetscCall(MatCreateVecs(pc->pmat, &s->xs, &s->ys));
+  }
+  PetscCall(VecCopy(x, s->xs));
+  PetscCall(AFSAIApply(s, s->xs, s->ys));
+  PetscCall(VecCopy(s->ys, y));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -498,6 +528,8 @@ static PetscErrorCode PCReset_AFSAI(PC pc)
   PetscCall(MatDestroy(&s->A));
   PetscCall(VecDestroy(&s->xl));
   PetscCall(VecDestroy(&s->yl));
+  PetscCall(VecDestroy(&s->xs));
+  PetscCall(VecDestroy(&s->ys));
   PetscCall(VecDestroy(&s->r));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

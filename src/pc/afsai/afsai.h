@@ -175,6 +175,7 @@ typedef struct {
   PetscInt       failrow; /* global row of the first failure over the PC's ranks */
   AFSAIFailure   failcause;
   Vec            w, xl, yl, r; /* G x; local views of x and y; Richardson's correction */
+  Vec            xs, ys;       /* device copies of host vectors given to a GPU G */
 
   /* statistics over the PC's ranks, and set-up times (largest over them) */
   PetscReal      nrows, nnzG, nnzA, stepsum, nstop[AFSAI_NSTOP];

@@ -129,6 +129,8 @@ static PetscErrorCode SFDILUGetDeviceArrays(SFDILU *s, Vec x, Vec y, PetscBool y
   if (ywrite) PetscCall(VecRestoreArrayWriteAndMemType(y, ya));
   else PetscCall(VecRestoreArrayAndMemType(y, ya));
   PetscCall(VecRestoreArrayReadAndMemType(x, xa));
+  if (!PetscMemTypeDevice(mx)) PetscCall(SFPCCheckHostVec(x, PETSC_FALSE, "PCSFDILU"));
+  if (!PetscMemTypeDevice(my)) PetscCall(SFPCCheckHostVec(y, PETSC_TRUE, "PCSFDILU"));
   if (!s->xd) {
     PetscCall(PetscInfo(x, "Host vectors with a GPU smoother: each apply copies through the device; use -vec_type cuda (or MatCreateVecs()) to avoid it\n"));
     if (s->glob) PetscCall(VecCreateMPICUDA(PetscObjectComm((PetscObject)x), s->n, PETSC_DECIDE, &s->xd)); /* the layout of x, for VecCopy() */

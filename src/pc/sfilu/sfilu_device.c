@@ -85,6 +85,8 @@ PetscErrorCode SFILUApply_Device(SFILU *s, Vec x, Vec y, PetscBool transpose)
 
     PetscCall(VecRestoreArrayWriteAndMemType(y, &ya));
     PetscCall(VecRestoreArrayReadAndMemType(x, &xa));
+    if (!PetscMemTypeDevice(mx)) PetscCall(SFPCCheckHostVec(x, PETSC_FALSE, "sfilu"));
+    if (!PetscMemTypeDevice(my)) PetscCall(SFPCCheckHostVec(y, PETSC_TRUE, "sfilu"));
     if (!s->work) {
       PetscCall(PetscInfo(x, "Host vectors with a GPU factor: each apply copies through the device; use -vec_type cuda (or MatCreateVecs()) to avoid it\n"));
       PetscCall(VecCreateSeqCUDA(PETSC_COMM_SELF, s->T->n, &s->work));
