@@ -24,7 +24,7 @@
      elasticity  3-D linear elasticity, trilinear (Q1) hexahedra on the unit cube, N^3 elements, 3 dof
                  per node interlaced (block size 3), the face x = 0 clamped (its nodes eliminated): SPD,
                  exactly symmetric; the rigid body modes are attached as near null space (for GAMG), as
-                 PETSc's KSP ex56 does.
+                 PETSc's KSP ex56 does (-permute drops them).
 */
 #include "problems.h"
 
