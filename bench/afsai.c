@@ -1,12 +1,15 @@
 static char help[] = "Benchmark: PCAFSAI on aijcusparse, its GPU set-up against the host set-up of the same matrix\n"
                      "(-pc_afsai_setup host: the host reference from the matrix's host copy), side by side in one run, by\n"
                      "phase (pattern search, values, G and G^T), and the re-set-up with new values of the same pattern;\n"
-                     "then PCG to -ksp_rtol 1e-8 with afsai (GPU set-up) against PCG with Jacobi on the same GPU: iterations,\n"
-                     "solve time (after a warm-up solve) and time to solution (set-up + solve). GPU set-ups: median of\n"
-                     "-repeat from scratch, wall clock around a device synchronization; the host set-up runs once.\n"
+                     "then PCG to -ksp_rtol 1e-8 with afsai (GPU set-up) against PCG with Jacobi on the same GPU (and, with\n"
+                     "-gamg, PCG with GAMG's default smoothers and with afsai Chebyshev smoothers, Galerkin products on the\n"
+                     "host): iterations, set-up, solve (median of -repeat solves after a warm-up solve) and time to solution\n"
+                     "(set-up + solve). GPU set-ups: median of -repeat from scratch after a warm-up one; PCG set-ups: one\n"
+                     "KSPSetUp each (afsai's after the set-ups above, GAMG's the first in the process). Every time is wall\n"
+                     "clock between two device synchronizations; the host set-up runs once.\n"
                      "Options: problem options of tests/problems.c, -case <name>, -json <file> (append records), -repeat,\n"
                      "-host 0 (skip the host set-up, which takes ~20 s at 128^3: host columns and ratios print as 0),\n"
-                     "-pc_afsai_* (both set-ups).\n";
+                     "-gamg (add the two GAMG solvers), -pc_afsai_* (both set-ups and PCG's afsai).\n";
 
 #include <petscksp.h>
 #include <sfpc.h>
@@ -56,37 +59,58 @@ static PetscErrorCode SetUpAFSAI(Mat A, const char *where, PC *pc, SetUpTime *t)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* PCG with the given PC type (afsai: GPU set-up) to rtol 1e-8: set-up time, solve time after a warm-up solve, iterations. */
-static PetscErrorCode TimePCG(Mat A, Vec b, Vec x, const char *pctype, double *setup, double *solve, PetscInt *its)
+/* The PCG solvers compared, each under an options prefix of its own but afsai's (so that -pc_afsai_* apply to it). */
+typedef struct {
+  const char *name, *prefix, *pctype, *options;
+} Solver;
+static const Solver solvers[] = {
+  {"afsai",      "",           PCAFSAI,  ""                         },
+  {"jacobi",     "jacobi_",    PCJACOBI, ""                         },
+  {"gamg",       "gamg_",      PCGAMG,   ""                         },
+  {"gamg-afsai", "gamgafsai_", PCGAMG,   "-mg_levels_pc_type afsai"},
+};
+
+typedef struct {
+  double   setup, solve;
+  PetscInt its;
+} PCGTime;
+
+/* PCG with solver s (afsai: GPU set-up) to rtol 1e-8: set-up time, median solve time of repeat solves after a warm-up solve, iterations. */
+static PetscErrorCode TimePCG(Mat A, Vec b, Vec x, const Solver *s, PetscInt repeat, PCGTime *t)
 {
   KSP                ksp;
   PC                 pc;
-  double             t0, t1;
+  double             t0, t1, *tt;
   KSPConvergedReason reason;
 
   PetscFunctionBegin;
   PetscCall(PetscOptionsSetValue(NULL, "-pc_afsai_setup", "device"));
+  if (s->options[0]) PetscCall(TestOptionsSetPrefixed(s->prefix, s->options));
   PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp));
+  PetscCall(KSPSetOptionsPrefix(ksp, s->prefix));
   PetscCall(KSPSetOperators(ksp, A, A));
   PetscCall(KSPSetType(ksp, KSPCG));
   PetscCall(KSPGetPC(ksp, &pc));
-  PetscCall(PCSetType(pc, pctype));
-  PetscCall(KSPSetTolerances(ksp, 1e-8, PETSC_CURRENT, PETSC_CURRENT, 10000));
+  PetscCall(PCSetType(pc, s->pctype));
+  PetscCall(KSPSetTolerances(ksp, 1e-8, PETSC_CURRENT, PETSC_CURRENT, 20000));
   PetscCall(KSPSetFromOptions(ksp));
   PetscCall(WallNow(&t0));
   PetscCall(KSPSetUp(ksp));
   PetscCall(WallNow(&t1));
-  *setup = t1 - t0;
-  PetscCall(VecZeroEntries(x));
-  PetscCall(KSPSolve(ksp, b, x)); /* warm-up */
-  PetscCall(VecZeroEntries(x));
-  PetscCall(WallNow(&t0));
-  PetscCall(KSPSolve(ksp, b, x));
-  PetscCall(WallNow(&t1));
-  *solve = t1 - t0;
-  PetscCall(KSPGetIterationNumber(ksp, its));
+  t->setup = t1 - t0;
+  PetscCall(PetscMalloc1(repeat, &tt));
+  for (PetscInt k = -1; k < repeat; k++) { /* k = -1: warm-up */
+    PetscCall(VecZeroEntries(x));
+    PetscCall(WallNow(&t0));
+    PetscCall(KSPSolve(ksp, b, x));
+    PetscCall(WallNow(&t1));
+    if (k >= 0) tt[k] = t1 - t0;
+  }
+  t->solve = Median(tt, (int)repeat);
+  PetscCall(PetscFree(tt));
+  PetscCall(KSPGetIterationNumber(ksp, &t->its));
   PetscCall(KSPGetConvergedReason(ksp, &reason));
-  PetscCheck(reason > 0, PETSC_COMM_WORLD, PETSC_ERR_NOT_CONVERGED, "PCG with %s did not converge: %s", pctype, KSPConvergedReasons[reason]);
+  PetscCheck(reason > 0, PETSC_COMM_WORLD, PETSC_ERR_NOT_CONVERGED, "PCG with %s did not converge: %s", s->name, KSPConvergedReasons[reason]);
   PetscCall(KSPDestroy(&ksp));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -96,11 +120,12 @@ int main(int argc, char **argv)
   Mat             A;
   Vec             x, b;
   PC              pc;
-  PetscInt        n, nnz, repeat = 3, its[2];
-  PetscBool       hostref = PETSC_TRUE;
+  PetscInt        n, nnz, repeat = 3, nsolvers;
+  PetscBool       hostref = PETSC_TRUE, gamg = PETSC_FALSE;
   char            casename[128], json[PETSC_MAX_PATH_LEN] = "";
   SetUpTime       host, dev, *runs;
-  double         *tt, resetup, pcgsetup[2], pcgsolve[2];
+  double         *tt, resetup;
+  PCGTime         pcg[PETSC_STATIC_ARRAY_LENGTH(solvers)];
   BenchProvenance pv;
 
   PetscFunctionBeginUser;
@@ -109,6 +134,10 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-repeat", &repeat, NULL));
   PetscCall(PetscOptionsGetString(NULL, NULL, "-json", json, sizeof(json), NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-host", &hostref, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-gamg", &gamg, NULL));
+  nsolvers = gamg ? 4 : 2;
+  /* PETSc 3.26.1's GPU PtAP (cuSPARSE SpGEMM) hung in GAMG's set-up on an H100 (bench/README.md): Galerkin products on the host, as bench/scaling does */
+  if (gamg) PetscCall(PetscOptionsSetValue(NULL, "-matptap_backend_cpu", "1"));
   PetscCall(BenchProblemCreate(&A, &x, &b, casename, sizeof(casename), &n, &nnz));
 
   /* GPU set-ups from scratch (the first also warms up CUDA and cuSPARSE, so it is not counted), then the host's */
@@ -146,8 +175,7 @@ int main(int argc, char **argv)
   }
   PetscCall(PetscOptionsClearValue(NULL, "-pc_afsai_setup"));
 
-  PetscCall(TimePCG(A, b, x, PCAFSAI, &pcgsetup[0], &pcgsolve[0], &its[0]));
-  PetscCall(TimePCG(A, b, x, PCJACOBI, &pcgsetup[1], &pcgsolve[1], &its[1]));
+  for (PetscInt k = 0; k < nsolvers; k++) PetscCall(TimePCG(A, b, x, &solvers[k], repeat, &pcg[k]));
 
   PetscCall(BenchProvenanceGet(argc, argv, &pv));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "\n%s: %" PetscInt_FMT " rows, %" PetscInt_FMT " nonzeros; nnz(G) %" PetscInt_FMT " (host %" PetscInt_FMT ": %s), fill %.3f; %s\n", casename, n, nnz, dev.nnzG, host.nnzG, !hostref ? "not run" : dev.nnzG == host.nnzG ? "same" : "DIFFERENT", (double)dev.nnzG / nnz, pv.gpu));
@@ -156,24 +184,34 @@ int main(int argc, char **argv)
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-22s %12.4f %12.4f %12.4f %12.4f\n", "host (1 core)", host.total, host.pattern, host.values, host.assembly));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-22s %12.1f %12.1f %12.1f\n", "host / GPU", host.total / dev.total, host.pattern / dev.pattern, host.values / dev.values));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  GPU re-set-up (same pattern, new values): %.4f s; set-up throughput %.1f Mnnz(G)/s\n", resetup, 1e-6 * dev.nnzG / dev.total));
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  PCG rtol 1e-8: afsai %" PetscInt_FMT " its, solve %.4f s, set-up %.4f s; jacobi %" PetscInt_FMT " its, solve %.4f s; solve ratio %.2f, time to solution ratio %.2f\n", its[0], pcgsolve[0], pcgsetup[0], its[1], pcgsolve[1], pcgsolve[1] / pcgsolve[0],
-                        (pcgsetup[1] + pcgsolve[1]) / (pcgsetup[0] + pcgsolve[0])));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-22s %8s %12s %12s %12s %14s %12s\n", "PCG rtol 1e-8", "its", "set-up s", "solve s", "total s", "total/afsai's", "solve/afsai's"));
+  for (PetscInt k = 0; k < nsolvers; k++)
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-22s %8" PetscInt_FMT " %12.4f %12.4f %12.4f %14.2f %12.2f\n", solvers[k].name, pcg[k].its, pcg[k].setup, pcg[k].solve, pcg[k].setup + pcg[k].solve, (pcg[k].setup + pcg[k].solve) / (pcg[0].setup + pcg[0].solve), pcg[k].solve / pcg[0].solve));
   if (json[0]) {
     FILE       *f;
-    const char *metric[] = {"setup_s", "pattern_s", "values_s", "assembly_s", "resetup_s", "pcg_solve_s", "pcg_time_to_solution_s"};
-    const char *base[]   = {"afsai-host-setup", "afsai-host-setup", "afsai-host-setup", "afsai-host-setup", "afsai-host-setup", "jacobi-pcg", "jacobi-pcg"};
-    double      sv[7]    = {dev.total, dev.pattern, dev.values, dev.assembly, resetup, pcgsolve[0], pcgsetup[0] + pcgsolve[0]};
-    double      bv[7]    = {host.total, host.pattern, host.values, host.assembly, host.values + host.assembly, pcgsolve[1], pcgsetup[1] + pcgsolve[1]};
+    const char *metric[] = {"setup_s", "pattern_s", "values_s", "assembly_s", "resetup_s"};
+    double      sv[5]    = {dev.total, dev.pattern, dev.values, dev.assembly, resetup};
+    double      bv[5]    = {host.total, host.pattern, host.values, host.assembly, host.values + host.assembly};
+    char        head[1024], tail[8192];
 
     PetscCall(PetscFOpen(PETSC_COMM_WORLD, json, "a", &f));
-    for (int k = 0; k < 7; k++) {
+    PetscCall(PetscSNPrintf(head, sizeof(head), "\"benchmark\": \"afsai\", \"case\": \"%s\", \"rows\": %" PetscInt_FMT ", \"nnz\": %" PetscInt_FMT ", \"nnz_G\": %" PetscInt_FMT ", \"nnz_G_host\": %" PetscInt_FMT, casename, n, nnz, dev.nnzG, host.nnzG));
+    PetscCall(PetscSNPrintf(tail, sizeof(tail), "\"gpu\": \"%s\", \"petsc\": \"%d.%d.%d\", \"cuda_runtime\": %d, \"command\": \"%s\", \"date\": \"%s\"", pv.gpu, PETSC_VERSION_MAJOR, PETSC_VERSION_MINOR, PETSC_VERSION_SUBMINOR, pv.cudart, pv.cmd, pv.date));
+    for (int k = 0; k < 5; k++) { /* the GPU set-up against the host's */
       char bs[64] = "null", rs[64] = "null"; /* no host set-up (-host 0): no baseline */
-      if (hostref || k >= 5) {
+      if (hostref) {
         PetscCall(PetscSNPrintf(bs, sizeof(bs), "%.6e", bv[k]));
         PetscCall(PetscSNPrintf(rs, sizeof(rs), "%.4f", bv[k] / sv[k]));
       }
-      PetscCall(PetscFPrintf(PETSC_COMM_WORLD, f, "{\"benchmark\": \"afsai\", \"case\": \"%s\", \"rows\": %" PetscInt_FMT ", \"nnz\": %" PetscInt_FMT ", \"nnz_G\": %" PetscInt_FMT ", \"nnz_G_host\": %" PetscInt_FMT ", \"metric\": \"%s\", \"sfpc\": %.6e, \"baseline\": %s, \"baseline_name\": \"%s\", \"ratio\": %s, \"its_sfpc\": %" PetscInt_FMT ", \"its_baseline\": %" PetscInt_FMT ", \"gpu\": \"%s\", \"petsc\": \"%d.%d.%d\", \"cuda_runtime\": %d, \"command\": \"%s\", \"date\": \"%s\"}\n", casename, n, nnz, dev.nnzG, host.nnzG, metric[k], sv[k], bs, base[k], rs, its[0], its[1], pv.gpu, PETSC_VERSION_MAJOR, PETSC_VERSION_MINOR, PETSC_VERSION_SUBMINOR, pv.cudart, pv.cmd, pv.date));
+      PetscCall(PetscFPrintf(PETSC_COMM_WORLD, f, "{%s, \"metric\": \"%s\", \"sfpc\": %.6e, \"baseline\": %s, \"baseline_name\": \"afsai-host-setup\", \"ratio\": %s, \"its_sfpc\": %" PetscInt_FMT ", \"its_baseline\": %" PetscInt_FMT ", %s}\n", head, metric[k], sv[k], bs, rs, pcg[0].its, pcg[1].its, tail));
     }
+    for (PetscInt c = 1; c < nsolvers; c++) /* PCG with afsai against each other PCG: set-up, solve, time to solution */
+      for (int k = 0; k < 3; k++) {
+        const char  *pm[] = {"pcg_setup_s", "pcg_solve_s", "pcg_time_to_solution_s"};
+        const double a[]  = {pcg[0].setup, pcg[0].solve, pcg[0].setup + pcg[0].solve}, o[] = {pcg[c].setup, pcg[c].solve, pcg[c].setup + pcg[c].solve};
+
+        PetscCall(PetscFPrintf(PETSC_COMM_WORLD, f, "{%s, \"metric\": \"%s\", \"sfpc\": %.6e, \"baseline\": %.6e, \"baseline_name\": \"%s-pcg\", \"ratio\": %.4f, \"its_sfpc\": %" PetscInt_FMT ", \"its_baseline\": %" PetscInt_FMT ", %s}\n", head, pm[k], a[k], o[k], solvers[c].name, o[k] / a[k], pcg[0].its, pcg[c].its, tail));
+      }
     PetscCall(PetscFClose(PETSC_COMM_WORLD, f));
   }
   PetscCall(PetscFree2(runs, tt));

@@ -9,6 +9,8 @@ static char help[] = "PCAFSAI (adaptive FSAI) on the host. Checks of the factor 
                      "made diagonally dominant: no ties in the search), -shift <s> (A + s I: not SPD for s negative enough),\n"
                      "-negative_row <r> (a_rr = -1), -nan_row <r> (a_{r,r-1} = a_{r-1,r} = NaN), -breakdown (a 4 x 4 matrix on which the search meets a Cholesky breakdown),\n"
                      "-uneven (rank r gets rows in proportion to r + 1), -empty_rank <r> (rank r gets none).\n"
+                     "-symmetric: whether A is symmetric bit for bit; -rbm (elasticity): A z vanishes, for the near null space's\n"
+                     "vectors z (rigid body modes), on every row but those of the nodes next to the clamped face.\n"
                      "-device: with -mat_type aijcusparse, also says whether G is applied on the GPU. -compare_setup (aijcusparse,\n"
                      "sequential): the GPU set-up against the host set-up of the same matrix (-pc_afsai_setup host): pattern,\n"
                      "values, CG iterations.\n"
@@ -38,11 +40,11 @@ static PetscErrorCode Jitter(Mat *A)
     const PetscInt    *cols;
     const PetscScalar *vals;
     PetscInt           nc;
-    PetscScalar        v[64];
+    PetscScalar        v[128];
     PetscReal          sum = 0;
 
     PetscCall(MatGetRow(*A, i, &nc, &cols, &vals));
-    PetscCheck(nc <= 64, PETSC_COMM_SELF, PETSC_ERR_SUP, "-jitter supports rows of up to 64 entries");
+    PetscCheck(nc <= 128, PETSC_COMM_SELF, PETSC_ERR_SUP, "-jitter supports rows of up to 128 entries");
     for (PetscInt k = 0; k < nc; k++) {
       v[k] = cols[k] == i ? 0.0 : vals[k] * PairFactor(i, cols[k]);
       sum += PetscAbsScalar(v[k]);
@@ -351,6 +353,52 @@ static PetscErrorCode CheckMonotone(Mat A, PetscInt K)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The matrix of -problem elasticity is exactly symmetric and its near null space holds the rigid body modes: A z is
+   zero (to rounding) except on the rows of the nodes next to the clamped face x = 0 (node x index 1, the first of each
+   x-line of N nodes; N from the 3 N (N+1)^2 rows). */
+static PetscErrorCode CheckProblem(Mat A, PetscBool rbm)
+{
+  PetscBool symmetric;
+
+  PetscFunctionBegin;
+  PetscCall(MatIsSymmetric(A, 0.0, &symmetric));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "A is symmetric bit for bit: %s\n", symmetric ? "yes" : "NO"));
+  if (rbm) {
+    MatNullSpace       nsp;
+    const Vec         *z;
+    PetscInt           nz, rows, N = 1, rstart, rend, bad = 0, nonzero = 0;
+    PetscBool          hasconst;
+    Vec                y;
+    PetscReal          anorm, znorm;
+    const PetscScalar *ya;
+
+    PetscCall(MatGetNearNullSpace(A, &nsp));
+    PetscCheck(nsp, PETSC_COMM_WORLD, PETSC_ERR_ARG_WRONG, "-rbm needs -problem elasticity (a near null space)");
+    PetscCall(MatNullSpaceGetVecs(nsp, &hasconst, &nz, &z));
+    PetscCall(MatGetSize(A, &rows, NULL));
+    while (3 * N * (N + 1) * (N + 1) < rows) N++;
+    PetscCall(MatNorm(A, NORM_INFINITY, &anorm));
+    PetscCall(MatCreateVecs(A, NULL, &y));
+    PetscCall(MatGetOwnershipRange(A, &rstart, &rend));
+    for (PetscInt k = 0; k < nz; k++) {
+      PetscCall(MatMult(A, z[k], y));
+      PetscCall(VecNorm(z[k], NORM_INFINITY, &znorm));
+      PetscCall(VecGetArrayRead(y, &ya));
+      for (PetscInt r = rstart; r < rend; r++) {
+        const PetscBool big = (PetscBool)(PetscAbsScalar(ya[r - rstart]) > 1e-12 * anorm * znorm);
+        if (big && (r / 3) % N != 0) bad++;
+        if (big) nonzero++;
+      }
+      PetscCall(VecRestoreArrayRead(y, &ya));
+    }
+    PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, &bad, 1, MPIU_INT, MPI_SUM, PETSC_COMM_WORLD));
+    PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, &nonzero, 1, MPIU_INT, MPI_SUM, PETSC_COMM_WORLD));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%" PetscInt_FMT " rigid body modes: A z = 0 away from the clamped face: %s (%s on the rows next to it)\n", nz, bad ? "NO" : "yes", nonzero ? "nonzero" : "ZERO"));
+    PetscCall(VecDestroy(&y));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* A CG (unless the options say otherwise) solve with the options of prefix; its KSP is returned when ksp is not NULL. */
 static PetscErrorCode Solve(Mat A, Vec b, const char *prefix, PetscInt *its, KSPConvergedReason *reason, PetscReal **hist, PetscInt *nhist, KSP *kspout)
 {
@@ -565,7 +613,7 @@ int main(int argc, char **argv)
   char        desc[256];
   PetscInt    mono = -1, empty = -1, negrow = -1, nanrow = -1;
   PetscReal   shift = 0;
-  PetscBool   device = PETSC_FALSE, compare = PETSC_FALSE, ref = PETSC_FALSE, cg = PETSC_FALSE, reuse = PETSC_FALSE, gamg = PETSC_FALSE, bjacobi = PETSC_FALSE, jitter = PETSC_FALSE, uneven = PETSC_FALSE, breakdown = PETSC_FALSE;
+  PetscBool   device = PETSC_FALSE, compare = PETSC_FALSE, ref = PETSC_FALSE, cg = PETSC_FALSE, reuse = PETSC_FALSE, gamg = PETSC_FALSE, bjacobi = PETSC_FALSE, jitter = PETSC_FALSE, uneven = PETSC_FALSE, breakdown = PETSC_FALSE, symmetric = PETSC_FALSE, rbm = PETSC_FALSE;
 
   PetscFunctionBeginUser;
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
@@ -586,6 +634,8 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-negative_row", &negrow, NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-nan_row", &nanrow, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-breakdown", &breakdown, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-symmetric", &symmetric, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-rbm", &rbm, NULL));
   if (breakdown) {
     PetscCall(BreakdownMatrix(&A));
     PetscCall(PetscSNPrintf(desc, sizeof(desc), "4 x 4, indefinite"));
@@ -609,6 +659,7 @@ int main(int argc, char **argv)
   }
   if (uneven || empty >= 0) PetscCall(Redistribute(&A, empty));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "problem: %s%s%s\n", desc, jitter ? ", jittered" : "", shift != 0 ? ", shifted" : ""));
+  if (symmetric || rbm) PetscCall(CheckProblem(A, rbm));
   PetscCall(MatCreateVecs(A, NULL, &b));
   PetscCall(PetscRandomCreate(PETSC_COMM_WORLD, &rnd));
   PetscCall(VecSetRandom(b, rnd));
@@ -671,6 +722,29 @@ int main(int argc, char **argv)
   test:
     suffix: bcsstk28
     args: -problem file -f ${sfpc_dir}/tests/data/bcsstk28.mtx.gz -cg -afsai_pc_afsai_steps 20
+
+  # the benchmark's SPD problems beyond Poisson: coefficient jumps (checkerboard, harmonic face means) and Q1
+  # elasticity (clamped face, rigid body modes as near null space), exactly symmetric, CG with afsai against Jacobi
+  test:
+    suffix: jumps
+    args: -problem jumps -n 12 -jump 1e4 -jump_cubes 3 -symmetric -cg -mono 3
+  # against the dense reference: jittered (the symmetric patterns tie in the search, where rounding picks a side)
+  test:
+    suffix: jumps_ref
+    args: -problem jumps -n 5 -jump 100 -jump_cubes 2 -jitter -ref
+  test:
+    suffix: elasticity_ref
+    args: -problem elasticity -n 3 -jitter -ref -afsai_pc_afsai_step_size {{1 3}separate output}
+  test:
+    suffix: elasticity
+    args: -problem elasticity -n 6 -symmetric -rbm -cg -mono 3
+  test:
+    suffix: elasticity_mpi
+    nsize: {{2 3}separate output}
+    args: -problem elasticity -n 5 -symmetric -rbm -bjacobi -cg
+  test:
+    suffix: elasticity_gamg
+    args: -problem elasticity -n 6 -gamg
 
   # new values of the same pattern: the pattern kept, or searched again on request
   test:
@@ -771,6 +845,12 @@ int main(int argc, char **argv)
     test:
       suffix: gpu_cmp_permuted
       args: -problem poisson7 -n 10 -permute 1
+    test:
+      suffix: gpu_cmp_jumps
+      args: -problem jumps -n 12 -jump 1e4 -jump_cubes 3
+    test:
+      suffix: gpu_cmp_elasticity
+      args: -problem elasticity -n 6
 
   # the GPU set-up's failures (the first failing row and its cause, as on the host), new values of the same
   # pattern (values recomputed on the device), afsai as a GAMG smoother on aijcusparse levels, MPI blocks

@@ -1,8 +1,13 @@
 /*
    Matrices for SFPC's tests and benchmarks, chosen by options:
-     -problem poisson7|poisson27|anisotropic|convdiff|cavity|file
-     -n <N>            grid points per direction (N^3 unknowns)
+     -problem poisson7|poisson27|anisotropic|convdiff|cavity|jumps|elasticity|file
+     -n <N>            grid points per direction (N^3 unknowns); elasticity: hexahedra per direction
+                       (3 N (N+1)^2 unknowns)
      -aniso <eps>      anisotropic diffusion coefficient in z (anisotropic)
+     -jump <k>         jumps: the coefficient of the black cubes of the checkerboard (1 on the white ones)
+     -jump_cubes <c>   jumps: cubes of the checkerboard per direction
+     -young <E>, -poisson_ratio <nu>
+                       elasticity: Young's modulus and Poisson's ratio of the isotropic material
      -peclet <Pe>      cell Peclet number of the upwinded convection (convdiff: uniform flow along
                        (1,1,1); cavity: the largest of a rotating, lid-driven-cavity-like flow)
      -f <file>         Matrix Market file (.mtx, or .mtx.gz gzip-compressed), or a PETSc binary
@@ -10,7 +15,16 @@
      -permute <seed>   apply a random symmetric permutation, destroying the structure
      -zslabs           on several ranks, give each rank whole z-planes of the grid (SIP's block per rank
                        then is a grid; the default splits rows evenly)
-   Stencils are scaled by h^2 so entries are O(1). The matrix type comes from -mat_type.
+   Stencils are scaled by h^2 so entries are O(1) (elasticity's element matrices by 1/h, entries O(E)).
+   The matrix type comes from -mat_type. The SPD problems beyond Poisson:
+     jumps       -div(k grad u) = f, 7-point, k piecewise constant on a checkerboard of c^3 cubes (1 and
+                 the jump alternate; cubes of one colour meet at edges and corners, the hard case for
+                 coefficient jumps), face coefficients the harmonic mean of the two points' k, Dirichlet
+                 boundary eliminated (a boundary face takes the point's own k): SPD, exactly symmetric.
+     elasticity  3-D linear elasticity, trilinear (Q1) hexahedra on the unit cube, N^3 elements, 3 dof
+                 per node interlaced (block size 3), the face x = 0 clamped (its nodes eliminated): SPD,
+                 exactly symmetric; the rigid body modes are attached as near null space (for GAMG), as
+                 PETSc's KSP ex56 does (-permute drops them).
 */
 #include "problems.h"
 
@@ -145,6 +159,178 @@ static PetscErrorCode CavityAssemble(Mat A, PetscInt N, PetscReal pe)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* k at grid point (i, j, k) of the jumps problem: 1 or jump on a checkerboard of cubes^3 cubes (outside points: clamped). */
+static PetscReal JumpCoefficient(const PetscInt at[3], PetscInt N, PetscInt cubes, PetscReal jump)
+{
+  PetscInt parity = 0;
+
+  for (int d = 0; d < 3; d++) parity += (PetscClipInterval(at[d], 0, N - 1) * cubes) / N;
+  return parity % 2 ? jump : 1.0;
+}
+
+/* -div(k grad u), 7-point, times h^2; face coefficients 2 k_p k_q / (k_p + k_q) (symmetric to the bit: the mean commutes). */
+static PetscErrorCode JumpsAssemble(Mat A, PetscInt N, PetscInt cubes, PetscReal jump)
+{
+  PetscInt rstart, rend;
+
+  PetscFunctionBegin;
+  PetscCall(MatGetOwnershipRange(A, &rstart, &rend));
+  for (PetscInt row = rstart; row < rend; row++) {
+    const PetscInt  at[3] = {row % N, (row / N) % N, row / (N * N)}, stride[3] = {1, N, N * N};
+    const PetscReal kp    = JumpCoefficient(at, N, cubes, jump);
+    PetscInt        cols[7], nc = 0;
+    PetscScalar     vals[7], diag = 0;
+
+    for (int d = 0; d < 3; d++)
+      for (int side = -1; side <= 1; side += 2) {
+        PetscInt        nb[3] = {at[0], at[1], at[2]};
+        const PetscReal kq    = (nb[d] += side, JumpCoefficient(nb, N, cubes, jump));
+        const PetscReal kf    = 2 * kp * kq / (kp + kq);
+
+        diag += kf;
+        if (nb[d] >= 0 && nb[d] < N) cols[nc] = row + side * stride[d], vals[nc++] = -kf;
+      }
+    cols[nc] = row, vals[nc++] = diag;
+    PetscCall(MatSetValues(A, 1, &row, nc, cols, vals, INSERT_VALUES));
+  }
+  PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+   The 24 x 24 stiffness matrix of a trilinear hexahedron, the unit cube, isotropic (Lame lambda, mu), by 2 x 2 x 2
+   Gauss points (exact: the integrand has degree <= 2 per direction). Node a is corner (a & 1, a >> 1 & 1, a >> 2 & 1),
+   dof 3 a + i its displacement i; K[3a+i][3b+j] = int lambda d_i N_a d_j N_b + mu d_j N_a d_i N_b + mu delta_ij grad N_a . grad N_b.
+   Made exactly symmetric, so that the assembled matrix is too. A cube of side h has h times these entries.
+*/
+static void HexStiffness(PetscReal lambda, PetscReal mu, PetscReal K[24][24])
+{
+  const PetscReal g[2] = {0.5 - 0.5 / PetscSqrtReal(3.0), 0.5 + 0.5 / PetscSqrtReal(3.0)};
+
+  for (int a = 0; a < 24; a++)
+    for (int b = 0; b < 24; b++) K[a][b] = 0;
+  for (int q = 0; q < 8; q++) {
+    const PetscReal x[3] = {g[q & 1], g[q >> 1 & 1], g[q >> 2 & 1]};
+    PetscReal       dN[8][3];
+
+    for (int a = 0; a < 8; a++) /* N_a = prod_d (corner_d ? x_d : 1 - x_d) */
+      for (int d = 0; d < 3; d++) {
+        dN[a][d] = 1;
+        for (int e = 0; e < 3; e++) {
+          const int c = a >> e & 1;
+          dN[a][d] *= e == d ? (c ? 1.0 : -1.0) : (c ? x[e] : 1 - x[e]);
+        }
+      }
+    for (int a = 0; a < 8; a++)
+      for (int b = 0; b < 8; b++) {
+        const PetscReal dot = dN[a][0] * dN[b][0] + dN[a][1] * dN[b][1] + dN[a][2] * dN[b][2];
+
+        for (int i = 0; i < 3; i++)
+          for (int j = 0; j < 3; j++) K[3 * a + i][3 * b + j] += 0.125 * (lambda * dN[a][i] * dN[b][j] + mu * dN[a][j] * dN[b][i] + (i == j ? mu * dot : 0));
+      }
+  }
+  for (int a = 0; a < 24; a++)
+    for (int b = 0; b < a; b++) K[a][b] = K[b][a] = 0.5 * (K[a][b] + K[b][a]);
+}
+
+/*
+   Elasticity on N^3 unit-cube hexahedra (side h = 1/N, element matrices times 1/h): the unknown nodes are (x, y, z) with
+   x = 1..N, y, z = 0..N, numbered x fastest, node n's dofs 3 n, 3 n + 1, 3 n + 2. Assembled by rows (each rank its own
+   nodes, no off-rank entries): row (n, i) sums over the up to 8 elements around n, in increasing element order, so
+   entry (n i, m j) and (m j, n i) add the same numbers in the same order. Exact preallocation per row.
+*/
+static PetscErrorCode ElasticityCreate(MPI_Comm comm, PetscInt N, PetscReal E, PetscReal nu, Mat *A)
+{
+  const PetscInt  NX = N, NY = N + 1, nodes = NX * NY * NY; /* x = 0 is clamped: NX = N unknown planes */
+  const PetscReal lambda = E * nu / ((1 + nu) * (1 - 2 * nu)), mu = E / (2 * (1 + nu));
+  PetscReal       K[24][24];
+  PetscInt        nlocal = PETSC_DECIDE, nglobal = nodes, nstart, *dnz, *onz;
+  Vec             coords;
+  PetscScalar    *xc;
+  MatNullSpace    rbm;
+
+  PetscFunctionBegin;
+  HexStiffness(lambda, mu, K);
+  PetscCall(PetscSplitOwnership(comm, &nlocal, &nglobal));
+  PetscCallMPI(MPI_Scan(&nlocal, &nstart, 1, MPIU_INT, MPI_SUM, comm));
+  nstart -= nlocal;
+  PetscCall(MatCreate(comm, A));
+  PetscCall(MatSetSizes(*A, 3 * nlocal, 3 * nlocal, 3 * nodes, 3 * nodes));
+  PetscCall(MatSetBlockSize(*A, 3));
+  PetscCall(MatSetFromOptions(*A));
+  PetscCall(PetscMalloc2(3 * nlocal, &dnz, 3 * nlocal, &onz));
+  for (PetscInt n = nstart; n < nstart + nlocal; n++) { /* 3 x (neighbour nodes, the node included), split by owner */
+    const PetscInt at[3] = {n % NX + 1, (n / NX) % NY, n / (NX * NY)};
+    PetscInt       d = 0, o = 0;
+
+    for (PetscInt dz = -1; dz <= 1; dz++)
+      for (PetscInt dy = -1; dy <= 1; dy++)
+        for (PetscInt dx = -1; dx <= 1; dx++) {
+          const PetscInt x = at[0] + dx, y = at[1] + dy, z = at[2] + dz, m = (x - 1) + NX * (y + NY * z);
+
+          if (x < 1 || x > N || y < 0 || y > N || z < 0 || z > N) continue;
+          if (m >= nstart && m < nstart + nlocal) d += 3;
+          else o += 3;
+        }
+    for (int i = 0; i < 3; i++) dnz[3 * (n - nstart) + i] = d, onz[3 * (n - nstart) + i] = o;
+  }
+  PetscCall(MatSeqAIJSetPreallocation(*A, 0, dnz));
+  PetscCall(MatMPIAIJSetPreallocation(*A, 0, dnz, 0, onz));
+  PetscCall(PetscFree2(dnz, onz));
+  PetscCall(MatSetUp(*A));
+  for (PetscInt n = nstart; n < nstart + nlocal; n++) {
+    const PetscInt at[3] = {n % NX + 1, (n / NX) % NY, n / (NX * NY)};
+    PetscInt       rows[3], cols[81], nc = 0, slot[27];
+    PetscScalar    vals[3 * 81]; /* 3 x nc, row-major as MatSetValues() reads it */
+
+    for (int s = 0; s < 27; s++) { /* the neighbour nodes in increasing number, so columns come sorted */
+      const PetscInt x = at[0] + s % 3 - 1, y = at[1] + (s / 3) % 3 - 1, z = at[2] + s / 9 - 1;
+
+      slot[s] = -1;
+      if (x < 1 || x > N || y < 0 || y > N || z < 0 || z > N) continue;
+      slot[s] = nc / 3;
+      for (int j = 0; j < 3; j++) cols[nc++] = 3 * ((x - 1) + NX * (y + NY * z)) + j;
+    }
+    for (int i = 0; i < 3; i++) {
+      rows[i] = 3 * n + i;
+      for (PetscInt c = 0; c < nc; c++) vals[i * nc + c] = 0;
+    }
+    for (int e = 0; e < 8; e++) { /* elements with their lowest corner at n - (1 - bits of e), increasing element number */
+      const PetscInt lo[3] = {at[0] - 1 + (e & 1), at[1] - 1 + (e >> 1 & 1), at[2] - 1 + (e >> 2 & 1)};
+      int            a = 0; /* n's corner in the element */
+
+      if (lo[0] < 0 || lo[0] >= N || lo[1] < 0 || lo[1] >= N || lo[2] < 0 || lo[2] >= N) continue;
+      for (int d = 0; d < 3; d++) a |= (int)(at[d] - lo[d]) << d;
+      for (int b = 0; b < 8; b++) {
+        const int s = (int)((lo[0] + (b & 1) - at[0] + 1) + 3 * (lo[1] + (b >> 1 & 1) - at[1] + 1) + 9 * (lo[2] + (b >> 2 & 1) - at[2] + 1));
+
+        if (slot[s] < 0) continue; /* a clamped node */
+        for (int i = 0; i < 3; i++)
+          for (int j = 0; j < 3; j++) vals[i * nc + 3 * slot[s] + j] += K[3 * a + i][3 * b + j]; /* side h: h K, times 1/h */
+      }
+    }
+    PetscCall(MatSetValues(*A, 3, rows, nc, cols, vals, INSERT_VALUES));
+  }
+  PetscCall(MatAssemblyBegin(*A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(*A, MAT_FINAL_ASSEMBLY));
+
+  /* the six rigid body modes from the nodes' coordinates, GAMG's near null space */
+  PetscCall(MatCreateVecs(*A, &coords, NULL));
+  PetscCall(VecSetBlockSize(coords, 3));
+  PetscCall(VecGetArray(coords, &xc));
+  for (PetscInt n = nstart; n < nstart + nlocal; n++) {
+    const PetscInt at[3] = {n % NX + 1, (n / NX) % NY, n / (NX * NY)};
+    for (int d = 0; d < 3; d++) xc[3 * (n - nstart) + d] = (PetscReal)at[d] / N;
+  }
+  PetscCall(VecRestoreArray(coords, &xc));
+  PetscCall(MatNullSpaceCreateRigidBody(coords, &rbm));
+  PetscCall(MatSetNearNullSpace(*A, rbm));
+  PetscCall(MatNullSpaceDestroy(&rbm));
+  PetscCall(VecDestroy(&coords));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* Reads a Matrix Market coordinate file (real or integer; general or symmetric) on rank 0. */
 static PetscErrorCode MatrixMarketLoad(MPI_Comm comm, const char *file, Mat *A)
 {
@@ -234,22 +420,33 @@ static PetscErrorCode RandomSymmetricPermute(Mat *A, PetscInt seed)
 PetscErrorCode TestProblemCreate(MPI_Comm comm, Mat *A, char *desc, size_t len)
 {
   char      problem[64] = "poisson7", file[PETSC_MAX_PATH_LEN] = "";
-  PetscInt  N = 16, seed = -1;
-  PetscReal aniso = 1.0, pe = 0.0;
-  PetscBool isfile, zslabs = PETSC_FALSE;
+  PetscInt  N = 16, seed = -1, cubes = 4;
+  PetscReal aniso = 1.0, pe = 0.0, jump = 1e4, E = 1.0, nu = 0.3;
+  PetscBool isfile, iselast, zslabs = PETSC_FALSE;
 
   PetscFunctionBegin;
   PetscOptionsBegin(comm, NULL, "Test problem", NULL);
-  PetscCall(PetscOptionsString("-problem", "poisson7, poisson27, anisotropic, convdiff, cavity or file", NULL, problem, problem, sizeof(problem), NULL));
+  PetscCall(PetscOptionsString("-problem", "poisson7, poisson27, anisotropic, convdiff, cavity, jumps, elasticity or file", NULL, problem, problem, sizeof(problem), NULL));
   PetscCall(PetscOptionsInt("-n", "Grid points per direction", NULL, N, &N, NULL));
   PetscCall(PetscOptionsReal("-aniso", "Diffusion coefficient in z (anisotropic)", NULL, aniso, &aniso, NULL));
   PetscCall(PetscOptionsReal("-peclet", "Cell Peclet number (convdiff)", NULL, pe, &pe, NULL));
+  PetscCall(PetscOptionsReal("-jump", "Coefficient of the checkerboard's black cubes, 1 on the white ones (jumps)", NULL, jump, &jump, NULL));
+  PetscCall(PetscOptionsInt("-jump_cubes", "Cubes of the checkerboard per direction (jumps)", NULL, cubes, &cubes, NULL));
+  PetscCall(PetscOptionsReal("-young", "Young's modulus (elasticity)", NULL, E, &E, NULL));
+  PetscCall(PetscOptionsReal("-poisson_ratio", "Poisson's ratio (elasticity)", NULL, nu, &nu, NULL));
   PetscCall(PetscOptionsString("-f", "Matrix Market file (file)", NULL, file, file, sizeof(file), NULL));
   PetscCall(PetscOptionsInt("-permute", "Seed of a random symmetric permutation", NULL, seed, &seed, NULL));
   PetscCall(PetscOptionsBool("-zslabs", "Each rank owns whole z-planes of the grid", NULL, zslabs, &zslabs, NULL));
   PetscOptionsEnd();
   PetscCall(PetscStrcmp(problem, "file", &isfile));
-  if (isfile) {
+  PetscCall(PetscStrcmp(problem, "elasticity", &iselast));
+  if (iselast) {
+    PetscCheck(N >= 1, comm, PETSC_ERR_ARG_OUTOFRANGE, "-n must be at least 1");
+    PetscCheck(E > 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-young must be positive");
+    PetscCheck(nu > -1 && nu < 0.5, comm, PETSC_ERR_ARG_OUTOFRANGE, "-poisson_ratio must be in (-1, 0.5)");
+    PetscCall(ElasticityCreate(comm, N, E, nu, A));
+    PetscCall(PetscSNPrintf(desc, len, "elasticity %" PetscInt_FMT "^3 Q1, E %g, nu %g", N, (double)E, (double)nu));
+  } else if (isfile) {
     const char *base;
 
     PetscBool mtx, mtxgz;
@@ -269,9 +466,9 @@ PetscErrorCode TestProblemCreate(MPI_Comm comm, Mat *A, char *desc, size_t len)
     PetscCall(PetscStrrchr(file, '/', (char **)&base));
     PetscCall(PetscSNPrintf(desc, len, "%s", base));
   } else {
-    PetscBool known = PETSC_FALSE, flg;
+    PetscBool known = PETSC_FALSE, flg, isjumps;
 
-    for (const char *const *p = (const char *const[]){"poisson7", "poisson27", "anisotropic", "convdiff", "cavity", NULL}; *p; p++) {
+    for (const char *const *p = (const char *const[]){"poisson7", "poisson27", "anisotropic", "convdiff", "cavity", "jumps", NULL}; *p; p++) {
       PetscCall(PetscStrcmp(problem, *p, &flg));
       known = (PetscBool)(known || flg);
     }
@@ -296,8 +493,14 @@ PetscErrorCode TestProblemCreate(MPI_Comm comm, Mat *A, char *desc, size_t len)
     PetscCall(MatSetUp(*A));
     PetscCall(PetscStrcmp(problem, "cavity", &flg));
     if (flg) PetscCall(CavityAssemble(*A, N, pe));
-    else PetscCall(StencilAssemble(*A, N, problem, aniso, pe));
+    PetscCall(PetscStrcmp(problem, "jumps", &isjumps));
+    if (isjumps) {
+      PetscCheck(jump > 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-jump must be positive");
+      PetscCheck(cubes >= 1 && cubes <= N, comm, PETSC_ERR_ARG_OUTOFRANGE, "-jump_cubes must be in [1, -n]");
+      PetscCall(JumpsAssemble(*A, N, cubes, jump));
+    } else if (!flg) PetscCall(StencilAssemble(*A, N, problem, aniso, pe));
     PetscCall(PetscSNPrintf(desc, len, "%s %" PetscInt_FMT "^3%s", problem, N, ""));
+    if (isjumps) PetscCall(PetscSNPrintf(desc, len, "%s %" PetscInt_FMT "^3, jump %g on %" PetscInt_FMT "^3 cubes", problem, N, (double)jump, cubes));
     if (aniso != 1.0) PetscCall(PetscSNPrintf(desc, len, "%s %" PetscInt_FMT "^3, eps %g", problem, N, (double)aniso));
     if (pe != 0.0) PetscCall(PetscSNPrintf(desc, len, "%s %" PetscInt_FMT "^3, Pe %g", problem, N, (double)pe));
   }
