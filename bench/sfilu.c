@@ -6,7 +6,8 @@ static char help[] = "Benchmark: SFPC's sfilu against PETSc's ILU(0) on aijcuspa
                      "work) with the wall clock around a device synchronization.\n"
                      "Options: problem options of tests/problems.c, -case <name>, -json <file> (append records),\n"
                      "-grid nx,ny,nz (the problem is a 7-point stencil on this grid: sfilu also with the grid layout of its\n"
-                     "sweeps, -pc_sfilu_layout grid, beside the hyb layout), -apply_only (one set-up, the apply alone).\n";
+                     "sweeps, -pc_sfilu_layout grid, beside the hyb layout), -apply_only (one set-up, the apply alone),\n"
+                     "-grid_planes p1,p2,.. (with -grid: the grid layout also with these -pc_sfilu_grid_planes, as more methods).\n";
 
 #include <petscksp.h>
 #include <petscdevice_cuda.h>
@@ -130,8 +131,10 @@ int main(int argc, char **argv)
   PetscInt        n, nnz, warmup = 3, repeat = 20, dims[3], nd = 3;
   char            casename[128], json[PETSC_MAX_PATH_LEN] = "", buf[128];
   BenchProvenance pv;
-  Method          m[3] = {{"petsc-ilu-cusparse", PCILU, MATSOLVERCUSPARSE, "c_", 0, 0, 0, 0, 0}, {"sfpc-sfilu", "sfilu", NULL, "s_", 0, 0, 0, 0, 0}, {"sfpc-sfilu-grid", "sfilu", NULL, "g_", 0, 0, 0, 0, 0}};
+  Method          m[8] = {{"petsc-ilu-cusparse", PCILU, MATSOLVERCUSPARSE, "c_", 0, 0, 0, 0, 0}, {"sfpc-sfilu", "sfilu", NULL, "s_", 0, 0, 0, 0, 0}, {"sfpc-sfilu-grid", "sfilu", NULL, "g_", 0, 0, 0, 0, 0}};
   int             nm;
+  PetscInt        planes[5], np = 5;
+  char            pnames[5][32], pprefix[5][16];
   double          spmv = 0;
   PetscBool       grid = PETSC_FALSE, apply_only = PETSC_FALSE;
 
@@ -143,6 +146,11 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetString(NULL, NULL, "-json", json, sizeof(json), NULL));
   PetscCall(PetscOptionsGetIntArray(NULL, NULL, "-grid", dims, &nd, &grid));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-apply_only", &apply_only, NULL));
+  {
+    PetscBool set;
+    PetscCall(PetscOptionsGetIntArray(NULL, NULL, "-grid_planes", planes, &np, &set));
+    if (!set) np = 0;
+  }
   PetscCall(BenchProblemCreate(&A, &x, &b, casename, sizeof(casename), &n, &nnz));
   /* the sfilu methods' layouts: hyb as measured before, and the grid layout where the grid is given */
   PetscCall(PetscOptionsSetValue(NULL, "-s_pc_sfilu_layout", "hyb"));
@@ -153,6 +161,14 @@ int main(int argc, char **argv)
     PetscCall(PetscOptionsSetValue(NULL, "-g_pc_sfilu_layout", "grid"));
   }
   nm = grid ? 3 : 2;
+  for (PetscInt p = 0; grid && p < np; p++) { /* the grid layout with other planes per block */
+    PetscCall(PetscSNPrintf(pnames[p], sizeof(pnames[p]), "sfpc-sfilu-grid-p%" PetscInt_FMT, planes[p]));
+    PetscCall(PetscSNPrintf(pprefix[p], sizeof(pprefix[p]), "g%" PetscInt_FMT "_", planes[p]));
+    m[nm] = (Method){pnames[p], "sfilu", NULL, pprefix[p], 0, 0, 0, 0, 0};
+    PetscCall(PetscSNPrintf(buf, sizeof(buf), "-%spc_sfilu_grid %" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT " -%spc_sfilu_layout grid -%spc_sfilu_grid_planes %" PetscInt_FMT, pprefix[p], dims[0], dims[1], dims[2], pprefix[p], pprefix[p], planes[p]));
+    PetscCall(PetscOptionsInsertString(NULL, buf));
+    nm++;
+  }
 
   {
     Operands o = {(PetscObject)A, x, b};
@@ -167,6 +183,7 @@ int main(int argc, char **argv)
   for (int k = 0; k < nm; k++) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-20s %12.3f %12.3f %12.4f %12.2f %6" PetscInt_FMT " %10.2f\n", m[k].name, 1e3 * m[k].setup, 1e3 * m[k].refactor, 1e3 * m[k].apply, 1e3 * m[k].solve, m[k].its, m[k].apply / spmv));
   for (int k = 1; k < nm; k++) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-20s %12.2f %12.2f %12.2f %12.2f   (baseline time / %s time)\n", "speedup", m[0].setup / m[k].setup, m[0].refactor / m[k].refactor, m[0].apply / m[k].apply, m[0].solve / m[k].solve, m[k].name));
   if (grid) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  apply, hyb / grid layout: %.2f\n", m[1].apply / m[2].apply));
+  for (int k = 3; k < nm; k++) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  apply, %s / grid layout: %.2f\n", m[k].name, m[k].apply / m[2].apply));
   if (json[0]) {
     FILE       *f;
     const char *metric[] = {"setup_s", "refactor_s", "apply_s", "kspsolve_s"};

@@ -59,6 +59,7 @@ typedef struct {
   PetscBool  lower_unit, upper_unit; /* ILU: L unit, U not */
   PetscInt   grid[3];      /* nx, ny, nz of the grid the rows are the points of (x fastest); 0: none known */
   PetscInt   grid_chunk;   /* grid layout: x steps per read of another warp's results (2 or 4) */
+  PetscInt   grid_planes;  /* grid layout: z-planes per block, the -z line handed over in shared memory (1, 2, 4 or 8) */
 } SFPCTriOptions;
 
 /* The grid of a factor whose sweeps use the grid layout (nx = 0: none). */
@@ -106,6 +107,7 @@ struct _n_SFPCTriDevice {
 */
 #define SFPC_GRID_WARPS_PER_SM 4
 #define SFPC_GRID_CHUNK        4
+#define SFPC_GRID_PLANES       8
 PETSC_INTERN PetscErrorCode SFPCTriOptionsDefault(SFPCTriOptions *);
 PETSC_INTERN PetscErrorCode SFPCTriDeviceSetWarpsPerSM(SFPCTriDevice, PetscInt);
 PETSC_INTERN PetscErrorCode SFPCTriDeviceCreate(PetscInt, PetscInt, const PetscInt *, const PetscInt *, PetscBool, const SFPCTriOptions *, SFPCTriDevice *);

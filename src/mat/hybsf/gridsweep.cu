@@ -50,7 +50,7 @@ struct alignas(32) GridCoef {
 };
 
 struct GridArgs {
-  int nx, ny, njb, n, ts; /* ts = nx + 31: steps (slots) per tile line */
+  int nx, ny, nz, njb, n, ts; /* ts = nx + 31: steps (slots) per tile line */
   long long ntasks;
   const GridCoef *__restrict__ coef;
   const unsigned char *__restrict__ mask;
@@ -195,6 +195,109 @@ __global__ void __launch_bounds__(32 * SFPC_WARPS_PER_BLOCK) GridSweepKernel(Gri
   }
 }
 
+/*
+   Blocks of W warps for W consecutive z-planes of one tile column: block task w = kb * njb + jb (one
+   ticket per block, z-major), warp q doing tile line (jb, W kb + q). Warp q's -z line is warp q - 1's
+   line, computed by the same lane at the same step: it is handed over in shared memory, and the warps
+   advance in lockstep, warp q doing its chunk c in round c + q with a block barrier after each round,
+   so a chunk's -z values were written the round before (two chunks of slots per warp pair). Only warp
+   0 reads -z through L2 (the top plane of the block below, a lower ticket), and every warp reads its
+   lane 0's -y line through L2 (the block of tile column jb - 1, a lower ticket): the chain of a tile
+   column pays nz / W hops instead of nz.
+*/
+template <bool UP, bool UNIT, int C, int W>
+__global__ void __launch_bounds__(32 * W) GridPlanesKernel(GridArgs g, const double *b, double *x, double *reset, unsigned long long *counter, unsigned long long base)
+{
+  __shared__ unsigned long long hand[W > 1 ? W - 1 : 1][2][C][32]; /* warp q's results of its last two chunks, for warp q + 1 */
+  __shared__ long long          task;
+  const unsigned                full = 0xffffffffu;
+  const int                     lane = threadIdx.x & 31, q = threadIdx.x >> 5, plane = g.nx * g.ny;
+
+  for (;;) {
+    if (threadIdx.x == 0) task = (long long)(atomicAdd(counter, 1ULL) - base);
+    __syncthreads();
+    const long long w = task;
+    if (w >= g.ntasks) break; /* the same for every thread of the block */
+    const int    kb = (int)(w / g.njb), jb = (int)(w - (long long)kb * g.njb), k = W * kb + q, j = 32 * jb + lane;
+    const int    nact = min(32, g.ny - 32 * jb), nsteps = g.nx + nact - 1, nchunks = (nsteps + C - 1) / C;
+    const bool   live = k < g.nz; /* the last block of a column may have more warps than planes */
+    GridLine     L;
+    GridChunk<C> cur, nxt;
+    double       prev = 0;
+
+    L.line     = live ? (k * g.ny + j) * g.nx : 0;
+    L.slot     = (((long long)k * g.njb + jb) * g.ts) * 32 + lane;
+    L.below    = L.line - plane;
+    L.left     = live ? (k * g.ny + 32 * jb - 1) * g.nx : 0;
+    L.active   = live && lane < nact;
+    L.hasbelow = L.active && k > 0 && q == 0;
+    L.hasleft  = live && jb > 0 && lane < C;
+    if (live) LoadChunk<UP, C>(g, L, b, x, lane, 0, cur);
+    for (int round = 0; round < nchunks + W - 1; round++) {
+      const int c = round - q;
+      if (live && c >= 0 && c < nchunks) {
+        const int t0 = c * C;
+        if (W > 1 && q > 0) { /* the -z line from warp q - 1, written last round */
+#pragma unroll
+          for (int s = 0; s < C; s++) cur.z[s] = hand[q > 0 ? q - 1 : 0][c & 1][s][lane];
+        }
+        /* the other blocks' results this chunk needs: those not published when loaded are read again, together */
+        for (;;) {
+          bool pending = cur.y == SFPC_SENTINEL;
+          if (q == 0) {
+#pragma unroll
+            for (int s = 0; s < C; s++) pending |= cur.z[s] == SFPC_SENTINEL;
+          }
+          if (!__any_sync(full, pending)) break;
+          sfpc::Backoff();
+          if (q == 0) {
+#pragma unroll
+            for (int s = 0; s < C; s++)
+              if (cur.z[s] == SFPC_SENTINEL) cur.z[s] = LoadBits(x, Point<UP>(g, L.below + t0 + s - lane));
+          }
+          if (cur.y == SFPC_SENTINEL) cur.y = LoadBits(x, Point<UP>(g, L.left + t0 + lane));
+        }
+        if (t0 + C < nsteps) LoadChunk<UP, C>(g, L, b, x, lane, t0 + C, nxt);
+#pragma unroll
+        for (int s = 0; s < C; s++) {
+          const int    i  = t0 + s - lane;
+          const double yl = __longlong_as_double((long long)__shfl_sync(full, cur.y, s));
+          double       ym = __shfl_up_sync(full, prev, 1);
+          if (lane == 0) ym = yl;
+          if (L.active && i >= 0 && i < g.nx) {
+            const unsigned m  = cur.m[s];
+            const double   zm = __longlong_as_double((long long)cur.z[s]);
+            double         v  = cur.b[s];
+            const int      r  = Point<UP>(g, L.line + i);
+            if (UP) {
+              if (m & 1) v = Sub(v, cur.c[s].x, prev);
+              if (m & 2) v = Sub(v, cur.c[s].y, ym);
+              if (m & 4) v = Sub(v, cur.c[s].z, zm);
+            } else {
+              if (m & 4) v = Sub(v, cur.c[s].z, zm);
+              if (m & 2) v = Sub(v, cur.c[s].y, ym);
+              if (m & 1) v = Sub(v, cur.c[s].x, prev);
+            }
+            if (!UNIT) v = __dmul_rn(v, cur.c[s].w);
+            sfpc::PublishValue(x, r, v);
+            prev = v;
+          }
+          if (W > 1 && q < W - 1) hand[q < W - 1 ? q : 0][c & 1][s][lane] = (unsigned long long)__double_as_longlong(prev); /* read by warp q + 1 only where this lane computed a point */
+        }
+        cur = nxt;
+      }
+      __syncthreads();
+    }
+    if (reset && live) { /* every point of the lines was read (b may be reset): the other sweep's vector, along x */
+      for (int l = 0; l < nact; l++) {
+        const int base = L.line - lane * g.nx + l * g.nx; /* (0, 32 jb + l, k) */
+        for (int i = lane; i < g.nx; i += 32) sfpc::ResetValue(reset, Point<UP>(g, base + i));
+      }
+    }
+    __syncthreads(); /* task is read by all before it is taken again */
+  }
+}
+
 /* The lowest row with a column that is not itself or a grid neighbour, as (row << 32) | column. */
 __global__ void GridOutsideKernel(int n, int nx, int ny, const int *__restrict__ ai, const int *__restrict__ aj, unsigned long long *bad)
 {
@@ -244,19 +347,55 @@ __global__ void GridFillKernel(int n, int nx, int ny, int nz, const int *__restr
   }
 }
 
-template <bool UP, bool UNIT>
-PetscErrorCode Launch(int chunk, int blocks, cudaStream_t stream, const GridArgs &g, const double *b, double *x, double *reset, unsigned long long *counter, unsigned long long base)
+template <bool UP, bool UNIT, int C>
+PetscErrorCode LaunchPlanes(int planes, int blocks, cudaStream_t stream, const GridArgs &g, const double *b, double *x, double *reset, unsigned long long *counter, unsigned long long base)
 {
   PetscFunctionBegin;
-  switch (chunk) {
-  case 4:
-    GridSweepKernel<UP, UNIT, 4><<<blocks, 32 * SFPC_WARPS_PER_BLOCK, 0, stream>>>(g, b, x, reset, counter, base);
+  switch (planes) {
+  case 1:
+    GridPlanesKernel<UP, UNIT, C, 1><<<blocks, 32, 0, stream>>>(g, b, x, reset, counter, base);
     break;
   case 2:
-    GridSweepKernel<UP, UNIT, 2><<<blocks, 32 * SFPC_WARPS_PER_BLOCK, 0, stream>>>(g, b, x, reset, counter, base);
+    GridPlanesKernel<UP, UNIT, C, 2><<<blocks, 64, 0, stream>>>(g, b, x, reset, counter, base);
+    break;
+  case 4:
+    GridPlanesKernel<UP, UNIT, C, 4><<<blocks, 128, 0, stream>>>(g, b, x, reset, counter, base);
+    break;
+  case 8:
+    GridPlanesKernel<UP, UNIT, C, 8><<<blocks, 256, 0, stream>>>(g, b, x, reset, counter, base);
     break;
   default:
-    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Grid chunk must be 2 or 4, not %d", chunk);
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Grid planes per block must be 1, 2, 4 or 8, not %d", planes);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+template <bool UP, bool UNIT>
+PetscErrorCode Launch(int chunk, int planes, int blocks, cudaStream_t stream, const GridArgs &g, const double *b, double *x, double *reset, unsigned long long *counter, unsigned long long base)
+{
+  PetscFunctionBegin;
+  if (planes == 0) { /* TEMPORARY: the one-warp-per-line kernel, for measuring against */
+    switch (chunk) {
+    case 4:
+      GridSweepKernel<UP, UNIT, 4><<<blocks, 32 * SFPC_WARPS_PER_BLOCK, 0, stream>>>(g, b, x, reset, counter, base);
+      break;
+    case 2:
+      GridSweepKernel<UP, UNIT, 2><<<blocks, 32 * SFPC_WARPS_PER_BLOCK, 0, stream>>>(g, b, x, reset, counter, base);
+      break;
+    default:
+      SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Grid chunk must be 2 or 4, not %d", chunk);
+    }
+  } else {
+    switch (chunk) {
+    case 4:
+      PetscCall(LaunchPlanes<UP, UNIT, 4>(planes, blocks, stream, g, b, x, reset, counter, base));
+      break;
+    case 2:
+      PetscCall(LaunchPlanes<UP, UNIT, 2>(planes, blocks, stream, g, b, x, reset, counter, base));
+      break;
+    default:
+      SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Grid chunk must be 2 or 4, not %d", chunk);
+    }
   }
   PetscCallCUDA(cudaGetLastError());
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -342,19 +481,27 @@ PetscErrorCode SFPCGridSweep_Device(SFPCTriDevice T, PetscBool lower, const Pets
   GridArgs            g;
   int                 blocks;
   unsigned long long  base;
-  const int           chunk = (int)T->opt.grid_chunk;
+  const int           chunk = (int)T->opt.grid_chunk, planes = (int)T->opt.grid_planes;
 
   PetscFunctionBegin;
-  g.nx     = T->grid.nx;
-  g.ny     = T->grid.ny;
-  g.njb    = (T->grid.ny + 31) / 32;
-  g.n      = (int)T->n;
-  g.ts     = T->grid.nx + 31;
-  g.ntasks = (long long)g.njb * T->grid.nz;
-  g.coef   = (const GridCoef *)S->gcoef;
-  g.mask   = S->gmask;
-  PetscCall(SFPCTriDeviceTakeTickets(T, g.ntasks, S->solve_resident, &blocks, &base));
-  if (lower) PetscCall(S->unit ? Launch<false, true>(chunk, blocks, stream, g, b, x, reset, T->counter, base) : Launch<false, false>(chunk, blocks, stream, g, b, x, reset, T->counter, base));
-  else PetscCall(S->unit ? Launch<true, true>(chunk, blocks, stream, g, b, x, reset, T->counter, base) : Launch<true, false>(chunk, blocks, stream, g, b, x, reset, T->counter, base));
+  g.nx   = T->grid.nx;
+  g.ny   = T->grid.ny;
+  g.nz   = T->grid.nz;
+  g.njb  = (T->grid.ny + 31) / 32;
+  g.n    = (int)T->n;
+  g.ts   = T->grid.nx + 31;
+  g.coef = (const GridCoef *)S->gcoef;
+  g.mask = S->gmask;
+  if (planes == 0) {
+    g.ntasks = (long long)g.njb * T->grid.nz;
+    PetscCall(SFPCTriDeviceTakeTickets(T, g.ntasks, S->solve_resident, &blocks, &base));
+  } else { /* a ticket per block task, and one past the end per block; at least a block per SM */
+    g.ntasks = (long long)g.njb * ((T->grid.nz + planes - 1) / planes);
+    blocks   = (int)PetscMin(g.ntasks, (long long)PetscMax(T->sms, S->solve_resident / planes));
+    base     = T->ticketbase;
+    T->ticketbase += (unsigned long long)g.ntasks + (unsigned long long)blocks;
+  }
+  if (lower) PetscCall(S->unit ? Launch<false, true>(chunk, planes, blocks, stream, g, b, x, reset, T->counter, base) : Launch<false, false>(chunk, planes, blocks, stream, g, b, x, reset, T->counter, base));
+  else PetscCall(S->unit ? Launch<true, true>(chunk, planes, blocks, stream, g, b, x, reset, T->counter, base) : Launch<true, false>(chunk, planes, blocks, stream, g, b, x, reset, T->counter, base));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
