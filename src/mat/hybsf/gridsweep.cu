@@ -41,7 +41,6 @@
 #include <sfpc/private/sfpcimpl.h>
 #include <sfpc/private/sfdevice.cuh>
 #include <petscdevice_cuda.h>
-#include <cuda_pipeline.h>
 
 namespace
 {
@@ -97,7 +96,7 @@ struct GridLine {
 };
 
 /* Issues the loads of the chunk of steps t0 .. t0 + C - 1 (none waits here: the results are used a chunk later), and prefetches the next chunk's slabs into L2. */
-template <bool UP, int C, bool LOADB = true>
+template <bool UP, int C>
 __device__ __forceinline__ void LoadChunk(const GridArgs &g, const GridLine &L, const double *b, const double *x, int lane, int t0, GridChunk<C> &c)
 {
 #pragma unroll
@@ -108,7 +107,7 @@ __device__ __forceinline__ void LoadChunk(const GridArgs &g, const GridLine &L, 
     c.z[s]        = 0;
     if (in) {
       const int r = Point<UP>(g, L.line + i);
-      if (LOADB) c.b[s] = b[r]; /* a plain load: in an LU solve b may be the array this sweep resets (its own points only) */
+      c.b[s]      = b[r]; /* a plain load: in an LU solve b may be the array this sweep resets (its own points only) */
       c.m[s]      = g.mask[L.slot + 32 * (t0 + s)];
       c.c[s]      = g.coef[L.slot + 32 * (t0 + s)];
       if (L.hasbelow) c.z[s] = LoadBits(x, Point<UP>(g, L.below + i));
@@ -205,49 +204,14 @@ __global__ void __launch_bounds__(32 * SFPC_WARPS_PER_BLOCK) GridSweepKernel(Gri
    0 reads -z through L2 (the top plane of the block below, a lower ticket), and every warp reads its
    lane 0's -y line through L2 (the block of tile column jb - 1, a lower ticket): the chain of a tile
    column pays nz / W hops instead of nz.
-
-   Right-hand sides and results go through a ring of GRID_RING points per line in shared memory, so that
-   global memory sees them along x (a step's 32 points lie on 32 lines): b arrives in tiles of 16
-   points of the 32 lines (cp.async, a tile ahead), lane l reads point i = t - l from the ring and
-   writes its result into the same slot, and a tile of results is stored along x once its last lane is
-   past it, before the slots take b again. Only what other blocks read is published at once, point by
-   point: the block's top plane (warp W - 1) and line 31 of every plane.
 */
-#define GRID_RING 64 /* points per line in the ring: the skew of 31 steps, the tile being computed, the tile arriving */
-#define GRID_PAD  66 /* line stride of the ring in doubles: lane l's slot of step t is l * 65 + t modulo 16 double banks, conflict-free */
-#define GRID_TILE 16
-
-/* Issues the copies of b's tile f (points 16 f .. 16 f + 15 of the warp's nact lines) into the ring. */
-template <bool UP>
-__device__ __forceinline__ void RingLoadB(const GridArgs &g, const double *b, double *ring, int line0, int nact, int lane, int f)
-{
-  const int i = GRID_TILE * f + (lane & 15);
-  if (i < g.nx) {
-    for (int l = lane >> 4; l < nact; l += 2) __pipeline_memcpy_async(ring + l * GRID_PAD + (i & (GRID_RING - 1)), b + Point<UP>(g, line0 + l * g.nx + i), sizeof(double));
-  }
-  __pipeline_commit();
-}
-
-/* Stores the results of tile f from the ring along x. */
-template <bool UP>
-__device__ __forceinline__ void RingStoreX(const GridArgs &g, double *x, const double *ring, int line0, int nact, int lane, int f)
-{
-  const int i = GRID_TILE * f + (lane & 15);
-  if (i < g.nx) {
-    for (int l = lane >> 4; l < nact; l += 2) ((unsigned long long *)x)[Point<UP>(g, line0 + l * g.nx + i)] = ((const unsigned long long *)ring)[l * GRID_PAD + (i & (GRID_RING - 1))];
-  }
-}
-
 template <bool UP, bool UNIT, int C, int W>
 __global__ void __launch_bounds__(32 * W) GridPlanesKernel(GridArgs g, const double *b, double *x, double *reset, unsigned long long *counter, unsigned long long base)
 {
-  extern __shared__ double      rings[];                             /* per warp: 32 lines x GRID_PAD */
   __shared__ unsigned long long hand[W > 1 ? W - 1 : 1][2][C][32]; /* warp q's results of its last two chunks, for warp q + 1 */
   __shared__ long long          task;
   const unsigned                full = 0xffffffffu;
   const int                     lane = threadIdx.x & 31, q = threadIdx.x >> 5, plane = g.nx * g.ny;
-  double                       *ring = rings + q * 32 * GRID_PAD, *mine = ring + lane * GRID_PAD;
-  const bool                    top  = q == W - 1; /* publishes every result at once: the next block's warp 0 reads them */
 
   for (;;) {
     if (threadIdx.x == 0) task = (long long)(atomicAdd(counter, 1ULL) - base);
@@ -257,11 +221,9 @@ __global__ void __launch_bounds__(32 * W) GridPlanesKernel(GridArgs g, const dou
     const int    kb = (int)(w / g.njb), jb = (int)(w - (long long)kb * g.njb), k = W * kb + q, j = 32 * jb + lane;
     const int    nact = min(32, g.ny - 32 * jb), nsteps = g.nx + nact - 1, nchunks = (nsteps + C - 1) / C;
     const bool   live = k < g.nz; /* the last block of a column may have more warps than planes */
-    const bool   direct = top || lane == 31;
     GridLine     L;
     GridChunk<C> cur, nxt;
     double       prev = 0;
-    int          flushed = 0; /* tiles of results stored */
 
     L.line     = live ? (k * g.ny + j) * g.nx : 0;
     L.slot     = (((long long)k * g.njb + jb) * g.ts) * 32 + lane;
@@ -270,20 +232,11 @@ __global__ void __launch_bounds__(32 * W) GridPlanesKernel(GridArgs g, const dou
     L.active   = live && lane < nact;
     L.hasbelow = L.active && k > 0 && q == 0;
     L.hasleft  = live && jb > 0 && lane < C;
-    const int line0 = L.line - lane * g.nx; /* (0, 32 jb, k) */
-    if (live) {
-      LoadChunk<UP, C, false>(g, L, b, x, lane, 0, cur);
-      RingLoadB<UP>(g, b, ring, line0, nact, lane, 0);
-    }
+    if (live) LoadChunk<UP, C>(g, L, b, x, lane, 0, cur);
     for (int round = 0; round < nchunks + W - 1; round++) {
       const int c = round - q;
       if (live && c >= 0 && c < nchunks) {
         const int t0 = c * C;
-        if (t0 % GRID_TILE == 0) { /* b's tile t0 / 16 has arrived; the next one goes where tile t0 / 16 - 3 was (its results stored) */
-          __pipeline_wait_prior(0);
-          __syncwarp();
-          RingLoadB<UP>(g, b, ring, line0, nact, lane, t0 / GRID_TILE + 1);
-        }
         if (W > 1 && q > 0) { /* the -z line from warp q - 1, written last round */
 #pragma unroll
           for (int s = 0; s < C; s++) cur.z[s] = hand[q > 0 ? q - 1 : 0][c & 1][s][lane];
@@ -304,7 +257,7 @@ __global__ void __launch_bounds__(32 * W) GridPlanesKernel(GridArgs g, const dou
           }
           if (cur.y == SFPC_SENTINEL) cur.y = LoadBits(x, Point<UP>(g, L.left + t0 + lane));
         }
-        if (t0 + C < nsteps) LoadChunk<UP, C, false>(g, L, b, x, lane, t0 + C, nxt);
+        if (t0 + C < nsteps) LoadChunk<UP, C>(g, L, b, x, lane, t0 + C, nxt);
 #pragma unroll
         for (int s = 0; s < C; s++) {
           const int    i  = t0 + s - lane;
@@ -314,8 +267,8 @@ __global__ void __launch_bounds__(32 * W) GridPlanesKernel(GridArgs g, const dou
           if (L.active && i >= 0 && i < g.nx) {
             const unsigned m  = cur.m[s];
             const double   zm = __longlong_as_double((long long)cur.z[s]);
-            double        *slot = mine + (i & (GRID_RING - 1));
-            double         v  = *slot;
+            double         v  = cur.b[s];
+            const int      r  = Point<UP>(g, L.line + i);
             if (UP) {
               if (m & 1) v = Sub(v, cur.c[s].x, prev);
               if (m & 2) v = Sub(v, cur.c[s].y, ym);
@@ -326,30 +279,18 @@ __global__ void __launch_bounds__(32 * W) GridPlanesKernel(GridArgs g, const dou
               if (m & 1) v = Sub(v, cur.c[s].x, prev);
             }
             if (!UNIT) v = __dmul_rn(v, cur.c[s].w);
-            if (direct) sfpc::PublishValue(x, Point<UP>(g, L.line + i), v);
-            if (!top) *(unsigned long long *)slot = sfpc::PublishedBits(v); /* stored along x with its tile */
+            sfpc::PublishValue(x, r, v);
             prev = v;
           }
-          if (W > 1 && !top) hand[top ? 0 : q][c & 1][s][lane] = (unsigned long long)__double_as_longlong(prev); /* read by warp q + 1 only where this lane computed a point */
+          if (W > 1 && q < W - 1) hand[q < W - 1 ? q : 0][c & 1][s][lane] = (unsigned long long)__double_as_longlong(prev); /* read by warp q + 1 only where this lane computed a point */
         }
         cur = nxt;
-        if (!top && (t0 + C) % GRID_TILE == 0 && t0 + C >= 3 * GRID_TILE) { /* lane 31 is past tile (t0 + C) / 16 - 3: store it before the next b tile takes its slots */
-          __syncwarp();
-          RingStoreX<UP>(g, x, ring, line0, nact, lane, flushed++);
-        }
       }
       __syncthreads();
     }
-    if (live) {
-      __pipeline_wait_prior(0);
-      __syncwarp();
-      if (!top) /* the tiles not yet stored */
-        for (; GRID_TILE * flushed < g.nx; flushed++) RingStoreX<UP>(g, x, ring, line0, nact, lane, flushed);
-      __syncwarp();
-    }
     if (reset && live) { /* every point of the lines was read (b may be reset): the other sweep's vector, along x */
       for (int l = 0; l < nact; l++) {
-        const int base = line0 + l * g.nx; /* (0, 32 jb + l, k) */
+        const int base = L.line - lane * g.nx + l * g.nx; /* (0, 32 jb + l, k) */
         for (int i = lane; i < g.nx; i += 32) sfpc::ResetValue(reset, Point<UP>(g, base + i));
       }
     }
@@ -406,37 +347,22 @@ __global__ void GridFillKernel(int n, int nx, int ny, int nz, const int *__restr
   }
 }
 
-template <bool UP, bool UNIT, int C, int W>
-PetscErrorCode LaunchPlanesW(int blocks, cudaStream_t stream, const GridArgs &g, const double *b, double *x, double *reset, unsigned long long *counter, unsigned long long base)
-{
-  static bool  attr = false; /* the rings take more than the default 48 KB of shared memory: allowed once per kernel */
-  const size_t ring = sizeof(double) * 32 * GRID_PAD * W;
-
-  PetscFunctionBegin;
-  if (!attr) {
-    PetscCallCUDA(cudaFuncSetAttribute(GridPlanesKernel<UP, UNIT, C, W>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)ring));
-    attr = true;
-  }
-  GridPlanesKernel<UP, UNIT, C, W><<<blocks, 32 * W, ring, stream>>>(g, b, x, reset, counter, base);
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 template <bool UP, bool UNIT, int C>
 PetscErrorCode LaunchPlanes(int planes, int blocks, cudaStream_t stream, const GridArgs &g, const double *b, double *x, double *reset, unsigned long long *counter, unsigned long long base)
 {
   PetscFunctionBegin;
   switch (planes) {
   case 1:
-    PetscCall(LaunchPlanesW<UP, UNIT, C, 1>(blocks, stream, g, b, x, reset, counter, base));
+    GridPlanesKernel<UP, UNIT, C, 1><<<blocks, 32, 0, stream>>>(g, b, x, reset, counter, base);
     break;
   case 2:
-    PetscCall(LaunchPlanesW<UP, UNIT, C, 2>(blocks, stream, g, b, x, reset, counter, base));
+    GridPlanesKernel<UP, UNIT, C, 2><<<blocks, 64, 0, stream>>>(g, b, x, reset, counter, base);
     break;
   case 4:
-    PetscCall(LaunchPlanesW<UP, UNIT, C, 4>(blocks, stream, g, b, x, reset, counter, base));
+    GridPlanesKernel<UP, UNIT, C, 4><<<blocks, 128, 0, stream>>>(g, b, x, reset, counter, base);
     break;
   case 8:
-    PetscCall(LaunchPlanesW<UP, UNIT, C, 8>(blocks, stream, g, b, x, reset, counter, base));
+    GridPlanesKernel<UP, UNIT, C, 8><<<blocks, 256, 0, stream>>>(g, b, x, reset, counter, base);
     break;
   default:
     SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Grid planes per block must be 1, 2, 4 or 8, not %d", planes);
