@@ -51,6 +51,7 @@ struct alignas(32) GridCoef {
 
 struct GridArgs {
   int nx, ny, nz, njb, n, ts; /* ts = nx + 31: steps (slots) per tile line */
+  int pfb;                    /* EXPERIMENT: b prefetched into L2 this many chunks ahead of its loads (0: not) */
   long long ntasks;
   const GridCoef *__restrict__ coef;
   const unsigned char *__restrict__ mask;
@@ -114,6 +115,10 @@ __device__ __forceinline__ void LoadChunk(const GridArgs &g, const GridLine &L, 
     }
   }
   c.y = L.hasleft && t0 + lane < g.nx ? LoadBits(x, Point<UP>(g, L.left + t0 + lane)) : 0;
+  if (g.pfb) {
+    const int i = t0 + g.pfb * C - lane;
+    if (L.active && i >= 0 && i < g.nx) asm volatile("prefetch.global.L2 [%0];" ::"l"(b + Point<UP>(g, L.line + i)));
+  }
   { /* the next chunk's C * 32 slots of coefficients (32 bytes each) in 128-byte lines, and of masks */
     const long long first = L.slot - lane + 32LL * (t0 + C);
     for (int q = lane; q < 8 * C; q += 32)
@@ -198,48 +203,73 @@ __global__ void __launch_bounds__(32 * SFPC_WARPS_PER_BLOCK) GridSweepKernel(Gri
 /*
    Blocks of W warps for W consecutive z-planes of one tile column: block task w = kb * njb + jb (one
    ticket per block, z-major), warp q doing tile line (jb, W kb + q). Warp q's -z line is warp q - 1's
-   line, computed by the same lane at the same step: it is handed over in shared memory, and the warps
-   advance in lockstep, warp q doing its chunk c in round c + q with a block barrier after each round,
-   so a chunk's -z values were written the round before (two chunks of slots per warp pair). Only warp
-   0 reads -z through L2 (the top plane of the block below, a lower ticket), and every warp reads its
-   lane 0's -y line through L2 (the block of tile column jb - 1, a lower ticket): the chain of a tile
-   column pays nz / W hops instead of nz.
+   line, computed by the same lane at the same step: lane l of warp q - 1 hands its result of each step
+   to lane l of warp q through a slot in shared memory (GRID_HAND chunks of slots per warp pair), with
+   the value as the signal as in global memory: a slot holds the sentinel until written, the reader
+   takes the value and puts the sentinel back, and the writer waits for a free slot (atomics, so that
+   no barrier is needed: each warp runs as far as its own inputs allow). Only warp 0 reads -z through
+   L2 (the top plane of the block below, a lower ticket), and every warp reads its lane 0's -y line
+   through L2 (the block of tile column jb - 1, a lower ticket): the chain of a tile column pays nz / W
+   hops instead of nz.
 */
+#define GRID_HAND 4
+
+__device__ __forceinline__ unsigned long long HandRead(unsigned long long *p)
+{
+  return atomicAdd(p, 0ULL);
+}
+
 template <bool UP, bool UNIT, int C, int W>
 __global__ void __launch_bounds__(32 * W) GridPlanesKernel(GridArgs g, const double *b, double *x, double *reset, unsigned long long *counter, unsigned long long base)
 {
-  __shared__ unsigned long long hand[W > 1 ? W - 1 : 1][2][C][32]; /* warp q's results of its last two chunks, for warp q + 1 */
+  __shared__ unsigned long long hand[W > 1 ? W - 1 : 1][GRID_HAND][C][32]; /* warp q's results for warp q + 1 */
   __shared__ long long          task;
   const unsigned                full = 0xffffffffu;
   const int                     lane = threadIdx.x & 31, q = threadIdx.x >> 5, plane = g.nx * g.ny;
 
+  for (int e = threadIdx.x; e < (W > 1 ? W - 1 : 1) * GRID_HAND * C * 32; e += blockDim.x) (&hand[0][0][0][0])[e] = SFPC_SENTINEL; /* every task leaves them so */
   for (;;) {
     if (threadIdx.x == 0) task = (long long)(atomicAdd(counter, 1ULL) - base);
     __syncthreads();
     const long long w = task;
     if (w >= g.ntasks) break; /* the same for every thread of the block */
-    const int    kb = (int)(w / g.njb), jb = (int)(w - (long long)kb * g.njb), k = W * kb + q, j = 32 * jb + lane;
-    const int    nact = min(32, g.ny - 32 * jb), nsteps = g.nx + nact - 1, nchunks = (nsteps + C - 1) / C;
-    const bool   live = k < g.nz; /* the last block of a column may have more warps than planes */
-    GridLine     L;
-    GridChunk<C> cur, nxt;
-    double       prev = 0;
+    const int  kb = (int)(w / g.njb), jb = (int)(w - (long long)kb * g.njb), k = W * kb + q, j = 32 * jb + lane;
+    const int  nact = min(32, g.ny - 32 * jb), nsteps = g.nx + nact - 1, nchunks = (nsteps + C - 1) / C;
+    const bool live = k < g.nz;                            /* the last block of a column may have more warps than planes */
+    const bool fed = W > 1 && q > 0 && live;               /* -z from warp q - 1 */
+    const bool feeds = W > 1 && q < W - 1 && k + 1 < g.nz; /* warp q + 1 takes this line's results */
 
-    L.line     = live ? (k * g.ny + j) * g.nx : 0;
-    L.slot     = (((long long)k * g.njb + jb) * g.ts) * 32 + lane;
-    L.below    = L.line - plane;
-    L.left     = live ? (k * g.ny + 32 * jb - 1) * g.nx : 0;
-    L.active   = live && lane < nact;
-    L.hasbelow = L.active && k > 0 && q == 0;
-    L.hasleft  = live && jb > 0 && lane < C;
-    if (live) LoadChunk<UP, C>(g, L, b, x, lane, 0, cur);
-    for (int round = 0; round < nchunks + W - 1; round++) {
-      const int c = round - q;
-      if (live && c >= 0 && c < nchunks) {
-        const int t0 = c * C;
-        if (W > 1 && q > 0) { /* the -z line from warp q - 1, written last round */
+    if (live) {
+      GridLine     L;
+      GridChunk<C> cur, nxt;
+      double       prev = 0;
+
+      L.line     = (k * g.ny + j) * g.nx;
+      L.slot     = (((long long)k * g.njb + jb) * g.ts) * 32 + lane;
+      L.below    = L.line - plane;
+      L.left     = (k * g.ny + 32 * jb - 1) * g.nx;
+      L.active   = lane < nact;
+      L.hasbelow = L.active && k > 0 && q == 0;
+      L.hasleft  = jb > 0 && lane < C;
+      LoadChunk<UP, C>(g, L, b, x, lane, 0, cur);
+      for (int c = 0; c < nchunks; c++) {
+        const int           t0 = c * C;
+        unsigned long long *in = &hand[fed ? q - 1 : 0][c % GRID_HAND][0][lane], *out = &hand[feeds ? q : 0][c % GRID_HAND][0][lane];
+
+        if (fed) { /* the -z line from warp q - 1: take its C values of this chunk, freeing their slots */
 #pragma unroll
-          for (int s = 0; s < C; s++) cur.z[s] = hand[q > 0 ? q - 1 : 0][c & 1][s][lane];
+          for (int s = 0; s < C; s++) cur.z[s] = SFPC_SENTINEL;
+          for (;;) {
+            bool pending = false;
+#pragma unroll
+            for (int s = 0; s < C; s++) {
+              if (cur.z[s] == SFPC_SENTINEL) cur.z[s] = HandRead(in + 32 * s);
+              pending |= cur.z[s] == SFPC_SENTINEL;
+            }
+            if (!__any_sync(full, pending)) break;
+          }
+#pragma unroll
+          for (int s = 0; s < C; s++) atomicExch(in + 32 * s, SFPC_SENTINEL);
         }
         /* the other blocks' results this chunk needs: those not published when loaded are read again, together */
         for (;;) {
@@ -257,7 +287,16 @@ __global__ void __launch_bounds__(32 * W) GridPlanesKernel(GridArgs g, const dou
           }
           if (cur.y == SFPC_SENTINEL) cur.y = LoadBits(x, Point<UP>(g, L.left + t0 + lane));
         }
+        /* the next chunk's loads fly while this one computes */
         if (t0 + C < nsteps) LoadChunk<UP, C>(g, L, b, x, lane, t0 + C, nxt);
+        if (feeds) { /* warp q + 1 has taken chunk c - GRID_HAND from these slots */
+          for (;;) {
+            bool busy = false;
+#pragma unroll
+            for (int s = 0; s < C; s++) busy |= HandRead(out + 32 * s) != SFPC_SENTINEL;
+            if (!__any_sync(full, busy)) break;
+          }
+        }
 #pragma unroll
         for (int s = 0; s < C; s++) {
           const int    i  = t0 + s - lane;
@@ -282,16 +321,15 @@ __global__ void __launch_bounds__(32 * W) GridPlanesKernel(GridArgs g, const dou
             sfpc::PublishValue(x, r, v);
             prev = v;
           }
-          if (W > 1 && q < W - 1) hand[q < W - 1 ? q : 0][c & 1][s][lane] = (unsigned long long)__double_as_longlong(prev); /* read by warp q + 1 only where this lane computed a point */
+          if (feeds) atomicExch(out + 32 * s, sfpc::PublishedBits(prev)); /* every slot is written (warp q + 1 uses it only where this lane computed a point) */
         }
         cur = nxt;
       }
-      __syncthreads();
-    }
-    if (reset && live) { /* every point of the lines was read (b may be reset): the other sweep's vector, along x */
-      for (int l = 0; l < nact; l++) {
-        const int base = L.line - lane * g.nx + l * g.nx; /* (0, 32 jb + l, k) */
-        for (int i = lane; i < g.nx; i += 32) sfpc::ResetValue(reset, Point<UP>(g, base + i));
+      if (reset) { /* every point of the lines was read (b may be reset): the other sweep's vector, along x */
+        for (int l = 0; l < nact; l++) {
+          const int base = L.line - lane * g.nx + l * g.nx; /* (0, 32 jb + l, k) */
+          for (int i = lane; i < g.nx; i += 32) sfpc::ResetValue(reset, Point<UP>(g, base + i));
+        }
       }
     }
     __syncthreads(); /* task is read by all before it is taken again */
@@ -491,6 +529,10 @@ PetscErrorCode SFPCGridSweep_Device(SFPCTriDevice T, PetscBool lower, const Pets
   g.n    = (int)T->n;
   g.ts   = T->grid.nx + 31;
   g.coef = (const GridCoef *)S->gcoef;
+  {
+    const char *e = getenv("SFPC_GRID_PFB"); /* EXPERIMENT */
+    g.pfb = e ? atoi(e) : 0;
+  }
   g.mask = S->gmask;
   if (planes == 0) {
     g.ntasks = (long long)g.njb * T->grid.nz;
