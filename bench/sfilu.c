@@ -7,7 +7,8 @@ static char help[] = "Benchmark: SFPC's sfilu against PETSc's ILU(0) on aijcuspa
                      "Options: problem options of tests/problems.c, -case <name>, -json <file> (append records),\n"
                      "-grid nx,ny,nz (the problem is a 7-point stencil on this grid: sfilu also with the grid layout of its\n"
                      "sweeps, -pc_sfilu_layout grid, beside the hyb layout), -apply_only (one set-up, the apply alone),\n"
-                     "-grid_planes p1,p2,.. (with -grid: the grid layout also with these -pc_sfilu_grid_planes, as more methods).\n";
+                     "-grid_planes p1,p2,.. and -grid_chunks c1,c2 (with -grid: the grid layout also with these -pc_sfilu_grid_planes and\n"
+                     "-pc_sfilu_grid_chunk, every pair, as more methods).\n";
 
 #include <petscksp.h>
 #include <petscdevice_cuda.h>
@@ -129,12 +130,12 @@ int main(int argc, char **argv)
   Mat             A;
   Vec             x, b;
   PetscInt        n, nnz, warmup = 3, repeat = 20, dims[3], nd = 3;
-  char            casename[128], json[PETSC_MAX_PATH_LEN] = "", buf[128];
+  char            casename[128], json[PETSC_MAX_PATH_LEN] = "", buf[256];
   BenchProvenance pv;
-  Method          m[8] = {{"petsc-ilu-cusparse", PCILU, MATSOLVERCUSPARSE, "c_", 0, 0, 0, 0, 0}, {"sfpc-sfilu", "sfilu", NULL, "s_", 0, 0, 0, 0, 0}, {"sfpc-sfilu-grid", "sfilu", NULL, "g_", 0, 0, 0, 0, 0}};
+  Method          m[16] = {{"petsc-ilu-cusparse", PCILU, MATSOLVERCUSPARSE, "c_", 0, 0, 0, 0, 0}, {"sfpc-sfilu", "sfilu", NULL, "s_", 0, 0, 0, 0, 0}, {"sfpc-sfilu-grid", "sfilu", NULL, "g_", 0, 0, 0, 0, 0}};
   int             nm;
-  PetscInt        planes[5], np = 5;
-  char            pnames[5][32], pprefix[5][16];
+  PetscInt        planes[5], np = 5, chunks[2] = {4, 0}, nc = 2;
+  char            pnames[10][32], pprefix[10][16];
   double          spmv = 0;
   PetscBool       grid = PETSC_FALSE, apply_only = PETSC_FALSE;
 
@@ -150,6 +151,8 @@ int main(int argc, char **argv)
     PetscBool set;
     PetscCall(PetscOptionsGetIntArray(NULL, NULL, "-grid_planes", planes, &np, &set));
     if (!set) np = 0;
+    PetscCall(PetscOptionsGetIntArray(NULL, NULL, "-grid_chunks", chunks, &nc, &set));
+    if (!set) nc = 1;
   }
   PetscCall(BenchProblemCreate(&A, &x, &b, casename, sizeof(casename), &n, &nnz));
   /* the sfilu methods' layouts: hyb as measured before, and the grid layout where the grid is given */
@@ -161,13 +164,16 @@ int main(int argc, char **argv)
     PetscCall(PetscOptionsSetValue(NULL, "-g_pc_sfilu_layout", "grid"));
   }
   nm = grid ? 3 : 2;
-  for (PetscInt p = 0; grid && p < np; p++) { /* the grid layout with other planes per block */
-    PetscCall(PetscSNPrintf(pnames[p], sizeof(pnames[p]), "sfpc-sfilu-grid-p%" PetscInt_FMT, planes[p]));
-    PetscCall(PetscSNPrintf(pprefix[p], sizeof(pprefix[p]), "g%" PetscInt_FMT "_", planes[p]));
-    m[nm] = (Method){pnames[p], "sfilu", NULL, pprefix[p], 0, 0, 0, 0, 0};
-    PetscCall(PetscSNPrintf(buf, sizeof(buf), "-%spc_sfilu_grid %" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT " -%spc_sfilu_layout grid -%spc_sfilu_grid_planes %" PetscInt_FMT, pprefix[p], dims[0], dims[1], dims[2], pprefix[p], pprefix[p], planes[p]));
-    PetscCall(PetscOptionsInsertString(NULL, buf));
-    nm++;
+  for (PetscInt p = 0; grid && p < np; p++) { /* the grid layout with other planes per block and chunks */
+    for (PetscInt c = 0; c < nc; c++) {
+      const PetscInt v = p * nc + c;
+      PetscCall(PetscSNPrintf(pnames[v], sizeof(pnames[v]), "sfpc-sfilu-grid-p%" PetscInt_FMT "c%" PetscInt_FMT, planes[p], chunks[c]));
+      PetscCall(PetscSNPrintf(pprefix[v], sizeof(pprefix[v]), "g%" PetscInt_FMT "c%" PetscInt_FMT "_", planes[p], chunks[c]));
+      m[nm] = (Method){pnames[v], "sfilu", NULL, pprefix[v], 0, 0, 0, 0, 0};
+      PetscCall(PetscSNPrintf(buf, sizeof(buf), "-%spc_sfilu_grid %" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT " -%spc_sfilu_layout grid -%spc_sfilu_grid_planes %" PetscInt_FMT " -%spc_sfilu_grid_chunk %" PetscInt_FMT, pprefix[v], dims[0], dims[1], dims[2], pprefix[v], pprefix[v], planes[p], pprefix[v], chunks[c]));
+      PetscCall(PetscOptionsInsertString(NULL, buf));
+      nm++;
+    }
   }
 
   {

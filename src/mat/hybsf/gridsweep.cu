@@ -51,7 +51,6 @@ struct alignas(32) GridCoef {
 
 struct GridArgs {
   int nx, ny, nz, njb, n, ts; /* ts = nx + 31: steps (slots) per tile line */
-  int pfb;                    /* EXPERIMENT: b prefetched into L2 this many chunks ahead of its loads (0: not) */
   long long ntasks;
   const GridCoef *__restrict__ coef;
   const unsigned char *__restrict__ mask;
@@ -115,10 +114,6 @@ __device__ __forceinline__ void LoadChunk(const GridArgs &g, const GridLine &L, 
     }
   }
   c.y = L.hasleft && t0 + lane < g.nx ? LoadBits(x, Point<UP>(g, L.left + t0 + lane)) : 0;
-  if (g.pfb) {
-    const int i = t0 + g.pfb * C - lane;
-    if (L.active && i >= 0 && i < g.nx) asm volatile("prefetch.global.L2 [%0];" ::"l"(b + Point<UP>(g, L.line + i)));
-  }
   { /* the next chunk's C * 32 slots of coefficients (32 bytes each) in 128-byte lines, and of masks */
     const long long first = L.slot - lane + 32LL * (t0 + C);
     for (int q = lane; q < 8 * C; q += 32)
@@ -529,10 +524,6 @@ PetscErrorCode SFPCGridSweep_Device(SFPCTriDevice T, PetscBool lower, const Pets
   g.n    = (int)T->n;
   g.ts   = T->grid.nx + 31;
   g.coef = (const GridCoef *)S->gcoef;
-  {
-    const char *e = getenv("SFPC_GRID_PFB"); /* EXPERIMENT */
-    g.pfb = e ? atoi(e) : 0;
-  }
   g.mask = S->gmask;
   if (planes == 0) {
     g.ntasks = (long long)g.njb * T->grid.nz;
