@@ -255,7 +255,7 @@ int main(int argc, char **argv)
 
   # GPU: grid sweeps against the host sweeps, ILU(0) and SIP: cubic-ish, ny not a multiple of 32, ny < 32,
   # sides of length 1, Dirichlet rows, no DMDA (-pc_sfilu_grid), auto choosing grid, chunks of 2 and 4, blocks of
-  # 1, 2, 4 and 8 (the default) z-planes (a last block with fewer planes than warps), 2 ranks
+  # 1 (the default on grids this small), 2, 4 and 8 z-planes (a last block with fewer planes than warps), 2 ranks
   testset:
     requires: gpu
     args: -device -use_gpu_aware_mpi 0
@@ -268,8 +268,8 @@ int main(int argc, char **argv)
       suffix: gpu_small_y
       args: -nx 17 -ny 9 -nz 5 -dirichlet -h_pc_sfilu_grid_chunk 4 -d_pc_sfilu_grid_chunk 4
     test:
-      suffix: gpu_planes1
-      args: -nx 23 -ny 45 -nz 7 -dirichlet -h_pc_sfilu_grid_planes 1 -d_pc_sfilu_grid_planes 1
+      suffix: gpu_planes8
+      args: -nx 23 -ny 45 -nz 7 -dirichlet -h_pc_sfilu_grid_planes 8 -d_pc_sfilu_grid_planes 8
       output_file: output/ex11_gpu_odd.out
     test:
       suffix: gpu_planes2

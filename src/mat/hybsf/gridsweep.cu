@@ -8,17 +8,19 @@
    steps t = 0 .. nx + 30; at step t lane l does point i = t - l. So
    - the -x neighbour (i - 1, j, k) is the lane's own result of the previous step (a register),
    - the -y neighbour (i, j - 1, k) is lane l - 1's result of the previous step (a shuffle),
-   - lane 0's -y neighbour comes from warp (jb - 1, k) and every lane's -z neighbour from warp
-     (jb, k - 1), through the output vector, read in chunks of C steps: lane l loads the C values of
-     line (j, k - 1) its next C steps need (contiguous, x fastest), lanes 0 .. C - 1 the C values of
-     line (32 jb - 1, k) lane 0 needs, and only values still holding the solve sentinel are read
-     again. A chunk, not a step, pays the L2 round trip.
+   - lane 0's -y neighbour comes from the warp of (jb - 1, k), through the output vector, read in
+     chunks of C steps (lanes 0 .. C - 1 load the C values of line (32 jb - 1, k) lane 0 needs; only
+     values still holding the solve sentinel are read again: a chunk, not a step, pays the L2 round trip),
+   - every lane's -z neighbour is the same lane's result of the same step in the warp of (jb, k - 1):
+     a block of W warps (-pc_sfilu_grid_planes) does W consecutive z-planes of one tile column and
+     hands it over in shared memory (GridPlanesKernel); only the block's first plane reads it from the
+     output vector, in chunks like the -y line.
    The U sweep is the same walk over the reversed numbering r' = n - 1 - r: a point's +x, +y, +z
    neighbours are its -x', -y', -z' ones there.
 
-   Warps take tile lines by atomic ticket in z-major order (w = k * njb + jb), so a warp only waits on
-   lines of lower tickets, whose warps have taken them and run: no deadlock whatever the residency,
-   and no grid barrier. Values are published through the output with the sentinel, as the other
+   Blocks take their tasks by atomic ticket in z-major order (w = kb * njb + jb), so a block only waits
+   on blocks of lower tickets, which have taken them and run: no deadlock whatever the residency, and
+   no grid barrier. Values are published through the output with the sentinel, as the other
    layouts' solves do (sfdevice.cuh): no flags, no fences.
 
    Arithmetic: the CSR sweep's (SFPCTriFactorSweep_Host()) operation for operation: b minus the
@@ -119,79 +121,6 @@ __device__ __forceinline__ void LoadChunk(const GridArgs &g, const GridLine &L, 
     for (int q = lane; q < 8 * C; q += 32)
       if (t0 + C + q / 8 < g.ts) asm volatile("prefetch.global.L2 [%0];" ::"l"(g.coef + first + 4 * q));
     if (lane == 0 && t0 + C < g.ts) asm volatile("prefetch.global.L2 [%0];" ::"l"(g.mask + first));
-  }
-}
-
-template <bool UP, bool UNIT, int C>
-__global__ void __launch_bounds__(32 * SFPC_WARPS_PER_BLOCK) GridSweepKernel(GridArgs g, const double *b, double *x, double *reset, unsigned long long *counter, unsigned long long base)
-{
-  const unsigned full = 0xffffffffu;
-  const int      lane = threadIdx.x & 31, plane = g.nx * g.ny;
-
-  for (long long w; (w = sfpc::TakeTask(counter, base)) < g.ntasks;) {
-    const int    k = (int)(w / g.njb), jb = (int)(w - (long long)k * g.njb), j = 32 * jb + lane;
-    const int    nact = min(32, g.ny - 32 * jb), nsteps = g.nx + nact - 1;
-    GridLine     L;
-    GridChunk<C> cur, nxt;
-    double       prev = 0; /* this lane's result of the previous step */
-
-    L.line     = (k * g.ny + j) * g.nx;
-    L.slot     = (w * g.ts) * 32 + lane;
-    L.below    = L.line - plane;
-    L.left     = (k * g.ny + 32 * jb - 1) * g.nx;
-    L.active   = lane < nact;
-    L.hasbelow = L.active && k > 0;
-    L.hasleft  = jb > 0 && lane < C;
-    LoadChunk<UP, C>(g, L, b, x, lane, 0, cur);
-    for (int t0 = 0; t0 < nsteps; t0 += C) {
-      /* the other warps' results this chunk needs: those not published when loaded are read again, together */
-      for (;;) {
-        bool pending = cur.y == SFPC_SENTINEL;
-#pragma unroll
-        for (int s = 0; s < C; s++) pending |= cur.z[s] == SFPC_SENTINEL;
-        if (!__any_sync(full, pending)) break;
-        sfpc::Backoff();
-#pragma unroll
-        for (int s = 0; s < C; s++)
-          if (cur.z[s] == SFPC_SENTINEL) cur.z[s] = LoadBits(x, Point<UP>(g, L.below + t0 + s - lane));
-        if (cur.y == SFPC_SENTINEL) cur.y = LoadBits(x, Point<UP>(g, L.left + t0 + lane));
-      }
-      /* the next chunk's loads fly while this one computes */
-      if (t0 + C < nsteps) LoadChunk<UP, C>(g, L, b, x, lane, t0 + C, nxt);
-      /* C steps */
-#pragma unroll
-      for (int s = 0; s < C; s++) {
-        const int    i  = t0 + s - lane;
-        const double yl = __longlong_as_double((long long)__shfl_sync(full, cur.y, s));
-        double       ym = __shfl_up_sync(full, prev, 1);
-        if (lane == 0) ym = yl;
-        if (L.active && i >= 0 && i < g.nx) {
-          const unsigned m  = cur.m[s];
-          const double   zm = __longlong_as_double((long long)cur.z[s]);
-          double         v  = cur.b[s];
-          const int      r  = Point<UP>(g, L.line + i);
-          if (UP) {
-            if (m & 1) v = Sub(v, cur.c[s].x, prev);
-            if (m & 2) v = Sub(v, cur.c[s].y, ym);
-            if (m & 4) v = Sub(v, cur.c[s].z, zm);
-          } else {
-            if (m & 4) v = Sub(v, cur.c[s].z, zm);
-            if (m & 2) v = Sub(v, cur.c[s].y, ym);
-            if (m & 1) v = Sub(v, cur.c[s].x, prev);
-          }
-          if (!UNIT) v = __dmul_rn(v, cur.c[s].w);
-          sfpc::PublishValue(x, r, v);
-          prev = v;
-        }
-      }
-      cur = nxt;
-    }
-    if (reset) { /* every point of the line was read (b may be reset): the other sweep's vector, along x */
-      for (int l = 0; l < nact; l++) {
-        const int base = L.line - lane * g.nx + l * g.nx; /* (0, 32 jb + l, k) */
-        for (int i = lane; i < g.nx; i += 32) sfpc::ResetValue(reset, Point<UP>(g, base + i));
-      }
-    }
   }
 }
 
@@ -407,28 +336,15 @@ template <bool UP, bool UNIT>
 PetscErrorCode Launch(int chunk, int planes, int blocks, cudaStream_t stream, const GridArgs &g, const double *b, double *x, double *reset, unsigned long long *counter, unsigned long long base)
 {
   PetscFunctionBegin;
-  if (planes == 0) { /* TEMPORARY: the one-warp-per-line kernel, for measuring against */
-    switch (chunk) {
-    case 4:
-      GridSweepKernel<UP, UNIT, 4><<<blocks, 32 * SFPC_WARPS_PER_BLOCK, 0, stream>>>(g, b, x, reset, counter, base);
-      break;
-    case 2:
-      GridSweepKernel<UP, UNIT, 2><<<blocks, 32 * SFPC_WARPS_PER_BLOCK, 0, stream>>>(g, b, x, reset, counter, base);
-      break;
-    default:
-      SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Grid chunk must be 2 or 4, not %d", chunk);
-    }
-  } else {
-    switch (chunk) {
-    case 4:
-      PetscCall(LaunchPlanes<UP, UNIT, 4>(planes, blocks, stream, g, b, x, reset, counter, base));
-      break;
-    case 2:
-      PetscCall(LaunchPlanes<UP, UNIT, 2>(planes, blocks, stream, g, b, x, reset, counter, base));
-      break;
-    default:
-      SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Grid chunk must be 2 or 4, not %d", chunk);
-    }
+  switch (chunk) {
+  case 4:
+    PetscCall(LaunchPlanes<UP, UNIT, 4>(planes, blocks, stream, g, b, x, reset, counter, base));
+    break;
+  case 2:
+    PetscCall(LaunchPlanes<UP, UNIT, 2>(planes, blocks, stream, g, b, x, reset, counter, base));
+    break;
+  default:
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Grid chunk must be 2 or 4, not %d", chunk);
   }
   PetscCallCUDA(cudaGetLastError());
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -507,6 +423,19 @@ PetscErrorCode SFPCGridDestroy_Device(SFPCTriDevice T)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Planes per block of the grid sweeps: the option, or by default 8 on grids of enough tile lines (see SFPC_GRID_PLANES). */
+int SFPCGridPlanes(SFPCTriDevice T)
+{
+  const long long lines = (long long)((T->grid.ny + 31) / 32) * T->grid.nz;
+  return T->opt.grid_planes ? (int)T->opt.grid_planes : (lines >= SFPC_GRID_PLANES_MIN_LINES ? SFPC_GRID_PLANES : 1);
+}
+
+/* Resident blocks of a grid sweep (before the cap by its tasks): its warps per SM in blocks of SFPCGridPlanes() warps, at least a block per SM. */
+int SFPCGridBlocks(SFPCTriDevice T, const SFPCSchedule *S)
+{
+  return PetscMax(T->sms, S->solve_resident / SFPCGridPlanes(T));
+}
+
 /* x = L^{-1} b (lower) or U^{-1} b with the grid layout; x holds the sentinel on entry, reset (may be NULL) gets it point by point. */
 PetscErrorCode SFPCGridSweep_Device(SFPCTriDevice T, PetscBool lower, const PetscScalar *b, PetscScalar *x, PetscScalar *reset, cudaStream_t stream)
 {
@@ -514,7 +443,7 @@ PetscErrorCode SFPCGridSweep_Device(SFPCTriDevice T, PetscBool lower, const Pets
   GridArgs            g;
   int                 blocks;
   unsigned long long  base;
-  const int           chunk = (int)T->opt.grid_chunk, planes = (int)T->opt.grid_planes;
+  const int           chunk = (int)T->opt.grid_chunk, planes = SFPCGridPlanes(T);
 
   PetscFunctionBegin;
   g.nx   = T->grid.nx;
@@ -525,15 +454,11 @@ PetscErrorCode SFPCGridSweep_Device(SFPCTriDevice T, PetscBool lower, const Pets
   g.ts   = T->grid.nx + 31;
   g.coef = (const GridCoef *)S->gcoef;
   g.mask = S->gmask;
-  if (planes == 0) {
-    g.ntasks = (long long)g.njb * T->grid.nz;
-    PetscCall(SFPCTriDeviceTakeTickets(T, g.ntasks, S->solve_resident, &blocks, &base));
-  } else { /* a ticket per block task, and one past the end per block; at least a block per SM */
-    g.ntasks = (long long)g.njb * ((T->grid.nz + planes - 1) / planes);
-    blocks   = (int)PetscMin(g.ntasks, (long long)PetscMax(T->sms, S->solve_resident / planes));
-    base     = T->ticketbase;
-    T->ticketbase += (unsigned long long)g.ntasks + (unsigned long long)blocks;
-  }
+  /* a ticket per block task, and one past the end per block; at least a block per SM */
+  g.ntasks = (long long)g.njb * ((T->grid.nz + planes - 1) / planes);
+  blocks   = (int)PetscMin(g.ntasks, (long long)SFPCGridBlocks(T, S));
+  base     = T->ticketbase;
+  T->ticketbase += (unsigned long long)g.ntasks + (unsigned long long)blocks;
   if (lower) PetscCall(S->unit ? Launch<false, true>(chunk, planes, blocks, stream, g, b, x, reset, T->counter, base) : Launch<false, false>(chunk, planes, blocks, stream, g, b, x, reset, T->counter, base));
   else PetscCall(S->unit ? Launch<true, true>(chunk, planes, blocks, stream, g, b, x, reset, T->counter, base) : Launch<true, false>(chunk, planes, blocks, stream, g, b, x, reset, T->counter, base));
   PetscFunctionReturn(PETSC_SUCCESS);
