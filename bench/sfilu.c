@@ -6,7 +6,9 @@ static char help[] = "Benchmark: SFPC's sfilu against PETSc's ILU(0) on aijcuspa
                      "work) with the wall clock around a device synchronization.\n"
                      "Options: problem options of tests/problems.c, -case <name>, -json <file> (append records),\n"
                      "-grid nx,ny,nz (the problem is a 7-point stencil on this grid: sfilu also with the grid layout of its\n"
-                     "sweeps, -pc_sfilu_layout grid, beside the hyb layout), -apply_only (one set-up, the apply alone).\n";
+                     "sweeps, -pc_sfilu_layout grid, beside the hyb layout), -apply_only (one set-up, the apply alone),\n"
+                     "-grid_planes p1,p2,.. and -grid_chunks c1,c2 (with -grid: the grid layout also with these -pc_sfilu_grid_planes and\n"
+                     "-pc_sfilu_grid_chunk, every pair, as more methods).\n";
 
 #include <petscksp.h>
 #include <petscdevice_cuda.h>
@@ -128,10 +130,12 @@ int main(int argc, char **argv)
   Mat             A;
   Vec             x, b;
   PetscInt        n, nnz, warmup = 3, repeat = 20, dims[3], nd = 3;
-  char            casename[128], json[PETSC_MAX_PATH_LEN] = "", buf[128];
+  char            casename[128], json[PETSC_MAX_PATH_LEN] = "", buf[256];
   BenchProvenance pv;
-  Method          m[3] = {{"petsc-ilu-cusparse", PCILU, MATSOLVERCUSPARSE, "c_", 0, 0, 0, 0, 0}, {"sfpc-sfilu", "sfilu", NULL, "s_", 0, 0, 0, 0, 0}, {"sfpc-sfilu-grid", "sfilu", NULL, "g_", 0, 0, 0, 0, 0}};
+  Method          m[16] = {{"petsc-ilu-cusparse", PCILU, MATSOLVERCUSPARSE, "c_", 0, 0, 0, 0, 0}, {"sfpc-sfilu", "sfilu", NULL, "s_", 0, 0, 0, 0, 0}, {"sfpc-sfilu-grid", "sfilu", NULL, "g_", 0, 0, 0, 0, 0}};
   int             nm;
+  PetscInt        planes[5], np = 5, chunks[2] = {4, 0}, nc = 2;
+  char            pnames[10][32], pprefix[10][16];
   double          spmv = 0;
   PetscBool       grid = PETSC_FALSE, apply_only = PETSC_FALSE;
 
@@ -143,6 +147,13 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetString(NULL, NULL, "-json", json, sizeof(json), NULL));
   PetscCall(PetscOptionsGetIntArray(NULL, NULL, "-grid", dims, &nd, &grid));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-apply_only", &apply_only, NULL));
+  {
+    PetscBool set;
+    PetscCall(PetscOptionsGetIntArray(NULL, NULL, "-grid_planes", planes, &np, &set));
+    if (!set) np = 0;
+    PetscCall(PetscOptionsGetIntArray(NULL, NULL, "-grid_chunks", chunks, &nc, &set));
+    if (!set) nc = 1;
+  }
   PetscCall(BenchProblemCreate(&A, &x, &b, casename, sizeof(casename), &n, &nnz));
   /* the sfilu methods' layouts: hyb as measured before, and the grid layout where the grid is given */
   PetscCall(PetscOptionsSetValue(NULL, "-s_pc_sfilu_layout", "hyb"));
@@ -153,6 +164,17 @@ int main(int argc, char **argv)
     PetscCall(PetscOptionsSetValue(NULL, "-g_pc_sfilu_layout", "grid"));
   }
   nm = grid ? 3 : 2;
+  for (PetscInt p = 0; grid && p < np; p++) { /* the grid layout with other planes per block and chunks */
+    for (PetscInt c = 0; c < nc; c++) {
+      const PetscInt v = p * nc + c;
+      PetscCall(PetscSNPrintf(pnames[v], sizeof(pnames[v]), "sfpc-sfilu-grid-p%" PetscInt_FMT "c%" PetscInt_FMT, planes[p], chunks[c]));
+      PetscCall(PetscSNPrintf(pprefix[v], sizeof(pprefix[v]), "g%" PetscInt_FMT "c%" PetscInt_FMT "_", planes[p], chunks[c]));
+      m[nm] = (Method){pnames[v], "sfilu", NULL, pprefix[v], 0, 0, 0, 0, 0};
+      PetscCall(PetscSNPrintf(buf, sizeof(buf), "-%spc_sfilu_grid %" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT " -%spc_sfilu_layout grid -%spc_sfilu_grid_planes %" PetscInt_FMT " -%spc_sfilu_grid_chunk %" PetscInt_FMT, pprefix[v], dims[0], dims[1], dims[2], pprefix[v], pprefix[v], planes[p], pprefix[v], chunks[c]));
+      PetscCall(PetscOptionsInsertString(NULL, buf));
+      nm++;
+    }
+  }
 
   {
     Operands o = {(PetscObject)A, x, b};
@@ -167,6 +189,7 @@ int main(int argc, char **argv)
   for (int k = 0; k < nm; k++) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-20s %12.3f %12.3f %12.4f %12.2f %6" PetscInt_FMT " %10.2f\n", m[k].name, 1e3 * m[k].setup, 1e3 * m[k].refactor, 1e3 * m[k].apply, 1e3 * m[k].solve, m[k].its, m[k].apply / spmv));
   for (int k = 1; k < nm; k++) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-20s %12.2f %12.2f %12.2f %12.2f   (baseline time / %s time)\n", "speedup", m[0].setup / m[k].setup, m[0].refactor / m[k].refactor, m[0].apply / m[k].apply, m[0].solve / m[k].solve, m[k].name));
   if (grid) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  apply, hyb / grid layout: %.2f\n", m[1].apply / m[2].apply));
+  for (int k = 3; k < nm; k++) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  apply, %s / grid layout: %.2f\n", m[k].name, m[k].apply / m[2].apply));
   if (json[0]) {
     FILE       *f;
     const char *metric[] = {"setup_s", "refactor_s", "apply_s", "kspsolve_s"};

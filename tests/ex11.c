@@ -245,12 +245,17 @@ int main(int argc, char **argv)
     args: -nx 12 -ny 10 -nz 6 -c_pc_sfilu_grid_chunk 5
     filter: Error: grep -E "out of range" | sed -e "s/^\[0\]PETSC ERROR: //"
   test:
+    suffix: bad_planes
+    args: -nx 12 -ny 10 -nz 6 -c_pc_sfilu_grid_planes 3
+    filter: Error: grep -E "out of range" | sed -e "s/^\[0\]PETSC ERROR: //"
+  test:
     suffix: host_mpi
     nsize: 2
     args: -nx 12 -ny 10 -nz 6 -dirichlet -fact sip
 
   # GPU: grid sweeps against the host sweeps, ILU(0) and SIP: cubic-ish, ny not a multiple of 32, ny < 32,
-  # sides of length 1, Dirichlet rows, no DMDA (-pc_sfilu_grid), auto choosing grid, chunks of 2 and 4, 2 ranks
+  # sides of length 1, Dirichlet rows, no DMDA (-pc_sfilu_grid), auto choosing grid, chunks of 2 and 4, blocks of
+  # 1 (the default on grids this small), 2, 4 and 8 z-planes (a last block with fewer planes than warps), 2 ranks
   testset:
     requires: gpu
     args: -device -use_gpu_aware_mpi 0
@@ -262,6 +267,18 @@ int main(int argc, char **argv)
     test:
       suffix: gpu_small_y
       args: -nx 17 -ny 9 -nz 5 -dirichlet -h_pc_sfilu_grid_chunk 4 -d_pc_sfilu_grid_chunk 4
+    test:
+      suffix: gpu_planes8
+      args: -nx 23 -ny 45 -nz 7 -dirichlet -h_pc_sfilu_grid_planes 8 -d_pc_sfilu_grid_planes 8
+      output_file: output/ex11_gpu_odd.out
+    test:
+      suffix: gpu_planes2
+      args: -nx 23 -ny 45 -nz 7 -dirichlet -h_pc_sfilu_grid_planes 2 -d_pc_sfilu_grid_planes 2 -h_pc_sfilu_grid_chunk 2 -d_pc_sfilu_grid_chunk 2
+      output_file: output/ex11_gpu_odd.out
+    test:
+      suffix: gpu_planes4
+      args: -nx 17 -ny 9 -nz 5 -dirichlet -h_pc_sfilu_grid_planes 4 -d_pc_sfilu_grid_planes 4
+      output_file: output/ex11_gpu_small_y.out
     test:
       suffix: gpu_nx1
       args: -nx 1 -ny 40 -nz 6

@@ -79,10 +79,16 @@ __device__ __forceinline__ double WaitValue(const double *x, int c)
   return __longlong_as_double((long long)v);
 }
 
+/* The bits a published value is stored as: never the sentinel. */
+__device__ __forceinline__ unsigned long long PublishedBits(double v)
+{
+  const unsigned long long bits = (unsigned long long)__double_as_longlong(v);
+  return bits == SFPC_SENTINEL ? 0x7FF8000000000000ULL : bits;
+}
+
 __device__ __forceinline__ void PublishValue(double *x, int r, double v)
 {
-  unsigned long long bits = (unsigned long long)__double_as_longlong(v);
-  if (bits == SFPC_SENTINEL) bits = 0x7FF8000000000000ULL;
+  const unsigned long long bits = PublishedBits(v);
   /* no fence: the value is the only data published. A __threadfence() here made the solves
      10-17% slower on an H200 (bench/README.md, variants). */
   cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>(*(unsigned long long *)(x + r)).store(bits, cuda::memory_order_relaxed);

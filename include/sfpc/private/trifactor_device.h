@@ -59,6 +59,7 @@ typedef struct {
   PetscBool  lower_unit, upper_unit; /* ILU: L unit, U not */
   PetscInt   grid[3];      /* nx, ny, nz of the grid the rows are the points of (x fastest); 0: none known */
   PetscInt   grid_chunk;   /* grid layout: x steps per read of another warp's results (2 or 4) */
+  PetscInt   grid_planes;  /* grid layout: z-planes per block, the -z line handed over in shared memory (1, 2, 4 or 8; 0: SFPCGridPlanes() decides) */
 } SFPCTriOptions;
 
 /* The grid of a factor whose sweeps use the grid layout (nx = 0: none). */
@@ -102,11 +103,22 @@ struct _n_SFPCTriDevice {
 /*
    Grid-layout sweeps: warps per SM (few are busy at once: a k-line's warp starts one chunk and one
    L2 hop after the line below it, so about (warp duration / that lag) warps per 32 y-lines work
-   while the others poll), and x steps per chunk read from other warps.
+   while the others poll; blocks of z-planes keep at least one block per SM, SFPCGridBlocks()), and
+   x steps per chunk read from other warps.
 */
 #define SFPC_GRID_WARPS_PER_SM 4
 #define SFPC_GRID_CHUNK        4
+/*
+   Grid layout, z-planes per block of warps: 8 where the grid has at least SFPC_GRID_PLANES_MIN_LINES
+   tile lines (32 y-lines of a z-plane), else 1 (on an H100 8 planes made the L+U apply 1.58x faster at
+   256^3 and 1.18x at 128^3 (512 tile lines) than one warp per tile line, but slower at 64^3 (128 tile
+   lines: 16 block tasks, too few to fill the machine); bench/README.md, grid layout).
+*/
+#define SFPC_GRID_PLANES           8
+#define SFPC_GRID_PLANES_MIN_LINES 512
 PETSC_INTERN PetscErrorCode SFPCTriOptionsDefault(SFPCTriOptions *);
+PETSC_INTERN int            SFPCGridPlanes(SFPCTriDevice);
+PETSC_INTERN int            SFPCGridBlocks(SFPCTriDevice, const SFPCSchedule *);
 PETSC_INTERN PetscErrorCode SFPCTriDeviceSetWarpsPerSM(SFPCTriDevice, PetscInt);
 PETSC_INTERN PetscErrorCode SFPCTriDeviceCreate(PetscInt, PetscInt, const PetscInt *, const PetscInt *, PetscBool, const SFPCTriOptions *, SFPCTriDevice *);
 PETSC_INTERN PetscErrorCode SFPCTriDeviceDestroy(SFPCTriDevice *);

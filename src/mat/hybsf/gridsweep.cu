@@ -8,17 +8,19 @@
    steps t = 0 .. nx + 30; at step t lane l does point i = t - l. So
    - the -x neighbour (i - 1, j, k) is the lane's own result of the previous step (a register),
    - the -y neighbour (i, j - 1, k) is lane l - 1's result of the previous step (a shuffle),
-   - lane 0's -y neighbour comes from warp (jb - 1, k) and every lane's -z neighbour from warp
-     (jb, k - 1), through the output vector, read in chunks of C steps: lane l loads the C values of
-     line (j, k - 1) its next C steps need (contiguous, x fastest), lanes 0 .. C - 1 the C values of
-     line (32 jb - 1, k) lane 0 needs, and only values still holding the solve sentinel are read
-     again. A chunk, not a step, pays the L2 round trip.
+   - lane 0's -y neighbour comes from the warp of (jb - 1, k), through the output vector, read in
+     chunks of C steps (lanes 0 .. C - 1 load the C values of line (32 jb - 1, k) lane 0 needs; only
+     values still holding the solve sentinel are read again: a chunk, not a step, pays the L2 round trip),
+   - every lane's -z neighbour is the same lane's result of the same step in the warp of (jb, k - 1):
+     a block of W warps (-pc_sfilu_grid_planes) does W consecutive z-planes of one tile column and
+     hands it over in shared memory (GridPlanesKernel); only the block's first plane reads it from the
+     output vector, in chunks like the -y line.
    The U sweep is the same walk over the reversed numbering r' = n - 1 - r: a point's +x, +y, +z
    neighbours are its -x', -y', -z' ones there.
 
-   Warps take tile lines by atomic ticket in z-major order (w = k * njb + jb), so a warp only waits on
-   lines of lower tickets, whose warps have taken them and run: no deadlock whatever the residency,
-   and no grid barrier. Values are published through the output with the sentinel, as the other
+   Blocks take their tasks by atomic ticket in z-major order (w = kb * njb + jb), so a block only waits
+   on blocks of lower tickets, which have taken them and run: no deadlock whatever the residency, and
+   no grid barrier. Values are published through the output with the sentinel, as the other
    layouts' solves do (sfdevice.cuh): no flags, no fences.
 
    Arithmetic: the CSR sweep's (SFPCTriFactorSweep_Host()) operation for operation: b minus the
@@ -50,7 +52,7 @@ struct alignas(32) GridCoef {
 };
 
 struct GridArgs {
-  int nx, ny, njb, n, ts; /* ts = nx + 31: steps (slots) per tile line */
+  int nx, ny, nz, njb, n, ts; /* ts = nx + 31: steps (slots) per tile line */
   long long ntasks;
   const GridCoef *__restrict__ coef;
   const unsigned char *__restrict__ mask;
@@ -122,76 +124,139 @@ __device__ __forceinline__ void LoadChunk(const GridArgs &g, const GridLine &L, 
   }
 }
 
-template <bool UP, bool UNIT, int C>
-__global__ void __launch_bounds__(32 * SFPC_WARPS_PER_BLOCK) GridSweepKernel(GridArgs g, const double *b, double *x, double *reset, unsigned long long *counter, unsigned long long base)
+/*
+   Blocks of W warps for W consecutive z-planes of one tile column: block task w = kb * njb + jb (one
+   ticket per block, z-major), warp q doing tile line (jb, W kb + q). Warp q's -z line is warp q - 1's
+   line, computed by the same lane at the same step: lane l of warp q - 1 hands its result of each step
+   to lane l of warp q through a slot in shared memory (GRID_HAND chunks of slots per warp pair), with
+   the value as the signal as in global memory: a slot holds the sentinel until written, the reader
+   takes the value and puts the sentinel back, and the writer waits for a free slot (atomics, so that
+   no barrier is needed: each warp runs as far as its own inputs allow). Only warp 0 reads -z through
+   L2 (the top plane of the block below, a lower ticket), and every warp reads its lane 0's -y line
+   through L2 (the block of tile column jb - 1, a lower ticket): the chain of a tile column pays nz / W
+   hops instead of nz.
+*/
+#define GRID_HAND 4
+
+__device__ __forceinline__ unsigned long long HandRead(unsigned long long *p)
 {
-  const unsigned full = 0xffffffffu;
-  const int      lane = threadIdx.x & 31, plane = g.nx * g.ny;
+  return atomicAdd(p, 0ULL);
+}
 
-  for (long long w; (w = sfpc::TakeTask(counter, base)) < g.ntasks;) {
-    const int    k = (int)(w / g.njb), jb = (int)(w - (long long)k * g.njb), j = 32 * jb + lane;
-    const int    nact = min(32, g.ny - 32 * jb), nsteps = g.nx + nact - 1;
-    GridLine     L;
-    GridChunk<C> cur, nxt;
-    double       prev = 0; /* this lane's result of the previous step */
+template <bool UP, bool UNIT, int C, int W>
+__global__ void __launch_bounds__(32 * W) GridPlanesKernel(GridArgs g, const double *b, double *x, double *reset, unsigned long long *counter, unsigned long long base)
+{
+  __shared__ unsigned long long hand[W > 1 ? W - 1 : 1][GRID_HAND][C][32]; /* warp q's results for warp q + 1 */
+  __shared__ long long          task;
+  const unsigned                full = 0xffffffffu;
+  const int                     lane = threadIdx.x & 31, q = threadIdx.x >> 5, plane = g.nx * g.ny;
 
-    L.line     = (k * g.ny + j) * g.nx;
-    L.slot     = (w * g.ts) * 32 + lane;
-    L.below    = L.line - plane;
-    L.left     = (k * g.ny + 32 * jb - 1) * g.nx;
-    L.active   = lane < nact;
-    L.hasbelow = L.active && k > 0;
-    L.hasleft  = jb > 0 && lane < C;
-    LoadChunk<UP, C>(g, L, b, x, lane, 0, cur);
-    for (int t0 = 0; t0 < nsteps; t0 += C) {
-      /* the other warps' results this chunk needs: those not published when loaded are read again, together */
-      for (;;) {
-        bool pending = cur.y == SFPC_SENTINEL;
+  for (int e = threadIdx.x; e < (W > 1 ? W - 1 : 1) * GRID_HAND * C * 32; e += blockDim.x) (&hand[0][0][0][0])[e] = SFPC_SENTINEL; /* every task leaves them so */
+  for (;;) {
+    if (threadIdx.x == 0) task = (long long)(atomicAdd(counter, 1ULL) - base);
+    __syncthreads();
+    const long long w = task;
+    if (w >= g.ntasks) break; /* the same for every thread of the block */
+    const int  kb = (int)(w / g.njb), jb = (int)(w - (long long)kb * g.njb), k = W * kb + q, j = 32 * jb + lane;
+    const int  nact = min(32, g.ny - 32 * jb), nsteps = g.nx + nact - 1, nchunks = (nsteps + C - 1) / C;
+    const bool live = k < g.nz;                            /* the last block of a column may have more warps than planes */
+    const bool fed = W > 1 && q > 0 && live;               /* -z from warp q - 1 */
+    const bool feeds = W > 1 && q < W - 1 && k + 1 < g.nz; /* warp q + 1 takes this line's results */
+
+    if (live) {
+      GridLine     L;
+      GridChunk<C> cur, nxt;
+      double       prev = 0;
+
+      L.line     = (k * g.ny + j) * g.nx;
+      L.slot     = (((long long)k * g.njb + jb) * g.ts) * 32 + lane;
+      L.below    = L.line - plane;
+      L.left     = (k * g.ny + 32 * jb - 1) * g.nx;
+      L.active   = lane < nact;
+      L.hasbelow = L.active && k > 0 && q == 0;
+      L.hasleft  = jb > 0 && lane < C;
+      LoadChunk<UP, C>(g, L, b, x, lane, 0, cur);
+      for (int c = 0; c < nchunks; c++) {
+        const int           t0 = c * C;
+        unsigned long long *in = &hand[fed ? q - 1 : 0][c % GRID_HAND][0][lane], *out = &hand[feeds ? q : 0][c % GRID_HAND][0][lane];
+
+        if (fed) { /* the -z line from warp q - 1: take its C values of this chunk, freeing their slots */
 #pragma unroll
-        for (int s = 0; s < C; s++) pending |= cur.z[s] == SFPC_SENTINEL;
-        if (!__any_sync(full, pending)) break;
-        sfpc::Backoff();
+          for (int s = 0; s < C; s++) cur.z[s] = SFPC_SENTINEL;
+          for (;;) {
+            bool pending = false;
 #pragma unroll
-        for (int s = 0; s < C; s++)
-          if (cur.z[s] == SFPC_SENTINEL) cur.z[s] = LoadBits(x, Point<UP>(g, L.below + t0 + s - lane));
-        if (cur.y == SFPC_SENTINEL) cur.y = LoadBits(x, Point<UP>(g, L.left + t0 + lane));
-      }
-      /* the next chunk's loads fly while this one computes */
-      if (t0 + C < nsteps) LoadChunk<UP, C>(g, L, b, x, lane, t0 + C, nxt);
-      /* C steps */
-#pragma unroll
-      for (int s = 0; s < C; s++) {
-        const int    i  = t0 + s - lane;
-        const double yl = __longlong_as_double((long long)__shfl_sync(full, cur.y, s));
-        double       ym = __shfl_up_sync(full, prev, 1);
-        if (lane == 0) ym = yl;
-        if (L.active && i >= 0 && i < g.nx) {
-          const unsigned m  = cur.m[s];
-          const double   zm = __longlong_as_double((long long)cur.z[s]);
-          double         v  = cur.b[s];
-          const int      r  = Point<UP>(g, L.line + i);
-          if (UP) {
-            if (m & 1) v = Sub(v, cur.c[s].x, prev);
-            if (m & 2) v = Sub(v, cur.c[s].y, ym);
-            if (m & 4) v = Sub(v, cur.c[s].z, zm);
-          } else {
-            if (m & 4) v = Sub(v, cur.c[s].z, zm);
-            if (m & 2) v = Sub(v, cur.c[s].y, ym);
-            if (m & 1) v = Sub(v, cur.c[s].x, prev);
+            for (int s = 0; s < C; s++) {
+              if (cur.z[s] == SFPC_SENTINEL) cur.z[s] = HandRead(in + 32 * s);
+              pending |= cur.z[s] == SFPC_SENTINEL;
+            }
+            if (!__any_sync(full, pending)) break;
           }
-          if (!UNIT) v = __dmul_rn(v, cur.c[s].w);
-          sfpc::PublishValue(x, r, v);
-          prev = v;
+#pragma unroll
+          for (int s = 0; s < C; s++) atomicExch(in + 32 * s, SFPC_SENTINEL);
+        }
+        /* the other blocks' results this chunk needs: those not published when loaded are read again, together */
+        for (;;) {
+          bool pending = cur.y == SFPC_SENTINEL;
+          if (q == 0) {
+#pragma unroll
+            for (int s = 0; s < C; s++) pending |= cur.z[s] == SFPC_SENTINEL;
+          }
+          if (!__any_sync(full, pending)) break;
+          sfpc::Backoff();
+          if (q == 0) {
+#pragma unroll
+            for (int s = 0; s < C; s++)
+              if (cur.z[s] == SFPC_SENTINEL) cur.z[s] = LoadBits(x, Point<UP>(g, L.below + t0 + s - lane));
+          }
+          if (cur.y == SFPC_SENTINEL) cur.y = LoadBits(x, Point<UP>(g, L.left + t0 + lane));
+        }
+        /* the next chunk's loads fly while this one computes */
+        if (t0 + C < nsteps) LoadChunk<UP, C>(g, L, b, x, lane, t0 + C, nxt);
+        if (feeds) { /* warp q + 1 has taken chunk c - GRID_HAND from these slots */
+          for (;;) {
+            bool busy = false;
+#pragma unroll
+            for (int s = 0; s < C; s++) busy |= HandRead(out + 32 * s) != SFPC_SENTINEL;
+            if (!__any_sync(full, busy)) break;
+          }
+        }
+#pragma unroll
+        for (int s = 0; s < C; s++) {
+          const int    i  = t0 + s - lane;
+          const double yl = __longlong_as_double((long long)__shfl_sync(full, cur.y, s));
+          double       ym = __shfl_up_sync(full, prev, 1);
+          if (lane == 0) ym = yl;
+          if (L.active && i >= 0 && i < g.nx) {
+            const unsigned m  = cur.m[s];
+            const double   zm = __longlong_as_double((long long)cur.z[s]);
+            double         v  = cur.b[s];
+            const int      r  = Point<UP>(g, L.line + i);
+            if (UP) {
+              if (m & 1) v = Sub(v, cur.c[s].x, prev);
+              if (m & 2) v = Sub(v, cur.c[s].y, ym);
+              if (m & 4) v = Sub(v, cur.c[s].z, zm);
+            } else {
+              if (m & 4) v = Sub(v, cur.c[s].z, zm);
+              if (m & 2) v = Sub(v, cur.c[s].y, ym);
+              if (m & 1) v = Sub(v, cur.c[s].x, prev);
+            }
+            if (!UNIT) v = __dmul_rn(v, cur.c[s].w);
+            sfpc::PublishValue(x, r, v);
+            prev = v;
+          }
+          if (feeds) atomicExch(out + 32 * s, sfpc::PublishedBits(prev)); /* every slot is written (warp q + 1 uses it only where this lane computed a point) */
+        }
+        cur = nxt;
+      }
+      if (reset) { /* every point of the lines was read (b may be reset): the other sweep's vector, along x */
+        for (int l = 0; l < nact; l++) {
+          const int base = L.line - lane * g.nx + l * g.nx; /* (0, 32 jb + l, k) */
+          for (int i = lane; i < g.nx; i += 32) sfpc::ResetValue(reset, Point<UP>(g, base + i));
         }
       }
-      cur = nxt;
     }
-    if (reset) { /* every point of the line was read (b may be reset): the other sweep's vector, along x */
-      for (int l = 0; l < nact; l++) {
-        const int base = L.line - lane * g.nx + l * g.nx; /* (0, 32 jb + l, k) */
-        for (int i = lane; i < g.nx; i += 32) sfpc::ResetValue(reset, Point<UP>(g, base + i));
-      }
-    }
+    __syncthreads(); /* task is read by all before it is taken again */
   }
 }
 
@@ -244,16 +309,39 @@ __global__ void GridFillKernel(int n, int nx, int ny, int nz, const int *__restr
   }
 }
 
+template <bool UP, bool UNIT, int C>
+PetscErrorCode LaunchPlanes(int planes, int blocks, cudaStream_t stream, const GridArgs &g, const double *b, double *x, double *reset, unsigned long long *counter, unsigned long long base)
+{
+  PetscFunctionBegin;
+  switch (planes) {
+  case 1:
+    GridPlanesKernel<UP, UNIT, C, 1><<<blocks, 32, 0, stream>>>(g, b, x, reset, counter, base);
+    break;
+  case 2:
+    GridPlanesKernel<UP, UNIT, C, 2><<<blocks, 64, 0, stream>>>(g, b, x, reset, counter, base);
+    break;
+  case 4:
+    GridPlanesKernel<UP, UNIT, C, 4><<<blocks, 128, 0, stream>>>(g, b, x, reset, counter, base);
+    break;
+  case 8:
+    GridPlanesKernel<UP, UNIT, C, 8><<<blocks, 256, 0, stream>>>(g, b, x, reset, counter, base);
+    break;
+  default:
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Grid planes per block must be 1, 2, 4 or 8, not %d", planes);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 template <bool UP, bool UNIT>
-PetscErrorCode Launch(int chunk, int blocks, cudaStream_t stream, const GridArgs &g, const double *b, double *x, double *reset, unsigned long long *counter, unsigned long long base)
+PetscErrorCode Launch(int chunk, int planes, int blocks, cudaStream_t stream, const GridArgs &g, const double *b, double *x, double *reset, unsigned long long *counter, unsigned long long base)
 {
   PetscFunctionBegin;
   switch (chunk) {
   case 4:
-    GridSweepKernel<UP, UNIT, 4><<<blocks, 32 * SFPC_WARPS_PER_BLOCK, 0, stream>>>(g, b, x, reset, counter, base);
+    PetscCall(LaunchPlanes<UP, UNIT, 4>(planes, blocks, stream, g, b, x, reset, counter, base));
     break;
   case 2:
-    GridSweepKernel<UP, UNIT, 2><<<blocks, 32 * SFPC_WARPS_PER_BLOCK, 0, stream>>>(g, b, x, reset, counter, base);
+    PetscCall(LaunchPlanes<UP, UNIT, 2>(planes, blocks, stream, g, b, x, reset, counter, base));
     break;
   default:
     SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Grid chunk must be 2 or 4, not %d", chunk);
@@ -335,6 +423,19 @@ PetscErrorCode SFPCGridDestroy_Device(SFPCTriDevice T)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Planes per block of the grid sweeps: the option, or by default 8 on grids of enough tile lines (see SFPC_GRID_PLANES). */
+int SFPCGridPlanes(SFPCTriDevice T)
+{
+  const long long lines = (long long)((T->grid.ny + 31) / 32) * T->grid.nz;
+  return T->opt.grid_planes ? (int)T->opt.grid_planes : (lines >= SFPC_GRID_PLANES_MIN_LINES ? SFPC_GRID_PLANES : 1);
+}
+
+/* Resident blocks of a grid sweep (before the cap by its tasks): its warps per SM in blocks of SFPCGridPlanes() warps, at least a block per SM. */
+int SFPCGridBlocks(SFPCTriDevice T, const SFPCSchedule *S)
+{
+  return PetscMax(T->sms, S->solve_resident / SFPCGridPlanes(T));
+}
+
 /* x = L^{-1} b (lower) or U^{-1} b with the grid layout; x holds the sentinel on entry, reset (may be NULL) gets it point by point. */
 PetscErrorCode SFPCGridSweep_Device(SFPCTriDevice T, PetscBool lower, const PetscScalar *b, PetscScalar *x, PetscScalar *reset, cudaStream_t stream)
 {
@@ -342,19 +443,23 @@ PetscErrorCode SFPCGridSweep_Device(SFPCTriDevice T, PetscBool lower, const Pets
   GridArgs            g;
   int                 blocks;
   unsigned long long  base;
-  const int           chunk = (int)T->opt.grid_chunk;
+  const int           chunk = (int)T->opt.grid_chunk, planes = SFPCGridPlanes(T);
 
   PetscFunctionBegin;
-  g.nx     = T->grid.nx;
-  g.ny     = T->grid.ny;
-  g.njb    = (T->grid.ny + 31) / 32;
-  g.n      = (int)T->n;
-  g.ts     = T->grid.nx + 31;
-  g.ntasks = (long long)g.njb * T->grid.nz;
-  g.coef   = (const GridCoef *)S->gcoef;
-  g.mask   = S->gmask;
-  PetscCall(SFPCTriDeviceTakeTickets(T, g.ntasks, S->solve_resident, &blocks, &base));
-  if (lower) PetscCall(S->unit ? Launch<false, true>(chunk, blocks, stream, g, b, x, reset, T->counter, base) : Launch<false, false>(chunk, blocks, stream, g, b, x, reset, T->counter, base));
-  else PetscCall(S->unit ? Launch<true, true>(chunk, blocks, stream, g, b, x, reset, T->counter, base) : Launch<true, false>(chunk, blocks, stream, g, b, x, reset, T->counter, base));
+  g.nx   = T->grid.nx;
+  g.ny   = T->grid.ny;
+  g.nz   = T->grid.nz;
+  g.njb  = (T->grid.ny + 31) / 32;
+  g.n    = (int)T->n;
+  g.ts   = T->grid.nx + 31;
+  g.coef = (const GridCoef *)S->gcoef;
+  g.mask = S->gmask;
+  /* a ticket per block task, and one past the end per block; at least a block per SM */
+  g.ntasks = (long long)g.njb * ((T->grid.nz + planes - 1) / planes);
+  blocks   = (int)PetscMin(g.ntasks, (long long)SFPCGridBlocks(T, S));
+  base     = T->ticketbase;
+  T->ticketbase += (unsigned long long)g.ntasks + (unsigned long long)blocks;
+  if (lower) PetscCall(S->unit ? Launch<false, true>(chunk, planes, blocks, stream, g, b, x, reset, T->counter, base) : Launch<false, false>(chunk, planes, blocks, stream, g, b, x, reset, T->counter, base));
+  else PetscCall(S->unit ? Launch<true, true>(chunk, planes, blocks, stream, g, b, x, reset, T->counter, base) : Launch<true, false>(chunk, planes, blocks, stream, g, b, x, reset, T->counter, base));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -337,7 +337,7 @@ static PetscErrorCode SweepView(const SFPCTriDevice T, const SFPCSchedule *S, in
 {
   PetscFunctionBegin;
   if (S->layout == SFPC_LAYOUT_GRID) {
-    PetscCall(PetscViewerASCIIPrintf(viewer, "%s: grid layout on the %d x %d x %d grid: %d warp lines of 32 y-lines, chunks of %" PetscInt_FMT " x-steps, %" PetscInt_FMT " off-diagonal entries, %d warps per SM\n", name, T->grid.nx, T->grid.ny, T->grid.nz, ((T->grid.ny + 31) / 32) * T->grid.nz, T->opt.grid_chunk, S->nnz, S->solve_resident / sms));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "%s: grid layout on the %d x %d x %d grid: %d warp lines of 32 y-lines, chunks of %" PetscInt_FMT " x-steps, blocks of %" PetscInt_FMT " z-planes, %" PetscInt_FMT " off-diagonal entries, %d warps per SM\n", name, T->grid.nx, T->grid.ny, T->grid.nz, ((T->grid.ny + 31) / 32) * T->grid.nz, T->opt.grid_chunk, (PetscInt)SFPCGridPlanes(T), S->nnz, SFPCGridBlocks(T, S) * SFPCGridPlanes(T) / sms));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(PetscViewerASCIIPrintf(viewer, "%s: %s layout, %s levels: %d levels, %d warp tasks, %" PetscInt_FMT " off-diagonal entries, %d warps per SM", name, SFPCLayouts[S->layout], SFPCLevelsTypes[S->levels], S->nlevels, S->ntasks, S->nnz, S->solve_resident / sms));

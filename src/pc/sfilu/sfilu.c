@@ -77,7 +77,7 @@ static PetscErrorCode PCSetUp_SFILU(PC pc)
   PetscCall(SFILUCheckMatrix(A, &ondevice));
   /* SIP needs the grid; the GPU sweeps take the grid layout when one is known (auto) and must have one when asked for it */
   PetscCall(PCSFILUGrid(pc, (PetscBool)(s->sip || s->engine.layout == SFPC_LAYOUT_GRID), &regrid));
-  if (regrid || s->sip != s->built_sip || !pc->setupcalled || pc->flag != SAME_NONZERO_PATTERN || ondevice != s->ondevice || !(s->F.i || s->T) || (s->T && (s->T->opt.layout != s->engine.layout || s->T->opt.levels != s->engine.levels || s->T->opt.grid_chunk != s->engine.grid_chunk))) {
+  if (regrid || s->sip != s->built_sip || !pc->setupcalled || pc->flag != SAME_NONZERO_PATTERN || ondevice != s->ondevice || !(s->F.i || s->T) || (s->T && (s->T->opt.layout != s->engine.layout || s->T->opt.levels != s->engine.levels || s->T->opt.grid_chunk != s->engine.grid_chunk || s->T->opt.grid_planes != s->engine.grid_planes))) {
     PetscCall(SFILUSymbolic(s, A, ondevice));
     s->built_sip = s->sip;
   }
@@ -162,6 +162,12 @@ static PetscErrorCode PCSetFromOptions_SFILU(PC pc, PetscOptionItems PetscOption
     s->engine.grid_chunk = chunk;
   }
   {
+    PetscInt planes = s->engine.grid_planes;
+    PetscCall(PetscOptionsInt("-pc_sfilu_grid_planes", "GPU grid layout: z-planes per block of warps, handing the -z line over in shared memory (1, 2, 4 or 8; default: 8 on grids of at least 512 tile lines of 32 y-lines, else 1)", "PCSFILU", planes, &planes, &set));
+    PetscCheck(!set || planes == 1 || planes == 2 || planes == 4 || planes == 8, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_sfilu_grid_planes %" PetscInt_FMT " is out of range: it must be 1, 2, 4 or 8", planes);
+    s->engine.grid_planes = planes;
+  }
+  {
     const char *kinds[] = {"ilu0", "sip"};
     PetscInt    kind    = s->sip ? 1 : 0;
     PetscInt    nd      = 3, dims[3];
@@ -233,6 +239,8 @@ static PetscErrorCode PCDestroy_SFILU(PC pc)
                         where it can, else hyb unless its padding would more than triple the triangle's memory
 .  -pc_sfilu_grid <nx,ny,nz> - the grid (x fastest) of a matrix assembled without a `DMDA`, for SIP and the grid layout
 .  -pc_sfilu_grid_chunk <4> - GPU grid layout: x steps per read of the neighbouring warps' results (2 or 4)
+.  -pc_sfilu_grid_planes <p> - GPU grid layout: z-planes per block of warps, the -z line handed over in shared memory (1, 2, 4 or 8;
+                        default 8 on grids of at least 512 tile lines of 32 y-lines, else 1)
 .  -pc_sfilu_levels <auto,asap,alap> - GPU only: the dependency levels that order the rows of the sweeps
 .  -pc_sfilu_factorization <ilu0,sip> - ILU(0), or Stone's strongly implicit procedure for 7-point stencils on a 3-D
                         grid (same pattern and the same sync-free solves as ILU(0), values that cancel part of the dropped fill)
