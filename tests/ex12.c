@@ -307,20 +307,8 @@ int main(int argc, char **argv)
       args: -matmult -pcs none
       filter: grep -v "VecAllocateCheck_"
     test:
-      suffix: gpu_ksp_dm_host_sfilu_hyb
-      args: -attach ksp -setup_first -pcs sfilu_hyb
-      filter: Error: grep -E "used as a device vector" | sed -e "s/^\[0\]PETSC ERROR: //"
-    test:
-      suffix: gpu_ksp_dm_host_sfilu_grid
-      args: -attach ksp -setup_first -pcs sfilu_grid
-      filter: Error: grep -E "used as a device vector" | sed -e "s/^\[0\]PETSC ERROR: //"
-    test:
-      suffix: gpu_ksp_dm_host_sfdilu
-      args: -attach ksp -setup_first -pcs sfdilu
-      filter: Error: grep -E "used as a device vector" | sed -e "s/^\[0\]PETSC ERROR: //"
-    test:
-      suffix: gpu_ksp_dm_host_afsai
-      args: -attach ksp -setup_first -pcs afsai
+      suffix: gpu_ksp_dm_host
+      args: -attach ksp -setup_first -pcs {{sfilu_hyb sfilu_grid sfdilu afsai}separate output}
       filter: Error: grep -E "used as a device vector" | sed -e "s/^\[0\]PETSC ERROR: //"
 
 TEST*/
