@@ -551,22 +551,26 @@ PetscErrorCode TestResolveNewValues(KSP ksp, Mat A, Vec b, const char *e0, const
 
 PetscErrorCode TestOptionsSetPrefixed(const char *prefix, const char *options)
 {
-  char  buf[1024], opt[256], *tok[64];
-  int   ntok = 0;
+  char      buf[1024], opt[256], *tok[64];
+  PetscBool set[64];
+  int       ntok = 0;
   char *save = NULL;
 
   PetscFunctionBegin;
   PetscCall(PetscStrncpy(buf, options, sizeof(buf)));
   for (char *t = strtok_r(buf, " ", &save); t && ntok < 64; t = strtok_r(NULL, " ", &save)) tok[ntok++] = t;
-  for (int k = 0; k < ntok; k++) {
-    const char *value = k + 1 < ntok && tok[k + 1][0] != '-' ? tok[k + 1] : NULL; /* a name without a value is a flag */
-    PetscBool   set;
+  /* first which names the command line set, then the others: PETSc finds -a_1_b by -a_b too, so asking after
+     setting -a_b from the same list would wrongly skip -a_1_b (per-level multigrid options) */
+  for (int pass = 0; pass < 2; pass++) {
+    for (int k = 0; k < ntok; k++) {
+      const char *value = k + 1 < ntok && tok[k + 1][0] != '-' ? tok[k + 1] : NULL; /* a name without a value is a flag */
 
-    PetscCheck(tok[k][0] == '-', PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "The option list \"%s\" has %s where an option name belongs", options, tok[k]);
-    PetscCall(PetscSNPrintf(opt, sizeof(opt), "-%s%s", prefix, tok[k] + 1));
-    PetscCall(PetscOptionsHasName(NULL, NULL, opt, &set));
-    if (!set) PetscCall(PetscOptionsSetValue(NULL, opt, value));
-    if (value) k++;
+      PetscCheck(tok[k][0] == '-', PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "The option list \"%s\" has %s where an option name belongs", options, tok[k]);
+      PetscCall(PetscSNPrintf(opt, sizeof(opt), "-%s%s", prefix, tok[k] + 1));
+      if (pass == 0) PetscCall(PetscOptionsHasName(NULL, NULL, opt, &set[k]));
+      else if (!set[k]) PetscCall(PetscOptionsSetValue(NULL, opt, value));
+      if (value) k++;
+    }
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
