@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The SIP benchmark suite, on the GPU host: bench/gpu-run bash bench/run-sip.sh [quick|factor|grid]
-# (grid: the iteration's stages and the whole iteration only, hyb and grid layouts side by side, -stages_only)
+# The SIP benchmark suite, on the GPU host: bench/gpu-run bash bench/run-sip.sh [quick|factor|grid|fused]
+# (grid: the iteration's stages and the whole iteration only, hyb and grid layouts side by side, -stages_only;
+# fused: the same cases into bench/results/sip-fused-<gpu>.json, for the iteration with the residual fused into the sweep)
 # Writes JSON records to bench/results/sip-<gpu>.json (copied to $OUT when set) and prints the tables.
 # Cases: 3-D Poisson and the lid-driven-cavity-like upwinded convection-diffusion (tests/problems.c
 # "cavity", cell Peclet number 5 at the fastest point) at 64^3, 128^3 (and 256^3 unless quick).
@@ -10,11 +11,12 @@ set -eu
 gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1 | tr 'A-Z ' 'a-z-')
 out=bench/results/sip-$gpu.json
 [ "${1:-}" = grid ] && out=bench/results/sip-grid-$gpu.json
+[ "${1:-}" = fused ] && out=bench/results/sip-fused-$gpu.json
 [ "${1:-}" = factor ] && out=bench/results/sip-factor-$gpu.json
 mkdir -p bench/results; : > "$out"
 b=build/bench/sip
 run() { echo "+ $b $*"; $b -json "$out" "$@"; }
-if [ "${1:-}" = grid ]; then
+if [ "${1:-}" = grid ] || [ "${1:-}" = fused ]; then
   for n in 64 128; do run -case poisson7-$n -problem poisson7 -n $n -repeat 10 -stages_only; done
   run -case cavity-128-pe5 -problem cavity -peclet 5 -n 128 -repeat 10 -stages_only
   run -case poisson7-256 -problem poisson7 -n 256 -repeat 5 -warmup 1 -stages_only

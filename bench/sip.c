@@ -1,9 +1,10 @@
 static char help[] = "Benchmark: Stone's SIP on the GPU (-pc_type sfilu -pc_sfilu_factorization sip), side by side in one run.\n"
                      "Per SIP iteration and its stages: residual (SpMV + AYPX), 1-norm, forward sweep, backward sweep, whole\n"
                      "apply, and the refactorization with the sync-free and the level-synchronous SIP factorization (and\n"
-                     "ILU(0)'s for reference); a whole SIP iteration (Richardson, 1-norm test, -its iterations). Then time to\n"
+                     "ILU(0)'s for reference); a whole SIP iteration (Richardson, 1-norm test, -its iterations; with the grid layout also\n"
+                     "with the residual fused into the forward sweep, with and without the test). Then time to\n"
                      "solution: GMRES (rtol -rtol) with SIP, with sfilu ILU(0) and with PETSc's ILU on aijcusparse (cuSPARSE),\n"
-                     "and the standalone SIP iteration to a 1-norm reduction of -sip_rtol. Device stages are medians of\n"
+                     "and the standalone SIP iteration (KSPRICHARDSON's loop, and fused) to a 1-norm reduction of -sip_rtol. Device stages are medians of\n"
                      "-repeat CUDA-event timings after -warmup; set-ups and solves use the wall clock around a device sync.\n"
                      "Options: problem options of tests/problems.c (a 7-point problem: the grid is -n cubed), -case <name>,\n"
                      "-json <file> (append records), -alpha <0.92>, -its <20>, -setups <3>, -solves <2>, -sip_maxit <2000>.\n"
@@ -137,6 +138,34 @@ static PetscErrorCode TimeMethod(Mat A, Vec b, Vec x, Method *m, int setups, int
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Per iteration of its Richardson steps (KSP under prefix pre, options opts; norm1: KSPRICHARDSON's loop with the 1-norm test): median of repeat solves after one warm-up. */
+static PetscErrorCode TimeIteration(Mat A, Vec b, Vec x, const char *pre, const char *opts, PetscBool norm1, PetscInt its, int repeat, double *t)
+{
+  KSP     ksp;
+  double *w;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc1(repeat, &w));
+  PetscCall(MakeKSP(A, pre, opts, &ksp));
+  if (norm1) PetscCall(SFPCKSPSetConvergedResidual1Norm(ksp));
+  PetscCall(KSPSetUp(ksp));
+  for (int r = -1; r < repeat; r++) {
+    double w0, w1;
+    PetscInt k;
+    PetscCall(VecZeroEntries(x));
+    PetscCall(WallNow(&w0));
+    PetscCall(KSPSolve(ksp, b, x));
+    PetscCall(WallNow(&w1));
+    PetscCall(KSPGetIterationNumber(ksp, &k));
+    PetscCheck(k == its, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "The timed iteration under %s stopped after %" PetscInt_FMT " of %" PetscInt_FMT " steps", pre, k, its);
+    if (r >= 0) w[r] = (w1 - w0) / its;
+  }
+  *t = Median(w, repeat);
+  PetscCall(KSPDestroy(&ksp));
+  PetscCall(PetscFree(w));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 int main(int argc, char **argv)
 {
   Mat            A, L, U;
@@ -147,11 +176,11 @@ int main(int argc, char **argv)
   BenchProvenance pv;
   Ctx            c;
   /* stage times (s) */
-  double         spmv = 0, resid = 0, norm1 = 0, apply[2] = {0, 0}, fwd[2] = {0, 0}, bwd[2] = {0, 0}, fac_sf = 0, fac_ls = 0, fac_ilu = 0, ker_sf = 0, ker_ls = 0, ker_ilu = 0, iter[2] = {0, 0}, ker_w[16];
+  double         spmv = 0, resid = 0, norm1 = 0, apply[2] = {0, 0}, fwd[2] = {0, 0}, bwd[2] = {0, 0}, fac_sf = 0, fac_ls = 0, fac_ilu = 0, ker_sf = 0, ker_ls = 0, ker_ilu = 0, iter[2] = {0, 0}, iterf[2] = {0, 0}, ker_w[16];
   PetscInt       warps[16], nwarps = 16;
   PetscBool      factoronly = PETSC_FALSE, stages_only = PETSC_FALSE;
   const char    *layout[2] = {"hyb", "grid"}; /* the engine's sweeps: levels in slabs, or the grid walk */
-  enum { SIP_GMRES, ILU0_GMRES, CUSPARSE_GMRES, SIP_RICHARDSON, NMETHODS };
+  enum { SIP_GMRES, ILU0_GMRES, CUSPARSE_GMRES, SIP_RICHARDSON, SIP_FUSED, NMETHODS };
   Method         m[NMETHODS];
 
   PetscFunctionBeginUser;
@@ -200,9 +229,8 @@ int main(int argc, char **argv)
   }
   if (factoronly) goto factorization;
   for (int l = 0; l < 2; l++) {
-    KSP    ksp;
-    double w0, w1;
-    char   pre[16];
+    KSP  ksp;
+    char pre[16];
 
     /* the apply (L and U sweeps through the PC) */
     PetscCall(PetscSNPrintf(buf, sizeof(buf), "%s -pc_sfilu_layout %s", sipopts, layout[l]));
@@ -226,24 +254,22 @@ int main(int argc, char **argv)
     c.A = A;
     PetscCall(MatDestroy(&L));
     PetscCall(MatDestroy(&U));
-    /* a whole SIP iteration: its iterations of Richardson with the 1-norm test (rtol 0: never met) */
-    PetscCall(PetscSNPrintf(buf, sizeof(buf), "%s -pc_sfilu_layout %s -ksp_type richardson -ksp_norm_type none -ksp_rtol 0 -ksp_max_it %" PetscInt_FMT, sipopts, layout[l], its));
+    /* a whole SIP iteration: its iterations of Richardson with the 1-norm test (rtol 0: never met), KSPRICHARDSON's loop */
+    PetscCall(PetscSNPrintf(buf, sizeof(buf), "%s -pc_sfilu_layout %s -pc_sfilu_richardson_fused 0 -ksp_type richardson -ksp_norm_type none -ksp_rtol 0 -ksp_max_it %" PetscInt_FMT, sipopts, layout[l], its));
     PetscCall(PetscSNPrintf(pre, sizeof(pre), "it%d_", l));
-    PetscCall(MakeKSP(A, pre, buf, &ksp));
-    PetscCall(SFPCKSPSetConvergedResidual1Norm(ksp));
-    PetscCall(KSPSetUp(ksp));
-    PetscCall(KSPSolve(ksp, b, x)); /* warm-up */
-    PetscCall(VecZeroEntries(x));
-    PetscCall(WallNow(&w0));
-    PetscCall(KSPSolve(ksp, b, x));
-    PetscCall(WallNow(&w1));
-    iter[l] = (w1 - w0) / its;
-    PetscCall(KSPDestroy(&ksp));
+    PetscCall(TimeIteration(A, b, x, pre, buf, PETSC_TRUE, its, (int)repeat, &iter[l]));
+    if (l) { /* the grid layout's fused iteration (PCApplyRichardson()): with its 1-norm test (abstol 1e-50: never met), and with none */
+      for (int f = 0; f < 2; f++) {
+        PetscCall(PetscSNPrintf(buf, sizeof(buf), "%s -pc_sfilu_layout grid -pc_sfilu_richardson_norm 1 -ksp_type richardson -ksp_norm_type none -ksp_rtol 0 -ksp_atol %s -ksp_max_it %" PetscInt_FMT, sipopts, f ? "0" : "1e-50", its));
+        PetscCall(PetscSNPrintf(pre, sizeof(pre), "fu%d_", f));
+        PetscCall(TimeIteration(A, b, x, pre, buf, PETSC_FALSE, its, (int)repeat, &iterf[f]));
+      }
+    }
   }
   if (stages_only) goto print;
   /* time to solution (sfilu ILU(0) is given the grid too: both take the grid layout) */
   {
-    static char o[4][768];
+    static char o[5][768];
     PetscCall(PetscSNPrintf(o[0], sizeof(o[0]), "%s -ksp_type gmres -ksp_rtol %g -ksp_max_it 10000", sipopts, (double)rtol));
     PetscCall(PetscSNPrintf(o[1], sizeof(o[1]), "-pc_type sfilu -pc_sfilu_grid %s -ksp_type gmres -ksp_rtol %g -ksp_max_it 10000", grid, (double)rtol));
     PetscCall(PetscSNPrintf(o[2], sizeof(o[2]), "-pc_type ilu -pc_factor_mat_solver_type cusparse -ksp_type gmres -ksp_rtol %g -ksp_max_it 10000", (double)rtol));
@@ -251,7 +277,9 @@ int main(int argc, char **argv)
     m[SIP_GMRES]      = (Method){"gmres+sfilu-sip", "gs_", o[0], PETSC_FALSE, 0, 0, 0, KSP_CONVERGED_ITERATING};
     m[ILU0_GMRES]     = (Method){"gmres+sfilu-ilu0", "gi_", o[1], PETSC_FALSE, 0, 0, 0, KSP_CONVERGED_ITERATING};
     m[CUSPARSE_GMRES] = (Method){"gmres+petsc-ilu-cusparse", "gc_", o[2], PETSC_FALSE, 0, 0, 0, KSP_CONVERGED_ITERATING};
+    PetscCall(PetscSNPrintf(o[4], sizeof(o[4]), "%s -pc_sfilu_richardson_norm 1 -ksp_type richardson -ksp_norm_type none -ksp_rtol %g -ksp_max_it %" PetscInt_FMT, sipopts, (double)siprtol, sipmaxit));
     m[SIP_RICHARDSON] = (Method){"sip-iteration-1norm", "rs_", o[3], PETSC_TRUE, 0, 0, 0, KSP_CONVERGED_ITERATING};
+    m[SIP_FUSED]      = (Method){"sip-iteration-fused-1norm", "rf_", o[4], PETSC_FALSE, 0, 0, 0, KSP_CONVERGED_ITERATING};
     for (int k = 0; k < NMETHODS; k++) PetscCall(TimeMethod(A, b, x, &m[k], (int)setups, (int)solves));
   }
 
@@ -290,6 +318,7 @@ print:
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "\n%s: %" PetscInt_FMT " rows, %" PetscInt_FMT " nonzeros, %" PetscInt_FMT " hyperplanes, %s, alpha %g\n", casename, n, nnz, 3 * N - 2, pv.gpu, (double)alpha));
   if (!factoronly) {
     for (int l = 0; l < 2; l++) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-4s layout: SIP iteration %.4f ms = residual %.4f + 1-norm %.4f + forward %.4f + backward %.4f (apply %.4f) + update; SpMV %.4f ms\n", layout[l], 1e3 * iter[l], 1e3 * resid, 1e3 * norm1, 1e3 * fwd[l], 1e3 * bwd[l], 1e3 * apply[l], 1e3 * spmv));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  grid layout, residual fused into the forward sweep: SIP iteration %.4f ms with the 1-norm test, %.4f ms without (unfused / fused with the test: %.2f)\n", 1e3 * iterf[0], 1e3 * iterf[1], iter[1] / iterf[0]));
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  hyb / grid: iteration %.2f, forward %.2f, backward %.2f, apply %.2f\n", iter[0] / iter[1], fwd[0] / fwd[1], bwd[0] / bwd[1], apply[0] / apply[1]));
   }
   if (stages_only) goto json;
@@ -299,17 +328,17 @@ print:
   if (factoronly) goto json;
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-26s %10s %10s %10s %6s %s\n", "time to solution", "setup ms", "solve ms", "total ms", "its", "reason"));
   for (int k = 0; k < NMETHODS; k++) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-26s %10.2f %10.2f %10.2f %6" PetscInt_FMT " %s\n", m[k].name, 1e3 * m[k].setup, 1e3 * m[k].solve, 1e3 * (m[k].setup + m[k].solve), m[k].its, KSPConvergedReasons[m[k].reason]));
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  total-time ratios, baseline / gmres+sfilu-sip: sfilu-ilu0 %.2f, petsc-ilu-cusparse %.2f, sip-iteration %.2f\n", (m[ILU0_GMRES].setup + m[ILU0_GMRES].solve) / (m[SIP_GMRES].setup + m[SIP_GMRES].solve), (m[CUSPARSE_GMRES].setup + m[CUSPARSE_GMRES].solve) / (m[SIP_GMRES].setup + m[SIP_GMRES].solve), (m[SIP_RICHARDSON].setup + m[SIP_RICHARDSON].solve) / (m[SIP_GMRES].setup + m[SIP_GMRES].solve)));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  total-time ratios, baseline / gmres+sfilu-sip: sfilu-ilu0 %.2f, petsc-ilu-cusparse %.2f, sip-iteration %.2f, sip-iteration-fused %.2f\n", (m[ILU0_GMRES].setup + m[ILU0_GMRES].solve) / (m[SIP_GMRES].setup + m[SIP_GMRES].solve), (m[CUSPARSE_GMRES].setup + m[CUSPARSE_GMRES].solve) / (m[SIP_GMRES].setup + m[SIP_GMRES].solve), (m[SIP_RICHARDSON].setup + m[SIP_RICHARDSON].solve) / (m[SIP_GMRES].setup + m[SIP_GMRES].solve), (m[SIP_FUSED].setup + m[SIP_FUSED].solve) / (m[SIP_GMRES].setup + m[SIP_GMRES].solve)));
 json:
   if (json[0]) {
     FILE       *f;
-    const char *stage[] = {"sip_iteration_s", "residual_s", "norm1_s", "forward_s", "backward_s", "apply_s", "spmv_s", "sip_iteration_grid_s", "forward_grid_s", "backward_grid_s", "apply_grid_s", "refactor_sip_syncfree_s", "refactor_sip_levelsync_s", "refactor_ilu0_s", "factor_kernel_sip_syncfree_s", "factor_kernel_sip_levelsync_s", "factor_kernel_ilu0_s"};
-    double      sv[]    = {iter[0], resid, norm1, fwd[0], bwd[0], apply[0], spmv, iter[1], fwd[1], bwd[1], apply[1], fac_sf, fac_ls, fac_ilu, ker_sf, ker_ls, ker_ilu};
-    const size_t nsv    = stages_only ? 11 : sizeof(sv) / sizeof(sv[0]);
+    const char *stage[] = {"sip_iteration_s", "residual_s", "norm1_s", "forward_s", "backward_s", "apply_s", "spmv_s", "sip_iteration_grid_s", "forward_grid_s", "backward_grid_s", "apply_grid_s", "sip_iteration_grid_fused_1norm_s", "sip_iteration_grid_fused_s", "refactor_sip_syncfree_s", "refactor_sip_levelsync_s", "refactor_ilu0_s", "factor_kernel_sip_syncfree_s", "factor_kernel_sip_levelsync_s", "factor_kernel_ilu0_s"};
+    double      sv[]    = {iter[0], resid, norm1, fwd[0], bwd[0], apply[0], spmv, iter[1], fwd[1], bwd[1], apply[1], iterf[0], iterf[1], fac_sf, fac_ls, fac_ilu, ker_sf, ker_ls, ker_ilu};
+    const size_t nsv    = stages_only ? 13 : sizeof(sv) / sizeof(sv[0]);
     const char *common  = "\"benchmark\": \"sip\", \"case\": \"%s\", \"rows\": %" PetscInt_FMT ", \"nnz\": %" PetscInt_FMT ", \"alpha\": %g, \"gpu\": \"%s\", \"petsc\": \"%d.%d.%d\", \"cuda_runtime\": %d, \"command\": \"%s\", \"date\": \"%s\"";
 
     PetscCall(PetscFOpen(PETSC_COMM_WORLD, json, "a", &f));
-    for (size_t k = factoronly ? 11 : 0; k < nsv; k++) {
+    for (size_t k = factoronly ? 13 : 0; k < nsv; k++) {
       PetscCall(PetscFPrintf(PETSC_COMM_WORLD, f, "{\"metric\": \"%s\", \"value\": %.6e, ", stage[k], sv[k]));
       PetscCall(PetscFPrintf(PETSC_COMM_WORLD, f, common, casename, n, nnz, (double)alpha, pv.gpu, PETSC_VERSION_MAJOR, PETSC_VERSION_MINOR, PETSC_VERSION_SUBMINOR, pv.cudart, pv.cmd, pv.date));
       PetscCall(PetscFPrintf(PETSC_COMM_WORLD, f, "}\n"));

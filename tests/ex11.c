@@ -6,7 +6,8 @@ static char help[] = "The grid layout of the GPU sweeps (-pc_sfilu_layout grid):
                      "Without -device: a host solve only (the CPU checks of the layout option, errors included).\n"
                      "With -device, for ILU(0) and SIP: the layout the GPU factor took; one GPU apply against the host's\n"
                      "(bitwise); GMRES on the GPU and on the host (iterations, residual histories to rounding); the same\n"
-                     "after the values change (SAME_NONZERO_PATTERN refactorization).\n";
+                     "after the values change (SAME_NONZERO_PATTERN refactorization); Richardson on the host and on the GPU\n"
+                     "(with the grid layout the residual fused into the L sweep): steps, reasons, solutions bitwise.\n";
 
 #include <petscksp.h>
 #include <petscdmda.h>
@@ -61,6 +62,28 @@ static PetscErrorCode SameBits(Vec x, Vec y, PetscBool *same)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Whether max_i |x_i - y_i| <= tol max_i |x_i| over all ranks (read on the host). */
+static PetscErrorCode SameTo(Vec x, Vec y, PetscReal tol, PetscBool *same)
+{
+  const PetscScalar *a, *b;
+  PetscInt           n;
+  PetscReal          m[2] = {0, 0};
+
+  PetscFunctionBegin;
+  PetscCall(VecGetLocalSize(x, &n));
+  PetscCall(VecGetArrayRead(x, &a));
+  PetscCall(VecGetArrayRead(y, &b));
+  for (PetscInt i = 0; i < n; i++) {
+    m[0] = PetscMax(m[0], PetscAbsScalar(a[i] - b[i]));
+    m[1] = PetscMax(m[1], PetscAbsScalar(a[i]));
+  }
+  PetscCall(VecRestoreArrayRead(y, &b));
+  PetscCall(VecRestoreArrayRead(x, &a));
+  PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, m, 2, MPIU_REAL, MPIU_MAX, PETSC_COMM_WORLD));
+  *same = (PetscBool)(m[0] <= tol * m[1]);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* Solves with ksp; its iterations and residual history (copied into hist, nhist). */
 static PetscErrorCode Solve(KSP ksp, Vec b, PetscInt *its, PetscReal **hist, PetscInt *nhist)
 {
@@ -84,6 +107,58 @@ static PetscErrorCode SolveKSP(KSP ksp, Vec b, PetscInt *its, KSPConvergedReason
   PetscFunctionBegin;
   PetscCall(Solve(ksp, b, its, hist, nhist));
   PetscCall(KSPGetConvergedReason(ksp, reason));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+   Richardson with sfilu on the host (KSPRICHARDSON's own loop; the 1-norm test is SFPCKSPSetConvergedResidual1Norm()) and
+   on the GPU (PCApplyRichardson() with the residual fused into the L sweep where the layout is grid; its norm by
+   -pc_sfilu_richardson_norm): same steps, same reason (but CONVERGED_ITS for DIVERGED_ITS, as PCMG's), and the same
+   solution bit for bit (the fused residual sums as the host's MatMult() does; unfused, to 1e-8: cuSPARSE rounds otherwise). x0 NULL: zero initial guess. rtol 0: a fixed number of steps (-ksp_atol 0 too).
+*/
+static PetscErrorCode CompareRichardson(Mat A, Mat Ad, DM da, PetscBool nodm, const char *fact, const char *layout, NormType type, PetscReal rtol, Vec b, Vec bd, Vec x0, Vec x0d)
+{
+  KSP                k[2];
+  Vec                x[2];
+  PetscInt           its[2];
+  KSPConvergedReason reason[2];
+  PetscBool          fused, same;
+  PC                 pd;
+
+  PetscFunctionBegin;
+  PetscCall(PetscOptionsSetValue(NULL, "-dr_pc_sfilu_richardson_norm", type == NORM_1 ? "1" : "preconditioned"));
+  PetscCall(MakeKSP(A, da, nodm, "hr_", fact, layout, &k[0]));
+  PetscCall(MakeKSP(Ad, da, nodm, "dr_", fact, layout, &k[1]));
+  for (int i = 0; i < 2; i++) {
+    PetscCall(KSPSetType(k[i], KSPRICHARDSON));
+    PetscCall(KSPSetTolerances(k[i], rtol, rtol > 0 ? PETSC_CURRENT : 0.0, rtol > 0 ? PETSC_CURRENT : 1e300, rtol > 0 ? 1000 : 5)); /* fixed steps: no dtol stop on the host */
+    PetscCall(KSPSetUp(k[i]));
+    if (type == NORM_1) { /* the host's test, and the GPU's where it is not fused (several ranks, or no grid layout) */
+      PC        pc;
+      PetscBool exists;
+      PetscCall(KSPGetPC(k[i], &pc));
+      PetscCall(PCApplyRichardsonExists(pc, &exists));
+      if (i == 0 || !exists) PetscCall(SFPCKSPSetConvergedResidual1Norm(k[i]));
+    }
+    PetscCall(VecDuplicate(i ? bd : b, &x[i]));
+    if (x0) {
+      PetscCall(VecCopy(i ? x0d : x0, x[i]));
+      PetscCall(KSPSetInitialGuessNonzero(k[i], PETSC_TRUE));
+    }
+    PetscCall(KSPSolve(k[i], i ? bd : b, x[i]));
+    PetscCall(KSPGetIterationNumber(k[i], &its[i]));
+    PetscCall(KSPGetConvergedReason(k[i], &reason[i]));
+  }
+  PetscCall(KSPGetPC(k[1], &pd));
+  PetscCall(PCApplyRichardsonExists(pd, &fused));
+  if (fused) PetscCall(SameBits(x[0], x[1], &same));
+  else PetscCall(SameTo(x[0], x[1], 1e-8, &same)); /* the GPU's MatMult() (cuSPARSE) rounds differently from the host's */
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "    Richardson, %s, %s guess: host %s in %" PetscInt_FMT ", GPU %s in %" PetscInt_FMT " (residual fused into the sweep: %s); solutions the same %s: %s\n", rtol > 0 ? (type == NORM_1 ? "1-norm test" : "default test") : "5 steps", x0 ? "nonzero" : "zero", KSPConvergedReasons[reason[0]], its[0], KSPConvergedReasons[reason[1]], its[1], fused ? "yes" : "no", fused ? "bit for bit" : "to 1e-8", YesNo(same)));
+  for (int i = 0; i < 2; i++) {
+    PetscCall(VecDestroy(&x[i]));
+    PetscCall(KSPDestroy(&k[i]));
+  }
+  PetscCall(PetscOptionsClearValue(NULL, "-dr_pc_sfilu_richardson_norm"));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -143,6 +218,11 @@ static PetscErrorCode Compare(DM da, Mat A, Mat Ad, PetscBool nodm, PetscReal pe
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "    GMRES: host %s in %" PetscInt_FMT ", GPU %s in %" PetscInt_FMT ", GPU hyb %s in %" PetscInt_FMT "; GPU residual history agrees with the host's to 1e-6: %s\n", KSPConvergedReasons[reason[0]], its[0], KSPConvergedReasons[reason[1]], its[1], KSPConvergedReasons[reason[2]], its[2], YesNo((PetscBool)(nh[0] == nh[1] && worst <= 1e-6))));
     PetscCall(PetscInfo(NULL, "largest relative residual history difference %g\n", (double)worst));
     for (int k = 0; k < 3; k++) PetscCall(PetscFree(h[k]));
+    if (!pass) PetscCall(CompareRichardson(A, Ad, da, nodm, fact, layout, NORM_2, 1e-6, r[0], rd[0], NULL, NULL));
+    else {
+      PetscCall(CompareRichardson(A, Ad, da, nodm, fact, layout, NORM_1, 1e-6, r[0], rd[0], r[1], rd[1]));
+      PetscCall(CompareRichardson(A, Ad, da, nodm, fact, layout, NORM_2, 0.0, r[0], rd[0], r[1], rd[1]));
+    }
   }
   PetscCall(TestAssembleCavityDMDA(da, peclet, dirichlet, 1.0, -1, A)); /* the first values again, for the next factorization */
   PetscCall(MatCopy(A, Ad, SAME_NONZERO_PATTERN));
@@ -249,6 +329,10 @@ int main(int argc, char **argv)
     args: -nx 12 -ny 10 -nz 6 -c_pc_sfilu_grid_planes 3
     filter: Error: grep -E "out of range" | sed -e "s/^\[0\]PETSC ERROR: //"
   test:
+    suffix: bad_richardson_norm
+    args: -nx 12 -ny 10 -nz 6 -c_pc_sfilu_richardson_norm infinity
+    filter: Error: grep -E "richardson_norm" | sed -e "s/^\[0\]PETSC ERROR: //"
+  test:
     suffix: host_mpi
     nsize: 2
     args: -nx 12 -ny 10 -nz 6 -dirichlet -fact sip
@@ -290,7 +374,7 @@ int main(int argc, char **argv)
       args: -nx 33 -ny 70 -nz 1
     test:
       suffix: gpu_nodm
-      args: -nx 23 -ny 45 -nz 7 -nodm -h_pc_sfilu_grid 23,45,7 -d_pc_sfilu_grid 23,45,7 -y_pc_sfilu_grid 23,45,7
+      args: -nx 23 -ny 45 -nz 7 -nodm -h_pc_sfilu_grid 23,45,7 -d_pc_sfilu_grid 23,45,7 -y_pc_sfilu_grid 23,45,7 -hr_pc_sfilu_grid 23,45,7 -dr_pc_sfilu_grid 23,45,7
     test:
       suffix: gpu_auto
       args: -nx 23 -ny 45 -nz 7 -layout auto

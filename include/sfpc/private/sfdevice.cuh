@@ -26,6 +26,7 @@
 
 /* A grid-layout sweep (gridsweep.cu), x = T^{-1} b for the lower or upper part, with the reset of the engine's solves (see trisolve.cu). */
 PETSC_INTERN PetscErrorCode SFPCGridSweep_Device(SFPCTriDevice, PetscBool, const PetscScalar *, PetscScalar *, PetscScalar *, cudaStream_t);
+PETSC_INTERN PetscErrorCode SFPCGridSweepResidual_Device(SFPCTriDevice, const int *, const int *, const PetscScalar *, const PetscScalar *, const PetscScalar *, PetscScalar *, PetscInt, PetscScalar *, PetscScalar *, cudaStream_t);
 
 /* Sync-free sweeps launch this many warps per block. */
 #define SFPC_WARPS_PER_BLOCK 4

@@ -62,9 +62,20 @@ typedef struct {
   PetscInt   grid_planes;  /* grid layout: z-planes per block, the -z line handed over in shared memory (1, 2, 4 or 8; 0: SFPCGridPlanes() decides) */
 } SFPCTriOptions;
 
+/* Storage of the residual fused into the grid layout's L sweep (gridsweep.cu), made by its first use. */
+typedef struct {
+  int         *flag;  /* device, per tile of r (32 y-lines of a z-plane): the epoch of the sweep that wrote it */
+  double      *part;  /* device, per tile: its share of the norm; then the sum (sum = part + tiles) */
+  double      *sum;
+  double      *host;  /* pinned copy of *sum */
+  void        *ready; /* cudaEvent_t recorded after that copy */
+  int          epoch;
+} SFPCGridResidual;
+
 /* The grid of a factor whose sweeps use the grid layout (nx = 0: none). */
 typedef struct {
-  int nx, ny, nz;
+  int              nx, ny, nz;
+  SFPCGridResidual res;
 } SFPCGrid;
 
 typedef struct _n_SFPCTriDevice *SFPCTriDevice;
@@ -127,6 +138,8 @@ PETSC_INTERN PetscErrorCode SFPCTriDeviceSolve(SFPCTriDevice, const PetscScalar 
 PETSC_INTERN PetscErrorCode SFPCTriDeviceSweep(SFPCTriDevice, PetscBool, const PetscScalar *, PetscScalar *);
 PETSC_INTERN PetscErrorCode SFPCTriDeviceSolveTranspose(SFPCTriDevice, const PetscScalar *, PetscScalar *);
 PETSC_INTERN PetscErrorCode SFPCTriDeviceSweepTranspose(SFPCTriDevice, PetscBool, const PetscScalar *, PetscScalar *);
+PETSC_INTERN PetscErrorCode SFPCTriDeviceSolveResidual(SFPCTriDevice, const int *, const int *, const PetscScalar *, const PetscScalar *, const PetscScalar *, PetscScalar *, NormType, PetscScalar *, PetscReal *);
+PETSC_INTERN PetscBool      SFPCTriDeviceHasFusedResidual(SFPCTriDevice);
 PETSC_INTERN PetscErrorCode SFPCTriDeviceBytes(SFPCTriDevice, PetscLogDouble *, PetscLogDouble *);
 PETSC_INTERN PetscErrorCode SFPCTriDeviceView(SFPCTriDevice, PetscViewer);
 /*

@@ -168,6 +168,39 @@ PetscErrorCode SFPCTriDeviceSolve(SFPCTriDevice T, const PetscScalar *b, PetscSc
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Whether SFPCTriDeviceSolveResidual() can fuse the residual into the L sweep: a unit L with the grid layout, and an upper sweep. */
+PetscBool SFPCTriDeviceHasFusedResidual(SFPCTriDevice T)
+{
+  return (PetscBool)(T && T->n > 0 && T->opt.lower && T->opt.upper && T->lower.layout == SFPC_LAYOUT_GRID && T->lower.unit);
+}
+
+/*
+   x = U^{-1} L^{-1} (b - A x0), with r = b - A x0 formed inside the L sweep (SFPCGridSweepResidual_Device():
+   no pass of its own over A) and stored in r, and rnorm = ||r|| (NORM_1 or NORM_2; NORM_INFINITY is not
+   offered: pass no rnorm for none). A is a device CSR with the factor's pattern (the matrix factored).
+   The norm is waited for before the U sweep finishes, so that a caller's convergence test overlaps it.
+*/
+PetscErrorCode SFPCTriDeviceSolveResidual(SFPCTriDevice T, const int *ai, const int *aj, const PetscScalar *a, const PetscScalar *b, const PetscScalar *x0, PetscScalar *r, NormType type, PetscScalar *x, PetscReal *rnorm)
+{
+  cudaStream_t   stream;
+  const PetscInt norm = !rnorm ? 0 : type == NORM_1 ? 1 : 2;
+
+  PetscFunctionBegin;
+  PetscCheck(SFPCTriDeviceHasFusedResidual(T), PETSC_COMM_SELF, PETSC_ERR_PLIB, "The fused residual needs a unit L sweep with the grid layout");
+  PetscCheck(!rnorm || type == NORM_1 || type == NORM_2, PETSC_COMM_SELF, PETSC_ERR_SUP, "The fused residual computes 1- and 2-norms only");
+  PetscCall(PetscGetCurrentCUDAStream(&stream));
+  PetscCall(PetscLogGpuTimeBegin());
+  PetscCall(SFPCGridSweepResidual_Device(T, ai, aj, a, b, x0, r, norm, T->z, x, stream));
+  PetscCall(Sweep<false>(T, T->z, x, T->z, stream));
+  PetscCall(PetscLogGpuTimeEnd());
+  PetscCall(PetscLogGpuFlops(4.0 * T->nnz + T->n)); /* the solve, the products of A x0 and the differences */
+  if (rnorm) {
+    PetscCallCUDA(cudaEventSynchronize((cudaEvent_t)T->grid.res.ready));
+    *rnorm = norm == 1 ? *T->grid.res.host : PetscSqrtReal(*T->grid.res.host);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* One sweep, x = L^{-1} b (lower) or U^{-1} b; x must not alias b. */
 PetscErrorCode SFPCTriDeviceSweep(SFPCTriDevice T, PetscBool lower, const PetscScalar *b, PetscScalar *x)
 {

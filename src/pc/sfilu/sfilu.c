@@ -66,6 +66,63 @@ static PetscErrorCode PCSFILULocalMatrix(PC pc, Mat *A)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*
+   its steps of x += (LU)^{-1} (b - A x) with the residual formed inside the GPU grid layout's L sweep (set
+   by PCSetUp_SFILU() only then): KSPRICHARDSON's own loop with a MatMult() less per step. With rtol or abstol
+   nonzero the step's norm (-pc_sfilu_richardson_norm: by default the 2-norm of (LU)^{-1} (b - A x), which
+   KSPRICHARDSON's default test measures; or of b - A x, 2- or 1-norm, which come with the sweep) is
+   compared before the update with max(rtol r0, abstol) and dtol r0, where r0 is what KSPConvergedDefault()
+   takes (the first norm; with a nonzero guess the 2-norm of B b or of b) or, for the 1-norm, what
+   SFPCKSPConvergedResidual1Norm() takes (the first). Like PCMG's PCApplyRichardson() it tests even under
+   -ksp_norm_type none; -ksp_rtol 0 -ksp_atol 0 runs exactly its steps and waits for no norm.
+*/
+static PetscErrorCode PCApplyRichardson_SFILU(PC pc, Vec b, Vec x, Vec w, PetscReal rtol, PetscReal abstol, PetscReal dtol, PetscInt its, PetscBool guesszero, PetscInt *outits, PCRichardsonConvergedReason *reason)
+{
+  SFILU          *s    = (SFILU *)pc->data;
+  const PetscBool test = (PetscBool)(rtol > 0 || abstol > 0), pre = (PetscBool)(s->rich_norm == SFILU_RICHARDSON_NORM_PRECONDITIONED);
+  const NormType  type = s->rich_norm == SFILU_RICHARDSON_NORM_1 ? NORM_1 : NORM_2;
+  PetscReal       rnorm = 0, rnorm0 = 0, ttol = 0;
+
+  PetscFunctionBegin;
+  if (!s->delta) PetscCall(VecDuplicate(b, &s->delta));
+  *outits = its;
+  *reason = PCRICHARDSON_CONVERGED_ITS;
+  if (test && !guesszero && s->rich_norm != SFILU_RICHARDSON_NORM_1) { /* KSPConvergedDefault()'s reference with a nonzero guess: the norm of B b (or b), not of the first residual */
+    if (pre) {
+      PetscCall(SFILUApply(s, b, s->delta, PETSC_FALSE));
+      PetscCall(VecNorm(s->delta, NORM_2, &rnorm0));
+    } else PetscCall(VecNorm(b, NORM_2, &rnorm0));
+  }
+  for (PetscInt k = 0; k < its; k++) {
+    const PetscBool zero = (PetscBool)(k == 0 && guesszero);
+    if (zero) { /* r = b */
+      if (test && !pre) PetscCall(VecNorm(b, type, &rnorm));
+      PetscCall(SFILUApply(s, b, s->delta, PETSC_FALSE));
+    } else PetscCall(SFILUResidualApply_Device(s, pc->pmat, b, x, w, s->delta, type, test && !pre ? &rnorm : NULL));
+    if (test) {
+      if (pre) PetscCall(VecNorm(s->delta, NORM_2, &rnorm));
+      if (k == 0) {
+        if (rnorm0 == 0) rnorm0 = rnorm; /* a zero guess, the 1-norm test, or a zero right-hand side */
+        ttol = PetscMax(rtol * rnorm0, abstol);
+      }
+      if (rnorm <= ttol) {
+        *reason = rnorm < abstol ? PCRICHARDSON_CONVERGED_ATOL : PCRICHARDSON_CONVERGED_RTOL;
+        PetscCall(PetscInfo(pc, "Converged at step %" PetscInt_FMT ": residual norm %g <= %g\n", k, (double)rnorm, (double)ttol));
+      } else if (PetscIsInfOrNanReal(rnorm) || (dtol > 0 && rnorm >= dtol * rnorm0)) {
+        *reason = PCRICHARDSON_DIVERGED_DTOL;
+        PetscCall(PetscInfo(pc, "Diverged at step %" PetscInt_FMT ": residual norm %g, initial %g, dtol %g\n", k, (double)rnorm, (double)rnorm0, (double)dtol));
+      }
+      if (*reason != PCRICHARDSON_CONVERGED_ITS) {
+        *outits = k;
+        break;
+      }
+    }
+    if (zero) PetscCall(VecAXPBY(x, 1.0, 0.0, s->delta));
+    else PetscCall(VecAXPY(x, 1.0, s->delta));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode PCSetUp_SFILU(PC pc)
 {
   SFILU    *s = (SFILU *)pc->data;
@@ -83,6 +140,8 @@ static PetscErrorCode PCSetUp_SFILU(PC pc)
   }
   PetscCall(SFILUNumeric(s, A, (PetscObject)pc, pc->erroriffailure));
   pc->failedreason = s->failure;
+  /* -ksp_type richardson takes PCApplyRichardson() only where it saves the residual's pass over A; elsewhere KSPRICHARDSON's own loop is the same iteration */
+  pc->ops->applyrichardson = s->rich_fused && A == pc->pmat && pc->mat == pc->pmat && s->failure == PC_NOERROR && SFILUHasFusedResidual_Device(s) ? PCApplyRichardson_SFILU : NULL;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -186,6 +245,13 @@ static PetscErrorCode PCSetFromOptions_SFILU(PC pc, PetscOptionItems PetscOption
     }
     PetscCall(PetscOptionsEnum("-pc_sfilu_sip_variant", "SIP on the GPU: factorization sync-free (flags per point, one launch) or level-synchronous (one launch per hyperplane)", "PCSFILU", SFILUSIPVariants, (PetscEnum)s->sip_variant, (PetscEnum *)&s->sip_variant, NULL));
   }
+  PetscCall(PetscOptionsBool("-pc_sfilu_richardson_fused", "GPU grid layout: -ksp_type richardson forms the residual inside the L sweep (PCApplyRichardson()) instead of with MatMult()", "PCSFILU", s->rich_fused, &s->rich_fused, NULL));
+  {
+    const char *norms[] = {"preconditioned", "unpreconditioned", "1"};
+    PetscInt    norm    = (PetscInt)s->rich_norm;
+    PetscCall(PetscOptionsEList("-pc_sfilu_richardson_norm", "Norm the fused Richardson iteration tests against the KSP's tolerances: 2-norm of (LU)^{-1}(b - A x) (as KSPRICHARDSON's default), 2-norm of b - A x, or its 1-norm (the SIP papers')", "PCSFILU", norms, 3, norms[norm], &norm, NULL));
+    s->rich_norm = (SFILURichardsonNorm)norm;
+  }
   PetscCall(PetscOptionsEnum("-pc_sfilu_levels", "GPU sweeps: dependency levels ordering the rows (auto chooses per triangle)", "PCSFILU", SFPCLevelsTypes, (PetscEnum)s->engine.levels, (PetscEnum *)&s->engine.levels, NULL));
   PetscOptionsHeadEnd();
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -247,9 +313,13 @@ static PetscErrorCode PCDestroy_SFILU(PC pc)
 .  -pc_sfilu_sip_alpha <0.92> - SIP's partial cancellation of the dropped fill, in [0, 1]; 0 is ILU(0)
 .  -pc_sfilu_sip_grid <nx,ny,nz> - SIP's (whole) grid when no 3-D DMDA is attached to the PC; on several ranks each
                         rank's rows must then be whole z-planes of it
--  -pc_sfilu_sip_variant <syncfree,levelsync> - GPU only: SIP's factorization over the hyperplanes i + j + k = const,
+.  -pc_sfilu_sip_variant <syncfree,levelsync> - GPU only: SIP's factorization over the hyperplanes i + j + k = const,
                         sync-free (one launch, points poll the values their neighbours publish) or level-synchronous (one launch per hyperplane); both give
                         the host's factor bit for bit
+.  -pc_sfilu_richardson_fused <true> - GPU grid layout: `KSPRICHARDSON` (with its default convergence test or none, no monitor) forms the
+                        residual b - A x inside the L sweep (`PCApplyRichardson()`) instead of with a `MatMult()` of its own
+-  -pc_sfilu_richardson_norm <preconditioned,unpreconditioned,1> - what the fused iteration tests against the `KSP`'s rtol, abstol and
+                        dtol: the 2-norm of (LU)^{-1} (b - A x) (as `KSPRICHARDSON`'s default test), the 2-norm of b - A x, or its 1-norm
 
    Notes:
    Works on `MATSEQAIJ` (on the host) and `MATSEQAIJCUSPARSE` (entirely on the GPU: analysis, sync-free factorization
@@ -264,6 +334,12 @@ static PetscErrorCode PCDestroy_SFILU(PC pc)
    of `-pc_sfilu_sip_grid` its rows cover. The standalone SIP iteration of the
    papers (residual, forward, backward, x += delta) is `-ksp_type richardson -pc_type sfilu -pc_sfilu_factorization sip`;
    their stopping test on the 1-norm of the residual, relative to the first, is `SFPCKSPSetConvergedResidual1Norm()`.
+   On the GPU with the grid layout the iteration forms the residual inside the forward sweep (three kernels a step: the fused
+   forward sweep, the backward sweep, the update) when `KSPRICHARDSON` keeps its default test, or none; the 1-norm test is then
+   -pc_sfilu_richardson_norm 1. Like `PCMG`'s, this iteration tests rtol and abstol even with -ksp_norm_type none:
+   -ksp_rtol 0 -ksp_atol 0 gives a fixed number of steps. The result is the same as `KSPRICHARDSON`'s own loop
+   (`SFPCKSPSetConvergedResidual1Norm()` or a monitor selects that one): the residual is summed entry by entry as `MatMult()` on
+   the host does.
 
    Level: beginner
 

@@ -40,6 +40,13 @@ typedef struct {
   PetscScalar *pub;   /* device, 4 values per position (4 arrays of start[nplanes]) */
 } SFILUSIPPlanes;
 
+/* The norm the fused Richardson iteration tests: of (LU)^{-1} (b - A x) (KSPRICHARDSON's default), of b - A x, or the 1-norm of b - A x (the SIP papers') */
+typedef enum {
+  SFILU_RICHARDSON_NORM_PRECONDITIONED,
+  SFILU_RICHARDSON_NORM_UNPRECONDITIONED,
+  SFILU_RICHARDSON_NORM_1
+} SFILURichardsonNorm;
+
 typedef struct {
   /* options */
   MatFactorShiftType shifttype;
@@ -59,6 +66,11 @@ typedef struct {
   SFPCTriDevice T;
   SFILUSIPPlanes planes; /* GPU SIP only */
   Vec           work; /* device copy of a host vector, when a device factor is applied to host vectors */
+  Vec           delta; /* PCApplyRichardson()'s correction (LU)^{-1} r */
+
+  /* PCApplyRichardson() (-ksp_type richardson): residual fused into the GPU grid sweep, and the norm it tests */
+  PetscBool           rich_fused;
+  SFILURichardsonNorm rich_norm;
 
   /* what the last numeric factorization did */
   PetscReal      shift;   /* diagonal shift finally applied */
@@ -100,6 +112,8 @@ PETSC_INTERN PetscErrorCode SFILUAttempt_Device(SFILU *, const PetscScalar *, Pe
 PETSC_INTERN PetscErrorCode SFILUBounds_Device(SFILU *, const PetscScalar *, PetscReal *, PetscReal *);
 PETSC_INTERN PetscErrorCode SFILUView_Device(SFILU *, PetscViewer);
 PETSC_INTERN PetscErrorCode SFILUApply_Device(SFILU *, Vec, Vec, PetscBool);
+PETSC_INTERN PetscBool      SFILUHasFusedResidual_Device(SFILU *);
+PETSC_INTERN PetscErrorCode SFILUResidualApply_Device(SFILU *, Mat, Vec, Vec, Vec, Vec, NormType, PetscReal *);
 PETSC_INTERN PetscErrorCode SFILUReset_Device(SFILU *);
 PETSC_INTERN PetscErrorCode SFILUCopyFactorToHost_Device(SFILU *, PetscScalar *);
 

@@ -100,6 +100,47 @@ PetscErrorCode SFILUApply_Device(SFILU *s, Vec x, Vec y, PetscBool transpose)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Whether SFILUResidualApply_Device() fuses the residual into the L sweep (the grid layout's). */
+PetscBool SFILUHasFusedResidual_Device(SFILU *s)
+{
+  return (PetscBool)(s->ondevice && SFPCTriDeviceHasFusedResidual(s->T));
+}
+
+/*
+   y = (LU)^{-1} r with r = b - A x formed inside the L sweep (A: the matrix factored, on the device), and
+   ||r|| (type NORM_1 or NORM_2) when rnorm is given. Host vectors take MatResidual() and the apply instead.
+*/
+PetscErrorCode SFILUResidualApply_Device(SFILU *s, Mat A, Vec b, Vec x, Vec r, Vec y, NormType type, PetscReal *rnorm)
+{
+  const PetscScalar *ba, *xa, *aa;
+  PetscScalar       *ra, *ya;
+  const PetscInt    *ai, *aj;
+  PetscMemType       mb, mx, mr, my;
+
+  PetscFunctionBegin;
+  PetscCall(VecGetArrayReadAndMemType(b, &ba, &mb));
+  PetscCall(VecGetArrayReadAndMemType(x, &xa, &mx));
+  PetscCall(VecGetArrayWriteAndMemType(r, &ra, &mr));
+  PetscCall(VecGetArrayWriteAndMemType(y, &ya, &my));
+  if (PetscMemTypeDevice(mb) && PetscMemTypeDevice(mx) && PetscMemTypeDevice(mr) && PetscMemTypeDevice(my)) {
+    PetscCall(MatSeqAIJCUSPARSEGetIJ(A, PETSC_FALSE, &ai, &aj));
+    PetscCall(MatSeqAIJCUSPARSEGetArrayRead(A, &aa));
+    PetscCall(SFPCTriDeviceSolveResidual(s->T, (const int *)ai, (const int *)aj, aa, ba, xa, ra, type, ya, rnorm));
+    PetscCall(MatSeqAIJCUSPARSERestoreArrayRead(A, &aa));
+    PetscCall(MatSeqAIJCUSPARSERestoreIJ(A, PETSC_FALSE, &ai, &aj));
+  }
+  PetscCall(VecRestoreArrayWriteAndMemType(y, &ya));
+  PetscCall(VecRestoreArrayWriteAndMemType(r, &ra));
+  PetscCall(VecRestoreArrayReadAndMemType(x, &xa));
+  PetscCall(VecRestoreArrayReadAndMemType(b, &ba));
+  if (!(PetscMemTypeDevice(mb) && PetscMemTypeDevice(mx) && PetscMemTypeDevice(mr) && PetscMemTypeDevice(my))) {
+    PetscCall(MatResidual(A, b, x, r));
+    if (rnorm) PetscCall(VecNorm(r, type, rnorm));
+    PetscCall(SFILUApply_Device(s, r, y, PETSC_FALSE));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* The factor's values, into a host array of T->nnz entries (for views only). */
 PetscErrorCode SFILUCopyFactorToHost_Device(SFILU *s, PetscScalar *a)
 {
@@ -118,6 +159,7 @@ PetscErrorCode SFILUReset_Device(SFILU *s)
   PetscCall(SFPCTriDeviceDestroy(&s->T));
   PetscCall(SFILUSIPPlanesDestroy_Device(&s->planes));
   PetscCall(VecDestroy(&s->work));
+  PetscCall(VecDestroy(&s->delta));
   s->ondevice = PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -167,6 +209,16 @@ PetscErrorCode SFILUApply_Device(SFILU *s, Vec x, Vec y, PetscBool transpose)
 PetscErrorCode SFILUCopyFactorToHost_Device(SFILU *s, PetscScalar *a)
 {
   (void)s, (void)a;
+  SFILU_NO_CUDA;
+}
+PetscBool SFILUHasFusedResidual_Device(SFILU *s)
+{
+  (void)s;
+  return PETSC_FALSE;
+}
+PetscErrorCode SFILUResidualApply_Device(SFILU *s, Mat A, Vec b, Vec x, Vec r, Vec y, NormType type, PetscReal *rnorm)
+{
+  (void)s, (void)A, (void)b, (void)x, (void)r, (void)y, (void)type, (void)rnorm;
   SFILU_NO_CUDA;
 }
 #endif
