@@ -1,5 +1,6 @@
 /*
-   The host vectors that SFPC's GPU paths copy through device vectors (sfilu, sfdilu, MATHYBSF, afsai): a check.
+   The host vectors that SFPC's GPU paths copy through device vectors (sfilu, sfdilu, MATHYBSF, afsai): a check,
+   and the copying (SFPCStageVecs(), SFPCUnstageVecs()).
 
    PETSc keeps a host vector (VECSEQ, VECMPI) coherent on the host only: its VecGetArray*() give the host array
    whatever its offload mask says. Yet PETSc's CUDA code accepts one where it expects a VECCUDA (only a debug
@@ -13,6 +14,7 @@
 */
 #include <sfpc/private/sfpcimpl.h>
 #include <petscdevicetypes.h>
+#include <petsc/private/vecimpl.h> /* v->map */
 
 PetscErrorCode SFPCCheckHostVec(Vec v, PetscBool output, const char *who)
 {
@@ -27,5 +29,75 @@ PetscErrorCode SFPCCheckHostVec(Vec v, PetscBool output, const char *who)
              "%s on the GPU got a host vector (type %s) as %s that PETSc's CUDA code has used as a device vector (offload mask %s): its %s. "
              "A GPU matrix needs device vectors, e.g. -dm_vec_type cuda when a DM attached to the KSP makes them (KSPSetDM(), then KSPSetUp() before KSPSolve())",
              who, ((PetscObject)v)->type_name, output ? "output" : "input", PetscOffloadMaskToString(mask), output ? "host values would not receive the result" : "host values are stale");
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Whether v's array is in device memory (for an input read, which may copy it there; for an output, not). */
+static PetscErrorCode OnDevice(Vec v, PetscBool input, PetscBool *dev)
+{
+  PetscMemType m;
+
+  PetscFunctionBegin;
+  if (input) {
+    const PetscScalar *a;
+    PetscCall(VecGetArrayReadAndMemType(v, &a, &m));
+    PetscCall(VecRestoreArrayReadAndMemType(v, &a));
+  } else {
+    PetscScalar *a;
+    PetscCall(VecGetArrayWriteAndMemType(v, &a, &m));
+    PetscCall(VecRestoreArrayWriteAndMemType(v, &a));
+  }
+  *dev = (PetscBool)PetscMemTypeDevice(m);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A device vector with v's layout in *d, kept from call to call and made again when the layout changes. */
+static PetscErrorCode StandIn(Vec v, Vec *d)
+{
+  PetscFunctionBegin;
+  if (*d) {
+    PetscBool same;
+    PetscCall(PetscLayoutCompare(v->map, (*d)->map, &same));
+    if (same) PetscFunctionReturn(PETSC_SUCCESS);
+    PetscCall(VecDestroy(d));
+  }
+  PetscCall(VecCreate(PetscObjectComm((PetscObject)v), d));
+  PetscCall(VecSetLayout(*d, v->map));
+  PetscCall(VecSetType(*d, VECCUDA));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+   The vectors a GPU path computes with for input x and output y (also read when yin): x and y when both are in
+   device memory; else, once SFPCCheckHostVec() accepts the host ones, the device stand-ins *xd and *yd (made on
+   first need, with the layouts of x and y) holding copies of x (and y). SFPCUnstageVecs() copies the result back.
+*/
+PetscErrorCode SFPCStageVecs(Vec x, Vec y, PetscBool yin, const char *who, Vec *xd, Vec *yd, Vec *xs, Vec *ys)
+{
+  PetscBool dx, dy;
+
+  PetscFunctionBegin;
+  PetscCall(OnDevice(x, PETSC_TRUE, &dx));
+  PetscCall(OnDevice(y, yin, &dy));
+  *xs = x;
+  *ys = y;
+  if (dx && dy) PetscFunctionReturn(PETSC_SUCCESS);
+  if (!dx) PetscCall(SFPCCheckHostVec(x, PETSC_FALSE, who));
+  if (!dy) PetscCall(SFPCCheckHostVec(y, PETSC_TRUE, who));
+  if (!*xd) PetscCall(PetscInfo(x, "%s on the GPU with host vectors: each application copies them through the device; use -vec_type cuda (or MatCreateVecs()) to avoid it\n", who));
+  PetscCall(StandIn(x, xd));
+  PetscCall(StandIn(y, yd));
+  PetscCall(VecCopy(x, *xd));
+  if (yin) PetscCall(VecCopy(y, *yd));
+  *xs = *xd;
+  *ys = *yd;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* After SFPCStageVecs(): the result into y, if it was computed in a stand-in. */
+PetscErrorCode SFPCUnstageVecs(Vec y, Vec ys)
+{
+  PetscFunctionBegin;
+  if (ys != y) PetscCall(VecCopy(ys, y));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -17,5 +17,8 @@ PETSC_INTERN PetscErrorCode MatCreate_HYBSF(Mat);
 
 /* Refuses a host vector given to a GPU path that PETSc's CUDA code has left incoherent (src/sys/stage.c); output: the result goes there. */
 PETSC_INTERN PetscErrorCode SFPCCheckHostVec(Vec, PetscBool, const char *);
+/* The vectors a GPU path computes with: x and y, or device stand-ins holding copies of host ones (src/sys/stage.c); then the result back into y. */
+PETSC_INTERN PetscErrorCode SFPCStageVecs(Vec, Vec, PetscBool, const char *, Vec *, Vec *, Vec *, Vec *);
+PETSC_INTERN PetscErrorCode SFPCUnstageVecs(Vec, Vec);
 /* its sweeps of x += omega M^{-1} (b - A x), M^{-1} applied by apply, r a work vector: a PC's PCApplyRichardson() as a smoother. */
 PETSC_INTERN PetscErrorCode SFPCRichardsonSweeps(PC, PetscErrorCode (*)(PC, Vec, Vec), PetscReal, Vec, Vec, Vec, Vec, PetscInt, PetscBool);

@@ -27,41 +27,22 @@ PetscErrorCode MatHYBSFBuild_Device(Mat_HYBSF *h, Mat A, PetscBool reuse)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* x = T^{-1} b, or T^{-T} b. Host vectors pass through a device copy. */
+/* x = T^{-1} b, or T^{-T} b. Host vectors pass through device copies. */
 PetscErrorCode MatHYBSFSolve_Device(Mat_HYBSF *h, Vec b, Vec x, PetscBool transpose)
 {
   const PetscScalar *ba;
   PetscScalar       *xa;
-  PetscMemType       mb, mx;
+  Vec                bs, xs;
   const PetscBool    lower = (PetscBool)(h->tri == MAT_HYBSF_LOWER);
 
   PetscFunctionBegin;
-  PetscCall(VecGetArrayReadAndMemType(b, &ba, &mb));
-  PetscCall(VecGetArrayWriteAndMemType(x, &xa, &mx));
-  if (PetscMemTypeDevice(mb) && PetscMemTypeDevice(mx)) {
-    PetscCall((transpose ? SFPCTriDeviceSweepTranspose : SFPCTriDeviceSweep)(h->T, lower, ba, xa));
-    PetscCall(VecRestoreArrayWriteAndMemType(x, &xa));
-    PetscCall(VecRestoreArrayReadAndMemType(b, &ba));
-  } else {
-    PetscScalar *wa;
-
-    PetscCall(VecRestoreArrayWriteAndMemType(x, &xa));
-    PetscCall(VecRestoreArrayReadAndMemType(b, &ba));
-    if (!PetscMemTypeDevice(mb)) PetscCall(SFPCCheckHostVec(b, PETSC_FALSE, "MATHYBSF"));
-    if (!PetscMemTypeDevice(mx)) PetscCall(SFPCCheckHostVec(x, PETSC_TRUE, "MATHYBSF"));
-    if (!h->work[0]) {
-      PetscCall(PetscInfo(b, "Host vectors with a GPU triangle: each solve copies through the device; use -vec_type cuda to avoid it\n"));
-      PetscCall(VecCreateSeqCUDA(PETSC_COMM_SELF, h->T->n, &h->work[0]));
-      PetscCall(VecDuplicate(h->work[0], &h->work[1]));
-    }
-    PetscCall(VecCopy(b, h->work[0]));
-    PetscCall(VecCUDAGetArrayRead(h->work[0], &ba));
-    PetscCall(VecCUDAGetArrayWrite(h->work[1], &wa));
-    PetscCall((transpose ? SFPCTriDeviceSweepTranspose : SFPCTriDeviceSweep)(h->T, lower, ba, wa));
-    PetscCall(VecCUDARestoreArrayWrite(h->work[1], &wa));
-    PetscCall(VecCUDARestoreArrayRead(h->work[0], &ba));
-    PetscCall(VecCopy(h->work[1], x));
-  }
+  PetscCall(SFPCStageVecs(b, x, PETSC_FALSE, "MATHYBSF", &h->work[0], &h->work[1], &bs, &xs));
+  PetscCall(VecGetArrayReadAndMemType(bs, &ba, NULL));
+  PetscCall(VecGetArrayWriteAndMemType(xs, &xa, NULL));
+  PetscCall((transpose ? SFPCTriDeviceSweepTranspose : SFPCTriDeviceSweep)(h->T, lower, ba, xa));
+  PetscCall(VecRestoreArrayWriteAndMemType(xs, &xa));
+  PetscCall(VecRestoreArrayReadAndMemType(bs, &ba));
+  PetscCall(SFPCUnstageVecs(x, xs));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -318,31 +318,20 @@ static PetscErrorCode AFSAIApply(PC_AFSAI *s, Vec x, Vec y)
 static PetscErrorCode PCApply_AFSAI(PC pc, Vec x, Vec y)
 {
   PC_AFSAI *s = (PC_AFSAI *)pc->data;
-  PetscBool xdev, ydev;
+  Vec       xs, ys;
 
   PetscFunctionBegin;
   if (s->failure != PC_NOERROR) { /* as a failed factor's MatSolve(): the KSP sees Inf and stops */
     PetscCall(VecFlag(y, 1));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  xdev = ydev = PETSC_TRUE;
-  if (s->ondevice) {
-    PetscCall(PetscObjectTypeCompareAny((PetscObject)x, &xdev, VECSEQCUDA, VECMPICUDA, ""));
-    PetscCall(PetscObjectTypeCompareAny((PetscObject)y, &ydev, VECSEQCUDA, VECMPICUDA, ""));
-  }
-  if (xdev && ydev) {
+  if (!s->ondevice) {
     PetscCall(AFSAIApply(s, x, y));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  if (!xdev) PetscCall(SFPCCheckHostVec(x, PETSC_FALSE, "PCAFSAI"));
-  if (!ydev) PetscCall(SFPCCheckHostVec(y, PETSC_TRUE, "PCAFSAI"));
-  if (!s->xs) {
-    PetscCall(PetscInfo(pc, "Host vectors with a GPU G: each apply copies through the device; use -vec_type cuda (or MatCreateVecs()) to avoid it\n"));
-    PetscCall(MatCreateVecs(pc->pmat, &s->xs, &s->ys));
-  }
-  PetscCall(VecCopy(x, s->xs));
-  PetscCall(AFSAIApply(s, s->xs, s->ys));
-  PetscCall(VecCopy(s->ys, y));
+  PetscCall(SFPCStageVecs(x, y, PETSC_FALSE, "PCAFSAI", &s->xs, &s->ys, &xs, &ys));
+  PetscCall(AFSAIApply(s, xs, ys));
+  PetscCall(SFPCUnstageVecs(y, ys));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -182,6 +182,28 @@ __device__ __forceinline__ int WarpMin(int v)
   return v;
 }
 
+/* v plus the t of the lanes with hit, added one by one in lane order (every lane gets the same bits). */
+__device__ __forceinline__ double SumHitsInLaneOrder(double v, bool hit, double t)
+{
+  for (unsigned mask = __ballot_sync(FULL, hit); mask; mask &= mask - 1) v = __dadd_rn(v, __shfl_sync(FULL, t, __ffs(mask) - 1));
+  return v;
+}
+
+/* Records gradient candidate (j, v) as the nc-th; false (value = v) when v is Inf or NaN. */
+__device__ __forceinline__ bool AppendCandidate(const Row &w, int &nc, int j, double v, double &value, int lane)
+{
+  if (!isfinite(v)) {
+    value = v;
+    return false;
+  }
+  if (lane == 0) {
+    w.ccol[nc] = j;
+    w.cval[nc] = v;
+  }
+  nc++;
+  return true;
+}
+
 /*
    The gradient candidates of row i (afsai_host.c's AFSAIGradient()) into (ccol, cval), by a
    merge of the rows P_0 .. P_{m-1}, i of A restricted to columns < i. Returns their number, or -1
@@ -212,19 +234,11 @@ __device__ int Gradient(const CSR &A, int i, const Row &w, int m, double &value,
           w.pos[r] = p + 1;
         }
       }
-      for (unsigned mask = __ballot_sync(FULL, hit); mask; mask &= mask - 1) v = __dadd_rn(v, __shfl_sync(FULL, t, __ffs(mask) - 1));
+      v = SumHitsInLaneOrder(v, hit, t);
     }
     while (q < m && w.Ps[q] < j) q++;
     if (q < m && w.Ps[q] == j) continue; /* in P: zero up to rounding (3.7) */
-    if (!isfinite(v)) {
-      value = v;
-      return -1;
-    }
-    if (lane == 0) {
-      w.ccol[nc] = j;
-      w.cval[nc] = v;
-    }
-    nc++;
+    if (!AppendCandidate(w, nc, j, v, value, lane)) return -1;
   }
   __syncwarp();
   return nc;
@@ -259,17 +273,9 @@ __device__ int GradientWarp(const CSR &A, int i, const Row &w, int m, double &va
       col = ++p < end ? A.aj[p] : INT_MAX;
       if (col >= i) col = INT_MAX;
     }
-    for (unsigned mask = __ballot_sync(FULL, hit); mask; mask &= mask - 1) v = __dadd_rn(v, __shfl_sync(FULL, t, __ffs(mask) - 1));
+    v = SumHitsInLaneOrder(v, hit, t);
     if (__any_sync(FULL, mine == j)) continue; /* in P: zero up to rounding (3.7) */
-    if (!isfinite(v)) {
-      value = v;
-      return -1;
-    }
-    if (lane == 0) {
-      w.ccol[nc] = j;
-      w.cval[nc] = v;
-    }
-    nc++;
+    if (!AppendCandidate(w, nc, j, v, value, lane)) return -1;
   }
   __syncwarp();
   return nc;

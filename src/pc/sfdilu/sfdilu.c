@@ -118,44 +118,22 @@ static PetscErrorCode PCSetUp_SFDILU(PC pc)
 */
 static PetscErrorCode SFDILUGetDeviceArrays(SFDILU *s, Vec x, Vec y, PetscBool ywrite, const PetscScalar **xa, PetscScalar **ya)
 {
-  PetscMemType mx, my;
-
   PetscFunctionBegin;
-  PetscCall(VecGetArrayReadAndMemType(x, xa, &mx));
-  if (ywrite) PetscCall(VecGetArrayWriteAndMemType(y, ya, &my));
-  else PetscCall(VecGetArrayAndMemType(y, ya, &my));
-  s->staged = (PetscBool)!(PetscMemTypeDevice(mx) && PetscMemTypeDevice(my));
-  if (!s->staged) PetscFunctionReturn(PETSC_SUCCESS);
-  if (ywrite) PetscCall(VecRestoreArrayWriteAndMemType(y, ya));
-  else PetscCall(VecRestoreArrayAndMemType(y, ya));
-  PetscCall(VecRestoreArrayReadAndMemType(x, xa));
-  if (!PetscMemTypeDevice(mx)) PetscCall(SFPCCheckHostVec(x, PETSC_FALSE, "PCSFDILU"));
-  if (!PetscMemTypeDevice(my)) PetscCall(SFPCCheckHostVec(y, PETSC_TRUE, "PCSFDILU"));
-  if (!s->xd) {
-    PetscCall(PetscInfo(x, "Host vectors with a GPU smoother: each apply copies through the device; use -vec_type cuda (or MatCreateVecs()) to avoid it\n"));
-    if (s->glob) PetscCall(VecCreateMPICUDA(PetscObjectComm((PetscObject)x), s->n, PETSC_DECIDE, &s->xd)); /* the layout of x, for VecCopy() */
-    else PetscCall(VecCreateSeqCUDA(PETSC_COMM_SELF, s->n, &s->xd));
-    PetscCall(VecDuplicate(s->xd, &s->yd));
-  }
-  PetscCall(VecCopy(x, s->xd));
-  if (!ywrite) PetscCall(VecCopy(y, s->yd));
-  PetscCall(VecCUDAGetArrayRead(s->xd, xa));
-  PetscCall(VecCUDAGetArray(s->yd, ya));
+  PetscCall(SFPCStageVecs(x, y, (PetscBool)!ywrite, "PCSFDILU", &s->xd, &s->yd, &s->xs, &s->ys));
+  PetscCall(VecGetArrayReadAndMemType(s->xs, xa, NULL));
+  if (ywrite) PetscCall(VecGetArrayWriteAndMemType(s->ys, ya, NULL));
+  else PetscCall(VecGetArrayAndMemType(s->ys, ya, NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode SFDILURestoreDeviceArrays(SFDILU *s, Vec x, Vec y, PetscBool ywrite, const PetscScalar **xa, PetscScalar **ya)
 {
   PetscFunctionBegin;
-  if (!s->staged) {
-    if (ywrite) PetscCall(VecRestoreArrayWriteAndMemType(y, ya));
-    else PetscCall(VecRestoreArrayAndMemType(y, ya));
-    PetscCall(VecRestoreArrayReadAndMemType(x, xa));
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }
-  PetscCall(VecCUDARestoreArray(s->yd, ya));
-  PetscCall(VecCUDARestoreArrayRead(s->xd, xa));
-  PetscCall(VecCopy(s->yd, y));
+  (void)x;
+  if (ywrite) PetscCall(VecRestoreArrayWriteAndMemType(s->ys, ya));
+  else PetscCall(VecRestoreArrayAndMemType(s->ys, ya));
+  PetscCall(VecRestoreArrayReadAndMemType(s->xs, xa));
+  PetscCall(SFPCUnstageVecs(y, s->ys));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -95,7 +95,7 @@ typedef struct {
   PetscInt       failrow;
   Vec            z, d;   /* host: the forward sweep's output; the Richardson correction */
   Vec            xd, yd; /* device copies of host vectors given to a GPU smoother */
-  PetscBool      staged; /* the arrays being used are those of xd, yd */
+  Vec            xs, ys; /* between SFDILUGetDeviceArrays() and the restore: x and y, or xd and yd (not references) */
 } SFDILU;
 
 PETSC_INTERN PetscErrorCode SFDILUColorRows_Host(PetscInt, const PetscInt[], const PetscInt[], PCSFDILUColoringType, PetscInt, PetscInt[], PetscInt *);

@@ -65,7 +65,7 @@ typedef struct {
   SFPCTriFactor F;
   SFPCTriDevice T;
   SFILUSIPPlanes planes; /* GPU SIP only */
-  Vec           work; /* device copy of a host vector, when a device factor is applied to host vectors */
+  Vec           xd, yd; /* device stand-ins of host vectors given to a device factor (SFPCStageVecs()) */
   Vec           delta; /* PCApplyRichardson()'s correction (LU)^{-1} r */
 
   /* PCApplyRichardson() (-ksp_type richardson): residual fused into the GPU grid sweep, and the norm it tests */

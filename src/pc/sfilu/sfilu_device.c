@@ -66,37 +66,21 @@ PetscErrorCode SFILURestoreValues_Device(Mat A, const PetscScalar **aa)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* y = (LU)^{-1} x, or (LU)^{-T} x. Host vectors (a device matrix used with -vec_type standard) pass through a device copy. */
+/* y = (LU)^{-1} x, or (LU)^{-T} x. Host vectors (a device matrix used with -vec_type standard) pass through device copies. */
 PetscErrorCode SFILUApply_Device(SFILU *s, Vec x, Vec y, PetscBool transpose)
 {
   const PetscScalar *xa;
   PetscScalar       *ya;
-  PetscMemType       mx, my;
+  Vec                xs, ys;
 
   PetscFunctionBegin;
-  PetscCall(VecGetArrayReadAndMemType(x, &xa, &mx));
-  PetscCall(VecGetArrayWriteAndMemType(y, &ya, &my));
-  if (PetscMemTypeDevice(mx) && PetscMemTypeDevice(my)) {
-    PetscCall((transpose ? SFPCTriDeviceSolveTranspose : SFPCTriDeviceSolve)(s->T, xa, ya));
-    PetscCall(VecRestoreArrayWriteAndMemType(y, &ya));
-    PetscCall(VecRestoreArrayReadAndMemType(x, &xa));
-  } else {
-    PetscScalar *wa;
-
-    PetscCall(VecRestoreArrayWriteAndMemType(y, &ya));
-    PetscCall(VecRestoreArrayReadAndMemType(x, &xa));
-    if (!PetscMemTypeDevice(mx)) PetscCall(SFPCCheckHostVec(x, PETSC_FALSE, "sfilu"));
-    if (!PetscMemTypeDevice(my)) PetscCall(SFPCCheckHostVec(y, PETSC_TRUE, "sfilu"));
-    if (!s->work) {
-      PetscCall(PetscInfo(x, "Host vectors with a GPU factor: each apply copies through the device; use -vec_type cuda (or MatCreateVecs()) to avoid it\n"));
-      PetscCall(VecCreateSeqCUDA(PETSC_COMM_SELF, s->T->n, &s->work));
-    }
-    PetscCall(VecCopy(x, s->work));
-    PetscCall(VecCUDAGetArray(s->work, &wa));
-    PetscCall((transpose ? SFPCTriDeviceSolveTranspose : SFPCTriDeviceSolve)(s->T, wa, wa));
-    PetscCall(VecCUDARestoreArray(s->work, &wa));
-    PetscCall(VecCopy(s->work, y));
-  }
+  PetscCall(SFPCStageVecs(x, y, PETSC_FALSE, "sfilu", &s->xd, &s->yd, &xs, &ys));
+  PetscCall(VecGetArrayReadAndMemType(xs, &xa, NULL));
+  PetscCall(VecGetArrayWriteAndMemType(ys, &ya, NULL));
+  PetscCall((transpose ? SFPCTriDeviceSolveTranspose : SFPCTriDeviceSolve)(s->T, xa, ya));
+  PetscCall(VecRestoreArrayWriteAndMemType(ys, &ya));
+  PetscCall(VecRestoreArrayReadAndMemType(xs, &xa));
+  PetscCall(SFPCUnstageVecs(y, ys));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -158,7 +142,8 @@ PetscErrorCode SFILUReset_Device(SFILU *s)
   PetscFunctionBegin;
   PetscCall(SFPCTriDeviceDestroy(&s->T));
   PetscCall(SFILUSIPPlanesDestroy_Device(&s->planes));
-  PetscCall(VecDestroy(&s->work));
+  PetscCall(VecDestroy(&s->xd));
+  PetscCall(VecDestroy(&s->yd));
   PetscCall(VecDestroy(&s->delta));
   s->ondevice = PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
