@@ -260,7 +260,7 @@ int main(int argc, char **argv)
     PetscCall(TimeIteration(A, b, x, pre, buf, PETSC_TRUE, its, (int)repeat, &iter[l]));
     if (l) { /* the grid layout's fused iteration (PCApplyRichardson()): with its 1-norm test (abstol 1e-50: never met), and with none */
       for (int f = 0; f < 2; f++) {
-        PetscCall(PetscSNPrintf(buf, sizeof(buf), "%s -pc_sfilu_layout grid -pc_sfilu_richardson_norm 1 -ksp_type richardson -ksp_norm_type none -ksp_rtol 0 -ksp_atol %s -ksp_max_it %" PetscInt_FMT, sipopts, f ? "0" : "1e-50", its));
+        PetscCall(PetscSNPrintf(buf, sizeof(buf), "%s -pc_sfilu_layout grid -pc_sfilu_richardson_fused 1 -pc_sfilu_richardson_norm 1 -ksp_type richardson -ksp_norm_type none -ksp_rtol 0 -ksp_atol %s -ksp_max_it %" PetscInt_FMT, sipopts, f ? "0" : "1e-50", its));
         PetscCall(PetscSNPrintf(pre, sizeof(pre), "fu%d_", f));
         PetscCall(TimeIteration(A, b, x, pre, buf, PETSC_FALSE, its, (int)repeat, &iterf[f]));
       }
@@ -277,7 +277,7 @@ int main(int argc, char **argv)
     m[SIP_GMRES]      = (Method){"gmres+sfilu-sip", "gs_", o[0], PETSC_FALSE, 0, 0, 0, KSP_CONVERGED_ITERATING};
     m[ILU0_GMRES]     = (Method){"gmres+sfilu-ilu0", "gi_", o[1], PETSC_FALSE, 0, 0, 0, KSP_CONVERGED_ITERATING};
     m[CUSPARSE_GMRES] = (Method){"gmres+petsc-ilu-cusparse", "gc_", o[2], PETSC_FALSE, 0, 0, 0, KSP_CONVERGED_ITERATING};
-    PetscCall(PetscSNPrintf(o[4], sizeof(o[4]), "%s -pc_sfilu_richardson_norm 1 -ksp_type richardson -ksp_norm_type none -ksp_rtol %g -ksp_max_it %" PetscInt_FMT, sipopts, (double)siprtol, sipmaxit));
+    PetscCall(PetscSNPrintf(o[4], sizeof(o[4]), "%s -pc_sfilu_richardson_fused 1 -pc_sfilu_richardson_norm 1 -ksp_type richardson -ksp_norm_type none -ksp_rtol %g -ksp_max_it %" PetscInt_FMT, sipopts, (double)siprtol, sipmaxit));
     m[SIP_RICHARDSON] = (Method){"sip-iteration-1norm", "rs_", o[3], PETSC_TRUE, 0, 0, 0, KSP_CONVERGED_ITERATING};
     m[SIP_FUSED]      = (Method){"sip-iteration-fused-1norm", "rf_", o[4], PETSC_FALSE, 0, 0, 0, KSP_CONVERGED_ITERATING};
     for (int k = 0; k < NMETHODS; k++) PetscCall(TimeMethod(A, b, x, &m[k], (int)setups, (int)solves));

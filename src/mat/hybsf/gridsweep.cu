@@ -158,52 +158,51 @@ __device__ __forceinline__ void LoadChunk(const GridArgs &g, const GridLine &L, 
 #define GRID_HAND 4
 
 /*
-   Tile (k, jb) of the fused residual, by the W warps of a block: warp q takes y-lines q, q + W, ...,
-   its lanes consecutive points along x, RB points per lane at once so that the index, column, value and
-   x0 loads of RB rows are in flight together (a 7-point row has at most 7 entries: the grid layout's
-   pattern check). The sum is the host's MatMult's, entry by entry in CSR order (products rounded, no
-   fused multiply-add), and r_i = b_i - sum as MatResidual() forms it.
+   Tile (k, jb) of the fused residual, by the W warps of a block. The tile's 32 y-lines are consecutive
+   rows (nact nx of them from the tile's first), so the warps take them as one range, 32 RB rows per warp
+   at a time (warp q the runs q, q + W, ...), RB rows per lane so that the index, column, value and x0
+   loads of RB rows are in flight together (a 7-point row has at most 7 entries: the grid layout's
+   pattern check); every lane busy whatever nx is. The sum is the host's MatMult's, entry by entry in CSR
+   order (products rounded, no fused multiply-add), and r_i = b_i - sum as MatResidual() forms it.
 */
 #define GRID_RES_ROWS    4
 #define GRID_RES_ENTRIES 7
 template <int W>
 __device__ void GridResidualTile(const GridArgs &g, const GridResidual &R, int k, int jb, double *red)
 {
-  const int lane = threadIdx.x & 31, q = threadIdx.x >> 5, nact = min(32, g.ny - 32 * jb), tile = k * g.njb + jb;
-  double    acc  = 0;
+  const int lane = threadIdx.x & 31, q = threadIdx.x >> 5, tile = k * g.njb + jb;
+  const int first = (k * g.ny + 32 * jb) * g.nx, count = min(32, g.ny - 32 * jb) * g.nx;
+  double    acc = 0;
 
-  for (int l = q; l < nact; l += W) {
-    const int line = (k * g.ny + 32 * jb + l) * g.nx;
-    for (int i0 = 0; i0 < g.nx; i0 += 32 * GRID_RES_ROWS) {
-      int    e0[GRID_RES_ROWS], e1[GRID_RES_ROWS], col[GRID_RES_ROWS][GRID_RES_ENTRIES];
-      double v[GRID_RES_ROWS][GRID_RES_ENTRIES], s[GRID_RES_ROWS];
+  for (int i0 = 32 * GRID_RES_ROWS * q; i0 < count; i0 += 32 * GRID_RES_ROWS * W) {
+    int    e0[GRID_RES_ROWS], e1[GRID_RES_ROWS], col[GRID_RES_ROWS][GRID_RES_ENTRIES];
+    double v[GRID_RES_ROWS][GRID_RES_ENTRIES], s[GRID_RES_ROWS];
 #pragma unroll
-      for (int u = 0; u < GRID_RES_ROWS; u++) {
-        const int i = i0 + 32 * u + lane;
-        e0[u] = e1[u] = 0;
-        if (i < g.nx) e0[u] = R.ai[line + i], e1[u] = R.ai[line + i + 1];
-      }
+    for (int u = 0; u < GRID_RES_ROWS; u++) {
+      const int i = i0 + 32 * u + lane;
+      e0[u] = e1[u] = 0;
+      if (i < count) e0[u] = R.ai[first + i], e1[u] = R.ai[first + i + 1];
+    }
 #pragma unroll
-      for (int u = 0; u < GRID_RES_ROWS; u++)
+    for (int u = 0; u < GRID_RES_ROWS; u++)
 #pragma unroll
-        for (int t = 0; t < GRID_RES_ENTRIES; t++)
-          if (e0[u] + t < e1[u]) col[u][t] = R.aj[e0[u] + t], v[u][t] = R.a[e0[u] + t];
+      for (int t = 0; t < GRID_RES_ENTRIES; t++)
+        if (e0[u] + t < e1[u]) col[u][t] = R.aj[e0[u] + t], v[u][t] = R.a[e0[u] + t];
 #pragma unroll
-      for (int u = 0; u < GRID_RES_ROWS; u++) {
-        s[u] = 0;
+    for (int u = 0; u < GRID_RES_ROWS; u++) {
+      s[u] = 0;
 #pragma unroll
-        for (int t = 0; t < GRID_RES_ENTRIES; t++)
-          if (e0[u] + t < e1[u]) s[u] = __dadd_rn(s[u], __dmul_rn(v[u][t], R.x0[col[u][t]]));
-        for (int e = e0[u] + GRID_RES_ENTRIES; e < e1[u]; e++) s[u] = __dadd_rn(s[u], __dmul_rn(R.a[e], R.x0[R.aj[e]])); /* not reached on a checked 7-point pattern */
-      }
+      for (int t = 0; t < GRID_RES_ENTRIES; t++)
+        if (e0[u] + t < e1[u]) s[u] = __dadd_rn(s[u], __dmul_rn(v[u][t], R.x0[col[u][t]]));
+      for (int e = e0[u] + GRID_RES_ENTRIES; e < e1[u]; e++) s[u] = __dadd_rn(s[u], __dmul_rn(R.a[e], R.x0[R.aj[e]])); /* not reached on a checked 7-point pattern */
+    }
 #pragma unroll
-      for (int u = 0; u < GRID_RES_ROWS; u++) {
-        const int i = i0 + 32 * u + lane;
-        if (i < g.nx) {
-          const double ri = __dsub_rn(R.b[line + i], s[u]);
-          R.r[line + i]   = ri;
-          if (R.norm) acc = __dadd_rn(acc, R.norm == 1 ? fabs(ri) : __dmul_rn(ri, ri));
-        }
+    for (int u = 0; u < GRID_RES_ROWS; u++) {
+      const int i = i0 + 32 * u + lane;
+      if (i < count) {
+        const double ri = __dsub_rn(R.b[first + i], s[u]);
+        R.r[first + i]  = ri;
+        if (R.norm) acc = __dadd_rn(acc, R.norm == 1 ? fabs(ri) : __dmul_rn(ri, ri));
       }
     }
   }
@@ -567,7 +566,7 @@ int SFPCGridBlocks(SFPCTriDevice T, const SFPCSchedule *S)
 }
 
 /* The arguments of a grid sweep of T's lower or upper part, its block count, and its ticket base (the tickets it takes are counted out). */
-static void GridSweepArgs(SFPCTriDevice T, PetscBool lower, long long (*tickets)(long long, int, const void *), const void *ctx, GridArgs *g, int *blocks, unsigned long long *base)
+static void GridSweepArgs(SFPCTriDevice T, PetscBool lower, long long (*tickets)(long long, int, void *), void *ctx, GridArgs *g, int *blocks, unsigned long long *base)
 {
   const SFPCSchedule *S      = lower ? &T->lower : &T->upper;
   const int           planes = SFPCGridPlanes(T);
@@ -605,16 +604,27 @@ PetscErrorCode SFPCGridSweep_Device(SFPCTriDevice T, PetscBool lower, const Pets
 }
 
 /*
-   Sweep tasks whose tiles of r the fused residual computes ahead of them (GridResidual). Measured on an H100,
-   7-point 256^3 (256 sweep tasks of 8 planes), SIP iteration without a test: lead 2 2.91 ms, 8 2.87, 32 2.82,
-   64 2.84, 128 2.89, 256 (every tile before the first sweep task) 3.00; the unfused iteration 3.07
-   (bench/README.md, SIP). Twice the blocks per SM changed nothing.
+   The fused residual (GridResidual): its tiles are taken SFPC_GRID_RES_LEAD_PART-th of the sweep tasks ahead of the
+   tasks that need them, and it is the default only on grids of at least SFPC_GRID_RES_MIN_ROWS points swept in blocks
+   of several planes. Measured on an H100, 7-point n^3 (bench/README.md, SIP), SIP iteration unfused / fused with the
+   1-norm test: n = 64 (one plane a block) 0.72 to 0.84 whatever the lead, 96 0.84; 128 (64 sweep tasks) lead 8 1.01,
+   32 0.96, 64 0.92; 160 1.08, 192 1.12, 224 1.12, 256 (256 tasks, lead 32) 1.08. At 256^3 without the test: lead 2
+   2.91 ms, 8 2.87, 32 2.82, 64 2.84, 128 2.89, 256 (every tile before the first sweep task) 3.00; unfused 3.07.
+   A tile's rows are a few dependent loads deep per warp, so on small grids the tiles, not the sweep, set the pace.
 */
-#define SFPC_GRID_RES_LEAD 32
+#define SFPC_GRID_RES_LEAD_PART 8
+#define SFPC_GRID_RES_MIN_ROWS  3000000
 
-static long long GridResidualTickets(long long ntasks, int planes, const void *lead)
+PetscBool SFPCTriDeviceFusedResidualPays(SFPCTriDevice T)
 {
-  return (long long)planes * *(const int *)lead + (long long)(planes + 1) * ntasks;
+  return (PetscBool)(SFPCTriDeviceHasFusedResidual(T) && SFPCGridPlanes(T) > 1 && T->n >= SFPC_GRID_RES_MIN_ROWS);
+}
+
+/* The fused residual's tickets, its lead set on the way. */
+static long long GridResidualTickets(long long ntasks, int planes, void *lead)
+{
+  *(int *)lead = (int)PetscMax(1, ntasks / SFPC_GRID_RES_LEAD_PART);
+  return (long long)planes * *(int *)lead + (long long)(planes + 1) * ntasks;
 }
 
 /* Adds the tiles' partial sums in a fixed order: one block, each thread a strided share, then a tree. */
@@ -662,7 +672,6 @@ PetscErrorCode SFPCGridSweepResidual_Device(SFPCTriDevice T, const int *ai, cons
     PetscCallCUDA(cudaMemsetAsync(res->flag, 0, sizeof(int) * ntiles, stream));
     res->epoch = 1;
   }
-  R.lead = SFPC_GRID_RES_LEAD;
   GridSweepArgs(T, PETSC_TRUE, GridResidualTickets, &R.lead, &g, &blocks, &base);
   R.ai = ai, R.aj = aj, R.a = a, R.b = b, R.x0 = x0, R.r = r;
   R.flag = res->flag, R.part = res->part, R.epoch = res->epoch, R.norm = (int)norm;

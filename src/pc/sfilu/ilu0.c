@@ -19,7 +19,7 @@ PetscErrorCode SFILUInitialize(SFILU *s)
   s->zeropivot    = 100.0 * PETSC_MACHINE_EPSILON;
   PetscCall(SFPCTriOptionsDefault(&s->engine));
   s->sip_alpha = 0.92;
-  s->rich_fused = PETSC_TRUE;
+  s->rich_fused = PETSC_BOOL3_UNKNOWN;
   s->rich_norm  = SFILU_RICHARDSON_NORM_PRECONDITIONED;
   s->failrow      = -1;
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -141,7 +141,7 @@ static PetscErrorCode PCSetUp_SFILU(PC pc)
   PetscCall(SFILUNumeric(s, A, (PetscObject)pc, pc->erroriffailure));
   pc->failedreason = s->failure;
   /* -ksp_type richardson takes PCApplyRichardson() only where it saves the residual's pass over A; elsewhere KSPRICHARDSON's own loop is the same iteration */
-  pc->ops->applyrichardson = s->rich_fused && A == pc->pmat && pc->mat == pc->pmat && s->failure == PC_NOERROR && SFILUHasFusedResidual_Device(s) ? PCApplyRichardson_SFILU : NULL;
+  pc->ops->applyrichardson = s->rich_fused != PETSC_BOOL3_FALSE && A == pc->pmat && pc->mat == pc->pmat && s->failure == PC_NOERROR && (s->rich_fused == PETSC_BOOL3_TRUE ? SFILUHasFusedResidual_Device(s) : SFILUFusedResidualPays_Device(s)) ? PCApplyRichardson_SFILU : NULL;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -245,7 +245,7 @@ static PetscErrorCode PCSetFromOptions_SFILU(PC pc, PetscOptionItems PetscOption
     }
     PetscCall(PetscOptionsEnum("-pc_sfilu_sip_variant", "SIP on the GPU: factorization sync-free (flags per point, one launch) or level-synchronous (one launch per hyperplane)", "PCSFILU", SFILUSIPVariants, (PetscEnum)s->sip_variant, (PetscEnum *)&s->sip_variant, NULL));
   }
-  PetscCall(PetscOptionsBool("-pc_sfilu_richardson_fused", "GPU grid layout: -ksp_type richardson forms the residual inside the L sweep (PCApplyRichardson()) instead of with MatMult()", "PCSFILU", s->rich_fused, &s->rich_fused, NULL));
+  PetscCall(PetscOptionsBool3("-pc_sfilu_richardson_fused", "GPU grid layout: -ksp_type richardson forms the residual inside the L sweep (PCApplyRichardson()) instead of with MatMult() (auto: on grids where that is faster)", "PCSFILU", s->rich_fused, &s->rich_fused, NULL));
   {
     const char *norms[] = {"preconditioned", "unpreconditioned", "1"};
     PetscInt    norm    = (PetscInt)s->rich_norm;
@@ -316,8 +316,9 @@ static PetscErrorCode PCDestroy_SFILU(PC pc)
 .  -pc_sfilu_sip_variant <syncfree,levelsync> - GPU only: SIP's factorization over the hyperplanes i + j + k = const,
                         sync-free (one launch, points poll the values their neighbours publish) or level-synchronous (one launch per hyperplane); both give
                         the host's factor bit for bit
-.  -pc_sfilu_richardson_fused <true> - GPU grid layout: `KSPRICHARDSON` (with its default convergence test or none, no monitor) forms the
-                        residual b - A x inside the L sweep (`PCApplyRichardson()`) instead of with a `MatMult()` of its own
+.  -pc_sfilu_richardson_fused <auto,true,false> - GPU grid layout: `KSPRICHARDSON` (with its default convergence test or none, no monitor) forms the
+                        residual b - A x inside the L sweep (`PCApplyRichardson()`) instead of with a `MatMult()` of its own; auto: on grids
+                        of at least 3*10^6 points (and blocks of several planes), where it is faster (smaller grids are slower fused: see bench/README.md)
 -  -pc_sfilu_richardson_norm <preconditioned,unpreconditioned,1> - what the fused iteration tests against the `KSP`'s rtol, abstol and
                         dtol: the 2-norm of (LU)^{-1} (b - A x) (as `KSPRICHARDSON`'s default test), the 2-norm of b - A x, or its 1-norm
 
@@ -334,8 +335,9 @@ static PetscErrorCode PCDestroy_SFILU(PC pc)
    of `-pc_sfilu_sip_grid` its rows cover. The standalone SIP iteration of the
    papers (residual, forward, backward, x += delta) is `-ksp_type richardson -pc_type sfilu -pc_sfilu_factorization sip`;
    their stopping test on the 1-norm of the residual, relative to the first, is `SFPCKSPSetConvergedResidual1Norm()`.
-   On the GPU with the grid layout the iteration forms the residual inside the forward sweep (three kernels a step: the fused
-   forward sweep, the backward sweep, the update) when `KSPRICHARDSON` keeps its default test, or none; the 1-norm test is then
+   On the GPU with the grid layout, on grids of at least 3*10^6 points (or with -pc_sfilu_richardson_fused true), the iteration
+   forms the residual inside the forward sweep (three kernels a step: the fused forward sweep, the backward sweep, the update)
+   when `KSPRICHARDSON` keeps its default test, or none; the 1-norm test is then
    -pc_sfilu_richardson_norm 1. Like `PCMG`'s, this iteration tests rtol and abstol even with -ksp_norm_type none:
    -ksp_rtol 0 -ksp_atol 0 gives a fixed number of steps. The result is the same as `KSPRICHARDSON`'s own loop
    (`SFPCKSPSetConvergedResidual1Norm()` or a monitor selects that one): the residual is summed entry by entry as `MatMult()` on

@@ -69,7 +69,7 @@ typedef struct {
   Vec           delta; /* PCApplyRichardson()'s correction (LU)^{-1} r */
 
   /* PCApplyRichardson() (-ksp_type richardson): residual fused into the GPU grid sweep, and the norm it tests */
-  PetscBool           rich_fused;
+  PetscBool3          rich_fused; /* unknown: where it pays (SFILUFusedResidualPays_Device()) */
   SFILURichardsonNorm rich_norm;
 
   /* what the last numeric factorization did */
@@ -113,6 +113,7 @@ PETSC_INTERN PetscErrorCode SFILUBounds_Device(SFILU *, const PetscScalar *, Pet
 PETSC_INTERN PetscErrorCode SFILUView_Device(SFILU *, PetscViewer);
 PETSC_INTERN PetscErrorCode SFILUApply_Device(SFILU *, Vec, Vec, PetscBool);
 PETSC_INTERN PetscBool      SFILUHasFusedResidual_Device(SFILU *);
+PETSC_INTERN PetscBool      SFILUFusedResidualPays_Device(SFILU *);
 PETSC_INTERN PetscErrorCode SFILUResidualApply_Device(SFILU *, Mat, Vec, Vec, Vec, Vec, NormType, PetscReal *);
 PETSC_INTERN PetscErrorCode SFILUReset_Device(SFILU *);
 PETSC_INTERN PetscErrorCode SFILUCopyFactorToHost_Device(SFILU *, PetscScalar *);

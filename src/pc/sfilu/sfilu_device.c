@@ -90,6 +90,12 @@ PetscBool SFILUHasFusedResidual_Device(SFILU *s)
   return (PetscBool)(s->ondevice && SFPCTriDeviceHasFusedResidual(s->T));
 }
 
+/* Whether the fused residual is faster than MatResidual() and the apply on s's grid (the default of -pc_sfilu_richardson_fused). */
+PetscBool SFILUFusedResidualPays_Device(SFILU *s)
+{
+  return (PetscBool)(SFILUHasFusedResidual_Device(s) && SFPCTriDeviceFusedResidualPays(s->T));
+}
+
 /*
    y = (LU)^{-1} r with r = b - A x formed inside the L sweep (A: the matrix factored, on the device), and
    ||r|| (type NORM_1 or NORM_2) when rnorm is given. Host vectors take MatResidual() and the apply instead.
@@ -197,6 +203,11 @@ PetscErrorCode SFILUCopyFactorToHost_Device(SFILU *s, PetscScalar *a)
   SFILU_NO_CUDA;
 }
 PetscBool SFILUHasFusedResidual_Device(SFILU *s)
+{
+  (void)s;
+  return PETSC_FALSE;
+}
+PetscBool SFILUFusedResidualPays_Device(SFILU *s)
 {
   (void)s;
   return PETSC_FALSE;
