@@ -160,41 +160,61 @@ __device__ __forceinline__ void LoadChunk(const GridArgs &g, const GridLine &L, 
 /*
    Tile (k, jb) of the fused residual, by the W warps of a block. The tile's 32 y-lines are consecutive
    rows (nact nx of them from the tile's first), so the warps take them as one range, 32 RB rows per warp
-   at a time (warp q the runs q, q + W, ...), RB rows per lane so that the index, column, value and x0
-   loads of RB rows are in flight together (a 7-point row has at most 7 entries: the grid layout's
-   pattern check); every lane busy whatever nx is. The sum is the host's MatMult's, entry by entry in CSR
-   order (products rounded, no fused multiply-add), and r_i = b_i - sum as MatResidual() forms it.
+   at a time (warp q the runs q, q + W, ...), RB rows per lane so that the loads of RB rows are in flight
+   together; every lane busy whatever nx is. RB = 2: with 4 the fused kernel spilled (255 registers) and its
+   SIP iteration was 2.91 instead of 2.54 ms at 256^3; with 1, 2.67 ms (H100). The grid layout's pattern check put every column inside the
+   row's 7-point stencil, so a row with as many entries as it has grid neighbours (and itself) has
+   exactly those, in the stencil's order (-z, -y, -x, diagonal, +x, +y, +z: CSR's ascending order): its
+   columns need no loads, and its x values are loaded while its row pointers are still on their way
+   (loads one level deep instead of three). Other rows (fewer entries: e.g. Dirichlet rows) read their
+   columns. The sum is the host's MatMult's, entry by entry in CSR order (products rounded, no fused
+   multiply-add), and r_i = b_i - sum as MatResidual() forms it.
 */
-#define GRID_RES_ROWS    4
+#define GRID_RES_ROWS    2
 #define GRID_RES_ENTRIES 7
 template <int W>
 __device__ void GridResidualTile(const GridArgs &g, const GridResidual &R, int k, int jb, double *red)
 {
-  const int lane = threadIdx.x & 31, q = threadIdx.x >> 5, tile = k * g.njb + jb;
+  const int lane = threadIdx.x & 31, q = threadIdx.x >> 5, tile = k * g.njb + jb, plane = g.nx * g.ny;
   const int first = (k * g.ny + 32 * jb) * g.nx, count = min(32, g.ny - 32 * jb) * g.nx;
+  const int off[GRID_RES_ENTRIES] = {-plane, -g.nx, -1, 0, 1, g.nx, plane};
   double    acc = 0;
 
   for (int i0 = 32 * GRID_RES_ROWS * q; i0 < count; i0 += 32 * GRID_RES_ROWS * W) {
-    int    e0[GRID_RES_ROWS], e1[GRID_RES_ROWS], col[GRID_RES_ROWS][GRID_RES_ENTRIES];
-    double v[GRID_RES_ROWS][GRID_RES_ENTRIES], s[GRID_RES_ROWS];
+    int      e0[GRID_RES_ROWS], e1[GRID_RES_ROWS];
+    unsigned has[GRID_RES_ROWS]; /* bit t: stencil entry t is inside the grid */
+    double   xv[GRID_RES_ROWS][GRID_RES_ENTRIES], v[GRID_RES_ROWS][GRID_RES_ENTRIES], s[GRID_RES_ROWS];
 #pragma unroll
     for (int u = 0; u < GRID_RES_ROWS; u++) {
-      const int i = i0 + 32 * u + lane;
-      e0[u] = e1[u] = 0;
-      if (i < count) e0[u] = R.ai[first + i], e1[u] = R.ai[first + i + 1];
+      const int i = i0 + 32 * u + lane, l = i / g.nx, px = i - l * g.nx, py = 32 * jb + l;
+      e0[u] = e1[u] = 0, has[u] = 0;
+      if (i < count) {
+        e0[u]  = R.ai[first + i], e1[u] = R.ai[first + i + 1];
+        has[u] = (k > 0) | (py > 0) << 1 | (px > 0) << 2 | 1u << 3 | (px < g.nx - 1) << 4 | (py < g.ny - 1) << 5 | (k < g.nz - 1) << 6;
+      }
     }
 #pragma unroll
     for (int u = 0; u < GRID_RES_ROWS; u++)
 #pragma unroll
       for (int t = 0; t < GRID_RES_ENTRIES; t++)
-        if (e0[u] + t < e1[u]) col[u][t] = R.aj[e0[u] + t], v[u][t] = R.a[e0[u] + t];
+        if (has[u] >> t & 1) xv[u][t] = R.x0[first + i0 + 32 * u + lane + off[t]];
+#pragma unroll
+    for (int u = 0; u < GRID_RES_ROWS; u++) {
+      int e = e0[u];
+      if (e1[u] - e0[u] != __popc(has[u])) has[u] = 0; /* not the whole stencil: by CSR below */
+#pragma unroll
+      for (int t = 0; t < GRID_RES_ENTRIES; t++)
+        if (has[u] >> t & 1) v[u][t] = R.a[e++];
+    }
 #pragma unroll
     for (int u = 0; u < GRID_RES_ROWS; u++) {
       s[u] = 0;
+      if (has[u]) {
 #pragma unroll
-      for (int t = 0; t < GRID_RES_ENTRIES; t++)
-        if (e0[u] + t < e1[u]) s[u] = __dadd_rn(s[u], __dmul_rn(v[u][t], R.x0[col[u][t]]));
-      for (int e = e0[u] + GRID_RES_ENTRIES; e < e1[u]; e++) s[u] = __dadd_rn(s[u], __dmul_rn(R.a[e], R.x0[R.aj[e]])); /* not reached on a checked 7-point pattern */
+        for (int t = 0; t < GRID_RES_ENTRIES; t++)
+          if (has[u] >> t & 1) s[u] = __dadd_rn(s[u], __dmul_rn(v[u][t], xv[u][t]));
+      } else
+        for (int e = e0[u]; e < e1[u]; e++) s[u] = __dadd_rn(s[u], __dmul_rn(R.a[e], R.x0[R.aj[e]]));
     }
 #pragma unroll
     for (int u = 0; u < GRID_RES_ROWS; u++) {
@@ -607,13 +627,12 @@ PetscErrorCode SFPCGridSweep_Device(SFPCTriDevice T, PetscBool lower, const Pets
    The fused residual (GridResidual): its tiles are taken SFPC_GRID_RES_LEAD_PART-th of the sweep tasks ahead of the
    tasks that need them, and it is the default only on grids of at least SFPC_GRID_RES_MIN_ROWS points swept in blocks
    of several planes. Measured on an H100, 7-point n^3 (bench/README.md, SIP), SIP iteration unfused / fused with the
-   1-norm test: n = 64 (one plane a block) 0.72 to 0.84 whatever the lead, 96 0.84; 128 (64 sweep tasks) lead 8 1.01,
-   32 0.96, 64 0.92; 160 1.08, 192 1.12, 224 1.12, 256 (256 tasks, lead 32) 1.08. At 256^3 without the test: lead 2
-   2.91 ms, 8 2.87, 32 2.82, 64 2.84, 128 2.89, 256 (every tile before the first sweep task) 3.00; unfused 3.07.
-   A tile's rows are a few dependent loads deep per warp, so on small grids the tiles, not the sweep, set the pace.
+   1-norm test: n = 64 and 96 (one plane a block) 0.84 and 0.89; 128 1.10, 160 1.20, 192 1.25, 224 1.19, 256 1.21.
+   The lead hardly matters about an eighth: 256^3 (256 sweep tasks) lead 16 2.54 ms, 32 2.54, 64 2.56; 128^3
+   (64 tasks) lead 4 0.80, 8 0.80, 16 0.81 (fused, no test).
 */
 #define SFPC_GRID_RES_LEAD_PART 8
-#define SFPC_GRID_RES_MIN_ROWS  3000000
+#define SFPC_GRID_RES_MIN_ROWS  2000000
 
 PetscBool SFPCTriDeviceFusedResidualPays(SFPCTriDevice T)
 {

@@ -318,7 +318,7 @@ static PetscErrorCode PCDestroy_SFILU(PC pc)
                         the host's factor bit for bit
 .  -pc_sfilu_richardson_fused <auto,true,false> - GPU grid layout: `KSPRICHARDSON` (with its default convergence test or none, no monitor) forms the
                         residual b - A x inside the L sweep (`PCApplyRichardson()`) instead of with a `MatMult()` of its own; auto: on grids
-                        of at least 3*10^6 points (and blocks of several planes), where it is faster (smaller grids are slower fused: see bench/README.md)
+                        of at least 2*10^6 points (and blocks of several planes), where it is faster (smaller grids are slower fused: see bench/README.md)
 -  -pc_sfilu_richardson_norm <preconditioned,unpreconditioned,1> - what the fused iteration tests against the `KSP`'s rtol, abstol and
                         dtol: the 2-norm of (LU)^{-1} (b - A x) (as `KSPRICHARDSON`'s default test), the 2-norm of b - A x, or its 1-norm
 
@@ -335,7 +335,7 @@ static PetscErrorCode PCDestroy_SFILU(PC pc)
    of `-pc_sfilu_sip_grid` its rows cover. The standalone SIP iteration of the
    papers (residual, forward, backward, x += delta) is `-ksp_type richardson -pc_type sfilu -pc_sfilu_factorization sip`;
    their stopping test on the 1-norm of the residual, relative to the first, is `SFPCKSPSetConvergedResidual1Norm()`.
-   On the GPU with the grid layout, on grids of at least 3*10^6 points (or with -pc_sfilu_richardson_fused true), the iteration
+   On the GPU with the grid layout, on grids of at least 2*10^6 points (or with -pc_sfilu_richardson_fused true), the iteration
    forms the residual inside the forward sweep (three kernels a step: the fused forward sweep, the backward sweep, the update)
    when `KSPRICHARDSON` keeps its default test, or none; the 1-norm test is then
    -pc_sfilu_richardson_norm 1. Like `PCMG`'s, this iteration tests rtol and abstol even with -ksp_norm_type none:
