@@ -61,7 +61,7 @@ struct HybSlot {
 __device__ __forceinline__ HybSlot LoadSlot(const SFPCSchedule &S, int w, int lane)
 {
   const long long k = 32LL * w + lane;
-  return HybSlot{S.vec[w], S.cols[k], S.rows[k], S.vals[k]};
+  return HybSlot{sfpc::LoadOnce(S.vec + w), sfpc::LoadOnce(S.cols + k), sfpc::LoadOnce(S.rows + k), sfpc::LoadOnce(S.vals + k)};
 }
 
 template <bool LOWER, bool UNIT>

@@ -209,7 +209,7 @@ __global__ void FactorValues(int n, const int *__restrict__ ti, const int *__res
 __global__ void Gather(int n, const int *__restrict__ order, const double *__restrict__ x, double *xp)
 {
   const int q = blockIdx.x * blockDim.x + threadIdx.x;
-  if (q < n) xp[q] = x[order[q]];
+  if (q < n) xp[q] = x[sfpc::LoadOnce(order + q)];
 }
 
 /* Back to natural order: y = yp, y = omega yp, or y += omega yp. */
@@ -218,7 +218,7 @@ __global__ void Scatter(int n, const int *__restrict__ order, const double *__re
 {
   const int q = blockIdx.x * blockDim.x + threadIdx.x;
   if (q >= n) return;
-  const int r = order[q];
+  const int r = sfpc::LoadOnce(order + q);
   y[r]        = mode == COPY ? yp[q] : (mode == SCALE ? omega * yp[q] : y[r] + omega * yp[q]);
 }
 
@@ -228,7 +228,7 @@ __global__ void ResidualGather(int n, int s, const int *__restrict__ ai, const i
   const int v = (blockIdx.x * blockDim.x + threadIdx.x) / s, t = threadIdx.x & (s - 1);
   const int r = v < n ? v : n - 1; /* surplus vectors redo the last row, so whole warps shuffle */
   double    sum = 0;
-  for (int k = ai[r] + t; k < ai[r + 1]; k += s) sum += A[k] * x[aj[k]];
+  for (int k = ai[r] + t; k < ai[r + 1]; k += s) sum += sfpc::LoadOnce(A + k) * x[sfpc::LoadOnce(aj + k)];
   sum = sfpc::VectorSum(sum, s);
   if (v < n && t == 0) rp[iperm[r]] = b[r] - sum;
 }
