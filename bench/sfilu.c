@@ -6,7 +6,7 @@ static char help[] = "Benchmark: SFPC's sfilu against PETSc's ILU(0) on aijcuspa
                      "work) with the wall clock around a device synchronization.\n"
                      "Options: problem options of tests/problems.c, -case <name>, -json <file> (append records),\n"
                      "-grid nx,ny,nz (the problem is a 7-point stencil on this grid: sfilu also with the grid layout of its\n"
-                     "sweeps, -pc_sfilu_layout grid, beside the hyb layout), -apply_only (one set-up, the apply alone),\n"
+                     "sweeps, -pc_sfilu_layout grid, beside the hyb layout; and once more with -pc_sfilu_grid_factor 0), -apply_only (one set-up, the apply alone),\n"
                      "-grid_planes p1,p2,.. and -grid_chunks c1,c2 (with -grid: the grid layout also with these -pc_sfilu_grid_planes and\n"
                      "-pc_sfilu_grid_chunk, every pair, as more methods).\n";
 
@@ -132,7 +132,7 @@ int main(int argc, char **argv)
   PetscInt        n, nnz, warmup = 3, repeat = 20, dims[3], nd = 3;
   char            casename[128], json[PETSC_MAX_PATH_LEN] = "", buf[256];
   BenchProvenance pv;
-  Method          m[16] = {{"petsc-ilu-cusparse", PCILU, MATSOLVERCUSPARSE, "c_", 0, 0, 0, 0, 0}, {"sfpc-sfilu", "sfilu", NULL, "s_", 0, 0, 0, 0, 0}, {"sfpc-sfilu-grid", "sfilu", NULL, "g_", 0, 0, 0, 0, 0}};
+  Method          m[16] = {{"petsc-ilu-cusparse", PCILU, MATSOLVERCUSPARSE, "c_", 0, 0, 0, 0, 0}, {"sfpc-sfilu", "sfilu", NULL, "s_", 0, 0, 0, 0, 0}, {"sfpc-sfilu-grid", "sfilu", NULL, "g_", 0, 0, 0, 0, 0}, {"sfpc-sfilu-grid-generic", "sfilu", NULL, "gg_", 0, 0, 0, 0, 0}};
   int             nm;
   PetscInt        planes[5], np = 5, chunks[2] = {4, 0}, nc = 2;
   char            pnames[10][32], pprefix[10][16];
@@ -162,8 +162,12 @@ int main(int argc, char **argv)
     PetscCall(PetscSNPrintf(buf, sizeof(buf), "%" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT, dims[0], dims[1], dims[2]));
     PetscCall(PetscOptionsSetValue(NULL, "-g_pc_sfilu_grid", buf));
     PetscCall(PetscOptionsSetValue(NULL, "-g_pc_sfilu_layout", "grid"));
+    /* and with the generic sync-free ILU(0) kernel instead of the hyperplane one (the same factor) */
+    PetscCall(PetscOptionsSetValue(NULL, "-gg_pc_sfilu_grid", buf));
+    PetscCall(PetscOptionsSetValue(NULL, "-gg_pc_sfilu_layout", "grid"));
+    PetscCall(PetscOptionsSetValue(NULL, "-gg_pc_sfilu_grid_factor", "0"));
   }
-  nm = grid ? 3 : 2;
+  nm = grid ? 4 : 2;
   for (PetscInt p = 0; grid && p < np; p++) { /* the grid layout with other planes per block and chunks */
     for (PetscInt c = 0; c < nc; c++) {
       const PetscInt v = p * nc + c;

@@ -350,7 +350,8 @@ int main(int argc, char **argv)
 
   # GPU: grid sweeps against the host sweeps, ILU(0) and SIP: cubic-ish, ny not a multiple of 32, ny < 32,
   # sides of length 1, Dirichlet rows, no DMDA (-pc_sfilu_grid), auto choosing grid, chunks of 2 and 4, blocks of
-  # 1 (the default on grids this small), 2, 4 and 8 z-planes (a last block with fewer planes than warps), 2 ranks
+  # 1 (the default on grids this small), 2, 4 and 8 z-planes (a last block with fewer planes than warps), 2 ranks;
+  # ILU(0) factored by hyperplanes (the default on the grid layout) and by the generic kernel (gpu_generic_factor)
   testset:
     requires: gpu
     args: -device -use_gpu_aware_mpi 0
@@ -359,6 +360,10 @@ int main(int argc, char **argv)
     test:
       suffix: gpu_odd
       args: -nx 23 -ny 45 -nz 7 -dirichlet -h_pc_sfilu_grid_chunk 2 -d_pc_sfilu_grid_chunk 2
+    test:
+      suffix: gpu_generic_factor
+      args: -nx 23 -ny 45 -nz 7 -dirichlet -h_pc_sfilu_grid_chunk 2 -d_pc_sfilu_grid_chunk 2 -d_pc_sfilu_grid_factor 0 -dr_pc_sfilu_grid_factor 0
+      output_file: output/ex11_gpu_odd.out
     test:
       suffix: gpu_small_y
       args: -nx 17 -ny 9 -nz 5 -dirichlet -h_pc_sfilu_grid_chunk 4 -d_pc_sfilu_grid_chunk 4

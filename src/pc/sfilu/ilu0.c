@@ -19,6 +19,7 @@ PetscErrorCode SFILUInitialize(SFILU *s)
   s->zeropivot    = 100.0 * PETSC_MACHINE_EPSILON;
   PetscCall(SFPCTriOptionsDefault(&s->engine));
   s->sip_alpha = 0.92;
+  s->grid_factor = PETSC_TRUE;
   s->rich_fused = PETSC_BOOL3_UNKNOWN;
   s->rich_norm  = SFILU_RICHARDSON_NORM_PRECONDITIONED;
   s->failrow      = -1;
@@ -235,6 +236,7 @@ PetscErrorCode SFILUView(SFILU *s, PetscViewer viewer)
   PetscCall(PetscViewerGetFormat(viewer, &format));
   if (s->sip && s->ondevice) PetscCall(PetscViewerASCIIPrintf(viewer, "SIP (Stone), alpha %g, on the %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " grid, factorization on the GPU (%s, %" PetscInt_FMT " hyperplanes), sync-free solves\n", (double)s->sip_alpha, s->sip_dims[0], s->sip_dims[1], s->sip_dims[2], SFILUSIPVariants[s->sip_variant], s->planes.nplanes));
   else if (s->sip) PetscCall(PetscViewerASCIIPrintf(viewer, "SIP (Stone), alpha %g, on the %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " grid, factorization and solves on the host\n", (double)s->sip_alpha, s->sip_dims[0], s->sip_dims[1], s->sip_dims[2]));
+  else if (s->ondevice && SFILUHyperplaneILU0_Device(s)) PetscCall(PetscViewerASCIIPrintf(viewer, "ILU(0), natural ordering, factorization on the GPU by hyperplanes of the grid (SIP's kernel with alpha 0, %" PetscInt_FMT " hyperplanes), sync-free solves\n", s->planes.nplanes));
   else PetscCall(PetscViewerASCIIPrintf(viewer, "ILU(0), natural ordering, factorization and solves on the %s\n", s->ondevice ? "GPU (sync-free)" : "host"));
   PetscCall(PetscViewerASCIIPrintf(viewer, "shift type %s, zero pivot tolerance %g (relative to row sums of |A|)\n", MatFactorShiftTypes[s->shifttype], (double)s->zeropivot));
   if (s->ondevice && s->T) PetscCall(SFILUView_Device(s, viewer));

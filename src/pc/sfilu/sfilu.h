@@ -59,12 +59,13 @@ typedef struct {
   PetscInt           sip_dims[3]; /* the grid of the block the factor is built on (this rank's part on MPI matrices) */
   SFILUSIPVariant    sip_variant; /* GPU factorization schedule */
   PetscBool          built_sip;   /* the factor's pattern was set up (and checked) for SIP */
+  PetscBool          grid_factor; /* GPU grid layout: ILU(0) factored by SIP's hyperplane kernel with alpha 0 (SFILUHyperplaneILU0_Device()) */
 
   /* the factor, on the host (F) or on the device (T); its pattern and analysis are rebuilt only when A's pattern changes */
   PetscBool     ondevice;
   SFPCTriFactor F;
   SFPCTriDevice T;
-  SFILUSIPPlanes planes; /* GPU SIP only */
+  SFILUSIPPlanes planes; /* GPU SIP, and GPU ILU(0) on the grid layout */
   Vec           xd, yd; /* device stand-ins of host vectors given to a device factor (SFPCStageVecs()) */
   Vec           delta; /* PCApplyRichardson()'s correction (LU)^{-1} r */
 
@@ -102,7 +103,7 @@ PETSC_INTERN PetscErrorCode SFILUReportEnd_Device(SFPCTriDevice, SFILUResult *);
 PETSC_INTERN PetscErrorCode SFILUCheckSIPPattern_Device(SFPCTriDevice, const PetscInt[3]);
 PETSC_INTERN PetscErrorCode SFILUSIPPlanesCreate_Device(SFPCTriDevice, const PetscInt[3], SFILUSIPPlanes *);
 PETSC_INTERN PetscErrorCode SFILUSIPPlanesDestroy_Device(SFILUSIPPlanes *);
-PETSC_INTERN PetscErrorCode SFILUFactorSIP_Device(SFPCTriDevice, const SFILUSIPPlanes *, const PetscScalar *, const PetscInt[3], PetscReal, SFILUSIPVariant, PetscReal, PetscReal, PetscBool, SFILUResult *);
+PETSC_INTERN PetscErrorCode SFILUFactorSIP_Device(SFPCTriDevice, const SFILUSIPPlanes *, const PetscScalar *, PetscReal, SFILUSIPVariant, PetscReal, PetscReal, PetscBool, SFILUResult *);
 
 /* the device side of SFILU (sfilu_device.c; refusing stubs in a build without CUDA) */
 PETSC_INTERN PetscErrorCode SFILUSymbolic_Device(SFILU *, Mat);
@@ -112,6 +113,7 @@ PETSC_INTERN PetscErrorCode SFILUAttempt_Device(SFILU *, const PetscScalar *, Pe
 PETSC_INTERN PetscErrorCode SFILUBounds_Device(SFILU *, const PetscScalar *, PetscReal *, PetscReal *);
 PETSC_INTERN PetscErrorCode SFILUView_Device(SFILU *, PetscViewer);
 PETSC_INTERN PetscErrorCode SFILUApply_Device(SFILU *, Vec, Vec, PetscBool);
+PETSC_INTERN PetscBool      SFILUHyperplaneILU0_Device(SFILU *);
 PETSC_INTERN PetscBool      SFILUHasFusedResidual_Device(SFILU *);
 PETSC_INTERN PetscBool      SFILUFusedResidualPays_Device(SFILU *);
 PETSC_INTERN PetscErrorCode SFILUResidualApply_Device(SFILU *, Mat, Vec, Vec, Vec, Vec, NormType, PetscReal *);

@@ -352,7 +352,7 @@ PetscErrorCode SFILUSIPPlanesDestroy_Device(SFILUSIPPlanes *P)
 }
 
 /* SIP factorization of A + shift I (A's device values in the factor's pattern) into T->a, over the planes P of the grid dims. */
-PetscErrorCode SFILUFactorSIP_Device(SFPCTriDevice T, const SFILUSIPPlanes *P, const PetscScalar *A, const PetscInt dims[3], PetscReal alpha, SFILUSIPVariant variant, PetscReal shift, PetscReal zeropivot, PetscBool positive, SFILUResult *res)
+PetscErrorCode SFILUFactorSIP_Device(SFPCTriDevice T, const SFILUSIPPlanes *P, const PetscScalar *A, PetscReal alpha, SFILUSIPVariant variant, PetscReal shift, PetscReal zeropivot, PetscBool positive, SFILUResult *res)
 {
   cudaStream_t stream;
   SIPArgs      g;

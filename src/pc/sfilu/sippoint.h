@@ -13,7 +13,10 @@
      P_e   = sum_{d != e} b_d u_e(m_d)
      pivot = (A_ll + shift) + alpha sum_e P_e - sum_d (b_d / pivot(m_d)) U_{m_d,l}      (d = z, y, x)
    stored as the engine's in-place LU: L_{l,m_d} = b_d / pivot(m_d), U_{l,l+stride_e} = A - alpha P_e.
-   alpha = 0 leaves exactly ILU(0)'s operations (b_d = A_{l,m_d} / 1, sums with +0).
+   alpha = 0 performs exactly ILU(0)'s operations (b_d = A_{l,m_d}, no cancellation terms): on a
+   pattern within the 7-point stencil ILU(0) updates only the pivot (the fill a lower neighbour's
+   upper entries would make lies off the stencil), subtracting L_{l,m_d} U_{m_d,l} in column order
+   as the host ILU(0) does, so the GPU factors ILU(0) on a grid with this kernel too (sfilu_device.c).
 */
 #pragma once
 
@@ -84,22 +87,28 @@ SIP_FN void SIPPointFactor(const SIPPointIn *in, double alpha, double L[3], doub
   for (int d = 0; d < 3; d++) {
     double damp = 0;
     if (!(in->lower >> d & 1)) continue;
+    if (alpha == 0) { /* ILU(0): no cancellation terms at all (0 * an overflowed sum would be a NaN ILU(0) never sees) */
+      b[d] = in->Al[d];
+      continue;
+    }
     for (int e = 0; e < 3; e++)
       if (e != d) damp = SIPAdd(damp, u[d][e]);
     b[d] = SIPDiv(in->Al[d], SIPAdd(1.0, SIPMul(alpha, damp)));
   }
-  for (int e = 0; e < 3; e++)
-    for (int d = 0; d < 3; d++)
-      if (d != e && (in->lower >> d & 1)) P[e] = SIPAdd(P[e], SIPMul(b[d], u[d][e]));
+  if (alpha != 0)
+    for (int e = 0; e < 3; e++)
+      for (int d = 0; d < 3; d++)
+        if (d != e && (in->lower >> d & 1)) P[e] = SIPAdd(P[e], SIPMul(b[d], u[d][e]));
   s = in->Adiag;
-  for (int e = 0; e < 3; e++) s = SIPAdd(s, SIPMul(alpha, P[e]));
+  if (alpha != 0)
+    for (int e = 0; e < 3; e++) s = SIPAdd(s, SIPMul(alpha, P[e]));
   /* in column order (z, y, x), as ILU(0) eliminates; a neighbour without the entry back to this point adds nothing, as in ILU(0) */
   for (int d = 2; d >= 0; d--) {
     if (!(in->lower >> d & 1)) continue;
     L[d] = SIPMul(b[d], in->dinv[d]);
     if (in->nbup[d] >> d & 1) s = SIPSub(s, SIPMul(L[d], in->Um[d][d]));
   }
-  for (int e = 0; e < 3; e++) U[e] = SIPSub(in->Au[e], SIPMul(alpha, P[e]));
+  for (int e = 0; e < 3; e++) U[e] = alpha == 0 ? in->Au[e] : SIPSub(in->Au[e], SIPMul(alpha, P[e]));
   *pivot = s;
 }
 
