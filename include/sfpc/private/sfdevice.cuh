@@ -58,6 +58,12 @@ __device__ __forceinline__ void AcquireReady()
   cuda::atomic_thread_fence(cuda::memory_order_acquire, cuda::thread_scope_device);
 }
 
+/* Whether row c of the current sweep is published (one relaxed probe; AcquireReady() before reading what it published). */
+__device__ __forceinline__ bool IsReady(const int *flags, int c, int epoch)
+{
+  return cuda::atomic_ref<const int, cuda::thread_scope_device>(flags[c]).load(cuda::memory_order_relaxed) == epoch;
+}
+
 /* Spins until row c of the current sweep is published: relaxed polling, one acquire fence at the end. */
 __device__ __forceinline__ void WaitReady(const int *flags, int c, int epoch)
 {

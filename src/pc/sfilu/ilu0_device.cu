@@ -66,26 +66,46 @@ __global__ void __launch_bounds__(32 * SFPC_WARPS_PER_BLOCK) ILU0Kernel(const in
     if (active) {
       __syncwarp(vmask);
 
-      for (int k = rb; k < rd; k++) {
-        const int c = aj[k];
-        sfpc::WaitReady(flags, c, epoch);
-        const double l  = __dmul_rn(a[k], __ldcg(a + ad[c])); /* row c is final: its diagonal slot holds 1/u_cc */
-        const int    me = ai[c + 1];
-        if (s == 1) { /* one lane: merge U(c) with the rest of row r */
-          int q = k + 1;
-          for (int m = ad[c] + 1; m < me && q < re; m++) {
-            const int col = aj[m];
-            while (q < re && aj[q] < col) q++;
-            if (q < re && aj[q] == col) a[q] = Update(a[q], l, __ldcg(a + m));
-          }
-        } else {
-          for (int m = ad[c] + 1 + t; m < me; m += s) {
-            const int q = FindColumn(aj, k + 1, re, aj[m]);
-            if (q >= 0) a[q] = Update(a[q], l, __ldcg(a + m));
-          }
+      /*
+         The dependencies in chunks of s, one per lane: what does not wait (the row c, where its
+         U part starts and ends) and whether c is finished already are read by all lanes at once,
+         so that the serial walk below waits only on rows not finished yet and its first loads
+         are the values. The walk keeps the host's order (k ascending), so the factor stays bitwise.
+      */
+      const int v0 = lane & ~(s - 1); /* the vector's first lane */
+      for (int k0 = rb; k0 < rd; k0 += s) {
+        const int kc = k0 + t, nk = min(s, rd - k0);
+        int       c = 0, cd = 0, ce = 0;
+        bool      ready = true;
+        if (kc < rd) {
+          c     = aj[kc];
+          cd    = ad[c];
+          ce    = ai[c + 1];
+          ready = sfpc::IsReady(flags, c, epoch);
         }
-        __syncwarp(vmask); /* every lane has read a[k] and finished its updates */
-        if (t == 0) a[k] = l;
+        const unsigned seen = __ballot_sync(vmask, ready);
+        sfpc::AcquireReady();
+        __syncwarp(vmask); /* each lane's acquire covers what the others read of the rows it saw finished */
+        for (int j = 0; j < nk; j++) {
+          const int k = k0 + j, cj = __shfl_sync(vmask, c, v0 + j), dj = __shfl_sync(vmask, cd, v0 + j), me = __shfl_sync(vmask, ce, v0 + j);
+          if (!(seen >> (v0 + j) & 1)) sfpc::WaitReady(flags, cj, epoch);
+          const double l = __dmul_rn(a[k], __ldcg(a + dj)); /* row cj is final: its diagonal slot holds 1/u */
+          if (s == 1) { /* one lane: merge U(cj) with the rest of row r */
+            int q = k + 1;
+            for (int m = dj + 1; m < me && q < re; m++) {
+              const int col = aj[m];
+              while (q < re && aj[q] < col) q++;
+              if (q < re && aj[q] == col) a[q] = Update(a[q], l, __ldcg(a + m));
+            }
+          } else {
+            for (int m = dj + 1 + t; m < me; m += s) {
+              const int q = FindColumn(aj, k + 1, re, aj[m]);
+              if (q >= 0) a[q] = Update(a[q], l, __ldcg(a + m));
+            }
+          }
+          __syncwarp(vmask); /* every lane has read a[k] and finished its updates */
+          if (t == 0) a[k] = l;
+        }
       }
       if (t == 0) {
         const double u   = a[rd];
