@@ -47,21 +47,21 @@ __device__ __forceinline__ void Backoff()
   if (SFPC_POLL_SLEEP_NS) __nanosleep(SFPC_POLL_SLEEP_NS);
 }
 
+/* Whether row c of the current sweep is published (one relaxed probe; AcquireReady() before reading what it published). */
+__device__ __forceinline__ bool IsReady(const int *flags, int c, int epoch)
+{
+  return cuda::atomic_ref<const int, cuda::thread_scope_device>(flags[c]).load(cuda::memory_order_relaxed) == epoch;
+}
+
 /* Spins until row c of the current sweep is published, relaxed (no fence per try): a kernel waiting on several rows polls each, then fences once with AcquireReady(). */
 __device__ __forceinline__ void PollReady(const int *flags, int c, int epoch)
 {
-  while (cuda::atomic_ref<const int, cuda::thread_scope_device>(flags[c]).load(cuda::memory_order_relaxed) != epoch) Backoff();
+  while (!IsReady(flags, c, epoch)) Backoff();
 }
 
 __device__ __forceinline__ void AcquireReady()
 {
   cuda::atomic_thread_fence(cuda::memory_order_acquire, cuda::thread_scope_device);
-}
-
-/* Whether row c of the current sweep is published (one relaxed probe; AcquireReady() before reading what it published). */
-__device__ __forceinline__ bool IsReady(const int *flags, int c, int epoch)
-{
-  return cuda::atomic_ref<const int, cuda::thread_scope_device>(flags[c]).load(cuda::memory_order_relaxed) == epoch;
 }
 
 /* Spins until row c of the current sweep is published: relaxed polling, one acquire fence at the end. */

@@ -77,38 +77,37 @@ typedef struct {
 /* L[d] (0 where lower lacks d), U[e] (meaningful where the row has +e) and the pivot of the point. */
 SIP_FN void SIPPointFactor(const SIPPointIn *in, double alpha, double L[3], double U[3], double *pivot)
 {
-  double u[3][3] = {{0}}, b[3] = {0, 0, 0}, P[3] = {0, 0, 0}, s;
+  double b[3] = {0, 0, 0}, P[3] = {0, 0, 0}, s = in->Adiag;
 
-  for (int d = 0; d < 3; d++) L[d] = 0; /* where the point has no -d neighbour */
   for (int d = 0; d < 3; d++) {
-    if (!(in->lower >> d & 1)) continue;
-    for (int e = 0; e < 3; e++) u[d][e] = (in->nbup[d] >> e & 1) ? SIPMul(in->Um[d][e], in->dinv[d]) : 0.0;
+    L[d] = 0; /* where the point has no -d neighbour */
+    if (in->lower >> d & 1) b[d] = in->Al[d];
   }
-  for (int d = 0; d < 3; d++) {
-    double damp = 0;
-    if (!(in->lower >> d & 1)) continue;
-    if (alpha == 0) { /* ILU(0): no cancellation terms at all (0 * an overflowed sum would be a NaN ILU(0) never sees) */
-      b[d] = in->Al[d];
-      continue;
+  if (alpha != 0) { /* SIP's cancellation terms; ILU(0) (alpha 0) has none: 0 times an overflowed sum would be a NaN ILU(0) never sees */
+    double u[3][3] = {{0}};
+    for (int d = 0; d < 3; d++) {
+      if (!(in->lower >> d & 1)) continue;
+      for (int e = 0; e < 3; e++) u[d][e] = (in->nbup[d] >> e & 1) ? SIPMul(in->Um[d][e], in->dinv[d]) : 0.0;
     }
-    for (int e = 0; e < 3; e++)
-      if (e != d) damp = SIPAdd(damp, u[d][e]);
-    b[d] = SIPDiv(in->Al[d], SIPAdd(1.0, SIPMul(alpha, damp)));
-  }
-  if (alpha != 0)
+    for (int d = 0; d < 3; d++) {
+      double damp = 0;
+      if (!(in->lower >> d & 1)) continue;
+      for (int e = 0; e < 3; e++)
+        if (e != d) damp = SIPAdd(damp, u[d][e]);
+      b[d] = SIPDiv(in->Al[d], SIPAdd(1.0, SIPMul(alpha, damp)));
+    }
     for (int e = 0; e < 3; e++)
       for (int d = 0; d < 3; d++)
         if (d != e && (in->lower >> d & 1)) P[e] = SIPAdd(P[e], SIPMul(b[d], u[d][e]));
-  s = in->Adiag;
-  if (alpha != 0)
     for (int e = 0; e < 3; e++) s = SIPAdd(s, SIPMul(alpha, P[e]));
+  }
   /* in column order (z, y, x), as ILU(0) eliminates; a neighbour without the entry back to this point adds nothing, as in ILU(0) */
   for (int d = 2; d >= 0; d--) {
     if (!(in->lower >> d & 1)) continue;
     L[d] = SIPMul(b[d], in->dinv[d]);
     if (in->nbup[d] >> d & 1) s = SIPSub(s, SIPMul(L[d], in->Um[d][d]));
   }
-  for (int e = 0; e < 3; e++) U[e] = alpha == 0 ? in->Au[e] : SIPSub(in->Au[e], SIPMul(alpha, P[e]));
+  for (int e = 0; e < 3; e++) U[e] = alpha != 0 ? SIPSub(in->Au[e], SIPMul(alpha, P[e])) : in->Au[e];
   *pivot = s;
 }
 
