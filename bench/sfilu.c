@@ -7,6 +7,7 @@ static char help[] = "Benchmark: SFPC's sfilu against PETSc's ILU(0) on aijcuspa
                      "Options: problem options of tests/problems.c, -case <name>, -json <file> (append records),\n"
                      "-grid nx,ny,nz (the problem is a 7-point stencil on this grid: sfilu also with the grid layout of its\n"
                      "sweeps, -pc_sfilu_layout grid, beside the hyb layout; and once more with -pc_sfilu_grid_factor 0), -apply_only (one set-up, the apply alone),\n"
+                     "-solve 0 (no KSPSolve: set-up, refactorization and apply only),\n"
                      "-grid_planes p1,p2,.. and -grid_chunks c1,c2 (with -grid: the grid layout also with these -pc_sfilu_grid_planes and\n"
                      "-pc_sfilu_grid_chunk, every pair, as more methods).\n";
 
@@ -59,7 +60,7 @@ static PetscErrorCode MakeKSP(Mat A, const Method *m, KSP *ksp)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode TimeMethod(Mat A, Vec b, Vec x, Method *m, int warmup, int repeat, PetscBool apply_only)
+static PetscErrorCode TimeMethod(Mat A, Vec b, Vec x, Method *m, int warmup, int repeat, PetscBool apply_only, PetscBool solve)
 {
   double *t;
   KSP     ksp;
@@ -110,7 +111,7 @@ static PetscErrorCode TimeMethod(Mat A, Vec b, Vec x, Method *m, int warmup, int
     PetscCall(TimeDeviceOp(ApplyOp, &o, warmup, repeat, &m->apply));
   }
   /* whole solve, from a zero guess, preconditioner already set up */
-  for (int r = -PetscMin(warmup, 1); r < PetscMax(repeat / 4, 3); r++) {
+  for (int r = -PetscMin(warmup, 1); solve && r < PetscMax(repeat / 4, 3); r++) {
     double w0, w1;
     PetscCall(VecZeroEntries(x));
     PetscCall(WallNow(&w0));
@@ -118,7 +119,7 @@ static PetscErrorCode TimeMethod(Mat A, Vec b, Vec x, Method *m, int warmup, int
     PetscCall(WallNow(&w1));
     if (r >= 0) t[r] = w1 - w0;
   }
-  m->solve = Median(t, PetscMax(repeat / 4, 3));
+  if (solve) m->solve = Median(t, PetscMax(repeat / 4, 3));
   PetscCall(KSPGetIterationNumber(ksp, &m->its));
   PetscCall(KSPDestroy(&ksp));
   PetscCall(PetscFree(t));
@@ -137,7 +138,7 @@ int main(int argc, char **argv)
   PetscInt        planes[5], np = 5, chunks[2] = {4, 0}, nc = 2;
   char            pnames[10][32], pprefix[10][16];
   double          spmv = 0;
-  PetscBool       grid = PETSC_FALSE, apply_only = PETSC_FALSE;
+  PetscBool       grid = PETSC_FALSE, apply_only = PETSC_FALSE, solve = PETSC_TRUE;
 
   PetscFunctionBeginUser;
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
@@ -147,6 +148,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetString(NULL, NULL, "-json", json, sizeof(json), NULL));
   PetscCall(PetscOptionsGetIntArray(NULL, NULL, "-grid", dims, &nd, &grid));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-apply_only", &apply_only, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-solve", &solve, NULL));
   {
     PetscBool set;
     PetscCall(PetscOptionsGetIntArray(NULL, NULL, "-grid_planes", planes, &np, &set));
@@ -185,7 +187,7 @@ int main(int argc, char **argv)
     PetscCall(TimeDeviceOp(SpMVOp, &o, (int)warmup, (int)repeat, &spmv));
   }
   PetscCall(MatMult(A, x, b));
-  for (int k = 0; k < nm; k++) PetscCall(TimeMethod(A, b, x, &m[k], (int)warmup, (int)repeat, apply_only));
+  for (int k = 0; k < nm; k++) PetscCall(TimeMethod(A, b, x, &m[k], (int)warmup, (int)repeat, apply_only, solve));
 
   PetscCall(BenchProvenanceGet(argc, argv, &pv));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "\n%s: %" PetscInt_FMT " rows, %" PetscInt_FMT " nonzeros, %s; SpMV %.4f ms\n", casename, n, nnz, pv.gpu, 1e3 * spmv));
@@ -203,7 +205,7 @@ int main(int argc, char **argv)
     for (int j = 1; j < nm; j++) {
       double sv[4] = {m[j].setup, m[j].refactor, m[j].apply, m[j].solve};
       for (int k = 0; k < 4; k++) {
-        if (apply_only && k != 2) continue;
+        if ((apply_only && k != 2) || (!solve && k == 3)) continue;
         PetscCall(PetscFPrintf(PETSC_COMM_WORLD, f, "{\"benchmark\": \"sfilu\", \"case\": \"%s\", \"rows\": %" PetscInt_FMT ", \"nnz\": %" PetscInt_FMT ", \"metric\": \"%s\", \"method\": \"%s\", \"sfpc\": %.6e, \"baseline\": %.6e, \"baseline_name\": \"%s\", \"ratio\": %.4f, \"spmv_s\": %.6e, \"its_sfpc\": %" PetscInt_FMT ", \"its_baseline\": %" PetscInt_FMT ", ", casename, n, nnz, metric[k], m[j].name, sv[k], bv[k], m[0].name, bv[k] / sv[k], spmv, m[j].its, m[0].its));
         PetscCall(PetscFPrintf(PETSC_COMM_WORLD, f, "\"gpu\": \"%s\", \"petsc\": \"%d.%d.%d\", \"cuda_runtime\": %d, \"command\": \"%s\", \"date\": \"%s\"}\n", pv.gpu, PETSC_VERSION_MAJOR, PETSC_VERSION_MINOR, PETSC_VERSION_SUBMINOR, pv.cudart, pv.cmd, pv.date));
       }

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # compute-sanitizer (memcheck, racecheck, synccheck, initcheck) over SFPC's GPU paths on small
-# cases: analysis (ASAP and ALAP), sync-free ILU(0), both solves in both layouts, refactorization,
+# cases: analysis (ASAP and ALAP), sync-free ILU(0) (both ways of matching U's columns), both solves in both layouts, refactorization,
 # a failing pivot and a NaN; MATHYBSF triangles (build, single sweeps, refill) with rows of 0 to
 # 3000 entries; SIP's GPU factorization, sync-free and level-synchronous, on a non-cubic grid, and with a zero pivot; the
 # grid layout's sweeps (ILU(0) and SIP, two tile lines per plane, Dirichlet rows, chunks of 4 and 2, blocks of 8 and 2 planes) and its
@@ -21,7 +21,9 @@ cases=(
   "$ex1 -dll_append $lib -device -problem poisson7 -n 6 -refactor -pc_sfilu_layout hyb -pc_sfilu_levels alap"
   "$ex1 -dll_append $lib -device -problem convdiff -n 5 -peclet 10 -permute 3"
   "$ex1 -dll_append $lib -device -problem convdiff -n 5 -peclet 10 -permute 3 -pc_sfilu_layout csr -pc_sfilu_levels alap"
+  "$ex1 -dll_append $lib -device -problem poisson27 -n 5 -permute 3 -refactor -pc_sfilu_factor_search 1"
   "$ex2 -dll_append $lib -mat_type aijcusparse -case zeropivot -pc_sfilu_shift_type nonzero"
+  "$ex2 -dll_append $lib -mat_type aijcusparse -case zeropivot -pc_sfilu_shift_type nonzero -pc_sfilu_factor_search 1"
   "$ex2 -dll_append $lib -mat_type aijcusparse -case nan"
   "$ex4 -mat_type aijcusparse -case random -n 300"
   "$ex4 -mat_type aijcusparse -case rowlengths -triangle upper"

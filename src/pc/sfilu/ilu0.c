@@ -20,6 +20,7 @@ PetscErrorCode SFILUInitialize(SFILU *s)
   PetscCall(SFPCTriOptionsDefault(&s->engine));
   s->sip_alpha = 0.92;
   s->grid_factor = PETSC_TRUE;
+  s->factor_search = PETSC_BOOL3_UNKNOWN;
   s->rich_fused = PETSC_BOOL3_UNKNOWN;
   s->rich_norm  = SFILU_RICHARDSON_NORM_PRECONDITIONED;
   s->failrow      = -1;

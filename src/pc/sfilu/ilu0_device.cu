@@ -4,9 +4,10 @@
    Rows run in the order of the L schedule (same analysis as the L solve): a vector of lanes per
    row walks its L entries left to right; for each one it waits until the row it names is
    finished, forms the multiplier, and subtracts the multiple of that row's U part from the
-   entries of its own row that share a column (a merge for one-lane rows, a binary search per
-   lane otherwise). The vector size comes from the row's length class, as the thesis's
-   ILU_adapt chooses it from row lengths (shared/seeds/001, chapter 5).
+   entries of its own row that share a column. Rows of up to SFPC_ILU0_ROW_SLOTS entries per lane
+   do this in registers (RowInRegisters), longer rows and one-lane rows in memory (RowInMemory).
+   The vector size comes from the row's length class, as the thesis's ILU_adapt chooses it from
+   row lengths (shared/seeds/001, chapter 5).
 */
 #include <sfpc/private/sfdevice.cuh>
 #include <petscdevice_cuda.h>
@@ -36,13 +37,171 @@ __device__ __forceinline__ int FindColumn(const int *__restrict__ aj, int lo, in
 }
 
 /*
+   Rows of at most SFPC_ILU0_ROW_SLOTS entries per lane are factored in registers: each lane holds
+   its entries of the row (columns and values); per dependency c the vector loads U(c), one entry
+   per lane, and each lane finds its own columns among those lanes by shuffles. Per dependency that
+   is one round trip to L2 (and the load of the next dependency, when it is finished already,
+   overlaps the updates of this one) against four or more for the walk in memory (a search of the
+   row per U(c) entry, then the value); the row is written once, when it is finished. 0: every row
+   walks in memory.
+*/
+#ifndef SFPC_ILU0_ROW_SLOTS
+  #define SFPC_ILU0_ROW_SLOTS 4
+#endif
+/*
+   How a lane finds its columns in U(c) (-pc_sfilu_factor_search): a binary search over the vector's
+   lanes, log2(s) dependent shuffles per slot, or U(c) broadcast entry by entry, |U(c)| independent
+   ones. On an H100 (bench/README.md) the search took 27-point 128^3 from 15.2 to 14.0 ms and 256^3
+   from 71.5 to 58.8 (wide levels: bound by instructions), the broadcast the driven cavity from 15.6
+   to 13.5 ms and 7-point 128^3 from 5.17 to 4.94 (narrow levels: bound by the chain's latency).
+   Auto searches from this many tasks per level and SM (27-point 128^3: 8.9, 7-point: 5.2, cavity 0.5).
+*/
+#ifndef SFPC_ILU0_SEARCH_TASKS
+  #define SFPC_ILU0_SEARCH_TASKS 8
+#endif
+
+/* What a row needs to know of one dependency c: its diagonal position and the end of its U part. */
+struct Dependency {
+  int c, cd, ce;
+};
+
+/* Lanes of the vector whose dependency (lanes t < nl hold c = row's entry t) is published; probes all at once. */
+__device__ __forceinline__ unsigned ProbeDependencies(const int *flags, int epoch, const Dependency &d, bool mine, unsigned vmask)
+{
+  const unsigned seen = __ballot_sync(vmask, mine && sfpc::IsReady(flags, d.c, epoch));
+  sfpc::AcquireReady();
+  __syncwarp(vmask); /* each lane's acquire covers what the others read of the rows it saw finished */
+  return seen;
+}
+
+/* Lane t's entry of the first s entries of U(c) from m0 (the first is the diagonal, 1/u_cc). */
+__device__ __forceinline__ void LoadUChunk(const int *__restrict__ aj, const double *a, int m0, int ce, int t, int &col, double &val)
+{
+  const int m = m0 + t;
+  col         = m < ce ? aj[m] : INT_MAX - 1; /* past the end: above every column, and matches none of the row's (INT_MAX past its end) */
+  val         = m < ce ? __ldcg(a + m) : 0.0;
+}
+
+/*
+   One row of ILU(0) in registers (see SFPC_ILU0_ROW_SLOTS): col[q], val[q] are the row's entries
+   rb + t + q s (col INT_MAX past the end). Dependencies are taken in the host's order (k ascending)
+   and each entry sees the host's operations in the host's order, so the factor is bitwise the host's.
+*/
+template <int SLOTS, bool SEARCH>
+__device__ __forceinline__ void RowInRegisters(const int *__restrict__ aj, const int *__restrict__ ai, const int *__restrict__ ad, double *a, const int *flags, int epoch, int s, int t, unsigned vmask, int rb, int rd, int re, int (&col)[SLOTS], double (&val)[SLOTS])
+{
+  const int  v0 = (threadIdx.x & 31) & ~(s - 1), nl = rd - rb, len = re - rb;
+  const bool mine = t < nl; /* nl <= s: lane t < nl holds dependency t in its first slot */
+  Dependency dep{0, 0, 0};
+  if (mine) {
+    dep.c  = col[0];
+    dep.cd = ad[dep.c];
+    dep.ce = ai[dep.c + 1];
+  }
+  unsigned seen = ProbeDependencies(flags, epoch, dep, mine, vmask);
+  int      uc   = 0, nuc = 0;
+  double   uv   = 0, nuv = 0;
+  for (int j = 0; j < nl; j++) {
+    const int cj = __shfl_sync(vmask, dep.c, v0 + j), dj = __shfl_sync(vmask, dep.cd, v0 + j), ej = __shfl_sync(vmask, dep.ce, v0 + j);
+    if (j == 0 || !(seen >> (v0 + j) & 1)) { /* not loaded ahead: wait for it, then see which of the rest have finished meanwhile */
+      if (!(seen >> (v0 + j) & 1)) {
+        sfpc::WaitReady(flags, cj, epoch);
+        seen |= ProbeDependencies(flags, epoch, dep, mine && t > j, vmask);
+      }
+      LoadUChunk(aj, a, dj, ej, t, uc, uv);
+    }
+    const bool ahead = j + 1 < nl && (seen >> (v0 + j + 1) & 1);
+    if (ahead) { /* the next dependency is final: its first entries load while this one updates */
+      const int dn = __shfl_sync(vmask, dep.cd, v0 + j + 1), en = __shfl_sync(vmask, dep.ce, v0 + j + 1);
+      LoadUChunk(aj, a, dn, en, t, nuc, nuv);
+    }
+    const double l = __dmul_rn(__shfl_sync(vmask, val[0], v0 + j), __shfl_sync(vmask, uv, v0)); /* a_rk / u_cc */
+    for (int m0 = dj;;) {
+      const int key = m0 == dj && t == 0 ? -1 : uc; /* the diagonal matches nothing; still sorted */
+      if (SEARCH) {
+#pragma unroll
+        for (int q = 0; q < SLOTS; q++) {
+          if (q * s >= len) break; /* the vector's slots past the row */
+          int p = 0;               /* lower bound of col[q] among the s sorted keys */
+          for (int step = s >> 1; step > 0; step >>= 1)
+            if (__shfl_sync(vmask, key, v0 + p + step - 1) < col[q]) p += step;
+          const int    kp = __shfl_sync(vmask, key, v0 + p);
+          const double u  = __shfl_sync(vmask, uv, v0 + p);
+          if (kp == col[q]) val[q] = Update(val[q], l, u);
+        }
+      } else {
+        for (int e = 0; e < min(s, ej - m0); e++) {
+          const int    ucol = __shfl_sync(vmask, key, v0 + e);
+          const double u    = __shfl_sync(vmask, uv, v0 + e);
+#pragma unroll
+          for (int q = 0; q < SLOTS; q++)
+            if (col[q] == ucol) val[q] = Update(val[q], l, u);
+        }
+      }
+      m0 += s;
+      if (m0 >= ej) break;
+      LoadUChunk(aj, a, m0, ej, t, uc, uv); /* rows of U(c) longer than the vector */
+    }
+    if (t == j) val[0] = l; /* the entry's column is below c: no update above touched it */
+    if (ahead) {
+      uc = nuc;
+      uv = nuv;
+    }
+  }
+}
+
+/* The in-memory walk of a row already copied into a: rows longer than the registers hold, and one-lane rows (a merge). */
+__device__ __forceinline__ void RowInMemory(const int *__restrict__ aj, const int *__restrict__ ai, const int *__restrict__ ad, double *a, const int *flags, int epoch, int s, int t, unsigned vmask, int rb, int rd, int re)
+{
+  /*
+     The dependencies in chunks of s, one per lane: what does not wait (the row c, where its
+     U part starts and ends) and whether c is finished already are read by all lanes at once,
+     so that the serial walk below waits only on rows not finished yet and its first loads
+     are the values.
+  */
+  const int v0 = (threadIdx.x & 31) & ~(s - 1);
+  for (int k0 = rb; k0 < rd; k0 += s) {
+    const int  kc = k0 + t, nk = min(s, rd - k0);
+    Dependency dep{0, 0, 0};
+    if (kc < rd) {
+      dep.c  = aj[kc];
+      dep.cd = ad[dep.c];
+      dep.ce = ai[dep.c + 1];
+    }
+    const unsigned seen = ProbeDependencies(flags, epoch, dep, kc < rd, vmask);
+    for (int j = 0; j < nk; j++) {
+      const int k = k0 + j, cj = __shfl_sync(vmask, dep.c, v0 + j), dj = __shfl_sync(vmask, dep.cd, v0 + j), me = __shfl_sync(vmask, dep.ce, v0 + j);
+      if (!(seen >> (v0 + j) & 1)) sfpc::WaitReady(flags, cj, epoch);
+      const double l = __dmul_rn(a[k], __ldcg(a + dj)); /* row cj is final: its diagonal slot holds 1/u */
+      if (s == 1) { /* one lane: merge U(cj) with the rest of row r */
+        int q = k + 1;
+        for (int m = dj + 1; m < me && q < re; m++) {
+          const int col = aj[m];
+          while (q < re && aj[q] < col) q++;
+          if (q < re && aj[q] == col) a[q] = Update(a[q], l, __ldcg(a + m));
+        }
+      } else {
+        for (int m = dj + 1 + t; m < me; m += s) {
+          const int q = FindColumn(aj, k + 1, re, aj[m]);
+          if (q >= 0) a[q] = Update(a[q], l, __ldcg(a + m));
+        }
+      }
+      __syncwarp(vmask); /* every lane has read a[k] and finished its updates */
+      if (t == 0) a[k] = l;
+    }
+  }
+}
+
+/*
    found[0]: lowest row whose pivot failed (|u| <= zeropivot * rowsum, or Re u <= that when
    positive, or u not finite); found[1]: lowest row with an Inf/NaN entry. Both start at n.
    Failed pivots stay in their slot for the report; good ones are replaced by 1/u.
 */
+template <bool SEARCH>
 __global__ void __launch_bounds__(32 * SFPC_WARPS_PER_BLOCK) ILU0Kernel(const int *__restrict__ ai, const int *__restrict__ aj, const int *__restrict__ ad, const double *__restrict__ A, double *a, SFPCSchedule S, int *flags, int epoch, unsigned long long *counter, unsigned long long base, double shift, double zeropivot, int positive, int *found)
 {
-  const int lane = threadIdx.x & 31;
+  constexpr int SLOTS = SFPC_ILU0_ROW_SLOTS > 0 ? SFPC_ILU0_ROW_SLOTS : 1;
+  const int     lane  = threadIdx.x & 31;
   for (long long w; (w = sfpc::TakeTask(counter, base)) < S.ntasks;) { /* persistent warps */
     const int      s = S.vec[w], t = lane & (s - 1);
     const int      p      = S.start[w] + lane / s;
@@ -50,69 +209,60 @@ __global__ void __launch_bounds__(32 * SFPC_WARPS_PER_BLOCK) ILU0Kernel(const in
     const unsigned vmask  = sfpc::VectorMask(lane, s);
     int            r = 0, rb = 0, re = 0, rd = 0;
     double         rowsum = 0;
+    int            col[SLOTS];
+    double         val[SLOTS];
+    bool           inreg = false;
 
     if (active) {
-      r  = S.order[p];
-      rb = ai[r];
-      re = ai[r + 1];
-      rd = ad[r];
-      for (int k = rb + t; k < re; k += s) {
-        const double v = A[k];
-        rowsum += fabs(v);
-        a[k] = k == rd ? v + shift : v;
+      r     = S.order[p];
+      rb    = ai[r];
+      re    = ai[r + 1];
+      rd    = ad[r];
+      inreg = SFPC_ILU0_ROW_SLOTS > 0 && s > 1 && rd - rb <= s && re - rb <= SLOTS * s;
+      if (inreg) {
+#pragma unroll
+        for (int q = 0; q < SLOTS; q++) {
+          const int k = rb + t + q * s;
+          col[q]      = k < re ? aj[k] : INT_MAX;
+          val[q]      = k < re ? A[k] : 0.0;
+          rowsum += fabs(val[q]);
+          if (k == rd) val[q] += shift;
+        }
+      } else {
+        for (int k = rb + t; k < re; k += s) {
+          const double v = A[k];
+          rowsum += fabs(v);
+          a[k] = k == rd ? v + shift : v;
+        }
       }
     }
     rowsum = sfpc::VectorSum(rowsum, s); /* all lanes: the last whole-warp step before the next ticket */
     if (active) {
       __syncwarp(vmask);
-
-      /*
-         The dependencies in chunks of s, one per lane: what does not wait (the row c, where its
-         U part starts and ends) and whether c is finished already are read by all lanes at once,
-         so that the serial walk below waits only on rows not finished yet and its first loads
-         are the values. The walk keeps the host's order (k ascending), so the factor stays bitwise.
-      */
-      const int v0 = lane & ~(s - 1); /* the vector's first lane */
-      for (int k0 = rb; k0 < rd; k0 += s) {
-        const int kc = k0 + t, nk = min(s, rd - k0);
-        int       c = 0, cd = 0, ce = 0;
-        bool      ready = true;
-        if (kc < rd) {
-          c     = aj[kc];
-          cd    = ad[c];
-          ce    = ai[c + 1];
-          ready = sfpc::IsReady(flags, c, epoch);
-        }
-        const unsigned seen = __ballot_sync(vmask, ready);
-        sfpc::AcquireReady();
-        __syncwarp(vmask); /* each lane's acquire covers what the others read of the rows it saw finished */
-        for (int j = 0; j < nk; j++) {
-          const int k = k0 + j, cj = __shfl_sync(vmask, c, v0 + j), dj = __shfl_sync(vmask, cd, v0 + j), me = __shfl_sync(vmask, ce, v0 + j);
-          if (!(seen >> (v0 + j) & 1)) sfpc::WaitReady(flags, cj, epoch);
-          const double l = __dmul_rn(a[k], __ldcg(a + dj)); /* row cj is final: its diagonal slot holds 1/u */
-          if (s == 1) { /* one lane: merge U(cj) with the rest of row r */
-            int q = k + 1;
-            for (int m = dj + 1; m < me && q < re; m++) {
-              const int col = aj[m];
-              while (q < re && aj[q] < col) q++;
-              if (q < re && aj[q] == col) a[q] = Update(a[q], l, __ldcg(a + m));
-            }
-          } else {
-            for (int m = dj + 1 + t; m < me; m += s) {
-              const int q = FindColumn(aj, k + 1, re, aj[m]);
-              if (q >= 0) a[q] = Update(a[q], l, __ldcg(a + m));
-            }
-          }
-          __syncwarp(vmask); /* every lane has read a[k] and finished its updates */
-          if (t == 0) a[k] = l;
-        }
-      }
-      if (t == 0) {
-        const double u   = a[rd];
-        const double tol = zeropivot * rowsum;
+      if (inreg) RowInRegisters<SLOTS, SEARCH>(aj, ai, ad, a, flags, epoch, s, t, vmask, rb, rd, re, col, val);
+      else RowInMemory(aj, ai, ad, a, flags, epoch, s, t, vmask, rb, rd, re);
+      const int    dl  = (rd - rb) & (s - 1), dq = (rd - rb) / s; /* the diagonal's lane and slot in registers */
+      const double tol = zeropivot * rowsum;
+      if (inreg ? t == dl : t == 0) {
+        double u = 0;
+        if (inreg) {
+#pragma unroll
+          for (int q = 0; q < SLOTS; q++)
+            if (q == dq) u = val[q];
+        } else u = a[rd];
         if (!isfinite(rowsum)) atomicMin(found + 1, r);
-        if (!isfinite(u) || (positive ? u <= tol : fabs(u) <= tol)) atomicMin(found, r);
-        else a[rd] = __ddiv_rn(1.0, u);
+        const bool bad = !isfinite(u) || (positive ? u <= tol : fabs(u) <= tol);
+        if (bad) atomicMin(found, r);
+        if (inreg) {
+#pragma unroll
+          for (int q = 0; q < SLOTS; q++)
+            if (q == dq && !bad) val[q] = __ddiv_rn(1.0, u);
+        } else if (!bad) a[rd] = __ddiv_rn(1.0, u);
+      }
+      if (inreg) {
+#pragma unroll
+        for (int q = 0; q < SLOTS; q++)
+          if (rb + t + q * s < re) a[rb + t + q * s] = val[q];
       }
       __threadfence(); /* the row's values reach every SM before the row is published */
       __syncwarp(vmask);
@@ -177,7 +327,7 @@ PetscErrorCode SFILUReportEnd_Device(SFPCTriDevice T, SFILUResult *res)
 }
 
 /* ILU(0) of A + shift I, A's values given on the device in the factor's pattern. */
-PetscErrorCode SFILUFactorNumeric_Device(SFPCTriDevice T, const PetscScalar *A, PetscReal shift, PetscReal zeropivot, PetscBool positive, SFILUResult *res)
+PetscErrorCode SFILUFactorNumeric_Device(SFPCTriDevice T, const PetscScalar *A, PetscReal shift, PetscReal zeropivot, PetscBool positive, PetscBool3 search, SFILUResult *res)
 {
   cudaStream_t       stream;
   int                blocks, epoch;
@@ -190,7 +340,8 @@ PetscErrorCode SFILUFactorNumeric_Device(SFPCTriDevice T, const PetscScalar *A, 
   PetscCall(SFPCTriDeviceTakeTickets(T, T->lower.ntasks, T->lower.factor_resident, &blocks, &base));
   PetscCall(SFPCTriDeviceNextEpoch(T, &epoch));
   PetscCall(PetscLogGpuTimeBegin());
-  ILU0Kernel<<<blocks, 32 * SFPC_WARPS_PER_BLOCK, 0, stream>>>(T->i, T->j, T->diag, A, T->a, T->lower, T->flags, epoch, T->counter, base, (double)shift, (double)zeropivot, (int)positive, T->report);
+  if (search == PETSC_BOOL3_UNKNOWN) search = (PetscBool3)((long long)T->lower.ntasks >= (long long)SFPC_ILU0_SEARCH_TASKS * T->lower.nlevels * T->sms);
+  (search == PETSC_BOOL3_TRUE ? ILU0Kernel<true> : ILU0Kernel<false>)<<<blocks, 32 * SFPC_WARPS_PER_BLOCK, 0, stream>>>(T->i, T->j, T->diag, A, T->a, T->lower, T->flags, epoch, T->counter, base, (double)shift, (double)zeropivot, (int)positive, T->report);
   PetscCallCUDA(cudaGetLastError());
   PetscCall(PetscLogGpuTimeEnd());
   PetscCall(SFILUReportEnd_Device(T, res));

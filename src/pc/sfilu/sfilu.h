@@ -70,6 +70,7 @@ typedef struct {
   Vec           delta; /* PCApplyRichardson()'s correction (LU)^{-1} r */
 
   /* PCApplyRichardson() (-ksp_type richardson): residual fused into the GPU grid sweep, and the norm it tests */
+  PetscBool3          factor_search; /* GPU generic ILU(0): a lane finds its columns in U(c) by a binary search over the vector's lanes, or U(c) is broadcast entry by entry; unknown: by the width of the levels */
   PetscBool3          rich_fused; /* unknown: where it pays (SFILUFusedResidualPays_Device()) */
   SFILURichardsonNorm rich_norm;
 
@@ -96,7 +97,7 @@ PETSC_INTERN PetscErrorCode SFILUCheckSIPPattern(const SFPCTriFactor *, const Pe
 PETSC_INTERN PetscErrorCode SFILUSIPPatternError(const PetscInt[3], PetscInt, PetscInt);
 PETSC_INTERN PetscErrorCode SFILUFactorSIP_Host(SFPCTriFactor *, const PetscScalar[], const PetscInt[3], PetscReal, PetscReal, PetscReal, PetscBool, SFILUResult *);
 PETSC_INTERN PetscErrorCode SFILUShiftBounds_Host(const SFPCTriFactor *, const PetscScalar[], PetscReal *, PetscReal *);
-PETSC_INTERN PetscErrorCode SFILUFactorNumeric_Device(SFPCTriDevice, const PetscScalar *, PetscReal, PetscReal, PetscBool, SFILUResult *);
+PETSC_INTERN PetscErrorCode SFILUFactorNumeric_Device(SFPCTriDevice, const PetscScalar *, PetscReal, PetscReal, PetscBool, PetscBool3, SFILUResult *);
 PETSC_INTERN PetscErrorCode SFILUShiftBounds_Device(SFPCTriDevice, const PetscScalar *, PetscReal *, PetscReal *);
 PETSC_INTERN PetscErrorCode SFILUReportBegin_Device(SFPCTriDevice, SFILUResult *);
 PETSC_INTERN PetscErrorCode SFILUReportEnd_Device(SFPCTriDevice, SFILUResult *);

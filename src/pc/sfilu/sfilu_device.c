@@ -56,7 +56,7 @@ PetscErrorCode SFILUAttempt_Device(SFILU *s, const PetscScalar *aa, PetscReal sh
   PetscFunctionBegin;
   if (s->sip) PetscCall(SFILUFactorSIP_Device(s->T, &s->planes, aa, s->sip_alpha, s->sip_variant, shift, s->zeropivot, positive, res));
   else if (SFILUHyperplaneILU0_Device(s)) PetscCall(SFILUFactorSIP_Device(s->T, &s->planes, aa, 0.0, SFILU_SIP_SYNCFREE, shift, s->zeropivot, positive, res));
-  else PetscCall(SFILUFactorNumeric_Device(s->T, aa, shift, s->zeropivot, positive, res));
+  else PetscCall(SFILUFactorNumeric_Device(s->T, aa, shift, s->zeropivot, positive, s->factor_search, res));
   PetscCall(SFPCTriDeviceValuesChanged(s->T));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
