@@ -25,4 +25,5 @@ ${PYTHON:-python3} "$harness/report_tests.py" -d "$testdir/counts" -s
 read -r npass nfail nskip < <(awk '/^failed/{f[FILENAME]=$2} /^success/{s[FILENAME]=$2} /^skip/{k[FILENAME]=$2}
   END {for (x in s) { if (f[x] > 0) nf++; else if (s[x] > 0) np++; else if (k[x] > 0) ns++ } print np+0, nf+0, ns+0}' "$testdir"/counts/*.counts)
 echo "SFPC tests: $npass passed, $nfail failed, $nskip skipped (TAP log: $tap)"
+[ "$nfail" -eq 0 ] || grep -E '^not ok' "$tap" | head -20 # named here too: a GPU host's log goes with the machine
 [ "$npass" -gt 0 ] && [ "$nfail" -eq 0 ]
