@@ -159,30 +159,51 @@ __global__ void PermutedEntries(int n, const int *__restrict__ ai, const int *__
 
 /*
    E in color order over the engine's L schedule (sync-free: a row waits for the rows whose E it
-   reads). One lane per row sums in the host reference's order with separately rounded products
-   (no fused multiply-add), so E is bitwise the host's. A failed E_i still publishes (1/E_i = 0)
-   so that no row waits forever; found[0] is the first failing position, found[1] the first
-   non-finite one, rmax the largest row sum of |A| (as bits: nonnegative doubles order like them).
+   reads). The lanes of a row's vector load its entries, wait for their rows and form the products
+   a_ij (1/E_j) a_ji at once, one entry per lane; then every lane sums them in the host reference's
+   order (entries ascending, separately rounded, no fused multiply-add), so E is bitwise the host's.
+   (One lane per row, the first version, walked the entries one dependent load chain after the
+   other: bench/README.md, sfdilu.) A failed E_i still publishes (1/E_i = 0) so that no row waits
+   forever; found[0] is the first failing position, found[1] the first non-finite one, rmax the
+   largest row sum of |A| (as bits: nonnegative doubles order like them).
 */
 __global__ void __launch_bounds__(32 * SFPC_WARPS_PER_BLOCK) DiagonalKernel(const int *__restrict__ ai, const int *__restrict__ aj, const double *__restrict__ A, const int *__restrict__ tpos, const int *__restrict__ color, const int *__restrict__ order, const int *__restrict__ iperm, SFPCSchedule S, int *flags, int epoch, unsigned long long *counter, unsigned long long base, double shift, double zeropivot, double *einv, int *found, unsigned long long *rmax)
 {
   const int lane = threadIdx.x & 31;
   for (long long w; (w = sfpc::TakeTask(counter, base)) < S.ntasks;) {
-    const int s = S.vec[w], p = S.start[w] + lane / s;
-    if ((lane & (s - 1)) || p >= S.start[w + 1]) continue;
-    const int q = S.order[p], r = order[q], cr = color[r];
-    double    rowsum = 0, e = shift;
-    for (int k = ai[r]; k < ai[r + 1]; k++) rowsum = __dadd_rn(rowsum, fabs(A[k]));
-    if (!isnan(rowsum)) atomicMax(rmax, (unsigned long long)__double_as_longlong(rowsum));
-    for (int k = ai[r]; k < ai[r + 1]; k++) {
-      const int c = aj[k];
-      if (c == r) e = __dadd_rn(e, A[k]);
-      else if (color[c] < cr && tpos[k] >= 0) {
-        const int qc = iperm[c];
-        sfpc::WaitReady(flags, qc, epoch);
-        e = __dsub_rn(e, __dmul_rn(__dmul_rn(A[k], __ldcg(einv + qc)), A[tpos[k]]));
+    const int s = S.vec[w], t = lane & (s - 1), v0 = lane & ~(s - 1), p = S.start[w] + lane / s;
+    if (p >= S.start[w + 1]) continue; /* whole vectors */
+    const unsigned vmask = sfpc::VectorMask(lane, s);
+    const int      q = S.order[p], r = order[q], cr = color[r], rb = ai[r], re = ai[r + 1];
+    double         rowsum = 0, e = shift;
+    for (int k0 = rb; k0 < re; k0 += s) {
+      const int k    = k0 + t;
+      int       kind = 0; /* of this lane's entry: 1 the diagonal, 2 a product to subtract, 0 neither */
+      double    term = 0, mag = 0;
+      if (k < re) {
+        const int    c = aj[k];
+        const double v = A[k];
+        mag            = fabs(v);
+        if (c == r) {
+          kind = 1;
+          term = v;
+        } else if (color[c] < cr && tpos[k] >= 0) {
+          const int qc = iperm[c];
+          sfpc::WaitReady(flags, qc, epoch);
+          kind = 2;
+          term = __dmul_rn(__dmul_rn(v, __ldcg(einv + qc)), A[tpos[k]]);
+        }
+      }
+      for (int j = 0; j < min(s, re - k0); j++) {
+        const int    kj = __shfl_sync(vmask, kind, v0 + j);
+        const double tj = __shfl_sync(vmask, term, v0 + j);
+        rowsum          = __dadd_rn(rowsum, __shfl_sync(vmask, mag, v0 + j));
+        if (kj == 1) e = __dadd_rn(e, tj);
+        else if (kj == 2) e = __dsub_rn(e, tj);
       }
     }
+    if (t) continue;
+    if (!isnan(rowsum)) atomicMax(rmax, (unsigned long long)__double_as_longlong(rowsum));
     const bool nonfinite = !isfinite(rowsum) || !isfinite(e);
     if (nonfinite || fabs(e) <= zeropivot * rowsum) {
       atomicMin(found, q);
