@@ -60,6 +60,7 @@ typedef struct {
   SFILUSIPVariant    sip_variant; /* GPU factorization schedule */
   PetscBool          built_sip;   /* the factor's pattern was set up (and checked) for SIP */
   PetscBool          grid_factor; /* GPU grid layout: ILU(0) factored by SIP's hyperplane kernel with alpha 0 (SFILUHyperplaneILU0_Device()) */
+  PetscBool3         factor_search; /* GPU generic ILU(0) kernel: a lane finds its columns in U(c) by a binary search over the vector's lanes, or U(c) is broadcast entry by entry; unknown: by the width of the levels */
 
   /* the factor, on the host (F) or on the device (T); its pattern and analysis are rebuilt only when A's pattern changes */
   PetscBool     ondevice;
@@ -70,7 +71,6 @@ typedef struct {
   Vec           delta; /* PCApplyRichardson()'s correction (LU)^{-1} r */
 
   /* PCApplyRichardson() (-ksp_type richardson): residual fused into the GPU grid sweep, and the norm it tests */
-  PetscBool3          factor_search; /* GPU generic ILU(0): a lane finds its columns in U(c) by a binary search over the vector's lanes, or U(c) is broadcast entry by entry; unknown: by the width of the levels */
   PetscBool3          rich_fused; /* unknown: where it pays (SFILUFusedResidualPays_Device()) */
   SFILURichardsonNorm rich_norm;
 
