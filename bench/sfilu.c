@@ -9,7 +9,8 @@ static char help[] = "Benchmark: SFPC's sfilu against PETSc's ILU(0) on aijcuspa
                      "sweeps, -pc_sfilu_layout grid, beside the hyb layout; and once more with -pc_sfilu_grid_factor 0), -apply_only (one set-up, the apply alone),\n"
                      "-solve 0 (no KSPSolve: set-up, refactorization and apply only),\n"
                      "-grid_planes p1,p2,.. and -grid_chunks c1,c2 (with -grid: the grid layout also with these -pc_sfilu_grid_planes and\n"
-                     "-pc_sfilu_grid_chunk, every pair, as more methods).\n";
+                     "-pc_sfilu_grid_chunk, every pair, as more methods), -factor_matches m1,m2,.. (the hyb layout also with these\n"
+                     "-pc_sfilu_factor_match, as more methods).\n";
 
 #include <petscksp.h>
 #include <petscdevice_cuda.h>
@@ -133,10 +134,11 @@ int main(int argc, char **argv)
   PetscInt        n, nnz, warmup = 3, repeat = 20, dims[3], nd = 3;
   char            casename[128], json[PETSC_MAX_PATH_LEN] = "", buf[256];
   BenchProvenance pv;
-  Method          m[16] = {{"petsc-ilu-cusparse", PCILU, MATSOLVERCUSPARSE, "c_", 0, 0, 0, 0, 0}, {"sfpc-sfilu", "sfilu", NULL, "s_", 0, 0, 0, 0, 0}, {"sfpc-sfilu-grid", "sfilu", NULL, "g_", 0, 0, 0, 0, 0}, {"sfpc-sfilu-grid-generic", "sfilu", NULL, "gg_", 0, 0, 0, 0, 0}};
-  int             nm;
+  Method          m[20] = {{"petsc-ilu-cusparse", PCILU, MATSOLVERCUSPARSE, "c_", 0, 0, 0, 0, 0}, {"sfpc-sfilu", "sfilu", NULL, "s_", 0, 0, 0, 0, 0}, {"sfpc-sfilu-grid", "sfilu", NULL, "g_", 0, 0, 0, 0, 0}, {"sfpc-sfilu-grid-generic", "sfilu", NULL, "gg_", 0, 0, 0, 0, 0}};
+  int             nm, ngridm; /* methods, and those up to the grid layout's variants */
   PetscInt        planes[5], np = 5, chunks[2] = {4, 0}, nc = 2;
-  char            pnames[10][32], pprefix[10][16];
+  char            pnames[10][32], pprefix[10][16], *matches[4], mnames[4][32], mprefix[4][8];
+  PetscInt        nmatch = 4;
   double          spmv = 0;
   PetscBool       grid = PETSC_FALSE, apply_only = PETSC_FALSE, solve = PETSC_TRUE;
 
@@ -155,6 +157,8 @@ int main(int argc, char **argv)
     if (!set) np = 0;
     PetscCall(PetscOptionsGetIntArray(NULL, NULL, "-grid_chunks", chunks, &nc, &set));
     if (!set) nc = 1;
+    PetscCall(PetscOptionsGetStringArray(NULL, NULL, "-factor_matches", matches, &nmatch, &set));
+    if (!set) nmatch = 0;
   }
   PetscCall(BenchProblemCreate(&A, &x, &b, casename, sizeof(casename), &n, &nnz));
   /* the sfilu methods' layouts: hyb as measured before, and the grid layout where the grid is given */
@@ -181,6 +185,16 @@ int main(int argc, char **argv)
       nm++;
     }
   }
+  ngridm = nm;
+  for (PetscInt v = 0; v < nmatch; v++) { /* the hyb layout with other ways of matching rows in the factorization */
+    PetscCall(PetscSNPrintf(mnames[v], sizeof(mnames[v]), "sfpc-sfilu-%s", matches[v]));
+    PetscCall(PetscSNPrintf(mprefix[v], sizeof(mprefix[v]), "f%" PetscInt_FMT "_", v));
+    m[nm] = (Method){mnames[v], "sfilu", NULL, mprefix[v], 0, 0, 0, 0, 0};
+    PetscCall(PetscSNPrintf(buf, sizeof(buf), "-%spc_sfilu_layout hyb -%spc_sfilu_factor_match %s", mprefix[v], mprefix[v], matches[v]));
+    PetscCall(PetscOptionsInsertString(NULL, buf));
+    PetscCall(PetscFree(matches[v]));
+    nm++;
+  }
 
   {
     Operands o = {(PetscObject)A, x, b};
@@ -195,7 +209,7 @@ int main(int argc, char **argv)
   for (int k = 0; k < nm; k++) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-20s %12.3f %12.3f %12.4f %12.2f %6" PetscInt_FMT " %10.2f\n", m[k].name, 1e3 * m[k].setup, 1e3 * m[k].refactor, 1e3 * m[k].apply, 1e3 * m[k].solve, m[k].its, m[k].apply / spmv));
   for (int k = 1; k < nm; k++) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-20s %12.2f %12.2f %12.2f %12.2f   (baseline time / %s time)\n", "speedup", m[0].setup / m[k].setup, m[0].refactor / m[k].refactor, m[0].apply / m[k].apply, m[0].solve / m[k].solve, m[k].name));
   if (grid) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  apply, hyb / grid layout: %.2f\n", m[1].apply / m[2].apply));
-  for (int k = 3; k < nm; k++) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  apply, %s / grid layout: %.2f\n", m[k].name, m[k].apply / m[2].apply));
+  for (int k = 3; grid && k < ngridm; k++) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  apply, %s / grid layout: %.2f\n", m[k].name, m[k].apply / m[2].apply));
   if (json[0]) {
     FILE       *f;
     const char *metric[] = {"setup_s", "refactor_s", "apply_s", "kspsolve_s"};

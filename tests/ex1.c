@@ -312,7 +312,7 @@ int main(int argc, char **argv)
       args: -problem convdiff -n 16 -peclet 5 -refactor -matsolver -ksp_gmres_restart 100
     test:
       suffix: gpu_poisson27
-      args: -problem poisson27 -n 16 -pc_sfilu_factor_search {{0 1}shared output}
+      args: -problem poisson27 -n 16 -pc_sfilu_factor_match {{map search broadcast}shared output}
     test:
       suffix: gpu_aniso
       args: -problem anisotropic -n 16 -aniso 0.001 -pc_sfilu_layout {{csr hyb}shared output} -pc_sfilu_levels {{asap alap}shared output}
@@ -321,10 +321,10 @@ int main(int argc, char **argv)
       args: -problem convdiff -n 20 -peclet {{0.1 10}separate output} -ksp_gmres_restart 100
     test: # BiCG applies the transposed preconditioner
       suffix: gpu_bicg
-      args: -problem convdiff -n 16 -peclet 5 -ksp_type bicg -pc_sfilu_factor_search {{0 1}shared output}
+      args: -problem convdiff -n 16 -peclet 5 -ksp_type bicg -pc_sfilu_factor_match {{map search broadcast}shared output}
     test:
       suffix: gpu_poisson7_permuted
-      args: -problem poisson7 -n 16 -permute 7 -pc_sfilu_factor_search {{0 1}shared output}
+      args: -problem poisson7 -n 16 -permute 7 -pc_sfilu_factor_match {{map search broadcast}shared output}
     test:
       suffix: gpu_poisson27_permuted
       args: -problem poisson27 -n 12 -permute 5 -pc_sfilu_layout {{csr hyb}shared output} -pc_sfilu_levels {{asap alap}shared output}
@@ -342,7 +342,7 @@ int main(int argc, char **argv)
       args: -problem file -f ${sfpc_dir}/tests/data/bcsstk16.mtx.gz -ksp_gmres_restart 200 -mat_no_inode -tol 1e-2
     test:
       suffix: gpu_bcsstk26
-      args: -problem file -f ${sfpc_dir}/tests/data/bcsstk26.mtx.gz -ksp_gmres_restart 200 -mat_no_inode -tol 1e300 -its_rtol 1
+      args: -problem file -f ${sfpc_dir}/tests/data/bcsstk26.mtx.gz -ksp_gmres_restart 200 -mat_no_inode -tol 1e300 -its_rtol 1 -pc_sfilu_factor_match {{map search}shared output}
       filter: sed -e "s/in [0-9][0-9]*$/in N/"
     test:
       suffix: gpu_bcsstk28

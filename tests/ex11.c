@@ -362,7 +362,7 @@ int main(int argc, char **argv)
       args: -nx 23 -ny 45 -nz 7 -dirichlet -h_pc_sfilu_grid_chunk 2 -d_pc_sfilu_grid_chunk 2
     test:
       suffix: gpu_generic_factor
-      args: -nx 23 -ny 45 -nz 7 -dirichlet -h_pc_sfilu_grid_chunk 2 -d_pc_sfilu_grid_chunk 2 -d_pc_sfilu_grid_factor 0 -dr_pc_sfilu_grid_factor 0 -d_pc_sfilu_factor_search {{0 1}shared output}
+      args: -nx 23 -ny 45 -nz 7 -dirichlet -h_pc_sfilu_grid_chunk 2 -d_pc_sfilu_grid_chunk 2 -d_pc_sfilu_grid_factor 0 -dr_pc_sfilu_grid_factor 0 -d_pc_sfilu_factor_match {{map search broadcast}shared output}
       output_file: output/ex11_gpu_odd.out
     test:
       suffix: gpu_small_y

@@ -159,7 +159,7 @@ int main(int argc, char **argv)
       output_file: output/ex2_zeropivot.out
     test:
       suffix: gpu_shift_nonzero
-      args: -case {{zeropivot tinypivot}separate output} -pc_sfilu_shift_type nonzero -pc_sfilu_shift_amount 1e-3 -pc_sfilu_factor_search {{0 1}shared output}
+      args: -case {{zeropivot tinypivot}separate output} -pc_sfilu_shift_type nonzero -pc_sfilu_shift_amount 1e-3 -pc_sfilu_factor_match {{map search broadcast}shared output}
       output_file: output/ex2_zeropivot_shift_case-zeropivot_pc_sfilu_shift_type-nonzero.out
     test:
       suffix: gpu_shift_pd
@@ -172,7 +172,7 @@ int main(int argc, char **argv)
       output_file: output/ex2_zeropivot_error.out
     test:
       suffix: gpu_nonfinite
-      args: -case {{nan inf}separate output} -ksp_converged_reason -pc_sfilu_factor_search {{0 1}shared output}
+      args: -case {{nan inf}separate output} -ksp_converged_reason -pc_sfilu_factor_match {{map search broadcast}shared output}
       output_file: output/ex2_nonfinite_case-nan.out
     test:
       suffix: gpu_missingdiag

@@ -8,7 +8,8 @@
 /* Factorizations a nonzero shift may redo before the factor is declared failed. */
 #define SFILU_MAX_SHIFTS 64
 
-const char *const SFILUSIPVariants[] = {"syncfree", "levelsync", "SFILUSIPVariant", "SFILU_SIP_", NULL};
+const char *const SFILUSIPVariants[]   = {"syncfree", "levelsync", "SFILUSIPVariant", "SFILU_SIP_", NULL};
+const char *const SFILUFactorMatches[] = {"auto", "map", "search", "broadcast", "SFILUFactorMatch", "SFILU_FACTOR_MATCH_", NULL};
 
 PetscErrorCode SFILUInitialize(SFILU *s)
 {
@@ -20,7 +21,7 @@ PetscErrorCode SFILUInitialize(SFILU *s)
   PetscCall(SFPCTriOptionsDefault(&s->engine));
   s->sip_alpha = 0.92;
   s->grid_factor = PETSC_TRUE;
-  s->factor_search = PETSC_BOOL3_UNKNOWN;
+  s->factor_match = SFILU_FACTOR_MATCH_AUTO;
   s->rich_fused = PETSC_BOOL3_UNKNOWN;
   s->rich_norm  = SFILU_RICHARDSON_NORM_PRECONDITIONED;
   s->failrow      = -1;

@@ -5,11 +5,15 @@
    row walks its L entries left to right; for each one it waits until the row it names is
    finished, forms the multiplier, and subtracts the multiple of that row's U part from the
    entries of its own row that share a column. Rows of up to SFPC_ILU0_ROW_SLOTS entries per lane
-   do this in registers (RowInRegisters), longer rows and one-lane rows in memory (RowInMemory).
+   do this in registers (RowInRegisters), longer rows and one-lane rows in memory (RowInMemory). In
+   registers, the entries of U(c) a row uses come from the match map (SFILUMatchMap, MaskMatch) where
+   it holds the row, else from a search of U(c) loaded whole (ChunkMatch).
    The vector size comes from the row's length class, as the thesis's ILU_adapt chooses it from
    row lengths (shared/seeds/001, chapter 5).
 */
 #include <sfpc/private/sfdevice.cuh>
+#include <sfpc/private/sfcub.cuh>
+#include <cub/device/device_scan.cuh>
 #include <petscdevice_cuda.h>
 #include "sfilu.h"
 
@@ -38,10 +42,9 @@ __device__ __forceinline__ int FindColumn(const int *__restrict__ aj, int lo, in
 
 /*
    Rows of at most SFPC_ILU0_ROW_SLOTS entries per lane are factored in registers: each lane holds
-   its entries of the row (columns and values); per dependency c the vector loads U(c), one entry
-   per lane, and each lane finds its own columns among those lanes by shuffles. Per dependency that
-   is one round trip to L2 (and the load of the next dependency, when it is finished already,
-   overlaps the updates of this one) against four or more for the walk in memory (a search of the
+   its entries of the row (columns and values); per dependency c the lanes load what they need of
+   U(c), one round trip to L2 (and the loads of the next dependency, when it is finished already,
+   overlap the updates of this one) against four or more for the walk in memory (a search of the
    row per U(c) entry, then the value); the row is written once, when it is finished. 0: every row
    walks in memory.
 */
@@ -49,21 +52,30 @@ __device__ __forceinline__ int FindColumn(const int *__restrict__ aj, int lo, in
   #define SFPC_ILU0_ROW_SLOTS 4
 #endif
 /*
-   How a lane finds its columns in U(c) (-pc_sfilu_factor_search): a binary search over the vector's
-   lanes, log2(s) dependent shuffles per slot, or U(c) broadcast entry by entry, |U(c)| independent
-   ones. On an H100 (bench/README.md) the search took 27-point 128^3 from 15.2 to 14.0 ms and 256^3
-   from 71.5 to 58.8 (wide levels: bound by instructions), the broadcast the driven cavity from 15.6
-   to 13.5 ms and 7-point 128^3 from 5.17 to 4.94 (narrow levels: bound by the chain's latency).
-   Auto searches from this many tasks per level and SM (27-point 128^3: 8.9, 7-point: 5.2, cavity 0.5).
+   Rows without a match map (-pc_sfilu_factor_match search or broadcast, or rows the map cannot hold)
+   load U(c) one entry per lane, and each lane finds its columns there by a binary search over the
+   vector's lanes, log2(s) dependent shuffles per slot, or U(c) is broadcast entry by entry, |U(c)|
+   independent ones. On an H100 (bench/README.md) the search took 27-point 128^3 from 15.2 to 14.0 ms
+   and 256^3 from 71.5 to 58.8 (wide levels: bound by instructions), the broadcast the driven cavity
+   from 15.6 to 13.5 ms and 7-point 128^3 from 5.17 to 4.94 (narrow levels: bound by the chain's
+   latency). Auto searches from this many tasks per level and SM (27-point 128^3: 8.9, 7-point: 5.2,
+   cavity 0.5).
 */
 #ifndef SFPC_ILU0_SEARCH_TASKS
   #define SFPC_ILU0_SEARCH_TASKS 8
 #endif
 
-/* What a row needs to know of one dependency c: its diagonal position and the end of its U part. */
+/* What a row needs to know of one dependency c: its diagonal position, the end of its U part, and its masks in the match map. */
 struct Dependency {
-  int c, cd, ce;
+  int      c, cd, ce;
+  unsigned rowmask, umask;
 };
+
+/* Whether a row of nl L entries and len entries, given to a vector of s lanes, is factored in registers (see SFPC_ILU0_ROW_SLOTS). */
+__device__ __forceinline__ bool InRegisters(int s, int nl, int len)
+{
+  return SFPC_ILU0_ROW_SLOTS > 0 && s > 1 && nl <= s && len <= SFPC_ILU0_ROW_SLOTS * s;
+}
 
 /* Lanes of the vector whose dependency (lanes t < nl hold c = row's entry t) is published; probes all at once. */
 __device__ __forceinline__ unsigned ProbeDependencies(const int *flags, int epoch, const Dependency &d, bool mine, unsigned vmask)
@@ -82,42 +94,60 @@ __device__ __forceinline__ void LoadUChunk(const int *__restrict__ aj, const dou
   val         = m < ce ? __ldcg(a + m) : 0.0;
 }
 
-/*
-   One row of ILU(0) in registers (see SFPC_ILU0_ROW_SLOTS): col[q], val[q] are the row's entries
-   rb + t + q s (col INT_MAX past the end). Dependencies are taken in the host's order (k ascending)
-   and each entry sees the host's operations in the host's order, so the factor is bitwise the host's.
-*/
-template <int SLOTS, bool SEARCH>
-__device__ __forceinline__ void RowInRegisters(const int *__restrict__ aj, const int *__restrict__ ai, const int *__restrict__ ad, double *a, const int *flags, int epoch, int s, int t, unsigned vmask, int rb, int rd, int re, int (&col)[SLOTS], double (&val)[SLOTS])
+/* Row position p (lane t's slot q: p = t + q s) is one the update by a dependency with this row mask changes. */
+__device__ __forceinline__ bool Masked(unsigned rowmask, int p)
 {
-  const int  v0 = (threadIdx.x & 31) & ~(s - 1), nl = rd - rb, len = re - rb;
-  const bool mine = t < nl; /* nl <= s: lane t < nl holds dependency t in its first slot */
-  Dependency dep{0, 0, 0};
-  if (mine) {
-    dep.c  = col[0];
-    dep.cd = ad[dep.c];
-    dep.ce = ai[dep.c + 1];
+  return p < 32 && (rowmask >> p & 1);
+}
+
+/*
+   U(c) matched by the masks of SFILUMatchMap: a lane loads 1/u_cc and the U(c) entries its slots
+   are updated with, found by rank (the k-th set bit of one mask pairs with the k-th of the other):
+   only the values the row uses, and no columns.
+*/
+template <int SLOTS>
+struct MaskMatch {
+  unsigned rowmask;
+  double   pivot, u[SLOTS];
+
+  __device__ __forceinline__ void Load(const int *__restrict__, const double *a, const Dependency &d, int j, int t, int s, int v0, unsigned vmask)
+  {
+    const int      cd    = __shfl_sync(vmask, d.cd, v0 + j);
+    const unsigned umask = __shfl_sync(vmask, d.umask, v0 + j);
+    rowmask              = __shfl_sync(vmask, d.rowmask, v0 + j);
+    pivot                = __ldcg(a + cd);
+#pragma unroll
+    for (int q = 0; q < SLOTS; q++) {
+      const int p = t + q * s;
+      u[q]        = Masked(rowmask, p) ? __ldcg(a + cd + __fns(umask, 0, __popc(rowmask & ((1u << p) - 1)) + 1)) : 0.0;
+    }
   }
-  unsigned seen = ProbeDependencies(flags, epoch, dep, mine, vmask);
-  int      uc   = 0, nuc = 0;
-  double   uv   = 0, nuv = 0;
-  for (int j = 0; j < nl; j++) {
-    const int cj = __shfl_sync(vmask, dep.c, v0 + j), dj = __shfl_sync(vmask, dep.cd, v0 + j), ej = __shfl_sync(vmask, dep.ce, v0 + j);
-    if (j == 0 || !(seen >> (v0 + j) & 1)) { /* not loaded ahead: wait for it, then see which of the rest have finished meanwhile */
-      if (!(seen >> (v0 + j) & 1)) {
-        sfpc::WaitReady(flags, cj, epoch);
-        seen |= ProbeDependencies(flags, epoch, dep, mine && t > j, vmask);
-      }
-      LoadUChunk(aj, a, dj, ej, t, uc, uv);
-    }
-    const bool ahead = j + 1 < nl && (seen >> (v0 + j + 1) & 1);
-    if (ahead) { /* the next dependency is final: its first entries load while this one updates */
-      const int dn = __shfl_sync(vmask, dep.cd, v0 + j + 1), en = __shfl_sync(vmask, dep.ce, v0 + j + 1);
-      LoadUChunk(aj, a, dn, en, t, nuc, nuv);
-    }
-    const double l = __dmul_rn(__shfl_sync(vmask, val[0], v0 + j), __shfl_sync(vmask, uv, v0)); /* a_rk / u_cc */
-    for (int m0 = dj;;) {
-      const int key = m0 == dj && t == 0 ? -1 : uc; /* the diagonal matches nothing; still sorted */
+  __device__ __forceinline__ double Pivot(int, unsigned) const { return pivot; }
+  __device__ __forceinline__ void   Apply(const int *__restrict__, const double *, double l, int t, int s, int, unsigned, int, const int (&)[SLOTS], double (&val)[SLOTS])
+  {
+#pragma unroll
+    for (int q = 0; q < SLOTS; q++)
+      if (Masked(rowmask, t + q * s)) val[q] = Update(val[q], l, u[q]);
+  }
+};
+
+/* U(c) loaded s entries at a time, one per lane, matched by columns: a binary search over the lanes (SEARCH) or a broadcast. */
+template <int SLOTS, bool SEARCH>
+struct ChunkMatch {
+  int    cd, ce, uc;
+  double uv;
+
+  __device__ __forceinline__ void Load(const int *__restrict__ aj, const double *a, const Dependency &d, int j, int t, int, int v0, unsigned vmask)
+  {
+    cd = __shfl_sync(vmask, d.cd, v0 + j);
+    ce = __shfl_sync(vmask, d.ce, v0 + j);
+    LoadUChunk(aj, a, cd, ce, t, uc, uv);
+  }
+  __device__ __forceinline__ double Pivot(int v0, unsigned vmask) const { return __shfl_sync(vmask, uv, v0); }
+  __device__ __forceinline__ void   Apply(const int *__restrict__ aj, const double *a, double l, int t, int s, int v0, unsigned vmask, int len, const int (&col)[SLOTS], double (&val)[SLOTS])
+  {
+    for (int m0 = cd;;) {
+      const int key = m0 == cd && t == 0 ? -1 : uc; /* the diagonal matches nothing; still sorted */
       if (SEARCH) {
 #pragma unroll
         for (int q = 0; q < SLOTS; q++) {
@@ -130,23 +160,50 @@ __device__ __forceinline__ void RowInRegisters(const int *__restrict__ aj, const
           if (kp == col[q]) val[q] = Update(val[q], l, u);
         }
       } else {
-        for (int e = 0; e < min(s, ej - m0); e++) {
+        for (int e = 0; e < min(s, ce - m0); e++) {
           const int    ucol = __shfl_sync(vmask, key, v0 + e);
           const double u    = __shfl_sync(vmask, uv, v0 + e);
 #pragma unroll
-          for (int q = 0; q < SLOTS; q++)
+          for (int q = 0; q < SLOTS; q++) {
+            if (q * s >= len) break;
             if (col[q] == ucol) val[q] = Update(val[q], l, u);
+          }
         }
       }
       m0 += s;
-      if (m0 >= ej) break;
-      LoadUChunk(aj, a, m0, ej, t, uc, uv); /* rows of U(c) longer than the vector */
+      if (m0 >= ce) break;
+      LoadUChunk(aj, a, m0, ce, t, uc, uv); /* rows of U(c) longer than the vector */
     }
+  }
+};
+
+/*
+   One row of ILU(0) in registers (see SFPC_ILU0_ROW_SLOTS): col[q], val[q] are the row's entries
+   rb + t + q s (col INT_MAX past the end); lane t < nl holds dependency t (the row's entry t) in dep.
+   Dependencies are taken in the host's order (k ascending) and each entry sees the host's
+   operations in the host's order, so the factor is bitwise the host's.
+*/
+template <int SLOTS, class Match>
+__device__ __forceinline__ void RowInRegisters(const int *__restrict__ aj, double *a, const int *flags, int epoch, int s, int t, unsigned vmask, int nl, int len, const Dependency &dep, const int (&col)[SLOTS], double (&val)[SLOTS])
+{
+  const int  v0   = (threadIdx.x & 31) & ~(s - 1);
+  const bool mine = t < nl; /* nl <= s */
+  unsigned   seen = ProbeDependencies(flags, epoch, dep, mine, vmask);
+  Match      cur, next;
+  for (int j = 0; j < nl; j++) {
+    if (j == 0 || !(seen >> (v0 + j) & 1)) { /* not loaded ahead: wait for it, then see which of the rest have finished meanwhile */
+      if (!(seen >> (v0 + j) & 1)) {
+        sfpc::WaitReady(flags, __shfl_sync(vmask, dep.c, v0 + j), epoch);
+        seen |= ProbeDependencies(flags, epoch, dep, mine && t > j, vmask);
+      }
+      cur.Load(aj, a, dep, j, t, s, v0, vmask);
+    }
+    const bool ahead = j + 1 < nl && (seen >> (v0 + j + 1) & 1);
+    if (ahead) next.Load(aj, a, dep, j + 1, t, s, v0, vmask); /* the next dependency is final: its loads overlap this one's updates */
+    const double l = __dmul_rn(__shfl_sync(vmask, val[0], v0 + j), cur.Pivot(v0, vmask)); /* a_rk / u_cc */
+    cur.Apply(aj, a, l, t, s, v0, vmask, len, col, val);
     if (t == j) val[0] = l; /* the entry's column is below c: no update above touched it */
-    if (ahead) {
-      uc = nuc;
-      uv = nuv;
-    }
+    if (ahead) cur = next;
   }
 }
 
@@ -192,16 +249,36 @@ __device__ __forceinline__ void RowInMemory(const int *__restrict__ aj, const in
   }
 }
 
+/* val[q] for a slot q known only at run time, without moving val out of registers. */
+template <int SLOTS>
+__device__ __forceinline__ double SlotValue(const double (&val)[SLOTS], int q)
+{
+  double v = 0;
+#pragma unroll
+  for (int i = 0; i < SLOTS; i++)
+    if (i == q) v = val[i];
+  return v;
+}
+
+template <int SLOTS>
+__device__ __forceinline__ void SetSlot(double (&val)[SLOTS], int q, double v)
+{
+#pragma unroll
+  for (int i = 0; i < SLOTS; i++)
+    if (i == q) val[i] = v;
+}
+
 /*
    found[0]: lowest row whose pivot failed (|u| <= zeropivot * rowsum, or Re u <= that when
    positive, or u not finite); found[1]: lowest row with an Inf/NaN entry. Both start at n.
-   Failed pivots stay in their slot for the report; good ones are replaced by 1/u.
+   Failed pivots stay in their slot for the report; good ones are replaced by 1/u. lstart and
+   masks: the match map (SFILUMatchMap), or NULL.
 */
 template <bool SEARCH>
-__global__ void __launch_bounds__(32 * SFPC_WARPS_PER_BLOCK) ILU0Kernel(const int *__restrict__ ai, const int *__restrict__ aj, const int *__restrict__ ad, const double *__restrict__ A, double *a, SFPCSchedule S, int *flags, int epoch, unsigned long long *counter, unsigned long long base, double shift, double zeropivot, int positive, int *found)
+__global__ void __launch_bounds__(32 * SFPC_WARPS_PER_BLOCK) ILU0Kernel(const int *__restrict__ ai, const int *__restrict__ aj, const int *__restrict__ ad, const int *__restrict__ lstart, const uint2 *__restrict__ masks, const double *__restrict__ A, double *a, SFPCSchedule S, int *flags, int epoch, unsigned long long *counter, unsigned long long base, double shift, double zeropivot, int positive, int *found)
 {
-  constexpr int SLOTS = SFPC_ILU0_ROW_SLOTS > 0 ? SFPC_ILU0_ROW_SLOTS : 1;
-  const int     lane  = threadIdx.x & 31;
+  constexpr int    SLOTS = SFPC_ILU0_ROW_SLOTS > 0 ? SFPC_ILU0_ROW_SLOTS : 1;
+  const int        lane  = threadIdx.x & 31;
   for (long long w; (w = sfpc::TakeTask(counter, base)) < S.ntasks;) { /* persistent warps */
     const int      s = S.vec[w], t = lane & (s - 1);
     const int      p      = S.start[w] + lane / s;
@@ -212,13 +289,14 @@ __global__ void __launch_bounds__(32 * SFPC_WARPS_PER_BLOCK) ILU0Kernel(const in
     int            col[SLOTS];
     double         val[SLOTS];
     bool           inreg = false;
+    Dependency     dep{0, 0, 0, 0, 0};
 
     if (active) {
       r     = S.order[p];
       rb    = ai[r];
       re    = ai[r + 1];
       rd    = ad[r];
-      inreg = SFPC_ILU0_ROW_SLOTS > 0 && s > 1 && rd - rb <= s && re - rb <= SLOTS * s;
+      inreg = InRegisters(s, rd - rb, re - rb);
       if (inreg) {
 #pragma unroll
         for (int q = 0; q < SLOTS; q++) {
@@ -227,6 +305,16 @@ __global__ void __launch_bounds__(32 * SFPC_WARPS_PER_BLOCK) ILU0Kernel(const in
           val[q]      = k < re ? A[k] : 0.0;
           rowsum += fabs(val[q]);
           if (k == rd) val[q] += shift;
+        }
+        if (t < rd - rb) { /* lane t's dependency: the row's entry t, in its first slot */
+          dep.c  = col[0];
+          dep.cd = ad[dep.c];
+          dep.ce = ai[dep.c + 1];
+          if (masks) {
+            const uint2 m = masks[lstart[r] + t];
+            dep.rowmask   = m.x;
+            dep.umask     = m.y;
+          }
         }
       } else {
         for (int k = rb + t; k < re; k += s) {
@@ -238,37 +326,69 @@ __global__ void __launch_bounds__(32 * SFPC_WARPS_PER_BLOCK) ILU0Kernel(const in
     }
     rowsum = sfpc::VectorSum(rowsum, s); /* all lanes: the last whole-warp step before the next ticket */
     if (active) {
+      const int nl = rd - rb, len = re - rb;
       __syncwarp(vmask);
-      if (inreg) RowInRegisters<SLOTS, SEARCH>(aj, ai, ad, a, flags, epoch, s, t, vmask, rb, rd, re, col, val);
-      else RowInMemory(aj, ai, ad, a, flags, epoch, s, t, vmask, rb, rd, re);
-      const int    dl  = (rd - rb) & (s - 1), dq = (rd - rb) / s; /* the diagonal's lane and slot in registers */
+      if (inreg) {
+        if (masks && !__any_sync(vmask, dep.rowmask & 1)) RowInRegisters<SLOTS, MaskMatch<SLOTS>>(aj, a, flags, epoch, s, t, vmask, nl, len, dep, col, val);
+        else RowInRegisters<SLOTS, ChunkMatch<SLOTS, SEARCH>>(aj, a, flags, epoch, s, t, vmask, nl, len, dep, col, val);
+      } else RowInMemory(aj, ai, ad, a, flags, epoch, s, t, vmask, rb, rd, re);
+      const int    dl  = nl & (s - 1), dq = nl / s; /* the diagonal's lane and slot in registers */
       const double tol = zeropivot * rowsum;
       if (inreg ? t == dl : t == 0) {
-        double u = 0;
-        if (inreg) {
-#pragma unroll
-          for (int q = 0; q < SLOTS; q++)
-            if (q == dq) u = val[q];
-        } else u = a[rd];
+        const double u = inreg ? SlotValue(val, dq) : a[rd];
         if (!isfinite(rowsum)) atomicMin(found + 1, r);
         const bool bad = !isfinite(u) || (positive ? u <= tol : fabs(u) <= tol);
         if (bad) atomicMin(found, r);
-        if (inreg) {
-#pragma unroll
-          for (int q = 0; q < SLOTS; q++)
-            if (q == dq && !bad) val[q] = __ddiv_rn(1.0, u);
-        } else if (!bad) a[rd] = __ddiv_rn(1.0, u);
+        else if (inreg) SetSlot(val, dq, __ddiv_rn(1.0, u));
+        else a[rd] = __ddiv_rn(1.0, u);
       }
       if (inreg) {
 #pragma unroll
         for (int q = 0; q < SLOTS; q++)
           if (rb + t + q * s < re) a[rb + t + q * s] = val[q];
       }
-      __threadfence(); /* the row's values reach every SM before the row is published */
+      /* the barrier orders every lane's writes of the row before lane 0's release store, which carries
+         them to the rows that acquire the flag; a __threadfence() of each lane on top (sequentially
+         consistent) made the factorization 4-11% slower on an H100 (bench/README.md) */
       __syncwarp(vmask);
       if (t == 0) sfpc::StoreRelease(flags + r, epoch);
     }
   }
+}
+
+/*
+   The match map's masks (SFILUMatchMap), a warp per row and a lane per L entry: lane k merges
+   U(c) with the rest of the row, as the host's factorization walks them.
+*/
+__global__ void MatchMapKernel(int n, const int *__restrict__ ai, const int *__restrict__ aj, const int *__restrict__ ad, const int *__restrict__ lstart, uint2 *masks)
+{
+  const int lane = threadIdx.x & 31;
+  for (int r = (blockIdx.x * blockDim.x + threadIdx.x) / 32; r < n; r += gridDim.x * blockDim.x / 32) {
+    const int rb = ai[r], rd = ad[r], re = ai[r + 1];
+    for (int k = rb + lane; k < rd; k += 32) {
+      const int c = aj[k], cd = ad[c], ce = ai[c + 1];
+      uint2     m = make_uint2(1, 0); /* cannot be held */
+      if (re - rb <= 32 && ce - cd <= 32) {
+        m = make_uint2(0, 0);
+        for (int e = cd + 1, q = k + 1; e < ce && q < re; e++) {
+          const int col = aj[e];
+          while (q < re && aj[q] < col) q++;
+          if (q < re && aj[q] == col) {
+            m.x |= 1u << (q - rb);
+            m.y |= 1u << (e - cd);
+          }
+        }
+      }
+      masks[lstart[r] + k - rb] = m;
+    }
+  }
+}
+
+/* lstart[r] = L entries of row r (before the diagonal); lstart[n] = 0, for the scan. */
+__global__ void LowerCountKernel(int n, const int *__restrict__ ai, const int *__restrict__ ad, int *lstart)
+{
+  const int r = blockIdx.x * blockDim.x + threadIdx.x;
+  if (r <= n) lstart[r] = r < n ? ad[r] - ai[r] : 0;
 }
 
 /* Largest row sum of |A| (into bound[0]) and largest sum_{j != r} |a_rj| - Re a_rr, clipped at 0 (bound[1]); bit patterns of nonnegative doubles order like integers. */
@@ -326,12 +446,48 @@ PetscErrorCode SFILUReportEnd_Device(SFPCTriDevice T, SFILUResult *res)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* ILU(0) of A + shift I, A's values given on the device in the factor's pattern. */
-PetscErrorCode SFILUFactorNumeric_Device(SFPCTriDevice T, const PetscScalar *A, PetscReal shift, PetscReal zeropivot, PetscBool positive, PetscBool3 search, SFILUResult *res)
+PetscErrorCode SFILUMatchMapCreate_Device(SFPCTriDevice T, SFILUMatchMap *M)
+{
+  cudaStream_t stream;
+  const int    n = (int)T->n, tpb = 256;
+  int          nl;
+
+  PetscFunctionBegin;
+  PetscCall(SFILUMatchMapDestroy_Device(M));
+  PetscCall(PetscGetCurrentCUDAStream(&stream));
+  PetscCallCUDA(cudaMalloc(&M->lstart, sizeof(int) * (n + 1)));
+  LowerCountKernel<<<n / tpb + 1, tpb, 0, stream>>>(n, T->i, T->diag, M->lstart);
+  PetscCallCUDA(cudaGetLastError());
+  PetscCall(sfpc::CubCall(stream, [&](void *tmp, size_t &bytes) { return cub::DeviceScan::ExclusiveSum(tmp, bytes, M->lstart, M->lstart, n + 1, stream); }));
+  PetscCallCUDA(cudaMemcpyAsync(&nl, M->lstart + n, sizeof(int), cudaMemcpyDeviceToHost, stream));
+  PetscCallCUDA(cudaStreamSynchronize(stream)); /* the masks' size: once per pattern */
+  M->nl = nl;
+  PetscCallCUDA(cudaMalloc(&M->masks, 2 * sizeof(unsigned) * PetscMax(nl, 1)));
+  if (n) MatchMapKernel<<<PetscMin(n / (tpb / 32) + 1, 64 * T->sms), tpb, 0, stream>>>(n, T->i, T->j, T->diag, M->lstart, (uint2 *)M->masks);
+  PetscCallCUDA(cudaGetLastError());
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SFILUMatchMapDestroy_Device(SFILUMatchMap *M)
+{
+  PetscFunctionBegin;
+  if (!M->lstart) PetscFunctionReturn(PETSC_SUCCESS); /* nothing to free; and no CUDA call on a host-only run */
+  PetscCallCUDA(cudaFree(M->lstart));
+  PetscCallCUDA(cudaFree(M->masks));
+  M->lstart = NULL;
+  M->masks  = NULL;
+  M->nl     = 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ILU(0) of A + shift I, A's values given on the device in the factor's pattern; M: the match map, used unless match is search or broadcast. */
+PetscErrorCode SFILUFactorNumeric_Device(SFPCTriDevice T, const SFILUMatchMap *M, const PetscScalar *A, PetscReal shift, PetscReal zeropivot, PetscBool positive, SFILUFactorMatch match, SFILUResult *res)
 {
   cudaStream_t       stream;
   int                blocks, epoch;
   unsigned long long base;
+  const bool         usemap = match != SFILU_FACTOR_MATCH_SEARCH && match != SFILU_FACTOR_MATCH_BROADCAST && M->lstart;
+  bool               search = match == SFILU_FACTOR_MATCH_SEARCH;
 
   PetscFunctionBegin;
   PetscCall(SFILUReportBegin_Device(T, res));
@@ -340,8 +496,8 @@ PetscErrorCode SFILUFactorNumeric_Device(SFPCTriDevice T, const PetscScalar *A, 
   PetscCall(SFPCTriDeviceTakeTickets(T, T->lower.ntasks, T->lower.factor_resident, &blocks, &base));
   PetscCall(SFPCTriDeviceNextEpoch(T, &epoch));
   PetscCall(PetscLogGpuTimeBegin());
-  if (search == PETSC_BOOL3_UNKNOWN) search = (PetscBool3)((long long)T->lower.ntasks >= (long long)SFPC_ILU0_SEARCH_TASKS * T->lower.nlevels * T->sms);
-  (search == PETSC_BOOL3_TRUE ? ILU0Kernel<true> : ILU0Kernel<false>)<<<blocks, 32 * SFPC_WARPS_PER_BLOCK, 0, stream>>>(T->i, T->j, T->diag, A, T->a, T->lower, T->flags, epoch, T->counter, base, (double)shift, (double)zeropivot, (int)positive, T->report);
+  if (match == SFILU_FACTOR_MATCH_AUTO || match == SFILU_FACTOR_MATCH_MAP) search = (long long)T->lower.ntasks >= (long long)SFPC_ILU0_SEARCH_TASKS * T->lower.nlevels * T->sms; /* for the rows the map cannot hold */
+  (search ? ILU0Kernel<true> : ILU0Kernel<false>)<<<blocks, 32 * SFPC_WARPS_PER_BLOCK, 0, stream>>>(T->i, T->j, T->diag, usemap ? M->lstart : NULL, usemap ? (const uint2 *)M->masks : NULL, A, T->a, T->lower, T->flags, epoch, T->counter, base, (double)shift, (double)zeropivot, (int)positive, T->report);
   PetscCallCUDA(cudaGetLastError());
   PetscCall(PetscLogGpuTimeEnd());
   PetscCall(SFILUReportEnd_Device(T, res));

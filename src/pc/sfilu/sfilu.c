@@ -226,7 +226,7 @@ static PetscErrorCode PCSetFromOptions_SFILU(PC pc, PetscOptionItems PetscOption
     PetscCheck(!set || planes == 1 || planes == 2 || planes == 4 || planes == 8, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_sfilu_grid_planes %" PetscInt_FMT " is out of range: it must be 1, 2, 4 or 8", planes);
     s->engine.grid_planes = planes;
   }
-  PetscCall(PetscOptionsBool3("-pc_sfilu_factor_search", "GPU generic ILU(0) kernel: each lane finds its columns in a dependency's U row by a binary search over the lanes (true) or the row is broadcast entry by entry (false); auto: search where the levels are wide", "PCSFILU", s->factor_search, &s->factor_search, NULL));
+  PetscCall(PetscOptionsEnum("-pc_sfilu_factor_match", "GPU generic ILU(0) kernel: how a row finds its entries in a dependency's U row: by masks built once per pattern (map), a binary search over the lanes (search), or the U row broadcast entry by entry (broadcast); auto: map, and for rows the masks cannot hold search where the levels are wide", "PCSFILU", SFILUFactorMatches, (PetscEnum)s->factor_match, (PetscEnum *)&s->factor_match, NULL));
   PetscCall(PetscOptionsBool("-pc_sfilu_grid_factor", "GPU grid layout: ILU(0) factored by hyperplanes of the grid (SIP's kernel with alpha 0: the same factor, faster, 48 more bytes a point) instead of the generic sync-free kernel", "PCSFILU", s->grid_factor, &s->grid_factor, NULL));
   {
     const char *kinds[] = {"ilu0", "sip"};
@@ -312,10 +312,13 @@ static PetscErrorCode PCDestroy_SFILU(PC pc)
 .  -pc_sfilu_grid_factor <true> - GPU grid layout: ILU(0) factored by hyperplanes i + j + k = const of the grid with SIP's
                         kernel and alpha 0 (exactly ILU(0)'s operations on a 7-point pattern: the host's factor bit for bit), instead of the
                         generic sync-free ILU(0) kernel; costs 48 bytes a grid point more
-.  -pc_sfilu_factor_search <auto> - GPU generic ILU(0) kernel (every layout but grid): per dependency c, each lane finds
-                        its columns in U(c) by a binary search over the lanes (fewer instructions: pays where the levels are
-                        wide and the factorization is bound by throughput) or U(c) is broadcast entry by entry (shorter dependent
-                        chain: pays where the levels are narrow); auto: search from 8 tasks per level and SM
+.  -pc_sfilu_factor_match <auto,map,search,broadcast> - GPU generic ILU(0) kernel (every layout but grid): how a row
+                        finds the entries of a dependency's U row that update it. map: two 32-bit masks per L entry, built
+                        with the first factorization (8 bytes per L entry), so that a refactorization loads only the U values it uses;
+                        rows over 32 entries, or with a dependency whose U row is longer, are searched or broadcast as in auto.
+                        search: a binary search over the lanes (fewer instructions: pays where the levels are wide). broadcast: U(c)
+                        broadcast entry by entry (shorter dependent chain: pays where the levels are narrow). auto: map, and for the
+                        rows it cannot hold search from 8 tasks per level and SM, else broadcast
 .  -pc_sfilu_levels <auto,asap,alap> - GPU only: the dependency levels that order the rows of the sweeps
 .  -pc_sfilu_factorization <ilu0,sip> - ILU(0), or Stone's strongly implicit procedure for 7-point stencils on a 3-D
                         grid (same pattern and the same sync-free solves as ILU(0), values that cancel part of the dropped fill)

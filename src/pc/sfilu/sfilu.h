@@ -40,6 +40,34 @@ typedef struct {
   PetscScalar *pub;   /* device, 4 values per position (4 arrays of start[nplanes]) */
 } SFILUSIPPlanes;
 
+/*
+   How the GPU generic ILU(0) kernel pairs a row's entries with those of a dependency's U row: by the
+   masks of SFILUMatchMap, by a binary search over the lanes, or with the U row broadcast entry by
+   entry; auto maps the rows a map can hold and searches or broadcasts the others by the width of the levels.
+*/
+typedef enum {
+  SFILU_FACTOR_MATCH_AUTO,
+  SFILU_FACTOR_MATCH_MAP,
+  SFILU_FACTOR_MATCH_SEARCH,
+  SFILU_FACTOR_MATCH_BROADCAST
+} SFILUFactorMatch;
+PETSC_INTERN const char *const SFILUFactorMatches[];
+
+/*
+   For the GPU generic ILU(0) kernel, per L entry (r, c): which positions of row r the update by U(c)
+   changes and which entries of U(c) it reads, as two 32-bit masks (relative to the row's first entry
+   and to U(c)'s diagonal); both lists are sorted by column, so the k-th set bit of one pairs with the
+   k-th of the other. Built once per pattern, so that a refactorization loads only the U(c) values it
+   uses and neither their columns nor searches. Row mask bit 0 (never a position updated: it is the
+   row's first L entry) marks an entry the masks cannot hold (row r or U(c) longer than 32): its row is
+   factored by search or broadcast.
+*/
+typedef struct {
+  PetscInt  nl;     /* L entries */
+  int      *lstart; /* device, n + 1: the first L entry of each row */
+  unsigned *masks;  /* device, 2 per L entry: {positions in row r, positions in U(c)}; {1, 0} where they cannot be held */
+} SFILUMatchMap;
+
 /* The norm the fused Richardson iteration tests: of (LU)^{-1} (b - A x) (KSPRICHARDSON's default), of b - A x, or the 1-norm of b - A x (the SIP papers') */
 typedef enum {
   SFILU_RICHARDSON_NORM_PRECONDITIONED,
@@ -60,13 +88,14 @@ typedef struct {
   SFILUSIPVariant    sip_variant; /* GPU factorization schedule */
   PetscBool          built_sip;   /* the factor's pattern was set up (and checked) for SIP */
   PetscBool          grid_factor; /* GPU grid layout: ILU(0) factored by SIP's hyperplane kernel with alpha 0 (SFILUHyperplaneILU0_Device()) */
-  PetscBool3         factor_search; /* GPU generic ILU(0) kernel: a lane finds its columns in U(c) by a binary search over the vector's lanes, or U(c) is broadcast entry by entry; unknown: by the width of the levels */
+  SFILUFactorMatch   factor_match; /* GPU generic ILU(0) kernel: how a row finds its entries in U(c) */
 
   /* the factor, on the host (F) or on the device (T); its pattern and analysis are rebuilt only when A's pattern changes */
   PetscBool     ondevice;
   SFPCTriFactor F;
   SFPCTriDevice T;
   SFILUSIPPlanes planes; /* GPU SIP, and GPU ILU(0) on the grid layout */
+  SFILUMatchMap  map;    /* GPU generic ILU(0), built by its first factorization that uses it */
   Vec           xd, yd; /* device stand-ins of host vectors given to a device factor (SFPCStageVecs()) */
   Vec           delta; /* PCApplyRichardson()'s correction (LU)^{-1} r */
 
@@ -97,7 +126,9 @@ PETSC_INTERN PetscErrorCode SFILUCheckSIPPattern(const SFPCTriFactor *, const Pe
 PETSC_INTERN PetscErrorCode SFILUSIPPatternError(const PetscInt[3], PetscInt, PetscInt);
 PETSC_INTERN PetscErrorCode SFILUFactorSIP_Host(SFPCTriFactor *, const PetscScalar[], const PetscInt[3], PetscReal, PetscReal, PetscReal, PetscBool, SFILUResult *);
 PETSC_INTERN PetscErrorCode SFILUShiftBounds_Host(const SFPCTriFactor *, const PetscScalar[], PetscReal *, PetscReal *);
-PETSC_INTERN PetscErrorCode SFILUFactorNumeric_Device(SFPCTriDevice, const PetscScalar *, PetscReal, PetscReal, PetscBool, PetscBool3, SFILUResult *);
+PETSC_INTERN PetscErrorCode SFILUFactorNumeric_Device(SFPCTriDevice, const SFILUMatchMap *, const PetscScalar *, PetscReal, PetscReal, PetscBool, SFILUFactorMatch, SFILUResult *);
+PETSC_INTERN PetscErrorCode SFILUMatchMapCreate_Device(SFPCTriDevice, SFILUMatchMap *);
+PETSC_INTERN PetscErrorCode SFILUMatchMapDestroy_Device(SFILUMatchMap *);
 PETSC_INTERN PetscErrorCode SFILUShiftBounds_Device(SFPCTriDevice, const PetscScalar *, PetscReal *, PetscReal *);
 PETSC_INTERN PetscErrorCode SFILUReportBegin_Device(SFPCTriDevice, SFILUResult *);
 PETSC_INTERN PetscErrorCode SFILUReportEnd_Device(SFPCTriDevice, SFILUResult *);

@@ -15,6 +15,7 @@ PetscErrorCode SFILUSymbolic_Device(SFILU *s, Mat A)
 
   PetscFunctionBegin;
   PetscCall(MatGetLocalSize(A, &n, NULL));
+  PetscCall(SFILUMatchMapDestroy_Device(&s->map)); /* the map belongs to the pattern and schedule being replaced */
   PetscCall(MatSeqAIJCUSPARSEGetIJ(A, PETSC_FALSE, &ai, &aj));
   PetscCall(SFPCTriDeviceCreate(n, -1, ai, aj, PETSC_FALSE, &s->engine, &s->T));
   PetscCall(MatSeqAIJCUSPARSERestoreIJ(A, PETSC_FALSE, &ai, &aj));
@@ -56,7 +57,10 @@ PetscErrorCode SFILUAttempt_Device(SFILU *s, const PetscScalar *aa, PetscReal sh
   PetscFunctionBegin;
   if (s->sip) PetscCall(SFILUFactorSIP_Device(s->T, &s->planes, aa, s->sip_alpha, s->sip_variant, shift, s->zeropivot, positive, res));
   else if (SFILUHyperplaneILU0_Device(s)) PetscCall(SFILUFactorSIP_Device(s->T, &s->planes, aa, 0.0, SFILU_SIP_SYNCFREE, shift, s->zeropivot, positive, res));
-  else PetscCall(SFILUFactorNumeric_Device(s->T, aa, shift, s->zeropivot, positive, s->factor_search, res));
+  else {
+    if (s->factor_match != SFILU_FACTOR_MATCH_SEARCH && s->factor_match != SFILU_FACTOR_MATCH_BROADCAST && !s->map.lstart) PetscCall(SFILUMatchMapCreate_Device(s->T, &s->map));
+    PetscCall(SFILUFactorNumeric_Device(s->T, &s->map, aa, shift, s->zeropivot, positive, s->factor_match, res));
+  }
   PetscCall(SFPCTriDeviceValuesChanged(s->T));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -72,6 +76,7 @@ PetscErrorCode SFILUView_Device(SFILU *s, PetscViewer viewer)
 {
   PetscFunctionBegin;
   PetscCall(SFPCTriDeviceView(s->T, viewer));
+  if (s->map.lstart) PetscCall(PetscViewerASCIIPrintf(viewer, "ILU(0) match map: %.3g MiB on the device\n", (double)((2.0 * sizeof(unsigned) * s->map.nl + sizeof(int) * (s->T->n + 1)) / 1048576.0)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -164,6 +169,7 @@ PetscErrorCode SFILUReset_Device(SFILU *s)
   PetscFunctionBegin;
   PetscCall(SFPCTriDeviceDestroy(&s->T));
   PetscCall(SFILUSIPPlanesDestroy_Device(&s->planes));
+  PetscCall(SFILUMatchMapDestroy_Device(&s->map));
   PetscCall(VecDestroy(&s->xd));
   PetscCall(VecDestroy(&s->yd));
   PetscCall(VecDestroy(&s->delta));
