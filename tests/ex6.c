@@ -123,7 +123,7 @@ static PetscErrorCode CompareApply(PC pc, Mat A, Vec r, const char *when)
   PetscReal       err, nrm;
   PetscInt        n, ncolors, ngreedy, *greedy;
   const PetscInt *color;
-  PetscBool       proper, same = PETSC_TRUE;
+  PetscBool       proper = PETSC_FALSE, same = PETSC_TRUE; /* proper: set by ProperColoring(); the compiler cannot see it through PetscCall() */
 
   PetscFunctionBegin;
   PetscCall(MatGetSize(A, &n, NULL));
