@@ -486,7 +486,7 @@ PetscErrorCode SFILUFactorNumeric_Device(SFPCTriDevice T, const SFILUMatchMap *M
   cudaStream_t       stream;
   int                blocks, epoch;
   unsigned long long base;
-  const bool         usemap = match != SFILU_FACTOR_MATCH_SEARCH && match != SFILU_FACTOR_MATCH_BROADCAST && M->lstart;
+  const bool         usemap = SFILUFactorMatchUsesMap(match) && M->lstart;
   bool               search = match == SFILU_FACTOR_MATCH_SEARCH;
 
   PetscFunctionBegin;
@@ -496,7 +496,7 @@ PetscErrorCode SFILUFactorNumeric_Device(SFPCTriDevice T, const SFILUMatchMap *M
   PetscCall(SFPCTriDeviceTakeTickets(T, T->lower.ntasks, T->lower.factor_resident, &blocks, &base));
   PetscCall(SFPCTriDeviceNextEpoch(T, &epoch));
   PetscCall(PetscLogGpuTimeBegin());
-  if (match == SFILU_FACTOR_MATCH_AUTO || match == SFILU_FACTOR_MATCH_MAP) search = (long long)T->lower.ntasks >= (long long)SFPC_ILU0_SEARCH_TASKS * T->lower.nlevels * T->sms; /* for the rows the map cannot hold */
+  if (SFILUFactorMatchUsesMap(match)) search = (long long)T->lower.ntasks >= (long long)SFPC_ILU0_SEARCH_TASKS * T->lower.nlevels * T->sms; /* for the rows the map cannot hold */
   (search ? ILU0Kernel<true> : ILU0Kernel<false>)<<<blocks, 32 * SFPC_WARPS_PER_BLOCK, 0, stream>>>(T->i, T->j, T->diag, usemap ? M->lstart : NULL, usemap ? (const uint2 *)M->masks : NULL, A, T->a, T->lower, T->flags, epoch, T->counter, base, (double)shift, (double)zeropivot, (int)positive, T->report);
   PetscCallCUDA(cudaGetLastError());
   PetscCall(PetscLogGpuTimeEnd());

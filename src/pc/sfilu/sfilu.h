@@ -53,6 +53,12 @@ typedef enum {
 } SFILUFactorMatch;
 PETSC_INTERN const char *const SFILUFactorMatches[];
 
+/* Whether this choice factors with the match map (where the map holds the row). */
+static inline PetscBool SFILUFactorMatchUsesMap(SFILUFactorMatch m)
+{
+  return (PetscBool)(m == SFILU_FACTOR_MATCH_AUTO || m == SFILU_FACTOR_MATCH_MAP);
+}
+
 /*
    For the GPU generic ILU(0) kernel, per L entry (r, c): which positions of row r the update by U(c)
    changes and which entries of U(c) it reads, as two 32-bit masks (relative to the row's first entry

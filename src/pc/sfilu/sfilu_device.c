@@ -58,7 +58,7 @@ PetscErrorCode SFILUAttempt_Device(SFILU *s, const PetscScalar *aa, PetscReal sh
   if (s->sip) PetscCall(SFILUFactorSIP_Device(s->T, &s->planes, aa, s->sip_alpha, s->sip_variant, shift, s->zeropivot, positive, res));
   else if (SFILUHyperplaneILU0_Device(s)) PetscCall(SFILUFactorSIP_Device(s->T, &s->planes, aa, 0.0, SFILU_SIP_SYNCFREE, shift, s->zeropivot, positive, res));
   else {
-    if (s->factor_match != SFILU_FACTOR_MATCH_SEARCH && s->factor_match != SFILU_FACTOR_MATCH_BROADCAST && !s->map.lstart) PetscCall(SFILUMatchMapCreate_Device(s->T, &s->map));
+    if (SFILUFactorMatchUsesMap(s->factor_match) && !s->map.lstart) PetscCall(SFILUMatchMapCreate_Device(s->T, &s->map));
     PetscCall(SFILUFactorNumeric_Device(s->T, &s->map, aa, shift, s->zeropivot, positive, s->factor_match, res));
   }
   PetscCall(SFPCTriDeviceValuesChanged(s->T));
