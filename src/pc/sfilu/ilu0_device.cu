@@ -81,8 +81,7 @@ __device__ __forceinline__ bool InRegisters(int s, int nl, int len)
 __device__ __forceinline__ unsigned ProbeDependencies(const int *flags, int epoch, const Dependency &d, bool mine, unsigned vmask)
 {
   const unsigned seen = __ballot_sync(vmask, mine && sfpc::IsReady(flags, d.c, epoch));
-  sfpc::AcquireReady();
-  __syncwarp(vmask); /* each lane's acquire covers what the others read of the rows it saw finished */
+  __syncwarp(vmask); /* after each lane's acquire, the others read the rows it saw finished */
   return seen;
 }
 
