@@ -7,7 +7,8 @@
    entries of its own row that share a column. Rows of up to SFPC_ILU0_ROW_SLOTS entries per lane
    do this in registers (RowInRegisters), longer rows and one-lane rows in memory (RowInMemory). In
    registers, the entries of U(c) a row uses come from the match map (SFILUMatchMap, MaskMatch) where
-   it holds the row, else from a search of U(c) loaded whole (ChunkMatch).
+   it holds the row, else from a search of U(c) loaded whole (ChunkMatch). A warp whose rows all use
+   the map runs them in one control flow (WarpInRegisters).
    The vector size comes from the row's length class, as the thesis's ILU_adapt chooses it from
    row lengths (shared/seeds/001, chapter 5).
 */
@@ -109,7 +110,7 @@ struct MaskMatch {
   unsigned rowmask;
   double   pivot, u[SLOTS];
 
-  __device__ __forceinline__ void Load(const int *__restrict__, const double *a, const Dependency &d, int j, int t, int s, int v0, unsigned vmask)
+  __device__ __forceinline__ void Load(const double *a, const Dependency &d, int j, int t, int s, int v0, unsigned vmask)
   {
     const int      cd    = __shfl_sync(vmask, d.cd, v0 + j);
     const unsigned umask = __shfl_sync(vmask, d.umask, v0 + j);
@@ -121,13 +122,16 @@ struct MaskMatch {
       u[q]        = Masked(rowmask, p) ? __ldcg(a + cd + __fns(umask, 0, __popc(rowmask & ((1u << p) - 1)) + 1)) : 0.0;
     }
   }
-  __device__ __forceinline__ double Pivot(int, unsigned) const { return pivot; }
-  __device__ __forceinline__ void   Apply(const int *__restrict__, const double *, double l, int t, int s, int, unsigned, int, const int (&)[SLOTS], double (&val)[SLOTS])
+  __device__ __forceinline__ void Apply(double l, int t, int s, double (&val)[SLOTS]) const
   {
 #pragma unroll
     for (int q = 0; q < SLOTS; q++)
       if (Masked(rowmask, t + q * s)) val[q] = Update(val[q], l, u[q]);
   }
+  /* RowInRegisters' interface */
+  __device__ __forceinline__ void Load(const int *__restrict__, const double *a, const Dependency &d, int j, int t, int s, int v0, unsigned vmask) { Load(a, d, j, t, s, v0, vmask); }
+  __device__ __forceinline__ double Pivot(int, unsigned) const { return pivot; }
+  __device__ __forceinline__ void   Apply(const int *__restrict__, const double *, double l, int t, int s, int, unsigned, int, const int (&)[SLOTS], double (&val)[SLOTS]) const { Apply(l, t, s, val); }
 };
 
 /* U(c) loaded s entries at a time, one per lane, matched by columns: a binary search over the lanes (SEARCH) or a broadcast. */
@@ -203,6 +207,47 @@ __device__ __forceinline__ void RowInRegisters(const int *__restrict__ aj, doubl
     cur.Apply(aj, a, l, t, s, v0, vmask, len, col, val);
     if (t == j) val[0] = l; /* the entry's column is below c: no update above touched it */
     if (ahead) cur = next;
+  }
+}
+
+/*
+   RowInRegisters with the map for all rows of a warp at once: every lane runs the same control
+   flow, so the vectors wait for their dependencies and load their values together. Each vector
+   on its own path (RowInRegisters) leaves the warp's paths divergent, and divergent paths issue
+   one after another, so the vectors' round trips to L2 add up instead of overlapping: with 8 rows
+   a warp (7-point), this took the refactorization from 2.60 to 2.02 ms at 128^3 (bench/README.md).
+   A vector waits for dependency j until the slowest row of its warp has it, which costs little
+   where a warp's rows share a level. active: the lane's vector has a row; nl: its L entries.
+*/
+template <int SLOTS>
+__device__ __forceinline__ void WarpInRegisters(const double *a, const int *flags, int epoch, int s, int t, bool active, int nl, const Dependency &dep, double (&val)[SLOTS])
+{
+  const unsigned   all = 0xffffffffu;
+  const int        lane = threadIdx.x & 31, v0 = lane & ~(s - 1);
+  const int        nmax = __reduce_max_sync(all, active ? nl : 0);
+  const bool       mine = active && t < nl;
+  unsigned         seen = ProbeDependencies(flags, epoch, dep, mine, all);
+  bool             loaded = false; /* cur holds dependency j, loaded after it was seen */
+  MaskMatch<SLOTS> cur, next;
+  for (int j = 0; j < nmax; j++) {
+    const bool need = active && j < nl;
+    while (!__all_sync(all, !need || (seen >> (v0 + j) & 1))) {
+      sfpc::Backoff();
+      seen |= ProbeDependencies(flags, epoch, dep, mine && !(seen >> lane & 1), all); /* the later ones too, to load them ahead */
+    }
+    if (__any_sync(all, need && !loaded)) {
+      MaskMatch<SLOTS> now;
+      now.Load(a, dep, j, t, s, v0, all);
+      if (!loaded) cur = now;
+    }
+    if (j + 1 < nmax) next.Load(a, dep, j + 1, t, s, v0, all); /* kept where it was seen already: in flight during this one's updates */
+    loaded         = j + 1 < nl && (seen >> (v0 + j + 1) & 1);
+    const double l = __dmul_rn(__shfl_sync(all, val[0], v0 + j), cur.pivot); /* a_rk / u_cc */
+    if (need) {
+      cur.Apply(l, t, s, val);
+      if (t == j) val[0] = l;
+    }
+    cur = next;
   }
 }
 
@@ -324,10 +369,13 @@ __global__ void __launch_bounds__(32 * SFPC_WARPS_PER_BLOCK) ILU0Kernel(const in
       }
     }
     rowsum = sfpc::VectorSum(rowsum, s); /* all lanes: the last whole-warp step before the next ticket */
+    const bool together = masks && __all_sync(0xffffffffu, !active || inreg) && !__any_sync(0xffffffffu, active && (dep.rowmask & 1)); /* every row of the warp by the map */
+    if (together) WarpInRegisters<SLOTS>(a, flags, epoch, s, t, active, rd - rb, dep, val);
     if (active) {
       const int nl = rd - rb, len = re - rb;
       __syncwarp(vmask);
-      if (inreg) {
+      if (together) { /* done above */
+      } else if (inreg) {
         if (masks && !__any_sync(vmask, dep.rowmask & 1)) RowInRegisters<SLOTS, MaskMatch<SLOTS>>(aj, a, flags, epoch, s, t, vmask, nl, len, dep, col, val);
         else RowInRegisters<SLOTS, ChunkMatch<SLOTS, SEARCH>>(aj, a, flags, epoch, s, t, vmask, nl, len, dep, col, val);
       } else RowInMemory(aj, ai, ad, a, flags, epoch, s, t, vmask, rb, rd, re);
