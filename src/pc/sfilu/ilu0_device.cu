@@ -69,7 +69,7 @@ __device__ __forceinline__ int FindColumn(const int *__restrict__ aj, int lo, in
 /* What a row needs to know of one dependency c: its diagonal position, the end of its U part, and its masks in the match map. */
 struct Dependency {
   int      c, cd, ce;
-  unsigned rowmask, umask;
+  unsigned rowmask, umask, lo, hi;
 };
 
 /* Whether a row of nl L entries and len entries, given to a vector of s lanes, is factored in registers (see SFPC_ILU0_ROW_SLOTS). */
@@ -103,7 +103,9 @@ __device__ __forceinline__ bool Masked(unsigned rowmask, int p)
 /*
    U(c) matched by the masks of SFILUMatchMap: a lane loads 1/u_cc and the U(c) entries its slots
    are updated with, found by rank (the k-th set bit of one mask pairs with the k-th of the other):
-   only the values the row uses, and no columns.
+   only the values the row uses, and no columns. The offset of rank k in U(c) comes from the map's
+   nibbles where they hold it; __fns on the U mask, which it replaced, made most of the kernel's
+   instructions (refactorization 1-14% faster without it, bench/README.md).
 */
 template <int SLOTS>
 struct MaskMatch {
@@ -114,12 +116,20 @@ struct MaskMatch {
   {
     const int      cd    = __shfl_sync(vmask, d.cd, v0 + j);
     const unsigned umask = __shfl_sync(vmask, d.umask, v0 + j);
+    const unsigned lo    = __shfl_sync(vmask, d.lo, v0 + j);
+    const unsigned hi    = __shfl_sync(vmask, d.hi, v0 + j);
     rowmask              = __shfl_sync(vmask, d.rowmask, v0 + j);
     pivot                = __ldcg(a + cd);
 #pragma unroll
     for (int q = 0; q < SLOTS; q++) {
       const int p = t + q * s;
-      u[q]        = Masked(rowmask, p) ? __ldcg(a + cd + __fns(umask, 0, __popc(rowmask & ((1u << p) - 1)) + 1)) : 0.0;
+      u[q]        = 0.0;
+      if (Masked(rowmask, p)) {
+        const int k   = __popc(rowmask & ((1u << p) - 1)); /* the position's rank among those U(c) updates */
+        unsigned  off = k < 8 ? lo >> 4 * k & 15 : k < 16 ? hi >> 4 * (k - 8) & 15 : 0;
+        if (!off) off = __fns(umask, 0, k + 1); /* not in the nibbles: __fns, about 56 instructions on sm_90 */
+        u[q] = __ldcg(a + cd + off);
+      }
     }
   }
   __device__ __forceinline__ void Apply(double l, int t, int s, double (&val)[SLOTS]) const
@@ -319,7 +329,7 @@ __device__ __forceinline__ void SetSlot(double (&val)[SLOTS], int q, double v)
    masks: the match map (SFILUMatchMap), or NULL.
 */
 template <bool SEARCH>
-__global__ void __launch_bounds__(32 * SFPC_WARPS_PER_BLOCK) ILU0Kernel(const int *__restrict__ ai, const int *__restrict__ aj, const int *__restrict__ ad, const int *__restrict__ lstart, const uint2 *__restrict__ masks, const double *__restrict__ A, double *a, SFPCSchedule S, int *flags, int epoch, unsigned long long *counter, unsigned long long base, double shift, double zeropivot, int positive, int *found)
+__global__ void __launch_bounds__(32 * SFPC_WARPS_PER_BLOCK) ILU0Kernel(const int *__restrict__ ai, const int *__restrict__ aj, const int *__restrict__ ad, const int *__restrict__ lstart, const uint4 *__restrict__ masks, const double *__restrict__ A, double *a, SFPCSchedule S, int *flags, int epoch, unsigned long long *counter, unsigned long long base, double shift, double zeropivot, int positive, int *found)
 {
   constexpr int    SLOTS = SFPC_ILU0_ROW_SLOTS > 0 ? SFPC_ILU0_ROW_SLOTS : 1;
   const int        lane  = threadIdx.x & 31;
@@ -333,7 +343,7 @@ __global__ void __launch_bounds__(32 * SFPC_WARPS_PER_BLOCK) ILU0Kernel(const in
     int            col[SLOTS];
     double         val[SLOTS];
     bool           inreg = false;
-    Dependency     dep{0, 0, 0, 0, 0};
+    Dependency     dep{0, 0, 0, 0, 0, 0, 0};
 
     if (active) {
       r     = S.order[p];
@@ -355,9 +365,11 @@ __global__ void __launch_bounds__(32 * SFPC_WARPS_PER_BLOCK) ILU0Kernel(const in
           dep.cd = ad[dep.c];
           dep.ce = ai[dep.c + 1];
           if (masks) {
-            const uint2 m = masks[lstart[r] + t];
+            const uint4 m = masks[lstart[r] + t];
             dep.rowmask   = m.x;
             dep.umask     = m.y;
+            dep.lo        = m.z;
+            dep.hi        = m.w;
           }
         }
       } else {
@@ -405,24 +417,28 @@ __global__ void __launch_bounds__(32 * SFPC_WARPS_PER_BLOCK) ILU0Kernel(const in
 
 /*
    The match map's masks (SFILUMatchMap), a warp per row and a lane per L entry: lane k merges
-   U(c) with the rest of the row, as the host's factorization walks them.
+   U(c) with the rest of the row, as the host's factorization walks them, and notes the U(c) offset
+   of each of the first 16 matches that fits in 4 bits.
 */
-__global__ void MatchMapKernel(int n, const int *__restrict__ ai, const int *__restrict__ aj, const int *__restrict__ ad, const int *__restrict__ lstart, uint2 *masks)
+__global__ void MatchMapKernel(int n, const int *__restrict__ ai, const int *__restrict__ aj, const int *__restrict__ ad, const int *__restrict__ lstart, uint4 *masks)
 {
   const int lane = threadIdx.x & 31;
   for (int r = (blockIdx.x * blockDim.x + threadIdx.x) / 32; r < n; r += gridDim.x * blockDim.x / 32) {
     const int rb = ai[r], rd = ad[r], re = ai[r + 1];
     for (int k = rb + lane; k < rd; k += 32) {
       const int c = aj[k], cd = ad[c], ce = ai[c + 1];
-      uint2     m = make_uint2(1, 0); /* cannot be held */
+      uint4     m = make_uint4(1, 0, 0, 0); /* cannot be held */
       if (re - rb <= 32 && ce - cd <= 32) {
-        m = make_uint2(0, 0);
-        for (int e = cd + 1, q = k + 1; e < ce && q < re; e++) {
+        m = make_uint4(0, 0, 0, 0);
+        for (int e = cd + 1, q = k + 1, rank = 0; e < ce && q < re; e++) {
           const int col = aj[e];
           while (q < re && aj[q] < col) q++;
           if (q < re && aj[q] == col) {
             m.x |= 1u << (q - rb);
             m.y |= 1u << (e - cd);
+            if (rank < 8 && e - cd < 16) m.z |= (unsigned)(e - cd) << 4 * rank;
+            else if (rank < 16 && e - cd < 16) m.w |= (unsigned)(e - cd) << 4 * (rank - 8);
+            rank++;
           }
         }
       }
@@ -509,8 +525,8 @@ PetscErrorCode SFILUMatchMapCreate_Device(SFPCTriDevice T, SFILUMatchMap *M)
   PetscCallCUDA(cudaMemcpyAsync(&nl, M->lstart + n, sizeof(int), cudaMemcpyDeviceToHost, stream));
   PetscCallCUDA(cudaStreamSynchronize(stream)); /* the masks' size: once per pattern */
   M->nl = nl;
-  PetscCallCUDA(cudaMalloc(&M->masks, 2 * sizeof(unsigned) * PetscMax(nl, 1)));
-  if (n) MatchMapKernel<<<PetscMin(n / (tpb / 32) + 1, 64 * T->sms), tpb, 0, stream>>>(n, T->i, T->j, T->diag, M->lstart, (uint2 *)M->masks);
+  PetscCallCUDA(cudaMalloc(&M->masks, 4 * sizeof(unsigned) * PetscMax(nl, 1)));
+  if (n) MatchMapKernel<<<PetscMin(n / (tpb / 32) + 1, 64 * T->sms), tpb, 0, stream>>>(n, T->i, T->j, T->diag, M->lstart, (uint4 *)M->masks);
   PetscCallCUDA(cudaGetLastError());
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -544,7 +560,7 @@ PetscErrorCode SFILUFactorNumeric_Device(SFPCTriDevice T, const SFILUMatchMap *M
   PetscCall(SFPCTriDeviceNextEpoch(T, &epoch));
   PetscCall(PetscLogGpuTimeBegin());
   if (SFILUFactorMatchUsesMap(match)) search = (long long)T->lower.ntasks >= (long long)SFPC_ILU0_SEARCH_TASKS * T->lower.nlevels * T->sms; /* for the rows the map cannot hold */
-  (search ? ILU0Kernel<true> : ILU0Kernel<false>)<<<blocks, 32 * SFPC_WARPS_PER_BLOCK, 0, stream>>>(T->i, T->j, T->diag, usemap ? M->lstart : NULL, usemap ? (const uint2 *)M->masks : NULL, A, T->a, T->lower, T->flags, epoch, T->counter, base, (double)shift, (double)zeropivot, (int)positive, T->report);
+  (search ? ILU0Kernel<true> : ILU0Kernel<false>)<<<blocks, 32 * SFPC_WARPS_PER_BLOCK, 0, stream>>>(T->i, T->j, T->diag, usemap ? M->lstart : NULL, usemap ? (const uint4 *)M->masks : NULL, A, T->a, T->lower, T->flags, epoch, T->counter, base, (double)shift, (double)zeropivot, (int)positive, T->report);
   PetscCallCUDA(cudaGetLastError());
   PetscCall(PetscLogGpuTimeEnd());
   PetscCall(SFILUReportEnd_Device(T, res));

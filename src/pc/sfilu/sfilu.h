@@ -63,15 +63,16 @@ static inline PetscBool SFILUFactorMatchUsesMap(SFILUFactorMatch m)
    For the GPU generic ILU(0) kernel, per L entry (r, c): which positions of row r the update by U(c)
    changes and which entries of U(c) it reads, as two 32-bit masks (relative to the row's first entry
    and to U(c)'s diagonal); both lists are sorted by column, so the k-th set bit of one pairs with the
-   k-th of the other. Built once per pattern, so that a refactorization loads only the U(c) values it
-   uses and neither their columns nor searches. Row mask bit 0 (never a position updated: it is the
+   k-th of the other; and the offsets in U(c) of the first 16 ranks, 4 bits each (0: not held, the
+   offset is then found in the U mask). Built once per pattern, so that a refactorization loads only
+   the U(c) values it uses and neither their columns nor searches. Row mask bit 0 (never a position updated: it is the
    row's first L entry) marks an entry the masks cannot hold (row r or U(c) longer than 32): its row is
    factored by search or broadcast.
 */
 typedef struct {
   PetscInt  nl;     /* L entries */
   int      *lstart; /* device, n + 1: the first L entry of each row */
-  unsigned *masks;  /* device, 2 per L entry: {positions in row r, positions in U(c)}; {1, 0} where they cannot be held */
+  unsigned *masks;  /* device, 4 per L entry: {positions in row r, positions in U(c), offsets of ranks 0-7, of ranks 8-15}; {1, 0, 0, 0} where they cannot be held */
 } SFILUMatchMap;
 
 /* The norm the fused Richardson iteration tests: of (LU)^{-1} (b - A x) (KSPRICHARDSON's default), of b - A x, or the 1-norm of b - A x (the SIP papers') */
