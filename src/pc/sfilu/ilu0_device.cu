@@ -104,8 +104,8 @@ __device__ __forceinline__ bool Masked(unsigned rowmask, int p)
    U(c) matched by the masks of SFILUMatchMap: a lane loads 1/u_cc and the U(c) entries its slots
    are updated with, found by rank (the k-th set bit of one mask pairs with the k-th of the other):
    only the values the row uses, and no columns. The offset of rank k in U(c) comes from the map's
-   nibbles where they hold it; __fns on the U mask, which it replaced, made most of the kernel's
-   instructions (refactorization 1-14% faster without it, bench/README.md).
+   nibbles where they hold it, instead of __fns on the U mask (about 56 instructions on sm_90, per slot
+   and dependency; the refactorization became 1-14% faster, bench/README.md).
 */
 template <int SLOTS>
 struct MaskMatch {
