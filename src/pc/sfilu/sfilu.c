@@ -314,8 +314,8 @@ static PetscErrorCode PCDestroy_SFILU(PC pc)
                         generic sync-free ILU(0) kernel; costs 48 bytes a grid point more
 .  -pc_sfilu_factor_match <auto,map,search,broadcast> - GPU generic ILU(0) kernel (every layout but grid): how a row
                         finds the entries of a dependency's U row that update it. map: two 32-bit masks per L entry and the U offsets
-                        of its first 16 matches, built with the first factorization (16 bytes per L entry), so that a refactorization loads only the U values it uses;
-                        rows over 32 entries, or with a dependency whose U row is longer, are searched or broadcast as in auto.
+                        of its first 16 matches, built with the first factorization (16 bytes per L entry), so that a refactorization
+                        loads only the U values it uses; rows over 32 entries, or with a dependency whose U row is longer, are searched or broadcast as in auto.
                         search: a binary search over the lanes (fewer instructions: pays where the levels are wide). broadcast: U(c)
                         broadcast entry by entry (shorter dependent chain: pays where the levels are narrow). auto: map, and for the
                         rows it cannot hold search from 8 tasks per level and SM, else broadcast

@@ -65,9 +65,9 @@ static inline PetscBool SFILUFactorMatchUsesMap(SFILUFactorMatch m)
    and to U(c)'s diagonal); both lists are sorted by column, so the k-th set bit of one pairs with the
    k-th of the other; and the offsets in U(c) of the first 16 ranks, 4 bits each (0: not held, the
    offset is then found in the U mask). Built once per pattern, so that a refactorization loads only
-   the U(c) values it uses and neither their columns nor searches. Row mask bit 0 (never a position updated: it is the
-   row's first L entry) marks an entry the masks cannot hold (row r or U(c) longer than 32): its row is
-   factored by search or broadcast.
+   the U(c) values it uses and neither their columns nor searches. Row mask bit 0 (never a position
+   updated: it is the row's first L entry) marks an entry the masks cannot hold (row r or U(c) longer
+   than 32): its row is factored by search or broadcast.
 */
 typedef struct {
   PetscInt  nl;     /* L entries */
