@@ -287,6 +287,9 @@ int main(int argc, char **argv)
     test:
       suffix: convdiff_permuted
       args: -problem convdiff -n 12 -peclet 5 -permute 3 -ksp_gmres_restart 100
+    test: # every 7th row also couples to row 0, whose U part is long
+      suffix: hub
+      args: -problem convdiff -n 10 -peclet 5 -hub 7 -refactor
     # PETSc's ILU uses its inode variant on these block-structured matrices by default: the same
     # factorization with other rounding, which GMRES amplifies on such ill-conditioned systems.
     test:
@@ -331,6 +334,9 @@ int main(int argc, char **argv)
     test:
       suffix: gpu_convdiff_permuted
       args: -problem convdiff -n 16 -peclet 5 -permute 3 -ksp_gmres_restart 100 -pc_sfilu_layout {{csr hyb}shared output} -pc_sfilu_levels {{asap alap}shared output}
+    test: # rows the match map holds share warps with rows it cannot (their dependency 0 has a long U part)
+      suffix: gpu_hub
+      args: -problem convdiff -n 12 -peclet 5 -hub 7 -refactor -pc_sfilu_factor_match {{map search broadcast}shared output}
     # On these ill-conditioned matrices one apply agrees with the host to rounding (checked) and repeats bit
     # for bit (checked), but GMRES(200) amplifies rounding over hundreds of iterations, as it amplifies the
     # difference between PETSc's own inode and plain ILU, and cuSPARSE's SpMV is not bitwise repeatable:

@@ -22,6 +22,7 @@ cases=(
   "$ex1 -dll_append $lib -device -problem convdiff -n 5 -peclet 10 -permute 3"
   "$ex1 -dll_append $lib -device -problem convdiff -n 5 -peclet 10 -permute 3 -pc_sfilu_layout csr -pc_sfilu_levels alap"
   "$ex1 -dll_append $lib -device -problem poisson27 -n 5 -permute 3 -refactor -pc_sfilu_factor_match search"
+  "$ex1 -dll_append $lib -device -problem convdiff -n 6 -peclet 5 -hub 5 -refactor"
   "$ex2 -dll_append $lib -mat_type aijcusparse -case zeropivot -pc_sfilu_shift_type nonzero"
   "$ex2 -dll_append $lib -mat_type aijcusparse -case zeropivot -pc_sfilu_shift_type nonzero -pc_sfilu_factor_match search"
   "$ex2 -dll_append $lib -mat_type aijcusparse -case nan"

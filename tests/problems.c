@@ -13,6 +13,9 @@
      -f <file>         Matrix Market file (.mtx, or .mtx.gz gzip-compressed), or a PETSc binary
                        matrix (any other name), e.g. a Jacobian saved by -ksp_view_mat binary:<file>
      -permute <seed>   apply a random symmetric permutation, destroying the structure
+     -hub <k>          couple unknown 0 with every k-th unknown, nonsymmetrically (before -permute): a
+                       long row and column, so that short rows depend on a row with a long U part
+                       while their neighbours do not (rows of both kinds share a warp on the GPU)
      -zslabs           on several ranks, give each rank whole z-planes of the grid (SIP's block per rank
                        then is a grid; the default splits rows evenly)
    Stencils are scaled by h^2 so entries are O(1) (elasticity's element matrices by 1/h, entries O(E)).
@@ -386,6 +389,28 @@ static PetscErrorCode MatrixMarketLoad(MPI_Comm comm, const char *file, Mat *A)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* a_{0,r} = 0.5, a_{r,0} = -0.25 for r = k, 2k, ...; a_00 grows by the row's new entries, so the pivots stay away from 0. */
+static PetscErrorCode HubCouple(Mat A, PetscInt k)
+{
+  PetscInt N, rstart, rend, added = 0;
+
+  PetscFunctionBegin;
+  PetscCall(MatGetSize(A, &N, NULL));
+  PetscCall(MatGetOwnershipRange(A, &rstart, &rend));
+  PetscCall(MatSetOption(A, MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_FALSE));
+  for (PetscInt r = k; r < N; r += k) {
+    if (r >= rstart && r < rend) PetscCall(MatSetValue(A, r, 0, -0.25, ADD_VALUES));
+    added++;
+  }
+  if (rstart == 0 && rend > 0) {
+    for (PetscInt r = k; r < N; r += k) PetscCall(MatSetValue(A, 0, r, 0.5, ADD_VALUES));
+    PetscCall(MatSetValue(A, 0, 0, 0.5 * added, ADD_VALUES));
+  }
+  PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode RandomSymmetricPermute(Mat *A, PetscInt seed)
 {
   PetscRandom rnd;
@@ -420,7 +445,7 @@ static PetscErrorCode RandomSymmetricPermute(Mat *A, PetscInt seed)
 PetscErrorCode TestProblemCreate(MPI_Comm comm, Mat *A, char *desc, size_t len)
 {
   char      problem[64] = "poisson7", file[PETSC_MAX_PATH_LEN] = "";
-  PetscInt  N = 16, seed = -1, cubes = 4;
+  PetscInt  N = 16, seed = -1, cubes = 4, hub = 0;
   PetscReal aniso = 1.0, pe = 0.0, jump = 1e4, E = 1.0, nu = 0.3;
   PetscBool isfile, iselast, zslabs = PETSC_FALSE;
 
@@ -436,6 +461,7 @@ PetscErrorCode TestProblemCreate(MPI_Comm comm, Mat *A, char *desc, size_t len)
   PetscCall(PetscOptionsReal("-poisson_ratio", "Poisson's ratio (elasticity)", NULL, nu, &nu, NULL));
   PetscCall(PetscOptionsString("-f", "Matrix Market file (file)", NULL, file, file, sizeof(file), NULL));
   PetscCall(PetscOptionsInt("-permute", "Seed of a random symmetric permutation", NULL, seed, &seed, NULL));
+  PetscCall(PetscOptionsInt("-hub", "Couple unknown 0 with every k-th unknown (0: not)", NULL, hub, &hub, NULL));
   PetscCall(PetscOptionsBool("-zslabs", "Each rank owns whole z-planes of the grid", NULL, zslabs, &zslabs, NULL));
   PetscOptionsEnd();
   PetscCall(PetscStrcmp(problem, "file", &isfile));
@@ -503,6 +529,13 @@ PetscErrorCode TestProblemCreate(MPI_Comm comm, Mat *A, char *desc, size_t len)
     if (isjumps) PetscCall(PetscSNPrintf(desc, len, "%s %" PetscInt_FMT "^3, jump %g on %" PetscInt_FMT "^3 cubes", problem, N, (double)jump, cubes));
     if (aniso != 1.0) PetscCall(PetscSNPrintf(desc, len, "%s %" PetscInt_FMT "^3, eps %g", problem, N, (double)aniso));
     if (pe != 0.0) PetscCall(PetscSNPrintf(desc, len, "%s %" PetscInt_FMT "^3, Pe %g", problem, N, (double)pe));
+  }
+  PetscCheck(hub >= 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-hub must be nonnegative");
+  if (hub) {
+    size_t l;
+    PetscCall(HubCouple(*A, hub));
+    PetscCall(PetscStrlen(desc, &l));
+    PetscCall(PetscSNPrintf(desc + l, len - l, ", hub every %" PetscInt_FMT, hub));
   }
   if (seed >= 0) {
     size_t l;
