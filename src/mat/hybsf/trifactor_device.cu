@@ -35,10 +35,12 @@ static void ScheduleWarps(SFPCTriDevice T, SFPCSchedule *S)
 {
   const PetscInt wps = T->opt.warps_per_sm;
   const PetscBool wide = (PetscBool)(S->nlevels > 0 && S->ntasks > (PetscInt)SFPC_WIDE_TASKS_PER_SM * S->nlevels * T->sms);
+  const PetscBool busy = (PetscBool)(S->nlevels > 0 && S->ntasks >= (PetscInt)SFPC_BUSY_TASKS_PER_SM * S->nlevels * T->sms);
   const PetscInt  solve = S->layout == SFPC_LAYOUT_GRID ? SFPC_GRID_WARPS_PER_SM : (wide ? SFPC_WIDE_WARPS_PER_SM : SFPC_SOLVE_WARPS_PER_SM);
+  const PetscInt  factor = wide ? SFPC_WIDE_WARPS_PER_SM : (busy ? SFPC_BUSY_WARPS_PER_SM : SFPC_FACTOR_WARPS_PER_SM);
 
   S->solve_resident  = T->sms * (int)PetscMax(wps != PETSC_DECIDE ? wps : solve, SFPC_WARPS_PER_BLOCK);
-  S->factor_resident = T->sms * (int)PetscMax(wps != PETSC_DECIDE ? wps : (wide ? SFPC_WIDE_WARPS_PER_SM : SFPC_FACTOR_WARPS_PER_SM), SFPC_WARPS_PER_BLOCK);
+  S->factor_resident = T->sms * (int)PetscMax(wps != PETSC_DECIDE ? wps : factor, SFPC_WARPS_PER_BLOCK);
 }
 
 /*
@@ -51,7 +53,7 @@ PetscErrorCode SFPCTriDeviceSetWarpsPerSM(SFPCTriDevice T, PetscInt wps)
   PetscFunctionBegin;
   PetscCheck(wps == PETSC_DECIDE || (wps >= 1 && wps <= 64), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Warps per SM must be in [1, 64], not %" PetscInt_FMT, wps);
   T->opt.warps_per_sm = wps;
-  T->resident         = (int)(T->sms * PetscMax(wps == PETSC_DECIDE ? SFPC_FACTOR_WARPS_PER_SM : wps, SFPC_WARPS_PER_BLOCK));
+  T->resident         = (int)(T->sms * PetscMax(wps == PETSC_DECIDE ? SFPC_ANALYSIS_WARPS_PER_SM : wps, SFPC_WARPS_PER_BLOCK));
   ScheduleWarps(T, &T->lower);
   ScheduleWarps(T, &T->upper);
   if (T->transpose) PetscCall(SFPCTriDeviceSetWarpsPerSM(T->transpose, wps));

@@ -5,10 +5,10 @@
    row walks its L entries left to right; for each one it waits until the row it names is
    finished, forms the multiplier, and subtracts the multiple of that row's U part from the
    entries of its own row that share a column. Rows of up to SFPC_ILU0_ROW_SLOTS entries per lane
-   do this in registers (RowInRegisters), longer rows and one-lane rows in memory (RowInMemory). In
-   registers, the entries of U(c) a row uses come from the match map (SFILUMatchMap, MaskMatch) where
-   it holds the row, else from a search of U(c) loaded whole (ChunkMatch). A warp whose rows all use
-   the map runs them in one control flow (WarpInRegisters).
+   do this in registers, longer rows and one-lane rows in memory (RowInMemory). In registers, the
+   entries of U(c) a row uses come from the match map (SFILUMatchMap, MaskMatch) where it holds the
+   row, and the rows of a warp the map holds run in one control flow (WarpInRegisters); other rows
+   search U(c) loaded whole (ChunkMatch, RowInRegisters).
    The vector size comes from the row's length class, as the thesis's ILU_adapt chooses it from
    row lengths (shared/seeds/001, chapter 5).
 */
@@ -138,10 +138,6 @@ struct MaskMatch {
     for (int q = 0; q < SLOTS; q++)
       if (Masked(rowmask, t + q * s)) val[q] = Update(val[q], l, u[q]);
   }
-  /* RowInRegisters' interface */
-  __device__ __forceinline__ void Load(const int *__restrict__, const double *a, const Dependency &d, int j, int t, int s, int v0, unsigned vmask) { Load(a, d, j, t, s, v0, vmask); }
-  __device__ __forceinline__ double Pivot(int, unsigned) const { return pivot; }
-  __device__ __forceinline__ void   Apply(const int *__restrict__, const double *, double l, int t, int s, int, unsigned, int, const int (&)[SLOTS], double (&val)[SLOTS]) const { Apply(l, t, s, val); }
 };
 
 /* U(c) loaded s entries at a time, one per lane, matched by columns: a binary search over the lanes (SEARCH) or a broadcast. */
@@ -196,13 +192,13 @@ struct ChunkMatch {
    Dependencies are taken in the host's order (k ascending) and each entry sees the host's
    operations in the host's order, so the factor is bitwise the host's.
 */
-template <int SLOTS, class Match>
+template <int SLOTS, bool SEARCH>
 __device__ __forceinline__ void RowInRegisters(const int *__restrict__ aj, double *a, const int *flags, int epoch, int s, int t, unsigned vmask, int nl, int len, const Dependency &dep, const int (&col)[SLOTS], double (&val)[SLOTS])
 {
   const int  v0   = (threadIdx.x & 31) & ~(s - 1);
   const bool mine = t < nl; /* nl <= s */
   unsigned   seen = ProbeDependencies(flags, epoch, dep, mine, vmask);
-  Match      cur, next;
+  ChunkMatch<SLOTS, SEARCH> cur, next;
   for (int j = 0; j < nl; j++) {
     if (j == 0 || !(seen >> (v0 + j) & 1)) { /* not loaded ahead: wait for it, then see which of the rest have finished meanwhile */
       if (!(seen >> (v0 + j) & 1)) {
@@ -221,13 +217,14 @@ __device__ __forceinline__ void RowInRegisters(const int *__restrict__ aj, doubl
 }
 
 /*
-   RowInRegisters with the map for all rows of a warp at once: every lane runs the same control
-   flow, so the vectors wait for their dependencies and load their values together. Each vector
-   on its own path (RowInRegisters) leaves the warp's paths divergent, and divergent paths issue
-   one after another, so the vectors' round trips to L2 add up instead of overlapping: with 8 rows
-   a warp (7-point), this took the refactorization from 2.60 to 2.02 ms at 128^3 (bench/README.md).
-   A vector waits for dependency j until the slowest row of its warp has it, which costs little
-   where a warp's rows share a level. active: the lane's vector has a row; nl: its L entries.
+   The rows of a warp that the map holds, in registers, all at once: every lane runs the same
+   control flow, so the vectors wait for their dependencies and load their values together. Each
+   vector on its own path (as RowInRegisters goes) leaves the warp's paths divergent, and divergent
+   paths issue one after another, so the vectors' round trips to L2 add up instead of overlapping:
+   with 8 rows a warp (7-point), this took the refactorization from 2.60 to 2.02 ms at 128^3
+   (bench/README.md). A vector waits for dependency j until the slowest row of its warp has it,
+   which costs little where a warp's rows share a level. active: the lane's vector has such a row;
+   nl: its L entries. Lanes of other vectors follow along and load nothing.
 */
 template <int SLOTS>
 __device__ __forceinline__ void WarpInRegisters(const double *a, const int *flags, int epoch, int s, int t, bool active, int nl, const Dependency &dep, double (&val)[SLOTS])
@@ -236,21 +233,23 @@ __device__ __forceinline__ void WarpInRegisters(const double *a, const int *flag
   const int        lane = threadIdx.x & 31, v0 = lane & ~(s - 1);
   const int        nmax = __reduce_max_sync(all, active ? nl : 0);
   const bool       mine = active && t < nl;
-  unsigned         seen = ProbeDependencies(flags, epoch, dep, mine, all);
+  Dependency       d    = dep;
+  d.rowmask             = active ? dep.rowmask : 0; /* the other rows' masks may say "not held": no loads by them */
+  unsigned         seen = ProbeDependencies(flags, epoch, d, mine, all);
   bool             loaded = false; /* cur holds dependency j, loaded after it was seen */
   MaskMatch<SLOTS> cur, next;
   for (int j = 0; j < nmax; j++) {
     const bool need = active && j < nl;
     while (!__all_sync(all, !need || (seen >> (v0 + j) & 1))) {
       sfpc::Backoff();
-      seen |= ProbeDependencies(flags, epoch, dep, mine && !(seen >> lane & 1), all); /* the later ones too, to load them ahead */
+      seen |= ProbeDependencies(flags, epoch, d, mine && !(seen >> lane & 1), all); /* the later ones too, to load them ahead */
     }
     if (__any_sync(all, need && !loaded)) {
       MaskMatch<SLOTS> now;
-      now.Load(a, dep, j, t, s, v0, all);
+      now.Load(a, d, j, t, s, v0, all);
       if (!loaded) cur = now;
     }
-    if (j + 1 < nmax) next.Load(a, dep, j + 1, t, s, v0, all); /* kept where it was seen already: in flight during this one's updates */
+    if (j + 1 < nmax) next.Load(a, d, j + 1, t, s, v0, all); /* kept where it was seen already: in flight during this one's updates */
     loaded         = j + 1 < nl && (seen >> (v0 + j + 1) & 1);
     const double l = __dmul_rn(__shfl_sync(all, val[0], v0 + j), cur.pivot); /* a_rk / u_cc */
     if (need) {
@@ -363,7 +362,6 @@ __global__ void __launch_bounds__(32 * SFPC_WARPS_PER_BLOCK) ILU0Kernel(const in
         if (t < rd - rb) { /* lane t's dependency: the row's entry t, in its first slot */
           dep.c  = col[0];
           dep.cd = ad[dep.c];
-          dep.ce = ai[dep.c + 1];
           if (masks) {
             const uint4 m = masks[lstart[r] + t];
             dep.rowmask   = m.x;
@@ -381,16 +379,19 @@ __global__ void __launch_bounds__(32 * SFPC_WARPS_PER_BLOCK) ILU0Kernel(const in
       }
     }
     rowsum = sfpc::VectorSum(rowsum, s); /* all lanes: the last whole-warp step before the next ticket */
-    const bool together = masks && __all_sync(0xffffffffu, !active || inreg) && !__any_sync(0xffffffffu, active && (dep.rowmask & 1)); /* every row of the warp by the map */
-    if (together) WarpInRegisters<SLOTS>(a, flags, epoch, s, t, active, rd - rb, dep, val);
+    /* the rows the map holds whole go through it together, then the others each on its own (a warp's rows never depend on each other) */
+    const unsigned unmapped = __ballot_sync(0xffffffffu, active && (!inreg || (dep.rowmask & 1)));
+    const bool     bymap    = masks && active && !(unmapped & vmask);
+    if (__any_sync(0xffffffffu, bymap)) WarpInRegisters<SLOTS>(a, flags, epoch, s, t, bymap, rd - rb, dep, val);
     if (active) {
       const int nl = rd - rb, len = re - rb;
       __syncwarp(vmask);
-      if (together) { /* done above */
+      if (bymap) { /* done above */
       } else if (inreg) {
-        if (masks && !__any_sync(vmask, dep.rowmask & 1)) RowInRegisters<SLOTS, MaskMatch<SLOTS>>(aj, a, flags, epoch, s, t, vmask, nl, len, dep, col, val);
-        else RowInRegisters<SLOTS, ChunkMatch<SLOTS, SEARCH>>(aj, a, flags, epoch, s, t, vmask, nl, len, dep, col, val);
-      } else RowInMemory(aj, ai, ad, a, flags, epoch, s, t, vmask, rb, rd, re);
+        if (t < nl) dep.ce = ai[dep.c + 1]; /* the end of U(c), for the search; loaded for every row it made the permuted 7-point refactorization 4% slower */
+        RowInRegisters<SLOTS, SEARCH>(aj, a, flags, epoch, s, t, vmask, nl, len, dep, col, val);
+      }
+      else RowInMemory(aj, ai, ad, a, flags, epoch, s, t, vmask, rb, rd, re);
       const int    dl  = nl & (s - 1), dq = nl / s; /* the diagonal's lane and slot in registers */
       const double tol = zeropivot * rowsum;
       if (inreg ? t == dl : t == 0) {

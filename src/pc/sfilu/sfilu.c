@@ -301,7 +301,8 @@ static PetscErrorCode PCDestroy_SFILU(PC pc)
 .  -pc_sfilu_shift_amount <100*eps> - see above
 .  -pc_sfilu_zeropivot <100*eps> - pivot u_ii fails when |u_ii| <= zeropivot * sum_j |a_ij| (Re(u_ii) for positive_definite)
 .  -pc_sfilu_warps_per_sm <w> - GPU only: warps each sync-free sweep keeps per SM (default: per triangle, 48 where
-                        its levels are wide, else 24 for the factorization and 16 for the solves; 8 for SIP's sync-free factorization)
+                        its levels are wide, else 16 for the solves, and for the factorization 24 where its levels hold 8 tasks
+                        per SM or more, else 16; 8 for SIP's sync-free factorization)
 .  -pc_sfilu_layout <auto,csr,hyb,grid> - GPU only: how the sweeps store L and U (see `MATHYBSF`); grid walks the 3-D grid
                         (needs one: a 3-D `DMDA` or -pc_sfilu_grid, and a pattern within its 7-point stencil); auto takes grid
                         where it can, else hyb unless its padding would more than triple the triangle's memory
