@@ -2,7 +2,8 @@ static char help[] = "The grid layout of the GPU sweeps (-pc_sfilu_layout grid):
                      "Upwinded convection-diffusion (nonsymmetric), optionally with Dirichlet rows (boundary points keep\n"
                      "only their diagonal, so entries inside the grid are missing from the pattern).\n"
                      "Options: -nx -ny -nz <grid>, -peclet <p>, -dirichlet, -nodm (no DMDA attached: the grid comes from\n"
-                     "-pc_sfilu_grid), -box (a 27-point DMDA), -fact <ilu0|sip> (host run), -layout <grid|auto|hyb> (what the PCs are told), -device (compare on the GPU).\n"
+                     "-pc_sfilu_grid, or with -layout auto read from the pattern), -box (a 27-point DMDA), -fact <ilu0|sip> (the host run's;\n"
+                     "with -device only that one, else both), -layout <grid|auto|hyb> (what the PCs are told), -device (compare on the GPU).\n"
                      "Without -device: a host solve only (the CPU checks of the layout option, errors included).\n"
                      "With -device, for ILU(0) and SIP: the layout the GPU factor took; one GPU apply against the host's\n"
                      "(bitwise); GMRES on the GPU and on the host (iterations, residual histories to rounding); the same\n"
@@ -256,7 +257,7 @@ int main(int argc, char **argv)
   Vec       b;
   PetscInt  nx = 40, ny = 64, nz = 24;
   PetscReal peclet = 20;
-  PetscBool nodm = PETSC_FALSE, dirichlet = PETSC_FALSE, device = PETSC_FALSE, box = PETSC_FALSE;
+  PetscBool nodm = PETSC_FALSE, dirichlet = PETSC_FALSE, device = PETSC_FALSE, box = PETSC_FALSE, factset = PETSC_FALSE;
   char      layout[16] = "grid", fact[16] = "ilu0";
 
   PetscFunctionBeginUser;
@@ -271,7 +272,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-device", &device, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-box", &box, NULL));
   PetscCall(PetscOptionsGetString(NULL, NULL, "-layout", layout, sizeof(layout), NULL));
-  PetscCall(PetscOptionsGetString(NULL, NULL, "-fact", fact, sizeof(fact), NULL));
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-fact", fact, sizeof(fact), &factset));
   PetscCall(DMDACreate3d(PETSC_COMM_WORLD, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, box ? DMDA_STENCIL_BOX : DMDA_STENCIL_STAR, nx, ny, nz, PETSC_DECIDE, PETSC_DECIDE, PETSC_DECIDE, 1, 1, NULL, NULL, NULL, &da));
   PetscCall(DMSetFromOptions(da));
   PetscCall(DMSetUp(da));
@@ -283,8 +284,12 @@ int main(int argc, char **argv)
   if (device) {
     Mat Ad;
     PetscCall(MatConvert(A, MATAIJCUSPARSE, MAT_INITIAL_MATRIX, &Ad));
-    PetscCall(Compare(da, A, Ad, nodm, peclet, dirichlet, "ilu0", layout));
-    PetscCall(Compare(da, A, Ad, nodm, peclet, dirichlet, "sip", layout));
+    for (int k = 0; k < 2; k++) {
+      const char *f = k ? "sip" : "ilu0";
+      PetscBool   run;
+      PetscCall(PetscStrcmp(fact, f, &run));
+      if (run || !factset) PetscCall(Compare(da, A, Ad, nodm, peclet, dirichlet, f, layout));
+    }
     PetscCall(MatDestroy(&Ad));
   } else { /* host: the option is checked here too (errors), and changes nothing else */
     KSP      ksp;
@@ -398,5 +403,12 @@ int main(int argc, char **argv)
       suffix: gpu_mpi
       nsize: 2
       args: -nx 23 -ny 45 -nz 8 -dirichlet
+    test: # no grid given: ILU(0) reads it from the pattern
+      suffix: gpu_guess
+      args: -nx 23 -ny 45 -nz 7 -dirichlet -nodm -layout auto -fact ilu0
+    test: # the same on 2 ranks: each reads its box of the DMDA
+      suffix: gpu_guess_mpi
+      nsize: 2
+      args: -nx 23 -ny 45 -nz 7 -dirichlet -nodm -layout auto -fact ilu0
 
 TEST*/

@@ -33,6 +33,7 @@ cases=(
   "$ex11 -device -nx 9 -ny 37 -nz 4 -dirichlet"
   "$ex11 -device -nx 5 -ny 7 -nz 3 -d_pc_sfilu_grid_chunk 2"
   "$ex11 -device -nx 6 -ny 35 -nz 5 -d_pc_sfilu_grid_planes 2"
+  "$ex11 -device -nx 9 -ny 7 -nz 4 -dirichlet -nodm -layout auto -fact ilu0"
   "$ex12 -device -n 6 -attach pc -applies -pcs sfilu_hyb,sfilu_grid,sfdilu,afsai"
   "$ex6 -dll_append $lib $dilu -problem convdiff -n 5 -peclet 20 -asymmetric -dilu_pc_sfdilu_coloring jpl"
   "$ex6 -dll_append $lib $dilu -problem poisson27 -n 5 -permute 3 -dilu_pc_sfdilu_coloring greedy -dilu_pc_sfdilu_sweep percolor"

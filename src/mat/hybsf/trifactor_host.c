@@ -108,6 +108,7 @@ PetscErrorCode SFPCTriOptionsDefault(SFPCTriOptions *o)
   o->lower_unit       = PETSC_TRUE;
   o->upper_unit       = PETSC_FALSE;
   o->grid[0] = o->grid[1] = o->grid[2] = 0;
+  o->grid_guess                        = PETSC_FALSE;
   o->grid_chunk                        = SFPC_GRID_CHUNK;
   o->grid_planes                       = 0; /* SFPCGridPlanes() decides */
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -305,7 +305,8 @@ static PetscErrorCode PCDestroy_SFILU(PC pc)
                         per SM or more, else 16; 8 for SIP's sync-free factorization)
 .  -pc_sfilu_layout <auto,csr,hyb,grid> - GPU only: how the sweeps store L and U (see `MATHYBSF`); grid walks the 3-D grid
                         (needs one: a 3-D `DMDA` or -pc_sfilu_grid, and a pattern within its 7-point stencil); auto takes grid
-                        where it can, else hyb unless its padding would more than triple the triangle's memory
+                        where it can (for ILU(0) with no grid given, one read from the pattern: a 7-point stencil in natural
+                        order), else hyb unless its padding would more than triple the triangle's memory
 .  -pc_sfilu_grid <nx,ny,nz> - the grid (x fastest) of a matrix assembled without a `DMDA`, for SIP and the grid layout
 .  -pc_sfilu_grid_chunk <4> - GPU grid layout: x steps per read of the neighbouring warps' results (2 or 4)
 .  -pc_sfilu_grid_planes <p> - GPU grid layout: z-planes per block of warps, the -z line handed over in shared memory (1, 2, 4 or 8;
