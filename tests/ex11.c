@@ -2,7 +2,7 @@ static char help[] = "The grid layout of the GPU sweeps (-pc_sfilu_layout grid):
                      "Upwinded convection-diffusion (nonsymmetric), optionally with Dirichlet rows (boundary points keep\n"
                      "only their diagonal, so entries inside the grid are missing from the pattern).\n"
                      "Options: -nx -ny -nz <grid>, -peclet <p>, -dirichlet, -nodm (no DMDA attached: the grid comes from\n"
-                     "-pc_sfilu_grid, or with -layout auto read from the pattern), -box (a 27-point DMDA), -fact <ilu0|sip> (the host run's;\n"
+                     "-pc_sfilu_grid, or read from the pattern), -box (a 27-point DMDA), -fact <ilu0|sip> (the host run's;\n"
                      "with -device only that one, else both), -layout <grid|auto|hyb> (what the PCs are told), -device (compare on the GPU).\n"
                      "Without -device: a host solve only (the CPU checks of the layout option, errors included).\n"
                      "With -device, for ILU(0) and SIP: the layout the GPU factor took; one GPU apply against the host's\n"
@@ -320,9 +320,13 @@ int main(int argc, char **argv)
   test:
     suffix: host_grid_option
     args: -nx 12 -ny 10 -nz 6 -nodm -c_pc_sfilu_grid 12,10,6
+  test: # no grid given: read from the pattern
+    suffix: host_grid_guess
+    args: -nx 12 -ny 10 -nz 6 -nodm
+    output_file: output/ex11_host_grid_option.out
   test:
     suffix: no_grid
-    args: -nx 12 -ny 10 -nz 6 -nodm
+    args: -nx 12 -ny 10 -nz 6 -nodm -box
     filter: Error: grep -E "needs the grid" | sed -e "s/^\[0\]PETSC ERROR: //"
   test:
     suffix: wrong_pattern

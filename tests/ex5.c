@@ -3,7 +3,7 @@ static char help[] = "SIP (-pc_sfilu_factorization sip): Stone's strongly implic
                      "Checks: alpha = 0 gives the residual history of sfilu's ILU(0) bit for bit; the standalone SIP\n"
                      "iteration (Richardson) for several alpha; SIP under GMRES and BiCGStab against ILU(0).\n"
                      "Options: -nx -ny -nz <grid>, -peclet <convection strength, upwinded>, -alphas <list>,\n"
-                     "-nodm (assemble without attaching the DMDA: the grid must come from -pc_sfilu_sip_grid),\n"
+                     "-nodm (assemble without attaching the DMDA: the grid comes from -pc_sfilu_sip_grid or the pattern),\n"
                      "-box (a 27-point DMDA, which SIP refuses),\n"
                      "-norm1 (only: the SIP iteration stopping on the residual 1-norm, SFPCKSPSetConvergedResidual1Norm(),\n"
                      "checked against ||b - A x||_1 recomputed, under Richardson and GMRES),\n"
@@ -335,9 +335,14 @@ done:
     suffix: sip_grid_option
     args: -nodm -ilu_pc_sfilu_sip_grid 20,32,12 -sip_pc_sfilu_sip_grid 20,32,12 -rich_pc_sfilu_sip_grid 20,32,12 -p_pc_sfilu_sip_grid 20,32,12 -alphas 0.5
 
-  test:
+  test: # no grid given: read from the pattern, the same run as with the grid given
+    suffix: sip_grid_guess
+    args: -nodm -alphas 0.5
+    output_file: output/ex5_sip_grid_option.out
+
+  test: # a 27-point pattern: no grid can be read from it
     suffix: sip_no_grid
-    args: -nodm
+    args: -nodm -box
     filter: Error: grep -E "SIP needs" | sed -e "s/^\[0\]PETSC ERROR: //"
 
   test:

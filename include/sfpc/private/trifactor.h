@@ -35,4 +35,5 @@ PETSC_INTERN PetscErrorCode SFPCTriFactorSolveTranspose_Host(const SFPCTriFactor
 */
 PETSC_INTERN PetscErrorCode SFPCGridCheckSize(PetscInt, const PetscInt[3], const char *);
 PETSC_INTERN PetscErrorCode SFPCGridFindOutside_Host(const SFPCTriFactor *, const PetscInt[3], PetscInt *, PetscInt *);
+PETSC_INTERN PetscErrorCode SFPCGridGuess(PetscInt, PetscInt, PetscInt, const PetscInt[], const PetscInt[], PetscInt[3]);
 PETSC_INTERN PetscErrorCode SFPCGridLayoutError(const PetscInt[3], PetscInt, PetscInt);

@@ -58,7 +58,6 @@ typedef struct {
   PetscBool  lower, upper;           /* which sweeps to analyse */
   PetscBool  lower_unit, upper_unit; /* ILU: L unit, U not */
   PetscInt   grid[3];      /* nx, ny, nz of the grid the rows are the points of (x fastest); 0: none known */
-  PetscBool  grid_guess;   /* auto layout with no grid known: read one from the pattern (SFPCGridGuess_Device()) */
   PetscInt   grid_chunk;   /* grid layout: x steps per read of another warp's results (2 or 4) */
   PetscInt   grid_planes;  /* grid layout: z-planes per block, the -z line handed over in shared memory (1, 2, 4 or 8; 0: SFPCGridPlanes() decides) */
 } SFPCTriOptions;
@@ -164,7 +163,7 @@ PETSC_INTERN PetscErrorCode SFPCFillSentinel(PetscInt, PetscScalar *);
 PETSC_INTERN PetscErrorCode SFPCGridLayoutCheckOptions(PetscInt, const SFPCTriOptions *);
 PETSC_INTERN PetscErrorCode SFPCGridLayoutCheck_Host(const SFPCTriFactor *, const SFPCTriOptions *);
 PETSC_INTERN PetscErrorCode SFPCGridFindOutside_Device(SFPCTriDevice, const PetscInt[3], PetscInt *, PetscInt *);
-PETSC_INTERN PetscErrorCode SFPCGridGuess_Device(SFPCTriDevice, PetscInt[3]);
+PETSC_INTERN PetscErrorCode SFPCGridGuess_Device(PetscInt, const PetscInt *, const PetscInt *, PetscInt[3]);
 PETSC_INTERN PetscErrorCode SFPCGridCreate_Device(SFPCTriDevice, const PetscInt[3]);
 PETSC_INTERN PetscErrorCode SFPCGridFill_Device(SFPCTriDevice);
 PETSC_INTERN PetscErrorCode SFPCGridDestroy_Device(SFPCTriDevice);

@@ -514,48 +514,25 @@ PetscErrorCode SFPCGridFindOutside_Device(SFPCTriDevice T, const PetscInt dims[3
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/*
-   A grid whose points the rows could be, read from the pattern, or dims[0] = 0: of a few rows in the
-   middle (rows near the ends are often boundary rows with fewer neighbours, or identity rows), the first
-   whose off-diagonal columns lie at exactly three distances 1 < a < b from it, b a multiple of a and n
-   of b, gives nx = a, ny = b / a, nz = n / b (a 7-point stencil in natural order, x fastest). Only a
-   guess: the caller checks every row against the stencil (SFPCGridFindOutside_Device()). Two small
-   copies to the host and their waits.
-*/
-PetscErrorCode SFPCGridGuess_Device(SFPCTriDevice T, PetscInt dims[3])
+/* SFPCGridGuess() on a device CSR pattern (ai, aj) of n rows: a few rows from the middle copied to the host (two waits). */
+PetscErrorCode SFPCGridGuess_Device(PetscInt n, const PetscInt *ai, const PetscInt *aj, PetscInt dims[3])
 {
   enum { ROWS = 4, COLS = 64 };
   cudaStream_t   stream;
-  const PetscInt n = T->n, r0 = n / 2, nr = PetscMin(ROWS, n - r0);
-  int            ai[ROWS + 1], aj[COLS];
+  const PetscInt r0 = n / 2, nr = PetscMin(ROWS, n - r0);
+  PetscInt       rowstart[ROWS + 1], cols[COLS];
 
   PetscFunctionBegin;
   dims[0] = dims[1] = dims[2] = 0;
   if (n < 8) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscGetCurrentCUDAStream(&stream));
-  PetscCallCUDA(cudaMemcpyAsync(ai, T->i + r0, sizeof(int) * (nr + 1), cudaMemcpyDeviceToHost, stream));
+  PetscCallCUDA(cudaMemcpyAsync(rowstart, ai + r0, sizeof(PetscInt) * (nr + 1), cudaMemcpyDeviceToHost, stream));
   PetscCallCUDA(cudaStreamSynchronize(stream));
-  const int m = PetscMin(ai[nr] - ai[0], (int)COLS);
-  PetscCallCUDA(cudaMemcpyAsync(aj, T->j + ai[0], sizeof(int) * m, cudaMemcpyDeviceToHost, stream));
+  PetscInt m = PetscMin(rowstart[nr] - rowstart[0], (PetscInt)COLS), rows = 0;
+  while (rows < nr && rowstart[rows + 1] - rowstart[0] <= m) rows++; /* the rows whose columns fit */
+  PetscCallCUDA(cudaMemcpyAsync(cols, aj + rowstart[0], sizeof(PetscInt) * m, cudaMemcpyDeviceToHost, stream));
   PetscCallCUDA(cudaStreamSynchronize(stream));
-  for (PetscInt q = 0; q < nr && ai[q + 1] - ai[0] <= m; q++) {
-    PetscInt dist[3], nd = 0;
-    for (int k = ai[q] - ai[0]; k < ai[q + 1] - ai[0] && nd <= 3; k++) {
-      const PetscInt d = PetscAbsInt(aj[k] - (r0 + q));
-      PetscBool      seen = (PetscBool)(d == 0);
-      for (PetscInt e = 0; e < nd && e < 3; e++) seen = (PetscBool)(seen || dist[e] == d);
-      if (!seen && nd < 3) dist[nd] = d;
-      if (!seen) nd++;
-    }
-    if (nd != 3) continue;
-    PetscCall(PetscSortInt(3, dist));
-    if (dist[0] == 1 && dist[1] > 1 && dist[2] > dist[1] && dist[2] % dist[1] == 0 && n % dist[2] == 0) {
-      dims[0] = dist[1];
-      dims[1] = dist[2] / dist[1];
-      dims[2] = n / dist[2];
-      break;
-    }
-  }
+  PetscCall(SFPCGridGuess(n, r0, rows, rowstart, cols, dims));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

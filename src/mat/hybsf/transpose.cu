@@ -54,7 +54,6 @@ PetscErrorCode CreateTranspose(SFPCTriDevice T, SFPCTriDevice *out)
   PetscFunctionBegin;
   if (o.layout == SFPC_LAYOUT_GRID) o.layout = SFPC_LAYOUT_AUTO; /* transposed solves keep the level layouts */
   o.grid[0] = o.grid[1] = o.grid[2] = 0;
-  o.grid_guess = PETSC_FALSE;
   PetscCall(PetscGetCurrentCUDAStream(&stream));
   while (bits < 64 && (1ULL << bits) < (unsigned long long)n * (unsigned long long)n) bits++;
   PetscCallCUDA(cudaMallocAsync(&key, sizeof(*key) * nnz, stream));

@@ -129,25 +129,21 @@ static PetscErrorCode SweepBuild(SFPCTriDevice T, PetscBool lower, SFPCSchedule 
 }
 
 /*
-   The grid the sweeps walk (the grid layout), or dims[0] = 0: the one opt gives, when asked for or
-   when auto and its 7-point stencil holds the pattern; with auto, no grid given and grid_guess, one
-   read from the pattern where the stencil holds it too. Checked on the device copy of the pattern (one
-   wait). Asking for it without a grid, or for a pattern off the stencil, is an error.
+   Whether the sweeps walk the grid opt gives (the grid layout): asked for, or auto with a grid
+   whose 7-point stencil holds the pattern (checked on the device copy of the pattern, one wait).
+   Asking for it without a grid, or for a pattern off the stencil, is an error.
 */
-static PetscErrorCode GridDecide(SFPCTriDevice T, const SFPCTriOptions *opt, PetscInt dims[3])
+static PetscErrorCode GridDecide(SFPCTriDevice T, const SFPCTriOptions *opt, PetscBool *use)
 {
-  SFPCTriOptions o = *opt;
-  PetscInt       r, c;
+  PetscInt r, c;
 
   PetscFunctionBegin;
-  dims[0] = dims[1] = dims[2] = 0;
-  if (o.layout == SFPC_LAYOUT_AUTO && o.grid[0] <= 0 && o.grid_guess) PetscCall(SFPCGridGuess_Device(T, o.grid));
-  if (o.layout != SFPC_LAYOUT_GRID && (o.layout != SFPC_LAYOUT_AUTO || o.grid[0] <= 0)) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(SFPCGridLayoutCheckOptions(T->n, &o));
-  PetscCall(SFPCGridFindOutside_Device(T, o.grid, &r, &c));
-  if (r >= 0 && o.layout == SFPC_LAYOUT_GRID) PetscCall(SFPCGridLayoutError(o.grid, r, c));
-  if (r < 0)
-    for (int d = 0; d < 3; d++) dims[d] = o.grid[d];
+  *use = PETSC_FALSE;
+  if (opt->layout != SFPC_LAYOUT_GRID && (opt->layout != SFPC_LAYOUT_AUTO || opt->grid[0] <= 0)) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(SFPCGridLayoutCheckOptions(T->n, opt));
+  PetscCall(SFPCGridFindOutside_Device(T, opt->grid, &r, &c));
+  if (r >= 0 && opt->layout == SFPC_LAYOUT_GRID) PetscCall(SFPCGridLayoutError(opt->grid, r, c));
+  *use = (PetscBool)(r < 0);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -214,14 +210,15 @@ PetscErrorCode SFPCTriDeviceCreate(PetscInt n, PetscInt nnz, const PetscInt *ai,
     SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "Matrix is missing diagonal entry in row %" PetscInt_FMT " (insert an explicit zero there, and use a shift, to factor it)", r);
   }
   if (n > 0) {
-    PetscInt       grid[3];
-    PetscErrorCode ierr = GridDecide(T, opt, grid);
+    PetscBool      grid = PETSC_FALSE;
+    PetscErrorCode ierr = GridDecide(T, opt, &grid);
     if (ierr) PetscCall(SFPCTriDeviceDestroy(&T));
     PetscCall(ierr);
-    /* the sweeps see it through T->grid.nx; the storage follows them */
-    T->grid.nx = (int)grid[0];
-    T->grid.ny = (int)grid[1];
-    T->grid.nz = (int)grid[2];
+    if (grid) { /* the sweeps see it through T->grid.nx; the storage follows them */
+      T->grid.nx = (int)opt->grid[0];
+      T->grid.ny = (int)opt->grid[1];
+      T->grid.nz = (int)opt->grid[2];
+    }
   }
   if (n > 0 && opt->lower) PetscCall(SweepBuild(T, PETSC_TRUE, &T->lower));
   if (n > 0 && opt->upper) PetscCall(SweepBuild(T, PETSC_FALSE, &T->upper));

@@ -108,7 +108,6 @@ PetscErrorCode SFPCTriOptionsDefault(SFPCTriOptions *o)
   o->lower_unit       = PETSC_TRUE;
   o->upper_unit       = PETSC_FALSE;
   o->grid[0] = o->grid[1] = o->grid[2] = 0;
-  o->grid_guess                        = PETSC_FALSE;
   o->grid_chunk                        = SFPC_GRID_CHUNK;
   o->grid_planes                       = 0; /* SFPCGridPlanes() decides */
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -138,6 +137,39 @@ PetscErrorCode SFPCGridFindOutside_Host(const SFPCTriFactor *F, const PetscInt d
         *col = c;
         PetscFunctionReturn(PETSC_SUCCESS);
       }
+    }
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+   A grid whose points the rows of an n-row pattern could be, or dims[0] = 0, from rows r0 .. r0+nr-1
+   (row q's columns are cols[rowstart[q] - rowstart[0] .. rowstart[q+1] - rowstart[0])): the first row
+   whose off-diagonal columns lie at exactly three distances 1 < a < b from it, b a multiple of a and n
+   of b, gives nx = a, ny = b / a, nz = n / b (a 7-point stencil in natural order, x fastest). Callers
+   take rows in the middle: rows near the ends are often boundary rows with fewer neighbours, or
+   identity rows. Only a guess: whoever uses it checks every row against the stencil.
+*/
+PetscErrorCode SFPCGridGuess(PetscInt n, PetscInt r0, PetscInt nr, const PetscInt rowstart[], const PetscInt cols[], PetscInt dims[3])
+{
+  PetscFunctionBegin;
+  dims[0] = dims[1] = dims[2] = 0;
+  for (PetscInt q = 0; q < nr; q++) {
+    PetscInt dist[3], nd = 0;
+    for (PetscInt k = rowstart[q] - rowstart[0]; k < rowstart[q + 1] - rowstart[0] && nd <= 3; k++) {
+      const PetscInt d    = PetscAbsInt(cols[k] - (r0 + q));
+      PetscBool      seen = (PetscBool)(d == 0);
+      for (PetscInt e = 0; e < PetscMin(nd, 3); e++) seen = (PetscBool)(seen || dist[e] == d);
+      if (!seen && nd < 3) dist[nd] = d;
+      if (!seen) nd++;
+    }
+    if (nd != 3) continue;
+    PetscCall(PetscSortInt(3, dist));
+    if (dist[0] == 1 && dist[1] > 1 && dist[2] > dist[1] && dist[2] % dist[1] == 0 && n % dist[2] == 0) {
+      dims[0] = dist[1];
+      dims[1] = dist[2] / dist[1];
+      dims[2] = n / dist[2];
+      break;
     }
   }
   PetscFunctionReturn(PETSC_SUCCESS);

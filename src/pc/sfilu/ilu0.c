@@ -19,7 +19,6 @@ PetscErrorCode SFILUInitialize(SFILU *s)
   s->shiftamount  = 100.0 * PETSC_MACHINE_EPSILON;
   s->zeropivot    = 100.0 * PETSC_MACHINE_EPSILON;
   PetscCall(SFPCTriOptionsDefault(&s->engine));
-  s->engine.grid_guess = PETSC_TRUE; /* a 7-point matrix assembled without a DMDA gets the grid layout too */
   s->sip_alpha = 0.92;
   s->grid_factor = PETSC_TRUE;
   s->factor_match = SFILU_FACTOR_MATCH_AUTO;

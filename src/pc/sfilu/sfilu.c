@@ -10,11 +10,14 @@
    for SIP and for the grid layout of the GPU sweeps: the part of the PC's DM this rank owns, when the
    DM is a 3-D DMDA with one field and a star stencil of width 1 (not periodic): in PETSc's ordering of
    a DMDA those rows are the box's points, x fastest; else the z-planes of -pc_sfilu_grid (alias
-   -pc_sfilu_sip_grid) this rank's rows cover, which needs each rank's rows to be whole planes. When
+   -pc_sfilu_sip_grid) this rank's rows cover, which needs each rank's rows to be whole planes; else
+   one read from the pattern of A, the block the factor is built on (SFPCGridGuess(): a 7-point
+   stencil in natural order; on several ranks each rank's, e.g. its box of a DMDA, taken only where
+   every rank finds one), once per pattern; SIP and the GPU sweeps check every row against it. When
    nothing gives a grid, required makes that an error (SIP, or -pc_sfilu_layout grid), else the grid
    is none (0). Returns whether the grid differs from the one the factor was built for.
 */
-static PetscErrorCode PCSFILUGrid(PC pc, PetscBool required, PetscBool *changed)
+static PetscErrorCode PCSFILUGrid(PC pc, Mat A, PetscBool ondevice, PetscBool required, PetscBool *changed)
 {
   SFILU      *s    = (SFILU *)pc->data;
   MPI_Comm    comm = PetscObjectComm((PetscObject)pc);
@@ -47,7 +50,26 @@ static PetscErrorCode PCSFILUGrid(PC pc, PetscBool required, PetscBool *changed)
     dims[0] = s->sip_grid[0];
     dims[1] = s->sip_grid[1];
     dims[2] = (rend - rstart) / plane;
-  } else PetscCheck(!required, comm, PETSC_ERR_USER_INPUT, "%s needs the grid: attach the 3-D DMDA to the PC (KSPSetDM()/PCSetDM()) or give %s nx,ny,nz", who, opt);
+  } else {
+    PetscBool found;
+
+    if (pc->setupcalled && pc->flag == SAME_NONZERO_PATTERN)
+      for (int d = 0; d < 3; d++) dims[d] = s->sip_dims[d];
+    else if (ondevice) PetscCall(SFILUGridGuess_Device(A, dims));
+    else {
+      const PetscInt *ia, *ja;
+      PetscInt        n;
+      PetscBool       done;
+
+      PetscCall(MatGetRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &n, &ia, &ja, &done));
+      if (done && n >= 8) PetscCall(SFPCGridGuess(n, n / 2, PetscMin(4, n - n / 2), ia + n / 2, ja + ia[n / 2], dims));
+      PetscCall(MatRestoreRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &n, &ia, &ja, &done));
+    }
+    found = (PetscBool)(dims[0] > 0);
+    PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, &found, 1, MPI_C_BOOL, MPI_LAND, comm));
+    if (!found) dims[0] = dims[1] = dims[2] = 0;
+    PetscCheck(found || !required, comm, PETSC_ERR_USER_INPUT, "%s needs the grid: attach the 3-D DMDA to the PC (KSPSetDM()/PCSetDM()) or give %s nx,ny,nz (none could be read from the pattern: it is not a 7-point stencil in natural order)", who, opt);
+  }
   *changed = (PetscBool)(dims[0] != s->sip_dims[0] || dims[1] != s->sip_dims[1] || dims[2] != s->sip_dims[2]);
   for (int d = 0; d < 3; d++) s->sip_dims[d] = s->engine.grid[d] = dims[d];
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -133,7 +155,7 @@ static PetscErrorCode PCSetUp_SFILU(PC pc)
   PetscCall(PCSFILULocalMatrix(pc, &A));
   PetscCall(SFILUCheckMatrix(A, &ondevice));
   /* SIP needs the grid; the GPU sweeps take the grid layout when one is known (auto) and must have one when asked for it */
-  PetscCall(PCSFILUGrid(pc, (PetscBool)(s->sip || s->engine.layout == SFPC_LAYOUT_GRID), &regrid));
+  PetscCall(PCSFILUGrid(pc, A, ondevice, (PetscBool)(s->sip || s->engine.layout == SFPC_LAYOUT_GRID), &regrid));
   if (regrid || s->sip != s->built_sip || !pc->setupcalled || pc->flag != SAME_NONZERO_PATTERN || ondevice != s->ondevice || !(s->F.i || s->T) || (s->T && (s->T->opt.layout != s->engine.layout || s->T->opt.levels != s->engine.levels || s->T->opt.grid_chunk != s->engine.grid_chunk || s->T->opt.grid_planes != s->engine.grid_planes))) {
     PetscCall(SFILUSymbolic(s, A, ondevice));
     s->built_sip = s->sip;
@@ -305,9 +327,10 @@ static PetscErrorCode PCDestroy_SFILU(PC pc)
                         per SM or more, else 16; 8 for SIP's sync-free factorization)
 .  -pc_sfilu_layout <auto,csr,hyb,grid> - GPU only: how the sweeps store L and U (see `MATHYBSF`); grid walks the 3-D grid
                         (needs one: a 3-D `DMDA` or -pc_sfilu_grid, and a pattern within its 7-point stencil); auto takes grid
-                        where it can (for ILU(0) with no grid given, one read from the pattern: a 7-point stencil in natural
-                        order), else hyb unless its padding would more than triple the triangle's memory
+                        where it can (with no grid given, one read from the pattern: a 7-point stencil in natural order),
+                        else hyb unless its padding would more than triple the triangle's memory
 .  -pc_sfilu_grid <nx,ny,nz> - the grid (x fastest) of a matrix assembled without a `DMDA`, for SIP and the grid layout
+                        (without it, read from the pattern where that is a 7-point stencil in natural order)
 .  -pc_sfilu_grid_chunk <4> - GPU grid layout: x steps per read of the neighbouring warps' results (2 or 4)
 .  -pc_sfilu_grid_planes <p> - GPU grid layout: z-planes per block of warps, the -z line handed over in shared memory (1, 2, 4 or 8;
                         default 8 on grids of at least 512 tile lines of 32 y-lines, else 1)

@@ -8,6 +8,20 @@
 #if defined(SFPC_HAVE_CUDA)
   #include <petscdevice_cuda.h>
 
+/* SFPCGridGuess() on the device CSR of A */
+PetscErrorCode SFILUGridGuess_Device(Mat A, PetscInt dims[3])
+{
+  const PetscInt *ai, *aj;
+  PetscInt        n;
+
+  PetscFunctionBegin;
+  PetscCall(MatGetLocalSize(A, &n, NULL));
+  PetscCall(MatSeqAIJCUSPARSEGetIJ(A, PETSC_FALSE, &ai, &aj));
+  PetscCall(SFPCGridGuess_Device(n, ai, aj, dims));
+  PetscCall(MatSeqAIJCUSPARSERestoreIJ(A, PETSC_FALSE, &ai, &aj));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode SFILUSymbolic_Device(SFILU *s, Mat A)
 {
   const PetscInt *ai, *aj;
@@ -192,6 +206,11 @@ PetscErrorCode SFILUSymbolic_Device(SFILU *s, Mat A)
 PetscErrorCode SFILUGetValues_Device(SFILU *s, Mat A, const PetscScalar **aa)
 {
   (void)s, (void)A, (void)aa;
+  SFILU_NO_CUDA;
+}
+PetscErrorCode SFILUGridGuess_Device(Mat A, PetscInt dims[3])
+{
+  (void)A, (void)dims;
   SFILU_NO_CUDA;
 }
 PetscErrorCode SFILURestoreValues_Device(Mat A, const PetscScalar **aa)
