@@ -324,6 +324,10 @@ int main(int argc, char **argv)
     suffix: host_grid_guess
     args: -nx 12 -ny 10 -nz 6 -nodm
     output_file: output/ex11_host_grid_option.out
+  test: # on 3 ranks each reads its box of the DMDA: the iterations of the run with the DMDA attached
+    suffix: host_grid_guess_mpi
+    nsize: 3
+    args: -nx 12 -ny 10 -nz 6 -nodm -fact sip
   test:
     suffix: no_grid
     args: -nx 12 -ny 10 -nz 6 -nodm -box
