@@ -375,6 +375,10 @@ done:
     test:
       suffix: gpu_sip_grid_option
       args: -nodm -h_pc_sfilu_sip_grid 20,32,12 -s_pc_sfilu_sip_grid 20,32,12 -l_pc_sfilu_sip_grid 20,32,12 -alphas 0.5
+    test: # no grid given: read from the pattern (on the device copy), the same run as with the grid given
+      suffix: gpu_sip_grid_guess
+      args: -nodm -alphas 0.5
+      output_file: output/ex5_gpu_sip_grid_option.out
     test:
       suffix: gpu_sip_flat
       args: -nx 24 -ny 1 -nz 9 -alphas 0.92
