@@ -526,7 +526,8 @@ PetscErrorCode SFILUMatchMapCreate_Device(SFPCTriDevice T, SFILUMatchMap *M)
   PetscCallCUDA(cudaMemcpyAsync(&nl, M->lstart + n, sizeof(int), cudaMemcpyDeviceToHost, stream));
   PetscCallCUDA(cudaStreamSynchronize(stream)); /* the masks' size: once per pattern */
   M->nl = nl;
-  PetscCallCUDA(cudaMalloc(&M->masks, 4 * sizeof(unsigned) * PetscMax(nl, 1)));
+  static_assert(sizeof(uint4) == SFILU_MATCH_WORDS * sizeof(unsigned), "the kernels read an L entry's map words as one uint4");
+  PetscCallCUDA(cudaMalloc(&M->masks, SFILU_MATCH_WORDS * sizeof(unsigned) * PetscMax(nl, 1)));
   if (n) MatchMapKernel<<<PetscMin(n / (tpb / 32) + 1, 64 * T->sms), tpb, 0, stream>>>(n, T->i, T->j, T->diag, M->lstart, (uint4 *)M->masks);
   PetscCallCUDA(cudaGetLastError());
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -69,10 +69,11 @@ static inline PetscBool SFILUFactorMatchUsesMap(SFILUFactorMatch m)
    updated: it is the row's first L entry) marks an entry the masks cannot hold (row r or U(c) longer
    than 32): its row is factored by search or broadcast.
 */
+#define SFILU_MATCH_WORDS 4 /* unsigned words per L entry in the match map */
 typedef struct {
   PetscInt  nl;     /* L entries */
   int      *lstart; /* device, n + 1: the first L entry of each row */
-  unsigned *masks;  /* device, 4 per L entry: {positions in row r, positions in U(c), offsets of ranks 0-7, of ranks 8-15}; {1, 0, 0, 0} where they cannot be held */
+  unsigned *masks;  /* device, SFILU_MATCH_WORDS per L entry: {positions in row r, positions in U(c), offsets of ranks 0-7, of ranks 8-15}; {1, 0, 0, 0} where they cannot be held */
 } SFILUMatchMap;
 
 /* The norm the fused Richardson iteration tests: of (LU)^{-1} (b - A x) (KSPRICHARDSON's default), of b - A x, or the 1-norm of b - A x (the SIP papers') */

@@ -90,7 +90,7 @@ PetscErrorCode SFILUView_Device(SFILU *s, PetscViewer viewer)
 {
   PetscFunctionBegin;
   PetscCall(SFPCTriDeviceView(s->T, viewer));
-  if (s->map.lstart) PetscCall(PetscViewerASCIIPrintf(viewer, "ILU(0) match map: %.3g MiB on the device\n", (double)((4.0 * sizeof(unsigned) * s->map.nl + sizeof(int) * (s->T->n + 1)) / 1048576.0)));
+  if (s->map.lstart) PetscCall(PetscViewerASCIIPrintf(viewer, "ILU(0) match map: %.3g MiB on the device\n", (double)(((double)SFILU_MATCH_WORDS * sizeof(unsigned) * s->map.nl + sizeof(int) * (s->T->n + 1)) / 1048576.0)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
