@@ -337,6 +337,10 @@ int main(int argc, char **argv)
     test: # rows the match map holds share warps with rows it cannot (their dependency 0 has a long U part)
       suffix: gpu_hub
       args: -problem convdiff -n 12 -peclet 5 -hub 7 -refactor -pc_sfilu_factor_match {{map search broadcast}shared output}
+    test:
+      # levels wider than the analysis's dispatch window (8192 rows), whose buckets are split by window
+      suffix: gpu_wide_levels
+      args: -problem poisson7 -n 22 -permute 7 -refactor -pc_sfilu_layout {{csr hyb}shared output}
     # On these ill-conditioned matrices one apply agrees with the host to rounding (checked) and repeats bit
     # for bit (checked), but GMRES(200) amplifies rounding over hundreds of iterations, as it amplifies the
     # difference between PETSc's own inode and plain ILU, and cuSPARSE's SpMV is not bitwise repeatable:

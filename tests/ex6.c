@@ -460,6 +460,10 @@ int main(int argc, char **argv)
       suffix: gpu_permuted
       args: -problem poisson27 -n 5 -permute 3 -dilu_pc_sfdilu_coloring jpl -dilu_pc_sfdilu_sweep {{syncfree percolor}shared output}
     test:
+      # colors wider than the analysis's dispatch window (8192 rows), whose buckets are split by window
+      suffix: gpu_wide_colors
+      args: -problem convdiff -n 22 -peclet 20 -noref -dilu_pc_sfdilu_coloring jpl -dilu_pc_sfdilu_sweep {{syncfree percolor}shared output}
+    test:
       suffix: gpu_zeropivot
       args: -problem poisson7 -n 6 -zero -dilu_pc_sfdilu_coloring greedy
     test:
