@@ -7,7 +7,7 @@ static char help[] = "Benchmark: the GPU multicolor DILU smoother (PCSFDILU on a
                      "GAMG's defaults (Chebyshev/Jacobi). Device work is timed with CUDA events, set-ups with the wall\n"
                      "clock around a device synchronization; medians of -repeat runs after -warmup.\n"
                      "Options: problem options of tests/problems.c, -case <name>, -json <file> (append records),\n"
-                     "-coloring jpl|greedy, -gamg.\n";
+                     "-coloring jpl|greedy, -order auto|color|local (the sync-free sweeps' row order; the per-color ones take color), -gamg.\n";
 
 #include <petscksp.h>
 #include <sfpc.h>
@@ -46,13 +46,14 @@ typedef struct {
 } Result;
 
 /* One PCSFDILU with the given sweep: set-up (median of 3 from scratch), re-set-up with new values, apply, Richardson step. */
-static PetscErrorCode TimeSmoother(Smoother *s, const char *coloring, const char *sweep, int warmup, int repeat, Result *r)
+static PetscErrorCode TimeSmoother(Smoother *s, const char *coloring, const char *sweep, const char *order, int warmup, int repeat, Result *r)
 {
   double t[3], t0, t1;
 
   PetscFunctionBegin;
   PetscCall(PetscOptionsSetValue(NULL, "-pc_sfdilu_coloring", coloring));
   PetscCall(PetscOptionsSetValue(NULL, "-pc_sfdilu_sweep", sweep));
+  PetscCall(PetscOptionsSetValue(NULL, "-pc_sfdilu_order", order));
   for (int k = 0; k < 3; k++) {
     PetscCall(PCCreate(PETSC_COMM_WORLD, &s->pc));
     PetscCall(PCSetType(s->pc, PCSFDILU));
@@ -116,7 +117,7 @@ int main(int argc, char **argv)
 {
   Smoother        s;
   PetscInt        n, nnz, warmup = 3, repeat = 20, its[2] = {0, 0};
-  char            casename[128], json[PETSC_MAX_PATH_LEN] = "", coloring[16] = "jpl";
+  char            casename[128], json[PETSC_MAX_PATH_LEN] = "", coloring[16] = "jpl", order[16] = "auto";
   const char     *sweeps[2] = {"percolor", "syncfree"};
   Result          r[2];
   double          spmv = 0, gamg[2] = {0, 0};
@@ -130,6 +131,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-repeat", &repeat, NULL));
   PetscCall(PetscOptionsGetString(NULL, NULL, "-json", json, sizeof(json), NULL));
   PetscCall(PetscOptionsGetString(NULL, NULL, "-coloring", coloring, sizeof(coloring), NULL));
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-order", order, sizeof(order), NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-gamg", &withgamg, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-smoother", &smoother, NULL));
   PetscCall(BenchProblemCreate(&s.A, &s.x, &s.b, casename, sizeof(casename), &n, &nnz));
@@ -142,12 +144,12 @@ int main(int argc, char **argv)
     PetscCall(PetscOptionsSetValue(NULL, "-mat_product_algorithm_backend_cpu", "1"));
   }
   PetscCall(PetscMemzero(r, sizeof(r)));
-  for (int k = 0; smoother && k < 2; k++) PetscCall(TimeSmoother(&s, coloring, sweeps[k], (int)warmup, (int)repeat, &r[k]));
+  for (int k = 0; smoother && k < 2; k++) PetscCall(TimeSmoother(&s, coloring, sweeps[k], k ? order : "color", (int)warmup, (int)repeat, &r[k]));
   if (withgamg)
     for (int k = 0; k < 2; k++) PetscCall(TimeGAMG(&s, (PetscBool)k, &gamg[k], &its[k]));
 
   PetscCall(BenchProvenanceGet(argc, argv, &pv));
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "\n%s: %" PetscInt_FMT " rows, %" PetscInt_FMT " nonzeros, %s coloring: %" PetscInt_FMT " colors; %s; SpMV %.4f ms\n", casename, n, nnz, coloring, r[1].colors, pv.gpu, 1e3 * spmv));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "\n%s: %" PetscInt_FMT " rows, %" PetscInt_FMT " nonzeros, %s coloring: %" PetscInt_FMT " colors, sync-free sweeps in %s order; %s; SpMV %.4f ms\n", casename, n, nnz, coloring, r[1].colors, order, pv.gpu, 1e3 * spmv));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-10s %10s %10s %12s %12s %11s\n", "sweeps", "apply ms", "step ms", "set-up ms", "new vals ms", "apply/SpMV"));
   for (int k = 0; k < 2; k++) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-10s %10.4f %10.4f %12.3f %12.3f %11.2f\n", sweeps[k], 1e3 * r[k].apply, 1e3 * r[k].richardson, 1e3 * r[k].setup, 1e3 * r[k].resetup, r[k].apply / spmv));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-10s %10.2f %10.2f   (per-color time / sync-free time)\n", "speedup", r[0].apply / r[1].apply, r[0].richardson / r[1].richardson));
@@ -160,7 +162,7 @@ int main(int argc, char **argv)
 
     PetscCall(PetscFOpen(PETSC_COMM_WORLD, json, "a", &f));
     for (int k = 0; k < (withgamg ? 5 : 4); k++)
-      PetscCall(PetscFPrintf(PETSC_COMM_WORLD, f, "{\"benchmark\": \"sfdilu\", \"case\": \"%s\", \"rows\": %" PetscInt_FMT ", \"nnz\": %" PetscInt_FMT ", \"coloring\": \"%s\", \"colors\": %" PetscInt_FMT ", \"metric\": \"%s\", \"sfpc\": %.6e, \"baseline\": %.6e, \"baseline_name\": \"%s\", \"ratio\": %.4f, \"spmv_s\": %.6e, \"its_sfpc\": %" PetscInt_FMT ", \"its_baseline\": %" PetscInt_FMT ", \"gpu\": \"%s\", \"petsc\": \"%d.%d.%d\", \"cuda_runtime\": %d, \"command\": \"%s\", \"date\": \"%s\"}\n", casename, n, nnz, coloring, r[1].colors, metric[k], sv[k], bv[k], k == 4 ? "gamg-default-smoothers" : "sfdilu-percolor", bv[k] / sv[k], spmv, its[1], its[0], pv.gpu, PETSC_VERSION_MAJOR, PETSC_VERSION_MINOR, PETSC_VERSION_SUBMINOR, pv.cudart, pv.cmd, pv.date));
+      PetscCall(PetscFPrintf(PETSC_COMM_WORLD, f, "{\"benchmark\": \"sfdilu\", \"case\": \"%s\", \"rows\": %" PetscInt_FMT ", \"nnz\": %" PetscInt_FMT ", \"coloring\": \"%s\", \"order\": \"%s\", \"colors\": %" PetscInt_FMT ", \"metric\": \"%s\", \"sfpc\": %.6e, \"baseline\": %.6e, \"baseline_name\": \"%s\", \"ratio\": %.4f, \"spmv_s\": %.6e, \"its_sfpc\": %" PetscInt_FMT ", \"its_baseline\": %" PetscInt_FMT ", \"gpu\": \"%s\", \"petsc\": \"%d.%d.%d\", \"cuda_runtime\": %d, \"command\": \"%s\", \"date\": \"%s\"}\n", casename, n, nnz, coloring, order, r[1].colors, metric[k], sv[k], bv[k], k == 4 ? "gamg-default-smoothers" : "sfdilu-percolor", bv[k] / sv[k], spmv, its[1], its[0], pv.gpu, PETSC_VERSION_MAJOR, PETSC_VERSION_MINOR, PETSC_VERSION_SUBMINOR, pv.cudart, pv.cmd, pv.date));
     PetscCall(PetscFClose(PETSC_COMM_WORLD, f));
   }
   PetscCall(VecDestroy(&s.x));

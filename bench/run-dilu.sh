@@ -1,13 +1,23 @@
 #!/usr/bin/env bash
-# The sfdilu smoother benchmark, on the GPU host: bench/gpu-run bash bench/run-dilu.sh [quick]
+# The sfdilu smoother benchmark, on the GPU host: bench/gpu-run bash bench/run-dilu.sh [quick|order]
 # Writes one JSON record per case and metric to bench/results/sfdilu-<gpu>.json (copied to $OUT
 # when set) and prints the side-by-side tables (sync-free sweeps against the per-color variant).
+# order: the sync-free sweeps in color and in local order (-pc_sfdilu_order) on 7-point Poisson from
+# 128^3 to 256^3, to bench/results/sfdilu-order-<gpu>.json (about 4 minutes).
 set -eu
 gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1 | tr 'A-Z ' 'a-z-')
 out=bench/results/sfdilu-$gpu.json
+[ "${1:-}" = order ] && out=bench/results/sfdilu-order-$gpu.json
 mkdir -p bench/results; : > "$out"
 b=build/bench/dilu
 run() { echo "+ $b $*"; local t0=$SECONDS; $b -json "$out" "$@"; echo "  ($((SECONDS - t0)) s)"; }
+if [ "${1:-}" = order ]; then
+  for n in 128 144 160 182 200 256; do
+    for o in color local; do run -case poisson7-$n-$o -problem poisson7 -n $n -order $o -repeat 5 -warmup 1; done
+  done
+  [ -n "${OUT:-}" ] && cp "$out" "$OUT/" || true
+  exit 0
+fi
 # GAMG's coarse levels are small: the smoother at 32^3 and 64^3 as well as 128^3
 run -case poisson7-32 -problem poisson7 -n 32
 run -case poisson7-64 -problem poisson7 -n 64 -gamg

@@ -71,6 +71,24 @@ typedef enum {
 } PCSFDILUSweepType;
 PETSC_EXTERN const char *const PCSFDILUSweepTypes[];
 
+/*E
+   PCSFDILUOrderType - the order of the rows in the GPU PCSFDILU's sync-free sweeps
+
+$  PCSFDILU_ORDER_AUTO  - local where a vector of the matrix's size exceeds 40% of the GPU's L2 cache, else color
+$  PCSFDILU_ORDER_COLOR - rows sorted by (color, row): a color's pass reads its neighbours across the whole vector
+$  PCSFDILU_ORDER_LOCAL - rows sorted by windows of row + color * D (D a few times the matrix's bandwidth), then
+                          color: a row's lower-colored neighbours are at most a few windows back, and the sweeps
+                          run window by window, so the unknowns they read stay in L2 (sync-free sweeps only)
+
+   Level: advanced
+E*/
+typedef enum {
+  PCSFDILU_ORDER_AUTO,
+  PCSFDILU_ORDER_COLOR,
+  PCSFDILU_ORDER_LOCAL
+} PCSFDILUOrderType;
+PETSC_EXTERN const char *const PCSFDILUOrderTypes[];
+
 PETSC_EXTERN PetscErrorCode PCSFDILUGetColoring(PC, PetscInt *, const PetscInt *[]);
 
 /*J

@@ -18,6 +18,12 @@
       reading the CSR rows and the unknowns of the whole level again; by windows it is one pass,
       and rows of one level are independent in any order (H100, bench/README.md: set-ups 1.6x
       faster on such patterns, their solves up to 5%).
+      With opt.window_major = w > 0 the order is (window of w rows, level, class) instead: windows
+      first. Still a valid dispatch order for any triangle, since a row's dependencies come before
+      it in the solve's order, so in its window or an earlier one; it keeps the warps in flight on
+      a few windows of rows, which pays where a numbering puts each row's dependencies a bounded
+      distance back (the multicolor DILU's local order, dilu_device.cu) and would serialize a
+      3-D stencil in natural order (its chains cross every window).
    The classes are those of Freire's multirow SpTRSV (shared/seeds/001, section 4.1).
 */
 #include <sfpc/private/sfpcimpl.h>
@@ -112,16 +118,20 @@ __global__ void AlapKernel(int n, const int *__restrict__ ai, const int *__restr
   }
 }
 
-/* A row's bucket: level - 1 in the high 32 bits, then the window of its position in the solve's order, then its length class (3 bits). */
+/*
+   A row's bucket: level - 1 in the high 32 bits, then the window of its position in the solve's order,
+   then its length class (3 bits); window-major (major > 0 rows a window): the window in the high 32
+   bits, then level - 1, then the class.
+*/
 typedef unsigned long long Key;
-#define SFPC_KEY_LEVEL_SHIFT 32
+#define SFPC_KEY_HIGH 32
 #ifndef SFPC_DISPATCH_WINDOW
   #define SFPC_DISPATCH_WINDOW 8192 /* rows; a partial task per class and window costs at most 7 tasks per window */
 #endif
 
 /* Sort key of each row and the off-diagonal entries of the triangle (summed per block). */
 template <bool LOWER>
-__global__ void __launch_bounds__(256) KeyKernel(int n, const int *__restrict__ ai, const int *__restrict__ ad, const int *__restrict__ level, Key *key, int *row, unsigned long long *nnz)
+__global__ void __launch_bounds__(256) KeyKernel(int n, const int *__restrict__ ai, const int *__restrict__ ad, const int *__restrict__ level, int major, Key *key, int *row, unsigned long long *nnz)
 {
   typedef cub::BlockReduce<int, 256> Reduce;
   __shared__ typename Reduce::TempStorage tmp;
@@ -130,7 +140,8 @@ __global__ void __launch_bounds__(256) KeyKernel(int n, const int *__restrict__ 
   if (r < n) {
     d      = LOWER ? ad[r] - ai[r] : ai[r + 1] - ad[r] - 1;
     const int q = LOWER ? r : n - 1 - r;
-    key[r]      = ((Key)(level[r] - 1) << SFPC_KEY_LEVEL_SHIFT) | ((Key)(q / SFPC_DISPATCH_WINDOW) << 3) | (Key)LengthClass(d);
+    const Key l = (Key)(level[r] - 1), c = (Key)LengthClass(d);
+    key[r]      = major > 0 ? ((Key)(q / major) << SFPC_KEY_HIGH) | (l << 3) | c : (l << SFPC_KEY_HIGH) | ((Key)(q / SFPC_DISPATCH_WINDOW) << 3) | c;
     row[r] = r;
   }
   d = Reduce(tmp).Sum(d);
@@ -172,14 +183,14 @@ __global__ void FillTasksKernel(const int *nruns, const Key *rkey, const int *rc
 }
 
 /* Scalars the host needs to size and describe the schedule: tasks, levels, then rows per vector size (1, 2, ..., 32 lanes; zeroed before). */
-__global__ void ScheduleSizesKernel(const int *nruns, const Key *rkey, const int *rcount, const int *rtask0, const int *rtasks, int *out)
+__global__ void ScheduleSizesKernel(const int *nruns, const Key *rkey, const int *rcount, const int *rtask0, const int *rtasks, int major, int *out)
 {
   const int b = blockIdx.x * blockDim.x + threadIdx.x, last = *nruns - 1;
-  if (b == 0) {
-    out[0] = rtask0[last] + rtasks[last];
-    out[1] = (int)(rkey[last] >> SFPC_KEY_LEVEL_SHIFT) + 1;
+  if (b == 0) out[0] = rtask0[last] + rtasks[last];
+  if (b <= last) {
+    atomicMax(out + 1, (int)(major > 0 ? (rkey[b] & 0xFFFFFFFFull) >> 3 : rkey[b] >> SFPC_KEY_HIGH) + 1);
+    atomicAdd(out + 2 + __ffs(KeyVector(rkey[b])) - 1, rcount[b]);
   }
-  if (b <= last) atomicAdd(out + 2 + __ffs(KeyVector(rkey[b])) - 1, rcount[b]);
 }
 } // namespace
 
@@ -194,10 +205,12 @@ PetscErrorCode SFPCScheduleBuild(SFPCTriDevice T, PetscBool lower, SFPCLevels le
   sfpc::CubScratch   scratch;
   const int          tpb = 256, nb = (n + tpb - 1) / tpb;
   unsigned long long base;
-  int                blocks, keybits = SFPC_KEY_LEVEL_SHIFT + 1;
+  const int          major = (int)T->opt.window_major;
+  int                blocks, keybits = SFPC_KEY_HIGH + 1;
 
   PetscFunctionBegin;
   PetscCheck(levels == SFPC_LEVELS_ASAP || levels == SFPC_LEVELS_ALAP, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Levels must be resolved to asap or alap");
+  PetscCheck(major >= 0 && (major == 0 || n < (1 << 29)), PETSC_COMM_SELF, PETSC_ERR_PLIB, "Window-major dispatch needs windows >= 0 and fewer than 2^29 rows");
   PetscCall(PetscGetCurrentCUDAStream(&stream));
   S->levels = levels;
   PetscCallCUDA(cudaMallocAsync(&level, sizeof(int) * n, stream));
@@ -239,10 +252,10 @@ PetscErrorCode SFPCScheduleBuild(SFPCTriDevice T, PetscBool lower, SFPCLevels le
   }
 
   /* 3. sort rows by (level, class), then one bucket per distinct key */
-  if (lower) KeyKernel<true><<<nb, tpb, 0, stream>>>(n, T->i, T->diag, level, key, row, nnz);
-  else KeyKernel<false><<<nb, tpb, 0, stream>>>(n, T->i, T->diag, level, key, row, nnz);
+  if (lower) KeyKernel<true><<<nb, tpb, 0, stream>>>(n, T->i, T->diag, level, major, key, row, nnz);
+  else KeyKernel<false><<<nb, tpb, 0, stream>>>(n, T->i, T->diag, level, major, key, row, nnz);
   PetscCallCUDA(cudaGetLastError());
-  while (keybits < 64 && (1LL << (keybits - SFPC_KEY_LEVEL_SHIFT)) < n) keybits++; /* levels <= n: the sort skips the bits no level reaches */
+  while (keybits < 64 && (1LL << (keybits - SFPC_KEY_HIGH)) < n) keybits++; /* levels (or windows) <= n: the sort skips the bits none reaches */
   auto sort      = [&](void *tmp, size_t &bytes) { return cub::DeviceRadixSort::SortPairs(tmp, bytes, key, skey, row, S->order, n, 0, keybits, stream); };
   auto encode    = [&](void *tmp, size_t &bytes) { return cub::DeviceRunLengthEncode::Encode(tmp, bytes, skey, rkey, rcount, nruns, n, stream); };
   auto scantasks = [&](void *tmp, size_t &bytes) { return cub::DeviceScan::ExclusiveSum(tmp, bytes, rtasks, rtask0, n, stream); };
@@ -264,7 +277,7 @@ PetscErrorCode SFPCScheduleBuild(SFPCTriDevice T, PetscBool lower, SFPCLevels le
 
   /* 4. tasks: sizes come back to the host once, to allocate, to launch sweeps and for the views */
   PetscCallCUDA(cudaMemsetAsync(sizes, 0, sizeof(hsizes), stream));
-  ScheduleSizesKernel<<<nb, tpb, 0, stream>>>(nruns, rkey, rcount, rtask0, rtasks, sizes);
+  ScheduleSizesKernel<<<nb, tpb, 0, stream>>>(nruns, rkey, rcount, rtask0, rtasks, major, sizes);
   PetscCallCUDA(cudaGetLastError());
   PetscCallCUDA(cudaMemcpyAsync(hsizes, sizes, sizeof(hsizes), cudaMemcpyDeviceToHost, stream));
   PetscCallCUDA(cudaMemcpyAsync(&hnnz, nnz, sizeof(hnnz), cudaMemcpyDeviceToHost, stream));

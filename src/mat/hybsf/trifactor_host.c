@@ -110,6 +110,7 @@ PetscErrorCode SFPCTriOptionsDefault(SFPCTriOptions *o)
   o->grid[0] = o->grid[1] = o->grid[2] = 0;
   o->grid_chunk                        = SFPC_GRID_CHUNK;
   o->grid_planes                       = 0; /* SFPCGridPlanes() decides */
+  o->window_major                      = 0;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -39,9 +39,28 @@ struct _n_SFDILUDevice {
   PetscInt    *hcolor; /* host copy of color, made on request */
   int          lanes;      /* lanes per row of the residual kernel (A's rows) */
   int          sweeplanes; /* lanes per row of the per-color sweeps (one triangle of a row) */
+  int          bandwidth;  /* the local order's: largest |column - row| of A */
   PetscInt     nnz;    /* entries of A */
   SFPCTriDevice T;     /* P A P^T's pattern, its schedules and the factor values */
 };
+
+/*
+   The local order (-pc_sfdilu_order local): rows sorted by (window of row + color * D, color, row) with
+   D = SFDILU_LOCAL_SKEW * bandwidth + 1, windows of SFDILU_LOCAL_KEYS. For coupled rows i, j with
+   color(j) < color(i), (i + color(i) D) - (j + color(j) D) >= D - bandwidth > 0, so a row comes after
+   every lower-colored neighbour: the lower triangle of P A P^T is still L_c, and the DILU the same
+   operator. A row's lower-colored neighbours lie at most (colors * D) keys back, and the engine dispatches
+   the sweeps window by window (SFDILU_LOCAL_DISPATCH rows, its window-major mode), so the unknowns the
+   warps in flight read, about colors * D rows, stay in L2 where the whole vector does not. A larger D
+   puts a row's dependencies further back (fewer waits on warps still in flight), a smaller one keeps
+   the rows read closer; H100, 7-point 256^3, apply ms (color order 5.96, per color 3.25): D of 4
+   bandwidths and windows of 2^18 keys 2.78, of 2^20 keys 2.98; 8 bandwidths and 2^18 keys 3.39; 2
+   bandwidths and 2^16 keys 3.18 (bench/README.md). With a bandwidth near n (a permuted matrix) the
+   order degenerates to the color order.
+*/
+#define SFDILU_LOCAL_SKEW     4
+#define SFDILU_LOCAL_KEYS     (1LL << 18)
+#define SFDILU_LOCAL_DISPATCH (1 << 17)
 
 namespace
 {
@@ -121,6 +140,23 @@ __global__ void RenumberColors(int n, const int *__restrict__ map, int *color, i
   if (r >= n) return;
   color[r] = map[color[r]];
   rows[r]  = r;
+}
+
+/* Largest |column - row| over A's entries (*bw zeroed before). */
+__global__ void BandwidthKernel(int n, const int *__restrict__ ai, const int *__restrict__ aj, int *bw)
+{
+  const int r = blockIdx.x * blockDim.x + threadIdx.x;
+  int       m = 0;
+  if (r >= n) return;
+  for (int k = ai[r]; k < ai[r + 1]; k++) m = max(m, abs(aj[k] - r));
+  atomicMax(bw, m);
+}
+
+/* The local order's sort key of each row (see SortRows()). */
+__global__ void LocalKeys(int n, const int *__restrict__ color, long long skew, int ncolors, unsigned long long *key)
+{
+  const int r = blockIdx.x * blockDim.x + threadIdx.x;
+  if (r < n) key[r] = (unsigned long long)((r + color[r] * skew) / SFDILU_LOCAL_KEYS) * (unsigned long long)ncolors + (unsigned long long)color[r];
 }
 
 __global__ void InvertOrder(int n, const int *__restrict__ order, int *iperm)
@@ -278,7 +314,7 @@ static int RowLanes(PetscInt n, PetscInt nnz)
   return s;
 }
 
-/* JPL on the device (sfdilu.h): rounds until every row is colored, each round read back (how many it colored); also tpos. Colors 0 .. 2 rounds - 1, some possibly empty (SortByColor() squeezes them). */
+/* JPL on the device (sfdilu.h): rounds until every row is colored, each round read back (how many it colored); also tpos. Colors 0 .. 2 rounds - 1, some possibly empty (SortRows() squeezes them). */
 static PetscErrorCode ColorJPL_Device(SFDILU *s, PetscInt n, const int *ai, const int *aj, cudaStream_t stream)
 {
   SFDILUDevice D = s->dev;
@@ -334,8 +370,12 @@ static PetscErrorCode ColorGreedy_Device(SFDILU *s, PetscInt n, PetscInt nnz, co
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Squeezes the colors to those used, sorts the rows by (color, row), and builds cstart (host) and order/iperm (device). */
-static PetscErrorCode SortByColor(SFDILU *s, PetscInt n, cudaStream_t stream)
+/*
+   Squeezes the colors to those used, sorts the rows by (color, row) or in the local order (above; its keys
+   read A's pattern ai, aj), and builds cstart (host: the rows of each color, positions of the color order)
+   and order/iperm (device).
+*/
+static PetscErrorCode SortRows(SFDILU *s, PetscInt n, const int *ai, const int *aj, cudaStream_t stream)
 {
   SFDILUDevice D = s->dev;
   int         *count, *map, *hcount, *rows, *skeys, nc = (int)s->ncolors, bits = 1;
@@ -364,8 +404,30 @@ static PetscErrorCode SortByColor(SFDILU *s, PetscInt n, cudaStream_t stream)
   PetscCallCUDA(cudaMallocAsync(&skeys, sizeof(int) * PetscMax(n, 1), stream));
   RenumberColors<<<Blocks(n), TPB, 0, stream>>>((int)n, map, D->color, rows);
   while ((1 << bits) < s->ncolors) bits++;
-  /* a radix sort is stable: rows of one color stay in natural order */
-  PetscCall(sfpc::CubCall(stream, [&](void *tmp, size_t &bytes) { return cub::DeviceRadixSort::SortPairs(tmp, bytes, D->color, skeys, rows, D->order, (int)n, 0, bits, stream); }));
+  {
+    int dev, l2;
+    PetscCallCUDA(cudaGetDevice(&dev));
+    PetscCallCUDA(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, dev));
+    s->ordered = SFDILUOrderUsed(s, (PetscLogDouble)l2);
+  }
+  /* radix sorts are stable: rows of one key stay in natural order */
+  if (s->ordered == PCSFDILU_ORDER_LOCAL) {
+    unsigned long long *key, *skey;
+    int                *dbw, bw;
+    PetscCallCUDA(cudaMallocAsync(&dbw, sizeof(int), stream));
+    PetscCallCUDA(cudaMemsetAsync(dbw, 0, sizeof(int), stream));
+    BandwidthKernel<<<Blocks(n), TPB, 0, stream>>>((int)n, ai, aj, dbw);
+    PetscCallCUDA(cudaMemcpyAsync(&bw, dbw, sizeof(int), cudaMemcpyDeviceToHost, stream));
+    PetscCallCUDA(cudaStreamSynchronize(stream));
+    PetscCallCUDA(cudaMallocAsync(&key, sizeof(unsigned long long) * PetscMax(n, 1), stream));
+    PetscCallCUDA(cudaMallocAsync(&skey, sizeof(unsigned long long) * PetscMax(n, 1), stream));
+    LocalKeys<<<Blocks(n), TPB, 0, stream>>>((int)n, D->color, SFDILU_LOCAL_SKEW * (long long)bw + 1, (int)s->ncolors, key);
+    PetscCall(sfpc::CubCall(stream, [&](void *tmp, size_t &bytes) { return cub::DeviceRadixSort::SortPairs(tmp, bytes, key, skey, rows, D->order, (int)n, 0, 64, stream); }));
+    PetscCallCUDA(cudaFreeAsync(skey, stream));
+    PetscCallCUDA(cudaFreeAsync(key, stream));
+    PetscCallCUDA(cudaFreeAsync(dbw, stream));
+    D->bandwidth = bw;
+  } else PetscCall(sfpc::CubCall(stream, [&](void *tmp, size_t &bytes) { return cub::DeviceRadixSort::SortPairs(tmp, bytes, D->color, skeys, rows, D->order, (int)n, 0, bits, stream); }));
   InvertOrder<<<Blocks(n), TPB, 0, stream>>>((int)n, D->order, D->iperm);
   PetscCallCUDA(cudaStreamSynchronize(stream)); /* hcount is read by the copy above */
   PetscCall(PetscFree(hcount));
@@ -375,10 +437,11 @@ static PetscErrorCode SortByColor(SFDILU *s, PetscInt n, cudaStream_t stream)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* P A P^T's pattern (columns sorted in each row) and the engine factor on it. */
+/* P A P^T's pattern (columns sorted in each row) and the engine factor on it, dispatched window by window in the local order. */
 static PetscErrorCode PermutedFactor(SFDILU *s, PetscInt n, const int *ai, const int *aj, cudaStream_t stream)
 {
-  SFDILUDevice D = s->dev;
+  SFDILUDevice   D   = s->dev;
+  SFPCTriOptions opt = s->engine;
   int         *len, *pi, *pj, *sj, *psrc, npnz;
 
   PetscFunctionBegin;
@@ -395,7 +458,8 @@ static PetscErrorCode PermutedFactor(SFDILU *s, PetscInt n, const int *ai, const
   PetscCallCUDA(cudaMallocAsync(&D->src, sizeof(int) * PetscMax(npnz, 1), stream));
   PermutedEntries<<<Blocks(n), TPB, 0, stream>>>((int)n, ai, aj, D->order, D->iperm, pi, pj, psrc);
   PetscCall(sfpc::CubCall(stream, [&](void *tmp, size_t &bytes) { return cub::DeviceSegmentedSort::SortPairs(tmp, bytes, pj, sj, psrc, D->src, npnz, (int)n, pi, pi + 1, stream); }));
-  PetscCall(SFPCTriDeviceCreate(n, npnz, pi, sj, PETSC_TRUE, &s->engine, &D->T));
+  opt.window_major = s->ordered == PCSFDILU_ORDER_LOCAL ? SFDILU_LOCAL_DISPATCH : 0;
+  PetscCall(SFPCTriDeviceCreate(n, npnz, pi, sj, PETSC_TRUE, &opt, &D->T));
   PetscCallCUDA(cudaFreeAsync(psrc, stream));
   PetscCallCUDA(cudaFreeAsync(sj, stream));
   PetscCallCUDA(cudaFreeAsync(pj, stream));
@@ -448,7 +512,7 @@ PetscErrorCode SFDILUColor_Device(SFDILU *s, Mat A)
   s->colored = s->coloring == PCSFDILU_COLORING_AUTO ? AutoColoring(n) : s->coloring;
   if (s->colored == PCSFDILU_COLORING_JPL) PetscCall(ColorJPL_Device(s, n, ai, aj, stream));
   else PetscCall(ColorGreedy_Device(s, n, D->nnz, ai, aj, stream));
-  PetscCall(SortByColor(s, n, stream));
+  PetscCall(SortRows(s, n, ai, aj, stream));
   PetscCall(PermutedFactor(s, n, ai, aj, stream));
   PetscCall(MatSeqAIJCUSPARSERestoreIJ(A, PETSC_FALSE, &ai, &aj));
   PetscCall(PetscLogEventEnd(SFPC_DILUColor, A, 0, 0, 0));
@@ -522,6 +586,7 @@ static PetscErrorCode Sweeps(SFDILU *s, cudaStream_t stream, PetscScalar **yp)
     *yp = D->yp;
     PetscFunctionReturn(PETSC_SUCCESS);
   }
+  PetscCheck(s->ordered == PCSFDILU_ORDER_COLOR, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Per-color sweeps need the color order");
   PetscCall(PetscLogGpuTimeBegin());
   for (PetscInt c = 0; c < s->ncolors; c++) {
     const PetscInt q0 = D->cstart[c], q1 = D->cstart[c + 1];
@@ -618,6 +683,8 @@ PetscErrorCode SFDILUView_Device(SFDILU *s, PetscViewer viewer)
 {
   PetscFunctionBegin;
   PetscCall(PetscViewerASCIIPrintf(viewer, "  GPU sweeps: %s%s; lanes per row: %d in the fused residual, %d in per-color sweeps\n", PCSFDILUSweepTypes[SFDILUSweepUsed(s)], s->sweep == PCSFDILU_SWEEP_AUTO ? " (auto)" : "", s->dev->lanes, s->dev->sweeplanes));
+  if (s->ordered == PCSFDILU_ORDER_LOCAL) PetscCall(PetscViewerASCIIPrintf(viewer, "  row order: local%s (bandwidth %d, D = %lld, windows of %lld keys; sweeps dispatched by windows of %d rows)\n", s->gpuorder == PCSFDILU_ORDER_AUTO ? " (auto)" : "", s->dev->bandwidth, SFDILU_LOCAL_SKEW * (long long)s->dev->bandwidth + 1, SFDILU_LOCAL_KEYS, SFDILU_LOCAL_DISPATCH));
+  else PetscCall(PetscViewerASCIIPrintf(viewer, "  row order: color%s\n", s->gpuorder == PCSFDILU_ORDER_AUTO ? " (auto)" : ""));
   PetscCall(PetscViewerASCIIPushTab(viewer));
   PetscCall(SFPCTriDeviceView(s->dev->T, viewer));
   PetscCall(PetscViewerASCIIPopTab(viewer));

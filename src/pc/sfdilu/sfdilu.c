@@ -10,18 +10,35 @@
 
 const char *const PCSFDILUColoringTypes[] = {"auto", "greedy", "jpl", "PCSFDILUColoringType", "PCSFDILU_COLORING_", NULL};
 const char *const PCSFDILUSweepTypes[]    = {"auto", "syncfree", "percolor", "PCSFDILUSweepType", "PCSFDILU_SWEEP_", NULL};
+const char *const PCSFDILUOrderTypes[]    = {"auto", "color", "local", "PCSFDILUOrderType", "PCSFDILU_ORDER_", NULL};
 
 /*
-   auto: sync-free unless the colors are so large that the sweeps are bound by memory bandwidth
-   alone; there one launch per color reads the factor at full bandwidth while the sync-free
-   kernel's polling warps compete for L2 (on an H100 the sync-free sweeps were 2.1-4x faster at up
-   to 15k rows per color, 1.0-1.3x at 35k-100k, and 0.5x at 800k: bench/README.md).
+   auto: sync-free, in the local order where that was taken; in color order, sync-free unless the colors
+   are so large that each color's pass is bound by memory bandwidth alone, where one launch per color
+   was faster (on an H100 the sync-free sweeps were 2.1-4x faster at up to 15k rows per color, 1.0-1.3x
+   at 35k-100k, and 0.5x at 800k: bench/README.md).
 */
 #define SFDILU_AUTO_PERCOLOR_ROWS (1 << 18)
 PCSFDILUSweepType SFDILUSweepUsed(SFDILU *s)
 {
   if (s->sweep != PCSFDILU_SWEEP_AUTO) return s->sweep;
+  if (s->ordered == PCSFDILU_ORDER_LOCAL) return PCSFDILU_SWEEP_SYNCFREE;
   return s->ncolors && s->n / s->ncolors > SFDILU_AUTO_PERCOLOR_ROWS ? PCSFDILU_SWEEP_PERCOLOR : PCSFDILU_SWEEP_SYNCFREE;
+}
+
+/*
+   The GPU row order to take with a coloring: color for the per-color sweeps; auto: local where one vector
+   of the matrix's size exceeds 40% of L2 (l2 bytes), past which a color's pass in color order reads its
+   neighbours more and more from DRAM; color below, where it was faster. H100 (50 MB of L2), 7-point
+   Poisson, sync-free apply in color / local order: 128^3 (a vector 34% of L2) 0.371 / 0.418 ms, 144^3
+   (48%) 0.62 / 0.58, 160^3 (66%) 1.00 / 0.77, 182^3 1.80 / 1.09, 256^3 5.96 / 2.79 (bench/README.md).
+*/
+#define SFDILU_LOCAL_L2_FRACTION 0.4
+PCSFDILUOrderType SFDILUOrderUsed(SFDILU *s, PetscLogDouble l2)
+{
+  if (s->sweep == PCSFDILU_SWEEP_PERCOLOR) return PCSFDILU_ORDER_COLOR;
+  if (s->gpuorder != PCSFDILU_ORDER_AUTO) return s->gpuorder;
+  return (PetscLogDouble)s->n * sizeof(PetscScalar) > SFDILU_LOCAL_L2_FRACTION * l2 ? PCSFDILU_ORDER_LOCAL : PCSFDILU_ORDER_COLOR;
 }
 
 /* The sequential matrix DILU works on (A itself, or the diagonal block of an MPI A) and whether it is on the GPU. */
@@ -237,7 +254,16 @@ static PetscErrorCode PCSetFromOptions_SFDILU(PC pc, PetscOptionItems PetscOptio
     if (parallel != s->parallel) s->coloring_changed = PETSC_TRUE;
     s->parallel = parallel;
   }
-  PetscCall(PetscOptionsEnum("-pc_sfdilu_sweep", "GPU sweeps: syncfree (one kernel per sweep), percolor (one launch per color and sweep), auto (syncfree unless colors average over 2^18 rows)", "PCSFDILU", PCSFDILUSweepTypes, (PetscEnum)s->sweep, (PetscEnum *)&s->sweep, NULL));
+  {
+    PCSFDILUSweepType sweep = s->sweep;
+    PCSFDILUOrderType order = s->gpuorder;
+    PetscCall(PetscOptionsEnum("-pc_sfdilu_sweep", "GPU sweeps: syncfree (one kernel per sweep), percolor (one launch per color and sweep), auto (syncfree unless colors average over 2^18 rows)", "PCSFDILU", PCSFDILUSweepTypes, (PetscEnum)sweep, (PetscEnum *)&sweep, NULL));
+    PetscCall(PetscOptionsEnum("-pc_sfdilu_order", "GPU row order of the sweeps: color, local (windows of row + color * D, for vectors larger than L2; sync-free only), auto (local where a vector exceeds 40% of L2)", "PCSFDILU", PCSFDILUOrderTypes, (PetscEnum)order, (PetscEnum *)&order, NULL));
+    PetscCheck(!(order == PCSFDILU_ORDER_LOCAL && sweep == PCSFDILU_SWEEP_PERCOLOR), PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_INCOMP, "-pc_sfdilu_order local needs sync-free sweeps: the per-color sweeps take each color's rows as one block (-pc_sfdilu_order color)");
+    if (sweep != s->sweep || order != s->gpuorder) s->coloring_changed = PETSC_TRUE; /* the row order is chosen with the coloring */
+    s->sweep = sweep;
+    s->gpuorder = order;
+  }
   PetscOptionsHeadEnd();
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -340,8 +366,11 @@ PetscErrorCode PCSFDILUGetColoring(PC pc, PetscInt *ncolors, const PetscInt *col
 .  -pc_sfdilu_parallel <false> - the global multicolor DILU of the whole MPI matrix (JPL on global rows; before each color
    only the ghosts of the previous color are exchanged; the coloring rounds, E and the sweeps on the GPU for a CUSPARSE matrix,
    bitwise the host's), whose iterations do not depend on the number of ranks, instead of one DILU per diagonal block
--  -pc_sfdilu_sweep <auto,syncfree,percolor> - GPU: one sync-free kernel per sweep with colors as dependency levels, or one launch per
+.  -pc_sfdilu_sweep <auto,syncfree,percolor> - GPU: one sync-free kernel per sweep with colors as dependency levels, or one launch per
    color; auto: syncfree unless the colors average over 2^18 rows (there the sweeps are bound by memory bandwidth alone)
+-  -pc_sfdilu_order <auto,color,local> - GPU, sync-free sweeps: rows sorted by color, or local (by windows of row + color * D, D a few
+   times the bandwidth, then color, and dispatched window by window: the unknowns a row reads stay in L2); auto: local where a
+   vector of the matrix's size exceeds 40% of the GPU's L2 cache
 
    Notes:
    On `MATSEQAIJ` everything runs on the host. On `MATSEQAIJCUSPARSE` everything runs on the GPU from PETSc's device
@@ -355,7 +384,7 @@ PetscErrorCode PCSFDILUGetColoring(PC pc, PetscInt *ncolors, const PetscInt *col
 
    Level: intermediate
 
-.seealso: `PCSFILU`, `PCGAMG`, `PCSFDILUGetColoring()`, `PCSFDILUColoringType`, `PCSFDILUSweepType`
+.seealso: `PCSFILU`, `PCGAMG`, `PCSFDILUGetColoring()`, `PCSFDILUColoringType`, `PCSFDILUSweepType`, `PCSFDILUOrderType`
 M*/
 PetscErrorCode PCCreate_SFDILU(PC pc)
 {
@@ -367,6 +396,7 @@ PetscErrorCode PCCreate_SFDILU(PC pc)
   s->zeropivot   = 100.0 * PETSC_MACHINE_EPSILON;
   s->shiftamount = 100.0 * PETSC_MACHINE_EPSILON;
   s->failrow   = -1;
+  s->ordered   = PCSFDILU_ORDER_COLOR;
   PetscCall(SFPCTriOptionsDefault(&s->engine));
   s->engine.lower      = PETSC_TRUE; /* (I + L_c E^{-1}) u = r */
   s->engine.upper      = PETSC_TRUE; /* (E + U_c) y = u */

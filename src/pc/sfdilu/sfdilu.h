@@ -73,12 +73,14 @@ typedef struct {
   PCSFDILUColoringType coloring;
   PetscInt             seed;  /* of the JPL hash */
   PCSFDILUSweepType    sweep; /* GPU sweeps */
+  PCSFDILUOrderType    gpuorder; /* GPU: row order of the sweeps */
   SFPCTriOptions       engine; /* GPU: how the sync-free sweeps are stored and scheduled */
   PetscBool            coloring_changed; /* the coloring options changed since the last coloring */
 
   /* per nonzero pattern */
   PetscBool            ondevice;
   PCSFDILUColoringType colored; /* greedy or jpl: what the coloring was */
+  PCSFDILUOrderType    ordered; /* color or local: the GPU row order taken with it */
   PetscInt             n, ncolors;
   PetscInt            *color;  /* color of each row (on the host; for a device factor a copy made on request) */
   PetscInt            *order;  /* host: rows sorted by (color, row) */
@@ -120,4 +122,5 @@ PETSC_INTERN PetscErrorCode SFDILURichardson_Device(SFDILU *, Mat, const PetscSc
 PETSC_INTERN PetscErrorCode SFDILUGetColors_Device(SFDILU *, const PetscInt **);
 PETSC_INTERN PetscErrorCode SFDILUView_Device(SFDILU *, PetscViewer);
 PETSC_INTERN PCSFDILUSweepType SFDILUSweepUsed(SFDILU *);
+PETSC_INTERN PCSFDILUOrderType SFDILUOrderUsed(SFDILU *, PetscLogDouble);
 PETSC_INTERN PetscErrorCode SFDILUReset_Device(SFDILU *);
