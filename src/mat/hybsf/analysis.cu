@@ -251,7 +251,7 @@ PetscErrorCode SFPCScheduleBuild(SFPCTriDevice T, PetscBool lower, SFPCLevels le
     PetscCallCUDA(cudaMemcpyAsync(level, alap, sizeof(int) * n, cudaMemcpyDeviceToDevice, stream));
   }
 
-  /* 3. sort rows by (level, class), then one bucket per distinct key */
+  /* 3. sort rows by their bucket key (level, window, class; or window, level, class), then one bucket per distinct key */
   if (lower) KeyKernel<true><<<nb, tpb, 0, stream>>>(n, T->i, T->diag, level, major, key, row, nnz);
   else KeyKernel<false><<<nb, tpb, 0, stream>>>(n, T->i, T->diag, level, major, key, row, nnz);
   PetscCallCUDA(cudaGetLastError());

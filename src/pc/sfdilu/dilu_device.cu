@@ -586,7 +586,7 @@ static PetscErrorCode Sweeps(SFDILU *s, cudaStream_t stream, PetscScalar **yp)
     *yp = D->yp;
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  PetscCheck(s->ordered == PCSFDILU_ORDER_COLOR, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Per-color sweeps need the color order");
+  PetscCheck(s->ordered == PCSFDILU_ORDER_COLOR, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "Per-color sweeps asked for after a set-up in the local row order: the rows are ordered at set-up (set the options before it, or PCReset())");
   PetscCall(PetscLogGpuTimeBegin());
   for (PetscInt c = 0; c < s->ncolors; c++) {
     const PetscInt q0 = D->cstart[c], q1 = D->cstart[c + 1];

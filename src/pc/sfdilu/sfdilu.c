@@ -257,7 +257,7 @@ static PetscErrorCode PCSetFromOptions_SFDILU(PC pc, PetscOptionItems PetscOptio
   {
     PCSFDILUSweepType sweep = s->sweep;
     PCSFDILUOrderType order = s->gpuorder;
-    PetscCall(PetscOptionsEnum("-pc_sfdilu_sweep", "GPU sweeps: syncfree (one kernel per sweep), percolor (one launch per color and sweep), auto (syncfree unless colors average over 2^18 rows)", "PCSFDILU", PCSFDILUSweepTypes, (PetscEnum)sweep, (PetscEnum *)&sweep, NULL));
+    PetscCall(PetscOptionsEnum("-pc_sfdilu_sweep", "GPU sweeps: syncfree (one kernel per sweep), percolor (one launch per color and sweep), auto (syncfree; percolor only in color order with colors averaging over 2^18 rows)", "PCSFDILU", PCSFDILUSweepTypes, (PetscEnum)sweep, (PetscEnum *)&sweep, NULL));
     PetscCall(PetscOptionsEnum("-pc_sfdilu_order", "GPU row order of the sweeps: color, local (windows of row + color * D, for vectors larger than L2; sync-free only), auto (local where a vector exceeds 40% of L2)", "PCSFDILU", PCSFDILUOrderTypes, (PetscEnum)order, (PetscEnum *)&order, NULL));
     PetscCheck(!(order == PCSFDILU_ORDER_LOCAL && sweep == PCSFDILU_SWEEP_PERCOLOR), PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_INCOMP, "-pc_sfdilu_order local needs sync-free sweeps: the per-color sweeps take each color's rows as one block (-pc_sfdilu_order color)");
     if (sweep != s->sweep || order != s->gpuorder) s->coloring_changed = PETSC_TRUE; /* the row order is chosen with the coloring */
@@ -367,7 +367,7 @@ PetscErrorCode PCSFDILUGetColoring(PC pc, PetscInt *ncolors, const PetscInt *col
    only the ghosts of the previous color are exchanged; the coloring rounds, E and the sweeps on the GPU for a CUSPARSE matrix,
    bitwise the host's), whose iterations do not depend on the number of ranks, instead of one DILU per diagonal block
 .  -pc_sfdilu_sweep <auto,syncfree,percolor> - GPU: one sync-free kernel per sweep with colors as dependency levels, or one launch per
-   color; auto: syncfree unless the colors average over 2^18 rows (there the sweeps are bound by memory bandwidth alone)
+   color; auto: syncfree, except in color order (-pc_sfdilu_order) with colors averaging over 2^18 rows, where one launch per color was faster
 -  -pc_sfdilu_order <auto,color,local> - GPU, sync-free sweeps: rows sorted by color, or local (by windows of row + color * D, D a few
    times the bandwidth, then color, and dispatched window by window: the unknowns a row reads stay in L2); auto: local where a
    vector of the matrix's size exceeds 40% of the GPU's L2 cache
