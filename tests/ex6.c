@@ -410,6 +410,10 @@ int main(int argc, char **argv)
       suffix: badorder
       args: -problem poisson7 -n 4 -noref -dilu_pc_sfdilu_order local -dilu_pc_sfdilu_sweep percolor
       filter: Error: grep -E "needs sync-free" | sed -e "s/^\[0\]PETSC ERROR: //"
+    test:
+      suffix: badwindow
+      args: -problem poisson7 -n 4 -noref -dilu_pc_sfdilu_local_window 1
+      filter: Error: grep -E "out of range" | sed -e "s/^\[0\]PETSC ERROR: //"
 
   # convection-dominated: GAMG with its default smoothers (Chebyshev/Jacobi) stalls; with DILU under Richardson it
   # converges in 10 iterations; DILU under Chebyshev stalls too here (Chebyshev's real eigenvalue interval does not
@@ -469,9 +473,10 @@ int main(int argc, char **argv)
       args: -problem convdiff -n 22 -peclet 20 -noref -dilu_pc_sfdilu_coloring jpl -dilu_pc_sfdilu_sweep {{syncfree percolor}shared output}
     test:
       # the local order (sorted by windows of row + color * D, dispatched window by window): the same iterations as
-      # in color order, the apply the host's to rounding; many windows here (small D), one on the permuted matrix
+      # in color order, the apply the host's to rounding; one window with the default size (then it is the color
+      # order), about 100 windows of 512 keys dispatched by 42 windows of 256 rows, one window on the permuted matrix
       suffix: gpu_local
-      args: -problem convdiff -n 22 -peclet 20 -noref -dilu_pc_sfdilu_coloring {{jpl greedy}separate output} -dilu_pc_sfdilu_order local
+      args: -problem convdiff -n 22 -peclet 20 -noref -dilu_pc_sfdilu_coloring {{jpl greedy}separate output} -dilu_pc_sfdilu_order local -dilu_pc_sfdilu_local_window {{262144 512}shared output}
     test:
       suffix: gpu_local_permuted
       args: -problem poisson27 -n 5 -permute 3 -dilu_pc_sfdilu_coloring jpl -dilu_pc_sfdilu_order local

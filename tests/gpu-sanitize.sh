@@ -36,7 +36,7 @@ cases=(
   "$ex11 -device -nx 9 -ny 7 -nz 4 -dirichlet -nodm -layout auto -fact ilu0"
   "$ex12 -device -n 6 -attach pc -applies -pcs sfilu_hyb,sfilu_grid,sfdilu,afsai"
   "$ex6 -dll_append $lib $dilu -problem convdiff -n 5 -peclet 20 -asymmetric -dilu_pc_sfdilu_coloring jpl"
-  "$ex6 -dll_append $lib $dilu -problem convdiff -n 5 -peclet 20 -asymmetric -dilu_pc_sfdilu_coloring jpl -dilu_pc_sfdilu_order local"
+  "$ex6 -dll_append $lib $dilu -problem convdiff -n 5 -peclet 20 -asymmetric -dilu_pc_sfdilu_coloring jpl -dilu_pc_sfdilu_order local -dilu_pc_sfdilu_local_window 64"
   "$ex6 -dll_append $lib $dilu -problem poisson27 -n 5 -permute 3 -dilu_pc_sfdilu_coloring greedy -dilu_pc_sfdilu_sweep percolor"
   "$ex6 -dll_append $lib $dilu -problem poisson7 -n 5 -zero -dilu_pc_sfdilu_coloring greedy -dilu_pc_sfdilu_shift_type nonzero -dilu_pc_sfdilu_shift_amount 1e-2"
   "$ex8 -mat_type aijcusparse -problem poisson27 -n 5 -jitter -compare_setup -afsai_pc_afsai_steps 4 -afsai_pc_afsai_step_size 3"

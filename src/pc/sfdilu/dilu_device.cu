@@ -46,11 +46,11 @@ struct _n_SFDILUDevice {
 
 /*
    The local order (-pc_sfdilu_order local): rows sorted by (window of row + color * D, color, row) with
-   D = SFDILU_LOCAL_SKEW * bandwidth + 1, windows of SFDILU_LOCAL_KEYS. For coupled rows i, j with
+   D = SFDILU_LOCAL_SKEW * bandwidth + 1, windows of -pc_sfdilu_local_window keys. For coupled rows i, j with
    color(j) < color(i), (i + color(i) D) - (j + color(j) D) >= D - bandwidth > 0, so a row comes after
    every lower-colored neighbour: the lower triangle of P A P^T is still L_c, and the DILU the same
    operator. A row's lower-colored neighbours lie at most (colors * D) keys back, and the engine dispatches
-   the sweeps window by window (SFDILU_LOCAL_DISPATCH rows, its window-major mode), so the unknowns the
+   the sweeps window by window (half as many rows, its window-major mode), so the unknowns the
    warps in flight read, about colors * D rows, stay in L2 where the whole vector does not. A larger D
    puts a row's dependencies further back (fewer waits on warps still in flight), a smaller one keeps
    the rows read closer; H100, 7-point 256^3, apply ms (color order 5.96, per color 3.25): D of 4
@@ -58,9 +58,7 @@ struct _n_SFDILUDevice {
    bandwidths and 2^16 keys 3.18 (bench/README.md). With a bandwidth near n (a permuted matrix) the
    order degenerates to the color order.
 */
-#define SFDILU_LOCAL_SKEW     4
-#define SFDILU_LOCAL_KEYS     (1LL << 18)
-#define SFDILU_LOCAL_DISPATCH (1 << 17)
+#define SFDILU_LOCAL_SKEW 4
 
 namespace
 {
@@ -153,10 +151,10 @@ __global__ void BandwidthKernel(int n, const int *__restrict__ ai, const int *__
 }
 
 /* The local order's sort key of each row (see SortRows()). */
-__global__ void LocalKeys(int n, const int *__restrict__ color, long long skew, int ncolors, unsigned long long *key)
+__global__ void LocalKeys(int n, const int *__restrict__ color, long long skew, long long window, int ncolors, unsigned long long *key)
 {
   const int r = blockIdx.x * blockDim.x + threadIdx.x;
-  if (r < n) key[r] = (unsigned long long)((r + color[r] * skew) / SFDILU_LOCAL_KEYS) * (unsigned long long)ncolors + (unsigned long long)color[r];
+  if (r < n) key[r] = (unsigned long long)((r + color[r] * skew) / window) * (unsigned long long)ncolors + (unsigned long long)color[r];
 }
 
 __global__ void InvertOrder(int n, const int *__restrict__ order, int *iperm)
@@ -421,7 +419,7 @@ static PetscErrorCode SortRows(SFDILU *s, PetscInt n, const int *ai, const int *
     PetscCallCUDA(cudaStreamSynchronize(stream));
     PetscCallCUDA(cudaMallocAsync(&key, sizeof(unsigned long long) * PetscMax(n, 1), stream));
     PetscCallCUDA(cudaMallocAsync(&skey, sizeof(unsigned long long) * PetscMax(n, 1), stream));
-    LocalKeys<<<Blocks(n), TPB, 0, stream>>>((int)n, D->color, SFDILU_LOCAL_SKEW * (long long)bw + 1, (int)s->ncolors, key);
+    LocalKeys<<<Blocks(n), TPB, 0, stream>>>((int)n, D->color, SFDILU_LOCAL_SKEW * (long long)bw + 1, (long long)s->localwindow, (int)s->ncolors, key);
     PetscCall(sfpc::CubCall(stream, [&](void *tmp, size_t &bytes) { return cub::DeviceRadixSort::SortPairs(tmp, bytes, key, skey, rows, D->order, (int)n, 0, 64, stream); }));
     PetscCallCUDA(cudaFreeAsync(skey, stream));
     PetscCallCUDA(cudaFreeAsync(key, stream));
@@ -458,7 +456,7 @@ static PetscErrorCode PermutedFactor(SFDILU *s, PetscInt n, const int *ai, const
   PetscCallCUDA(cudaMallocAsync(&D->src, sizeof(int) * PetscMax(npnz, 1), stream));
   PermutedEntries<<<Blocks(n), TPB, 0, stream>>>((int)n, ai, aj, D->order, D->iperm, pi, pj, psrc);
   PetscCall(sfpc::CubCall(stream, [&](void *tmp, size_t &bytes) { return cub::DeviceSegmentedSort::SortPairs(tmp, bytes, pj, sj, psrc, D->src, npnz, (int)n, pi, pi + 1, stream); }));
-  opt.window_major = s->ordered == PCSFDILU_ORDER_LOCAL ? SFDILU_LOCAL_DISPATCH : 0;
+  opt.window_major = s->ordered == PCSFDILU_ORDER_LOCAL ? PetscMax(s->localwindow / 2, 1) : 0;
   PetscCall(SFPCTriDeviceCreate(n, npnz, pi, sj, PETSC_TRUE, &opt, &D->T));
   PetscCallCUDA(cudaFreeAsync(psrc, stream));
   PetscCallCUDA(cudaFreeAsync(sj, stream));
@@ -683,7 +681,7 @@ PetscErrorCode SFDILUView_Device(SFDILU *s, PetscViewer viewer)
 {
   PetscFunctionBegin;
   PetscCall(PetscViewerASCIIPrintf(viewer, "  GPU sweeps: %s%s; lanes per row: %d in the fused residual, %d in per-color sweeps\n", PCSFDILUSweepTypes[SFDILUSweepUsed(s)], s->sweep == PCSFDILU_SWEEP_AUTO ? " (auto)" : "", s->dev->lanes, s->dev->sweeplanes));
-  if (s->ordered == PCSFDILU_ORDER_LOCAL) PetscCall(PetscViewerASCIIPrintf(viewer, "  row order: local%s (bandwidth %d, D = %lld, windows of %lld keys; sweeps dispatched by windows of %d rows)\n", s->gpuorder == PCSFDILU_ORDER_AUTO ? " (auto)" : "", s->dev->bandwidth, SFDILU_LOCAL_SKEW * (long long)s->dev->bandwidth + 1, SFDILU_LOCAL_KEYS, SFDILU_LOCAL_DISPATCH));
+  if (s->ordered == PCSFDILU_ORDER_LOCAL) PetscCall(PetscViewerASCIIPrintf(viewer, "  row order: local%s (bandwidth %d, D = %lld, windows of %" PetscInt_FMT " keys; sweeps dispatched by windows of %" PetscInt_FMT " rows)\n", s->gpuorder == PCSFDILU_ORDER_AUTO ? " (auto)" : "", s->dev->bandwidth, SFDILU_LOCAL_SKEW * (long long)s->dev->bandwidth + 1, s->localwindow, PetscMax(s->localwindow / 2, 1)));
   else PetscCall(PetscViewerASCIIPrintf(viewer, "  row order: color%s\n", s->gpuorder == PCSFDILU_ORDER_AUTO ? " (auto)" : ""));
   PetscCall(PetscViewerASCIIPushTab(viewer));
   PetscCall(SFPCTriDeviceView(s->dev->T, viewer));

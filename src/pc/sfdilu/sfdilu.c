@@ -259,10 +259,14 @@ static PetscErrorCode PCSetFromOptions_SFDILU(PC pc, PetscOptionItems PetscOptio
     PCSFDILUOrderType order = s->gpuorder;
     PetscCall(PetscOptionsEnum("-pc_sfdilu_sweep", "GPU sweeps: syncfree (one kernel per sweep), percolor (one launch per color and sweep), auto (syncfree; percolor only in color order with colors averaging over 2^18 rows)", "PCSFDILU", PCSFDILUSweepTypes, (PetscEnum)sweep, (PetscEnum *)&sweep, NULL));
     PetscCall(PetscOptionsEnum("-pc_sfdilu_order", "GPU row order of the sweeps: color, local (windows of row + color * D, for vectors larger than L2; sync-free only), auto (local where a vector exceeds 40% of L2)", "PCSFDILU", PCSFDILUOrderTypes, (PetscEnum)order, (PetscEnum *)&order, NULL));
+    PetscInt          window = s->localwindow;
+    PetscCall(PetscOptionsInt("-pc_sfdilu_local_window", "GPU, local order: keys (row + color * D) per window; the sweeps are dispatched by windows of half as many rows", "PCSFDILU", window, &window, NULL));
+    PetscCheck(window >= 2 && window <= (1 << 30), PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_sfdilu_local_window %" PetscInt_FMT " is out of range: it must be in [2, 2^30]", window);
     PetscCheck(!(order == PCSFDILU_ORDER_LOCAL && sweep == PCSFDILU_SWEEP_PERCOLOR), PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_INCOMP, "-pc_sfdilu_order local needs sync-free sweeps: the per-color sweeps take each color's rows as one block (-pc_sfdilu_order color)");
-    if (sweep != s->sweep || order != s->gpuorder) s->coloring_changed = PETSC_TRUE; /* the row order is chosen with the coloring */
-    s->sweep = sweep;
-    s->gpuorder = order;
+    if (sweep != s->sweep || order != s->gpuorder || window != s->localwindow) s->coloring_changed = PETSC_TRUE; /* the row order is chosen with the coloring */
+    s->sweep       = sweep;
+    s->gpuorder    = order;
+    s->localwindow = window;
   }
   PetscOptionsHeadEnd();
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -371,6 +375,7 @@ PetscErrorCode PCSFDILUGetColoring(PC pc, PetscInt *ncolors, const PetscInt *col
 -  -pc_sfdilu_order <auto,color,local> - GPU, sync-free sweeps: rows sorted by color, or local (by windows of row + color * D, D a few
    times the bandwidth, then color, and dispatched window by window: the unknowns a row reads stay in L2); auto: local where a
    vector of the matrix's size exceeds 40% of the GPU's L2 cache
+.  -pc_sfdilu_local_window <2^18> - local order: keys (row + color * D) per window; the sweeps are dispatched by windows of half as many rows
 
    Notes:
    On `MATSEQAIJ` everything runs on the host. On `MATSEQAIJCUSPARSE` everything runs on the GPU from PETSc's device
@@ -397,6 +402,7 @@ PetscErrorCode PCCreate_SFDILU(PC pc)
   s->shiftamount = 100.0 * PETSC_MACHINE_EPSILON;
   s->failrow   = -1;
   s->ordered   = PCSFDILU_ORDER_COLOR;
+  s->localwindow = 1 << 18; /* bench/README.md, sfdilu: the fastest of 2^16 to 2^20 at 256^3 on an H100 */
   PetscCall(SFPCTriOptionsDefault(&s->engine));
   s->engine.lower      = PETSC_TRUE; /* (I + L_c E^{-1}) u = r */
   s->engine.upper      = PETSC_TRUE; /* (E + U_c) y = u */

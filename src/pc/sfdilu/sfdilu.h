@@ -74,6 +74,7 @@ typedef struct {
   PetscInt             seed;  /* of the JPL hash */
   PCSFDILUSweepType    sweep; /* GPU sweeps */
   PCSFDILUOrderType    gpuorder; /* GPU: row order of the sweeps */
+  PetscInt             localwindow; /* GPU, local order: keys per window (the sweeps are dispatched by windows of half as many rows) */
   SFPCTriOptions       engine; /* GPU: how the sync-free sweeps are stored and scheduled */
   PetscBool            coloring_changed; /* the coloring options changed since the last coloring */
 
