@@ -57,8 +57,8 @@ PETSC_EXTERN const char *const PCSFDILUColoringTypes[];
 /*E
    PCSFDILUSweepType - how the GPU PCSFDILU runs its two sweeps
 
-$  PCSFDILU_SWEEP_AUTO     - syncfree, except in color order (PCSFDILUOrderType) with colors so large (over 2^18 rows on
-                             average) that each color's pass is bound by memory bandwidth; then percolor
+$  PCSFDILU_SWEEP_AUTO     - syncfree, except in color order (PCSFDILU_ORDER_COLOR asked for) with a vector over 40% of
+                             the GPU's L2, where each color's pass reads its neighbours from DRAM; then percolor
 $  PCSFDILU_SWEEP_SYNCFREE - one sync-free kernel per sweep, colors as dependency levels (the engine's solves)
 $  PCSFDILU_SWEEP_PERCOLOR - one launch per color and sweep, the classic multicolor smoother
 

@@ -406,7 +406,8 @@ static PetscErrorCode SortRows(SFDILU *s, PetscInt n, const int *ai, const int *
     int dev, l2;
     PetscCallCUDA(cudaGetDevice(&dev));
     PetscCallCUDA(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, dev));
-    s->ordered = SFDILUOrderUsed(s, (PetscLogDouble)l2);
+    s->beyondl2 = SFDILUBeyondL2(n, (PetscLogDouble)l2);
+    s->ordered  = SFDILUOrderUsed(s);
   }
   /* radix sorts are stable: rows of one key stay in natural order */
   if (s->ordered == PCSFDILU_ORDER_LOCAL) {

@@ -13,32 +13,32 @@ const char *const PCSFDILUSweepTypes[]    = {"auto", "syncfree", "percolor", "PC
 const char *const PCSFDILUOrderTypes[]    = {"auto", "color", "local", "PCSFDILUOrderType", "PCSFDILU_ORDER_", NULL};
 
 /*
-   auto: sync-free, in the local order where that was taken; in color order, sync-free unless the colors
-   are so large that each color's pass is bound by memory bandwidth alone, where one launch per color
-   was faster (on an H100 the sync-free sweeps were 2.1-4x faster at up to 15k rows per color, 1.0-1.3x
-   at 35k-100k, and 0.5x at 800k: bench/README.md).
+   Whether a vector of n entries takes more than 40% of the GPU's L2 (l2 bytes): past that, a color's pass
+   in color order reads its neighbours more and more from DRAM. H100 (50 MB of L2), 7-point Poisson, apply
+   ms, sync-free in color order / local order / per color: 128^3 (a vector 34% of L2) 0.371 / 0.418 / 0.458,
+   144^3 (48%) 0.62 / 0.58 / 0.63, 160^3 (66%) 1.00 / 0.77 / 0.86, 182^3 1.80 / 1.09 / 1.28, 256^3 5.96 /
+   2.79 / 3.25; the 2-color greedy coloring at 128^3 (1M rows a color) 0.219 sync-free against 0.239 per
+   color (bench/README.md).
 */
-#define SFDILU_AUTO_PERCOLOR_ROWS (1 << 18)
+#define SFDILU_LOCAL_L2_FRACTION 0.4
+PetscBool SFDILUBeyondL2(PetscInt n, PetscLogDouble l2)
+{
+  return (PetscBool)((PetscLogDouble)n * sizeof(PetscScalar) > SFDILU_LOCAL_L2_FRACTION * l2);
+}
+
+/* auto: sync-free, except in color order (asked for) beyond L2, where one launch per color was faster (above). */
 PCSFDILUSweepType SFDILUSweepUsed(SFDILU *s)
 {
   if (s->sweep != PCSFDILU_SWEEP_AUTO) return s->sweep;
-  if (s->ordered == PCSFDILU_ORDER_LOCAL) return PCSFDILU_SWEEP_SYNCFREE;
-  return s->ncolors && s->n / s->ncolors > SFDILU_AUTO_PERCOLOR_ROWS ? PCSFDILU_SWEEP_PERCOLOR : PCSFDILU_SWEEP_SYNCFREE;
+  return s->ordered == PCSFDILU_ORDER_COLOR && s->beyondl2 ? PCSFDILU_SWEEP_PERCOLOR : PCSFDILU_SWEEP_SYNCFREE;
 }
 
-/*
-   The GPU row order to take with a coloring: color for the per-color sweeps; auto: local where one vector
-   of the matrix's size exceeds 40% of L2 (l2 bytes), past which a color's pass in color order reads its
-   neighbours more and more from DRAM; color below, where it was faster. H100 (50 MB of L2), 7-point
-   Poisson, sync-free apply in color / local order: 128^3 (a vector 34% of L2) 0.371 / 0.418 ms, 144^3
-   (48%) 0.62 / 0.58, 160^3 (66%) 1.00 / 0.77, 182^3 1.80 / 1.09, 256^3 5.96 / 2.79 (bench/README.md).
-*/
-#define SFDILU_LOCAL_L2_FRACTION 0.4
-PCSFDILUOrderType SFDILUOrderUsed(SFDILU *s, PetscLogDouble l2)
+/* The GPU row order to take with a coloring: color for the per-color sweeps; auto: local beyond L2, color below (above). */
+PCSFDILUOrderType SFDILUOrderUsed(SFDILU *s)
 {
   if (s->sweep == PCSFDILU_SWEEP_PERCOLOR) return PCSFDILU_ORDER_COLOR;
   if (s->gpuorder != PCSFDILU_ORDER_AUTO) return s->gpuorder;
-  return (PetscLogDouble)s->n * sizeof(PetscScalar) > SFDILU_LOCAL_L2_FRACTION * l2 ? PCSFDILU_ORDER_LOCAL : PCSFDILU_ORDER_COLOR;
+  return s->beyondl2 ? PCSFDILU_ORDER_LOCAL : PCSFDILU_ORDER_COLOR;
 }
 
 /* The sequential matrix DILU works on (A itself, or the diagonal block of an MPI A) and whether it is on the GPU. */
@@ -257,7 +257,7 @@ static PetscErrorCode PCSetFromOptions_SFDILU(PC pc, PetscOptionItems PetscOptio
   {
     PCSFDILUSweepType sweep = s->sweep;
     PCSFDILUOrderType order = s->gpuorder;
-    PetscCall(PetscOptionsEnum("-pc_sfdilu_sweep", "GPU sweeps: syncfree (one kernel per sweep), percolor (one launch per color and sweep), auto (syncfree; percolor only in color order with colors averaging over 2^18 rows)", "PCSFDILU", PCSFDILUSweepTypes, (PetscEnum)sweep, (PetscEnum *)&sweep, NULL));
+    PetscCall(PetscOptionsEnum("-pc_sfdilu_sweep", "GPU sweeps: syncfree (one kernel per sweep), percolor (one launch per color and sweep), auto (syncfree; percolor only in color order with a vector over 40% of L2)", "PCSFDILU", PCSFDILUSweepTypes, (PetscEnum)sweep, (PetscEnum *)&sweep, NULL));
     PetscCall(PetscOptionsEnum("-pc_sfdilu_order", "GPU row order of the sweeps: color, local (windows of row + color * D, for vectors larger than L2; sync-free only), auto (local where a vector exceeds 40% of L2)", "PCSFDILU", PCSFDILUOrderTypes, (PetscEnum)order, (PetscEnum *)&order, NULL));
     PetscInt          window = s->localwindow;
     PetscCall(PetscOptionsInt("-pc_sfdilu_local_window", "GPU, local order: keys (row + color * D) per window; the sweeps are dispatched by windows of half as many rows", "PCSFDILU", window, &window, NULL));
@@ -371,7 +371,7 @@ PetscErrorCode PCSFDILUGetColoring(PC pc, PetscInt *ncolors, const PetscInt *col
    only the ghosts of the previous color are exchanged; the coloring rounds, E and the sweeps on the GPU for a CUSPARSE matrix,
    bitwise the host's), whose iterations do not depend on the number of ranks, instead of one DILU per diagonal block
 .  -pc_sfdilu_sweep <auto,syncfree,percolor> - GPU: one sync-free kernel per sweep with colors as dependency levels, or one launch per
-   color; auto: syncfree, except in color order (-pc_sfdilu_order) with colors averaging over 2^18 rows, where one launch per color was faster
+   color; auto: syncfree, except in color order (-pc_sfdilu_order color) with a vector over 40% of the GPU's L2, where one launch per color was faster
 -  -pc_sfdilu_order <auto,color,local> - GPU, sync-free sweeps: rows sorted by color, or local (by windows of row + color * D, D a few
    times the bandwidth, then color, and dispatched window by window: the unknowns a row reads stay in L2); auto: local where a
    vector of the matrix's size exceeds 40% of the GPU's L2 cache

@@ -82,6 +82,7 @@ typedef struct {
   PetscBool            ondevice;
   PCSFDILUColoringType colored; /* greedy or jpl: what the coloring was */
   PCSFDILUOrderType    ordered; /* color or local: the GPU row order taken with it */
+  PetscBool            beyondl2; /* GPU: a vector of n entries takes more than 40% of L2 (SFDILUBeyondL2()) */
   PetscInt             n, ncolors;
   PetscInt            *color;  /* color of each row (on the host; for a device factor a copy made on request) */
   PetscInt            *order;  /* host: rows sorted by (color, row) */
@@ -123,5 +124,6 @@ PETSC_INTERN PetscErrorCode SFDILURichardson_Device(SFDILU *, Mat, const PetscSc
 PETSC_INTERN PetscErrorCode SFDILUGetColors_Device(SFDILU *, const PetscInt **);
 PETSC_INTERN PetscErrorCode SFDILUView_Device(SFDILU *, PetscViewer);
 PETSC_INTERN PCSFDILUSweepType SFDILUSweepUsed(SFDILU *);
-PETSC_INTERN PCSFDILUOrderType SFDILUOrderUsed(SFDILU *, PetscLogDouble);
+PETSC_INTERN PCSFDILUOrderType SFDILUOrderUsed(SFDILU *);
+PETSC_INTERN PetscBool         SFDILUBeyondL2(PetscInt, PetscLogDouble);
 PETSC_INTERN PetscErrorCode SFDILUReset_Device(SFDILU *);
