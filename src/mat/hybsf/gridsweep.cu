@@ -517,14 +517,14 @@ PetscErrorCode SFPCGridFindOutside_Device(SFPCTriDevice T, const PetscInt dims[3
 /* SFPCGridGuess() on a device CSR pattern (ai, aj) of n rows: a few rows from the middle copied to the host (two waits). */
 PetscErrorCode SFPCGridGuess_Device(PetscInt n, const PetscInt *ai, const PetscInt *aj, PetscInt dims[3])
 {
-  enum { ROWS = 4, COLS = 64 };
-  cudaStream_t   stream;
-  const PetscInt r0 = n / 2, nr = PetscMin(ROWS, n - r0);
-  PetscInt       rowstart[ROWS + 1], cols[COLS];
+  enum { COLS = 64 };
+  cudaStream_t stream;
+  PetscInt     r0, nr, rowstart[SFPC_GRID_GUESS_ROWS + 1], cols[COLS];
 
   PetscFunctionBegin;
   dims[0] = dims[1] = dims[2] = 0;
-  if (n < 8) PetscFunctionReturn(PETSC_SUCCESS);
+  SFPCGridGuessRows(n, &r0, &nr);
+  if (!nr) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscGetCurrentCUDAStream(&stream));
   PetscCallCUDA(cudaMemcpyAsync(rowstart, ai + r0, sizeof(PetscInt) * (nr + 1), cudaMemcpyDeviceToHost, stream));
   PetscCallCUDA(cudaStreamSynchronize(stream));

@@ -58,11 +58,12 @@ static PetscErrorCode PCSFILUGrid(PC pc, Mat A, PetscBool ondevice, PetscBool re
     else if (ondevice) PetscCall(SFILUGridGuess_Device(A, dims));
     else {
       const PetscInt *ia, *ja;
-      PetscInt        n;
+      PetscInt        n, r0, nr;
       PetscBool       done;
 
       PetscCall(MatGetRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &n, &ia, &ja, &done));
-      if (done && n >= 8) PetscCall(SFPCGridGuess(n, n / 2, PetscMin(4, n - n / 2), ia + n / 2, ja + ia[n / 2], dims));
+      SFPCGridGuessRows(n, &r0, &nr);
+      if (done && nr) PetscCall(SFPCGridGuess(n, r0, nr, ia + r0, ja + ia[r0], dims));
       PetscCall(MatRestoreRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &n, &ia, &ja, &done));
     }
     found = (PetscBool)(dims[0] > 0);
