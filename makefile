@@ -6,6 +6,7 @@
 #   make check    build and run every test with PETSc's test harness; fails on any failure
 #   make bench    build the benchmarks (build/bench/*, bench/README.md; they need a GPU)
 #   make gpu-pack pack what a GPU run needs into build/gpu-pack.tar.xz (see bench/gpu-run)
+#   make install PREFIX=<dir> [DESTDIR=<staging>]   the library, sfpc.h and a pkg-config file (sfpc.pc)
 #   make clean
 #
 # PETSC_DIR/PETSC_ARCH select your own PETSc; unset, SFPC uses (and builds once) the PETSc
@@ -21,7 +22,7 @@ SFPC_WITH_CUDA ?= 1
 export SFPC_DIR PETSC_DIR PETSC_ARCH SFPC_WITH_CUDA
 SUBMAKE = $(MAKE) --no-print-directory -C $(SFPC_DIR)
 
-.PHONY: all lib deps configure check demo bench gpu-pack clean
+.PHONY: all lib deps configure check demo bench gpu-pack install clean
 all: lib
 
 deps:
@@ -44,6 +45,9 @@ check: lib
 
 bench: lib
 	@$(SUBMAKE) -f gmakefile bench
+
+install: lib
+	@$(SUBMAKE) -f gmakefile install
 
 # GPU tests are generated whatever this machine has: they are meant for the GPU host.
 gpu-pack: deps

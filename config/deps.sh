@@ -18,7 +18,7 @@ if [ -n "${PETSC_DIR:-}" ]; then
   exit 0
 fi
 
-debian_packages=(mpich libmpich-dev libblas-dev liblapack-dev make gcc g++ python3 curl xz-utils)
+debian_packages=(mpich libmpich-dev libblas-dev liblapack-dev make gcc g++ python3 curl xz-utils pkgconf)
 missing=()
 for p in "${debian_packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")

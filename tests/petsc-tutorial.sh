@@ -7,6 +7,7 @@
 # Reports in the harness's TAP and counts formats so 'make check' counts it.
 # Usage: petsc-tutorial.sh TESTDIR SFPC_DIR [gpu]  (MPIEXEC and PETSCDIFF from the environment)
 set -u
+. "$(dirname "$0")/report-output.sh"
 testdir=$1 sfpc=$2 mode=${3:-host}
 t=$testdir/petsc-tutorials
 lib="-dll_append $sfpc/lib/libsfpc.so"
@@ -46,11 +47,4 @@ else
     MPIEXEC="$MPIEXEC -n 2" run2 "$t/ex45" -da_grid_x 12 -da_grid_y 12 -da_grid_z 12 -pc_type bjacobi -sub_pc_type ilu -ksp_converged_reason
   } > "$t/$label.out"
 fi
-if $PETSCDIFF "$sfpc/tests/output/$label.out" "$t/$label.out" > "$t/$label.diff" 2>&1; then
-  result="ok $label"; success=1; failed=0
-else
-  result="not ok $label # output differs"; success=0; failed=1
-  sed 's/^/#\t/' "$t/$label.diff"
-fi
-echo "$result" | tee -a "$testdir/test_build_tap.log"
-printf 'total 1\nsuccess %d\nfailed %d\nfailures %s\ntime 0 0\n' $success $failed "$( [ $failed = 1 ] && echo $label)" > "$testdir/counts/$label.counts"
+report_output "$label" "$sfpc/tests/output/$label.out" "$t/$label.out" "$testdir"
