@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The MPI scaling benchmark (bench/scaling.c) on a GPU host with 4 GPUs, one rank per GPU:
-#   bench/gpu-run bash bench/run-scaling.sh [weak|global|global-large|strong|convdiff|gamg|gamg-small|gamg-levels|gamg-2m|gamg-4m]...
+#   bench/gpu-run bash bench/run-scaling.sh [weak|global|global-large|strong|convdiff|gamg|gamg-small|gamg-levels|gamg-2m|gamg-4m|gamg-threshold]...
 # weak:     3-D Poisson, about 2*10^7 rows per GPU (271^3, 342^3, 431^3 on 1, 2, 4 GPUs): PETSc's
 #           block-Jacobi ILU(0) and every SFPC block-Jacobi PC (sfilu, SIP, sfdilu, afsai).
 # global:   the same at about 5*10^6 rows per GPU (171^3, 215^3, 271^3), with the two global modes
@@ -18,6 +18,9 @@
 #           2*10^6 rows (126^3), anisotropic and convection-diffusion, GAMG's defaults, sfdilu on every level and
 #           on the finest level only. gamg-4m: the anisotropic one at 4.1*10^6 rows (160^3), where the
 #           finest level's sfdilu takes the local row order, GAMG's defaults against sfdilu on the finest level.
+#           gamg-threshold: the anisotropic problem at 10^6 and 2*10^6 rows with GAMG's aggregation threshold
+#           at 0.01 (weak z couplings dropped: aggregates in x-y planes) for both, defaults against the finest
+#           level's sfdilu (RUN_LIMIT=300: GAMG's set-up takes longer with the threshold).
 # All but gamg run a fixed 100 iterations (-rtol 1e-12 -max_it 100): time per iteration is the weak-scaling
 # metric. Each run has a 150 s limit (RUN_LIMIT). Records go to bench/results/scaling-<gpu>.json (and $OUT); a table at
 # the end (bench/scaling-summary.py). On an H200 x4, weak took 250 s and global 160 s.
@@ -45,6 +48,8 @@ for series in "${@:-weak}"; do
   gamg-small) for pn in 1:100 2:126 4:159; do run ${pn%:*} -series weak1m -problem poisson7 -n ${pn#*:} -rtol 1e-8 -configs gamg,gamg-sfdilu,gamg-afsai; done ;;
   gamg-levels) for pr in "poisson7" "anisotropic -aniso 1e-3" "convdiff -peclet 20"; do run 1 -series gamg-levels -problem $pr -n 100 -rtol 1e-8 -repeat 5 -configs gamg,gamg-sfdilu,gamg-sfdilu-jpl,gamg-sfdilu-greedy,gamg-sfdilu-1,gamg-sfdilu-fine,gamg-sfdilu-top,gamg-sfdilu-top2; done ;;
   gamg-2m) for pr in "anisotropic -aniso 1e-3" "convdiff -peclet 20"; do run 1 -series gamg-2m -problem $pr -n 126 -rtol 1e-8 -repeat 5 -configs gamg,gamg-sfdilu,gamg-sfdilu-top; done ;;
+  gamg-threshold) th="-gamg_pc_gamg_threshold 0.01 -gamg-sfdilu-top_pc_gamg_threshold 0.01"
+    for n in 100 126; do run 1 -series gamg-threshold -problem anisotropic -aniso 1e-3 -n $n -rtol 1e-8 -repeat 5 -configs gamg,gamg-sfdilu-top $th; done ;;
   gamg-4m) run 1 -series gamg-4m -problem anisotropic -aniso 1e-3 -n 160 -rtol 1e-8 -repeat 5 -configs gamg,gamg-sfdilu-top ;;
   gamg) for pn in 1:136 2:171 4:215; do run ${pn%:*} -series weak -problem poisson7 -n ${pn#*:} -rtol 1e-8 -configs gamg,gamg-sfdilu,gamg-afsai; done ;;
   *) echo "unknown series $series"; exit 1 ;;
