@@ -10,6 +10,7 @@ static char help[] = "MATHYBSF triangular solves against a plain host triangular
                      "  -n <rows> -seed <s>   size and seed of the generated matrices\n"
                      "  -values random|original  problem case: random diagonally dominant values on its pattern, or its own\n"
                      "  -bad rectangular|missingdiag|zerodiag|zerodiag_reuse|pattern_reuse|layout_enum  spoil the input: must be an error\n"
+                     "  -mat_hybsf_grid nx,ny,nz   the MatConvert() solve with the grid layout (GPU; on the host the pattern is checked)\n"
                      "The matrix type comes from -mat_type (seqaij: host path; aijcusparse: GPU path).\n";
 
 #include <petscmat.h>
@@ -842,16 +843,20 @@ int main(int argc, char **argv)
         PetscCall(MatDestroy(&T[k]));
       }
 
-      /* MatConvert() from scratch, told the triangle and diagonal by options; layout and levels from the command line */
+      /* MatConvert() from scratch, told the triangle and diagonal by options; layout, levels and grid from the command line */
       {
         SFPCLayout layout = SFPC_LAYOUT_AUTO;
         SFPCLevels lev    = SFPC_LEVELS_AUTO;
+        PetscInt   dims[3], nd = 3;
+        PetscBool  grid;
 
         PetscCall(PetscOptionsSetValue(NULL, "-mat_hybsf_triangle", lower ? "lower" : "upper"));
         PetscCall(PetscOptionsSetValue(NULL, "-mat_hybsf_unit_diagonal", unit ? "true" : "false"));
         PetscCall(MatConvert(A, MATHYBSF, MAT_INITIAL_MATRIX, &Tc));
         PetscCall(PetscOptionsGetEnum(NULL, NULL, "-mat_hybsf_layout", SFPCLayouts, (PetscEnum *)&layout, NULL));
         PetscCall(PetscOptionsGetEnum(NULL, NULL, "-mat_hybsf_levels", SFPCLevelsTypes, (PetscEnum *)&lev, NULL));
+        PetscCall(PetscOptionsGetIntArray(NULL, NULL, "-mat_hybsf_grid", dims, &nd, &grid));
+        if (grid) layout = SFPC_LAYOUT_GRID; /* -mat_hybsf_grid: the GPU solves must walk the grid */
         PetscCall(PetscSNPrintf(label, sizeof(label), "%s from MatConvert()", trilabel));
         PetscCall(CheckSolve(Tc, label, layout, lev, ondevice, b, &ref, NULL, NULL, tol, &ok));
         PetscCall(MatDestroy(&Tc));
@@ -926,6 +931,31 @@ int main(int argc, char **argv)
     test:
       suffix: layout_option
       args: -case random -n 50 -triangle lower -unit 0 -mat_hybsf_layout 4
+      filter: Error: grep "^\[0\]PETSC ERROR" | grep -A 2 -m 1 "Error Message" | tail -n 2 | grep -v "See https" | sed -e "s/^\[0\]PETSC ERROR: //"
+    # the grid layout (-mat_hybsf_grid, MatHYBSFSetGrid()): on the host only checked, so the outputs of the default layout
+    test:
+      suffix: grid
+      args: -case problem -problem convdiff -n 8 -values original -mat_hybsf_grid 8,8,8
+    # a grid of the wrong size, a pattern off the 7-point stencil, two sizes, a grid with another layout, the grid layout without a grid
+    test:
+      suffix: grid_size
+      args: -case problem -problem convdiff -n 8 -values original -triangle lower -unit 0 -mat_hybsf_grid 8,8,9
+      filter: Error: grep "^\[0\]PETSC ERROR" | grep -A 2 -m 1 "Error Message" | tail -n 2 | grep -v "See https" | sed -e "s/^\[0\]PETSC ERROR: //"
+    test:
+      suffix: grid_pattern
+      args: -case problem -problem poisson27 -n 8 -values original -triangle lower -unit 0 -mat_hybsf_grid 8,8,8
+      filter: Error: grep "^\[0\]PETSC ERROR" | grep -A 2 -m 1 "Error Message" | tail -n 2 | grep -v "See https" | sed -e "s/^\[0\]PETSC ERROR: //"
+    test:
+      suffix: grid_dims
+      args: -case problem -problem convdiff -n 8 -values original -triangle lower -unit 0 -mat_hybsf_grid 64,8
+      filter: Error: grep "^\[0\]PETSC ERROR" | grep -A 2 -m 1 "Error Message" | tail -n 2 | grep -v "See https" | sed -e "s/^\[0\]PETSC ERROR: //"
+    test:
+      suffix: grid_layout
+      args: -case problem -problem convdiff -n 8 -values original -triangle lower -unit 0 -mat_hybsf_grid 8,8,8 -mat_hybsf_layout csr
+      filter: Error: grep "^\[0\]PETSC ERROR" | grep -A 2 -m 1 "Error Message" | tail -n 2 | grep -v "See https" | sed -e "s/^\[0\]PETSC ERROR: //"
+    test:
+      suffix: grid_missing
+      args: -case problem -problem convdiff -n 8 -values original -triangle lower -unit 0 -mat_hybsf_layout grid
       filter: Error: grep "^\[0\]PETSC ERROR" | grep -A 2 -m 1 "Error Message" | tail -n 2 | grep -v "See https" | sed -e "s/^\[0\]PETSC ERROR: //"
 
   test:
@@ -1005,5 +1035,19 @@ int main(int argc, char **argv)
       args: -case random -n 50 -triangle lower -unit 0 -mat_hybsf_layout 4
       filter: Error: grep "^\[0\]PETSC ERROR" | grep -A 2 -m 1 "Error Message" | tail -n 2 | grep -v "See https" | sed -e "s/^\[0\]PETSC ERROR: //"
       output_file: output/ex4_layout_option.out
+    test:
+      suffix: gpu_grid
+      args: -case problem -problem convdiff -n 8 -values original -mat_hybsf_grid 8,8,8
+      output_file: output/ex4_grid.out
+    test:
+      suffix: gpu_grid_size
+      args: -case problem -problem convdiff -n 8 -values original -triangle lower -unit 0 -mat_hybsf_grid 8,8,9
+      filter: Error: grep "^\[0\]PETSC ERROR" | grep -A 2 -m 1 "Error Message" | tail -n 2 | grep -v "See https" | sed -e "s/^\[0\]PETSC ERROR: //"
+      output_file: output/ex4_grid_size.out
+    test:
+      suffix: gpu_grid_pattern
+      args: -case problem -problem poisson27 -n 8 -values original -triangle lower -unit 0 -mat_hybsf_grid 8,8,8
+      filter: Error: grep "^\[0\]PETSC ERROR" | grep -A 2 -m 1 "Error Message" | tail -n 2 | grep -v "See https" | sed -e "s/^\[0\]PETSC ERROR: //"
+      output_file: output/ex4_grid_pattern.out
 
 TEST*/

@@ -2,7 +2,8 @@
 # Runs the built tests: every harness run script under TESTDIR (optionally only those whose
 # test name matches GLOB), the PETSc-tutorial and install tests, GPU-skip accounting, then the report.
 # Exits nonzero if any test failed or none ran. Used by 'make check' and by bench/gpu-run.
-# Usage: run-harness.sh TESTDIR SFPC_DIR HARNESS [GLOB]   (MPIEXEC, PETSCDIFF, PYTHON from the environment)
+# Usage: run-harness.sh TESTDIR SFPC_DIR HARNESS [GLOB]   (MPIEXEC, PETSCDIFF, PYTHON from the environment;
+# SFPC_HARNESS_FLAGS goes to every run script, e.g. -V: under valgrind, failing on any error it reports)
 set -u
 testdir=$1 sfpc=$2 harness=$3 glob=${4:-*}
 tap=$testdir/test_build_tap.log
@@ -13,7 +14,8 @@ while IFS= read -r script; do
   # shellcheck disable=SC2053
   [[ $name == $glob ]] || continue
   printf ' %10s %s\n' TEST "$name"
-  (cd "$(dirname "$script")" && "./$(basename "$script")" > /dev/null < /dev/null)
+  # shellcheck disable=SC2086
+  (cd "$(dirname "$script")" && "./$(basename "$script")" ${SFPC_HARNESS_FLAGS:-} > /dev/null < /dev/null)
 done < <(find "$testdir/tests" "$testdir/examples" -name 'run*.sh' 2>/dev/null | sort)
 if [ "$glob" = "*" ]; then
   bash "$sfpc/tests/petsc-tutorial.sh" "$testdir" "$sfpc"

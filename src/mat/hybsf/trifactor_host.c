@@ -178,7 +178,7 @@ PetscErrorCode SFPCGridGuess(PetscInt n, PetscInt r0, PetscInt nr, const PetscIn
 
 PetscErrorCode SFPCGridLayoutError(const PetscInt dims[3], PetscInt r, PetscInt c)
 {
-  SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "The grid layout needs a 7-point stencil (or part of one) on the %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " grid, x fastest: row %" PetscInt_FMT " has column %" PetscInt_FMT "; use -pc_sfilu_layout auto (or hyb)", dims[0], dims[1], dims[2], r, c);
+  SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "The grid layout needs a 7-point stencil (or part of one) on the %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " grid, x fastest: row %" PetscInt_FMT " has column %" PetscInt_FMT "; other layouts take any pattern (PCSFILU: -pc_sfilu_layout auto or hyb; MATHYBSF: no grid)", dims[0], dims[1], dims[2], r, c);
 }
 
 /* What the grid layout needs before the pattern is looked at: a grid, a chunk it has kernels for, a grid of the factor's n points. */
