@@ -352,6 +352,10 @@ int main(int argc, char **argv)
     suffix: bad_planes
     args: -nx 12 -ny 10 -nz 6 -c_pc_sfilu_grid_planes 3
     filter: Error: grep -E "out of range" | sed -e "s/^\[0\]PETSC ERROR: //"
+  test: # two sizes, and a size that is not positive
+    suffix: bad_grid
+    args: -nx 12 -ny 10 -nz 6 -nodm -c_pc_sfilu_grid {{12,10 12,0,6}separate output}
+    filter: Error: grep -E "three positive sizes" | sed -e "s/^\[0\]PETSC ERROR: //"
   test:
     suffix: bad_richardson_norm
     args: -nx 12 -ny 10 -nz 6 -c_pc_sfilu_richardson_norm infinity

@@ -414,6 +414,10 @@ int main(int argc, char **argv)
       suffix: badwindow
       args: -problem poisson7 -n 4 -noref -dilu_pc_sfdilu_local_window 1
       filter: Error: grep -E "out of range" | sed -e "s/^\[0\]PETSC ERROR: //"
+    test:
+      suffix: badzeropivot
+      args: -problem poisson7 -n 4 -noref -dilu_pc_sfdilu_zeropivot 1
+      filter: Error: grep -E "out of range" | sed -e "s/^\[0\]PETSC ERROR: //"
 
   # convection-dominated: GAMG with its default smoothers (Chebyshev/Jacobi) stalls; with DILU under Richardson it
   # converges in 10 iterations; DILU under Chebyshev stalls too here (Chebyshev's real eigenvalue interval does not
