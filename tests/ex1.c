@@ -266,6 +266,9 @@ int main(int argc, char **argv)
     test:
       suffix: poisson7_refactor
       args: -problem poisson7 -n 12 -refactor
+    test: # an AIJ subtype is read as AIJ
+      suffix: aijperm
+      args: -problem poisson7 -n 12 -mat_type aijperm
     test:
       suffix: poisson27
       args: -problem poisson27 -n 12

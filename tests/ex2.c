@@ -124,6 +124,11 @@ int main(int argc, char **argv)
       suffix: missingdiag
       args: -case missingdiag
       filter: Error: grep -E "missing diagonal" | sed -e "s/^\[0\]PETSC ERROR: //"
+    test: # a matrix type sfilu does not take, on one and two ranks
+      suffix: wrongtype
+      nsize: {{1 2}separate output}
+      args: -case zeropivot -mat_type sell
+      filter: Error: grep -E "supports" | sed -e "s/^\[0\]PETSC ERROR: //"
     test:
       suffix: rectangular
       args: -case rectangular

@@ -414,6 +414,11 @@ int main(int argc, char **argv)
       suffix: badwindow
       args: -problem poisson7 -n 4 -noref -dilu_pc_sfdilu_local_window 1
       filter: Error: grep -E "out of range" | sed -e "s/^\[0\]PETSC ERROR: //"
+    test: # a matrix type DILU does not take (here the diagonal block of an MPI one)
+      suffix: wrongtype
+      nsize: 2
+      args: -problem poisson7 -n 4 -noref -mat_type sell
+      filter: Error: grep -E "supports" | sed -e "s/^\[0\]PETSC ERROR: //"
     test:
       suffix: badzeropivot
       args: -problem poisson7 -n 4 -noref -dilu_pc_sfdilu_zeropivot 1

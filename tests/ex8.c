@@ -695,6 +695,11 @@ int main(int argc, char **argv)
   test:
     suffix: mono
     args: -problem poisson27 -n 5 -jitter -mono 6 -afsai_pc_afsai_step_size 3
+  test: # a matrix type afsai does not take
+    suffix: wrongtype
+    nsize: 2
+    args: -problem poisson7 -n 4 -mat_type sell
+    filter: Error: grep -E "supports" | sed -e "s/^\[0\]PETSC ERROR: //"
   test:
     suffix: ref_limits
     args: -problem poisson7 -n 6 -jitter -ref -afsai_pc_afsai_steps 8 -afsai_pc_afsai_step_size 2 -afsai_pc_afsai_max_nnz_row 6 -afsai_pc_afsai_tol 0.95 -afsai_pc_afsai_filter 0.05 -afsai_ksp_view

@@ -15,6 +15,8 @@ PETSC_INTERN PetscErrorCode PCCreate_AFSAI(PC);
 PETSC_INTERN PetscErrorCode MatGetFactor_SFILU(Mat, MatFactorType, Mat *);
 PETSC_INTERN PetscErrorCode MatCreate_HYBSF(Mat);
 
+/* A, or the diagonal block of an MPI AIJ A, as a PC builds from it; any other type is an error naming who (src/sys/localaij.c). */
+PETSC_INTERN PetscErrorCode SFPCLocalAIJ(Mat, const char *, Mat *, PetscBool *, PetscBool *);
 /* Refuses a host vector given to a GPU path that PETSc's CUDA code has left incoherent (src/sys/stage.c); output: the result goes there. */
 PETSC_INTERN PetscErrorCode SFPCCheckHostVec(Vec, PetscBool, const char *);
 /* The vectors a GPU path computes with: x and y, or device stand-ins holding copies of host ones (src/sys/stage.c); then the result back into y. */

@@ -15,23 +15,6 @@ const char *const AFSAISetupTypes[] = {"host", "device", "AFSAISetupType", "AFSA
 #define AFSAI_POWER_ITS    15
 #define AFSAI_OMEGA_SAFETY 1.1
 
-/* The sequential matrix G is built from: A itself or the diagonal block of an MPI A. */
-static PetscErrorCode AFSAILocalMatrix(Mat A, Mat *Ad, PetscBool *ondevice)
-{
-  PetscBool isseq, ismpi;
-  MatType   type;
-
-  PetscFunctionBegin;
-  PetscCall(PetscObjectBaseTypeCompare((PetscObject)A, MATSEQAIJ, &isseq));
-  PetscCall(PetscObjectBaseTypeCompare((PetscObject)A, MATMPIAIJ, &ismpi));
-  PetscCall(MatGetType(A, &type));
-  PetscCheck(isseq || ismpi, PetscObjectComm((PetscObject)A), PETSC_ERR_SUP, "PCAFSAI supports %s, %s and their CUSPARSE kinds (an MPI matrix through its diagonal block), not %s", MATSEQAIJ, MATMPIAIJ, type);
-  PetscCall(PetscObjectTypeCompareAny((PetscObject)A, ondevice, MATSEQAIJCUSPARSE, MATMPIAIJCUSPARSE, ""));
-  if (ismpi) PetscCall(MatGetDiagonalBlock(A, Ad));
-  else *Ad = A;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 /* The host CSR of a sequential AIJ matrix (a CUSPARSE one's host copy, brought up to date). */
 static PetscErrorCode AFSAICSRGet(Mat A, AFSAICSR *csr)
 {
@@ -244,19 +227,15 @@ static PetscErrorCode PCSetUp_AFSAI(PC pc)
   PC_AFSAI *s = (PC_AFSAI *)pc->data;
   Mat       Ad;
   PetscInt  m, n, nnzA;
-  PetscBool ondevice, devsetup = PETSC_FALSE, newpattern;
+  PetscBool ondevice, bound, devsetup, newpattern;
   AFSAICSR  csr;
 
   PetscFunctionBegin;
   PetscCall(MatGetSize(pc->pmat, &m, &n));
   PetscCheck(m == n, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_SIZ, "PCAFSAI needs a square matrix, this one is %" PetscInt_FMT " x %" PetscInt_FMT, m, n);
-  PetscCall(AFSAILocalMatrix(pc->pmat, &Ad, &ondevice));
+  PetscCall(SFPCLocalAIJ(pc->pmat, "PCAFSAI", &Ad, &ondevice, &bound)); /* G is CUSPARSE where A is */
   PetscCall(MatGetLocalSize(Ad, &m, NULL));
-  if (ondevice && s->setup == AFSAI_SETUP_DEVICE) { /* a CUSPARSE matrix bound to the CPU keeps its values on the host */
-    PetscBool bound;
-    PetscCall(MatBoundToCPU(Ad, &bound));
-    devsetup = (PetscBool)!bound;
-  }
+  devsetup = (PetscBool)(ondevice && s->setup == AFSAI_SETUP_DEVICE && !bound); /* a CUSPARSE matrix bound to the CPU keeps its values on the host */
   /* new values of the same pattern keep G's pattern (unless asked not to) and recompute its values */
   newpattern = (PetscBool)(!pc->setupcalled || pc->flag != SAME_NONZERO_PATTERN || !s->reusepattern || s->failure != PC_NOERROR || !s->G || s->n != m || s->ondevice != ondevice || s->devsetup != devsetup || (s->ext != NULL) != AFSAIGathered(s, pc->pmat));
   PetscCall(PetscObjectReference((PetscObject)Ad));

@@ -44,22 +44,14 @@ PCSFDILUOrderType SFDILUOrderUsed(SFDILU *s)
 /* The sequential matrix DILU works on (A itself, or the diagonal block of an MPI A) and whether it is on the GPU. */
 static PetscErrorCode SFDILULocalMatrix(Mat A, Mat *Ad, PetscBool *ondevice)
 {
-  PetscBool isseqaij, ismpiaij, iscusparse, bound = PETSC_FALSE;
-  MatType   type;
+  PetscBool cusparse, bound;
 
   PetscFunctionBegin;
   *ondevice = PETSC_FALSE;
-  PetscCall(PetscObjectBaseTypeCompare((PetscObject)A, MATSEQAIJ, &isseqaij));
-  PetscCall(PetscObjectBaseTypeCompare((PetscObject)A, MATMPIAIJ, &ismpiaij));
-  PetscCall(MatGetType(A, &type));
-  PetscCheck(isseqaij || ismpiaij, PetscObjectComm((PetscObject)A), PETSC_ERR_SUP, "PCSFDILU supports %s, %s (its diagonal block) and their CUSPARSE types, not %s", MATSEQAIJ, MATMPIAIJ, type);
-  if (ismpiaij) PetscCall(MatGetDiagonalBlock(A, Ad));
-  else *Ad = A;
-  PetscCall(PetscObjectTypeCompare((PetscObject)*Ad, MATSEQAIJCUSPARSE, &iscusparse));
-  if (iscusparse) PetscCall(MatBoundToCPU(*Ad, &bound));
-  *ondevice = (PetscBool)(iscusparse && !bound);
+  PetscCall(SFPCLocalAIJ(A, "PCSFDILU", Ad, &cusparse, &bound));
+  *ondevice = (PetscBool)(cusparse && !bound);
 #if !defined(SFPC_HAVE_CUDA)
-  PetscCheck(!*ondevice, PetscObjectComm((PetscObject)A), PETSC_ERR_SUP, "This SFPC was built without CUDA (SFPC_WITH_CUDA=0): PCSFDILU cannot run on a %s matrix; use -mat_type aij", type);
+  PetscCheck(!*ondevice, PetscObjectComm((PetscObject)A), PETSC_ERR_SUP, "This SFPC was built without CUDA (SFPC_WITH_CUDA=0): PCSFDILU cannot run on a %s matrix; use -mat_type aij", ((PetscObject)A)->type_name);
 #endif
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -46,7 +46,7 @@ PetscErrorCode SFILUCheckMatrix(Mat A, PetscBool *ondevice)
   PetscFunctionBegin;
   PetscCall(MatGetSize(A, &m, &n));
   PetscCheck(m == n, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "SFPC's ILU(0) needs a square matrix, this one is %" PetscInt_FMT " x %" PetscInt_FMT, m, n);
-  PetscCall(PetscObjectTypeCompare((PetscObject)A, MATSEQAIJ, &isseqaij));
+  PetscCall(PetscObjectBaseTypeCompare((PetscObject)A, MATSEQAIJ, &isseqaij)); /* AIJ's subtypes (aijperm, ...) are read through MatGetRowIJ() as AIJ */
   PetscCall(PetscObjectTypeCompare((PetscObject)A, MATSEQAIJCUSPARSE, &iscusparse));
   if (iscusparse) PetscCall(MatBoundToCPU(A, &bound));
   *ondevice = (PetscBool)(iscusparse && !bound);
@@ -54,13 +54,8 @@ PetscErrorCode SFILUCheckMatrix(Mat A, PetscBool *ondevice)
   PetscCheck(!*ondevice, PetscObjectComm((PetscObject)A), PETSC_ERR_SUP, "This SFPC was built without CUDA (SFPC_WITH_CUDA=0): it cannot factor a %s matrix on the GPU; use -mat_type aij", MATSEQAIJCUSPARSE);
 #endif
   if (isseqaij || iscusparse) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(MatGetType(A, &type));
-  {
-    PetscBool ismpi;
-    PetscCall(PetscStrbeginswith(type, MATMPIAIJ, &ismpi));
-    PetscCheck(!ismpi, PetscObjectComm((PetscObject)A), PETSC_ERR_SUP, "PCSFILU does not support matrix type %s yet; use -pc_type bjacobi -sub_pc_type sfilu (or asm) for MPI matrices", type);
-  }
-  SETERRQ(PetscObjectComm((PetscObject)A), PETSC_ERR_SUP, "PCSFILU does not support matrix type %s yet; it supports %s and %s", type, MATSEQAIJ, MATSEQAIJCUSPARSE);
+  PetscCall(MatGetType(A, &type)); /* MPI matrices arrive here as their diagonal blocks (PCSFILU) or not at all (the solver type is registered for sequential AIJ only) */
+  SETERRQ(PetscObjectComm((PetscObject)A), PETSC_ERR_SUP, "SFPC's ILU(0) supports %s, %s and, through each rank's diagonal block, %s and %s; not %s", MATSEQAIJ, MATSEQAIJCUSPARSE, MATMPIAIJ, MATMPIAIJCUSPARSE, type);
 }
 
 /* Copies A's pattern and analyses it, on the host or on the GPU. */

@@ -79,13 +79,10 @@ static PetscErrorCode PCSFILUGrid(PC pc, Mat A, PetscBool ondevice, PetscBool re
 /* The matrix the factor is built from: pmat, or on MPI matrices each rank's diagonal block (block Jacobi, as PETSc's parallel ILU through PCBJACOBI). */
 static PetscErrorCode PCSFILULocalMatrix(PC pc, Mat *A)
 {
-  PetscBool ismpi;
+  PetscBool cusparse, bound;
 
   PetscFunctionBegin;
-  PetscCall(PetscObjectBaseTypeCompare((PetscObject)pc->pmat, MATMPIAIJ, &ismpi));
-  *A = pc->pmat;
-  if (!ismpi) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(MatGetDiagonalBlock(pc->pmat, A));
+  PetscCall(SFPCLocalAIJ(pc->pmat, "PCSFILU", A, &cusparse, &bound));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

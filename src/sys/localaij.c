@@ -1,0 +1,25 @@
+/*
+   The matrix a PC builds from: A itself, or on an MPI matrix each rank's diagonal block (block Jacobi, as PETSc's
+   parallel ILU through PCBJACOBI). One check for sfilu, sfdilu and afsai, so that they accept the same types and
+   say so in the same words.
+*/
+#include <sfpc/private/sfpcimpl.h>
+
+/* Ad: A or its diagonal block (not a new reference); cusparse: Ad is MATSEQAIJCUSPARSE; bound: it is bound to the CPU (its values live on the host). */
+PetscErrorCode SFPCLocalAIJ(Mat A, const char *who, Mat *Ad, PetscBool *cusparse, PetscBool *bound)
+{
+  PetscBool isseq, ismpi;
+  MatType   type;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectBaseTypeCompare((PetscObject)A, MATSEQAIJ, &isseq));
+  PetscCall(PetscObjectBaseTypeCompare((PetscObject)A, MATMPIAIJ, &ismpi));
+  PetscCall(MatGetType(A, &type));
+  PetscCheck(isseq || ismpi, PetscObjectComm((PetscObject)A), PETSC_ERR_SUP, "%s supports %s, %s and, through each rank's diagonal block, %s and %s; not %s", who, MATSEQAIJ, MATSEQAIJCUSPARSE, MATMPIAIJ, MATMPIAIJCUSPARSE, type);
+  *Ad = A;
+  if (ismpi) PetscCall(MatGetDiagonalBlock(A, Ad));
+  PetscCall(PetscObjectTypeCompare((PetscObject)*Ad, MATSEQAIJCUSPARSE, cusparse));
+  *bound = PETSC_FALSE;
+  if (*cusparse) PetscCall(MatBoundToCPU(*Ad, bound));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
