@@ -6,7 +6,7 @@
 #   make check    build and run every test with PETSc's test harness; fails on any failure
 #   make bench    build the benchmarks (build/bench/*, bench/README.md; they need a GPU)
 #   make gpu-pack pack what a GPU run needs into build/gpu-pack.tar.xz (see bench/gpu-run)
-#   make install PREFIX=<dir> [DESTDIR=<staging>]   the library, sfpc.h and a pkg-config file (sfpc.pc)
+#   make install PREFIX=<dir> [DESTDIR=<staging>]   the library, sfpc.h, bin/sfpc-gpu-bind and a pkg-config file (sfpc.pc)
 #   make clean
 #
 # PETSC_DIR/PETSC_ARCH select your own PETSc; unset, SFPC uses (and builds once) the PETSc

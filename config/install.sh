@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# 'make install': copies the library and the public header under PREFIX (staged under DESTDIR
+# 'make install': copies the library, the public header and bin/sfpc-gpu-bind under PREFIX (staged under DESTDIR
 # when set) and writes PREFIX/lib/pkgconfig/sfpc.pc, so that a user's build needs only
 #   PKG_CONFIG_PATH=PREFIX/lib/pkgconfig:<PETSc>/lib/pkgconfig pkg-config --cflags --libs sfpc
 # The pkg-config file requires the PETSc series SFPC was built against and records both
@@ -14,9 +14,10 @@ version=$(version_of SFPC_VERSION_ "$sfpc/include/sfpc.h")
 petsc_version=$(version_of PETSC_VERSION_ "$PETSC_DIR/include/petscversion.h")
 petsc_major=${petsc_version%%.*} petsc_minor=$(echo "$petsc_version" | cut -d. -f2)
 dest=${DESTDIR:-}$prefix
-install -d "$dest/lib/pkgconfig" "$dest/include"
+install -d "$dest/lib/pkgconfig" "$dest/include" "$dest/bin"
 install -m 755 "$sfpc/lib/libsfpc.so" "$dest/lib/"
 install -m 644 "$sfpc/include/sfpc.h" "$dest/include/"
+install -m 755 "$sfpc/bin/sfpc-gpu-bind" "$dest/bin/"
 cat > "$dest/lib/pkgconfig/sfpc.pc" <<PC
 prefix=$prefix
 libdir=\${prefix}/lib
