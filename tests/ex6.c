@@ -151,36 +151,6 @@ static PetscErrorCode CompareApply(PC pc, Mat A, Vec r, const char *when)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* A copy of the sequential A without the upper entries a_ij (j > i) with i + j divisible by 3: a pattern that is not symmetric. */
-static PetscErrorCode AsymmetricCopy(Mat A, Mat *B)
-{
-  PetscInt n, *nnz;
-
-  PetscFunctionBegin;
-  PetscCall(MatGetSize(A, &n, NULL));
-  PetscCall(PetscMalloc1(n, &nnz));
-  for (PetscInt pass = 0; pass < 2; pass++) { /* count, then copy */
-    if (pass) PetscCall(MatCreateSeqAIJ(PETSC_COMM_SELF, n, n, 0, nnz, B));
-    for (PetscInt i = 0; i < n; i++) {
-      const PetscInt    *cols;
-      const PetscScalar *vals;
-      PetscInt           nc;
-      if (!pass) nnz[i] = 0;
-      PetscCall(MatGetRow(A, i, &nc, &cols, &vals));
-      for (PetscInt k = 0; k < nc; k++) {
-        if (cols[k] > i && (i + cols[k]) % 3 == 0) continue;
-        if (pass) PetscCall(MatSetValue(*B, i, cols[k], vals[k], INSERT_VALUES));
-        else nnz[i]++;
-      }
-      PetscCall(MatRestoreRow(A, i, &nc, &cols, &vals));
-    }
-  }
-  PetscCall(MatAssemblyBegin(*B, MAT_FINAL_ASSEMBLY));
-  PetscCall(MatAssemblyEnd(*B, MAT_FINAL_ASSEMBLY));
-  PetscCall(PetscFree(nnz));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 /* Solves; with resolve, solves again with new values of the same pattern, reporting what the second set-up redid. */
 static PetscErrorCode Solve(Mat A, Vec b, const char *prefix, const char *where, PetscBool resolve, PetscInt its[2])
 {
@@ -321,7 +291,7 @@ int main(int argc, char **argv)
   PetscCall(TestProblemCreate(PETSC_COMM_WORLD, &A, desc, sizeof(desc)));
   if (asym) {
     Mat B;
-    PetscCall(AsymmetricCopy(A, &B));
+    PetscCall(TestAsymmetricCopy(A, &B));
     PetscCall(MatDestroy(&A));
     A = B;
     PetscCall(PetscStrlcat(desc, ", pattern made nonsymmetric", sizeof(desc)));

@@ -546,6 +546,30 @@ PetscErrorCode TestProblemCreate(MPI_Comm comm, Mat *A, char *desc, size_t len)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode TestAsymmetricCopy(Mat A, Mat *B)
+{
+  PetscInt rs, re;
+
+  PetscFunctionBegin;
+  PetscCall(MatDuplicate(A, MAT_COPY_VALUES, B));
+  PetscCall(MatGetOwnershipRange(A, &rs, &re));
+  for (PetscInt i = rs; i < re; i++) {
+    const PetscInt *cols;
+    PetscInt        nc, *drop, nd = 0;
+    PetscCall(MatGetRow(A, i, &nc, &cols, NULL));
+    PetscCall(PetscMalloc1(nc, &drop));
+    for (PetscInt k = 0; k < nc; k++)
+      if (cols[k] > i && (i + cols[k]) % 3 == 0) drop[nd++] = cols[k];
+    PetscCall(MatRestoreRow(A, i, &nc, &cols, NULL));
+    for (PetscInt k = 0; k < nd; k++) PetscCall(MatSetValue(*B, i, drop[k], 0.0, INSERT_VALUES));
+    PetscCall(PetscFree(drop));
+  }
+  PetscCall(MatAssemblyBegin(*B, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(*B, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatEliminateZeros(*B, PETSC_TRUE)); /* the zeroed entries leave the pattern; the diagonal stays */
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode TestEventCount(const char *name, PetscInt *count)
 {
   PetscLogEvent      ev;

@@ -12,6 +12,9 @@ PETSC_EXTERN void TestCavityVelocity(PetscReal, PetscReal, PetscReal, PetscReal,
 /* That problem on a 3-D DMDA (tests/ex5.c, ex11.c): Dirichlet face rows, a scale, a zero row (problems.c). */
 PETSC_EXTERN PetscErrorCode TestAssembleCavityDMDA(DM, PetscReal, PetscBool, PetscReal, PetscInt, Mat);
 
+/* A copy of A with a third of its upper entries removed ((i + j) mod 3 == 0, j > i): a pattern that is not symmetric, any number of ranks. */
+PETSC_EXTERN PetscErrorCode TestAsymmetricCopy(Mat, Mat *);
+
 /* How many times the log event called name has run on this rank (logging must be on: PetscLogDefaultBegin()). */
 PETSC_EXTERN PetscErrorCode TestEventCount(const char *, PetscInt *);
 /* New values of the same pattern (2 A + I) and ksp's solve again, counting two log events (problems.c). */

@@ -88,6 +88,7 @@ static PetscErrorCode PCSetUp_SFDILU(PC pc)
     PetscCall(SFDILUReset_Global(s)); /* first: it frees its own s->color and s->einv */
     PetscCall(SFDILUReset_Host(s));
     PetscCall(SFDILUReset_Device(s));
+    PetscCall(SFDILUResetTranspose(s));
     PetscCall(VecDestroy(&s->xd)); /* staging vectors of the previous pattern's layout */
     PetscCall(VecDestroy(&s->yd));
     s->ondevice         = ondevice;
@@ -98,7 +99,8 @@ static PetscErrorCode PCSetUp_SFDILU(PC pc)
   }
   PetscCall(PetscObjectReference((PetscObject)Ad));
   PetscCall(MatDestroy(&s->A));
-  s->A = Ad;
+  s->A      = Ad;
+  s->tstale = (PetscBool)(s->tpc != NULL); /* new values: A^T's DILU is redone at the next transposed apply */
   {
     PetscReal rmax;
     s->shifted = 0;
@@ -288,6 +290,7 @@ static PetscErrorCode PCReset_SFDILU(PC pc)
   PetscCall(SFDILUReset_Global(s)); /* first: it frees its own s->color and s->einv */
   PetscCall(SFDILUReset_Host(s));
   PetscCall(SFDILUReset_Device(s));
+  PetscCall(SFDILUResetTranspose(s));
   PetscCall(MatDestroy(&s->A));
   PetscCall(VecDestroy(&s->z));
   PetscCall(VecDestroy(&s->d));
@@ -379,6 +382,10 @@ PetscErrorCode PCSFDILUGetColoring(PC pc, PetscInt *ncolors, const PetscInt *col
    A new nonzero pattern is colored again; new values of the same pattern (`SAME_NONZERO_PATTERN`) only recompute E.
    A zero or tiny E_i sets `PC_FACTOR_NUMERIC_ZEROPIVOT` (Inf/NaN: `PC_FACTOR_OTHER`).
 
+   `PCApplyTranspose()` (BiCG, `KSPSolveTranspose()`, and so transposed solves with DILU level smoothers) applies M^{-T}:
+   it is the DILU of A^T with A's coloring and E, built on the first transposed apply after each set-up (one
+   `MatTranspose()` and a second DILU of the same size, on the GPU for a CUSPARSE matrix).
+
    Level: intermediate
 
 .seealso: `PCSFILU`, `PCGAMG`, `PCSFDILUGetColoring()`, `PCSFDILUColoringType`, `PCSFDILUSweepType`, `PCSFDILUOrderType`
@@ -405,6 +412,7 @@ PetscErrorCode PCCreate_SFDILU(PC pc)
 
   pc->ops->setup            = PCSetUp_SFDILU;
   pc->ops->apply            = PCApply_SFDILU;
+  pc->ops->applytranspose   = PCApplyTranspose_SFDILU;
   pc->ops->applyrichardson  = PCApplyRichardson_SFDILU;
   pc->ops->setfromoptions   = PCSetFromOptions_SFDILU;
   pc->ops->view             = PCView_SFDILU;

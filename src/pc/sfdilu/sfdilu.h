@@ -100,8 +100,15 @@ typedef struct {
   Vec            z, d;   /* host: the forward sweep's output; the Richardson correction */
   Vec            xd, yd; /* device copies of host vectors given to a GPU smoother */
   Vec            xs, ys; /* between SFDILUGetDeviceArrays() and the restore: x and y, or xd and yd (not references) */
+
+  /* PCApplyTranspose(): the DILU of A^T (dilu_transpose.c), built on the first transposed apply after a set-up */
+  PC        tpc;
+  Mat       At;
+  PetscBool tstale; /* A's values changed since tpc was set up */
 } SFDILU;
 
+PETSC_INTERN PetscErrorCode PCApplyTranspose_SFDILU(PC, Vec, Vec);
+PETSC_INTERN PetscErrorCode SFDILUResetTranspose(SFDILU *);
 PETSC_INTERN PetscErrorCode SFDILUColorRows_Host(PetscInt, const PetscInt[], const PetscInt[], PCSFDILUColoringType, PetscInt, PetscInt[], PetscInt *);
 PETSC_INTERN PetscErrorCode SFDILUColor_Host(SFDILU *, Mat);
 PETSC_INTERN PetscErrorCode SFDILUSetUp_Host(SFDILU *, Mat, PetscReal, PetscReal *);

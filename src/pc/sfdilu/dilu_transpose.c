@@ -1,0 +1,81 @@
+/*
+   PCApplyTranspose() of PCSFDILU: the DILU of A^T.
+   E_i = a_ii - sum_{color(j) < color(i)} a_ij a_ji / E_j takes a_ij and a_ji only as their product, so A^T has A's E,
+   and with A's coloring its L_c and U_c are U_c^T and L_c^T of A:
+     M(A)^T = ((E + L_c) E^{-1} (E + U_c))^T = (E + U_c^T) E^{-1} (E + L_c^T) = M(A^T).
+   The coloring is of the symmetrized pattern, the same for A^T; it is compared once per pattern all the same. The
+   first transposed apply after a set-up builds A^T (MatTranspose(), on the GPU for a CUSPARSE matrix) and a second
+   DILU on it with the same options; applies then cost what PCApply() costs. The diagonal shift A's set-up settled on
+   is added to A^T, and A^T's E (the one A's set-up accepted) is not tested against a threshold again: row sums of
+   |A^T| are column sums of |A|, and both would otherwise decide differently.
+*/
+#include "sfdilu.h"
+
+static PetscErrorCode SFDILUSameColoring(PC pc, PC tpc)
+{
+  PetscInt        nc, tnc, n;
+  const PetscInt *c, *tc;
+  PetscBool       same;
+
+  PetscFunctionBegin;
+  PetscCall(PCSFDILUGetColoring(pc, &nc, &c));
+  PetscCall(PCSFDILUGetColoring(tpc, &tnc, &tc));
+  n    = ((SFDILU *)pc->data)->n;
+  same = (PetscBool)(nc == tnc);
+  for (PetscInt i = 0; same && i < n; i++) same = (PetscBool)(c[i] == tc[i]);
+  PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, &same, 1, MPI_C_BOOL, MPI_LAND, PetscObjectComm((PetscObject)pc)));
+  PetscCheck(same, PetscObjectComm((PetscObject)pc), PETSC_ERR_PLIB, "PCSFDILU: the DILU of A^T was colored differently from A's, so it is not the transpose of A's");
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode SFDILUSetUpTranspose(PC pc)
+{
+  SFDILU   *s = (SFDILU *)pc->data, *t;
+  PetscBool first = (PetscBool)!s->tpc;
+
+  PetscFunctionBegin;
+  PetscCall(MatTranspose(pc->pmat, first ? MAT_INITIAL_MATRIX : MAT_REUSE_MATRIX, &s->At));
+  if (s->shifted > 0) PetscCall(MatShift(s->At, s->shifted));
+  if (first) {
+    PetscCall(PCCreate(PetscObjectComm((PetscObject)pc), &s->tpc));
+    PetscCall(PCSetType(s->tpc, PCSFDILU));
+    t              = (SFDILU *)s->tpc->data;
+    t->coloring    = s->coloring;
+    t->seed        = s->seed;
+    t->parallel    = s->parallel;
+    t->sweep       = s->sweep;
+    t->gpuorder    = s->gpuorder;
+    t->localwindow = s->localwindow;
+    t->engine      = s->engine;
+    t->shift       = PETSC_FALSE; /* A's shift is in A^T already */
+    t->zeropivot   = 0;           /* E is A's, accepted by A's set-up (above) */
+  }
+  PetscCall(PCSetOperators(s->tpc, s->At, s->At));
+  PetscCall(PCSetUp(s->tpc));
+  if (first) PetscCall(SFDILUSameColoring(pc, s->tpc));
+  s->tstale = PETSC_FALSE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode PCApplyTranspose_SFDILU(PC pc, Vec x, Vec y)
+{
+  SFDILU *s = (SFDILU *)pc->data;
+
+  PetscFunctionBegin;
+  if (s->failure != PC_NOERROR) { /* as PCApply(): the KSP sees Inf and stops */
+    PetscCall(VecFlag(y, 1));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  if (!s->tpc || s->tstale) PetscCall(SFDILUSetUpTranspose(pc));
+  PetscCall(PCApply(s->tpc, x, y));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SFDILUResetTranspose(SFDILU *s)
+{
+  PetscFunctionBegin;
+  PetscCall(PCDestroy(&s->tpc));
+  PetscCall(MatDestroy(&s->At));
+  s->tstale = PETSC_FALSE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

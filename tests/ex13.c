@@ -1,0 +1,229 @@
+static char help[] = "PCApplyTranspose() of PCSFDILU (the DILU of A^T, which is M(A)^T with A's coloring and E).\n"
+                     "The adjoint identity (M^{-T} u, v) = (u, M^{-1} v) for u, v of no structure, before and after new values of the\n"
+                     "same pattern; BiCG, which applies M^{-T}; KSPSolveTranspose() with GAMG and sfdilu level smoothers under\n"
+                     "Richardson (they apply M^{-T} in a transposed solve), the true residual of A^T x = b checked.\n"
+                     "Options: problem options of tests/problems.c, -asymmetric (a pattern that is not symmetric), -zero (a_00 = 0:\n"
+                     "with -dilu_pc_sfdilu_shift_type nonzero the shifted E), -gamg, -device (everything also on an aijcusparse copy:\n"
+                     "M^{-T} u equal to the host's to rounding, and the host's iterations). The PC's options carry the prefix dilu_.\n";
+
+#include <petscksp.h>
+#include <sfpc.h>
+#include "problems.h"
+
+/* x_i = sin(k + 0.37 i) by global row: the same vectors on any number of ranks (VecSetRandom() draws each rank's part alike). */
+static PetscErrorCode FillByRow(Vec x, PetscInt k)
+{
+  PetscInt     rs, re;
+  PetscScalar *xa;
+
+  PetscFunctionBegin;
+  PetscCall(VecGetOwnershipRange(x, &rs, &re));
+  PetscCall(VecGetArrayWrite(x, &xa));
+  for (PetscInt i = rs; i < re; i++) xa[i - rs] = PetscSinReal((PetscReal)k + 0.37 * (PetscReal)i);
+  PetscCall(VecRestoreArrayWrite(x, &xa));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The adjoint identity of the DILU of A, set up anew, then after new values 2 A + I of the same pattern; Mtu: M^{-T} u of the first check. */
+static PetscErrorCode CheckAdjoint(Mat A, const char *where, Vec u, Vec v, Vec Mtu)
+{
+  PC  pc;
+  Vec Mv, w;
+
+  PetscFunctionBegin;
+  PetscCall(PCCreate(PetscObjectComm((PetscObject)A), &pc));
+  PetscCall(PCSetType(pc, PCSFDILU));
+  PetscCall(PCSetOptionsPrefix(pc, "dilu_"));
+  PetscCall(PCSetFromOptions(pc));
+  PetscCall(VecDuplicate(v, &Mv));
+  PetscCall(VecDuplicate(u, &w));
+  for (PetscInt k = 0; k < 2; k++) {
+    PetscScalar lhs, rhs;
+    PetscReal   nw, nv, nu, nmv;
+    if (k) { /* new values: A^T's DILU must follow */
+      PetscCall(MatScale(A, 2.0));
+      PetscCall(MatShift(A, 1.0));
+    }
+    PetscCall(PCSetOperators(pc, A, A));
+    PetscCall(PCSetUp(pc));
+    PetscCall(PCApply(pc, v, Mv));
+    PetscCall(PCApplyTranspose(pc, u, w));
+    if (!k) PetscCall(VecCopy(w, Mtu));
+    PetscCall(VecDot(w, v, &lhs));
+    PetscCall(VecDot(u, Mv, &rhs));
+    PetscCall(VecNorm(w, NORM_2, &nw));
+    PetscCall(VecNorm(v, NORM_2, &nv));
+    PetscCall(VecNorm(u, NORM_2, &nu));
+    PetscCall(VecNorm(Mv, NORM_2, &nmv));
+    PetscCall(PetscInfo(pc, "%s: |(M^-T u, v) - (u, M^-1 v)| = %g, scale %g\n", where, (double)PetscAbsScalar(lhs - rhs), (double)PetscMax(nw * nv, nu * nmv)));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s%s: (M^-T u, v) = (u, M^-1 v) to rounding: %s\n", where, k ? ", new values" : "", PetscAbsScalar(lhs - rhs) <= 1e-12 * PetscMax(nw * nv, nu * nmv) ? "yes" : "NO"));
+  }
+  PetscCall(VecDestroy(&Mv));
+  PetscCall(VecDestroy(&w));
+  PetscCall(PCDestroy(&pc));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A solve with the options of prefix, transposed or not; prints the reason, the iterations and whether ||b - op(A) x|| <= 1e-7 ||b||. */
+static PetscErrorCode Solve(Mat A, Vec b, const char *prefix, const char *where, PetscBool transpose, PetscInt *its)
+{
+  KSP                ksp;
+  Vec                x, r;
+  KSPConvergedReason reason;
+  PetscReal          nr, nb;
+
+  PetscFunctionBegin;
+  PetscCall(KSPCreate(PetscObjectComm((PetscObject)A), &ksp));
+  PetscCall(KSPSetOptionsPrefix(ksp, prefix));
+  PetscCall(KSPSetOperators(ksp, A, A));
+  PetscCall(KSPSetTolerances(ksp, 1e-10, PETSC_CURRENT, PETSC_CURRENT, 500));
+  PetscCall(KSPSetFromOptions(ksp));
+  PetscCall(VecDuplicate(b, &x));
+  PetscCall(VecDuplicate(b, &r));
+  if (transpose) PetscCall(KSPSolveTranspose(ksp, b, x));
+  else PetscCall(KSPSolve(ksp, b, x));
+  PetscCall(KSPGetIterationNumber(ksp, its));
+  PetscCall(KSPGetConvergedReason(ksp, &reason));
+  if (transpose) PetscCall(MatMultTranspose(A, x, r));
+  else PetscCall(MatMult(A, x, r));
+  PetscCall(VecAYPX(r, -1.0, b));
+  PetscCall(VecNorm(r, NORM_2, &nr));
+  PetscCall(VecNorm(b, NORM_2, &nb));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s%s%s: %s in %" PetscInt_FMT " iterations; ||b - A%s x|| <= 1e-7 ||b||: %s\n", prefix, transpose ? " transposed" : "", where, KSPConvergedReasons[reason], *its, transpose ? "^T" : "", nr <= 1e-7 * nb ? "yes" : "NO"));
+  PetscCall(VecDestroy(&r));
+  PetscCall(VecDestroy(&x));
+  PetscCall(KSPDestroy(&ksp));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The solve on A and (device) on its GPU copy, which must take the host's iterations. */
+static PetscErrorCode SolveBoth(Mat A, Mat Ad, Vec b, const char *prefix, PetscBool transpose)
+{
+  PetscInt its, itsd;
+  Vec      bd;
+
+  PetscFunctionBegin;
+  PetscCall(Solve(A, b, prefix, "", transpose, &its));
+  if (!Ad) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(MatCreateVecs(Ad, NULL, &bd));
+  PetscCall(VecCopy(b, bd));
+  PetscCall(Solve(Ad, bd, prefix, " (GPU)", transpose, &itsd));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s GPU iterations equal the host's: %s\n", prefix, its == itsd ? "yes" : "NO"));
+  PetscCall(VecDestroy(&bd));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+int main(int argc, char **argv)
+{
+  Mat         A, Ad = NULL;
+  Vec         u, v, b, Mtu;
+  char        desc[256];
+  PetscBool   asym = PETSC_FALSE, zero = PETSC_FALSE, gamg = PETSC_FALSE, device = PETSC_FALSE;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscCall(SFPCInitializePackage());
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-asymmetric", &asym, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-zero", &zero, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-gamg", &gamg, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-device", &device, NULL));
+  PetscCall(TestProblemCreate(PETSC_COMM_WORLD, &A, desc, sizeof(desc)));
+  if (asym) {
+    Mat B;
+    PetscCall(TestAsymmetricCopy(A, &B));
+    PetscCall(MatDestroy(&A));
+    A = B;
+    PetscCall(PetscStrlcat(desc, ", pattern made nonsymmetric", sizeof(desc)));
+  }
+  if (zero) {
+    PetscInt rs;
+    PetscCall(MatGetOwnershipRange(A, &rs, NULL));
+    if (!rs) PetscCall(MatSetValue(A, 0, 0, 0.0, INSERT_VALUES));
+    PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
+    PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
+  }
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "problem: %s\n", desc));
+  if (device) PetscCall(MatConvert(A, MATAIJCUSPARSE, MAT_INITIAL_MATRIX, &Ad));
+  PetscCall(MatCreateVecs(A, &u, &v));
+  PetscCall(VecDuplicate(u, &Mtu));
+  PetscCall(VecDuplicate(v, &b));
+  PetscCall(FillByRow(u, 1));
+  PetscCall(FillByRow(v, 2));
+  PetscCall(FillByRow(b, 3));
+
+  /* the solves first: the adjoint checks change the values */
+  PetscCall(SolveBoth(A, Ad, b, "bicg_", PETSC_FALSE));
+  if (gamg) PetscCall(SolveBoth(A, Ad, b, "gamg_", PETSC_TRUE));
+  if (Ad) {
+    Vec       ud, vd, Mtud, diff;
+    PetscReal err, nrm;
+    PetscCall(MatCreateVecs(Ad, &ud, &vd));
+    PetscCall(VecDuplicate(ud, &Mtud));
+    PetscCall(VecCopy(u, ud));
+    PetscCall(VecCopy(v, vd));
+    PetscCall(CheckAdjoint(Ad, "GPU", ud, vd, Mtud));
+    PetscCall(CheckAdjoint(A, "host", u, v, Mtu));
+    PetscCall(VecDuplicate(Mtu, &diff));
+    PetscCall(VecCopy(Mtud, diff));
+    PetscCall(VecAXPY(diff, -1.0, Mtu));
+    PetscCall(VecNorm(diff, NORM_INFINITY, &err));
+    PetscCall(VecNorm(Mtu, NORM_INFINITY, &nrm));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "GPU M^-T u agrees with the host's to rounding: %s\n", err <= 1e-12 * nrm ? "yes" : "NO"));
+    PetscCall(VecDestroy(&diff));
+    PetscCall(VecDestroy(&ud));
+    PetscCall(VecDestroy(&vd));
+    PetscCall(VecDestroy(&Mtud));
+  } else PetscCall(CheckAdjoint(A, "host", u, v, Mtu));
+
+  PetscCall(VecDestroy(&u));
+  PetscCall(VecDestroy(&v));
+  PetscCall(VecDestroy(&b));
+  PetscCall(VecDestroy(&Mtu));
+  PetscCall(MatDestroy(&Ad));
+  PetscCall(MatDestroy(&A));
+  PetscCall(PetscFinalize());
+  return 0;
+}
+
+/*TEST
+
+  build:
+    depends: problems.c
+
+  testset:
+    args: -bicg_ksp_type bicg -bicg_pc_type sfdilu -bicg_pc_sfdilu_coloring jpl -dilu_pc_sfdilu_coloring jpl
+    test:
+      suffix: convdiff
+      args: -problem convdiff -n 8 -peclet 20 -gamg -gamg_ksp_type gmres -gamg_pc_type gamg -gamg_mg_levels_ksp_type richardson -gamg_mg_levels_pc_type sfdilu
+    test:
+      suffix: asymmetric
+      args: -problem convdiff -n 8 -peclet 5 -asymmetric
+    test:
+      suffix: permuted
+      args: -problem convdiff -n 8 -peclet 5 -permute 3 -asymmetric
+    test: # A's shifted E: A^T gets the same shift
+      suffix: shifted
+      args: -problem poisson7 -n 6 -zero -dilu_pc_sfdilu_shift_type nonzero -bicg_pc_sfdilu_shift_type nonzero
+    test: # each rank's diagonal block
+      suffix: mpi
+      nsize: {{2 3}separate output}
+      args: -problem convdiff -n 8 -peclet 5 -asymmetric
+    test: # the global DILU across ranks: the same on 1 to 3 ranks
+      suffix: global
+      nsize: {{1 2 3}shared output}
+      args: -problem convdiff -n 8 -peclet 5 -asymmetric -dilu_pc_sfdilu_parallel -bicg_pc_sfdilu_parallel
+
+  testset:
+    requires: gpu
+    args: -device -use_gpu_aware_mpi 0 -bicg_ksp_type bicg -bicg_pc_type sfdilu -bicg_pc_sfdilu_coloring jpl -dilu_pc_sfdilu_coloring jpl
+    test:
+      suffix: gpu_convdiff
+      args: -problem convdiff -n 8 -peclet 20 -gamg -gamg_ksp_type gmres -gamg_pc_type gamg -gamg_mg_levels_ksp_type richardson -gamg_mg_levels_pc_type sfdilu
+    test:
+      suffix: gpu_asymmetric
+      args: -problem convdiff -n 8 -peclet 5 -asymmetric
+    test:
+      suffix: gpu_local
+      args: -problem convdiff -n 16 -peclet 5 -asymmetric -dilu_pc_sfdilu_order local -dilu_pc_sfdilu_local_window 512 -bicg_pc_sfdilu_order local -bicg_pc_sfdilu_local_window 512
+
+TEST*/
