@@ -118,30 +118,15 @@ int main(int argc, char **argv)
   Mat         A, Ad = NULL;
   Vec         u, v, b, Mtu;
   char        desc[256];
-  PetscBool   asym = PETSC_FALSE, zero = PETSC_FALSE, gamg = PETSC_FALSE, device = PETSC_FALSE;
+  PetscBool   gamg = PETSC_FALSE, device = PETSC_FALSE;
 
   PetscFunctionBeginUser;
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
   PetscCall(SFPCInitializePackage());
-  PetscCall(PetscOptionsGetBool(NULL, NULL, "-asymmetric", &asym, NULL));
-  PetscCall(PetscOptionsGetBool(NULL, NULL, "-zero", &zero, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-gamg", &gamg, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-device", &device, NULL));
   PetscCall(TestProblemCreate(PETSC_COMM_WORLD, &A, desc, sizeof(desc)));
-  if (asym) {
-    Mat B;
-    PetscCall(TestAsymmetricCopy(A, &B));
-    PetscCall(MatDestroy(&A));
-    A = B;
-    PetscCall(PetscStrlcat(desc, ", pattern made nonsymmetric", sizeof(desc)));
-  }
-  if (zero) {
-    PetscInt rs;
-    PetscCall(MatGetOwnershipRange(A, &rs, NULL));
-    if (!rs) PetscCall(MatSetValue(A, 0, 0, 0.0, INSERT_VALUES));
-    PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
-    PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
-  }
+  PetscCall(TestProblemVariants(&A, desc, sizeof(desc)));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "problem: %s\n", desc));
   if (device) PetscCall(MatConvert(A, MATAIJCUSPARSE, MAT_INITIAL_MATRIX, &Ad));
   PetscCall(MatCreateVecs(A, &u, &v));

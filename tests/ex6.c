@@ -277,7 +277,7 @@ int main(int argc, char **argv)
   PC          pc;
   PetscRandom rnd;
   char        desc[256];
-  PetscBool   gamg = PETSC_FALSE, zero = PETSC_FALSE, noref = PETSC_FALSE, device = PETSC_FALSE, asym = PETSC_FALSE;
+  PetscBool   gamg = PETSC_FALSE, zero = PETSC_FALSE, noref = PETSC_FALSE, device = PETSC_FALSE;
 
   PetscFunctionBeginUser;
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
@@ -287,20 +287,8 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-zero", &zero, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-noref", &noref, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-device", &device, NULL));
-  PetscCall(PetscOptionsGetBool(NULL, NULL, "-asymmetric", &asym, NULL));
   PetscCall(TestProblemCreate(PETSC_COMM_WORLD, &A, desc, sizeof(desc)));
-  if (asym) {
-    Mat B;
-    PetscCall(TestAsymmetricCopy(A, &B));
-    PetscCall(MatDestroy(&A));
-    A = B;
-    PetscCall(PetscStrlcat(desc, ", pattern made nonsymmetric", sizeof(desc)));
-  }
-  if (zero) {
-    PetscCall(MatSetValue(A, 0, 0, 0.0, INSERT_VALUES));
-    PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
-    PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
-  }
+  PetscCall(TestProblemVariants(&A, desc, sizeof(desc)));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "problem: %s\n", desc));
   if (device) PetscCall(MatConvert(A, MATAIJCUSPARSE, MAT_INITIAL_MATRIX, &Ad));
   PetscCall(MatCreateVecs(A, NULL, &b));

@@ -570,6 +570,30 @@ PetscErrorCode TestAsymmetricCopy(Mat A, Mat *B)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode TestProblemVariants(Mat *A, char *desc, size_t len)
+{
+  PetscBool asym = PETSC_FALSE, zero = PETSC_FALSE;
+
+  PetscFunctionBegin;
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-asymmetric", &asym, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-zero", &zero, NULL));
+  if (asym) {
+    Mat B;
+    PetscCall(TestAsymmetricCopy(*A, &B));
+    PetscCall(MatDestroy(A));
+    *A = B;
+    PetscCall(PetscStrlcat(desc, ", pattern made nonsymmetric", len));
+  }
+  if (zero) {
+    PetscInt rs;
+    PetscCall(MatGetOwnershipRange(*A, &rs, NULL));
+    if (!rs) PetscCall(MatSetValue(*A, 0, 0, 0.0, INSERT_VALUES));
+    PetscCall(MatAssemblyBegin(*A, MAT_FINAL_ASSEMBLY));
+    PetscCall(MatAssemblyEnd(*A, MAT_FINAL_ASSEMBLY));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode TestEventCount(const char *name, PetscInt *count)
 {
   PetscLogEvent      ev;
