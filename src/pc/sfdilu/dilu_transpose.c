@@ -4,8 +4,10 @@
    and with A's coloring its L_c and U_c are U_c^T and L_c^T of A:
      M(A)^T = ((E + L_c) E^{-1} (E + U_c))^T = (E + U_c^T) E^{-1} (E + L_c^T) = M(A^T).
    The coloring is of the symmetrized pattern, the same for A^T; it is compared once per pattern all the same. The
-   first transposed apply after a set-up builds A^T (MatTranspose(), on the GPU for a CUSPARSE matrix) and a second
-   DILU on it with the same options; applies then cost what PCApply() costs. The diagonal shift A's set-up settled on
+   first transposed apply after a set-up builds A^T and a second DILU on it with the same options; applies then cost
+   what PCApply() costs. A sequential A^T is a matrix of A's type whose values come from A's value array where A
+   keeps it (on the GPU for CUSPARSE), through PETSc's COO assembly, its pattern set once; on MPI matrices A^T is
+   PETSc's MatTranspose(), formed on the host. The diagonal shift A's set-up settled on
    is added to A^T, and A^T's E (the one A's set-up accepted) is not tested against a threshold again: row sums of
    |A^T| are column sums of |A|, and both would otherwise decide differently.
 */
@@ -28,13 +30,43 @@ static PetscErrorCode SFDILUSameColoring(PC pc, PC tpc)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* A^T of a sequential AIJ A, as a matrix of A's type: the COO of A's entries transposed (set once per pattern), then A's value array as the COO values. */
+static PetscErrorCode SFDILUTransposeSeq(Mat A, PetscBool first, Mat *At)
+{
+  PetscScalar *aa;
+  PetscMemType mtype;
+
+  PetscFunctionBegin;
+  if (first) {
+    const PetscInt *ai, *aj;
+    PetscInt        n, *ci, *cj;
+    PetscBool       done;
+    PetscCall(MatGetRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &n, &ai, &aj, &done));
+    PetscCheck(done, PETSC_COMM_SELF, PETSC_ERR_SUP, "PCSFDILU cannot read the pattern of this matrix");
+    PetscCall(PetscMalloc2(ai[n], &ci, ai[n], &cj));
+    for (PetscInt r = 0; r < n; r++)
+      for (PetscInt k = ai[r]; k < ai[r + 1]; k++) ci[k] = aj[k], cj[k] = r;
+    PetscCall(MatCreate(PETSC_COMM_SELF, At));
+    PetscCall(MatSetSizes(*At, n, n, n, n));
+    PetscCall(MatSetType(*At, ((PetscObject)A)->type_name));
+    PetscCall(MatSetPreallocationCOO(*At, ai[n], ci, cj));
+    PetscCall(PetscFree2(ci, cj));
+    PetscCall(MatRestoreRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &n, &ai, &aj, &done));
+  }
+  PetscCall(MatSeqAIJGetCSRAndMemType(A, NULL, NULL, &aa, &mtype)); /* in A's CSR order, where A keeps its values */
+  PetscCall(MatSetValuesCOO(*At, aa, INSERT_VALUES));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode SFDILUSetUpTranspose(PC pc)
 {
   SFDILU   *s = (SFDILU *)pc->data, *t;
-  PetscBool first = (PetscBool)!s->tpc;
+  PetscBool first = (PetscBool)!s->tpc, seq;
 
   PetscFunctionBegin;
-  PetscCall(MatTranspose(pc->pmat, first ? MAT_INITIAL_MATRIX : MAT_REUSE_MATRIX, &s->At));
+  PetscCall(PetscObjectBaseTypeCompare((PetscObject)pc->pmat, MATSEQAIJ, &seq));
+  if (seq) PetscCall(SFDILUTransposeSeq(pc->pmat, first, &s->At));
+  else PetscCall(MatTranspose(pc->pmat, first ? MAT_INITIAL_MATRIX : MAT_REUSE_MATRIX, &s->At));
   if (s->shifted > 0) PetscCall(MatShift(s->At, s->shifted));
   if (first) {
     PetscCall(PCCreate(PetscObjectComm((PetscObject)pc), &s->tpc));

@@ -383,8 +383,9 @@ PetscErrorCode PCSFDILUGetColoring(PC pc, PetscInt *ncolors, const PetscInt *col
    A zero or tiny E_i sets `PC_FACTOR_NUMERIC_ZEROPIVOT` (Inf/NaN: `PC_FACTOR_OTHER`).
 
    `PCApplyTranspose()` (BiCG, `KSPSolveTranspose()`, and so transposed solves with DILU level smoothers) applies M^{-T}:
-   it is the DILU of A^T with A's coloring and E, built on the first transposed apply after each set-up (one
-   `MatTranspose()` and a second DILU of the same size, on the GPU for a CUSPARSE matrix).
+   it is the DILU of A^T with A's coloring and E, built on the first transposed apply after each set-up (A^T and a
+   second DILU of the same size; a sequential A^T is filled from A's values where A keeps them, on the GPU for a
+   CUSPARSE matrix; on MPI matrices A^T is `MatTranspose()`'s, formed on the host).
 
    Level: intermediate
 
