@@ -6,8 +6,9 @@
    The coloring is of the symmetrized pattern, the same for A^T; it is compared once per pattern all the same. The
    first transposed apply after a set-up builds A^T and a second DILU on it with the same options; applies then cost
    what PCApply() costs. A sequential A^T is a matrix of A's type whose values come from A's value array where A
-   keeps it (on the GPU for CUSPARSE), through PETSc's COO assembly, its pattern set once; on MPI matrices A^T is
-   PETSc's MatTranspose(), formed on the host. The diagonal shift A's set-up settled on
+   keeps it (on the GPU for CUSPARSE), through PETSc's COO assembly, its pattern set once; on MPI matrices, each
+   rank's diagonal block is transposed so, and applied to sequential views of the vectors' local parts; only the
+   global DILU across ranks (-pc_sfdilu_parallel) takes PETSc's MatTranspose() of the whole matrix, formed on the host. The diagonal shift A's set-up settled on
    is added to A^T, and A^T's E (the one A's set-up accepted) is not tested against a threshold again: row sums of
    |A^T| are column sums of |A|, and both would otherwise decide differently.
 */
@@ -61,15 +62,14 @@ static PetscErrorCode SFDILUTransposeSeq(Mat A, PetscBool first, Mat *At)
 static PetscErrorCode SFDILUSetUpTranspose(PC pc)
 {
   SFDILU   *s = (SFDILU *)pc->data, *t;
-  PetscBool first = (PetscBool)!s->tpc, seq;
+  PetscBool first = (PetscBool)!s->tpc;
 
   PetscFunctionBegin;
-  PetscCall(PetscObjectBaseTypeCompare((PetscObject)pc->pmat, MATSEQAIJ, &seq));
-  if (seq) PetscCall(SFDILUTransposeSeq(pc->pmat, first, &s->At));
-  else PetscCall(MatTranspose(pc->pmat, first ? MAT_INITIAL_MATRIX : MAT_REUSE_MATRIX, &s->At));
+  if (s->glob) PetscCall(MatTranspose(pc->pmat, first ? MAT_INITIAL_MATRIX : MAT_REUSE_MATRIX, &s->At));
+  else PetscCall(SFDILUTransposeSeq(s->A, first, &s->At)); /* this rank's diagonal block, or A itself */
   if (s->shifted > 0) PetscCall(MatShift(s->At, s->shifted));
   if (first) {
-    PetscCall(PCCreate(PetscObjectComm((PetscObject)pc), &s->tpc));
+    PetscCall(PCCreate(PetscObjectComm((PetscObject)s->At), &s->tpc));
     PetscCall(PCSetType(s->tpc, PCSFDILU));
     t              = (SFDILU *)s->tpc->data;
     t->coloring    = s->coloring;
@@ -99,7 +99,28 @@ PetscErrorCode PCApplyTranspose_SFDILU(PC pc, Vec x, Vec y)
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   if (!s->tpc || s->tstale) PetscCall(SFDILUSetUpTranspose(pc));
-  PetscCall(PCApply(s->tpc, x, y));
+  if (s->glob) {
+    PetscCall(PCApply(s->tpc, x, y));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  if (s->txl) { /* made for vectors of another kind? */
+    PetscBool same;
+    PetscCall(PetscObjectTypeCompare((PetscObject)x, s->ttype, &same));
+    if (!same) {
+      PetscCall(VecDestroy(&s->txl));
+      PetscCall(VecDestroy(&s->tyl));
+    }
+  }
+  if (!s->txl) { /* sequential views of x's and y's local parts (of the same kind: CUDA for CUDA vectors) */
+    PetscCall(VecCreateLocalVector(x, &s->txl));
+    PetscCall(VecCreateLocalVector(y, &s->tyl));
+    PetscCall(PetscStrncpy(s->ttype, ((PetscObject)x)->type_name, sizeof(s->ttype)));
+  }
+  PetscCall(VecGetLocalVectorRead(x, s->txl));
+  PetscCall(VecGetLocalVector(y, s->tyl));
+  PetscCall(PCApply(s->tpc, s->txl, s->tyl));
+  PetscCall(VecRestoreLocalVector(y, s->tyl));
+  PetscCall(VecRestoreLocalVectorRead(x, s->txl));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -108,6 +129,8 @@ PetscErrorCode SFDILUResetTranspose(SFDILU *s)
   PetscFunctionBegin;
   PetscCall(PCDestroy(&s->tpc));
   PetscCall(MatDestroy(&s->At));
+  PetscCall(VecDestroy(&s->txl));
+  PetscCall(VecDestroy(&s->tyl));
   s->tstale = PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -103,7 +103,9 @@ typedef struct {
 
   /* PCApplyTranspose(): the DILU of A^T (dilu_transpose.c), built on the first transposed apply after a set-up */
   PC        tpc;
-  Mat       At;
+  Mat       At;       /* A^T, or the transpose of this rank's diagonal block */
+  Vec       txl, tyl; /* sequential views of the local parts of the vectors given (block Jacobi) */
+  char      ttype[64]; /* the type of the vectors they were made for */
   PetscBool tstale; /* A's values changed since tpc was set up */
 } SFDILU;
 
