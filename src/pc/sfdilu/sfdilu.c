@@ -384,8 +384,9 @@ PetscErrorCode PCSFDILUGetColoring(PC pc, PetscInt *ncolors, const PetscInt *col
 
    `PCApplyTranspose()` (BiCG, `KSPSolveTranspose()`, and so transposed solves with DILU level smoothers) applies M^{-T}:
    it is the DILU of A^T with A's coloring and E, built on the first transposed apply after each set-up (A^T and a
-   second DILU of the same size; a sequential A^T is filled from A's values where A keeps them, on the GPU for a
-   CUSPARSE matrix; on MPI matrices A^T is `MatTranspose()`'s, formed on the host).
+   second DILU of the same size; A^T, or on MPI matrices each rank's diagonal block transposed, is filled from A's
+   values where A keeps them, on the GPU for a CUSPARSE matrix; the global DILU, -pc_sfdilu_parallel, takes
+   `MatTranspose()` of the whole matrix, formed on the host).
 
    Level: intermediate
 
