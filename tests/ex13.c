@@ -204,6 +204,10 @@ int main(int argc, char **argv)
     test:
       suffix: gpu_convdiff
       args: -problem convdiff -n 8 -peclet 20 -gamg -gamg_ksp_type gmres -gamg_pc_type gamg -gamg_mg_levels_ksp_type richardson -gamg_mg_levels_pc_type sfdilu
+    test: # GAMG's coarse levels pinned to the CPU: their transposed DILU stays on the host
+      suffix: gpu_pinned
+      args: -problem convdiff -n 8 -peclet 20 -gamg -gamg_ksp_type gmres -gamg_pc_type gamg -gamg_mg_levels_ksp_type richardson -gamg_mg_levels_pc_type sfdilu -gamg_pc_gamg_cpu_pin_coarse_grids
+      output_file: output/ex13_gpu_convdiff.out
     test:
       suffix: gpu_asymmetric
       args: -problem convdiff -n 8 -peclet 5 -asymmetric

@@ -8,9 +8,10 @@
    what PCApply() costs. A sequential A^T is a matrix of A's type whose values come from A's value array where A
    keeps it (on the GPU for CUSPARSE), through PETSc's COO assembly, its pattern set once; on MPI matrices, each
    rank's diagonal block is transposed so, and applied to sequential views of the vectors' local parts; only the
-   global DILU across ranks (-pc_sfdilu_parallel) takes PETSc's MatTranspose() of the whole matrix, formed on the host. The diagonal shift A's set-up settled on
-   is added to A^T, and A^T's E (the one A's set-up accepted) is not tested against a threshold again: row sums of
-   |A^T| are column sums of |A|, and both would otherwise decide differently.
+   global DILU across ranks (-pc_sfdilu_parallel) takes PETSc's MatTranspose() of the whole matrix, formed on the
+   host. The diagonal shift A's set-up settled on is added to A^T, and A^T's E (the one A's set-up accepted) is not
+   tested against a threshold again: row sums of |A^T| are column sums of |A|, and both would otherwise decide
+   differently.
 */
 #include "sfdilu.h"
 
@@ -41,7 +42,7 @@ static PetscErrorCode SFDILUTransposeSeq(Mat A, PetscBool first, Mat *At)
   if (first) {
     const PetscInt *ai, *aj;
     PetscInt        n, *ci, *cj;
-    PetscBool       done;
+    PetscBool       done, bound;
     PetscCall(MatGetRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &n, &ai, &aj, &done));
     PetscCheck(done, PETSC_COMM_SELF, PETSC_ERR_SUP, "PCSFDILU cannot read the pattern of this matrix");
     PetscCall(PetscMalloc2(ai[n], &ci, ai[n], &cj));
@@ -50,6 +51,8 @@ static PetscErrorCode SFDILUTransposeSeq(Mat A, PetscBool first, Mat *At)
     PetscCall(MatCreate(PETSC_COMM_SELF, At));
     PetscCall(MatSetSizes(*At, n, n, n, n));
     PetscCall(MatSetType(*At, ((PetscObject)A)->type_name));
+    PetscCall(MatBoundToCPU(A, &bound));
+    if (bound) PetscCall(MatBindToCPU(*At, PETSC_TRUE)); /* A level pinned to the CPU (-pc_gamg_cpu_pin_coarse_grids) stays there */
     PetscCall(MatSetPreallocationCOO(*At, ai[n], ci, cj));
     PetscCall(PetscFree2(ci, cj));
     PetscCall(MatRestoreRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &n, &ai, &aj, &done));
