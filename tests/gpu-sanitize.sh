@@ -6,7 +6,7 @@
 # grid layout's sweeps (ILU(0) and SIP, two tile lines per plane, Dirichlet rows, chunks of 4 and 2, blocks of 8 and 2 planes) and its
 # Richardson iteration with the residual fused into the forward sweep (tile tasks, flags, norm partial sums); the
 # GPU multicolor DILU (JPL and greedy colorings, both sweep variants, the local order, a nonsymmetric pattern, a zero
-# pivot with shifts, the fused Richardson step under GAMG); the GPU adaptive FSAI set-up (search
+# pivot with shifts, the fused Richardson step under GAMG, the transposed DILU of ex13); the GPU adaptive FSAI set-up (search
 # variants with the filter and the row limit, a NaN, a Cholesky breakdown, the values-only re-set-up);
 # the gathered aFSAI set-up on mpiaijcusparse (one rank); host vectors through each GPU PC's device copies (ex12); on 2 ranks (mpicases, each rank under its own
 # sanitizer) the global DILU across ranks on the GPU and the gathered aFSAI.
@@ -14,7 +14,7 @@
 # (PATTERN: only the cases whose command line matches it, e.g. ex6; SANITIZE_TOOLS="memcheck racecheck": only those tools).
 set -u
 lib=$PWD/lib/libsfpc.so
-ex11=build/tests/tests/ex11 ex12=build/tests/tests/ex12 ex1=build/tests/tests/ex1 ex2=build/tests/tests/ex2 ex4=build/tests/tests/ex4 ex5=build/tests/tests/ex5 ex6=build/tests/tests/ex6 ex7=build/tests/tests/ex7 ex8=build/tests/tests/ex8 ex9=build/tests/tests/ex9
+ex11=build/tests/tests/ex11 ex12=build/tests/tests/ex12 ex1=build/tests/tests/ex1 ex2=build/tests/tests/ex2 ex4=build/tests/tests/ex4 ex5=build/tests/tests/ex5 ex6=build/tests/tests/ex6 ex7=build/tests/tests/ex7 ex8=build/tests/tests/ex8 ex9=build/tests/tests/ex9 ex13=build/tests/tests/ex13
 dilu="-device -dilu_ksp_type gmres -dilu_pc_type sfdilu"
 cases=(
   "$ex1 -dll_append $lib -device -problem poisson7 -n 6 -refactor"
@@ -28,6 +28,7 @@ cases=(
   "$ex2 -dll_append $lib -mat_type aijcusparse -case nan"
   "$ex4 -mat_type aijcusparse -case random -n 300"
   "$ex4 -mat_type aijcusparse -case rowlengths -triangle upper"
+  "$ex4 -mat_type aijcusparse -case problem -problem convdiff -n 6 -values original -mat_hybsf_grid 6,6,6"
   "$ex5 -device -nx 7 -ny 5 -nz 4 -alphas 0,0.92"
   "$ex5 -device -nx 7 -ny 5 -nz 4 -zero_row 100 -alphas 0.92"
   "$ex11 -device -nx 9 -ny 37 -nz 4 -dirichlet"
@@ -38,6 +39,7 @@ cases=(
   "$ex6 -dll_append $lib $dilu -problem convdiff -n 5 -peclet 20 -asymmetric -dilu_pc_sfdilu_coloring jpl"
   "$ex6 -dll_append $lib $dilu -problem convdiff -n 5 -peclet 20 -asymmetric -dilu_pc_sfdilu_coloring jpl -dilu_pc_sfdilu_order local -dilu_pc_sfdilu_local_window 64"
   "$ex6 -dll_append $lib $dilu -problem poisson27 -n 5 -permute 3 -dilu_pc_sfdilu_coloring greedy -dilu_pc_sfdilu_sweep percolor"
+  "$ex13 -device -problem convdiff -n 5 -peclet 5 -asymmetric -bicg_ksp_type bicg -bicg_pc_type sfdilu -bicg_pc_sfdilu_coloring jpl -dilu_pc_sfdilu_coloring jpl"
   "$ex6 -dll_append $lib $dilu -problem poisson7 -n 5 -zero -dilu_pc_sfdilu_coloring greedy -dilu_pc_sfdilu_shift_type nonzero -dilu_pc_sfdilu_shift_amount 1e-2"
   "$ex8 -mat_type aijcusparse -problem poisson27 -n 5 -jitter -compare_setup -afsai_pc_afsai_steps 4 -afsai_pc_afsai_step_size 3"
   "$ex8 -mat_type aijcusparse -problem poisson7 -n 6 -jitter -compare_setup -afsai_pc_afsai_steps 8 -afsai_pc_afsai_step_size 2 -afsai_pc_afsai_max_nnz_row 6 -afsai_pc_afsai_filter 0.05"
