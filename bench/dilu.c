@@ -2,7 +2,8 @@ static char help[] = "Benchmark: the GPU multicolor DILU smoother (PCSFDILU on a
                      "per sweep, colors as dependency levels) against the per-color variant (one launch per color and\n"
                      "sweep), side by side in one run, with one SpMV of the same matrix as the yardstick. Times one apply\n"
                      "(gather, forward and backward sweep, scatter), one fused Richardson step x += M^{-1}(b - A x), the\n"
-                     "set-up (coloring, permutation, analysis, E) and the re-set-up with new values (E only). With -gamg,\n"
+                     "set-up (coloring, permutation, analysis, E), the re-set-up with new values (E only), and the transposed\n"
+                     "apply (PCApplyTranspose(); its first call analyses the transposed factor). With -gamg,\n"
                      "also GAMG-preconditioned GMRES to -ksp_rtol 1e-8 with sfdilu Richardson level smoothers against\n"
                      "GAMG's defaults (Chebyshev/Jacobi). Device work is timed with CUDA events, set-ups with the wall\n"
                      "clock around a device synchronization; medians of -repeat runs after -warmup.\n"
@@ -26,6 +27,12 @@ static PetscErrorCode ApplyOp(void *ctx)
   return PCApply(s->pc, s->b, s->y);
 }
 
+static PetscErrorCode ApplyTransposeOp(void *ctx)
+{
+  Smoother *s = (Smoother *)ctx;
+  return PCApplyTranspose(s->pc, s->b, s->y);
+}
+
 static PetscErrorCode RichardsonOp(void *ctx)
 {
   Smoother                   *s = (Smoother *)ctx;
@@ -42,10 +49,15 @@ static PetscErrorCode SpMVOp(void *ctx)
 
 typedef struct {
   double   apply, richardson, setup, resetup;
+  double   tfirst, tapply; /* sync-free only: the first transposed apply (its analysis included), and one after */
   PetscInt colors;
 } Result;
 
-/* One PCSFDILU with the given sweep: set-up (median of 3 from scratch), re-set-up with new values, apply, Richardson step. */
+/*
+   One PCSFDILU with the given sweep: set-up (median of 3 from scratch), re-set-up with new values, apply, Richardson step;
+   for the sync-free sweeps also the transposed apply (PCApplyTranspose(), BiCG's), its first call (which analyses the
+   transposed factor) on the wall clock.
+*/
 static PetscErrorCode TimeSmoother(Smoother *s, const char *coloring, const char *sweep, const char *order, int warmup, int repeat, Result *r)
 {
   double t[3], t0, t1;
@@ -79,6 +91,15 @@ static PetscErrorCode TimeSmoother(Smoother *s, const char *coloring, const char
   PetscCall(MatScale(s->A, 0.5)); /* back to A */
   PetscCall(TimeDeviceOp(ApplyOp, s, warmup, repeat, &r->apply));
   PetscCall(TimeDeviceOp(RichardsonOp, s, warmup, repeat, &r->richardson));
+  if (!strcmp(sweep, "syncfree")) {
+    PetscCall(PetscDeviceContextSynchronize(NULL));
+    PetscCall(WallNow(&t0));
+    PetscCall(PCApplyTranspose(s->pc, s->b, s->y));
+    PetscCall(PetscDeviceContextSynchronize(NULL));
+    PetscCall(WallNow(&t1));
+    r->tfirst = t1 - t0;
+    PetscCall(TimeDeviceOp(ApplyTransposeOp, s, warmup, repeat, &r->tapply));
+  }
   PetscCall(PCDestroy(&s->pc));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -153,16 +174,19 @@ int main(int argc, char **argv)
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-10s %10s %10s %12s %12s %11s\n", "sweeps", "apply ms", "step ms", "set-up ms", "new vals ms", "apply/SpMV"));
   for (int k = 0; k < 2; k++) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-10s %10.4f %10.4f %12.3f %12.3f %11.2f\n", sweeps[k], 1e3 * r[k].apply, 1e3 * r[k].richardson, 1e3 * r[k].setup, 1e3 * r[k].resetup, r[k].apply / spmv));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-10s %10.2f %10.2f   (per-color time / sync-free time)\n", "speedup", r[0].apply / r[1].apply, r[0].richardson / r[1].richardson));
+  if (smoother) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  transposed apply (sync-free) %.4f ms, %.2fx the apply's time; its first call %.3f ms (%.2fx the set-up's)\n", 1e3 * r[1].tapply, r[1].tapply / r[1].apply, 1e3 * r[1].tfirst, r[1].tfirst / r[1].setup));
   if (withgamg) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  GAMG+GMRES: default smoothers %.2f ms (%" PetscInt_FMT " its), sfdilu Richardson %.2f ms (%" PetscInt_FMT " its): %.2fx\n", 1e3 * gamg[0], its[0], 1e3 * gamg[1], its[1], gamg[0] / gamg[1]));
   if (json[0]) {
     FILE       *f;
-    const char *metric[] = {"apply_s", "richardson_step_s", "setup_s", "resetup_s", "gamg_gmres_s"};
-    double      sv[5]    = {r[1].apply, r[1].richardson, r[1].setup, r[1].resetup, gamg[1]};
-    double      bv[5]    = {r[0].apply, r[0].richardson, r[0].setup, r[0].resetup, gamg[0]};
+    /* apply_transpose_s and first_apply_transpose_s: against the sync-free apply and set-up of the same run */
+    const char *metric[] = {"apply_s", "richardson_step_s", "setup_s", "resetup_s", "apply_transpose_s", "first_apply_transpose_s", "gamg_gmres_s"};
+    const char *bname[]  = {"sfdilu-percolor", "sfdilu-percolor", "sfdilu-percolor", "sfdilu-percolor", "sfdilu-syncfree-apply", "sfdilu-syncfree-setup", "gamg-default-smoothers"};
+    double      sv[7]    = {r[1].apply, r[1].richardson, r[1].setup, r[1].resetup, r[1].tapply, r[1].tfirst, gamg[1]};
+    double      bv[7]    = {r[0].apply, r[0].richardson, r[0].setup, r[0].resetup, r[1].apply, r[1].setup, gamg[0]};
 
     PetscCall(PetscFOpen(PETSC_COMM_WORLD, json, "a", &f));
-    for (int k = 0; k < (withgamg ? 5 : 4); k++)
-      PetscCall(PetscFPrintf(PETSC_COMM_WORLD, f, "{\"benchmark\": \"sfdilu\", \"case\": \"%s\", \"rows\": %" PetscInt_FMT ", \"nnz\": %" PetscInt_FMT ", \"coloring\": \"%s\", \"order\": \"%s\", \"colors\": %" PetscInt_FMT ", \"metric\": \"%s\", \"sfpc\": %.6e, \"baseline\": %.6e, \"baseline_name\": \"%s\", \"ratio\": %.4f, \"spmv_s\": %.6e, \"its_sfpc\": %" PetscInt_FMT ", \"its_baseline\": %" PetscInt_FMT ", \"gpu\": \"%s\", \"petsc\": \"%d.%d.%d\", \"cuda_runtime\": %d, \"command\": \"%s\", \"date\": \"%s\"}\n", casename, n, nnz, coloring, order, r[1].colors, metric[k], sv[k], bv[k], k == 4 ? "gamg-default-smoothers" : "sfdilu-percolor", bv[k] / sv[k], spmv, its[1], its[0], pv.gpu, PETSC_VERSION_MAJOR, PETSC_VERSION_MINOR, PETSC_VERSION_SUBMINOR, pv.cudart, pv.cmd, pv.date));
+    for (int k = smoother ? 0 : 6; k < (withgamg ? 7 : 6); k++)
+      PetscCall(PetscFPrintf(PETSC_COMM_WORLD, f, "{\"benchmark\": \"sfdilu\", \"case\": \"%s\", \"rows\": %" PetscInt_FMT ", \"nnz\": %" PetscInt_FMT ", \"coloring\": \"%s\", \"order\": \"%s\", \"colors\": %" PetscInt_FMT ", \"metric\": \"%s\", \"sfpc\": %.6e, \"baseline\": %.6e, \"baseline_name\": \"%s\", \"ratio\": %.4f, \"spmv_s\": %.6e, \"its_sfpc\": %" PetscInt_FMT ", \"its_baseline\": %" PetscInt_FMT ", \"gpu\": \"%s\", \"petsc\": \"%d.%d.%d\", \"cuda_runtime\": %d, \"command\": \"%s\", \"date\": \"%s\"}\n", casename, n, nnz, coloring, order, r[1].colors, metric[k], sv[k], bv[k], bname[k], bv[k] / sv[k], spmv, its[1], its[0], pv.gpu, PETSC_VERSION_MAJOR, PETSC_VERSION_MINOR, PETSC_VERSION_SUBMINOR, pv.cudart, pv.cmd, pv.date));
     PetscCall(PetscFClose(PETSC_COMM_WORLD, f));
   }
   PetscCall(VecDestroy(&s.x));

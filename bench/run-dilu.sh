@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
-# The sfdilu smoother benchmark, on the GPU host: bench/gpu-run bash bench/run-dilu.sh [quick|order]
+# The sfdilu smoother benchmark, on the GPU host: bench/gpu-run bash bench/run-dilu.sh [quick|order|transpose]
 # Writes one JSON record per case and metric to bench/results/sfdilu-<gpu>.json (copied to $OUT
 # when set) and prints the side-by-side tables (sync-free sweeps against the per-color variant).
 # order: the sync-free sweeps in color and in local order (-pc_sfdilu_order) on 7-point Poisson from
 # 128^3 to 256^3, to bench/results/sfdilu-order-<gpu>.json (about 4 minutes).
+# transpose: a few cases of the suite (every case records the transposed apply), to
+# bench/results/sfdilu-transpose-<gpu>.json (about 2 minutes).
 set -eu
 gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1 | tr 'A-Z ' 'a-z-')
 out=bench/results/sfdilu-$gpu.json
 [ "${1:-}" = order ] && out=bench/results/sfdilu-order-$gpu.json
+[ "${1:-}" = transpose ] && out=bench/results/sfdilu-transpose-$gpu.json
 mkdir -p bench/results; : > "$out"
 b=build/bench/dilu
 run() { echo "+ $b $*"; local t0=$SECONDS; $b -json "$out" "$@"; echo "  ($((SECONDS - t0)) s)"; }
@@ -15,6 +18,15 @@ if [ "${1:-}" = order ]; then
   for n in 128 144 160 182 200 256; do
     for o in color local; do run -case poisson7-$n-$o -problem poisson7 -n $n -order $o -repeat 5 -warmup 1; done
   done
+  [ -n "${OUT:-}" ] && cp "$out" "$OUT/" || true
+  exit 0
+fi
+if [ "${1:-}" = transpose ]; then
+  run -case poisson7-128 -problem poisson7 -n 128 -repeat 10
+  run -case convdiff-128-pe100 -problem convdiff -n 128 -peclet 100 -repeat 10
+  run -case poisson27-128 -problem poisson27 -n 128 -repeat 10
+  run -case poisson7-64-permuted -problem poisson7 -n 64 -permute 1
+  run -case poisson7-256 -problem poisson7 -n 256 -repeat 5 -warmup 1
   [ -n "${OUT:-}" ] && cp "$out" "$OUT/" || true
   exit 0
 fi

@@ -64,8 +64,10 @@ static PetscErrorCode CheckAdjoint(Mat A, const char *where, Vec u, Vec v, Vec M
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* A solve with the options of prefix, transposed or not: its reason, iterations and whether ||b - op(A) x|| <= 1e-7 ||b||. */
-static PetscErrorCode Solve(Mat A, Vec b, const char *prefix, PetscBool transpose, KSPConvergedReason *reason, PetscInt *its, PetscBool *small)
+#define MAX_ITS 500
+
+/* A solve with the options of prefix, transposed or not: its reason, iterations, residual norms (hist[0 .. its]) and whether ||b - op(A) x|| <= 1e-7 ||b||. */
+static PetscErrorCode Solve(Mat A, Vec b, const char *prefix, PetscBool transpose, KSPConvergedReason *reason, PetscInt *its, PetscReal hist[], PetscBool *small)
 {
   KSP       ksp;
   Vec       x, r;
@@ -75,8 +77,9 @@ static PetscErrorCode Solve(Mat A, Vec b, const char *prefix, PetscBool transpos
   PetscCall(KSPCreate(PetscObjectComm((PetscObject)A), &ksp));
   PetscCall(KSPSetOptionsPrefix(ksp, prefix));
   PetscCall(KSPSetOperators(ksp, A, A));
-  PetscCall(KSPSetTolerances(ksp, 1e-10, PETSC_CURRENT, PETSC_CURRENT, 500));
+  PetscCall(KSPSetTolerances(ksp, 1e-10, PETSC_CURRENT, PETSC_CURRENT, MAX_ITS));
   PetscCall(KSPSetFromOptions(ksp));
+  PetscCall(KSPSetResidualHistory(ksp, hist, MAX_ITS + 1, PETSC_TRUE));
   PetscCall(VecDuplicate(b, &x));
   PetscCall(VecDuplicate(b, &r));
   if (transpose) PetscCall(KSPSolveTranspose(ksp, b, x));
@@ -97,26 +100,31 @@ static PetscErrorCode Solve(Mat A, Vec b, const char *prefix, PetscBool transpos
 
 /*
    The solve on A and (device) on its GPU copy. The GPU applies agree with the host's to rounding only (sums in
-   another order, and in the local row order other rows first), which BiCG can turn into one iteration more or
-   less: the GPU must converge within one iteration of the host.
+   another order, and in the local row order other rows first); BiCG's residual is erratic near convergence and
+   amplifies those differences there (16^3, local order, H100: the norms agree to 8 digits down to 1e-6 ||r_0||,
+   then 23 host against 21 GPU iterations at rtol 1e-10), so the GPU solve must converge with the host's residual
+   history, to 1e-4 relative, in every iteration whose residual is above 1e-7 ||r_0||.
 */
 static PetscErrorCode SolveBoth(Mat A, Mat Ad, Vec b, const char *prefix, PetscBool transpose)
 {
   KSPConvergedReason reason;
   PetscInt           its, itsd;
-  PetscBool          small;
+  PetscReal          hist[MAX_ITS + 1], histd[MAX_ITS + 1];
+  PetscBool          small, same = PETSC_TRUE;
   const char        *op = transpose ? " transposed" : "", *opA = transpose ? "^T" : "";
   Vec                bd;
 
   PetscFunctionBegin;
-  PetscCall(Solve(A, b, prefix, transpose, &reason, &its, &small));
+  PetscCall(Solve(A, b, prefix, transpose, &reason, &its, hist, &small));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s%s: %s in %" PetscInt_FMT " iterations; ||b - A%s x|| <= 1e-7 ||b||: %s\n", prefix, op, KSPConvergedReasons[reason], its, opA, small ? "yes" : "NO"));
   if (!Ad) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(MatCreateVecs(Ad, NULL, &bd));
   PetscCall(VecCopy(b, bd));
-  PetscCall(Solve(Ad, bd, prefix, transpose, &reason, &itsd, &small));
-  PetscCall(PetscInfo(NULL, "%s%s on the GPU: %" PetscInt_FMT " iterations\n", prefix, op, itsd));
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s%s (GPU): %s within one iteration of the host's: %s; ||b - A%s x|| <= 1e-7 ||b||: %s\n", prefix, op, KSPConvergedReasons[reason], PetscAbsInt(its - itsd) <= 1 ? "yes" : "NO", opA, small ? "yes" : "NO"));
+  PetscCall(Solve(Ad, bd, prefix, transpose, &reason, &itsd, histd, &small));
+  PetscCall(PetscInfo(NULL, "%s%s on the GPU: %" PetscInt_FMT " iterations (host %" PetscInt_FMT ")\n", prefix, op, itsd, its));
+  for (PetscInt k = 0; k <= PetscMin(its, itsd); k++)
+    if (hist[k] > 1e-7 * hist[0]) same = (PetscBool)(same && PetscAbsReal(histd[k] - hist[k]) <= 1e-4 * hist[k]);
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s%s (GPU): %s; the host's residual history down to 1e-7 ||r_0||: %s; ||b - A%s x|| <= 1e-7 ||b||: %s\n", prefix, op, reason > 0 ? "converged" : "NOT converged", same ? "yes" : "NO", opA, small ? "yes" : "NO"));
   PetscCall(VecDestroy(&bd));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -222,5 +230,18 @@ int main(int argc, char **argv)
     test:
       suffix: gpu_local
       args: -problem convdiff -n 16 -peclet 5 -asymmetric -dilu_pc_sfdilu_order local -dilu_pc_sfdilu_local_window 512 -bicg_pc_sfdilu_order local -bicg_pc_sfdilu_local_window 512
+    test: # forward sweeps one launch per color; the transposed ones are the engine's sync-free sweeps all the same
+      suffix: gpu_percolor
+      args: -problem convdiff -n 8 -peclet 5 -asymmetric -dilu_pc_sfdilu_sweep percolor -bicg_pc_sfdilu_sweep percolor
+      output_file: output/ex13_gpu_asymmetric.out
+    test: # each rank's diagonal block on the GPU
+      suffix: gpu_mpi
+      nsize: 2
+      args: -problem convdiff -n 8 -peclet 5 -asymmetric
+    test: # the global DILU on the GPU: a_ji for a_ij in the same per-color kernels
+      suffix: gpu_global
+      nsize: {{1 2}shared output}
+      args: -problem convdiff -n 8 -peclet 5 -asymmetric -dilu_pc_sfdilu_parallel -bicg_pc_sfdilu_parallel
+      output_file: output/ex13_gpu_asymmetric.out
 
 TEST*/

@@ -16,7 +16,8 @@
    same two sweeps with one launch per color (the classic multicolor smoother).
 
    Per apply: gather into color order, two sweeps, scatter back; PCApplyRichardson() fuses the
-   residual into the gather and the update into the scatter.
+   residual into the gather and the update into the scatter. A transposed apply runs the engine's
+   transposed solve of the same factor (its own analysis, made on first use, then refilled on the device).
 */
 #include <cuda/atomic>
 #include <cub/device/device_radix_sort.cuh>
@@ -573,13 +574,22 @@ PetscErrorCode SFDILUSetUp_Device(SFDILU *s, Mat A, PetscReal shift, PetscReal *
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* M^{-1} on the vectors in color order: rp -> yp (sync-free) or rp -> rp (per color, in place); returns where y is. */
-static PetscErrorCode Sweeps(SFDILU *s, cudaStream_t stream, PetscScalar **yp)
+/*
+   M^{-1} (transposed: M^{-T}) on the vectors in color order: rp -> yp (sync-free) or rp -> rp (per color, in place);
+   returns where y is. M^{-T} is the engine's transposed LU solve of the same factor, (E + U_c^T) then (I + E^{-1} L_c^T),
+   sync-free whichever sweeps M^{-1} uses.
+*/
+static PetscErrorCode Sweeps(SFDILU *s, PetscBool transpose, cudaStream_t stream, PetscScalar **yp)
 {
   SFDILUDevice  D = s->dev;
   SFPCTriDevice T = D->T;
 
   PetscFunctionBegin;
+  if (transpose) {
+    PetscCall(SFPCTriDeviceSolveTranspose(T, D->rp, D->yp));
+    *yp = D->yp;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   if (SFDILUSweepUsed(s) == PCSFDILU_SWEEP_SYNCFREE) {
     PetscCall(SFPCTriDeviceSolve(T, D->rp, D->yp));
     *yp = D->yp;
@@ -602,8 +612,8 @@ static PetscErrorCode Sweeps(SFDILU *s, cudaStream_t stream, PetscScalar **yp)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* y = M^{-1} x, device arrays. */
-PetscErrorCode SFDILUApply_Device(SFDILU *s, const PetscScalar *x, PetscScalar *y)
+/* y = M^{-1} x (transposed: M^{-T} x), device arrays. */
+PetscErrorCode SFDILUApply_Device(SFDILU *s, PetscBool transpose, const PetscScalar *x, PetscScalar *y)
 {
   SFDILUDevice D = s->dev;
   cudaStream_t stream;
@@ -616,7 +626,7 @@ PetscErrorCode SFDILUApply_Device(SFDILU *s, const PetscScalar *x, PetscScalar *
   Gather<<<Blocks(s->n), TPB, 0, stream>>>((int)s->n, D->order, x, D->rp);
   PetscCallCUDA(cudaGetLastError());
   PetscCall(PetscLogGpuTimeEnd());
-  PetscCall(Sweeps(s, stream, &yp));
+  PetscCall(Sweeps(s, transpose, stream, &yp));
   PetscCall(PetscLogGpuTimeBegin());
   Scatter<<<Blocks(s->n), TPB, 0, stream>>>((int)s->n, D->order, yp, y, 1.0, COPY);
   PetscCallCUDA(cudaGetLastError());
@@ -652,7 +662,7 @@ PetscErrorCode SFDILURichardson_Device(SFDILU *s, Mat A, const PetscScalar *b, P
     PetscCall(MatSeqAIJCUSPARSERestoreArrayRead(A, &aa));
     PetscCall(MatSeqAIJCUSPARSERestoreIJ(A, PETSC_FALSE, &ai, &aj));
   }
-  PetscCall(Sweeps(s, stream, &yp));
+  PetscCall(Sweeps(s, PETSC_FALSE, stream, &yp));
   PetscCall(PetscLogGpuTimeBegin());
   Scatter<<<Blocks(s->n), TPB, 0, stream>>>((int)s->n, D->order, yp, x, s->omega, guesszero ? SCALE : ADD);
   PetscCallCUDA(cudaGetLastError());

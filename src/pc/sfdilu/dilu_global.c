@@ -454,11 +454,14 @@ PetscErrorCode SFDILUSetUp_Global(SFDILU *s, Mat A, PetscReal shift, PetscReal *
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* y = M^{-1} r on the local arrays: z = (E + L_c)^{-1} r color by color, then y = (E + U_c)^{-1} E z from the top color down. */
-PetscErrorCode SFDILUApply_Global(SFDILU *s, const PetscScalar r[], PetscScalar z[], PetscScalar y[])
+/*
+   y = M^{-1} r on the local arrays: z = (E + L_c)^{-1} r color by color, then y = (E + U_c)^{-1} E z from the top color
+   down; transposed, M^{-T} r: the same with a_ji for a_ij (the pattern is symmetrized, so row i holds every a_ji).
+*/
+PetscErrorCode SFDILUApply_Global(SFDILU *s, PetscBool transpose, const PetscScalar r[], PetscScalar z[], PetscScalar y[])
 {
   SFDILUGlobal       G  = s->glob;
-  const PetscScalar *gh = G->ghostv;
+  const PetscScalar *gh = G->ghostv, *a = transpose ? G->at : G->aa;
 
   PetscFunctionBegin;
   for (PetscInt i = 0; i < G->n; i++) z[i] = y[i] = 0;
@@ -469,7 +472,7 @@ PetscErrorCode SFDILUApply_Global(SFDILU *s, const PetscScalar r[], PetscScalar 
       const PetscInt i = G->order[q];
       PetscScalar    t = r[i];
       for (PetscInt k = G->ai[i]; k < G->ai[i + 1]; k++)
-        if (G->ccolor[k] < c) t -= G->aa[k] * (G->where[k] >= 0 ? z[G->where[k]] : gh[-(1 + G->where[k])]);
+        if (G->ccolor[k] < c) t -= a[k] * (G->where[k] >= 0 ? z[G->where[k]] : gh[-(1 + G->where[k])]);
       z[i] = t * s->einv[i];
     }
   }
@@ -480,7 +483,7 @@ PetscErrorCode SFDILUApply_Global(SFDILU *s, const PetscScalar r[], PetscScalar 
       const PetscInt i = G->order[q];
       PetscScalar    t = 0;
       for (PetscInt k = G->ai[i]; k < G->ai[i + 1]; k++)
-        if (G->ccolor[k] > c) t += G->aa[k] * (G->where[k] >= 0 ? y[G->where[k]] : gh[-(1 + G->where[k])]);
+        if (G->ccolor[k] > c) t += a[k] * (G->where[k] >= 0 ? y[G->where[k]] : gh[-(1 + G->where[k])]);
       y[i] = z[i] - s->einv[i] * t;
     }
   }

@@ -266,11 +266,12 @@ PetscErrorCode SFDILUSetUp_GlobalDevice(SFDILU *s, Mat A, PetscReal shift, Petsc
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* y = M^{-1} r on local device arrays, SFDILUApply_Global()'s sweeps and exchanges; z is a device work array. */
-PetscErrorCode SFDILUApply_GlobalDevice(SFDILU *s, const PetscScalar *r, PetscScalar *y)
+/* y = M^{-1} r (M^{-T} r: a_ji for a_ij) on local device arrays, SFDILUApply_Global()'s sweeps and exchanges; z is a device work array. */
+PetscErrorCode SFDILUApply_GlobalDevice(SFDILU *s, PetscBool transpose, const PetscScalar *r, PetscScalar *y)
 {
   SFDILUGlobal       G = s->glob;
   SFDILUGlobalDevice D = G->dev;
+  const PetscScalar *a = transpose ? D->at : D->aa;
   cudaStream_t       stream;
 
   PetscFunctionBegin;
@@ -283,7 +284,7 @@ PetscErrorCode SFDILUApply_GlobalDevice(SFDILU *s, const PetscScalar *r, PetscSc
     PetscInt q0, q1;
     PetscCall(SFDILUGlobalColorPart(G, s->ncolors, c, PETSC_TRUE, part, PETSC_MEMTYPE_CUDA, D->z, D->ghost, &q0, &q1));
     PetscCall(PetscLogGpuTimeBegin());
-    if (q1 > q0) ForwardColor<<<Blocks(q1 - q0), TPB, 0, stream>>>((int)q0, (int)q1, (int)c, D->order, D->ai, D->where, D->ccolor, D->aa, D->einv, r, D->ghost, D->z);
+    if (q1 > q0) ForwardColor<<<Blocks(q1 - q0), TPB, 0, stream>>>((int)q0, (int)q1, (int)c, D->order, D->ai, D->where, D->ccolor, a, D->einv, r, D->ghost, D->z);
     PetscCallCUDA(cudaGetLastError());
     PetscCall(PetscLogGpuTimeEnd());
   }
@@ -291,7 +292,7 @@ PetscErrorCode SFDILUApply_GlobalDevice(SFDILU *s, const PetscScalar *r, PetscSc
     PetscInt q0, q1;
     PetscCall(SFDILUGlobalColorPart(G, s->ncolors, c, PETSC_FALSE, part, PETSC_MEMTYPE_CUDA, y, D->ghost, &q0, &q1));
     PetscCall(PetscLogGpuTimeBegin());
-    if (q1 > q0) BackwardColor<<<Blocks(q1 - q0), TPB, 0, stream>>>((int)q0, (int)q1, (int)c, D->order, D->ai, D->where, D->ccolor, D->aa, D->einv, D->z, D->ghost, y);
+    if (q1 > q0) BackwardColor<<<Blocks(q1 - q0), TPB, 0, stream>>>((int)q0, (int)q1, (int)c, D->order, D->ai, D->where, D->ccolor, a, D->einv, D->z, D->ghost, y);
     PetscCallCUDA(cudaGetLastError());
     PetscCall(PetscLogGpuTimeEnd());
   }

@@ -23,9 +23,9 @@ PetscErrorCode SFDILUSetUp_Device(SFDILU *s, Mat A, PetscReal shift, PetscReal *
   (void)s, (void)A, (void)shift, (void)rmax;
   SFDILU_NO_CUDA;
 }
-PetscErrorCode SFDILUApply_Device(SFDILU *s, const PetscScalar *x, PetscScalar *y)
+PetscErrorCode SFDILUApply_Device(SFDILU *s, PetscBool transpose, const PetscScalar *x, PetscScalar *y)
 {
-  (void)s, (void)x, (void)y;
+  (void)s, (void)transpose, (void)x, (void)y;
   SFDILU_NO_CUDA;
 }
 PetscErrorCode SFDILURichardson_Device(SFDILU *s, Mat A, const PetscScalar *b, PetscScalar *x, PetscBool guesszero)
@@ -53,9 +53,9 @@ PetscErrorCode SFDILUSetUp_GlobalDevice(SFDILU *s, Mat A, PetscReal shift, Petsc
   (void)s, (void)A, (void)shift, (void)rmax;
   SFDILU_NO_CUDA;
 }
-PetscErrorCode SFDILUApply_GlobalDevice(SFDILU *s, const PetscScalar *x, PetscScalar *y)
+PetscErrorCode SFDILUApply_GlobalDevice(SFDILU *s, PetscBool transpose, const PetscScalar *x, PetscScalar *y)
 {
-  (void)s, (void)x, (void)y;
+  (void)s, (void)transpose, (void)x, (void)y;
   SFDILU_NO_CUDA;
 }
 PetscErrorCode SFDILUView_Device(SFDILU *s, PetscViewer viewer)

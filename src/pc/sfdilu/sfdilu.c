@@ -88,7 +88,6 @@ static PetscErrorCode PCSetUp_SFDILU(PC pc)
     PetscCall(SFDILUReset_Global(s)); /* first: it frees its own s->color and s->einv */
     PetscCall(SFDILUReset_Host(s));
     PetscCall(SFDILUReset_Device(s));
-    PetscCall(SFDILUResetTranspose(s));
     PetscCall(VecDestroy(&s->xd)); /* staging vectors of the previous pattern's layout */
     PetscCall(VecDestroy(&s->yd));
     s->ondevice         = ondevice;
@@ -99,8 +98,7 @@ static PetscErrorCode PCSetUp_SFDILU(PC pc)
   }
   PetscCall(PetscObjectReference((PetscObject)Ad));
   PetscCall(MatDestroy(&s->A));
-  s->A      = Ad;
-  s->tstale = (PetscBool)(s->tpc != NULL); /* new values: A^T's DILU is redone at the next transposed apply */
+  s->A = Ad;
   {
     PetscReal rmax;
     s->shifted = 0;
@@ -148,7 +146,8 @@ static PetscErrorCode SFDILURestoreDeviceArrays(SFDILU *s, Vec x, Vec y, PetscBo
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode PCApply_SFDILU(PC pc, Vec x, Vec y)
+/* y = M^{-1} x, or M^{-T} x: the same factor and sweeps, with a_ji in place of a_ij (sfdilu.h). */
+static PetscErrorCode SFDILUApplyOp(PC pc, PetscBool transpose, Vec x, Vec y)
 {
   SFDILU            *s = (SFDILU *)pc->data;
   const PetscScalar *xa;
@@ -161,19 +160,34 @@ static PetscErrorCode PCApply_SFDILU(PC pc, Vec x, Vec y)
   }
   if (s->ondevice) {
     PetscCall(SFDILUGetDeviceArrays(s, x, y, PETSC_TRUE, &xa, &ya));
-    if (s->glob) PetscCall(SFDILUApply_GlobalDevice(s, xa, ya));
-    else PetscCall(SFDILUApply_Device(s, xa, ya));
+    if (s->glob) PetscCall(SFDILUApply_GlobalDevice(s, transpose, xa, ya));
+    else PetscCall(SFDILUApply_Device(s, transpose, xa, ya));
     PetscCall(SFDILURestoreDeviceArrays(s, x, y, PETSC_TRUE, &xa, &ya));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(VecGetArrayRead(x, &xa));
   PetscCall(VecGetArrayWrite(y, &ya));
   PetscCall(VecGetArrayWrite(s->z, &za));
-  if (s->glob) PetscCall(SFDILUApply_Global(s, xa, za, ya));
+  if (s->glob) PetscCall(SFDILUApply_Global(s, transpose, xa, za, ya));
+  else if (transpose) PetscCall(SFDILUApplyTranspose_Host(s, xa, za, ya));
   else PetscCall(SFDILUApply_Host(s, xa, za, ya));
   PetscCall(VecRestoreArrayWrite(s->z, &za));
   PetscCall(VecRestoreArrayWrite(y, &ya));
   PetscCall(VecRestoreArrayRead(x, &xa));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCApply_SFDILU(PC pc, Vec x, Vec y)
+{
+  PetscFunctionBegin;
+  PetscCall(SFDILUApplyOp(pc, PETSC_FALSE, x, y));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCApplyTranspose_SFDILU(PC pc, Vec x, Vec y)
+{
+  PetscFunctionBegin;
+  PetscCall(SFDILUApplyOp(pc, PETSC_TRUE, x, y));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -290,7 +304,6 @@ static PetscErrorCode PCReset_SFDILU(PC pc)
   PetscCall(SFDILUReset_Global(s)); /* first: it frees its own s->color and s->einv */
   PetscCall(SFDILUReset_Host(s));
   PetscCall(SFDILUReset_Device(s));
-  PetscCall(SFDILUResetTranspose(s));
   PetscCall(MatDestroy(&s->A));
   PetscCall(VecDestroy(&s->z));
   PetscCall(VecDestroy(&s->d));
@@ -382,11 +395,10 @@ PetscErrorCode PCSFDILUGetColoring(PC pc, PetscInt *ncolors, const PetscInt *col
    A new nonzero pattern is colored again; new values of the same pattern (`SAME_NONZERO_PATTERN`) only recompute E.
    A zero or tiny E_i sets `PC_FACTOR_NUMERIC_ZEROPIVOT` (Inf/NaN: `PC_FACTOR_OTHER`).
 
-   `PCApplyTranspose()` (BiCG, `KSPSolveTranspose()`, and so transposed solves with DILU level smoothers) applies M^{-T}:
-   it is the DILU of A^T with A's coloring and E, built on the first transposed apply after each set-up (A^T and a
-   second DILU of the same size; A^T, or on MPI matrices each rank's diagonal block transposed, is filled from A's
-   values where A keeps them, on the GPU for a CUSPARSE matrix; the global DILU, -pc_sfdilu_parallel, takes
-   `MatTranspose()` of the whole matrix, formed on the host).
+   `PCApplyTranspose()` (BiCG, `KSPSolveTranspose()`, and so transposed solves with DILU level smoothers) applies
+   M^{-T} = (E + L_c^T)^{-1} E (E + U_c^T)^{-1} with the same coloring, E and storage: no set-up of its own. On the GPU
+   the first transposed apply after a new pattern analyses the transposed engine factor (the sync-free sweeps of M^T,
+   kept, refilled on the device after new values); the per-color variant applies M^{-T} with those sync-free sweeps.
 
    Level: intermediate
 

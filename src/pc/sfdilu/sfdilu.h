@@ -3,6 +3,9 @@
    diagonal E in color order, and the two sweeps of M = (E + L_c) E^{-1} (E + U_c), L_c/U_c the
    entries coupling a row to rows of lower/higher colors. The host code (dilu_host.c) is the
    reference of the GPU smoother (dilu_device.cu).
+
+   Transposed applies use the same factor: M^T = (E + U_c^T) E^{-1} (E + L_c^T), so M^{-T} r is a sweep
+   up the colors with a_ji in place of a_ij, then one down, again with a_ji.
 */
 #pragma once
 
@@ -101,34 +104,27 @@ typedef struct {
   Vec            xd, yd; /* device copies of host vectors given to a GPU smoother */
   Vec            xs, ys; /* between SFDILUGetDeviceArrays() and the restore: x and y, or xd and yd (not references) */
 
-  /* PCApplyTranspose(): the DILU of A^T (dilu_transpose.c), built on the first transposed apply after a set-up */
-  PC        tpc;
-  Mat       At;       /* A^T, or the transpose of this rank's diagonal block */
-  Vec       txl, tyl; /* sequential views of the local parts of the vectors given (block Jacobi) */
-  char      ttype[64]; /* the type of the vectors they were made for */
-  PetscBool tstale; /* A's values changed since tpc was set up */
 } SFDILU;
 
-PETSC_INTERN PetscErrorCode PCApplyTranspose_SFDILU(PC, Vec, Vec);
-PETSC_INTERN PetscErrorCode SFDILUResetTranspose(SFDILU *);
 PETSC_INTERN PetscErrorCode SFDILUColorRows_Host(PetscInt, const PetscInt[], const PetscInt[], PCSFDILUColoringType, PetscInt, PetscInt[], PetscInt *);
 PETSC_INTERN PetscErrorCode SFDILUColor_Host(SFDILU *, Mat);
 PETSC_INTERN PetscErrorCode SFDILUSetUp_Host(SFDILU *, Mat, PetscReal, PetscReal *);
 PETSC_INTERN PetscErrorCode SFDILUApply_Host(SFDILU *, const PetscScalar[], PetscScalar[], PetscScalar[]);
+PETSC_INTERN PetscErrorCode SFDILUApplyTranspose_Host(SFDILU *, const PetscScalar[], PetscScalar[], PetscScalar[]);
 PETSC_INTERN PetscErrorCode SFDILUReset_Host(SFDILU *);
 
 /* the global DILU across ranks: coloring and metadata on the host (dilu_global.c); E and the apply on the host or, for a CUSPARSE matrix, on the GPU (dilu_global_device.cu) */
 PETSC_INTERN PetscErrorCode SFDILUColor_Global(SFDILU *, Mat);
 PETSC_INTERN PetscErrorCode SFDILUSetUp_Global(SFDILU *, Mat, PetscReal, PetscReal *);
-PETSC_INTERN PetscErrorCode SFDILUApply_Global(SFDILU *, const PetscScalar[], PetscScalar[], PetscScalar[]);
+PETSC_INTERN PetscErrorCode SFDILUApply_Global(SFDILU *, PetscBool, const PetscScalar[], PetscScalar[], PetscScalar[]);
 PETSC_INTERN PetscErrorCode SFDILUSetUp_GlobalDevice(SFDILU *, Mat, PetscReal, PetscReal *);
-PETSC_INTERN PetscErrorCode SFDILUApply_GlobalDevice(SFDILU *, const PetscScalar *, PetscScalar *);
+PETSC_INTERN PetscErrorCode SFDILUApply_GlobalDevice(SFDILU *, PetscBool, const PetscScalar *, PetscScalar *);
 PETSC_INTERN PetscErrorCode SFDILUReset_Global(SFDILU *);
 
 /* the GPU smoother (dilu_device.cu; refusing stubs in a build without CUDA) */
 PETSC_INTERN PetscErrorCode SFDILUColor_Device(SFDILU *, Mat);
 PETSC_INTERN PetscErrorCode SFDILUSetUp_Device(SFDILU *, Mat, PetscReal, PetscReal *);
-PETSC_INTERN PetscErrorCode SFDILUApply_Device(SFDILU *, const PetscScalar *, PetscScalar *);
+PETSC_INTERN PetscErrorCode SFDILUApply_Device(SFDILU *, PetscBool, const PetscScalar *, PetscScalar *);
 PETSC_INTERN PetscErrorCode SFDILURichardson_Device(SFDILU *, Mat, const PetscScalar *, PetscScalar *, PetscBool);
 PETSC_INTERN PetscErrorCode SFDILUGetColors_Device(SFDILU *, const PetscInt **);
 PETSC_INTERN PetscErrorCode SFDILUView_Device(SFDILU *, PetscViewer);
