@@ -1,4 +1,4 @@
-static char help[] = "PCApplyTranspose() of PCSFDILU (the DILU of A^T, which is M(A)^T with A's coloring and E).\n"
+static char help[] = "PCApplyTranspose() of PCSFDILU: M^{-T} from A's own coloring, E and storage (M(A)^T is the DILU of A^T with A's coloring).\n"
                      "The adjoint identity (M^{-T} u, v) = (u, M^{-1} v) for u, v of no structure, before and after new values of the\n"
                      "same pattern; BiCG, which applies M^{-T}; KSPSolveTranspose() with GAMG and sfdilu level smoothers under\n"
                      "Richardson (they apply M^{-T} in a transposed solve), the true residual of A^T x = b checked.\n"

@@ -183,16 +183,8 @@ PetscErrorCode SFDILUSetUp_Host(SFDILU *s, Mat A, PetscReal shift, PetscReal *rm
 }
 
 /* y = M^{-1} r: z = (E + L_c)^{-1} r in color order, then y = (E + U_c)^{-1} E z in reverse; z is work. */
-PetscErrorCode SFDILUApply_Host(SFDILU *s, const PetscScalar r[], PetscScalar z[], PetscScalar y[])
+static void ApplyRows(const SFDILU *s, PetscInt n, const PetscInt ai[], const PetscInt aj[], const PetscScalar aa[], const PetscScalar r[], PetscScalar z[], PetscScalar y[])
 {
-  const PetscInt    *ai, *aj;
-  const PetscScalar *aa;
-  PetscInt           n;
-  PetscBool          done;
-
-  PetscFunctionBegin;
-  PetscCall(MatGetRowIJ(s->A, 0, PETSC_FALSE, PETSC_FALSE, &n, &ai, &aj, &done));
-  PetscCall(MatSeqAIJGetArrayRead(s->A, &aa));
   for (PetscInt q = 0; q < n; q++) {
     const PetscInt i = s->order[q];
     PetscScalar    t = r[i];
@@ -207,10 +199,6 @@ PetscErrorCode SFDILUApply_Host(SFDILU *s, const PetscScalar r[], PetscScalar z[
       if (s->color[aj[k]] > s->color[i]) t += aa[k] * y[aj[k]];
     y[i] = z[i] - s->einv[i] * t;
   }
-  PetscCall(PetscLogFlops(2.0 * ai[n] + 2.0 * n));
-  PetscCall(MatSeqAIJRestoreArrayRead(s->A, &aa));
-  PetscCall(MatRestoreRowIJ(s->A, 0, PETSC_FALSE, PETSC_FALSE, &n, &ai, &aj, &done));
-  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*
@@ -218,18 +206,9 @@ PetscErrorCode SFDILUApply_Host(SFDILU *s, const PetscScalar r[], PetscScalar z[
    it feeds (A^T's rows are A's columns): up the colors, z_i = (r_i - sum_{color(j) < color(i)} a_ji z_j) / E_i; down,
    y_i = z_i - (sum_{color(j) > color(i)} a_ji y_j) / E_i, y holding those sums until row i is reached.
 */
-PetscErrorCode SFDILUApplyTranspose_Host(SFDILU *s, const PetscScalar r[], PetscScalar z[], PetscScalar y[])
+static void ApplyTransposeRows(const SFDILU *s, PetscInt n, const PetscInt ai[], const PetscInt aj[], const PetscScalar aa[], const PetscScalar r[], PetscScalar z[], PetscScalar y[])
 {
-  const PetscInt    *ai, *aj;
-  const PetscScalar *aa;
-  PetscInt           n;
-  PetscBool          done;
-
-  PetscFunctionBegin;
-  PetscCall(MatGetRowIJ(s->A, 0, PETSC_FALSE, PETSC_FALSE, &n, &ai, &aj, &done));
-  PetscCall(MatSeqAIJGetArrayRead(s->A, &aa));
-  PetscCall(PetscArraycpy(z, r, n));
-  PetscCall(PetscArrayzero(y, n));
+  for (PetscInt i = 0; i < n; i++) z[i] = r[i], y[i] = 0;
   for (PetscInt q = 0; q < n; q++) {
     const PetscInt i = s->order[q];
     z[i] *= s->einv[i];
@@ -242,6 +221,20 @@ PetscErrorCode SFDILUApplyTranspose_Host(SFDILU *s, const PetscScalar r[], Petsc
     for (PetscInt k = ai[i]; k < ai[i + 1]; k++)
       if (s->color[aj[k]] < s->color[i]) y[aj[k]] += aa[k] * y[i];
   }
+}
+
+/* y = M^{-1} r, or M^{-T} r (transpose); z is work. */
+PetscErrorCode SFDILUApply_Host(SFDILU *s, PetscBool transpose, const PetscScalar r[], PetscScalar z[], PetscScalar y[])
+{
+  const PetscInt    *ai, *aj;
+  const PetscScalar *aa;
+  PetscInt           n;
+  PetscBool          done;
+
+  PetscFunctionBegin;
+  PetscCall(MatGetRowIJ(s->A, 0, PETSC_FALSE, PETSC_FALSE, &n, &ai, &aj, &done));
+  PetscCall(MatSeqAIJGetArrayRead(s->A, &aa));
+  (transpose ? ApplyTransposeRows : ApplyRows)(s, n, ai, aj, aa, r, z, y);
   PetscCall(PetscLogFlops(2.0 * ai[n] + 2.0 * n));
   PetscCall(MatSeqAIJRestoreArrayRead(s->A, &aa));
   PetscCall(MatRestoreRowIJ(s->A, 0, PETSC_FALSE, PETSC_FALSE, &n, &ai, &aj, &done));

@@ -169,8 +169,7 @@ static PetscErrorCode SFDILUApplyOp(PC pc, PetscBool transpose, Vec x, Vec y)
   PetscCall(VecGetArrayWrite(y, &ya));
   PetscCall(VecGetArrayWrite(s->z, &za));
   if (s->glob) PetscCall(SFDILUApply_Global(s, transpose, xa, za, ya));
-  else if (transpose) PetscCall(SFDILUApplyTranspose_Host(s, xa, za, ya));
-  else PetscCall(SFDILUApply_Host(s, xa, za, ya));
+  else PetscCall(SFDILUApply_Host(s, transpose, xa, za, ya));
   PetscCall(VecRestoreArrayWrite(s->z, &za));
   PetscCall(VecRestoreArrayWrite(y, &ya));
   PetscCall(VecRestoreArrayRead(x, &xa));

@@ -109,8 +109,7 @@ typedef struct {
 PETSC_INTERN PetscErrorCode SFDILUColorRows_Host(PetscInt, const PetscInt[], const PetscInt[], PCSFDILUColoringType, PetscInt, PetscInt[], PetscInt *);
 PETSC_INTERN PetscErrorCode SFDILUColor_Host(SFDILU *, Mat);
 PETSC_INTERN PetscErrorCode SFDILUSetUp_Host(SFDILU *, Mat, PetscReal, PetscReal *);
-PETSC_INTERN PetscErrorCode SFDILUApply_Host(SFDILU *, const PetscScalar[], PetscScalar[], PetscScalar[]);
-PETSC_INTERN PetscErrorCode SFDILUApplyTranspose_Host(SFDILU *, const PetscScalar[], PetscScalar[], PetscScalar[]);
+PETSC_INTERN PetscErrorCode SFDILUApply_Host(SFDILU *, PetscBool, const PetscScalar[], PetscScalar[], PetscScalar[]);
 PETSC_INTERN PetscErrorCode SFDILUReset_Host(SFDILU *);
 
 /* the global DILU across ranks: coloring and metadata on the host (dilu_global.c); E and the apply on the host or, for a CUSPARSE matrix, on the GPU (dilu_global_device.cu) */
