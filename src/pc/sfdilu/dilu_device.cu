@@ -421,8 +421,14 @@ static PetscErrorCode SortRows(SFDILU *s, PetscInt n, const int *ai, const int *
     PetscCallCUDA(cudaStreamSynchronize(stream));
     PetscCallCUDA(cudaMallocAsync(&key, sizeof(unsigned long long) * PetscMax(n, 1), stream));
     PetscCallCUDA(cudaMallocAsync(&skey, sizeof(unsigned long long) * PetscMax(n, 1), stream));
-    LocalKeys<<<Blocks(n), TPB, 0, stream>>>((int)n, D->color, SFDILU_LOCAL_SKEW * (long long)bw + 1, (long long)s->localwindow, (int)s->ncolors, key);
-    PetscCall(sfpc::CubCall(stream, [&](void *tmp, size_t &bytes) { return cub::DeviceRadixSort::SortPairs(tmp, bytes, key, skey, rows, D->order, (int)n, 0, 64, stream); }));
+    { /* the largest key has (n - 1 + (colors - 1) skew) / window * colors + colors - 1: only its bits are sorted (2-3 radix passes, not 8) */
+      const long long          skew = SFDILU_LOCAL_SKEW * (long long)bw + 1;
+      const unsigned long long kmax = (unsigned long long)((n - 1 + (s->ncolors - 1) * skew) / s->localwindow) * (unsigned long long)s->ncolors + (unsigned long long)(s->ncolors - 1);
+      int                      kbits = 1;
+      while (kbits < 64 && (kmax >> kbits)) kbits++;
+      LocalKeys<<<Blocks(n), TPB, 0, stream>>>((int)n, D->color, skew, (long long)s->localwindow, (int)s->ncolors, key);
+      PetscCall(sfpc::CubCall(stream, [&](void *tmp, size_t &bytes) { return cub::DeviceRadixSort::SortPairs(tmp, bytes, key, skey, rows, D->order, (int)n, 0, kbits, stream); }));
+    }
     PetscCallCUDA(cudaFreeAsync(skey, stream));
     PetscCallCUDA(cudaFreeAsync(key, stream));
     PetscCallCUDA(cudaFreeAsync(dbw, stream));
