@@ -22,12 +22,19 @@ SFPC_WITH_CUDA ?= 1
 export SFPC_DIR PETSC_DIR PETSC_ARCH SFPC_WITH_CUDA
 SUBMAKE = $(MAKE) --no-print-directory -C $(SFPC_DIR)
 
-.PHONY: all lib deps configure check demo bench gpu-pack install clean
+.PHONY: all lib deps petsc4py configure check demo bench gpu-pack install clean
 all: lib
 
 deps:
 ifeq ($(SFPC_MANAGED_PETSC),1)
 	@env -u PETSC_DIR -u PETSC_ARCH $(SFPC_DIR)/config/deps.sh
+endif
+
+# petsc4py for the Python example's test (config/petsc4py.sh): built once beside the managed PETSc;
+# with your own PETSC_DIR, its petsc4py is used if it has one
+petsc4py: deps
+ifeq ($(SFPC_MANAGED_PETSC),1)
+	@env -u PETSC_DIR -u PETSC_ARCH $(SFPC_DIR)/config/petsc4py.sh > /dev/null
 endif
 
 SFPC_GPU_TESTS ?= auto
@@ -40,7 +47,7 @@ lib: configure
 demo: lib
 	@$(SUBMAKE) -f gmakefile demo
 
-check: lib
+check: lib petsc4py
 	@$(SUBMAKE) -f gmakefile.test check
 
 bench: lib

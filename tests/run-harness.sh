@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs the built tests: every harness run script under TESTDIR (optionally only those whose
-# test name matches GLOB), the PETSc-tutorial, install and GPU-binding tests, GPU-skip accounting, then the report.
+# test name matches GLOB), the PETSc-tutorial, install, GPU-binding and petsc4py tests, GPU-skip accounting, then the report.
 # Exits nonzero if any test failed or none ran. Used by 'make check' and by bench/gpu-run.
 # Usage: run-harness.sh TESTDIR SFPC_DIR HARNESS [GLOB]   (MPIEXEC, PETSCDIFF, PYTHON from the environment;
 # SFPC_HARNESS_FLAGS goes to every run script, e.g. -V: under valgrind, failing on any error it reports)
@@ -21,6 +21,7 @@ if [ "$glob" = "*" ]; then
   bash "$sfpc/tests/petsc-tutorial.sh" "$testdir" "$sfpc"
   bash "$sfpc/tests/install.sh" "$testdir" "$sfpc"
   bash "$sfpc/tests/gpu-bind.sh" "$testdir" "$sfpc"
+  bash "$sfpc/tests/petsc4py.sh" "$testdir" "$sfpc"
   if grep -q SFPC_HAVE_GPU "$sfpc/build/include/sfpcconf.h"; then bash "$sfpc/tests/petsc-tutorial.sh" "$testdir" "$sfpc" gpu; fi
   ${PYTHON:-python3} "$sfpc/config/gpu-skips.py" --harness "$harness" --testdir "$testdir" --conf "$sfpc/build/include/sfpcconf.h" "$sfpc/tests" "$sfpc/examples/tutorials"
 fi
