@@ -133,6 +133,33 @@ __device__ __forceinline__ double VectorSum(double v, int s)
   return v;
 }
 
+/*
+   *p = max(*p, v) over the lanes executing this together, by one atomic: a per-row atomic on one address
+   serializes in L2 (about one a clock: a millisecond for 2M rows; bench/README.md, sfdilu). For nonnegative
+   doubles as bits too: they order like the integers.
+*/
+__device__ __forceinline__ void AtomicMaxWarp(unsigned long long *p, unsigned long long v)
+{
+  const unsigned act = __activemask(), hi = __reduce_max_sync(act, (unsigned)(v >> 32));
+  const unsigned lo  = __reduce_max_sync(act, (unsigned)(v >> 32) == hi ? (unsigned)v : 0u);
+  if ((threadIdx.x & 31) == __ffs(act) - 1 && (hi || lo)) atomicMax(p, (unsigned long long)hi << 32 | lo);
+}
+
+__device__ __forceinline__ void AtomicMaxWarp(int *p, int v)
+{
+  const unsigned act = __activemask();
+  const int      m   = __reduce_max_sync(act, v);
+  if ((threadIdx.x & 31) == __ffs(act) - 1) atomicMax(p, m);
+}
+
+/* *p += v over the lanes executing this together, by one atomic (as AtomicMaxWarp()). */
+__device__ __forceinline__ void AtomicAddWarp(int *p, int v)
+{
+  const unsigned act = __activemask();
+  const int      sum = __reduce_add_sync(act, v);
+  if ((threadIdx.x & 31) == __ffs(act) - 1) atomicAdd(p, sum);
+}
+
 /* Lanes of the vector that lane belongs to, as a mask for __syncwarp(). */
 __device__ __forceinline__ unsigned VectorMask(int lane, int s)
 {

@@ -38,6 +38,7 @@
 #include <stdlib.h>
 #include <sys/mman.h>
 #include <sfpc/private/sfcub.cuh>
+#include <sfpc/private/sfdevice.cuh>
 #include "afsai.h"
 
 /* A host array and how it was obtained (HostArrayAlloc()). */
@@ -420,7 +421,7 @@ __global__ void __launch_bounds__(32 * WARPS) ValuesKernel(CSR A, int r0, int nr
 __global__ void MaxRowLength(int n, const int *__restrict__ ai, int *maxrow)
 {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < n) atomicMax(maxrow, ai[i + 1] - ai[i]);
+  if (i < n) sfpc::AtomicMaxWarp(maxrow, ai[i + 1] - ai[i]);
 }
 
 /* The pattern packed: gj from the slots, the row of each entry, and the longest row. */
@@ -433,7 +434,7 @@ __global__ void PackPattern(int n, int stride, const int *__restrict__ slot, con
     gj[gi[i] + k] = slot[(size_t)i * stride + k];
     ci[gi[i] + k] = i;
   }
-  atomicMax(maxlen, len);
+  sfpc::AtomicMaxWarp(maxlen, len);
 }
 
 __global__ void ColumnCounts(int nnz, const int *__restrict__ gj, int *count)

@@ -32,7 +32,7 @@ struct _n_SFDILUDevice {
   int         *color;  /* color of each row */
   int         *order;  /* rows sorted by (color, row): position q holds row order[q] */
   int         *iperm;  /* iperm[order[q]] = q */
-  int         *tpos;   /* per entry of A: position of a_ji for a_ij, or -1 */
+  int         *tpos;   /* per entry of A: position of a_ji for a_ij, or -1; after the row order, only for a_ij of a lower-colored column (what E reads) */
   int         *src;    /* per entry of the factor: its position in A, or -1 (a diagonal A lacks) */
   PetscScalar *einv;   /* 1/E, in color order */
   PetscScalar *rp, *yp; /* work vectors in color order */
@@ -123,8 +123,22 @@ __global__ void JPLRound(int n, const int *__restrict__ ai, const int *__restric
   JPLCompare(r, hr, xj, xi[r], xi[r + 1], color, round, seed, &ismax, &ismin);
   if (ismax || ismin) {
     cuda::atomic_ref<int, cuda::thread_scope_device>(color[r]).store(2 * round + (ismax ? 0 : 1), cuda::memory_order_relaxed);
-    atomicAdd(colored, 1);
+    sfpc::AtomicAddWarp(colored, 1);
   }
+}
+
+/*
+   After the coloring: tpos kept only where E reads it, entries a_ij of a lower-colored column j (with an a_ji), so
+   that E reads no colors: two scattered loads per product instead of three (3% off a re-set-up on an H100,
+   bench/README.md, sfdilu).
+*/
+__global__ void LowerPositions(int n, const int *__restrict__ ai, const int *__restrict__ aj, const int *__restrict__ color, int *tpos)
+{
+  const int r = blockIdx.x * blockDim.x + threadIdx.x;
+  if (r >= n) return;
+  const int cr = color[r];
+  for (int k = ai[r]; k < ai[r + 1]; k++)
+    if (color[aj[k]] >= cr) tpos[k] = -1;
 }
 
 __global__ void CountColors(int n, const int *__restrict__ color, int *count)
@@ -148,7 +162,7 @@ __global__ void BandwidthKernel(int n, const int *__restrict__ ai, const int *__
   int       m = 0;
   if (r >= n) return;
   for (int k = ai[r]; k < ai[r + 1]; k++) m = max(m, abs(aj[k] - r));
-  atomicMax(bw, m);
+  sfpc::AtomicMaxWarp(bw, m);
 }
 
 /* The local order's sort key of each row (see SortRows()). */
@@ -193,68 +207,78 @@ __global__ void PermutedEntries(int n, const int *__restrict__ ai, const int *__
 }
 
 /*
-   E in color order over the engine's L schedule (sync-free: a row waits for the rows whose E it
-   reads: 1/E_j is its own flag, published once, as the solves publish their unknowns, so a wait is
-   one load with no flag or fence; 2-3% faster re-set-up than a flag per row on an H100, bench/README.md).
-   The lanes of a row's vector load its entries, wait for their rows and form the products
-   a_ij (1/E_j) a_ji at once, one entry per lane; then every lane sums them in the host reference's
-   order (entries ascending, separately rounded, no fused multiply-add), so E is bitwise the host's.
-   (One lane per row, the first version, walked the entries one dependent load chain after the
-   other: bench/README.md, sfdilu.) A failed E_i still publishes (1/E_i = 0) so that no row waits
-   forever; found[0] is the first failing position, found[1] the first non-finite one, rmax the
-   largest row sum of |A| (as bits: nonnegative doubles order like them).
+   E_q of the row at position q of the color order, by its vector of s lanes (lane t, the vector's mask): the
+   lanes load the row's entries, wait for 1/E_j of their lower-colored neighbours (each 1/E_j is its own flag,
+   published once, as the solves publish their unknowns) and form the products a_ij (1/E_j) a_ji at once, one entry
+   per lane; then every lane sums them in the host reference's order (entries ascending, separately rounded, no
+   fused multiply-add), so E is bitwise the host's. (One lane per row, the first version, walked the entries one
+   dependent load chain after the other: bench/README.md, sfdilu.) A failed E_i still publishes (1/E_i = 0) so
+   that no row waits forever; found[0] is the first failing position, found[1] the first non-finite one. Returns,
+   on the vector's first lane, the row sum of |A| as bits (nonnegative doubles order like them; 0 for NaN).
 */
-__global__ void __launch_bounds__(32 * SFPC_WARPS_PER_BLOCK) DiagonalKernel(const int *__restrict__ ai, const int *__restrict__ aj, const double *__restrict__ A, const int *__restrict__ tpos, const int *__restrict__ color, const int *__restrict__ order, const int *__restrict__ iperm, SFPCSchedule S, unsigned long long *counter, unsigned long long base, double shift, double zeropivot, double *einv, int *found, unsigned long long *rmax)
+__device__ __forceinline__ unsigned long long DiagonalRow(int q, int s, int t, int v0, unsigned vmask, const int *__restrict__ ai, const int *__restrict__ aj, const double *__restrict__ A, const int *__restrict__ tpos, const int *__restrict__ order, const int *__restrict__ iperm, double shift, double zeropivot, double *einv, int *found)
 {
-  const int lane = threadIdx.x & 31;
-  for (long long w; (w = sfpc::TakeTask(counter, base)) < S.ntasks;) {
-    const int s = S.vec[w], t = lane & (s - 1), v0 = lane & ~(s - 1), p = S.start[w] + lane / s;
-    if (p >= S.start[w + 1]) continue; /* whole vectors */
-    const unsigned vmask = sfpc::VectorMask(lane, s);
-    const int      q = S.order[p], r = order[q], cr = color[r], rb = ai[r], re = ai[r + 1];
-    double         rowsum = 0, e = shift;
-    for (int k0 = rb; k0 < re; k0 += s) {
-      const int k    = k0 + t;
-      int       kind = 0; /* of this lane's entry: 1 the diagonal, 2 a product to subtract, 0 neither */
-      double    term = 0, mag = 0;
-      if (k < re) {
-        const int    c = aj[k];
-        const double v = A[k];
-        mag            = fabs(v);
-        if (c == r) {
-          kind = 1;
-          term = v;
-        } else if (color[c] < cr && tpos[k] >= 0) {
-          const int qc = iperm[c];
-          kind         = 2;
-          term         = __dmul_rn(__dmul_rn(v, sfpc::WaitValue(einv, qc)), A[tpos[k]]);
-        }
-      }
-      for (int j = 0; j < min(s, re - k0); j++) {
-        const int    kj = __shfl_sync(vmask, kind, v0 + j);
-        const double tj = __shfl_sync(vmask, term, v0 + j);
-        rowsum          = __dadd_rn(rowsum, __shfl_sync(vmask, mag, v0 + j));
-        if (kj == 1) e = __dadd_rn(e, tj);
-        else if (kj == 2) e = __dsub_rn(e, tj);
+  const int r = order[q], rb = ai[r], re = ai[r + 1];
+  double    rowsum = 0, e = shift;
+  for (int k0 = rb; k0 < re; k0 += s) {
+    const int k    = k0 + t;
+    int       kind = 0; /* of this lane's entry: 1 the diagonal, 2 a product to subtract, 0 neither */
+    double    term = 0, mag = 0;
+    if (k < re) {
+      const int    c = aj[k], tk = tpos[k]; /* tk >= 0: c has a lower color and a_ci exists (LowerPositions()) */
+      const double v = A[k];
+      mag            = fabs(v);
+      if (c == r) {
+        kind = 1;
+        term = v;
+      } else if (tk >= 0) {
+        const int qc = iperm[c];
+        kind         = 2;
+        term         = __dmul_rn(__dmul_rn(v, sfpc::WaitValue(einv, qc)), A[tk]);
       }
     }
-    if (t) continue;
-    if (!isnan(rowsum)) atomicMax(rmax, (unsigned long long)__double_as_longlong(rowsum));
-    const bool nonfinite = !isfinite(rowsum) || !isfinite(e);
-    if (nonfinite || fabs(e) <= zeropivot * rowsum) {
-      atomicMin(found, q);
-      if (nonfinite) atomicMin(found + 1, q);
-      sfpc::PublishValue(einv, q, 0.0);
-    } else sfpc::PublishValue(einv, q, __ddiv_rn(1.0, e));
+    for (int j = 0; j < min(s, re - k0); j++) {
+      const int    kj = __shfl_sync(vmask, kind, v0 + j);
+      const double tj = __shfl_sync(vmask, term, v0 + j);
+      rowsum          = __dadd_rn(rowsum, __shfl_sync(vmask, mag, v0 + j));
+      if (kj == 1) e = __dadd_rn(e, tj);
+      else if (kj == 2) e = __dsub_rn(e, tj);
+    }
   }
+  if (t) return 0;
+  const bool   nonfinite = !isfinite(rowsum) || !isfinite(e);
+  const bool   failed    = nonfinite || fabs(e) <= zeropivot * rowsum;
+  const double inv       = failed ? 0.0 : __ddiv_rn(1.0, e);
+  if (failed) {
+    atomicMin(found, q);
+    if (nonfinite) atomicMin(found + 1, q);
+  }
+  sfpc::PublishValue(einv, q, inv);
+  return isnan(rowsum) ? 0 : (unsigned long long)__double_as_longlong(rowsum);
 }
 
-/* The engine factor's values from A and 1/E (see the top of this file). */
-__global__ void FactorValues(int n, const int *__restrict__ ti, const int *__restrict__ tj, const int *__restrict__ src, const double *__restrict__ A, const double *__restrict__ einv, double *a)
+/*
+   E sync-free over the engine's L schedule: a row waits only for the rows whose E it reads. Each warp keeps the
+   largest row sum it saw and adds it to rmax once, at the end: one atomicMax on one address per row serialized in L2
+   and was most of the kernel's time (bench/README.md, sfdilu).
+*/
+__global__ void __launch_bounds__(32 * SFPC_WARPS_PER_BLOCK) DiagonalKernel(const int *__restrict__ ai, const int *__restrict__ aj, const double *__restrict__ A, const int *__restrict__ tpos, const int *__restrict__ order, const int *__restrict__ iperm, SFPCSchedule S, unsigned long long *counter, unsigned long long base, double shift, double zeropivot, double *einv, int *found, unsigned long long *rmax)
 {
-  const int q = blockIdx.x * blockDim.x + threadIdx.x;
+  const int          lane = threadIdx.x & 31;
+  unsigned long long top  = 0;
+  for (long long w; (w = sfpc::TakeTask(counter, base)) < S.ntasks;) {
+    const int s = S.vec[w], t = lane & (s - 1), v0 = lane & ~(s - 1), p = S.start[w] + lane / s;
+    if (p < S.start[w + 1]) top = max(top, DiagonalRow(S.order[p], s, t, v0, sfpc::VectorMask(lane, s), ai, aj, A, tpos, order, iperm, shift, zeropivot, einv, found)); /* whole vectors */
+  }
+  sfpc::AtomicMaxWarp(rmax, top);
+}
+
+/* The engine factor's values from A and 1/E (see the top of this file), vectors of s lanes per row (coalesced, as an SpMV reads). */
+__global__ void FactorValues(int n, int s, const int *__restrict__ ti, const int *__restrict__ tj, const int *__restrict__ src, const double *__restrict__ A, const double *__restrict__ einv, double *a)
+{
+  const int q = (int)((blockIdx.x * (long long)blockDim.x + threadIdx.x) / s);
   if (q >= n) return;
-  for (int k = ti[q]; k < ti[q + 1]; k++) {
+  for (int k = ti[q] + (threadIdx.x & (s - 1)); k < ti[q + 1]; k += s) {
     const int    c = tj[k];
     const double v = src[k] >= 0 ? A[src[k]] : 0.0;
     a[k]           = c < q ? v * einv[c] : (c == q ? einv[q] : v);
@@ -519,6 +543,8 @@ PetscErrorCode SFDILUColor_Device(SFDILU *s, Mat A)
   if (s->colored == PCSFDILU_COLORING_JPL) PetscCall(ColorJPL_Device(s, n, ai, aj, stream));
   else PetscCall(ColorGreedy_Device(s, n, D->nnz, ai, aj, stream));
   PetscCall(SortRows(s, n, ai, aj, stream));
+  LowerPositions<<<Blocks(n), TPB, 0, stream>>>((int)n, ai, aj, D->color, D->tpos);
+  PetscCallCUDA(cudaGetLastError());
   PetscCall(PermutedFactor(s, n, ai, aj, stream));
   PetscCall(MatSeqAIJCUSPARSERestoreIJ(A, PETSC_FALSE, &ai, &aj));
   PetscCall(PetscLogEventEnd(SFPC_DILUColor, A, 0, 0, 0));
@@ -553,9 +579,9 @@ PetscErrorCode SFDILUSetUp_Device(SFDILU *s, Mat A, PetscReal shift, PetscReal *
     PetscCall(SFPCTriDeviceTakeTickets(T, T->lower.ntasks, T->lower.factor_resident, &blocks, &base));
     PetscCall(PetscLogGpuTimeBegin());
     PetscCall(SFPCFillSentinel(s->n, D->einv)); /* each 1/E_i is its own flag */
-    DiagonalKernel<<<blocks, 32 * SFPC_WARPS_PER_BLOCK, 0, stream>>>(ai, aj, aa, D->tpos, D->color, D->order, D->iperm, T->lower, T->counter, base, (double)shift, (double)s->zeropivot, D->einv, dfound, dbits);
+    DiagonalKernel<<<blocks, 32 * SFPC_WARPS_PER_BLOCK, 0, stream>>>(ai, aj, aa, D->tpos, D->order, D->iperm, T->lower, T->counter, base, (double)shift, (double)s->zeropivot, D->einv, dfound, dbits);
     PetscCallCUDA(cudaGetLastError());
-    FactorValues<<<Blocks(s->n), TPB, 0, stream>>>((int)s->n, T->i, T->j, D->src, aa, D->einv, T->a);
+    FactorValues<<<(int)((s->n * (long long)D->lanes + TPB - 1) / TPB), TPB, 0, stream>>>((int)s->n, D->lanes, T->i, T->j, D->src, aa, D->einv, T->a);
     PetscCallCUDA(cudaGetLastError());
     PetscCall(PetscLogGpuTimeEnd());
     PetscCall(PetscLogGpuFlops(4.0 * D->nnz));

@@ -18,6 +18,7 @@
 */
 #include <petscdevice_cuda.h>
 #include <cuda/atomic>
+#include <sfpc/private/sfdevice.cuh>
 #include "dilu_global.h"
 
 struct _n_SFDILUGlobalDevice {
@@ -52,7 +53,7 @@ __global__ void JPLRound(int n, int rstart, const int *__restrict__ ai, const in
   }
   if (ismax || ismin) {
     cuda::atomic_ref<int, cuda::thread_scope_device>(color[i]).store(2 * round + (ismax ? 0 : 1), cuda::memory_order_relaxed);
-    atomicAdd(colored, 1);
+    sfpc::AtomicAddWarp(colored, 1);
   }
 }
 
@@ -84,7 +85,7 @@ __global__ void DiagonalColor(int q0, int q1, int c, int rstart, const int *__re
   const int i = order[q];
   double    e = shift, rowsum = 0;
   for (int k = ai[i]; k < ai[i + 1]; k++) rowsum = __dadd_rn(rowsum, fabs(aa[k]));
-  if (!isnan(rowsum)) atomicMax(rmax, (unsigned long long)__double_as_longlong(rowsum));
+  sfpc::AtomicMaxWarp(rmax, isnan(rowsum) ? 0ULL : (unsigned long long)__double_as_longlong(rowsum));
   for (int k = ai[i]; k < ai[i + 1]; k++) {
     const int w = where[k];
     if (w == i) e = __dadd_rn(e, aa[k]);

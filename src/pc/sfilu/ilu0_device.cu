@@ -463,8 +463,8 @@ __global__ void ShiftBoundsKernel(int n, const int *__restrict__ ai, const int *
   double sum = 0;
   for (int k = ai[r]; k < ai[r + 1]; k++) sum += fabs(A[k]);
   const double top = fmax(sum - fabs(A[ad[r]]) - A[ad[r]], 0.0);
-  atomicMax(bound, (unsigned long long)__double_as_longlong(sum));
-  atomicMax(bound + 1, (unsigned long long)__double_as_longlong(top));
+  sfpc::AtomicMaxWarp(bound, (unsigned long long)__double_as_longlong(sum));
+  sfpc::AtomicMaxWarp(bound + 1, (unsigned long long)__double_as_longlong(top));
 }
 } // namespace
 
