@@ -103,7 +103,6 @@ typedef struct {
   Vec            z, d;   /* host: the forward sweep's output; the Richardson correction */
   Vec            xd, yd; /* device copies of host vectors given to a GPU smoother */
   Vec            xs, ys; /* between SFDILUGetDeviceArrays() and the restore: x and y, or xd and yd (not references) */
-
 } SFDILU;
 
 PETSC_INTERN PetscErrorCode SFDILUColorRows_Host(PetscInt, const PetscInt[], const PetscInt[], PCSFDILUColoringType, PetscInt, PetscInt[], PetscInt *);
