@@ -3,7 +3,7 @@ static char help[] = "PCApplyTranspose() of PCSFDILU: M^{-T} from A's own colori
                      "same pattern; BiCG, which applies M^{-T}; KSPSolveTranspose() with GAMG and sfdilu level smoothers under\n"
                      "Richardson (they apply M^{-T} in a transposed solve), the true residual of A^T x = b checked.\n"
                      "Options: problem options of tests/problems.c, -asymmetric (a pattern that is not symmetric), -zero (a_00 = 0:\n"
-                     "with -dilu_pc_sfdilu_shift_type nonzero the shifted E), -gamg, -device (everything also on an aijcusparse copy:\n"
+                     "with -dilu_pc_sfdilu_shift_type nonzero the shifted E; without, the failed PC's applies give Inf), -gamg, -device (everything also on an aijcusparse copy:\n"
                      "M^{-T} u equal to the host's to rounding, and the host's iterations). The PC's options carry the prefix dilu_.\n";
 
 #include <petscksp.h>
@@ -27,8 +27,9 @@ static PetscErrorCode FillByRow(Vec x, PetscInt k)
 /* The adjoint identity of the DILU of A, set up anew, then after new values 2 A + I of the same pattern; Mtu: M^{-T} u of the first check. */
 static PetscErrorCode CheckAdjoint(Mat A, const char *where, Vec u, Vec v, Vec Mtu)
 {
-  PC  pc;
-  Vec Mv, w;
+  PC             pc;
+  Vec            Mv, w;
+  PCFailedReason failed;
 
   PetscFunctionBegin;
   PetscCall(PCCreate(PetscObjectComm((PetscObject)A), &pc));
@@ -46,8 +47,15 @@ static PetscErrorCode CheckAdjoint(Mat A, const char *where, Vec u, Vec v, Vec M
     }
     PetscCall(PCSetOperators(pc, A, A));
     PetscCall(PCSetUp(pc));
+    PetscCall(PCGetFailedReason(pc, &failed));
     PetscCall(PCApply(pc, v, Mv));
     PetscCall(PCApplyTranspose(pc, u, w));
+    if (failed != PC_NOERROR) { /* as PCApply(), the transposed apply of a failed PC gives Inf, for the KSP to stop on */
+      PetscCall(VecNorm(w, NORM_INFINITY, &nw));
+      PetscCall(VecNorm(Mv, NORM_INFINITY, &nmv));
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s%s: set-up failed (%s); M^-T u and M^-1 v are Inf: %s\n", where, k ? ", new values" : "", PCFailedReasons[failed], PetscIsInfReal(nw) && PetscIsInfReal(nmv) ? "yes" : "NO"));
+      continue;
+    }
     if (!k) PetscCall(VecCopy(w, Mtu));
     PetscCall(VecDot(w, v, &lhs));
     PetscCall(VecDot(u, Mv, &rhs));
@@ -205,6 +213,9 @@ int main(int argc, char **argv)
     test: # A's shifted E: A^T gets the same shift
       suffix: shifted
       args: -problem poisson7 -n 6 -zero -dilu_pc_sfdilu_shift_type nonzero -bicg_pc_sfdilu_shift_type nonzero
+    test: # a zero pivot, no shift: the transposed apply of the failed PC flags Inf; new values 2 A + I set it up again
+      suffix: zeropivot
+      args: -problem poisson7 -n 6 -zero -dilu_pc_sfdilu_coloring greedy -bicg_pc_sfdilu_coloring greedy
     test: # each rank's diagonal block
       suffix: mpi
       nsize: {{2 3}separate output}
