@@ -21,7 +21,9 @@ if [ -n "${PETSC_DIR:-}" ] && [ "${PETSC_DIR%/}" != "$prefix" ]; then
   exit 1
 fi
 
-venv=$prefix-petsc4py
+# the build's Python packages, pinned (versions tested together); the environment's name carries them
+pins=(numpy==2.4.6 cython==3.3.1 setuptools==65.5.0 wheel==0.48.0)
+venv=$prefix-petsc4py-$(printf '%s\n' "$SFPC_PETSC_VERSION" "${pins[@]}" | sha256sum | cut -c1-8)
 if [ -f "$venv/.sfpc-complete" ]; then echo "$venv/bin/python"; exit 0; fi
 [ $find_only = 1 ] && exit 1
 [ -f "$prefix/.sfpc-complete" ] || { echo "config/petsc4py.sh: PETSc is not set up yet (config/deps.sh)" >&2; exit 1; }
@@ -34,7 +36,7 @@ rm -rf "$venv"
 say "building petsc4py $SFPC_PETSC_VERSION against $prefix into $venv (about 5 minutes, once; log: $venv.log)"
 {
   python3 -m venv "$venv" &&
-    "$venv/bin/pip" install --no-cache-dir 'numpy>=1.19,<3' 'cython>=3,<4' setuptools wheel &&
+    "$venv/bin/pip" install --no-cache-dir "${pins[@]}" &&
     PETSC_DIR=$prefix PETSC_ARCH='' "$venv/bin/pip" install --no-cache-dir --no-build-isolation --no-binary petsc4py "petsc4py==$SFPC_PETSC_VERSION" &&
     "$venv/bin/python" -c 'import petsc4py; petsc4py.init([]); from petsc4py import PETSc'
 } > "$venv.log" 2>&1 || { tail -30 "$venv.log" >&2; say "petsc4py set-up failed (log: $venv.log)"; rm -rf "$venv"; exit 1; }
