@@ -4,7 +4,8 @@ static char help[] = "PCAFSAI (adaptive FSAI) on the host. Checks of the factor 
                      "-mono <K>: psi_i = 1/g_ii^2, row i's factor in the Kaporin number, never increases over steps 0..K;\n"
                      "-cg: CG iterations with afsai against Jacobi; -reuse: new values of the same pattern (pattern kept,\n"
                      "or searched again with -afsai_pc_afsai_reuse_pattern 0); -gamg: afsai as GAMG level smoother under\n"
-                     "Richardson and Chebyshev; -bjacobi: -pc_type afsai against bjacobi with afsai blocks (MPI).\n"
+                     "Richardson and Chebyshev; -bjacobi: -pc_type afsai against bjacobi with afsai blocks (MPI); -split: the split\n"
+                     "preconditioner G A G^T (-ksp_pc_side symmetric) with GMRES.\n"
                      "Matrix: problem options of tests/problems.c, -jitter (off-diagonals scaled by 0.5-1.5, symmetric, then\n"
                      "made diagonally dominant: no ties in the search), -shift <s> (A + s I: not SPD for s negative enough),\n"
                      "-negative_row <r> (a_rr = -1), -nan_row <r> (a_{r,r-1} = a_{r-1,r} = NaN), -breakdown (a 4 x 4 matrix on which the search meets a Cholesky breakdown),\n"
@@ -584,6 +585,47 @@ static PetscErrorCode Gamg(Mat A, Vec b)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*
+   The split preconditioner G A G^T (-ksp_pc_side symmetric): PCApplySymmetricLeft() multiplies by G, PCApplySymmetricRight()
+   by G^T, so the two in turn must be PCApply() bit for bit; then GMRES with the split preconditioner against GMRES with
+   afsai on the left.
+*/
+static PetscErrorCode CheckSplit(Mat A, Vec b)
+{
+  PC                 pc;
+  Vec                l, r, y;
+  PetscBool          same;
+  PetscInt           its;
+  KSPConvergedReason reason;
+  const char        *prefixes[2] = {"split_", "left_"};
+
+  PetscFunctionBegin;
+  PetscCall(AFSAICreate(A, &pc));
+  PetscCall(VecDuplicate(b, &l));
+  PetscCall(VecDuplicate(b, &r));
+  PetscCall(VecDuplicate(b, &y));
+  PetscCall(PCApplySymmetricLeft(pc, b, l));
+  PetscCall(PCApplySymmetricRight(pc, l, r));
+  PetscCall(PCApply(pc, b, y));
+  PetscCall(VecEqual(r, y, &same));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "PCApplySymmetricRight(PCApplySymmetricLeft(b)) equals PCApply(b) bit for bit: %s\n", same ? "yes" : "NO"));
+  PetscCall(VecDestroy(&l));
+  PetscCall(VecDestroy(&r));
+  PetscCall(VecDestroy(&y));
+  PetscCall(PCDestroy(&pc));
+  PetscCall(PetscOptionsSetValue(NULL, "-split_ksp_pc_side", "symmetric"));
+  for (int k = 0; k < 2; k++) {
+    char opt[64];
+    PetscCall(PetscSNPrintf(opt, sizeof(opt), "-%sksp_type", prefixes[k]));
+    PetscCall(PetscOptionsSetValue(NULL, opt, "gmres"));
+    PetscCall(PetscSNPrintf(opt, sizeof(opt), "-%spc_type", prefixes[k]));
+    PetscCall(PetscOptionsSetValue(NULL, opt, "afsai"));
+    PetscCall(Solve(A, b, prefixes[k], &its, &reason, NULL, NULL, NULL));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "GMRES, afsai %s: %s in %" PetscInt_FMT " iterations\n", k ? "on the left" : "split (G A G^T)", KSPConvergedReasons[reason], its));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* -pc_type afsai against -pc_type bjacobi -sub_pc_type afsai: the same preconditioner, residual for residual. */
 static PetscErrorCode CompareBJacobi(Mat A, Vec b)
 {
@@ -613,7 +655,7 @@ int main(int argc, char **argv)
   char        desc[256];
   PetscInt    mono = -1, empty = -1, negrow = -1, nanrow = -1;
   PetscReal   shift = 0;
-  PetscBool   device = PETSC_FALSE, compare = PETSC_FALSE, ref = PETSC_FALSE, cg = PETSC_FALSE, reuse = PETSC_FALSE, gamg = PETSC_FALSE, bjacobi = PETSC_FALSE, jitter = PETSC_FALSE, uneven = PETSC_FALSE, breakdown = PETSC_FALSE, symmetric = PETSC_FALSE, rbm = PETSC_FALSE;
+  PetscBool   device = PETSC_FALSE, compare = PETSC_FALSE, ref = PETSC_FALSE, cg = PETSC_FALSE, reuse = PETSC_FALSE, gamg = PETSC_FALSE, bjacobi = PETSC_FALSE, split = PETSC_FALSE, jitter = PETSC_FALSE, uneven = PETSC_FALSE, breakdown = PETSC_FALSE, symmetric = PETSC_FALSE, rbm = PETSC_FALSE;
 
   PetscFunctionBeginUser;
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
@@ -627,6 +669,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-reuse", &reuse, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-gamg", &gamg, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-bjacobi", &bjacobi, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-split", &split, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-jitter", &jitter, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-uneven", &uneven, NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-empty_rank", &empty, NULL));
@@ -674,6 +717,7 @@ int main(int argc, char **argv)
   if (compare) PetscCall(CompareSetups(A, b));
   if (mono >= 0) PetscCall(CheckMonotone(A, mono));
   if (bjacobi) PetscCall(CompareBJacobi(A, b));
+  if (split) PetscCall(CheckSplit(A, b));
   if (gamg) PetscCall(Gamg(A, b));
   if (reuse) PetscCall(Reuse(A, b)); /* last: it changes A's values */
   PetscCall(PetscRandomDestroy(&rnd));
@@ -718,6 +762,10 @@ int main(int argc, char **argv)
   test:
     suffix: filter
     args: -problem poisson27 -n 10 -cg -afsai_pc_afsai_filter 0.05
+  test: # the split preconditioner G A G^T (-ksp_pc_side symmetric), on one rank and on the diagonal blocks of two
+    suffix: split
+    nsize: {{1 2}separate output}
+    args: -problem poisson7 -n 10 -split
   test:
     suffix: bcsstk16
     args: -problem file -f ${sfpc_dir}/tests/data/bcsstk16.mtx.gz -cg -mono 3

@@ -269,12 +269,21 @@ static PetscErrorCode PCSetUp_AFSAI(PC pc)
 }
 
 /* y = G^T (G x), x and y of G's kind */
-static PetscErrorCode AFSAIApply(PC_AFSAI *s, Vec x, Vec y)
+/* Which factors an application multiplies by: M^{-1} = G^T G, or G alone (the left half of the split preconditioner G A G^T), or G^T alone (the right half). */
+typedef enum {
+  AFSAI_BOTH,
+  AFSAI_LEFT,
+  AFSAI_RIGHT
+} AFSAIPart;
+
+static PetscErrorCode AFSAIApply(PC_AFSAI *s, AFSAIPart part, Vec x, Vec y)
 {
   PetscFunctionBegin;
   if (s->ext) { /* gathered: G and G^T are MPI matrices */
-    PetscCall(MatMult(s->G, x, s->w));
-    PetscCall(MatMult(s->Gt, s->w, y));
+    if (part == AFSAI_BOTH) {
+      PetscCall(MatMult(s->G, x, s->w));
+      PetscCall(MatMult(s->Gt, s->w, y));
+    } else PetscCall(MatMult(part == AFSAI_LEFT ? s->G : s->Gt, x, y));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   if (!s->xl) {
@@ -283,8 +292,10 @@ static PetscErrorCode AFSAIApply(PC_AFSAI *s, Vec x, Vec y)
   }
   PetscCall(VecGetLocalVectorRead(x, s->xl));
   PetscCall(VecGetLocalVector(y, s->yl));
-  PetscCall(MatMult(s->G, s->xl, s->w));
-  PetscCall(MatMult(s->Gt, s->w, s->yl));
+  if (part == AFSAI_BOTH) {
+    PetscCall(MatMult(s->G, s->xl, s->w));
+    PetscCall(MatMult(s->Gt, s->w, s->yl));
+  } else PetscCall(MatMult(part == AFSAI_LEFT ? s->G : s->Gt, s->xl, s->yl));
   PetscCall(VecRestoreLocalVector(y, s->yl));
   PetscCall(VecRestoreLocalVectorRead(x, s->xl));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -294,7 +305,7 @@ static PetscErrorCode AFSAIApply(PC_AFSAI *s, Vec x, Vec y)
    Host vectors with a GPU G go through device copies: PETSc's aijcusparse MatMult() takes a host vector but
    writes its product into a device copy that the host vector's values never show (src/sys/stage.c).
 */
-static PetscErrorCode PCApply_AFSAI(PC pc, Vec x, Vec y)
+static PetscErrorCode AFSAIApplyPart(PC pc, AFSAIPart part, Vec x, Vec y)
 {
   PC_AFSAI *s = (PC_AFSAI *)pc->data;
   Vec       xs, ys;
@@ -305,12 +316,33 @@ static PetscErrorCode PCApply_AFSAI(PC pc, Vec x, Vec y)
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   if (!s->ondevice) {
-    PetscCall(AFSAIApply(s, x, y));
+    PetscCall(AFSAIApply(s, part, x, y));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(SFPCStageVecs(x, y, PETSC_FALSE, "PCAFSAI", &s->xs, &s->ys, &xs, &ys));
-  PetscCall(AFSAIApply(s, xs, ys));
+  PetscCall(AFSAIApply(s, part, xs, ys));
   PetscCall(SFPCUnstageVecs(y, ys));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCApply_AFSAI(PC pc, Vec x, Vec y)
+{
+  PetscFunctionBegin;
+  PetscCall(AFSAIApplyPart(pc, AFSAI_BOTH, x, y));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCApplySymmetricLeft_AFSAI(PC pc, Vec x, Vec y)
+{
+  PetscFunctionBegin;
+  PetscCall(AFSAIApplyPart(pc, AFSAI_LEFT, x, y));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCApplySymmetricRight_AFSAI(PC pc, Vec x, Vec y)
+{
+  PetscFunctionBegin;
+  PetscCall(AFSAIApplyPart(pc, AFSAI_RIGHT, x, y));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -536,6 +568,9 @@ static PetscErrorCode PCDestroy_AFSAI(PC pc)
    the gathered rows are uploaded, the search and values run there, G and G^T are `MATMPIAIJCUSPARSE`). A matrix that is not SPD (a non-positive diagonal entry, Cholesky pivot or psi, or Inf/NaN) sets
    `PC_FACTOR_NUMERIC_ZEROPIVOT` (Inf/NaN: `PC_FACTOR_OTHER`), so the KSP stops with `KSP_DIVERGED_PC_FAILED`.
 
+   With `-ksp_pc_side symmetric` (KSPs that take it, e.g. `KSPGMRES`) the KSP works on G A G^T: `PCApplySymmetricLeft()`
+   multiplies by G and `PCApplySymmetricRight()` by G^T.
+
    Level: intermediate
 
 .seealso: `PCAFSAIGetFactor()`, `PCSFDILU`, `PCGAMG`
@@ -568,6 +603,8 @@ PetscErrorCode PCCreate_AFSAI(PC pc)
   pc->ops->setup           = PCSetUp_AFSAI;
   pc->ops->apply           = PCApply_AFSAI;
   pc->ops->applytranspose  = PCApply_AFSAI; /* G^T G is symmetric */
+  pc->ops->applysymmetricleft  = PCApplySymmetricLeft_AFSAI;  /* -ksp_pc_side symmetric: G A G^T */
+  pc->ops->applysymmetricright = PCApplySymmetricRight_AFSAI;
   pc->ops->applyrichardson = PCApplyRichardson_AFSAI;
   pc->ops->setfromoptions  = PCSetFromOptions_AFSAI;
   pc->ops->view            = PCView_AFSAI;
