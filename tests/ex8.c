@@ -933,6 +933,10 @@ int main(int argc, char **argv)
       suffix: gpu_mpi
       nsize: 2
       args: -problem poisson7 -n 9 -uneven -bjacobi -cg
+    test: # G and G^T applied apart on the device, as PCApply() applies them
+      suffix: gpu_split
+      nsize: {{1 2}separate output}
+      args: -problem poisson7 -n 10 -split
 
   # MPI: each rank its diagonal block, as bjacobi with afsai blocks; uneven rows, a rank without rows
   test:
