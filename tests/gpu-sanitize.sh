@@ -6,8 +6,8 @@
 # grid layout's sweeps (ILU(0) and SIP, two tile lines per plane, Dirichlet rows, chunks of 4 and 2, blocks of 8 and 2 planes) and its
 # Richardson iteration with the residual fused into the forward sweep (tile tasks, flags, norm partial sums); the
 # GPU multicolor DILU (JPL and greedy colorings, both sweep variants, the local order, a nonsymmetric pattern, a zero
-# pivot with shifts, the fused Richardson step under GAMG, the transposed applies of ex13 in color and local order); the GPU adaptive FSAI set-up (search
-# variants with the filter and the row limit, a NaN, a Cholesky breakdown, the values-only re-set-up);
+# pivot with shifts, the fused Richardson step under GAMG, the transposed applies of ex13 in color and local order and of a failed E); the GPU adaptive FSAI set-up (search
+# variants with the filter and the row limit, a NaN, a Cholesky breakdown, the values-only re-set-up, the split apply);
 # the gathered aFSAI set-up on mpiaijcusparse (one rank); host vectors through each GPU PC's device copies (ex12); on 2 ranks (mpicases, each rank under its own
 # sanitizer) the global DILU across ranks on the GPU (transposed too) and the gathered aFSAI.
 # Run on the GPU host through bench/gpu-run: bench/gpu-run bash tests/gpu-sanitize.sh [PATTERN]
@@ -42,11 +42,13 @@ cases=(
   "$ex13 -device -problem convdiff -n 5 -peclet 5 -asymmetric -bicg_ksp_type bicg -bicg_pc_type sfdilu -bicg_pc_sfdilu_coloring jpl -dilu_pc_sfdilu_coloring jpl"
   "$ex13 -device -problem convdiff -n 8 -peclet 5 -asymmetric -bicg_ksp_type bicg -bicg_pc_type sfdilu -bicg_pc_sfdilu_order local -bicg_pc_sfdilu_local_window 64 -dilu_pc_sfdilu_order local -dilu_pc_sfdilu_local_window 64"
   "$ex6 -dll_append $lib $dilu -problem poisson7 -n 5 -zero -dilu_pc_sfdilu_coloring greedy -dilu_pc_sfdilu_shift_type nonzero -dilu_pc_sfdilu_shift_amount 1e-2"
+  "$ex13 -device -problem poisson7 -n 5 -zero -bicg_ksp_type bicg -bicg_pc_type sfdilu -bicg_pc_sfdilu_coloring greedy -dilu_pc_sfdilu_coloring greedy"
   "$ex8 -mat_type aijcusparse -problem poisson27 -n 5 -jitter -compare_setup -afsai_pc_afsai_steps 4 -afsai_pc_afsai_step_size 3"
   "$ex8 -mat_type aijcusparse -problem poisson7 -n 6 -jitter -compare_setup -afsai_pc_afsai_steps 8 -afsai_pc_afsai_step_size 2 -afsai_pc_afsai_max_nnz_row 6 -afsai_pc_afsai_filter 0.05"
   "$ex8 -mat_type aijcusparse -problem poisson7 -n 4 -nan_row 37"
   "$ex8 -mat_type aijcusparse -breakdown -afsai_pc_afsai_tol 0.01"
   "$ex8 -mat_type aijcusparse -problem poisson7 -n 5 -reuse"
+  "$ex8 -mat_type aijcusparse -problem poisson7 -n 5 -split"
   "$ex9 -mat_type mpiaijcusparse -problem poisson7 -n 6 -gathers 2 -compare_setup"
   "$ex9 -mat_type mpiaijcusparse -problem poisson7 -n 6 -gathers 2 -reuse"
   "$ex6 -dll_append $lib $dilu -problem poisson7 -n 10 -noref -gamg -gamg_dilu_richardson_ksp_type cg -gamg_dilu_richardson_pc_type gamg -gamg_dilu_richardson_mg_levels_ksp_type richardson -gamg_dilu_richardson_mg_levels_pc_type sfdilu"
