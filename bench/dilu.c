@@ -8,7 +8,8 @@ static char help[] = "Benchmark: the GPU multicolor DILU smoother (PCSFDILU on a
                      "GAMG's defaults (Chebyshev/Jacobi). Device work is timed with CUDA events, set-ups with the wall\n"
                      "clock around a device synchronization; medians of -repeat runs after -warmup.\n"
                      "Options: problem options of tests/problems.c, -case <name>, -json <file> (append records),\n"
-                     "-coloring jpl|greedy, -order auto|color|local (the sync-free sweeps' row order; the per-color ones take color), -gamg.\n";
+                     "-coloring jpl|greedy|grid, -order auto|color|local (the sync-free sweeps' row order; the per-color ones take color), -gamg,\n"
+                     "-versus <coloring>: the sync-free apply and GMRES(100) with -pc_type sfdilu to 1e-8 with -coloring against this coloring.\n";
 
 #include <petscksp.h>
 #include <sfpc.h>
@@ -134,6 +135,40 @@ static PetscErrorCode TimeGAMG(Smoother *s, PetscBool dilu, double *time, PetscI
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* GMRES(100) with -pc_type sfdilu (the coloring given, sync-free sweeps, the order given) to rtol 1e-8: solve time (median of repeat solves after a warm-up solve, which sets up) and iterations. */
+static PetscErrorCode TimeSolve(Smoother *s, const char *coloring, const char *order, int repeat, double *time, PetscInt *its)
+{
+  KSP     ksp;
+  PC      pc;
+  double *t, t0, t1;
+
+  PetscFunctionBegin;
+  PetscCall(PetscOptionsSetValue(NULL, "-pc_sfdilu_coloring", coloring));
+  PetscCall(PetscOptionsSetValue(NULL, "-pc_sfdilu_sweep", "syncfree"));
+  PetscCall(PetscOptionsSetValue(NULL, "-pc_sfdilu_order", order));
+  PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp));
+  PetscCall(KSPSetOperators(ksp, s->A, s->A));
+  PetscCall(KSPSetType(ksp, KSPGMRES));
+  PetscCall(KSPGMRESSetRestart(ksp, 100));
+  PetscCall(KSPSetTolerances(ksp, 1e-8, PETSC_CURRENT, PETSC_CURRENT, 2000));
+  PetscCall(KSPGetPC(ksp, &pc));
+  PetscCall(PCSetType(pc, PCSFDILU));
+  PetscCall(PCSetFromOptions(pc));
+  PetscCall(PetscMalloc1(repeat, &t));
+  for (int k = -1; k < repeat; k++) {
+    PetscCall(VecZeroEntries(s->y));
+    PetscCall(WallNow(&t0));
+    PetscCall(KSPSolve(ksp, s->b, s->y));
+    PetscCall(WallNow(&t1));
+    if (k >= 0) t[k] = t1 - t0;
+  }
+  *time = Median(t, repeat);
+  PetscCall(KSPGetIterationNumber(ksp, its));
+  PetscCall(PetscFree(t));
+  PetscCall(KSPDestroy(&ksp));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 int main(int argc, char **argv)
 {
   Smoother        s;
@@ -142,7 +177,8 @@ int main(int argc, char **argv)
   const char     *sweeps[2] = {"percolor", "syncfree"};
   Result          r[2];
   double          spmv = 0, gamg[2] = {0, 0};
-  PetscBool       withgamg = PETSC_FALSE, smoother = PETSC_TRUE;
+  PetscBool       withgamg = PETSC_FALSE, smoother = PETSC_TRUE, withversus = PETSC_FALSE;
+  char            versus[16] = "";
   BenchProvenance pv;
 
   PetscFunctionBeginUser;
@@ -155,6 +191,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetString(NULL, NULL, "-order", order, sizeof(order), NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-gamg", &withgamg, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-smoother", &smoother, NULL));
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-versus", versus, sizeof(versus), &withversus));
   PetscCall(BenchProblemCreate(&s.A, &s.x, &s.b, casename, sizeof(casename), &n, &nnz));
   PetscCall(VecDuplicate(s.b, &s.w));
   PetscCall(VecDuplicate(s.b, &s.y));
@@ -168,8 +205,25 @@ int main(int argc, char **argv)
   for (int k = 0; smoother && k < 2; k++) PetscCall(TimeSmoother(&s, coloring, sweeps[k], k ? order : "color", (int)warmup, (int)repeat, &r[k]));
   if (withgamg)
     for (int k = 0; k < 2; k++) PetscCall(TimeGAMG(&s, (PetscBool)k, &gamg[k], &its[k]));
-
   PetscCall(BenchProvenanceGet(argc, argv, &pv));
+  if (withversus) { /* the same sync-free smoother with another coloring (the baseline), in this process: apply, GMRES solve */
+    const char *cols[2] = {versus, coloring};
+    Result      rv;
+    double      solve[2];
+    PetscInt    vits[2];
+    PetscCall(PetscMemzero(&rv, sizeof(rv)));
+    PetscCall(TimeSmoother(&s, versus, "syncfree", order, (int)warmup, (int)repeat, &rv));
+    for (int k = 0; k < 2; k++) PetscCall(TimeSolve(&s, cols[k], order, 3, &solve[k], &vits[k]));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "\n%s: sync-free sweeps, %s coloring (%" PetscInt_FMT " colors) against %s (%" PetscInt_FMT " colors): apply %.4f against %.4f ms (%.2fx, %.2f against %.2f SpMVs); GMRES(100) to 1e-8 %" PetscInt_FMT " against %" PetscInt_FMT " iterations, %.2f against %.2f ms (%.2fx)\n", casename, coloring, r[1].colors, versus, rv.colors, 1e3 * r[1].apply, 1e3 * rv.apply, rv.apply / r[1].apply, r[1].apply / spmv, rv.apply / spmv, vits[1], vits[0], 1e3 * solve[1], 1e3 * solve[0], solve[0] / solve[1]));
+    if (json[0]) {
+      FILE *f;
+      PetscCall(PetscFOpen(PETSC_COMM_WORLD, json, "a", &f));
+      PetscCall(PetscFPrintf(PETSC_COMM_WORLD, f, "{\"benchmark\": \"sfdilu-coloring\", \"case\": \"%s\", \"rows\": %" PetscInt_FMT ", \"nnz\": %" PetscInt_FMT ", \"coloring\": \"%s\", \"colors\": %" PetscInt_FMT ", \"baseline_coloring\": \"%s\", \"baseline_colors\": %" PetscInt_FMT ", \"metric\": \"apply_s\", \"sfpc\": %.6e, \"baseline\": %.6e, \"ratio\": %.4f, \"spmv_s\": %.6e, \"gpu\": \"%s\", \"command\": \"%s\", \"date\": \"%s\"}\n", casename, n, nnz, coloring, r[1].colors, versus, rv.colors, r[1].apply, rv.apply, rv.apply / r[1].apply, spmv, pv.gpu, pv.cmd, pv.date));
+      PetscCall(PetscFPrintf(PETSC_COMM_WORLD, f, "{\"benchmark\": \"sfdilu-coloring\", \"case\": \"%s\", \"rows\": %" PetscInt_FMT ", \"nnz\": %" PetscInt_FMT ", \"coloring\": \"%s\", \"colors\": %" PetscInt_FMT ", \"baseline_coloring\": \"%s\", \"baseline_colors\": %" PetscInt_FMT ", \"metric\": \"gmres_solve_s\", \"sfpc\": %.6e, \"baseline\": %.6e, \"ratio\": %.4f, \"its_sfpc\": %" PetscInt_FMT ", \"its_baseline\": %" PetscInt_FMT ", \"gpu\": \"%s\", \"command\": \"%s\", \"date\": \"%s\"}\n", casename, n, nnz, coloring, r[1].colors, versus, rv.colors, solve[1], solve[0], solve[0] / solve[1], vits[1], vits[0], pv.gpu, pv.cmd, pv.date));
+      PetscCall(PetscFClose(PETSC_COMM_WORLD, f));
+    }
+  }
+
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "\n%s: %" PetscInt_FMT " rows, %" PetscInt_FMT " nonzeros, %s coloring: %" PetscInt_FMT " colors, sync-free sweeps in %s order; %s; SpMV %.4f ms\n", casename, n, nnz, coloring, r[1].colors, order, pv.gpu, 1e3 * spmv));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-10s %10s %10s %12s %12s %11s\n", "sweeps", "apply ms", "step ms", "set-up ms", "new vals ms", "apply/SpMV"));
   for (int k = 0; k < 2; k++) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-10s %10.4f %10.4f %12.3f %12.3f %11.2f\n", sweeps[k], 1e3 * r[k].apply, 1e3 * r[k].richardson, 1e3 * r[k].setup, 1e3 * r[k].resetup, r[k].apply / spmv));

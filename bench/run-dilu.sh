@@ -1,16 +1,19 @@
 #!/usr/bin/env bash
-# The sfdilu smoother benchmark, on the GPU host: bench/gpu-run bash bench/run-dilu.sh [quick|order|transpose]
+# The sfdilu smoother benchmark, on the GPU host: bench/gpu-run bash bench/run-dilu.sh [quick|order|transpose|coloring]
 # Writes one JSON record per case and metric to bench/results/sfdilu-<gpu>.json (copied to $OUT
 # when set) and prints the side-by-side tables (sync-free sweeps against the per-color variant).
 # order: the sync-free sweeps in color and in local order (-pc_sfdilu_order) on 7-point Poisson from
 # 128^3 to 256^3, to bench/results/sfdilu-order-<gpu>.json (about 4 minutes).
 # transpose: a few cases of the suite (every case records the transposed apply), to
 # bench/results/sfdilu-transpose-<gpu>.json (about 2 minutes).
+# coloring: the grid coloring (-pc_sfdilu_coloring grid, moduli 2 and 3) against JPL in the same process, apply and
+# GMRES(100) with sfdilu to 1e-8, to bench/results/sfdilu-coloring-<gpu>.json.
 set -eu
 gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1 | tr 'A-Z ' 'a-z-')
 out=bench/results/sfdilu-$gpu.json
 [ "${1:-}" = order ] && out=bench/results/sfdilu-order-$gpu.json
 [ "${1:-}" = transpose ] && out=bench/results/sfdilu-transpose-$gpu.json
+[ "${1:-}" = coloring ] && out=bench/results/sfdilu-coloring-$gpu.json
 mkdir -p bench/results; : > "$out"
 b=build/bench/dilu
 run() { echo "+ $b $*"; local t0=$SECONDS; $b -json "$out" "$@"; echo "  ($((SECONDS - t0)) s)"; }
@@ -18,6 +21,14 @@ if [ "${1:-}" = order ]; then
   for n in 128 144 160 182 200 256; do
     for o in color local; do run -case poisson7-$n-$o -problem poisson7 -n $n -order $o -repeat 5 -warmup 1; done
   done
+  [ -n "${OUT:-}" ] && cp "$out" "$OUT/" || true
+  exit 0
+fi
+if [ "${1:-}" = coloring ]; then # the grid coloring (moduli 2, 3) against JPL: sync-free apply, GMRES(100) iterations and time
+  for p in "poisson7-128:-problem poisson7 -n 128" "convdiff-128-pe100:-problem convdiff -n 128 -peclet 100" "aniso-128:-problem anisotropic -n 128 -aniso 0.001"; do
+    for m in 2 3; do run -case ${p%%:*}-grid$m ${p#*:} -coloring grid -pc_sfdilu_grid_modulus $m -versus jpl -repeat 10; done
+  done
+  run -case poisson7-256-grid2 -problem poisson7 -n 256 -coloring grid -pc_sfdilu_grid_modulus 2 -versus jpl -repeat 5 -warmup 1
   [ -n "${OUT:-}" ] && cp "$out" "$OUT/" || true
   exit 0
 fi

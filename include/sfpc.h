@@ -44,13 +44,17 @@ $  PCSFDILU_COLORING_AUTO   - greedy for a host matrix; for a GPU matrix jpl, or
 $  PCSFDILU_COLORING_GREEDY - greedy in natural order, on the host (fewest colors, sequential)
 $  PCSFDILU_COLORING_JPL    - Jones-Plassmann-Luby with min/max hash rounds (two colors per round), on the
                               device for a GPU matrix; the host computes the same coloring bit for bit
+$  PCSFDILU_COLORING_GRID   - for a structured grid: point (i, j, k), field f of dof, takes color
+                              f + dof (i mod m + m (j mod m + m (k mod m))), m = -pc_sfdilu_grid_modulus; the grid from
+                              a DMDA attached to the PC, or read from a 7-point pattern in natural order
 
    Level: intermediate
 E*/
 typedef enum {
   PCSFDILU_COLORING_AUTO,
   PCSFDILU_COLORING_GREEDY,
-  PCSFDILU_COLORING_JPL
+  PCSFDILU_COLORING_JPL,
+  PCSFDILU_COLORING_GRID
 } PCSFDILUColoringType;
 PETSC_EXTERN const char *const PCSFDILUColoringTypes[];
 

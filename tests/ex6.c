@@ -411,6 +411,23 @@ int main(int argc, char **argv)
       args: -problem poisson7 -n 4 -noref -dilu_pc_sfdilu_coloring_seed -1
       filter: Error: grep -E "out of range" | sed -e "s/^\[0\]PETSC ERROR: //"
 
+  # the grid coloring, the grid read from the 7-point pattern (tests/ex14.c has DMDAs): proper, DILU with it equals
+  # the reference; a pattern without a grid to read
+  testset:
+    args: -dilu_ksp_type gmres -dilu_pc_type sfdilu -dilu_ksp_gmres_restart 100 -dilu_pc_sfdilu_coloring grid
+    test:
+      suffix: grid_convdiff
+      args: -problem convdiff -n 6 -peclet 20 -dilu_pc_sfdilu_grid_modulus {{2 3}separate output}
+    test:
+      suffix: grid_none
+      args: -problem poisson27 -n 5 -noref
+      filter: Error: grep -E "needs the grid" | sed -e "s/^\[0\]PETSC ERROR: //"
+    test:
+      suffix: grid_global
+      nsize: 2
+      args: -problem poisson7 -n 4 -noref -dilu_pc_sfdilu_parallel
+      filter: Error: grep -E "not available" | sed -e "s/^\[0\]PETSC ERROR: //"
+
   test:
     suffix: gamg
     args: -problem convdiff -n 24 -peclet 20 -noref -gamg -dilu_pc_type sfdilu -dilu_ksp_type gmres -gamg_default_ksp_type gmres -gamg_default_pc_type gamg -gamg_dilu_richardson_ksp_type gmres -gamg_dilu_richardson_pc_type gamg -gamg_dilu_richardson_mg_levels_ksp_type richardson -gamg_dilu_richardson_mg_levels_pc_type sfdilu -gamg_dilu_richardson_pc_gamg_reuse_interpolation -gamg_dilu_chebyshev_ksp_type gmres -gamg_dilu_chebyshev_pc_type gamg -gamg_dilu_chebyshev_mg_levels_pc_type sfdilu
@@ -447,6 +464,12 @@ int main(int argc, char **argv)
     test:
       suffix: gpu_local_permuted
       args: -problem poisson27 -n 5 -permute 3 -dilu_pc_sfdilu_coloring jpl -dilu_pc_sfdilu_order local
+    test:
+      suffix: gpu_grid_convdiff
+      args: -problem convdiff -n 6 -peclet 20 -dilu_pc_sfdilu_coloring grid -dilu_pc_sfdilu_grid_modulus {{2 3}separate output}
+    test: # wider than L2's share: the grid's colors in the local order
+      suffix: gpu_grid_local
+      args: -problem convdiff -n 22 -peclet 20 -noref -dilu_pc_sfdilu_coloring grid -dilu_pc_sfdilu_order local -dilu_pc_sfdilu_local_window 512
     test:
       suffix: gpu_zeropivot
       args: -problem poisson7 -n 6 -zero -dilu_pc_sfdilu_coloring greedy

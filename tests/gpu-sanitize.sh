@@ -5,7 +5,7 @@
 # 3000 entries; SIP's GPU factorization, sync-free and level-synchronous, on a non-cubic grid, and with a zero pivot; the
 # grid layout's sweeps (ILU(0) and SIP, two tile lines per plane, Dirichlet rows, chunks of 4 and 2, blocks of 8 and 2 planes) and its
 # Richardson iteration with the residual fused into the forward sweep (tile tasks, flags, norm partial sums); the
-# GPU multicolor DILU (JPL and greedy colorings, both sweep variants, the local order, a nonsymmetric pattern, a zero
+# GPU multicolor DILU (JPL, greedy and grid colorings, both sweep variants, the local order, a nonsymmetric pattern, a zero
 # pivot with shifts, the fused Richardson step under GAMG, the transposed applies of ex13 in color and local order and of a failed E); the GPU adaptive FSAI set-up (search
 # variants with the filter and the row limit, a NaN, a Cholesky breakdown, the values-only re-set-up, the split apply);
 # the gathered aFSAI set-up on mpiaijcusparse (one rank); host vectors through each GPU PC's device copies (ex12); on 2 ranks (mpicases, each rank under its own
@@ -39,6 +39,7 @@ cases=(
   "$ex6 -dll_append $lib $dilu -problem convdiff -n 5 -peclet 20 -asymmetric -dilu_pc_sfdilu_coloring jpl"
   "$ex6 -dll_append $lib $dilu -problem convdiff -n 5 -peclet 20 -asymmetric -dilu_pc_sfdilu_coloring jpl -dilu_pc_sfdilu_order local -dilu_pc_sfdilu_local_window 64"
   "$ex6 -dll_append $lib $dilu -problem poisson27 -n 5 -permute 3 -dilu_pc_sfdilu_coloring greedy -dilu_pc_sfdilu_sweep percolor"
+  "$ex6 -dll_append $lib $dilu -problem convdiff -n 5 -peclet 20 -dilu_pc_sfdilu_coloring grid -dilu_pc_sfdilu_grid_modulus 3"
   "$ex13 -device -problem convdiff -n 5 -peclet 5 -asymmetric -bicg_ksp_type bicg -bicg_pc_type sfdilu -bicg_pc_sfdilu_coloring jpl -dilu_pc_sfdilu_coloring jpl"
   "$ex13 -device -problem convdiff -n 8 -peclet 5 -asymmetric -bicg_ksp_type bicg -bicg_pc_type sfdilu -bicg_pc_sfdilu_order local -bicg_pc_sfdilu_local_window 64 -dilu_pc_sfdilu_order local -dilu_pc_sfdilu_local_window 64"
   "$ex6 -dll_append $lib $dilu -problem poisson7 -n 5 -zero -dilu_pc_sfdilu_coloring greedy -dilu_pc_sfdilu_shift_type nonzero -dilu_pc_sfdilu_shift_amount 1e-2"

@@ -2,8 +2,8 @@
    The GPU multicolor DILU (PCSFDILU on MATSEQAIJCUSPARSE), from PETSc's device CSR; nothing of
    the matrix goes to the host.
 
-   Per nonzero pattern: the rows are colored (JPL on the device, sfdilu.h; or greedy on the host
-   from a copy of the pattern), sorted by (color, row), and A's pattern is permuted symmetrically
+   Per nonzero pattern: the rows are colored (JPL or the grid's residues on the device, sfdilu.h; or
+   greedy on the host from a copy of the pattern), sorted by (color, row), and A's pattern is permuted symmetrically
    into that order, P A P^T: a proper coloring leaves no same-color entry off the diagonal, so its
    strictly lower part is L_c and its upper part U_c. The sync-free engine (src/mat/hybsf)
    analyses that pattern once: its dependency levels are the colors (or fewer, where a color
@@ -375,6 +375,24 @@ static PetscErrorCode ColorJPL_Device(SFDILU *s, PetscInt n, const int *ai, cons
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The grid coloring (sfdilu.h); a coupling of two rows of one color is kept in *bad as (row << 32 | column), the smallest. */
+__global__ void GridColors(int n, SFDILUGrid g, int *color)
+{
+  const int r = blockIdx.x * blockDim.x + threadIdx.x;
+  if (r < n) color[r] = (int)SFDILUGridColor(&g, r);
+}
+
+__global__ void GridCheck(int n, const int *__restrict__ ai, const int *__restrict__ aj, const int *__restrict__ color, unsigned long long *bad)
+{
+  const int r = blockIdx.x * blockDim.x + threadIdx.x;
+  if (r >= n) return;
+  for (int k = ai[r]; k < ai[r + 1]; k++)
+    if (aj[k] != r && color[aj[k]] == color[r]) {
+      atomicMin(bad, (unsigned long long)r << 32 | (unsigned)aj[k]);
+      return;
+    }
+}
+
 /* Greedy on the host, from a host copy of the device pattern (the host arrays of a GPU matrix may be stale); tpos on the device. */
 static PetscErrorCode ColorGreedy_Device(SFDILU *s, PetscInt n, PetscInt nnz, const int *ai, const int *aj, cudaStream_t stream)
 {
@@ -389,6 +407,33 @@ static PetscErrorCode ColorGreedy_Device(SFDILU *s, PetscInt n, PetscInt nnz, co
   PetscCallCUDA(cudaMemcpyAsync(s->dev->color, hc, sizeof(int) * n, cudaMemcpyHostToDevice, stream));
   PetscCallCUDA(cudaStreamSynchronize(stream));
   PetscCall(PetscFree3(hi, hj, hc));
+  TransposePositions<<<Blocks(n), TPB, 0, stream>>>((int)n, ai, aj, s->dev->tpos, NULL);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The grid coloring on the device (s->grid, or one read from the 7-point pattern), checked against every entry; also tpos. */
+static PetscErrorCode ColorGrid_Device(SFDILU *s, PetscInt n, const int *ai, const int *aj, cudaStream_t stream)
+{
+  unsigned long long *dbad, bad = ~0ULL;
+
+  PetscFunctionBegin;
+  if (!s->grid.dim) {
+    PetscInt dims[3];
+    PetscCall(SFPCGridGuess_Device(n, ai, aj, dims));
+    PetscCall(SFDILUGridFromDims(s, dims));
+  }
+  s->ncolors = SFDILUGridColors(&s->grid);
+  PetscCallCUDA(cudaMallocAsync(&dbad, sizeof(bad), stream));
+  PetscCallCUDA(cudaMemcpyAsync(dbad, &bad, sizeof(bad), cudaMemcpyHostToDevice, stream));
+  GridColors<<<Blocks(n), TPB, 0, stream>>>((int)n, s->grid, s->dev->color);
+  GridCheck<<<Blocks(n), TPB, 0, stream>>>((int)n, ai, aj, s->dev->color, dbad);
+  PetscCallCUDA(cudaMemcpyAsync(&bad, dbad, sizeof(bad), cudaMemcpyDeviceToHost, stream));
+  PetscCallCUDA(cudaStreamSynchronize(stream));
+  PetscCallCUDA(cudaFreeAsync(dbad, stream));
+  if (bad != ~0ULL) {
+    const PetscInt r = (PetscInt)(bad >> 32);
+    PetscCall(SFDILUGridNotProper(&s->grid, r, (PetscInt)(bad & 0xffffffffULL), SFDILUGridColor(&s->grid, r)));
+  }
   TransposePositions<<<Blocks(n), TPB, 0, stream>>>((int)n, ai, aj, s->dev->tpos, NULL);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -541,6 +586,7 @@ PetscErrorCode SFDILUColor_Device(SFDILU *s, Mat A)
   PetscCallCUDA(cudaMallocAsync(&D->yp, sizeof(PetscScalar) * PetscMax(n, 1), stream));
   s->colored = s->coloring == PCSFDILU_COLORING_AUTO ? AutoColoring(n) : s->coloring;
   if (s->colored == PCSFDILU_COLORING_JPL) PetscCall(ColorJPL_Device(s, n, ai, aj, stream));
+  else if (s->colored == PCSFDILU_COLORING_GRID) PetscCall(ColorGrid_Device(s, n, ai, aj, stream));
   else PetscCall(ColorGreedy_Device(s, n, D->nnz, ai, aj, stream));
   PetscCall(SortRows(s, n, ai, aj, stream));
   LowerPositions<<<Blocks(n), TPB, 0, stream>>>((int)n, ai, aj, D->color, D->tpos);

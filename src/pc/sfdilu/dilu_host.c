@@ -4,6 +4,7 @@
    each color's rows can run at once; here they simply run in (color, row) order.
 */
 #include "sfdilu.h"
+#include <sfpc/private/trifactor.h>
 
 /* Position of column c in row r (columns sorted), or -1. */
 static PetscInt FindSorted(const PetscInt ai[], const PetscInt aj[], PetscInt r, PetscInt c)
@@ -87,26 +88,57 @@ static PetscErrorCode ColorJPL(PetscInt n, const PetscInt ai[], const PetscInt a
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/*
-   Colors the rows of the sequential pattern (n, ai, aj) by type (greedy or jpl), then renumbers
-   the colors used as 0, 1, ... in their order (JPL may leave a round's minimum color empty).
-*/
-PetscErrorCode SFDILUColorRows_Host(PetscInt n, const PetscInt ai[], const PetscInt aj[], PCSFDILUColoringType type, PetscInt seed, PetscInt color[], PetscInt *ncolors)
+/* Renumbers the colors used among 0 .. nc - 1 as 0, 1, ... in their order (JPL may leave a round's minimum color empty, a small box some of the grid's). */
+static PetscErrorCode SqueezeColors(PetscInt n, PetscInt nc, PetscInt color[], PetscInt *ncolors)
 {
-  PetscInt *ti, *tj, *map, nc = 0;
+  PetscInt *map;
 
   PetscFunctionBegin;
-  PetscCall(TransposePattern(n, ai, aj, &ti, &tj));
-  if (type == PCSFDILU_COLORING_JPL) PetscCall(ColorJPL(n, ai, aj, ti, tj, seed, color, &nc));
-  else PetscCall(ColorGreedy(n, ai, aj, ti, tj, color, &nc));
   PetscCall(PetscCalloc1(nc + 1, &map));
   for (PetscInt r = 0; r < n; r++) map[color[r]] = 1;
   *ncolors = 0;
   for (PetscInt c = 0; c < nc; c++) map[c] = map[c] ? (*ncolors)++ : -1;
   for (PetscInt r = 0; r < n; r++) color[r] = map[color[r]];
   PetscCall(PetscFree(map));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Colors the rows of the sequential pattern (n, ai, aj) by type (greedy or jpl), colors squeezed. */
+PetscErrorCode SFDILUColorRows_Host(PetscInt n, const PetscInt ai[], const PetscInt aj[], PCSFDILUColoringType type, PetscInt seed, PetscInt color[], PetscInt *ncolors)
+{
+  PetscInt *ti, *tj, nc = 0;
+
+  PetscFunctionBegin;
+  PetscCall(TransposePattern(n, ai, aj, &ti, &tj));
+  if (type == PCSFDILU_COLORING_JPL) PetscCall(ColorJPL(n, ai, aj, ti, tj, seed, color, &nc));
+  else PetscCall(ColorGreedy(n, ai, aj, ti, tj, color, &nc));
+  PetscCall(SqueezeColors(n, nc, color, ncolors));
   PetscCall(PetscFree(ti));
   PetscCall(PetscFree(tj));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The grid coloring's error where an entry a_rc couples two rows of one color (couplings beyond the stencil the modulus allows, or a periodic wrap). */
+PetscErrorCode SFDILUGridNotProper(const SFDILUGrid *g, PetscInt r, PetscInt c, PetscInt color)
+{
+  SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "-pc_sfdilu_coloring grid is not a proper coloring of this matrix: rows %" PetscInt_FMT " and %" PetscInt_FMT " are coupled and both take color %" PetscInt_FMT " (grid box %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT ", %" PetscInt_FMT " fields, modulus %" PetscInt_FMT "): a coupling farther than %" PetscInt_FMT " points along each axis, or across a periodic boundary whose length is not a multiple of the modulus; raise -pc_sfdilu_grid_modulus or take another -pc_sfdilu_coloring", r, c, color, g->size[0], g->size[1], g->size[2], g->dof, g->m, g->m - 1);
+}
+
+/* The grid's colors of the n rows (s->grid, or one read from A's 7-point pattern where it has none), checked against every entry, squeezed. */
+static PetscErrorCode ColorGrid(SFDILU *s, PetscInt n, const PetscInt ai[], const PetscInt aj[])
+{
+  PetscFunctionBegin;
+  if (!s->grid.dim) {
+    PetscInt dims[3] = {0, 0, 0}, r0, nr;
+    SFPCGridGuessRows(n, &r0, &nr);
+    if (nr) PetscCall(SFPCGridGuess(n, r0, nr, ai + r0, aj + ai[r0], dims));
+    PetscCall(SFDILUGridFromDims(s, dims));
+  }
+  for (PetscInt r = 0; r < n; r++) s->color[r] = SFDILUGridColor(&s->grid, r);
+  for (PetscInt r = 0; r < n; r++)
+    for (PetscInt k = ai[r]; k < ai[r + 1]; k++)
+      if (aj[k] != r && s->color[aj[k]] == s->color[r]) PetscCall(SFDILUGridNotProper(&s->grid, r, aj[k], s->color[r]));
+  PetscCall(SqueezeColors(n, SFDILUGridColors(&s->grid), s->color, &s->ncolors));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -123,9 +155,10 @@ PetscErrorCode SFDILUColor_Host(SFDILU *s, Mat A)
   PetscCall(MatGetRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &n, &ai, &aj, &done));
   PetscCheck(done, PETSC_COMM_SELF, PETSC_ERR_SUP, "SFPC cannot read the CSR structure of this matrix");
   s->n       = n;
-  s->colored = s->coloring == PCSFDILU_COLORING_JPL ? PCSFDILU_COLORING_JPL : PCSFDILU_COLORING_GREEDY;
+  s->colored = s->coloring == PCSFDILU_COLORING_AUTO ? PCSFDILU_COLORING_GREEDY : s->coloring;
   PetscCall(PetscMalloc5(n, &s->color, n, &s->order, n + 1, &s->cstart, PetscMax(ai[n], 1), &s->tpos, n, &s->einv));
-  PetscCall(SFDILUColorRows_Host(n, ai, aj, s->colored, s->seed, s->color, &s->ncolors));
+  if (s->colored == PCSFDILU_COLORING_GRID) PetscCall(ColorGrid(s, n, ai, aj));
+  else PetscCall(SFDILUColorRows_Host(n, ai, aj, s->colored, s->seed, s->color, &s->ncolors));
   PetscCall(PetscArrayzero(s->cstart, n + 1));
   for (PetscInt r = 0; r < n; r++) s->cstart[s->color[r] + 1]++;
   for (PetscInt c = 0; c < s->ncolors; c++) s->cstart[c + 1] += s->cstart[c];

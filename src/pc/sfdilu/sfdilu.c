@@ -7,8 +7,9 @@
    block-Jacobi style.
 */
 #include "sfdilu.h"
+#include <petscdmda.h>
 
-const char *const PCSFDILUColoringTypes[] = {"auto", "greedy", "jpl", "PCSFDILUColoringType", "PCSFDILU_COLORING_", NULL};
+const char *const PCSFDILUColoringTypes[] = {"auto", "greedy", "jpl", "grid", "PCSFDILUColoringType", "PCSFDILU_COLORING_", NULL};
 const char *const PCSFDILUSweepTypes[]    = {"auto", "syncfree", "percolor", "PCSFDILUSweepType", "PCSFDILU_SWEEP_", NULL};
 const char *const PCSFDILUOrderTypes[]    = {"auto", "color", "local", "PCSFDILUOrderType", "PCSFDILU_ORDER_", NULL};
 
@@ -67,6 +68,49 @@ static PetscErrorCode SFDILUSetUpValues(SFDILU *s, Mat Ad, PetscReal shift, Pets
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The grid coloring's grid from dims read off the pattern (SFPCGridGuess(): a 7-point stencil in natural order, one field), or the error of having none. */
+PetscErrorCode SFDILUGridFromDims(SFDILU *s, const PetscInt dims[3])
+{
+  PetscFunctionBegin;
+  PetscCheck(dims[0] > 0, PETSC_COMM_SELF, PETSC_ERR_USER_INPUT, "-pc_sfdilu_coloring grid needs the grid: attach a DMDA to the PC (KSPSetDM()/PCSetDM()), or give a matrix whose pattern is a 7-point stencil in natural order (none could be read from this one's)");
+  s->grid.dof = 1;
+  s->grid.m   = s->gridmod;
+  s->grid.dim = 3;
+  for (int d = 0; d < 3; d++) {
+    s->grid.start[d] = 0;
+    s->grid.size[d]  = dims[d];
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+   The grid coloring's grid from a DMDA attached to the PC (any dimension, fields and stencil), whose rows on
+   this rank are in PETSc's ordering the points of its box, fields fastest; the modulus at least the stencil
+   width + 1. Without a DMDA the grid is read from the pattern when the rows are colored (dim 0 until then).
+*/
+static PetscErrorCode SFDILUGridFromDM(PC pc, Mat A, SFDILU *s)
+{
+  PetscBool isda = PETSC_FALSE;
+  PetscInt  dim, dof, sw, nrows, xs[3], xm[3];
+
+  PetscFunctionBegin;
+  s->grid.dim = 0;
+  if (pc->dm) PetscCall(PetscObjectTypeCompare((PetscObject)pc->dm, DMDA, &isda));
+  if (!isda) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(DMDAGetInfo(pc->dm, &dim, NULL, NULL, NULL, NULL, NULL, NULL, &dof, &sw, NULL, NULL, NULL, NULL));
+  PetscCall(DMDAGetCorners(pc->dm, &xs[0], &xs[1], &xs[2], &xm[0], &xm[1], &xm[2]));
+  PetscCall(MatGetLocalSize(A, &nrows, NULL));
+  PetscCheck(nrows == dof * xm[0] * xm[1] * xm[2], PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "-pc_sfdilu_coloring grid: the PC's DMDA has %" PetscInt_FMT " unknowns on this rank but the matrix %" PetscInt_FMT " rows", dof * xm[0] * xm[1] * xm[2], nrows);
+  s->grid.dim = dim;
+  s->grid.dof = dof;
+  s->grid.m   = PetscMax(s->gridmod, sw + 1);
+  for (int d = 0; d < 3; d++) {
+    s->grid.start[d] = d < dim ? xs[d] : 0;
+    s->grid.size[d]  = d < dim ? xm[d] : 1;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode PCSetUp_SFDILU(PC pc)
 {
   SFDILU   *s = (SFDILU *)pc->data;
@@ -92,6 +136,8 @@ static PetscErrorCode PCSetUp_SFDILU(PC pc)
     PetscCall(VecDestroy(&s->yd));
     s->ondevice         = ondevice;
     s->coloring_changed = PETSC_FALSE;
+    PetscCheck(!(s->parallel && s->coloring == PCSFDILU_COLORING_GRID), PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "-pc_sfdilu_coloring grid is not available with -pc_sfdilu_parallel, which colors the global rows by JPL");
+    if (s->coloring == PCSFDILU_COLORING_GRID) PetscCall(SFDILUGridFromDM(pc, Ad, s));
     if (s->parallel) PetscCall(SFDILUColor_Global(s, Ad));
     else if (ondevice) PetscCall(SFDILUColor_Device(s, Ad));
     else PetscCall(SFDILUColor_Host(s, Ad));
@@ -249,11 +295,15 @@ static PetscErrorCode PCSetFromOptions_SFDILU(PC pc, PetscOptionItems PetscOptio
     PCSFDILUColoringType coloring = s->coloring;
     PetscInt             seed     = s->seed;
     PetscCall(PetscOptionsEnum("-pc_sfdilu_coloring", "Coloring: greedy (host), jpl (device for a GPU matrix; the host computes the same), auto: greedy for host matrices and GPU ones of up to 2^14 rows, jpl for larger GPU ones", "PCSFDILU", PCSFDILUColoringTypes, (PetscEnum)coloring, (PetscEnum *)&coloring, NULL));
+    PetscInt             gridmod  = s->gridmod;
     PetscCall(PetscOptionsInt("-pc_sfdilu_coloring_seed", "Seed of the JPL coloring's hash", "PCSFDILU", seed, &seed, &set));
     PetscCheck(!set || seed >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_sfdilu_coloring_seed %" PetscInt_FMT " is out of range: it must be nonnegative", seed);
-    if (coloring != s->coloring || seed != s->seed) s->coloring_changed = PETSC_TRUE;
+    PetscCall(PetscOptionsInt("-pc_sfdilu_grid_modulus", "Grid coloring: point (i, j, k) takes color (i mod m) + m (j mod m) + m^2 (k mod m) per field (at least a DMDA's stencil width + 1)", "PCSFDILU", gridmod, &gridmod, &set));
+    PetscCheck(!set || (gridmod >= 2 && gridmod <= 64), PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_sfdilu_grid_modulus %" PetscInt_FMT " is out of range: it must be in [2, 64]", gridmod);
+    if (coloring != s->coloring || seed != s->seed || gridmod != s->gridmod) s->coloring_changed = PETSC_TRUE;
     s->coloring = coloring;
     s->seed     = seed;
+    s->gridmod  = gridmod;
   }
   {
     PetscBool parallel = s->parallel;
@@ -288,7 +338,9 @@ static PetscErrorCode PCView_SFDILU(PC pc, PetscViewer viewer)
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &isascii));
   if (!isascii) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscViewerASCIIPrintf(viewer, "  multicolor DILU on the %s%s, %" PetscInt_FMT " rows, %" PetscInt_FMT " colors (%s), omega %g\n", s->ondevice ? "GPU" : "host", s->glob ? ", global across ranks" : "", s->n, s->ncolors,
-                                   s->colored == PCSFDILU_COLORING_JPL ? "JPL" : "greedy, natural order", (double)s->omega));
+                                   s->colored == PCSFDILU_COLORING_JPL ? "JPL" : (s->colored == PCSFDILU_COLORING_GRID ? "grid" : "greedy, natural order"), (double)s->omega));
+  if (s->colored == PCSFDILU_COLORING_GRID)
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  grid coloring: modulus %" PetscInt_FMT ", %" PetscInt_FMT " field(s), box %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT "\n", s->grid.m, s->grid.dof, s->grid.size[0], s->grid.size[1], s->grid.size[2]));
   if (s->shifted > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  diagonal shifted by %g\n", (double)s->shifted));
   if (s->failure != PC_NOERROR) PetscCall(PetscViewerASCIIPrintf(viewer, "  DILU diagonal FAILED (%s) in row %" PetscInt_FMT "\n", PCFailedReasons[s->failure], s->failrow));
   if (s->ondevice && s->dev) PetscCall(SFDILUView_Device(s, viewer));
@@ -371,9 +423,13 @@ PetscErrorCode PCSFDILUGetColoring(PC pc, PetscInt *ncolors, const PetscInt *col
 .  -pc_sfdilu_zeropivot <100*eps> - E_i fails when |E_i| <= zeropivot * sum_j |a_ij|
 .  -pc_sfdilu_shift_type <none,nonzero> - on a failed E_i, fail the PC or redo with A + a I, a doubled until none fails
 .  -pc_sfdilu_shift_amount <100*eps> - the first a, relative to the largest row sum of |A|
-.  -pc_sfdilu_coloring <auto,greedy,jpl> - greedy (on the host) or Jones-Plassmann-Luby (on the device for a GPU matrix); auto: greedy for
-   host matrices and GPU ones of up to 2^14 rows (GAMG's coarse levels: fewer colors, shorter sweeps), jpl for larger GPU ones
+.  -pc_sfdilu_coloring <auto,greedy,jpl,grid> - greedy (on the host) or Jones-Plassmann-Luby (on the device for a GPU matrix); auto: greedy for
+   host matrices and GPU ones of up to 2^14 rows (GAMG's coarse levels: fewer colors, shorter sweeps), jpl for larger GPU ones;
+   grid: by the residues of a structured grid's coordinates (a `DMDA` attached to the PC, or a 7-point pattern in natural order),
+   checked against every entry
 .  -pc_sfdilu_coloring_seed <0> - seed of the JPL hash
+.  -pc_sfdilu_grid_modulus <2> - the grid coloring's m (at least a DMDA's stencil width + 1): field f of point (i, j, k) takes color
+   f + dof ((i mod m) + m (j mod m) + m^2 (k mod m))
 .  -pc_sfdilu_parallel <false> - the global multicolor DILU of the whole MPI matrix (JPL on global rows; before each color
    only the ghosts of the previous color are exchanged; the coloring rounds, E and the sweeps on the GPU for a CUSPARSE matrix,
    bitwise the host's), whose iterations do not depend on the number of ranks, instead of one DILU per diagonal block
@@ -415,6 +471,7 @@ PetscErrorCode PCCreate_SFDILU(PC pc)
   s->failrow   = -1;
   s->ordered   = PCSFDILU_ORDER_COLOR;
   s->localwindow = 1 << 18; /* bench/README.md, sfdilu: the fastest of 2^16 to 2^20 at 256^3 on an H100 */
+  s->gridmod     = 2;
   PetscCall(SFPCTriOptionsDefault(&s->engine));
   s->engine.lower      = PETSC_TRUE; /* (I + L_c E^{-1}) u = r */
   s->engine.upper      = PETSC_TRUE; /* (E + U_c) y = u */

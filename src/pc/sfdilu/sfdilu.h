@@ -63,6 +63,34 @@ static inline SFDILU_HOSTDEVICE void SFDILUVisit(int r, unsigned hr, int c, int 
   if (!SFDILUBeats(hc, c, hr, r)) *ismin = 0;
 }
 
+/*
+   The grid coloring (PCSFDILU_COLORING_GRID): field f of point (i, j, k) takes color
+   f + dof (i mod m + m (j mod m + m (k mod m))). Two points at most m - 1 apart along every axis differ in
+   at least one residue, so the coloring is proper for any stencil of width below m (7 or 27 points with
+   m = 2). And a row's neighbours of one color are its own color's rows shifted by one offset: rows that
+   follow one another in a color read neighbours that follow one another in the other, whole sectors for
+   the GPU sweeps, where the colors of a JPL coloring scatter them.
+*/
+typedef struct {
+  PetscInt dof, m;
+  PetscInt start[3], size[3]; /* the block's box of points (x fastest): global corner and extent, 1 along absent axes */
+  PetscInt dim;               /* 0: no grid */
+} SFDILUGrid;
+
+static inline SFDILU_HOSTDEVICE PetscInt SFDILUGridColor(const SFDILUGrid *g, PetscInt r)
+{
+  const PetscInt f = r % g->dof, p = r / g->dof, i = g->start[0] + p % g->size[0], j = g->start[1] + (p / g->size[0]) % g->size[1], k = g->start[2] + p / (g->size[0] * g->size[1]);
+  return f + g->dof * (i % g->m + g->m * (j % g->m + g->m * (k % g->m)));
+}
+
+/* Colors the grid coloring may use: dof m^dim (some possibly empty on a small box). */
+static inline PetscInt SFDILUGridColors(const SFDILUGrid *g)
+{
+  PetscInt nc = g->dof;
+  for (PetscInt d = 0; d < g->dim; d++) nc *= g->m;
+  return nc;
+}
+
 typedef struct _n_SFDILUDevice *SFDILUDevice;
 typedef struct _n_SFDILUGlobal *SFDILUGlobal;
 
@@ -79,11 +107,13 @@ typedef struct {
   PCSFDILUOrderType    gpuorder; /* GPU: row order of the sweeps */
   PetscInt             localwindow; /* GPU, local order: keys per window (the sweeps are dispatched by windows of half as many rows) */
   SFPCTriOptions       engine; /* GPU: how the sync-free sweeps are stored and scheduled */
+  PetscInt             gridmod; /* m of the grid coloring */
   PetscBool            coloring_changed; /* the coloring options changed since the last coloring */
 
   /* per nonzero pattern */
   PetscBool            ondevice;
-  PCSFDILUColoringType colored; /* greedy or jpl: what the coloring was */
+  PCSFDILUColoringType colored; /* greedy, jpl or grid: what the coloring was */
+  SFDILUGrid           grid;    /* of the grid coloring */
   PCSFDILUOrderType    ordered; /* color or local: the GPU row order taken with it */
   PetscBool            beyondl2; /* GPU: a vector of n entries takes more than 40% of L2 (SFDILUBeyondL2()) */
   PetscInt             n, ncolors;
@@ -106,6 +136,8 @@ typedef struct {
 } SFDILU;
 
 PETSC_INTERN PetscErrorCode SFDILUColorRows_Host(PetscInt, const PetscInt[], const PetscInt[], PCSFDILUColoringType, PetscInt, PetscInt[], PetscInt *);
+PETSC_INTERN PetscErrorCode SFDILUGridNotProper(const SFDILUGrid *, PetscInt, PetscInt, PetscInt);
+PETSC_INTERN PetscErrorCode SFDILUGridFromDims(SFDILU *, const PetscInt[3]);
 PETSC_INTERN PetscErrorCode SFDILUColor_Host(SFDILU *, Mat);
 PETSC_INTERN PetscErrorCode SFDILUSetUp_Host(SFDILU *, Mat, PetscReal, PetscReal *);
 PETSC_INTERN PetscErrorCode SFDILUApply_Host(SFDILU *, PetscBool, const PetscScalar[], PetscScalar[], PetscScalar[]);
