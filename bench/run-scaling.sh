@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The MPI scaling benchmark (bench/scaling.c) on a GPU host with 4 GPUs, one rank per GPU:
-#   bench/gpu-run bash bench/run-scaling.sh [weak|global|global-large|strong|convdiff|gamg|gamg-small|gamg-levels|gamg-2m|gamg-4m|gamg-threshold]...
+#   bench/gpu-run bash bench/run-scaling.sh [weak|global|global-large|strong|convdiff|gamg|gamg-small|gamg-levels|gamg-2m|gamg-4m|gamg-threshold|gamg-grid]...
 # weak:     3-D Poisson, about 2*10^7 rows per GPU (271^3, 342^3, 431^3 on 1, 2, 4 GPUs): PETSc's
 #           block-Jacobi ILU(0) and every SFPC block-Jacobi PC (sfilu, SIP, sfdilu, afsai).
 # global:   the same at about 5*10^6 rows per GPU (171^3, 215^3, 271^3), with the two global modes
@@ -18,6 +18,8 @@
 #           2*10^6 rows (126^3), anisotropic and convection-diffusion, GAMG's defaults, sfdilu on every level and
 #           on the finest level only. gamg-4m: the anisotropic one at 4.1*10^6 rows (160^3), where the
 #           finest level's sfdilu takes the local row order, GAMG's defaults against sfdilu on the finest level.
+#           gamg-grid: the anisotropic problem at 2*10^6 and 4.1*10^6 rows, GAMG's defaults against the
+#           finest level's sfdilu with the JPL and with the grid coloring.
 #           gamg-threshold: the anisotropic problem at 10^6 and 2*10^6 rows with GAMG's aggregation threshold
 #           at 0.01 (weak z couplings dropped: aggregates in x-y planes) for both, defaults against the finest
 #           level's sfdilu (RUN_LIMIT=300: GAMG's set-up takes longer with the threshold).
@@ -50,6 +52,7 @@ for series in "${@:-weak}"; do
   gamg-2m) for pr in "anisotropic -aniso 1e-3" "convdiff -peclet 20"; do run 1 -series gamg-2m -problem $pr -n 126 -rtol 1e-8 -repeat 5 -configs gamg,gamg-sfdilu,gamg-sfdilu-top; done ;;
   gamg-threshold) th="-gamg_pc_gamg_threshold 0.01 -gamg-sfdilu-top_pc_gamg_threshold 0.01"
     for n in 100 126; do run 1 -series gamg-threshold -problem anisotropic -aniso 1e-3 -n $n -rtol 1e-8 -repeat 5 -configs gamg,gamg-sfdilu-top $th; done ;;
+  gamg-grid) for n in 126 160; do run 1 -series gamg-grid -problem anisotropic -aniso 1e-3 -n $n -rtol 1e-8 -repeat 5 -configs gamg,gamg-sfdilu-top,gamg-sfdilu-top-grid; done ;;
   gamg-4m) run 1 -series gamg-4m -problem anisotropic -aniso 1e-3 -n 160 -rtol 1e-8 -repeat 5 -configs gamg,gamg-sfdilu-top ;;
   gamg) for pn in 1:136 2:171 4:215; do run ${pn%:*} -series weak -problem poisson7 -n ${pn#*:} -rtol 1e-8 -configs gamg,gamg-sfdilu,gamg-afsai; done ;;
   *) echo "unknown series $series"; exit 1 ;;

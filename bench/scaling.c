@@ -31,6 +31,7 @@ static const struct {
   {"gamg-sfdilu-1", "GAMG, sfdilu Richardson smoothers, one step before and after", "-ksp_type gmres -pc_type gamg -mg_levels_ksp_type richardson -mg_levels_pc_type sfdilu -mg_levels_ksp_max_it 1"},
   {"gamg-sfdilu-fine", "GAMG, sfdilu Richardson smoothers (1 step) on levels 3 and up, GAMG's defaults on levels 1-2", "-ksp_type gmres -pc_type gamg -mg_levels_ksp_type richardson -mg_levels_pc_type sfdilu -mg_levels_ksp_max_it 1 -mg_levels_1_ksp_type chebyshev -mg_levels_1_pc_type jacobi -mg_levels_1_ksp_max_it 2 -mg_levels_2_ksp_type chebyshev -mg_levels_2_pc_type jacobi -mg_levels_2_ksp_max_it 2"},
   {"gamg-sfdilu-top", "GAMG, sfdilu Richardson smoother (1 step) on the finest level, GAMG's defaults below", "-ksp_type gmres -pc_type gamg -mg_fine_ksp_type richardson -mg_fine_pc_type sfdilu -mg_fine_ksp_max_it 1"},
+  {"gamg-sfdilu-top-grid", "GAMG, sfdilu Richardson smoother (1 step, grid coloring) on the finest level, GAMG's defaults below", "-ksp_type gmres -pc_type gamg -mg_fine_ksp_type richardson -mg_fine_pc_type sfdilu -mg_fine_ksp_max_it 1 -mg_fine_pc_sfdilu_coloring grid"},
   {"gamg-sfdilu-top2", "GAMG, sfdilu Richardson smoother (2 steps) on the finest level, GAMG's defaults below", "-ksp_type gmres -pc_type gamg -mg_fine_ksp_type richardson -mg_fine_pc_type sfdilu"},
   {"gamg-afsai", "GAMG, afsai Chebyshev smoothers", "-ksp_type cg -pc_type gamg -mg_levels_pc_type afsai"},
 };

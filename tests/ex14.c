@@ -3,7 +3,7 @@ static char help[] = "PCSFDILU's grid coloring (-pc_sfdilu_coloring grid) on mat
                      "rank's box). The colors must be the residues of the points' global coordinates (field f of point (i, j, k):\n"
                      "f + dof (i mod m + m (j mod m + m (k mod m)))), proper for the matrix, and GMRES with the grid-colored DILU\n"
                      "must converge; the same on an aijcusparse matrix with -dm_mat_type aijcusparse -dm_vec_type cuda.\n"
-                     "Options: -dim, -n (points per axis), -dof, -box (box stencil), -width (stencil width), -periodic,\n"
+                     "Options: -dim, -n (points per axis), -dof, -box (box stencil), -width (stencil width; the modulus is at least width + 1), -periodic,\n"
                      "-mismatch (a DMDA of another size attached to the PC: an error). The PC's options carry the prefix dilu_.\n";
 
 #include <petscdmda.h>
@@ -115,7 +115,7 @@ int main(int argc, char **argv)
   Vec                b, x;
   KSP                ksp;
   PC                 pc;
-  PetscInt           dim = 3, n = 9, dof = 1, width = 1, its, m = 2;
+  PetscInt           dim = 3, n = 9, dof = 1, width = 1, its, m = 3;
   PetscBool          box = PETSC_FALSE, periodic = PETSC_FALSE, mismatch = PETSC_FALSE;
   KSPConvergedReason reason;
   DMBoundaryType     bd;
@@ -186,8 +186,8 @@ int main(int argc, char **argv)
     suffix: box3d
     args: -dim 3 -n 8 -box
   test:
-    suffix: modulus3
-    args: -dim 3 -n 9 -dilu_pc_sfdilu_grid_modulus 3
+    suffix: modulus2
+    args: -dim 3 -n 9 -dilu_pc_sfdilu_grid_modulus 2
   test:
     suffix: fields2d
     args: -dim 2 -n 12 -dof 3 -box
@@ -197,12 +197,12 @@ int main(int argc, char **argv)
   test:
     suffix: line
     args: -dim 1 -n 40 -dof 2
-  test: # even lengths wrap around properly, odd ones do not
+  test: # lengths that are multiples of the modulus wrap around properly, 10 with modulus 3 does not
     suffix: periodic_even
-    args: -dim 3 -n 8 -periodic
+    args: -dim 3 -n 8 -periodic -dilu_pc_sfdilu_grid_modulus 2
   test:
-    suffix: periodic_odd
-    args: -dim 3 -n 9 -periodic
+    suffix: periodic_bad
+    args: -dim 3 -n 10 -periodic
     filter: Error: grep -E "not a proper" | sed -e "s/^\[0\]PETSC ERROR: //"
   test:
     suffix: mismatch
@@ -229,9 +229,9 @@ int main(int argc, char **argv)
       args: -dim 2 -n 12 -dof 3 -box
       output_file: output/ex14_fields2d.out
     test:
-      suffix: gpu_periodic_odd
-      args: -dim 3 -n 9 -periodic
-      output_file: output/ex14_periodic_odd.out
+      suffix: gpu_periodic_bad
+      args: -dim 3 -n 10 -periodic
+      output_file: output/ex14_periodic_bad.out
       filter: Error: grep -E "not a proper" | sed -e "s/^\[0\]PETSC ERROR: //"
     test:
       suffix: gpu_mpi

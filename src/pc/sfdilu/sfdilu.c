@@ -428,7 +428,7 @@ PetscErrorCode PCSFDILUGetColoring(PC pc, PetscInt *ncolors, const PetscInt *col
    grid: by the residues of a structured grid's coordinates (a `DMDA` attached to the PC, or a 7-point pattern in natural order),
    checked against every entry
 .  -pc_sfdilu_coloring_seed <0> - seed of the JPL hash
-.  -pc_sfdilu_grid_modulus <2> - the grid coloring's m (at least a DMDA's stencil width + 1): field f of point (i, j, k) takes color
+.  -pc_sfdilu_grid_modulus <3> - the grid coloring's m (at least a DMDA's stencil width + 1): field f of point (i, j, k) takes color
    f + dof ((i mod m) + m (j mod m) + m^2 (k mod m))
 .  -pc_sfdilu_parallel <false> - the global multicolor DILU of the whole MPI matrix (JPL on global rows; before each color
    only the ghosts of the previous color are exchanged; the coloring rounds, E and the sweeps on the GPU for a CUSPARSE matrix,
@@ -471,7 +471,7 @@ PetscErrorCode PCCreate_SFDILU(PC pc)
   s->failrow   = -1;
   s->ordered   = PCSFDILU_ORDER_COLOR;
   s->localwindow = 1 << 18; /* bench/README.md, sfdilu: the fastest of 2^16 to 2^20 at 256^3 on an H100 */
-  s->gridmod     = 2;
+  s->gridmod     = 3; /* bench/README.md, sfdilu, grid coloring: fewer GMRES iterations than 2 (and than JPL), a faster solve */
   PetscCall(SFPCTriOptionsDefault(&s->engine));
   s->engine.lower      = PETSC_TRUE; /* (I + L_c E^{-1}) u = r */
   s->engine.upper      = PETSC_TRUE; /* (E + U_c) y = u */
