@@ -39,8 +39,9 @@ J*/
 /*E
    PCSFDILUColoringType - how PCSFDILU colors the symmetrized pattern of the matrix
 
-$  PCSFDILU_COLORING_AUTO   - greedy for a host matrix; for a GPU matrix jpl, or greedy (host, from a copy of
-                              the pattern) at up to 2^14 rows, where a sweep's time is its number of colors
+$  PCSFDILU_COLORING_AUTO   - above 2^14 rows grid where a grid is known and its colors are proper; else greedy
+                              for a host matrix, and for a GPU matrix jpl, or greedy (host, from a copy of the
+                              pattern) at up to 2^14 rows, where a sweep's time is its number of colors
 $  PCSFDILU_COLORING_GREEDY - greedy in natural order, on the host (fewest colors, sequential)
 $  PCSFDILU_COLORING_JPL    - Jones-Plassmann-Luby with min/max hash rounds (two colors per round), on the
                               device for a GPU matrix; the host computes the same coloring bit for bit

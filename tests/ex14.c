@@ -4,7 +4,8 @@ static char help[] = "PCSFDILU's grid coloring (-pc_sfdilu_coloring grid) on mat
                      "f + dof (i mod m + m (j mod m + m (k mod m)))), proper for the matrix, and GMRES with the grid-colored DILU\n"
                      "must converge; the same on an aijcusparse matrix with -dm_mat_type aijcusparse -dm_vec_type cuda.\n"
                      "Options: -dim, -n (points per axis), -dof, -box (box stencil), -width (stencil width; the modulus is at least width + 1), -periodic,\n"
-                     "-mismatch (a DMDA of another size attached to the PC: an error). The PC's options carry the prefix dilu_.\n";
+                     "-mismatch (a DMDA of another size attached to the PC: an error), -auto (the default coloring, which takes the\n"
+                     "grid's above 2^14 rows). The PC's options carry the prefix dilu_.\n";
 
 #include <petscdmda.h>
 #include <petscksp.h>
@@ -116,7 +117,7 @@ int main(int argc, char **argv)
   KSP                ksp;
   PC                 pc;
   PetscInt           dim = 3, n = 9, dof = 1, width = 1, its, m = 3;
-  PetscBool          box = PETSC_FALSE, periodic = PETSC_FALSE, mismatch = PETSC_FALSE;
+  PetscBool          box = PETSC_FALSE, periodic = PETSC_FALSE, mismatch = PETSC_FALSE, autocolor = PETSC_FALSE;
   KSPConvergedReason reason;
   DMBoundaryType     bd;
 
@@ -130,6 +131,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-box", &box, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-periodic", &periodic, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-mismatch", &mismatch, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-auto", &autocolor, NULL));
   PetscCall(PetscOptionsGetInt(NULL, "dilu_", "-pc_sfdilu_grid_modulus", &m, NULL));
   m  = PetscMax(m, width + 1); /* what the PC takes for a DMDA */
   bd = periodic ? DM_BOUNDARY_PERIODIC : DM_BOUNDARY_NONE;
@@ -157,7 +159,7 @@ int main(int argc, char **argv)
     PetscCall(PCSetDM(pc, other));
     PetscCall(DMDestroy(&other));
   } else PetscCall(PCSetDM(pc, da));
-  PetscCall(PetscOptionsSetValue(NULL, "-dilu_pc_sfdilu_coloring", "grid"));
+  if (!autocolor) PetscCall(PetscOptionsSetValue(NULL, "-dilu_pc_sfdilu_coloring", "grid"));
   PetscCall(KSPSetDMActive(ksp, KSP_DMACTIVE_ALL, PETSC_FALSE));
   PetscCall(KSPSetTolerances(ksp, 1e-8, PETSC_CURRENT, PETSC_CURRENT, 200));
   PetscCall(KSPSetFromOptions(ksp));
@@ -208,6 +210,9 @@ int main(int argc, char **argv)
     suffix: mismatch
     args: -mismatch
     filter: Error: grep -E "DMDA has" | sed -e "s/^\[0\]PETSC ERROR: //"
+  test: # the default coloring takes the grid's above 2^14 rows
+    suffix: auto
+    args: -dim 3 -n 26 -auto
   test: # each rank's box colored by its global coordinates
     suffix: mpi
     nsize: {{2 3}separate output}
@@ -238,5 +243,9 @@ int main(int argc, char **argv)
       nsize: 2
       args: -dim 3 -n 9 -dof 2
       output_file: output/ex14_mpi_nsize-2.out
+    test:
+      suffix: gpu_auto
+      args: -dim 3 -n 26 -auto
+      output_file: output/ex14_auto.out
 
 TEST*/

@@ -418,6 +418,10 @@ int main(int argc, char **argv)
     test:
       suffix: grid_convdiff
       args: -problem convdiff -n 6 -peclet 20 -dilu_pc_sfdilu_grid_modulus {{2 3}separate output}
+    test: # auto: the grid's colors above 2^14 rows; where they couple two rows (a hub row), greedy
+      suffix: grid_auto
+      args: -problem convdiff -n 26 -peclet 20 -noref -dilu_pc_sfdilu_coloring auto -dilu_ksp_view -hub {{0 3}separate output}
+      filter: grep -E "problem|colors|grid coloring|CONVERGED"
     test:
       suffix: grid_none
       args: -problem poisson27 -n 5 -noref

@@ -411,17 +411,16 @@ static PetscErrorCode ColorGreedy_Device(SFDILU *s, PetscInt n, PetscInt nnz, co
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The grid coloring on the device (s->grid, or one read from the 7-point pattern), checked against every entry; also tpos. */
-static PetscErrorCode ColorGrid_Device(SFDILU *s, PetscInt n, const int *ai, const int *aj, cudaStream_t stream)
+/* The grid coloring on the device (s->grid, or one read from the 7-point pattern), checked against every entry; also tpos. ok: whether it colors A properly. */
+static PetscErrorCode ColorGrid_Device(SFDILU *s, PetscInt n, const int *ai, const int *aj, cudaStream_t stream, PetscBool *ok)
 {
   unsigned long long *dbad, bad = ~0ULL;
+  PetscInt            dims[3] = {0, 0, 0};
 
   PetscFunctionBegin;
-  if (!s->grid.dim) {
-    PetscInt dims[3];
-    PetscCall(SFPCGridGuess_Device(n, ai, aj, dims));
-    PetscCall(SFDILUGridFromDims(s, dims));
-  }
+  if (!s->grid.dim) PetscCall(SFPCGridGuess_Device(n, ai, aj, dims));
+  PetscCall(SFDILUGridFromDims(s, dims, ok));
+  if (!*ok) PetscFunctionReturn(PETSC_SUCCESS);
   s->ncolors = SFDILUGridColors(&s->grid);
   PetscCallCUDA(cudaMallocAsync(&dbad, sizeof(bad), stream));
   PetscCallCUDA(cudaMemcpyAsync(dbad, &bad, sizeof(bad), cudaMemcpyHostToDevice, stream));
@@ -432,7 +431,9 @@ static PetscErrorCode ColorGrid_Device(SFDILU *s, PetscInt n, const int *ai, con
   PetscCallCUDA(cudaFreeAsync(dbad, stream));
   if (bad != ~0ULL) {
     const PetscInt r = (PetscInt)(bad >> 32);
-    PetscCall(SFDILUGridNotProper(&s->grid, r, (PetscInt)(bad & 0xffffffffULL), SFDILUGridColor(&s->grid, r)));
+    PetscCall(SFDILUGridConflict(s, r, (PetscInt)(bad & 0xffffffffULL), SFDILUGridColor(&s->grid, r)));
+    *ok = PETSC_FALSE;
+    PetscFunctionReturn(PETSC_SUCCESS);
   }
   TransposePositions<<<Blocks(n), TPB, 0, stream>>>((int)n, ai, aj, s->dev->tpos, NULL);
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -544,15 +545,14 @@ static PetscErrorCode PermutedFactor(SFDILU *s, PetscInt n, const int *ai, const
 }
 
 /*
-   The auto coloring of a GPU matrix: JPL on the device, except on small levels (GAMG's coarse ones:
+   The auto coloring of a GPU matrix where no grid's colors it (SFDILUTriesGrid()): JPL on the device, except on small levels (GAMG's coarse ones:
    a few thousand nearly dense rows), where a sweep's time is its number of colors (one L2 hop per
    dependency level) and the host's greedy coloring of a copy of the pattern, cheap at that size,
    needs several times fewer (bench/README.md: 54 against 228 colors on a level of 7044 rows).
 */
-#define SFDILU_AUTO_GREEDY_ROWS (1 << 14)
 static PCSFDILUColoringType AutoColoring(PetscInt n)
 {
-  return n <= SFDILU_AUTO_GREEDY_ROWS ? PCSFDILU_COLORING_GREEDY : PCSFDILU_COLORING_JPL;
+  return n <= SFDILU_AUTO_SMALL_ROWS ? PCSFDILU_COLORING_GREEDY : PCSFDILU_COLORING_JPL;
 }
 
 /* Colors A (on the device, or greedy on the host), orders its rows by color and analyses the permuted pattern. */
@@ -562,6 +562,7 @@ PetscErrorCode SFDILUColor_Device(SFDILU *s, Mat A)
   PetscInt        n;
   cudaStream_t    stream;
   SFDILUDevice    D;
+  PetscBool       grid = PETSC_FALSE;
 
   PetscFunctionBegin;
   PetscCheck(sizeof(PetscInt) == sizeof(int), PETSC_COMM_SELF, PETSC_ERR_SUP, "The GPU PCSFDILU needs 32-bit PetscInt");
@@ -584,10 +585,10 @@ PetscErrorCode SFDILUColor_Device(SFDILU *s, Mat A)
   PetscCallCUDA(cudaMallocAsync(&D->einv, sizeof(PetscScalar) * PetscMax(n, 1), stream));
   PetscCallCUDA(cudaMallocAsync(&D->rp, sizeof(PetscScalar) * PetscMax(n, 1), stream));
   PetscCallCUDA(cudaMallocAsync(&D->yp, sizeof(PetscScalar) * PetscMax(n, 1), stream));
-  s->colored = s->coloring == PCSFDILU_COLORING_AUTO ? AutoColoring(n) : s->coloring;
+  if (SFDILUTriesGrid(s, n)) PetscCall(ColorGrid_Device(s, n, ai, aj, stream, &grid));
+  s->colored = grid ? PCSFDILU_COLORING_GRID : (s->coloring == PCSFDILU_COLORING_AUTO ? AutoColoring(n) : s->coloring);
   if (s->colored == PCSFDILU_COLORING_JPL) PetscCall(ColorJPL_Device(s, n, ai, aj, stream));
-  else if (s->colored == PCSFDILU_COLORING_GRID) PetscCall(ColorGrid_Device(s, n, ai, aj, stream));
-  else PetscCall(ColorGreedy_Device(s, n, D->nnz, ai, aj, stream));
+  else if (!grid) PetscCall(ColorGreedy_Device(s, n, D->nnz, ai, aj, stream));
   PetscCall(SortRows(s, n, ai, aj, stream));
   LowerPositions<<<Blocks(n), TPB, 0, stream>>>((int)n, ai, aj, D->color, D->tpos);
   PetscCallCUDA(cudaGetLastError());

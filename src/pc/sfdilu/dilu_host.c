@@ -118,36 +118,36 @@ PetscErrorCode SFDILUColorRows_Host(PetscInt n, const PetscInt ai[], const Petsc
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The grid coloring's error where an entry a_rc couples two rows of one color (couplings beyond the stencil the modulus allows, or a periodic wrap). */
-PetscErrorCode SFDILUGridNotProper(const SFDILUGrid *g, PetscInt r, PetscInt c, PetscInt color)
+/* The grid's colors of the n rows (s->grid, or one read from A's 7-point pattern), checked against every entry, squeezed; ok: whether they color A properly. */
+static PetscErrorCode ColorGrid(SFDILU *s, PetscInt n, const PetscInt ai[], const PetscInt aj[], PetscBool *ok)
 {
-  SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "-pc_sfdilu_coloring grid is not a proper coloring of this matrix: rows %" PetscInt_FMT " and %" PetscInt_FMT " are coupled and both take color %" PetscInt_FMT " (grid box %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT ", %" PetscInt_FMT " fields, modulus %" PetscInt_FMT "): a coupling farther than %" PetscInt_FMT " points along each axis, or across a periodic boundary whose length is not a multiple of the modulus; raise -pc_sfdilu_grid_modulus or take another -pc_sfdilu_coloring", r, c, color, g->size[0], g->size[1], g->size[2], g->dof, g->m, g->m - 1);
-}
+  PetscInt dims[3] = {0, 0, 0};
 
-/* The grid's colors of the n rows (s->grid, or one read from A's 7-point pattern where it has none), checked against every entry, squeezed. */
-static PetscErrorCode ColorGrid(SFDILU *s, PetscInt n, const PetscInt ai[], const PetscInt aj[])
-{
   PetscFunctionBegin;
   if (!s->grid.dim) {
-    PetscInt dims[3] = {0, 0, 0}, r0, nr;
+    PetscInt r0, nr;
     SFPCGridGuessRows(n, &r0, &nr);
     if (nr) PetscCall(SFPCGridGuess(n, r0, nr, ai + r0, aj + ai[r0], dims));
-    PetscCall(SFDILUGridFromDims(s, dims));
   }
+  PetscCall(SFDILUGridFromDims(s, dims, ok));
+  if (!*ok) PetscFunctionReturn(PETSC_SUCCESS);
   for (PetscInt r = 0; r < n; r++) s->color[r] = SFDILUGridColor(&s->grid, r);
-  for (PetscInt r = 0; r < n; r++)
-    for (PetscInt k = ai[r]; k < ai[r + 1]; k++)
-      if (aj[k] != r && s->color[aj[k]] == s->color[r]) PetscCall(SFDILUGridNotProper(&s->grid, r, aj[k], s->color[r]));
-  PetscCall(SqueezeColors(n, SFDILUGridColors(&s->grid), s->color, &s->ncolors));
+  for (PetscInt r = 0; r < n && *ok; r++)
+    for (PetscInt k = ai[r]; k < ai[r + 1] && *ok; k++)
+      if (aj[k] != r && s->color[aj[k]] == s->color[r]) {
+        PetscCall(SFDILUGridConflict(s, r, aj[k], s->color[r]));
+        *ok = PETSC_FALSE;
+      }
+  if (*ok) PetscCall(SqueezeColors(n, SFDILUGridColors(&s->grid), s->color, &s->ncolors));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Colors A's rows (s->coloring: greedy unless jpl was asked for), sorts them by (color, row), finds each entry's transposed position. */
+/* Colors A's rows (s->coloring: the grid's where SFDILUTriesGrid() and one colors A properly, else greedy unless jpl was asked for), sorts them by (color, row), finds each entry's transposed position. */
 PetscErrorCode SFDILUColor_Host(SFDILU *s, Mat A)
 {
   const PetscInt *ai, *aj;
   PetscInt        n, *fill;
-  PetscBool       done;
+  PetscBool       done, grid = PETSC_FALSE;
 
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(SFPC_DILUColor, A, 0, 0, 0));
@@ -155,10 +155,10 @@ PetscErrorCode SFDILUColor_Host(SFDILU *s, Mat A)
   PetscCall(MatGetRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &n, &ai, &aj, &done));
   PetscCheck(done, PETSC_COMM_SELF, PETSC_ERR_SUP, "SFPC cannot read the CSR structure of this matrix");
   s->n       = n;
-  s->colored = s->coloring == PCSFDILU_COLORING_AUTO ? PCSFDILU_COLORING_GREEDY : s->coloring;
   PetscCall(PetscMalloc5(n, &s->color, n, &s->order, n + 1, &s->cstart, PetscMax(ai[n], 1), &s->tpos, n, &s->einv));
-  if (s->colored == PCSFDILU_COLORING_GRID) PetscCall(ColorGrid(s, n, ai, aj));
-  else PetscCall(SFDILUColorRows_Host(n, ai, aj, s->colored, s->seed, s->color, &s->ncolors));
+  if (SFDILUTriesGrid(s, n)) PetscCall(ColorGrid(s, n, ai, aj, &grid));
+  s->colored = grid ? PCSFDILU_COLORING_GRID : (s->coloring == PCSFDILU_COLORING_JPL ? PCSFDILU_COLORING_JPL : PCSFDILU_COLORING_GREEDY);
+  if (!grid) PetscCall(SFDILUColorRows_Host(n, ai, aj, s->colored, s->seed, s->color, &s->ncolors));
   PetscCall(PetscArrayzero(s->cstart, n + 1));
   for (PetscInt r = 0; r < n; r++) s->cstart[s->color[r] + 1]++;
   for (PetscInt c = 0; c < s->ncolors; c++) s->cstart[c + 1] += s->cstart[c];

@@ -68,18 +68,49 @@ static PetscErrorCode SFDILUSetUpValues(SFDILU *s, Mat Ad, PetscReal shift, Pets
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The grid coloring's grid from dims read off the pattern (SFPCGridGuess(): a 7-point stencil in natural order, one field), or the error of having none. */
-PetscErrorCode SFDILUGridFromDims(SFDILU *s, const PetscInt dims[3])
+/*
+   Whether the rows of an n-row block are colored by the grid where one is known: when asked for, and by auto above
+   the small levels' size (bench/README.md, the grid coloring: on 7-point grids on an H100 its applies were 1.7-1.9x
+   JPL's and its GMRES iterations as few or fewer; greedy on the host took more iterations than either).
+*/
+PetscBool SFDILUTriesGrid(const SFDILU *s, PetscInt n)
+{
+  return (PetscBool)(s->coloring == PCSFDILU_COLORING_GRID || (s->coloring == PCSFDILU_COLORING_AUTO && n > SFDILU_AUTO_SMALL_ROWS));
+}
+
+/*
+   The grid of the rows being colored: s->grid where a DMDA gave one, else dims read off the pattern (SFPCGridGuess():
+   a 7-point stencil in natural order, one field; dims[0] = 0 for none). found: whether there is one; none is an error
+   when the grid coloring was asked for (auto takes another coloring).
+*/
+PetscErrorCode SFDILUGridFromDims(SFDILU *s, const PetscInt dims[3], PetscBool *found)
 {
   PetscFunctionBegin;
-  PetscCheck(dims[0] > 0, PETSC_COMM_SELF, PETSC_ERR_USER_INPUT, "-pc_sfdilu_coloring grid needs the grid: attach a DMDA to the PC (KSPSetDM()/PCSetDM()), or give a matrix whose pattern is a 7-point stencil in natural order (none could be read from this one's)");
-  s->grid.dof = 1;
-  s->grid.m   = s->gridmod;
-  s->grid.dim = 3;
-  for (int d = 0; d < 3; d++) {
-    s->grid.start[d] = 0;
-    s->grid.size[d]  = dims[d];
+  if (!s->grid.dim && dims[0] > 0) {
+    s->grid.dof = 1;
+    s->grid.m   = s->gridmod;
+    s->grid.dim = 3;
+    for (int d = 0; d < 3; d++) {
+      s->grid.start[d] = 0;
+      s->grid.size[d]  = dims[d];
+    }
   }
+  *found = (PetscBool)(s->grid.dim > 0);
+  PetscCheck(*found || s->coloring != PCSFDILU_COLORING_GRID, PETSC_COMM_SELF, PETSC_ERR_USER_INPUT, "-pc_sfdilu_coloring grid needs the grid: attach a DMDA to the PC (KSPSetDM()/PCSetDM()), or give a matrix whose pattern is a 7-point stencil in natural order (none could be read from this one's)");
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+   Entry a_rc couples two rows of one grid color (couplings beyond the stencil the modulus allows, or a periodic wrap):
+   an error when the grid coloring was asked for; under auto only said (-info), and another coloring taken.
+*/
+PetscErrorCode SFDILUGridConflict(const SFDILU *s, PetscInt r, PetscInt c, PetscInt color)
+{
+  const SFDILUGrid *g = &s->grid;
+
+  PetscFunctionBegin;
+  PetscCheck(s->coloring != PCSFDILU_COLORING_GRID, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "-pc_sfdilu_coloring grid is not a proper coloring of this matrix: rows %" PetscInt_FMT " and %" PetscInt_FMT " are coupled and both take color %" PetscInt_FMT " (grid box %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT ", %" PetscInt_FMT " fields, modulus %" PetscInt_FMT "): a coupling farther than %" PetscInt_FMT " points along each axis, or across a periodic boundary whose length is not a multiple of the modulus; raise -pc_sfdilu_grid_modulus or take another -pc_sfdilu_coloring", r, c, color, g->size[0], g->size[1], g->size[2], g->dof, g->m, g->m - 1);
+  PetscCall(PetscInfo(NULL, "auto coloring: the grid's colors couple rows %" PetscInt_FMT " and %" PetscInt_FMT "; another coloring taken\n", r, c));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -100,7 +131,8 @@ static PetscErrorCode SFDILUGridFromDM(PC pc, Mat A, SFDILU *s)
   PetscCall(DMDAGetInfo(pc->dm, &dim, NULL, NULL, NULL, NULL, NULL, NULL, &dof, &sw, NULL, NULL, NULL, NULL));
   PetscCall(DMDAGetCorners(pc->dm, &xs[0], &xs[1], &xs[2], &xm[0], &xm[1], &xm[2]));
   PetscCall(MatGetLocalSize(A, &nrows, NULL));
-  PetscCheck(nrows == dof * xm[0] * xm[1] * xm[2], PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "-pc_sfdilu_coloring grid: the PC's DMDA has %" PetscInt_FMT " unknowns on this rank but the matrix %" PetscInt_FMT " rows", dof * xm[0] * xm[1] * xm[2], nrows);
+  PetscCheck(nrows == dof * xm[0] * xm[1] * xm[2] || s->coloring != PCSFDILU_COLORING_GRID, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "-pc_sfdilu_coloring grid: the PC's DMDA has %" PetscInt_FMT " unknowns on this rank but the matrix %" PetscInt_FMT " rows", dof * xm[0] * xm[1] * xm[2], nrows);
+  if (nrows != dof * xm[0] * xm[1] * xm[2]) PetscFunctionReturn(PETSC_SUCCESS); /* auto: not this matrix's grid */
   s->grid.dim = dim;
   s->grid.dof = dof;
   s->grid.m   = PetscMax(s->gridmod, sw + 1);
@@ -137,7 +169,7 @@ static PetscErrorCode PCSetUp_SFDILU(PC pc)
     s->ondevice         = ondevice;
     s->coloring_changed = PETSC_FALSE;
     PetscCheck(!(s->parallel && s->coloring == PCSFDILU_COLORING_GRID), PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "-pc_sfdilu_coloring grid is not available with -pc_sfdilu_parallel, which colors the global rows by JPL");
-    if (s->coloring == PCSFDILU_COLORING_GRID) PetscCall(SFDILUGridFromDM(pc, Ad, s));
+    if (s->coloring == PCSFDILU_COLORING_GRID || s->coloring == PCSFDILU_COLORING_AUTO) PetscCall(SFDILUGridFromDM(pc, Ad, s));
     if (s->parallel) PetscCall(SFDILUColor_Global(s, Ad));
     else if (ondevice) PetscCall(SFDILUColor_Device(s, Ad));
     else PetscCall(SFDILUColor_Host(s, Ad));
@@ -294,7 +326,7 @@ static PetscErrorCode PCSetFromOptions_SFDILU(PC pc, PetscOptionItems PetscOptio
   {
     PCSFDILUColoringType coloring = s->coloring;
     PetscInt             seed     = s->seed;
-    PetscCall(PetscOptionsEnum("-pc_sfdilu_coloring", "Coloring: greedy (host), jpl (device for a GPU matrix; the host computes the same), auto: greedy for host matrices and GPU ones of up to 2^14 rows, jpl for larger GPU ones", "PCSFDILU", PCSFDILUColoringTypes, (PetscEnum)coloring, (PetscEnum *)&coloring, NULL));
+    PetscCall(PetscOptionsEnum("-pc_sfdilu_coloring", "Coloring: greedy (host), jpl (device for a GPU matrix; the host computes the same), grid (the residues of a structured grid's coordinates), auto: grid above 2^14 rows where a grid is known, else greedy for host matrices and GPU ones of up to 2^14 rows, jpl for larger GPU ones", "PCSFDILU", PCSFDILUColoringTypes, (PetscEnum)coloring, (PetscEnum *)&coloring, NULL));
     PetscInt             gridmod  = s->gridmod;
     PetscCall(PetscOptionsInt("-pc_sfdilu_coloring_seed", "Seed of the JPL coloring's hash", "PCSFDILU", seed, &seed, &set));
     PetscCheck(!set || seed >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_sfdilu_coloring_seed %" PetscInt_FMT " is out of range: it must be nonnegative", seed);
@@ -423,10 +455,10 @@ PetscErrorCode PCSFDILUGetColoring(PC pc, PetscInt *ncolors, const PetscInt *col
 .  -pc_sfdilu_zeropivot <100*eps> - E_i fails when |E_i| <= zeropivot * sum_j |a_ij|
 .  -pc_sfdilu_shift_type <none,nonzero> - on a failed E_i, fail the PC or redo with A + a I, a doubled until none fails
 .  -pc_sfdilu_shift_amount <100*eps> - the first a, relative to the largest row sum of |A|
-.  -pc_sfdilu_coloring <auto,greedy,jpl,grid> - greedy (on the host) or Jones-Plassmann-Luby (on the device for a GPU matrix); auto: greedy for
-   host matrices and GPU ones of up to 2^14 rows (GAMG's coarse levels: fewer colors, shorter sweeps), jpl for larger GPU ones;
+.  -pc_sfdilu_coloring <auto,greedy,jpl,grid> - greedy (on the host) or Jones-Plassmann-Luby (on the device for a GPU matrix);
    grid: by the residues of a structured grid's coordinates (a `DMDA` attached to the PC, or a 7-point pattern in natural order),
-   checked against every entry
+   checked against every entry; auto: grid above 2^14 rows where a grid is known and its colors are proper, else greedy for
+   host matrices and GPU ones of up to 2^14 rows (GAMG's coarse levels: fewer colors, shorter sweeps), jpl for larger GPU ones
 .  -pc_sfdilu_coloring_seed <0> - seed of the JPL hash
 .  -pc_sfdilu_grid_modulus <3> - the grid coloring's m (at least a DMDA's stencil width + 1): field f of point (i, j, k) takes color
    f + dof ((i mod m) + m (j mod m) + m^2 (k mod m))

@@ -91,6 +91,9 @@ static inline PetscInt SFDILUGridColors(const SFDILUGrid *g)
   return nc;
 }
 
+/* auto colors blocks of up to this many rows (GAMG's coarse levels, whose sweeps want the fewest colors) greedily */
+#define SFDILU_AUTO_SMALL_ROWS (1 << 14)
+
 typedef struct _n_SFDILUDevice *SFDILUDevice;
 typedef struct _n_SFDILUGlobal *SFDILUGlobal;
 
@@ -136,8 +139,9 @@ typedef struct {
 } SFDILU;
 
 PETSC_INTERN PetscErrorCode SFDILUColorRows_Host(PetscInt, const PetscInt[], const PetscInt[], PCSFDILUColoringType, PetscInt, PetscInt[], PetscInt *);
-PETSC_INTERN PetscErrorCode SFDILUGridNotProper(const SFDILUGrid *, PetscInt, PetscInt, PetscInt);
-PETSC_INTERN PetscErrorCode SFDILUGridFromDims(SFDILU *, const PetscInt[3]);
+PETSC_INTERN PetscBool      SFDILUTriesGrid(const SFDILU *, PetscInt);
+PETSC_INTERN PetscErrorCode SFDILUGridFromDims(SFDILU *, const PetscInt[3], PetscBool *);
+PETSC_INTERN PetscErrorCode SFDILUGridConflict(const SFDILU *, PetscInt, PetscInt, PetscInt);
 PETSC_INTERN PetscErrorCode SFDILUColor_Host(SFDILU *, Mat);
 PETSC_INTERN PetscErrorCode SFDILUSetUp_Host(SFDILU *, Mat, PetscReal, PetscReal *);
 PETSC_INTERN PetscErrorCode SFDILUApply_Host(SFDILU *, PetscBool, const PetscScalar[], PetscScalar[], PetscScalar[]);
