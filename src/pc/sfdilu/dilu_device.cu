@@ -375,13 +375,14 @@ static PetscErrorCode ColorJPL_Device(SFDILU *s, PetscInt n, const int *ai, cons
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The grid coloring (sfdilu.h); a coupling of two rows of one color is kept in *bad as (row << 32 | column), the smallest. */
+/* The grid coloring (sfdilu.h). */
 __global__ void GridColors(int n, SFDILUGrid g, int *color)
 {
   const int r = blockIdx.x * blockDim.x + threadIdx.x;
   if (r < n) color[r] = (int)SFDILUGridColor(&g, r);
 }
 
+/* An entry coupling two rows of one color, its row's first, kept in *bad as (row << 32 | column), the smallest over the rows. */
 __global__ void GridCheck(int n, const int *__restrict__ ai, const int *__restrict__ aj, const int *__restrict__ color, unsigned long long *bad)
 {
   const int r = blockIdx.x * blockDim.x + threadIdx.x;

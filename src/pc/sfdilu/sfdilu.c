@@ -70,8 +70,8 @@ static PetscErrorCode SFDILUSetUpValues(SFDILU *s, Mat Ad, PetscReal shift, Pets
 
 /*
    Whether the rows of an n-row block are colored by the grid where one is known: when asked for, and by auto above
-   the small levels' size (bench/README.md, the grid coloring: on 7-point grids on an H100 its applies were 1.7-1.9x
-   JPL's and its GMRES iterations as few or fewer; greedy on the host took more iterations than either).
+   the small levels' size (bench/README.md, the grid coloring: on 7-point grids on an H100 its applies took 1.7-1.9x
+   less time than JPL's and its GMRES iterations were as few or fewer; greedy on the host took more iterations than either).
 */
 PetscBool SFDILUTriesGrid(const SFDILU *s, PetscInt n)
 {
