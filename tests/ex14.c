@@ -213,6 +213,9 @@ int main(int argc, char **argv)
   test: # the default coloring takes the grid's above 2^14 rows
     suffix: auto
     args: -dim 3 -n 26 -auto
+  test: # a periodic length the modulus does not divide: auto falls back to greedy on the host (JPL on the GPU)
+    suffix: auto_fallback
+    args: -dim 3 -n 28 -periodic -auto
   test: # each rank's box colored by its global coordinates
     suffix: mpi
     nsize: {{2 3}separate output}
@@ -247,5 +250,8 @@ int main(int argc, char **argv)
       suffix: gpu_auto
       args: -dim 3 -n 26 -auto
       output_file: output/ex14_auto.out
+    test: # a periodic length the modulus does not divide: auto falls back to JPL on the GPU (greedy on the host)
+      suffix: gpu_auto_fallback
+      args: -dim 3 -n 28 -periodic -auto
 
 TEST*/
