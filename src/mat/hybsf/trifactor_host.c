@@ -176,6 +176,18 @@ PetscErrorCode SFPCGridGuess(PetscInt n, PetscInt r0, PetscInt nr, const PetscIn
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* SFPCGridGuess() on a host CSR pattern (ai, aj) of n rows, from the rows SFPCGridGuessRows() picks (SFPCGridGuess_Device() for a device one). */
+PetscErrorCode SFPCGridGuess_Host(PetscInt n, const PetscInt ai[], const PetscInt aj[], PetscInt dims[3])
+{
+  PetscInt r0, nr;
+
+  PetscFunctionBegin;
+  dims[0] = dims[1] = dims[2] = 0;
+  SFPCGridGuessRows(n, &r0, &nr);
+  if (nr) PetscCall(SFPCGridGuess(n, r0, nr, ai + r0, aj + ai[r0], dims));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode SFPCGridLayoutError(const PetscInt dims[3], PetscInt r, PetscInt c)
 {
   SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "The grid layout needs a 7-point stencil (or part of one) on the %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " grid, x fastest: row %" PetscInt_FMT " has column %" PetscInt_FMT "; other layouts take any pattern (PCSFILU: -pc_sfilu_layout auto or hyb; MATHYBSF: no grid)", dims[0], dims[1], dims[2], r, c);

@@ -58,12 +58,11 @@ static PetscErrorCode PCSFILUGrid(PC pc, Mat A, PetscBool ondevice, PetscBool re
     else if (ondevice) PetscCall(SFILUGridGuess_Device(A, dims));
     else {
       const PetscInt *ia, *ja;
-      PetscInt        n, r0, nr;
+      PetscInt        n;
       PetscBool       done;
 
       PetscCall(MatGetRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &n, &ia, &ja, &done));
-      SFPCGridGuessRows(n, &r0, &nr);
-      if (done && nr) PetscCall(SFPCGridGuess(n, r0, nr, ia + r0, ja + ia[r0], dims));
+      if (done) PetscCall(SFPCGridGuess_Host(n, ia, ja, dims));
       PetscCall(MatRestoreRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &n, &ia, &ja, &done));
     }
     found = (PetscBool)(dims[0] > 0);
