@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
-# The sfilu benchmark suite, on the GPU host: bench/gpu-run bash bench/run-sfilu.sh [quick|grid]
-# (7-point cases on an n^3 grid also run sfilu with the grid layout, -grid; grid: those applies alone)
+# The sfilu benchmark suite, on the GPU host: bench/gpu-run bash bench/run-sfilu.sh [quick|grid|iluk]
+# (7-point cases on an n^3 grid also run sfilu with the grid layout, -grid; grid: those applies alone;
+# iluk: ILU(1) and ILU(2), which PETSc's aijcusparse factors on the host, against sfilu's on the GPU)
 # Writes one JSON record per case and metric to bench/results/sfilu-<gpu>.json (copied to $OUT
 # when set) and prints the side-by-side tables.
 set -eu
 gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1 | tr 'A-Z ' 'a-z-')
 out=bench/results/sfilu-$gpu.json
 [ "${1:-}" = grid ] && out=bench/results/sfilu-grid-$gpu.json
+[ "${1:-}" = iluk ] && out=bench/results/sfilu-iluk-$gpu.json
 mkdir -p bench/results; : > "$out"
 b=build/bench/sfilu
 run() { echo "+ $b $*"; $b -json "$out" "$@"; }
@@ -14,6 +16,18 @@ if [ "${1:-}" = grid ]; then
   run -case poisson7-128 -problem poisson7 -n 128 -repeat 10 -grid 128,128,128 -apply_only
   run -case convdiff-128-pe100 -problem convdiff -n 128 -peclet 100 -repeat 10 -grid 128,128,128 -apply_only
   run -case poisson7-256 -problem poisson7 -n 256 -repeat 5 -warmup 1 -grid 256,256,256 -apply_only
+  [ -n "${OUT:-}" ] && cp "$out" "$OUT/" || true
+  exit 0
+fi
+if [ "${1:-}" = iluk ]; then
+  r="-repeat 5 -warmup 1"
+  run -case poisson7-128 -problem poisson7 -n 128 $r -fill_levels 1
+  run -case poisson7-128 -problem poisson7 -n 128 $r -fill_levels 2
+  run -case convdiff-128-pe100 -problem convdiff -n 128 -peclet 100 $r -fill_levels 1
+  run -case poisson7-128-permuted -problem poisson7 -n 128 -permute 1 $r -fill_levels 1
+  run -case poisson27-64 -problem poisson27 -n 64 $r -fill_levels 1
+  build/tests/petsc-tutorials/ex19 -da_grid_x 256 -da_grid_y 256 -snes_max_it 1 -ksp_max_it 1 -pc_type none -ksp_view_mat binary:/tmp/sfpc-cavity256.bin > /dev/null 2>&1
+  run -case ex19-cavity-256 -problem file -f /tmp/sfpc-cavity256.bin $r -fill_levels 1
   [ -n "${OUT:-}" ] && cp "$out" "$OUT/" || true
   exit 0
 fi

@@ -10,7 +10,8 @@ static char help[] = "Benchmark: SFPC's sfilu against PETSc's ILU(0) on aijcuspa
                      "-solve 0 (no KSPSolve: set-up, refactorization and apply only),\n"
                      "-grid_planes p1,p2,.. and -grid_chunks c1,c2 (with -grid: the grid layout also with these -pc_sfilu_grid_planes and\n"
                      "-pc_sfilu_grid_chunk, every pair, as more methods), -factor_matches m1,m2,.. (the hyb layout also with these\n"
-                     "-pc_sfilu_factor_match, as more methods).\n";
+                     "-pc_sfilu_factor_match, as more methods), -fill_levels k (ILU(k) in every method: PETSc's then factors on the host,\n"
+                     "as its aijcusparse ILU does for k > 0, and solves with cuSPARSE; not with -grid).\n";
 
 #include <petscksp.h>
 #include <petscdevice_cuda.h>
@@ -131,7 +132,7 @@ int main(int argc, char **argv)
 {
   Mat             A;
   Vec             x, b;
-  PetscInt        n, nnz, warmup = 3, repeat = 20, dims[3], nd = 3;
+  PetscInt        n, nnz, warmup = 3, repeat = 20, dims[3], nd = 3, levels = 0;
   char            casename[128], json[PETSC_MAX_PATH_LEN] = "", buf[256];
   BenchProvenance pv;
   Method          m[20] = {{"petsc-ilu-cusparse", PCILU, MATSOLVERCUSPARSE, "c_", 0, 0, 0, 0, 0}, {"sfpc-sfilu", "sfilu", NULL, "s_", 0, 0, 0, 0, 0}, {"sfpc-sfilu-grid", "sfilu", NULL, "g_", 0, 0, 0, 0, 0}, {"sfpc-sfilu-grid-generic", "sfilu", NULL, "gg_", 0, 0, 0, 0, 0}};
@@ -151,6 +152,8 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetIntArray(NULL, NULL, "-grid", dims, &nd, &grid));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-apply_only", &apply_only, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-solve", &solve, NULL));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-fill_levels", &levels, NULL));
+  PetscCheck(levels >= 0 && !(levels > 0 && grid), PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-fill_levels must be nonnegative, and 0 with -grid (the grid layout sweeps ILU(0)'s pattern)");
   {
     PetscBool set;
     PetscCall(PetscOptionsGetIntArray(NULL, NULL, "-grid_planes", planes, &np, &set));
@@ -163,6 +166,10 @@ int main(int argc, char **argv)
   PetscCall(BenchProblemCreate(&A, &x, &b, casename, sizeof(casename), &n, &nnz));
   /* the sfilu methods' layouts: hyb as measured before, and the grid layout where the grid is given */
   PetscCall(PetscOptionsSetValue(NULL, "-s_pc_sfilu_layout", "hyb"));
+  if (levels) { /* every method's PC; the variants' prefixes below are given it where they are made */
+    PetscCall(PetscSNPrintf(buf, sizeof(buf), "-c_pc_factor_levels %" PetscInt_FMT " -s_pc_sfilu_fill_levels %" PetscInt_FMT, levels, levels));
+    PetscCall(PetscOptionsInsertString(NULL, buf));
+  }
   if (grid) {
     PetscCheck(nd == 3, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-grid needs nx,ny,nz");
     PetscCall(PetscSNPrintf(buf, sizeof(buf), "%" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT, dims[0], dims[1], dims[2]));
@@ -190,7 +197,7 @@ int main(int argc, char **argv)
     PetscCall(PetscSNPrintf(mnames[v], sizeof(mnames[v]), "sfpc-sfilu-%s", matches[v]));
     PetscCall(PetscSNPrintf(mprefix[v], sizeof(mprefix[v]), "f%" PetscInt_FMT "_", v));
     m[nm] = (Method){mnames[v], "sfilu", NULL, mprefix[v], 0, 0, 0, 0, 0};
-    PetscCall(PetscSNPrintf(buf, sizeof(buf), "-%spc_sfilu_layout hyb -%spc_sfilu_factor_match %s", mprefix[v], mprefix[v], matches[v]));
+    PetscCall(PetscSNPrintf(buf, sizeof(buf), "-%spc_sfilu_layout hyb -%spc_sfilu_factor_match %s -%spc_sfilu_fill_levels %" PetscInt_FMT, mprefix[v], mprefix[v], matches[v], mprefix[v], levels));
     PetscCall(PetscOptionsInsertString(NULL, buf));
     PetscCall(PetscFree(matches[v]));
     nm++;
@@ -204,7 +211,7 @@ int main(int argc, char **argv)
   for (int k = 0; k < nm; k++) PetscCall(TimeMethod(A, b, x, &m[k], (int)warmup, (int)repeat, apply_only, solve));
 
   PetscCall(BenchProvenanceGet(argc, argv, &pv));
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "\n%s: %" PetscInt_FMT " rows, %" PetscInt_FMT " nonzeros, %s; SpMV %.4f ms\n", casename, n, nnz, pv.gpu, 1e3 * spmv));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "\n%s: %" PetscInt_FMT " rows, %" PetscInt_FMT " nonzeros, ILU(%" PetscInt_FMT "), %s; SpMV %.4f ms\n", casename, n, nnz, levels, pv.gpu, 1e3 * spmv));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-20s %12s %12s %12s %12s %6s %10s\n", "method", "setup ms", "refactor ms", "apply ms", "solve ms", "its", "apply/SpMV"));
   for (int k = 0; k < nm; k++) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-20s %12.3f %12.3f %12.4f %12.2f %6" PetscInt_FMT " %10.2f\n", m[k].name, 1e3 * m[k].setup, 1e3 * m[k].refactor, 1e3 * m[k].apply, 1e3 * m[k].solve, m[k].its, m[k].apply / spmv));
   for (int k = 1; k < nm; k++) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-20s %12.2f %12.2f %12.2f %12.2f   (baseline time / %s time)\n", "speedup", m[0].setup / m[k].setup, m[0].refactor / m[k].refactor, m[0].apply / m[k].apply, m[0].solve / m[k].solve, m[k].name));
@@ -220,7 +227,7 @@ int main(int argc, char **argv)
       double sv[4] = {m[j].setup, m[j].refactor, m[j].apply, m[j].solve};
       for (int k = 0; k < 4; k++) {
         if ((apply_only && k != 2) || (!solve && k == 3)) continue;
-        PetscCall(PetscFPrintf(PETSC_COMM_WORLD, f, "{\"benchmark\": \"sfilu\", \"case\": \"%s\", \"rows\": %" PetscInt_FMT ", \"nnz\": %" PetscInt_FMT ", \"metric\": \"%s\", \"method\": \"%s\", \"sfpc\": %.6e, \"baseline\": %.6e, \"baseline_name\": \"%s\", \"ratio\": %.4f, \"spmv_s\": %.6e, \"its_sfpc\": %" PetscInt_FMT ", \"its_baseline\": %" PetscInt_FMT ", ", casename, n, nnz, metric[k], m[j].name, sv[k], bv[k], m[0].name, bv[k] / sv[k], spmv, m[j].its, m[0].its));
+        PetscCall(PetscFPrintf(PETSC_COMM_WORLD, f, "{\"benchmark\": \"sfilu\", \"case\": \"%s\", \"rows\": %" PetscInt_FMT ", \"nnz\": %" PetscInt_FMT ", \"metric\": \"%s\", \"method\": \"%s\", \"sfpc\": %.6e, \"baseline\": %.6e, \"baseline_name\": \"%s\", \"ratio\": %.4f, \"spmv_s\": %.6e, \"its_sfpc\": %" PetscInt_FMT ", \"its_baseline\": %" PetscInt_FMT ", \"fill_levels\": %" PetscInt_FMT ", ", casename, n, nnz, metric[k], m[j].name, sv[k], bv[k], m[0].name, bv[k] / sv[k], spmv, m[j].its, m[0].its, levels));
         PetscCall(PetscFPrintf(PETSC_COMM_WORLD, f, "\"gpu\": \"%s\", \"petsc\": \"%d.%d.%d\", \"cuda_runtime\": %d, \"command\": \"%s\", \"date\": \"%s\"}\n", pv.gpu, PETSC_VERSION_MAJOR, PETSC_VERSION_MINOR, PETSC_VERSION_SUBMINOR, pv.cudart, pv.cmd, pv.date));
       }
     }

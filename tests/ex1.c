@@ -4,7 +4,8 @@ static char help[] = "Compares PCSFILU with PETSc's PCILU on one system: iterati
                      "on the GPU, that applies and refactorizations repeat bit for bit, and that one apply agrees with the host\n"
                      "sfilu's to -apply_tol (relative, max norm). -its_rtol <f>: the GPU run may differ from PETSc's ILU by\n"
                      "f times its iterations (default: one iteration). -matsolver: the same through PCILU with\n"
-                     "-pc_factor_mat_solver_type sfilu.\n"
+                     "-pc_factor_mat_solver_type sfilu. -fill_levels <k>: ILU(k) in every run (PCFactorSetLevels(), which PCSFILU\n"
+                     "also takes).\n"
                      "A run passes when it ends like PETSc's ILU, within one iteration, and -tol <t> bounds\n"
                      "|r_sfilu(k) - r_ilu(k)| / r_ilu(k) at every iteration k.\n";
 
@@ -22,7 +23,7 @@ typedef struct {
   PetscInt    nhist;
 } Run;
 
-static PetscErrorCode RunCreate(const char *name, Mat A, PCType type, MatSolverType solver, Run *run)
+static PetscErrorCode RunCreate(const char *name, Mat A, PCType type, MatSolverType solver, PetscInt levels, Run *run)
 {
   PC pc;
 
@@ -38,6 +39,7 @@ static PetscErrorCode RunCreate(const char *name, Mat A, PCType type, MatSolverT
   PetscCall(KSPGetPC(run->ksp, &pc));
   PetscCall(PCSetType(pc, type));
   if (solver) PetscCall(PCFactorSetMatSolverType(pc, solver));
+  if (levels) PetscCall(PCFactorSetLevels(pc, levels));
   PetscCall(PCSetFromOptions(pc));
   PetscCall(KSPSetResidualHistory(run->ksp, run->hist, MAXHIST, PETSC_TRUE));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -184,7 +186,7 @@ int main(int argc, char **argv)
   PetscReal   tol = 1e-6, applytol = 1e-10, itstol = 0;
   PetscBool   refactor = PETSC_FALSE, device = PETSC_FALSE, matsolver = PETSC_FALSE, ok = PETSC_TRUE;
   char        desc[256];
-  PetscInt    nsym, nnum;
+  PetscInt    nsym, nnum, levels = 0;
 
   PetscFunctionBeginUser;
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
@@ -195,6 +197,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-refactor", &refactor, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-device", &device, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-matsolver", &matsolver, NULL));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-fill_levels", &levels, NULL));
   PetscCall(TestProblemCreate(PETSC_COMM_WORLD, &A, desc, sizeof(desc)));
   PetscCall(MatCreateVecs(A, &xt, NULL));
   PetscCall(PetscRandomCreate(PETSC_COMM_WORLD, &rnd));
@@ -206,12 +209,12 @@ int main(int argc, char **argv)
   PetscCall(PetscCalloc1(1, &ilu));
   PetscCall(PetscCalloc1(1, &sf));
   /* with -matsolver the sfilu runs are PCILU with -pc_factor_mat_solver_type sfilu instead of PCSFILU */
-  PetscCall(RunCreate("ilu", A, PCILU, NULL, ilu));
-  PetscCall(RunCreate(matsolver ? "ilu(sfilu)" : "sfilu", A, matsolver ? PCILU : "sfilu", matsolver ? "sfilu" : NULL, sf));
+  PetscCall(RunCreate("ilu", A, PCILU, NULL, levels, ilu));
+  PetscCall(RunCreate(matsolver ? "ilu(sfilu)" : "sfilu", A, matsolver ? PCILU : "sfilu", matsolver ? "sfilu" : NULL, levels, sf));
   if (device) {
     PetscCall(MatConvert(A, MATSEQAIJCUSPARSE, MAT_INITIAL_MATRIX, &Ad));
     PetscCall(PetscCalloc1(1, &sfd));
-    PetscCall(RunCreate(matsolver ? "ilu(sfilu)-gpu" : "sfilu-gpu", Ad, matsolver ? PCILU : "sfilu", matsolver ? "sfilu" : NULL, sfd));
+    PetscCall(RunCreate(matsolver ? "ilu(sfilu)-gpu" : "sfilu-gpu", Ad, matsolver ? PCILU : "sfilu", matsolver ? "sfilu" : NULL, levels, sfd));
   }
   for (PetscInt stage = 0; stage < (refactor ? 2 : 1); stage++) {
     const char *name = stage ? "refactored" : "first";
@@ -293,6 +296,25 @@ int main(int argc, char **argv)
     test: # every 7th row also couples to row 0, whose U part is long
       suffix: hub
       args: -problem convdiff -n 10 -peclet 5 -hub 7 -refactor
+    # ILU(k): the pattern with the fill of levels up to k (PCFactorSetLevels() on every run), against PETSc's ILU(k)
+    test:
+      suffix: iluk_poisson7
+      args: -problem poisson7 -n 14 -fill_levels {{1 2 3}separate output}
+    test:
+      suffix: iluk_convdiff_permuted
+      args: -problem convdiff -n 12 -peclet 5 -permute 3 -fill_levels 2 -refactor -ksp_gmres_restart 100
+    test: # the options: PCILU's -pc_factor_levels, PCSFILU's -pc_sfilu_fill_levels
+      suffix: iluk_options
+      args: -problem convdiff -n 12 -peclet 10 -pc_factor_levels 1 -pc_sfilu_fill_levels 1 -ksp_gmres_restart 100
+    test:
+      suffix: iluk_matsolver
+      args: -problem convdiff -n 12 -peclet 5 -refactor -matsolver -fill_levels 2 -ksp_gmres_restart 100
+    test: # row 0's U part is long, and so are the rows its fill reaches
+      suffix: iluk_hub
+      args: -problem convdiff -n 10 -peclet 5 -hub 7 -fill_levels 1 -refactor
+    test:
+      suffix: iluk_bcsstk16
+      args: -problem file -f ${sfpc_dir}/tests/data/bcsstk16.mtx.gz -ksp_gmres_restart 200 -mat_no_inode -fill_levels 1
     # PETSc's ILU uses its inode variant on these block-structured matrices by default: the same
     # factorization with other rounding, which GMRES amplifies on such ill-conditioned systems.
     test:
@@ -344,6 +366,21 @@ int main(int argc, char **argv)
       # levels wider than the analysis's dispatch window (8192 rows), whose buckets are split by window
       suffix: gpu_wide_levels
       args: -problem poisson7 -n 22 -permute 7 -refactor -pc_sfilu_layout {{csr hyb}shared output}
+    test: # ILU(k) on the GPU: the factor's pattern from the host, A's values scattered into it on the device
+      suffix: gpu_iluk_poisson7
+      args: -problem poisson7 -n 20 -fill_levels {{1 2}separate output} -refactor -pc_sfilu_factor_match {{map search broadcast}shared output}
+    test:
+      suffix: gpu_iluk_convdiff_permuted
+      args: -problem convdiff -n 16 -peclet 5 -permute 3 -fill_levels 2 -refactor -ksp_gmres_restart 100 -pc_sfilu_layout {{csr hyb}shared output} -pc_sfilu_levels {{asap alap}shared output}
+    test:
+      suffix: gpu_iluk_matsolver
+      args: -problem convdiff -n 16 -peclet 5 -refactor -matsolver -fill_levels 2 -ksp_gmres_restart 100
+    test: # rows of over 32 entries: the match map cannot hold them
+      suffix: gpu_iluk_hub
+      args: -problem convdiff -n 12 -peclet 5 -hub 7 -fill_levels 2 -refactor -pc_sfilu_factor_match {{map search broadcast}shared output}
+    test:
+      suffix: gpu_iluk_poisson27
+      args: -problem poisson27 -n 12 -fill_levels 1 -refactor -pc_sfilu_factor_match {{map search broadcast}shared output}
     # On these ill-conditioned matrices one apply agrees with the host to rounding (checked) and repeats bit
     # for bit (checked), but GMRES(200) amplifies rounding over hundreds of iterations, as it amplifies the
     # difference between PETSc's own inode and plain ILU, and cuSPARSE's SpMV is not bitwise repeatable:

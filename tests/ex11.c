@@ -356,6 +356,10 @@ int main(int argc, char **argv)
     suffix: bad_grid
     args: -nx 12 -ny 10 -nz 6 -nodm -c_pc_sfilu_grid {{12,10 12,0,6}separate output}
     filter: Error: grep -E "three positive sizes" | sed -e "s/^\[0\]PETSC ERROR: //"
+  test: # levels of fill leave the 7-point pattern: the grid layout asked for, and SIP, refuse them
+    suffix: fill_levels
+    args: -nx 12 -ny 10 -nz 6 -c_pc_sfilu_fill_levels 1 -fact {{ilu0 sip}separate output}
+    filter: Error: grep -E "levels of fill|7-point pattern" | sed -e "s/^\[0\]PETSC ERROR: //"
   test:
     suffix: bad_richardson_norm
     args: -nx 12 -ny 10 -nz 6 -c_pc_sfilu_richardson_norm infinity

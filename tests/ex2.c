@@ -149,6 +149,27 @@ int main(int argc, char **argv)
       suffix: badoption_warps
       args: -case zeropivot -pc_sfilu_warps_per_sm 0
       filter: Error: grep -E "must be|supports|allowed bound" | sed -e "s/^\[0\]PETSC ERROR: //"
+    test: # ILU(1) of a tridiagonal matrix has no fill: the same failures and shifts as ILU(0)
+      suffix: iluk_zeropivot
+      args: -case zeropivot -ksp_converged_reason -pc_sfilu_fill_levels 1
+      output_file: output/ex2_zeropivot.out
+    test:
+      suffix: iluk_shift
+      args: -case tinypivot -pc_sfilu_shift_type nonzero -pc_sfilu_shift_amount 1e-3 -pc_sfilu_fill_levels 2
+      output_file: output/ex2_zeropivot_shift_case-tinypivot_pc_sfilu_shift_type-nonzero.out
+    test:
+      suffix: iluk_nonfinite
+      args: -case nan -ksp_converged_reason -pc_sfilu_fill_levels 1
+      output_file: output/ex2_nonfinite_case-nan.out
+    test: # the fill could give the row a diagonal slot; ILU(k) still needs A's own, as PETSc's does
+      suffix: iluk_missingdiag
+      args: -case missingdiag -pc_sfilu_fill_levels 1
+      filter: Error: grep -E "missing diagonal" | sed -e "s/^\[0\]PETSC ERROR: //"
+      output_file: output/ex2_missingdiag.out
+    test:
+      suffix: badoption_levels
+      args: -case zeropivot -pc_sfilu_fill_levels -1
+      filter: Error: grep -E "must be|supports|allowed bound" | sed -e "s/^\[0\]PETSC ERROR: //"
     test: # on 2 ranks each factors its diagonal block; the zero pivot on one rank stops the KSP on both
       suffix: mpi
       nsize: 2
@@ -178,6 +199,18 @@ int main(int argc, char **argv)
     test:
       suffix: gpu_nonfinite
       args: -case {{nan inf}separate output} -ksp_converged_reason -pc_sfilu_factor_match {{map search broadcast}shared output}
+      output_file: output/ex2_nonfinite_case-nan.out
+    test:
+      suffix: gpu_iluk_zeropivot
+      args: -case zeropivot -ksp_converged_reason -pc_sfilu_fill_levels 1
+      output_file: output/ex2_zeropivot.out
+    test:
+      suffix: gpu_iluk_shift
+      args: -case tinypivot -pc_sfilu_shift_type nonzero -pc_sfilu_shift_amount 1e-3 -pc_sfilu_fill_levels 2
+      output_file: output/ex2_zeropivot_shift_case-tinypivot_pc_sfilu_shift_type-nonzero.out
+    test:
+      suffix: gpu_iluk_nonfinite
+      args: -case {{nan inf}separate output} -ksp_converged_reason -pc_sfilu_fill_levels 1
       output_file: output/ex2_nonfinite_case-nan.out
     test:
       suffix: gpu_missingdiag

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # compute-sanitizer (memcheck, racecheck, synccheck, initcheck) over SFPC's GPU paths on small
-# cases: analysis (ASAP and ALAP), sync-free ILU(0) (both ways of matching U's columns), both solves in both layouts, refactorization,
+# cases: analysis (ASAP and ALAP), sync-free ILU(0) (both ways of matching U's columns) and ILU(k) (A's values scattered into the fill pattern), both solves in both layouts, refactorization,
 # a failing pivot and a NaN; MATHYBSF triangles (build, single sweeps, refill) with rows of 0 to
 # 3000 entries; SIP's GPU factorization, sync-free and level-synchronous, on a non-cubic grid, and with a zero pivot; the
 # grid layout's sweeps (ILU(0) and SIP, two tile lines per plane, Dirichlet rows, chunks of 4 and 2, blocks of 8 and 2 planes) and its
@@ -23,6 +23,8 @@ cases=(
   "$ex1 -dll_append $lib -device -problem convdiff -n 5 -peclet 10 -permute 3 -pc_sfilu_layout csr -pc_sfilu_levels alap"
   "$ex1 -dll_append $lib -device -problem poisson27 -n 5 -permute 3 -refactor -pc_sfilu_factor_match search"
   "$ex1 -dll_append $lib -device -problem convdiff -n 6 -peclet 5 -hub 5 -refactor"
+  "$ex1 -dll_append $lib -device -problem convdiff -n 6 -peclet 5 -hub 5 -refactor -fill_levels 2"
+  "$ex1 -dll_append $lib -device -problem poisson27 -n 5 -permute 3 -refactor -fill_levels 1 -matsolver"
   "$ex2 -dll_append $lib -mat_type aijcusparse -case zeropivot -pc_sfilu_shift_type nonzero"
   "$ex2 -dll_append $lib -mat_type aijcusparse -case zeropivot -pc_sfilu_shift_type nonzero -pc_sfilu_factor_match search"
   "$ex2 -dll_append $lib -mat_type aijcusparse -case nan"

@@ -20,6 +20,7 @@ typedef struct {
   PetscScalar *a;    /* factor values */
 } SFPCTriFactor;
 
+PETSC_INTERN PetscErrorCode SFPCTriFactorCheckCSR(PetscInt, const PetscInt[], const PetscInt[]);
 PETSC_INTERN PetscErrorCode SFPCTriFactorCreateFromCSR(PetscInt, const PetscInt[], const PetscInt[], SFPCTriFactor *);
 PETSC_INTERN PetscErrorCode SFPCTriFactorDestroy(SFPCTriFactor *);
 PETSC_INTERN PetscErrorCode SFPCTriFactorSweep_Host(const SFPCTriFactor *, PetscBool, PetscBool, const PetscScalar[], PetscScalar[]);

@@ -6,11 +6,10 @@
 #include <sfpc/private/trifactor_device.h>
 
 /*
-   Copies the pattern of a square CSR matrix and locates the diagonals. Fails, before anything
-   is allocated, when a row's columns are not strictly increasing or its diagonal is missing:
-   ILU(0) in place needs a slot for every pivot.
+   Whether a square CSR pattern can hold an LU factor in place: columns in range and strictly
+   increasing in each row, and a diagonal slot in every row (ILU in place needs one for every pivot).
 */
-PetscErrorCode SFPCTriFactorCreateFromCSR(PetscInt n, const PetscInt ai[], const PetscInt aj[], SFPCTriFactor *F)
+PetscErrorCode SFPCTriFactorCheckCSR(PetscInt n, const PetscInt ai[], const PetscInt aj[])
 {
   PetscFunctionBegin;
   for (PetscInt r = 0; r < n; r++) {
@@ -22,6 +21,14 @@ PetscErrorCode SFPCTriFactorCreateFromCSR(PetscInt n, const PetscInt ai[], const
     }
     PetscCheck(has_diag, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "Matrix is missing diagonal entry in row %" PetscInt_FMT " (insert an explicit zero there, and use a shift, to factor it)", r);
   }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Copies the pattern of a square CSR matrix and locates the diagonals; fails (SFPCTriFactorCheckCSR()) before anything is allocated. */
+PetscErrorCode SFPCTriFactorCreateFromCSR(PetscInt n, const PetscInt ai[], const PetscInt aj[], SFPCTriFactor *F)
+{
+  PetscFunctionBegin;
+  PetscCall(SFPCTriFactorCheckCSR(n, ai, aj));
   F->n   = n;
   F->nnz = ai[n];
   PetscCall(PetscMalloc4(n + 1, &F->i, F->nnz, &F->j, n, &F->diag, F->nnz, &F->a));

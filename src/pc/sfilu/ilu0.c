@@ -32,7 +32,10 @@ PetscErrorCode SFILUReset(SFILU *s)
 {
   PetscFunctionBegin;
   PetscCall(SFPCTriFactorDestroy(&s->F));
+  PetscCall(PetscFree(s->fill.amap));
+  PetscCall(PetscFree(s->fill.a));
   PetscCall(SFILUReset_Device(s));
+  s->fill.nnz = s->fill.nnz_a = 0;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -45,7 +48,7 @@ PetscErrorCode SFILUCheckMatrix(Mat A, PetscBool *ondevice)
 
   PetscFunctionBegin;
   PetscCall(MatGetSize(A, &m, &n));
-  PetscCheck(m == n, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "SFPC's ILU(0) needs a square matrix, this one is %" PetscInt_FMT " x %" PetscInt_FMT, m, n);
+  PetscCheck(m == n, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "SFPC's ILU needs a square matrix, this one is %" PetscInt_FMT " x %" PetscInt_FMT, m, n);
   PetscCall(PetscObjectBaseTypeCompare((PetscObject)A, MATSEQAIJ, &isseqaij)); /* AIJ's subtypes (aijperm, ...) are read through MatGetRowIJ() as AIJ */
   PetscCall(PetscObjectTypeCompare((PetscObject)A, MATSEQAIJCUSPARSE, &iscusparse));
   if (iscusparse) PetscCall(MatBoundToCPU(A, &bound));
@@ -55,16 +58,54 @@ PetscErrorCode SFILUCheckMatrix(Mat A, PetscBool *ondevice)
 #endif
   if (isseqaij || iscusparse) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(MatGetType(A, &type)); /* MPI matrices arrive here as their diagonal blocks (PCSFILU) or not at all (the solver type is registered for sequential AIJ only) */
-  SETERRQ(PetscObjectComm((PetscObject)A), PETSC_ERR_SUP, "SFPC's ILU(0) supports %s, %s and, through each rank's diagonal block, %s and %s; not %s", MATSEQAIJ, MATSEQAIJCUSPARSE, MATMPIAIJ, MATMPIAIJCUSPARSE, type);
+  SETERRQ(PetscObjectComm((PetscObject)A), PETSC_ERR_SUP, "SFPC's ILU supports %s, %s and, through each rank's diagonal block, %s and %s; not %s", MATSEQAIJ, MATSEQAIJCUSPARSE, MATMPIAIJ, MATMPIAIJCUSPARSE, type);
 }
 
-/* Copies A's pattern and analyses it, on the host or on the GPU. */
+/* The pattern of ILU(k) of A on the host (k > 0), and where A's entries go in it. */
+static PetscErrorCode SFILUSymbolicFill(SFILU *s, Mat A, PetscBool ondevice)
+{
+  const PetscInt *ai, *aj;
+  PetscInt        n, nrows, *pi, *pj, *amap;
+  PetscBool       done;
+  PetscErrorCode  ierr;
+
+  PetscFunctionBegin;
+  PetscCheck(!s->sip, PETSC_COMM_SELF, PETSC_ERR_SUP, "SIP keeps the 7-point pattern: levels of fill (%" PetscInt_FMT ") apply to ILU only", s->fill_levels);
+  PetscCall(MatGetRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &n, &ai, &aj, &done));
+  PetscCheck(done, PETSC_COMM_SELF, PETSC_ERR_SUP, "SFPC cannot read the CSR structure of this matrix");
+  nrows         = n; /* MatRestoreRowIJ() may clear n */
+  s->fill.nnz_a = ai[n];
+  ierr          = SFILUFillPattern(n, ai, aj, s->fill_levels, &pi, &pj, &amap);
+  PetscCall(MatRestoreRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &n, &ai, &aj, &done));
+  PetscCall(ierr);
+  s->fill.nnz = pi[nrows];
+  if (ondevice) {
+    ierr = SFILUSymbolic_Device(s, A, pi, pj);
+    if (!ierr) ierr = SFILUFillCreate_Device(&s->fill, amap);
+    PetscCall(PetscFree(amap));
+  } else {
+    ierr = SFPCTriFactorCreateFromCSR(nrows, pi, pj, &s->F);
+    if (!ierr) ierr = PetscMalloc1(PetscMax(s->fill.nnz, 1), &s->fill.a);
+    s->fill.amap = amap;
+  }
+  PetscCall(PetscFree(pi));
+  PetscCall(PetscFree(pj));
+  PetscCall(ierr);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Copies A's pattern (with the fill of ILU(k)) and analyses it, on the host or on the GPU. */
 PetscErrorCode SFILUSymbolic(SFILU *s, Mat A, PetscBool ondevice)
 {
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(SFPC_ILUSymbolic, A, 0, 0, 0));
   PetscCall(SFILUReset(s));
-  if (ondevice) PetscCall(SFILUSymbolic_Device(s, A));
+  s->ondevice = ondevice;
+  if (s->fill_levels > 0) {
+    PetscErrorCode ierr = SFILUSymbolicFill(s, A, ondevice);
+    if (ierr) PetscCall(SFILUReset(s));
+    PetscCall(ierr);
+  } else if (ondevice) PetscCall(SFILUSymbolic_Device(s, A, NULL, NULL));
   else {
     const PetscInt *ai, *aj;
     PetscInt        n;
@@ -81,7 +122,8 @@ PetscErrorCode SFILUSymbolic(SFILU *s, Mat A, PetscBool ondevice)
       PetscCall(ierr);
     }
   }
-  s->ondevice = ondevice;
+  s->ondevice     = ondevice;
+  s->built_levels = s->fill_levels;
   PetscCall(PetscLogEventEnd(SFPC_ILUSymbolic, A, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -120,13 +162,13 @@ static PetscBool SFILUNextShift(const SFILU *s, PetscInt k, PetscReal rmax, Pets
 }
 
 /*
-   Numeric ILU(0) of A (pattern as at the last SFILUSymbolic()), widening the shift while a pivot
+   Numeric ILU(k) of A (pattern as at the last SFILUSymbolic()), widening the shift while a pivot
    fails. A failure is left in s->failure/failrow/failvalue and reported through PetscInfo() on
    obj, or raised as an error when erroriffailure is set.
 */
 PetscErrorCode SFILUNumeric(SFILU *s, Mat A, PetscObject obj, PetscBool erroriffailure)
 {
-  const PetscScalar *aa;
+  const PetscScalar *av, *aa;
   PetscReal          rmax = 0, top = 0;
   SFILUResult        res;
   const char        *what = NULL;
@@ -137,8 +179,17 @@ PetscErrorCode SFILUNumeric(SFILU *s, Mat A, PetscObject obj, PetscBool erroriff
   s->shift   = 0;
   s->nshifts = 0;
   PetscCall(PetscLogEventBegin(SFPC_ILUNumeric, A, 0, 0, 0));
-  if (s->ondevice) PetscCall(SFILUGetValues_Device(s, A, &aa));
-  else PetscCall(MatSeqAIJGetArrayRead(A, &aa));
+  if (s->ondevice) PetscCall(SFILUGetValues_Device(s, A, &av));
+  else PetscCall(MatSeqAIJGetArrayRead(A, &av));
+  aa = av;
+  if (s->fill.d_a) { /* ILU(k): A's values into the factor's pattern */
+    PetscCall(SFILUFillValues_Device(&s->fill, av));
+    aa = s->fill.d_a;
+  } else if (s->fill.a) {
+    PetscCall(PetscArrayzero(s->fill.a, s->fill.nnz));
+    for (PetscInt q = 0; q < s->fill.nnz_a; q++) s->fill.a[s->fill.amap[q]] = av[q];
+    aa = s->fill.a;
+  }
   PetscCall(SFILUAttempt(s, aa, 0, &res));
   if (res.badrow >= 0 && res.nonfinite < 0 && s->shifttype != MAT_SHIFT_NONE) {
     if (s->ondevice) PetscCall(SFILUBounds_Device(s, aa, &rmax, &top));
@@ -150,8 +201,8 @@ PetscErrorCode SFILUNumeric(SFILU *s, Mat A, PetscObject obj, PetscBool erroriff
       PetscCall(SFILUAttempt(s, aa, s->shift, &res));
     }
   }
-  if (s->ondevice) PetscCall(SFILURestoreValues_Device(A, &aa));
-  else PetscCall(MatSeqAIJRestoreArrayRead(A, &aa));
+  if (s->ondevice) PetscCall(SFILURestoreValues_Device(A, &av));
+  else PetscCall(MatSeqAIJRestoreArrayRead(A, &av));
   PetscCall(PetscLogEventEnd(SFPC_ILUNumeric, A, 0, 0, 0));
 
   if (res.nonfinite >= 0) {
@@ -234,7 +285,8 @@ PetscErrorCode SFILUView(SFILU *s, PetscViewer viewer)
   if (s->sip && s->ondevice) PetscCall(PetscViewerASCIIPrintf(viewer, "SIP (Stone), alpha %g, on the %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " grid, factorization on the GPU (%s, %" PetscInt_FMT " hyperplanes), sync-free solves\n", (double)s->sip_alpha, s->sip_dims[0], s->sip_dims[1], s->sip_dims[2], SFILUSIPVariants[s->sip_variant], s->planes.nplanes));
   else if (s->sip) PetscCall(PetscViewerASCIIPrintf(viewer, "SIP (Stone), alpha %g, on the %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " grid, factorization and solves on the host\n", (double)s->sip_alpha, s->sip_dims[0], s->sip_dims[1], s->sip_dims[2]));
   else if (s->ondevice && SFILUHyperplaneILU0_Device(s)) PetscCall(PetscViewerASCIIPrintf(viewer, "ILU(0), natural ordering, factorization on the GPU by hyperplanes of the grid (SIP's kernel with alpha 0, %" PetscInt_FMT " hyperplanes), sync-free solves\n", s->planes.nplanes));
-  else PetscCall(PetscViewerASCIIPrintf(viewer, "ILU(0), natural ordering, factorization and solves on the %s\n", s->ondevice ? "GPU (sync-free)" : "host"));
+  else PetscCall(PetscViewerASCIIPrintf(viewer, "ILU(%" PetscInt_FMT "), natural ordering, factorization and solves on the %s\n", s->fill_levels, s->ondevice ? "GPU (sync-free)" : "host"));
+  if (s->fill.nnz) PetscCall(PetscViewerASCIIPrintf(viewer, "levels of fill %" PetscInt_FMT ": the factor has %" PetscInt_FMT " entries, %.3g times A's %" PetscInt_FMT " (pattern built on the host)\n", s->built_levels, s->fill.nnz, (double)s->fill.nnz / (double)PetscMax(s->fill.nnz_a, 1), s->fill.nnz_a));
   PetscCall(PetscViewerASCIIPrintf(viewer, "shift type %s, zero pivot tolerance %g (relative to row sums of |A|)\n", MatFactorShiftTypes[s->shifttype], (double)s->zeropivot));
   if (s->ondevice && s->T) PetscCall(SFILUView_Device(s, viewer));
   else if (s->F.i) {

@@ -26,6 +26,12 @@ static PetscErrorCode PCSFILUGrid(PC pc, Mat A, PetscBool ondevice, PetscBool re
   const char *who = s->sip ? "SIP" : "The grid layout (-pc_sfilu_layout grid)", *opt = s->sip ? "-pc_sfilu_sip_grid" : "-pc_sfilu_grid";
 
   PetscFunctionBegin;
+  if (s->fill_levels > 0 && !s->sip) { /* the fill leaves the 7-point stencil: no grid layout */
+    PetscCheck(!required, comm, PETSC_ERR_SUP, "The grid layout (-pc_sfilu_layout grid) sweeps ILU(0)'s 7-point pattern: with %" PetscInt_FMT " levels of fill use -pc_sfilu_layout auto, hyb or csr", s->fill_levels);
+    *changed = (PetscBool)(s->sip_dims[0] != 0);
+    for (int d = 0; d < 3; d++) s->sip_dims[d] = s->engine.grid[d] = 0;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   if (pc->dm) PetscCall(PetscObjectTypeCompare((PetscObject)pc->dm, DMDA, &isda));
   if (isda) {
     PetscInt        dim, dof, sw;
@@ -153,7 +159,7 @@ static PetscErrorCode PCSetUp_SFILU(PC pc)
   PetscCall(SFILUCheckMatrix(A, &ondevice));
   /* SIP needs the grid; the GPU sweeps take the grid layout when one is known (auto) and must have one when asked for it */
   PetscCall(PCSFILUGrid(pc, A, ondevice, (PetscBool)(s->sip || s->engine.layout == SFPC_LAYOUT_GRID), &regrid));
-  if (regrid || s->sip != s->built_sip || !pc->setupcalled || pc->flag != SAME_NONZERO_PATTERN || ondevice != s->ondevice || !(s->F.i || s->T) || (s->T && (s->T->opt.layout != s->engine.layout || s->T->opt.levels != s->engine.levels || s->T->opt.grid_chunk != s->engine.grid_chunk || s->T->opt.grid_planes != s->engine.grid_planes))) {
+  if (regrid || s->sip != s->built_sip || s->fill_levels != s->built_levels || !pc->setupcalled || pc->flag != SAME_NONZERO_PATTERN || ondevice != s->ondevice || !(s->F.i || s->T) || (s->T && (s->T->opt.layout != s->engine.layout || s->T->opt.levels != s->engine.levels || s->T->opt.grid_chunk != s->engine.grid_chunk || s->T->opt.grid_planes != s->engine.grid_planes))) {
     PetscCall(SFILUSymbolic(s, A, ondevice));
     s->built_sip = s->sip;
   }
@@ -211,6 +217,23 @@ static PetscErrorCode PCFactorSetZeroPivot_SFILU(PC pc, PetscReal tol)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+static PetscErrorCode PCFactorSetLevels_SFILU(PC pc, PetscInt levels)
+{
+  SFILU *s = (SFILU *)pc->data;
+
+  PetscFunctionBegin;
+  PetscCheck(levels >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PCSFILU levels of fill must be nonnegative, not %" PetscInt_FMT, levels);
+  s->fill_levels = levels;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCFactorGetLevels_SFILU(PC pc, PetscInt *levels)
+{
+  PetscFunctionBegin;
+  *levels = ((SFILU *)pc->data)->fill_levels;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode PCSetFromOptions_SFILU(PC pc, PetscOptionItems PetscOptionsObject)
 {
   SFILU             *s = (SFILU *)pc->data;
@@ -226,6 +249,11 @@ static PetscErrorCode PCSetFromOptions_SFILU(PC pc, PetscOptionItems PetscOption
   if (set) PetscCall(PCFactorSetShiftAmount_SFILU(pc, r));
   PetscCall(PetscOptionsReal("-pc_sfilu_zeropivot", "Pivot tolerance, relative to the row sum of |A|", "PCFactorSetZeroPivot", s->zeropivot, &r, &set));
   if (set) PetscCall(PCFactorSetZeroPivot_SFILU(pc, r));
+  {
+    PetscInt levels = s->fill_levels;
+    PetscCall(PetscOptionsInt("-pc_sfilu_fill_levels", "ILU(k): levels of fill k (0: ILU(0))", "PCFactorSetLevels", levels, &levels, &set));
+    if (set) PetscCall(PCFactorSetLevels_SFILU(pc, levels));
+  }
   { /* unset: each kind of sweep has its own default (PETSC_DECIDE), which the range check would refuse */
     PetscInt wps = s->engine.warps_per_sm;
     PetscCall(PetscOptionsInt("-pc_sfilu_warps_per_sm", "GPU sweeps: warps kept per SM (more hide latency, fewer poll less; default: from the width of the levels)", "PCSFILU", wps, &wps, &set));
@@ -305,6 +333,8 @@ static PetscErrorCode PCDestroy_SFILU(PC pc)
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCFactorSetShiftType_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCFactorSetShiftAmount_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCFactorSetZeroPivot_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCFactorGetLevels_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCFactorSetLevels_C", NULL));
   PetscCall(PetscFree(pc->data));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -400,5 +430,7 @@ PetscErrorCode PCCreate_SFILU(PC pc)
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCFactorSetShiftType_C", PCFactorSetShiftType_SFILU));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCFactorSetShiftAmount_C", PCFactorSetShiftAmount_SFILU));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCFactorSetZeroPivot_C", PCFactorSetZeroPivot_SFILU));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCFactorGetLevels_C", PCFactorGetLevels_SFILU));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCFactorSetLevels_C", PCFactorSetLevels_SFILU));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

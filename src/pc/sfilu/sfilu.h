@@ -76,6 +76,20 @@ typedef struct {
   unsigned *masks;  /* device, SFILU_MATCH_WORDS per L entry: {positions in row r, positions in U(c), offsets of ranks 0-7, of ranks 8-15}; {1, 0, 0, 0} where they cannot be held */
 } SFILUMatchMap;
 
+/*
+   ILU(k), k > 0: the factor's pattern is A's with the fill of levels up to k (SFILUFillPattern()), so the
+   numeric factorization reads A's values scattered into it: amap[q] is where A's entry q goes, the rest
+   (the fill) starts at zero. Built once per pattern, on the side of the factor (host or device).
+*/
+typedef struct {
+  PetscInt     nnz_a;  /* entries of A */
+  PetscInt     nnz;    /* entries of the factor */
+  PetscInt    *amap;   /* host factor: A's entry -> position in the factor */
+  PetscScalar *a;      /* host factor: A's values in the factor's pattern */
+  int         *d_amap; /* device factor: the same two on the device */
+  PetscScalar *d_a;
+} SFILUFill;
+
 /* The norm the fused Richardson iteration tests: of (LU)^{-1} (b - A x) (KSPRICHARDSON's default), of b - A x, or the 1-norm of b - A x (the SIP papers') */
 typedef enum {
   SFILU_RICHARDSON_NORM_PRECONDITIONED,
@@ -89,6 +103,7 @@ typedef struct {
   PetscReal          shiftamount;  /* first nonzero shift, relative to the largest row sum of |A| */
   PetscReal          zeropivot;    /* pivot tolerance, relative to the row sum of |A| */
   SFPCTriOptions     engine;      /* GPU: warps per SM, layout and levels of the sweeps */
+  PetscInt           fill_levels; /* ILU(k): levels of fill k (0: ILU(0)) */
   PetscBool          sip;         /* Stone's SIP instead of ILU(0) (7-point stencils on a 3-D grid) */
   PetscReal          sip_alpha;   /* SIP's cancellation parameter; 0 is ILU(0) */
   PetscInt           sip_grid[3]; /* -pc_sfilu_sip_grid: the whole grid, x fastest (0: none given) */
@@ -104,6 +119,8 @@ typedef struct {
   SFPCTriDevice T;
   SFILUSIPPlanes planes; /* GPU SIP, and GPU ILU(0) on the grid layout */
   SFILUMatchMap  map;    /* GPU generic ILU(0), built by its first factorization that uses it */
+  SFILUFill      fill;   /* ILU(k), k > 0: where A's values go in the factor */
+  PetscInt       built_levels; /* the levels of fill the factor's pattern was built for */
   Vec           xd, yd; /* device stand-ins of host vectors given to a device factor (SFPCStageVecs()) */
   Vec           delta; /* PCApplyRichardson()'s correction (LU)^{-1} r */
 
@@ -128,6 +145,10 @@ PETSC_INTERN PetscErrorCode SFILUApply(SFILU *, Vec, Vec, PetscBool);
 PETSC_INTERN PetscErrorCode SFILUView(SFILU *, PetscViewer);
 
 /* host and device kernels of the numeric factorization */
+PETSC_INTERN PetscErrorCode SFILUFillPattern(PetscInt, const PetscInt[], const PetscInt[], PetscInt, PetscInt **, PetscInt **, PetscInt **);
+PETSC_INTERN PetscErrorCode SFILUFillCreate_Device(SFILUFill *, const PetscInt[]);
+PETSC_INTERN PetscErrorCode SFILUFillValues_Device(const SFILUFill *, const PetscScalar *);
+PETSC_INTERN PetscErrorCode SFILUFillDestroy_Device(SFILUFill *);
 PETSC_INTERN PetscErrorCode SFILUFactorNumeric_Host(SFPCTriFactor *, const PetscScalar[], PetscReal, PetscReal, PetscBool, SFILUResult *);
 PETSC_INTERN PetscErrorCode SFILUCheckSIPGrid(PetscInt, const PetscInt[3]);
 PETSC_INTERN PetscErrorCode SFILUCheckSIPPattern(const SFPCTriFactor *, const PetscInt[3]);
@@ -146,7 +167,7 @@ PETSC_INTERN PetscErrorCode SFILUSIPPlanesDestroy_Device(SFILUSIPPlanes *);
 PETSC_INTERN PetscErrorCode SFILUFactorSIP_Device(SFPCTriDevice, const SFILUSIPPlanes *, const PetscScalar *, PetscReal, SFILUSIPVariant, PetscReal, PetscReal, PetscBool, SFILUResult *);
 
 /* the device side of SFILU (sfilu_device.c; refusing stubs in a build without CUDA) */
-PETSC_INTERN PetscErrorCode SFILUSymbolic_Device(SFILU *, Mat);
+PETSC_INTERN PetscErrorCode SFILUSymbolic_Device(SFILU *, Mat, const PetscInt[], const PetscInt[]);
 PETSC_INTERN PetscErrorCode SFILUGridGuess_Device(Mat, PetscInt[3]);
 PETSC_INTERN PetscErrorCode SFILUGetValues_Device(SFILU *, Mat, const PetscScalar **);
 PETSC_INTERN PetscErrorCode SFILURestoreValues_Device(Mat, const PetscScalar **);

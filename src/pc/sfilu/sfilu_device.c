@@ -22,7 +22,8 @@ PetscErrorCode SFILUGridGuess_Device(Mat A, PetscInt dims[3])
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode SFILUSymbolic_Device(SFILU *s, Mat A)
+/* The analysis of A's pattern, from its device CSR; or of the ILU(k) pattern (pi, pj) built on the host (SFILUFillPattern()), copied up. */
+PetscErrorCode SFILUSymbolic_Device(SFILU *s, Mat A, const PetscInt pi[], const PetscInt pj[])
 {
   const PetscInt *ai, *aj;
   PetscInt        n;
@@ -30,6 +31,21 @@ PetscErrorCode SFILUSymbolic_Device(SFILU *s, Mat A)
   PetscFunctionBegin;
   PetscCall(MatGetLocalSize(A, &n, NULL));
   PetscCall(SFILUMatchMapDestroy_Device(&s->map)); /* the map belongs to the pattern and schedule being replaced */
+  if (pi) {
+    PetscInt    *di, *dj;
+    cudaStream_t stream;
+
+    PetscCall(PetscGetCurrentCUDAStream(&stream));
+    PetscCallCUDA(cudaMallocAsync((void **)&di, sizeof(PetscInt) * (n + 1), stream));
+    PetscCallCUDA(cudaMallocAsync((void **)&dj, sizeof(PetscInt) * PetscMax(pi[n], 1), stream));
+    PetscCallCUDA(cudaMemcpyAsync(di, pi, sizeof(PetscInt) * (n + 1), cudaMemcpyHostToDevice, stream));
+    PetscCallCUDA(cudaMemcpyAsync(dj, pj, sizeof(PetscInt) * pi[n], cudaMemcpyHostToDevice, stream));
+    PetscCall(SFPCTriDeviceCreate(n, pi[n], di, dj, PETSC_TRUE, &s->engine, &s->T)); /* built here from a checked pattern */
+    PetscCallCUDA(cudaFreeAsync(di, stream));
+    PetscCallCUDA(cudaFreeAsync(dj, stream));
+    PetscCall(PetscLogCpuToGpu(sizeof(PetscInt) * (n + 1 + pi[n])));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   PetscCall(MatSeqAIJCUSPARSEGetIJ(A, PETSC_FALSE, &ai, &aj));
   PetscCall(SFPCTriDeviceCreate(n, -1, ai, aj, PETSC_FALSE, &s->engine, &s->T));
   PetscCall(MatSeqAIJCUSPARSERestoreIJ(A, PETSC_FALSE, &ai, &aj));
@@ -184,6 +200,7 @@ PetscErrorCode SFILUReset_Device(SFILU *s)
   PetscCall(SFPCTriDeviceDestroy(&s->T));
   PetscCall(SFILUSIPPlanesDestroy_Device(&s->planes));
   PetscCall(SFILUMatchMapDestroy_Device(&s->map));
+  PetscCall(SFILUFillDestroy_Device(&s->fill));
   PetscCall(VecDestroy(&s->xd));
   PetscCall(VecDestroy(&s->yd));
   PetscCall(VecDestroy(&s->delta));
@@ -198,10 +215,25 @@ PetscErrorCode SFILUReset_Device(SFILU *s)
   return PETSC_SUCCESS;
 }
   #define SFILU_NO_CUDA SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, "SFPC was built without CUDA")
-PetscErrorCode SFILUSymbolic_Device(SFILU *s, Mat A)
+PetscErrorCode SFILUSymbolic_Device(SFILU *s, Mat A, const PetscInt pi[], const PetscInt pj[])
 {
-  (void)s, (void)A;
+  (void)s, (void)A, (void)pi, (void)pj;
   SFILU_NO_CUDA;
+}
+PetscErrorCode SFILUFillCreate_Device(SFILUFill *f, const PetscInt amap[])
+{
+  (void)f, (void)amap;
+  SFILU_NO_CUDA;
+}
+PetscErrorCode SFILUFillValues_Device(const SFILUFill *f, const PetscScalar *aa)
+{
+  (void)f, (void)aa;
+  SFILU_NO_CUDA;
+}
+PetscErrorCode SFILUFillDestroy_Device(SFILUFill *f)
+{
+  (void)f;
+  return PETSC_SUCCESS;
 }
 PetscErrorCode SFILUGetValues_Device(SFILU *s, Mat A, const PetscScalar **aa)
 {

@@ -1,8 +1,8 @@
 /*
-   The "sfilu" MatSolverType: SFPC's ILU(0) factor (ilu0.c) behind PCILU, so that
+   The "sfilu" MatSolverType: SFPC's ILU factor (ilu0.c) behind PCILU, so that
    -pc_type ilu -pc_factor_mat_solver_type sfilu, and -sub_pc_factor_mat_solver_type sfilu under
-   PCBJACOBI/PCASM, use it. PCFactor's -pc_factor_shift_type, -pc_factor_shift_amount and
-   -pc_factor_zeropivot apply, with the meaning PCSFILU gives them (zero pivot relative to row sums).
+   PCBJACOBI/PCASM, use it. PCFactor's -pc_factor_levels, -pc_factor_shift_type, -pc_factor_shift_amount
+   and -pc_factor_zeropivot apply, with the meaning PCSFILU gives them (zero pivot relative to row sums).
 */
 #include "sfilu.h"
 #include <petsc/private/matimpl.h>
@@ -53,12 +53,13 @@ static PetscErrorCode MatILUFactorSymbolic_SFILU(Mat B, Mat A, IS row, IS col, c
   PetscBool ondevice, idr = PETSC_TRUE, idc = PETSC_TRUE;
 
   PetscFunctionBegin;
-  PetscCheck(info->levels == 0, PetscObjectComm((PetscObject)A), PETSC_ERR_SUP, "The sfilu solver factors ILU(0) only, not ILU(%d)", (int)info->levels);
+  PetscCheck(info->levels >= 0, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_OUTOFRANGE, "Levels of fill must be nonnegative, not %g", (double)info->levels);
   if (row) PetscCall(ISIdentity(row, &idr));
   if (col) PetscCall(ISIdentity(col, &idc));
   PetscCheck(idr && idc, PetscObjectComm((PetscObject)A), PETSC_ERR_SUP, "The sfilu solver uses the natural ordering; use -pc_factor_mat_ordering_type natural");
   PetscCall(SFILUCheckMatrix(A, &ondevice));
   PetscCall(SFILUSetFactorInfo(s, info));
+  s->fill_levels = (PetscInt)info->levels;
   PetscCall(SFILUSymbolic(s, A, ondevice));
   B->ops->lufactornumeric = MatLUFactorNumeric_SFILU;
   B->ops->solve           = MatSolve_SFILU;
@@ -117,7 +118,7 @@ PetscErrorCode MatGetFactor_SFILU(Mat A, MatFactorType ftype, Mat *F)
   PetscInt n;
 
   PetscFunctionBegin;
-  PetscCheck(ftype == MAT_FACTOR_ILU, PetscObjectComm((PetscObject)A), PETSC_ERR_SUP, "The sfilu solver provides ILU(0) only, not %s", MatFactorTypes[ftype]);
+  PetscCheck(ftype == MAT_FACTOR_ILU, PetscObjectComm((PetscObject)A), PETSC_ERR_SUP, "The sfilu solver provides ILU(k) only, not %s", MatFactorTypes[ftype]);
   PetscCall(MatGetLocalSize(A, &n, NULL));
   PetscCall(MatCreate(PetscObjectComm((PetscObject)A), &B));
   PetscCall(MatSetSizes(B, n, n, n, n));
