@@ -14,18 +14,20 @@
 #define SFPC_VERSION_PATCH 0
 
 /*J
-   PCSFILU - "sfilu": ILU(0) (no fill, natural ordering) built for synchronization-free
-   factorization and triangular solves.
+   PCSFILU - "sfilu": ILU(0), or ILU(k) with levels of fill, in the natural ordering, built for
+   synchronization-free factorization and triangular solves.
 
    Options:
-+  -pc_sfilu_shift_type <none,nonzero,positive_definite> - what to do with a zero (or, for
++  -pc_sfilu_fill_levels <0> - ILU(k): the pattern with the fill of levels up to k (built on the host once
+                             per pattern), factored on the GPU on an aijcusparse matrix; see PCFactorSetLevels()
+.  -pc_sfilu_shift_type <none,nonzero,positive_definite> - what to do with a zero (or, for
                              positive_definite, nonpositive) pivot; see PCFactorSetShiftType()
 .  -pc_sfilu_shift_amount <a> - first diagonal shift tried by the nonzero shift, relative to
                              the largest row sum of |A|
 -  -pc_sfilu_zeropivot <tol>  - a pivot is zero when |u_ii| <= tol * (sum_j |a_ij|)
 
-   The PCFactorSetShiftType(), PCFactorSetShiftAmount() and PCFactorSetZeroPivot() calls work
-   on it as on PCILU.
+   The PCFactorSetLevels(), PCFactorSetShiftType(), PCFactorSetShiftAmount() and PCFactorSetZeroPivot()
+   calls work on it as on PCILU.
 J*/
 #define PCSFILU "sfilu"
 
@@ -106,9 +108,10 @@ J*/
 #define PCAFSAI "afsai"
 
 /*J
-   MATSOLVERSFILU - "sfilu": the same ILU(0) factor as PCSFILU, for PCILU:
-   -pc_type ilu -pc_factor_mat_solver_type sfilu, or -sub_pc_factor_mat_solver_type sfilu under
-   PCBJACOBI/PCASM. Works on MATSEQAIJ (host) and MATSEQAIJCUSPARSE (GPU).
+   MATSOLVERSFILU - "sfilu": the same ILU(k) factor as PCSFILU, for PCILU:
+   -pc_type ilu -pc_factor_mat_solver_type sfilu [-pc_factor_levels k], or -sub_pc_factor_mat_solver_type sfilu
+   under PCBJACOBI/PCASM. Works on MATSEQAIJ (host) and MATSEQAIJCUSPARSE (GPU: for k > 0 too, where PETSc's
+   own cusparse solver factors on the host).
 J*/
 #define MATSOLVERSFILU "sfilu"
 

@@ -369,9 +369,9 @@ int main(int argc, char **argv)
     test: # ILU(k) on the GPU: the factor's pattern from the host, A's values scattered into it on the device
       suffix: gpu_iluk_poisson7
       args: -problem poisson7 -n 20 -fill_levels {{1 2}separate output} -refactor -pc_sfilu_factor_match {{map search broadcast}shared output}
-    test:
+    test: # GMRES to 1e-10 amplifies the solves' rounding more here: one apply agrees with the host to 1e-10 (checked), the histories to 1.5e-5 (H100)
       suffix: gpu_iluk_convdiff_permuted
-      args: -problem convdiff -n 16 -peclet 5 -permute 3 -fill_levels 2 -refactor -ksp_gmres_restart 100 -pc_sfilu_layout {{csr hyb}shared output} -pc_sfilu_levels {{asap alap}shared output}
+      args: -problem convdiff -n 16 -peclet 5 -permute 3 -fill_levels 2 -refactor -ksp_gmres_restart 100 -tol 1e-4 -pc_sfilu_layout {{csr hyb}shared output} -pc_sfilu_levels {{asap alap}shared output}
     test:
       suffix: gpu_iluk_matsolver
       args: -problem convdiff -n 16 -peclet 5 -refactor -matsolver -fill_levels 2 -ksp_gmres_restart 100

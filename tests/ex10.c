@@ -146,5 +146,9 @@ int main(int argc, char **argv)
       suffix: gpu_convdiff
       nsize: {{1 2 4}separate output}
       args: -problem convdiff -peclet 5 -n 12 -pcs sfilu,sip,sfdilu,sfdilu-global
+    test: # ILU(2) in each rank's block
+      suffix: gpu_iluk
+      nsize: {{1 2}separate output}
+      args: -problem convdiff -peclet 5 -n 12 -pcs sfilu -sfilu_pc_sfilu_fill_levels 2
 
 TEST*/

@@ -285,6 +285,16 @@ int main(int argc, char **argv)
     nsize: 3
     args: -n 9 -empty_rank 1
 
+  # ILU(k) in each rank's block: PETSc's bjacobi with ILU(k) blocks, bit for bit
+  test:
+    suffix: iluk
+    nsize: {{2 3}separate output}
+    args: -n 9 -sfilu_pc_sfilu_fill_levels 1 -bjacobi_ilu_sub_pc_factor_levels 1
+  test:
+    suffix: iluk_empty_rank
+    nsize: 3
+    args: -n 9 -empty_rank 1 -sfilu_pc_sfilu_fill_levels 2 -bjacobi_ilu_sub_pc_factor_levels 2
+
   # the global DILU: the same colors and iterations on 1, 2 and 3 ranks, uneven and with an empty rank
   test:
     suffix: global

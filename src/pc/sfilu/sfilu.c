@@ -1,5 +1,5 @@
 /*
-   PCSFILU: the PC front of SFPC's ILU(0) factor (ilu0.c): options, set-up policy (the pattern
+   PCSFILU: the PC front of SFPC's ILU factor (ilu0.c): options, set-up policy (the pattern
    is analysed again only when it changes), failure reporting the PC way, view.
 */
 #include "sfilu.h"
@@ -340,10 +340,14 @@ static PetscErrorCode PCDestroy_SFILU(PC pc)
 }
 
 /*MC
-   PCSFILU - ILU(0) built for synchronization-free factorization and triangular solves.
+   PCSFILU - ILU(0), or ILU(k), built for synchronization-free factorization and triangular solves.
 
    Options Database Keys:
-+  -pc_sfilu_shift_type <none,nonzero,positive_definite> - on a failed pivot: fail the PC (none), refactor A + a I
++  -pc_sfilu_fill_levels <0> - ILU(k): the factor's pattern has the fill of levels up to k (PETSc's rule of levels of fill;
+                        the same factor as `PCILU` with -pc_factor_levels k). The pattern is built on the host, once per nonzero
+                        pattern of A; on `MATSEQAIJCUSPARSE` A's values are scattered into it on the GPU and the numeric
+                        factorization and solves run there as for ILU(0). Not with SIP or the grid layout (7-point patterns only)
+.  -pc_sfilu_shift_type <none,nonzero,positive_definite> - on a failed pivot: fail the PC (none), refactor A + a I
                         with a = shift_amount * max_i sum_j |a_ij| doubled until every pivot passes (nonzero), or
                         refactor with fractions 1/16 .. 2 of the shift that makes A + a I diagonally dominant until every
                         pivot is positive (positive_definite)
@@ -392,7 +396,7 @@ static PetscErrorCode PCDestroy_SFILU(PC pc)
    its diagonal block (block Jacobi). A failed factorization sets `PC_FACTOR_NUMERIC_ZEROPIVOT`
    (or `PC_FACTOR_OTHER` for Inf/NaN entries), so a `KSP` stops with `KSP_DIVERGED_PC_FAILED`; with
    `-ksp_error_if_not_converged` it raises an error instead. A matrix with a missing diagonal entry is an error.
-   `PCFactorSetShiftType()`, `PCFactorSetShiftAmount()` and `PCFactorSetZeroPivot()` apply to this PC. The same factor is
+   `PCFactorSetLevels()`, `PCFactorSetShiftType()`, `PCFactorSetShiftAmount()` and `PCFactorSetZeroPivot()` apply to this PC. The same factor is
    available to `PCILU` as `-pc_factor_mat_solver_type sfilu`.
 
    On several ranks SIP, too, factors each rank's diagonal block: the part of the 3-D `DMDA` the rank owns, or the z-planes

@@ -1,5 +1,5 @@
 /*
-   SFPC's ILU(0) factor (SFILU): options, the factor on the host or on the GPU, and the shift
+   SFPC's ILU(0)/ILU(k) factor (SFILU): options, the factor on the host or on the GPU, and the shift
    and failure policy. PCSFILU (sfilu.c) and the "sfilu" MatSolverType behind PCILU
    (sfilu_factor.c) are two thin fronts over it.
 */
