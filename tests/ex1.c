@@ -137,7 +137,8 @@ static PetscErrorCode CheckDeviceRun(Run *run, PetscBool *ok)
 
 /*
    One application of the device PC against the host sfilu on the same vector, and one of its
-   transpose: the factors are bitwise equal, so only the solves' summation order differs.
+   transpose: the factors are bitwise equal (checked by their fingerprints where the PC is PCSFILU,
+   whose view prints them), so only the solves' summation order differs.
 */
 static PetscErrorCode CompareApply(Run *host, Run *dev, Vec xt, PetscReal tol, PetscBool *ok)
 {
@@ -174,6 +175,20 @@ static PetscErrorCode CompareApply(Run *host, Run *dev, Vec xt, PetscReal tol, P
   PetscCall(VecDestroy(&yh));
   PetscCall(VecDestroy(&yd));
   PetscCall(VecDestroy(&rd));
+  {
+    PetscBool issfilu;
+    char      hprint[32], dprint[32];
+
+    PetscCall(PetscObjectTypeCompare((PetscObject)pd, "sfilu", &issfilu));
+    if (issfilu) {
+      PetscBool same;
+      PetscCall(TestPCFingerprint(ph, hprint));
+      PetscCall(TestPCFingerprint(pd, dprint));
+      same = (PetscBool)(strcmp(hprint, "none") && !strcmp(hprint, dprint));
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s factor bitwise the host sfilu's (fingerprints): %s\n", dev->name, same ? "yes" : "NO"));
+      *ok = (PetscBool)(*ok && same);
+    }
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -75,23 +75,16 @@ static PetscBool SamePrint(const char *a, const char *b)
   return same;
 }
 
-/*
-   The factor fingerprint PCSFILU's detailed view prints, and the view's failure line ("" when none).
-   The view must be an ASCII viewer: PCSFILU prints nothing to a string viewer (this test used one
-   until the SIP factorization rework, so its fingerprints were all "none" and compared equal).
-   On several ranks it is rank 0's block (the view prints rank 0's).
-*/
+/* The factor fingerprint (TestPCFingerprint()), and the view's failure line ("" when none). */
 static PetscErrorCode Fingerprint(PC pc, char print[32], char failed[64])
 {
   char buf[8192], *at;
 
   PetscFunctionBegin;
-  PetscCall(TestPCViewToStringFormat(pc, PETSC_VIEWER_ASCII_INFO_DETAIL, buf, sizeof(buf)));
-  PetscCall(PetscStrstr(buf, "(FNV-1a of their bytes): ", &at));
-  PetscCall(PetscStrncpy(print, at ? at + 25 : "none", 17));
-  PetscCall(PetscInfo(pc, "factor fingerprint %s\n", print));
+  PetscCall(TestPCFingerprint(pc, print));
   if (failed) { /* "FAILED (reason) in row r" */
     failed[0] = 0;
+    PetscCall(TestPCViewToStringFormat(pc, PETSC_VIEWER_ASCII_INFO_DETAIL, buf, sizeof(buf)));
     PetscCall(PetscStrstr(buf, "FAILED", &at));
     if (at) {
       PetscCall(PetscStrncpy(failed, at, 64));

@@ -674,6 +674,23 @@ PetscErrorCode TestPCViewToStringFormat(PC pc, PetscViewerFormat format, char bu
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*
+   The factor fingerprint (FNV-1a of the factor's values) PCSFILU's detailed view prints, or "none". The view
+   goes to an ASCII viewer on a memory FILE: a string viewer would get nothing from PCSFILU. On several ranks
+   it is rank 0's block.
+*/
+PetscErrorCode TestPCFingerprint(PC pc, char print[32])
+{
+  char buf[16384], *at;
+
+  PetscFunctionBegin;
+  PetscCall(TestPCViewToStringFormat(pc, PETSC_VIEWER_ASCII_INFO_DETAIL, buf, sizeof(buf)));
+  PetscCall(PetscStrstr(buf, "(FNV-1a of their bytes): ", &at));
+  PetscCall(PetscStrncpy(print, at ? at + 25 : "none", 17));
+  PetscCall(PetscInfo(pc, "factor fingerprint %s\n", print));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode TestPCViewToString(PC pc, char buf[], size_t len)
 {
   PetscFunctionBegin;

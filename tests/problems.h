@@ -28,6 +28,7 @@ PETSC_EXTERN PetscErrorCode TestOptionsSetPrefixed(const char *, const char *);
 /* pc's ASCII view in buf (what rank 0 writes; other ranks get what they print, often nothing). */
 PETSC_EXTERN PetscErrorCode TestPCViewToString(PC, char[], size_t);
 PETSC_EXTERN PetscErrorCode TestPCViewToStringFormat(PC, PetscViewerFormat, char[], size_t); /* the same in a given format */
+PETSC_EXTERN PetscErrorCode TestPCFingerprint(PC, char[32]); /* PCSFILU's factor fingerprint from its detailed view, or "none" */
 
 /* Whether pc's ASCII view (rank 0's, told to every rank of pc's communicator) contains text. */
 PETSC_EXTERN PetscErrorCode TestPCViewHas(PC, const char *, PetscBool *);
