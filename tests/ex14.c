@@ -220,6 +220,15 @@ int main(int argc, char **argv)
     suffix: mpi
     nsize: {{2 3}separate output}
     args: -dim 3 -n 9 -dof 2
+  test: # the global DILU (-pc_sfdilu_parallel) with the grid's colors: the same colors and iterations on any number of ranks
+    suffix: global
+    nsize: {{1 2 3}shared output}
+    args: -dim 3 -n 9 -dof 2 -dilu_pc_sfdilu_parallel
+  test: # a coupling within one color across ranks (the periodic wrap) is found there too
+    suffix: global_periodic_bad
+    nsize: 2
+    args: -dim 3 -n 10 -periodic -dilu_pc_sfdilu_parallel
+    filter: Error: grep -E "not a proper" | sed -e "s/^\[0\]PETSC ERROR: //"
 
   testset:
     requires: gpu
@@ -250,6 +259,11 @@ int main(int argc, char **argv)
       suffix: gpu_auto
       args: -dim 3 -n 26 -auto
       output_file: output/ex14_auto.out
+    test:
+      suffix: gpu_global
+      nsize: {{1 2}shared output}
+      args: -dim 3 -n 9 -dof 2 -dilu_pc_sfdilu_parallel
+      output_file: output/ex14_global.out
     test: # a periodic length the modulus does not divide: auto falls back to JPL on the GPU (greedy on the host)
       suffix: gpu_auto_fallback
       args: -dim 3 -n 28 -periodic -auto

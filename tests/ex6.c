@@ -430,7 +430,7 @@ int main(int argc, char **argv)
       suffix: grid_global
       nsize: 2
       args: -problem poisson7 -n 4 -noref -dilu_pc_sfdilu_parallel
-      filter: Error: grep -E "not available" | sed -e "s/^\[0\]PETSC ERROR: //"
+      filter: Error: grep -E "global coordinates" | sed -e "s/^\[0\]PETSC ERROR: //"
 
   test:
     suffix: gamg

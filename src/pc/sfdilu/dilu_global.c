@@ -5,7 +5,8 @@
 
    The coloring is JPL (sfdilu.h) on global row numbers: a round needs the colors of the ghost
    rows (one halo exchange per round), and it colors the same rows as on one rank, so the
-   coloring is the same on any number of ranks. E and the two sweeps run color by color. Before
+   coloring is the same on any number of ranks. Or, asked for, the grid coloring of the PC's DMDA,
+   by global coordinates: the same on any number of ranks by construction, with no rounds. E and the two sweeps run color by color. Before
    color c of a sweep only the ghosts of the color done just before it (c - 1 going up, c + 1
    going down) can have changed, so only they are exchanged, each color through its own PetscSF
    (none where no rank has a ghost of that color, and none before the first color): per sweep
@@ -196,11 +197,43 @@ static PetscErrorCode BuildColorHalos(SFDILUGlobal G, Mat A, PetscInt ncolors, c
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* After the rounds: colors squeezed to those used anywhere, every entry's column color, the per-color halos, the local rows by (color, row). */
-static PetscErrorCode FinishColoring(SFDILU *s, SFDILUGlobal G, Mat A, PetscInt color[], PetscInt rounds)
+/*
+   The grid coloring of the global rows: s->grid is this rank's box of the PC's DMDA by global coordinates, so every
+   rank colors its rows as one rank would, with no rounds. Checked against every entry of the symmetrized pattern,
+   ghosts included (one exchange of the colors); a coupling within one color is SFDILUGridConflictOn()'s error, the
+   lowest such row's, on every rank. nc: the bound of the colors.
+*/
+static PetscErrorCode ColorGrid_Global(SFDILU *s, SFDILUGlobal G, MPI_Comm comm, PetscInt color[], PetscInt *nc)
+{
+  PetscInt *gc, bad[3] = {PETSC_INT_MAX, PETSC_INT_MAX, PETSC_INT_MAX}, row;
+
+  PetscFunctionBegin;
+  PetscCheck(s->grid.dim > 0, comm, PETSC_ERR_USER_INPUT, "-pc_sfdilu_coloring grid with -pc_sfdilu_parallel needs the grid's global coordinates: attach a DMDA to the PC (KSPSetDM()/PCSetDM())");
+  for (PetscInt i = 0; i < G->n; i++) color[i] = SFDILUGridColor(&s->grid, i);
+  PetscCall(PetscMalloc1(PetscMax(G->nghost, 1), &gc));
+  PetscCall(SFDILUGlobalExchange(G->halo, MPIU_INT, PETSC_MEMTYPE_HOST, color, gc));
+  for (PetscInt i = 0; i < G->n && bad[0] == PETSC_INT_MAX; i++)
+    for (PetscInt k = G->ai[i]; k < G->ai[i + 1]; k++) {
+      const PetscInt w = G->where[k], cc = w >= 0 ? color[w] : gc[-(1 + w)];
+      if (w != i && cc == color[i]) {
+        bad[0] = G->rstart + i, bad[1] = G->aj[k], bad[2] = color[i];
+        break;
+      }
+    }
+  PetscCall(PetscFree(gc));
+  PetscCallMPI(MPIU_Allreduce(&bad[0], &row, 1, MPIU_INT, MPI_MIN, comm));
+  if (bad[0] != row) bad[1] = bad[2] = PETSC_INT_MAX;
+  PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, &bad[1], 2, MPIU_INT, MPI_MIN, comm));
+  if (row != PETSC_INT_MAX) PetscCall(SFDILUGridConflictOn(comm, s, row, bad[1], bad[2])); /* on every rank: the grid coloring was asked for */
+  *nc = SFDILUGridColors(&s->grid);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* After the rounds (or the grid's colors, below nc): colors squeezed to those used anywhere, every entry's column color, the per-color halos, the local rows by (color, row). */
+static PetscErrorCode FinishColoring(SFDILU *s, SFDILUGlobal G, Mat A, PetscInt color[], PetscInt nc)
 {
   MPI_Comm  comm = PetscObjectComm((PetscObject)A);
-  PetscInt  nc   = 2 * rounds, *used, *map, *gc, *cnt;
+  PetscInt *used, *map, *gc, *cnt;
 
   PetscFunctionBegin;
   PetscCall(PetscCalloc2(nc + 1, &used, nc + 1, &map));
@@ -240,7 +273,7 @@ static PetscErrorCode FinishColoring(SFDILU *s, SFDILUGlobal G, Mat A, PetscInt 
 PetscErrorCode SFDILUColor_Global(SFDILU *s, Mat A)
 {
   SFDILUGlobal G;
-  PetscInt    *color, rounds;
+  PetscInt    *color, rounds, nc;
 
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(SFPC_DILUColor, A, 0, 0, 0));
@@ -249,12 +282,16 @@ PetscErrorCode SFDILUColor_Global(SFDILU *s, Mat A)
   G = s->glob;
   PetscCall(BuildPattern(G, A));
   PetscCall(PetscMalloc1(PetscMax(G->n, 1), &color));
-  if (s->ondevice) PetscCall(SFDILUGlobalColorRounds_Device(s, G, PetscObjectComm((PetscObject)A), color, &rounds));
-  else PetscCall(ColorRounds_Host(s, G, PetscObjectComm((PetscObject)A), color, &rounds));
-  PetscCall(FinishColoring(s, G, A, color, rounds));
+  if (s->coloring == PCSFDILU_COLORING_GRID) PetscCall(ColorGrid_Global(s, G, PetscObjectComm((PetscObject)A), color, &nc));
+  else {
+    if (s->ondevice) PetscCall(SFDILUGlobalColorRounds_Device(s, G, PetscObjectComm((PetscObject)A), color, &rounds));
+    else PetscCall(ColorRounds_Host(s, G, PetscObjectComm((PetscObject)A), color, &rounds));
+    nc = 2 * rounds;
+  }
+  PetscCall(FinishColoring(s, G, A, color, nc));
   PetscCall(PetscFree(color));
   s->n       = G->n;
-  s->colored = PCSFDILU_COLORING_JPL;
+  s->colored = s->coloring == PCSFDILU_COLORING_GRID ? PCSFDILU_COLORING_GRID : PCSFDILU_COLORING_JPL;
   PetscCall(PetscMalloc1(PetscMax(G->n, 1), &s->einv));
   if (s->ondevice) PetscCall(SFDILUGlobalUpload_Device(s, A));
   PetscCall(PetscLogEventEnd(SFPC_DILUColor, A, 0, 0, 0));

@@ -102,15 +102,24 @@ PetscErrorCode SFDILUGridFromDims(SFDILU *s, const PetscInt dims[3], PetscBool *
 
 /*
    Entry a_rc couples two rows of one grid color (couplings beyond the stencil the modulus allows, or a periodic wrap):
-   an error when the grid coloring was asked for; under auto only said (-info), and another coloring taken.
+   an error when the grid coloring was asked for (on comm: every rank of it raises it); under auto only said (-info),
+   and another coloring taken.
 */
-PetscErrorCode SFDILUGridConflict(const SFDILU *s, PetscInt r, PetscInt c, PetscInt color)
+PetscErrorCode SFDILUGridConflictOn(MPI_Comm comm, const SFDILU *s, PetscInt r, PetscInt c, PetscInt color)
 {
   const SFDILUGrid *g = &s->grid;
 
   PetscFunctionBegin;
-  PetscCheck(s->coloring != PCSFDILU_COLORING_GRID, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "-pc_sfdilu_coloring grid is not a proper coloring of this matrix: rows %" PetscInt_FMT " and %" PetscInt_FMT " are coupled and both take color %" PetscInt_FMT " (grid box %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT ", %" PetscInt_FMT " fields, modulus %" PetscInt_FMT "): a coupling farther than %" PetscInt_FMT " points along each axis, or across a periodic boundary whose length is not a multiple of the modulus; raise -pc_sfdilu_grid_modulus or take another -pc_sfdilu_coloring", r, c, color, g->size[0], g->size[1], g->size[2], g->dof, g->m, g->m - 1);
+  PetscCheck(s->coloring != PCSFDILU_COLORING_GRID, comm, PETSC_ERR_ARG_INCOMP, "-pc_sfdilu_coloring grid is not a proper coloring of this matrix: rows %" PetscInt_FMT " and %" PetscInt_FMT " are coupled and both take color %" PetscInt_FMT " (grid box %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT ", %" PetscInt_FMT " fields, modulus %" PetscInt_FMT "): a coupling farther than %" PetscInt_FMT " points along each axis, or across a periodic boundary whose length is not a multiple of the modulus; raise -pc_sfdilu_grid_modulus or take another -pc_sfdilu_coloring", r, c, color, g->size[0], g->size[1], g->size[2], g->dof, g->m, g->m - 1);
   PetscCall(PetscInfo(NULL, "auto coloring: the grid's colors couple rows %" PetscInt_FMT " and %" PetscInt_FMT "; another coloring taken\n", r, c));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The same for one block, found by this rank alone. */
+PetscErrorCode SFDILUGridConflict(const SFDILU *s, PetscInt r, PetscInt c, PetscInt color)
+{
+  PetscFunctionBegin;
+  PetscCall(SFDILUGridConflictOn(PETSC_COMM_SELF, s, r, c, color));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -168,7 +177,6 @@ static PetscErrorCode PCSetUp_SFDILU(PC pc)
     PetscCall(VecDestroy(&s->yd));
     s->ondevice         = ondevice;
     s->coloring_changed = PETSC_FALSE;
-    PetscCheck(!(s->parallel && s->coloring == PCSFDILU_COLORING_GRID), PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "-pc_sfdilu_coloring grid is not available with -pc_sfdilu_parallel, which colors the global rows by JPL");
     if (s->coloring == PCSFDILU_COLORING_GRID || s->coloring == PCSFDILU_COLORING_AUTO) PetscCall(SFDILUGridFromDM(pc, Ad, s));
     if (s->parallel) PetscCall(SFDILUColor_Global(s, Ad));
     else if (ondevice) PetscCall(SFDILUColor_Device(s, Ad));
@@ -339,7 +347,7 @@ static PetscErrorCode PCSetFromOptions_SFDILU(PC pc, PetscOptionItems PetscOptio
   }
   {
     PetscBool parallel = s->parallel;
-    PetscCall(PetscOptionsBool("-pc_sfdilu_parallel", "The global multicolor DILU across ranks (JPL on global rows; before each color only the ghosts of the previous color are exchanged; coloring rounds, E and the sweeps on the GPU for a CUSPARSE matrix) instead of one DILU per diagonal block", "PCSFDILU", parallel, &parallel, NULL));
+    PetscCall(PetscOptionsBool("-pc_sfdilu_parallel", "The global multicolor DILU across ranks (JPL on global rows, or the grid coloring of the PC's DMDA; before each color only the ghosts of the previous color are exchanged; coloring rounds, E and the sweeps on the GPU for a CUSPARSE matrix) instead of one DILU per diagonal block", "PCSFDILU", parallel, &parallel, NULL));
     if (parallel != s->parallel) s->coloring_changed = PETSC_TRUE;
     s->parallel = parallel;
   }
@@ -462,8 +470,9 @@ PetscErrorCode PCSFDILUGetColoring(PC pc, PetscInt *ncolors, const PetscInt *col
 .  -pc_sfdilu_coloring_seed <0> - seed of the JPL hash
 .  -pc_sfdilu_grid_modulus <3> - the grid coloring's m (at least a DMDA's stencil width + 1): field f of point (i, j, k) takes color
    f + dof ((i mod m) + m (j mod m) + m^2 (k mod m))
-.  -pc_sfdilu_parallel <false> - the global multicolor DILU of the whole MPI matrix (JPL on global rows; before each color
-   only the ghosts of the previous color are exchanged; the coloring rounds, E and the sweeps on the GPU for a CUSPARSE matrix,
+.  -pc_sfdilu_parallel <false> - the global multicolor DILU of the whole MPI matrix (JPL on global rows, or with -pc_sfdilu_coloring
+   grid the residues of the global coordinates of the `DMDA` attached to the PC, checked across ranks; auto is JPL here; before each
+   color only the ghosts of the previous color are exchanged; the coloring rounds, E and the sweeps on the GPU for a CUSPARSE matrix,
    bitwise the host's), whose iterations do not depend on the number of ranks, instead of one DILU per diagonal block
 .  -pc_sfdilu_sweep <auto,syncfree,percolor> - GPU: one sync-free kernel per sweep with colors as dependency levels, or one launch per
    color; auto: syncfree, except in color order (-pc_sfdilu_order color) with a vector over 40% of the GPU's L2, where one launch per color was faster

@@ -142,6 +142,7 @@ PETSC_INTERN PetscErrorCode SFDILUColorRows_Host(PetscInt, const PetscInt[], con
 PETSC_INTERN PetscBool      SFDILUTriesGrid(const SFDILU *, PetscInt);
 PETSC_INTERN PetscErrorCode SFDILUGridFromDims(SFDILU *, const PetscInt[3], PetscBool *);
 PETSC_INTERN PetscErrorCode SFDILUGridConflict(const SFDILU *, PetscInt, PetscInt, PetscInt);
+PETSC_INTERN PetscErrorCode SFDILUGridConflictOn(MPI_Comm, const SFDILU *, PetscInt, PetscInt, PetscInt);
 PETSC_INTERN PetscErrorCode SFDILUColor_Host(SFDILU *, Mat);
 PETSC_INTERN PetscErrorCode SFDILUSetUp_Host(SFDILU *, Mat, PetscReal, PetscReal *);
 PETSC_INTERN PetscErrorCode SFDILUApply_Host(SFDILU *, PetscBool, const PetscScalar[], PetscScalar[], PetscScalar[]);
