@@ -43,6 +43,7 @@ cases=(
   "$ex6 -dll_append $lib $dilu -problem poisson27 -n 5 -permute 3 -dilu_pc_sfdilu_coloring greedy -dilu_pc_sfdilu_sweep percolor"
   "$ex6 -dll_append $lib $dilu -problem convdiff -n 5 -peclet 20 -dilu_pc_sfdilu_coloring grid -dilu_pc_sfdilu_grid_modulus 3"
   "$ex14 -dim 3 -n 28 -periodic -auto -dm_mat_type aijcusparse -dm_vec_type cuda"
+  "$ex14 -dim 3 -n 9 -dof 2 -dilu_pc_sfdilu_parallel -dm_mat_type aijcusparse -dm_vec_type cuda"
   "$ex13 -device -problem convdiff -n 5 -peclet 5 -asymmetric -bicg_ksp_type bicg -bicg_pc_type sfdilu -bicg_pc_sfdilu_coloring jpl -dilu_pc_sfdilu_coloring jpl"
   "$ex13 -device -problem convdiff -n 8 -peclet 5 -asymmetric -bicg_ksp_type bicg -bicg_pc_type sfdilu -bicg_pc_sfdilu_order local -bicg_pc_sfdilu_local_window 64 -dilu_pc_sfdilu_order local -dilu_pc_sfdilu_local_window 64"
   "$ex6 -dll_append $lib $dilu -problem poisson7 -n 5 -zero -dilu_pc_sfdilu_coloring greedy -dilu_pc_sfdilu_shift_type nonzero -dilu_pc_sfdilu_shift_amount 1e-2"

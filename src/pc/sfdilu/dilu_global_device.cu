@@ -138,6 +138,18 @@ static inline int Blocks(PetscInt n)
 }
 
 /* JPL rounds on the device (creates G->dev with the rows' pattern); color[] as ColorRounds_Host() leaves it, bitwise. */
+/* The device side and the rows' pattern (row offsets, where each entry's column lies), once per pattern: by the JPL rounds, or after the grid coloring. */
+static PetscErrorCode UploadRows(SFDILUGlobal G, cudaStream_t stream)
+{
+  PetscFunctionBegin;
+  if (G->dev) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCheck(sizeof(PetscInt) == sizeof(int), PETSC_COMM_SELF, PETSC_ERR_SUP, "The GPU PCSFDILU needs 32-bit PetscInt");
+  PetscCall(PetscNew(&G->dev));
+  PetscCall(UploadInts(G->ai, G->n + 1, &G->dev->ai, stream));
+  PetscCall(UploadInts(G->where, G->nnz, &G->dev->where, stream));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode SFDILUGlobalColorRounds_Device(SFDILU *s, SFDILUGlobal G, MPI_Comm comm, PetscInt color[], PetscInt *rounds)
 {
   SFDILUGlobalDevice D;
@@ -146,12 +158,9 @@ PetscErrorCode SFDILUGlobalColorRounds_Device(SFDILU *s, SFDILUGlobal G, MPI_Com
   cudaStream_t       stream;
 
   PetscFunctionBegin;
-  PetscCheck(sizeof(PetscInt) == sizeof(int), PETSC_COMM_SELF, PETSC_ERR_SUP, "The GPU PCSFDILU needs 32-bit PetscInt");
-  PetscCall(PetscNew(&G->dev));
-  D = G->dev;
   PetscCall(PetscGetCurrentCUDAStream(&stream));
-  PetscCall(UploadInts(G->ai, G->n + 1, &D->ai, stream));
-  PetscCall(UploadInts(G->where, G->nnz, &D->where, stream));
+  PetscCall(UploadRows(G, stream));
+  D = G->dev;
   PetscCall(UploadInts(G->garray, G->nghost, &garray, stream));
   PetscCallCUDA(cudaMallocAsync(&dcolor, sizeof(int) * PetscMax(G->n, 1), stream));
   PetscCallCUDA(cudaMallocAsync(&gcolor, sizeof(int) * PetscMax(G->nghost, 1), stream));
@@ -180,19 +189,20 @@ PetscErrorCode SFDILUGlobalColorRounds_Device(SFDILU *s, SFDILUGlobal G, MPI_Com
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Once per pattern, after the coloring (which uploaded the rows' pattern): the rest of the metadata, where the values lie in A, the ghost buffer. */
+/* Once per pattern, after the coloring: the rows' pattern where the grid coloring did not upload it, the rest of the metadata, where the values lie in A, the ghost buffer. */
 PetscErrorCode SFDILUGlobalUpload_Device(SFDILU *s, Mat A)
 {
   SFDILUGlobal       G = s->glob;
-  SFDILUGlobalDevice D = G->dev;
+  SFDILUGlobalDevice D;
   PetscInt          *srca, *srct;
   cudaStream_t       stream;
 
   PetscFunctionBegin;
-  PetscCheck(D && D->ai, PETSC_COMM_SELF, PETSC_ERR_PLIB, "The device coloring uploads the pattern first");
+  PetscCall(PetscGetCurrentCUDAStream(&stream));
+  PetscCall(UploadRows(G, stream));
+  D = G->dev;
   PetscCall(PetscMalloc2(PetscMax(G->nnz, 1), &srca, PetscMax(G->nnz, 1), &srct));
   PetscCall(SFDILUGlobalValueSources(G, A, srca, srct, &D->tsf));
-  PetscCall(PetscGetCurrentCUDAStream(&stream));
   PetscCall(UploadInts(G->ccolor, G->nnz, &D->ccolor, stream));
   PetscCall(UploadInts(G->order, G->n, &D->order, stream));
   PetscCall(UploadInts(srca, G->nnz, &D->srca, stream));
