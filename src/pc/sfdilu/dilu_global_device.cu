@@ -137,7 +137,6 @@ static inline int Blocks(PetscInt n)
   return (int)PetscMax((n + TPB - 1) / TPB, 1);
 }
 
-/* JPL rounds on the device (creates G->dev with the rows' pattern); color[] as ColorRounds_Host() leaves it, bitwise. */
 /* The device side and the rows' pattern (row offsets, where each entry's column lies), once per pattern: by the JPL rounds, or after the grid coloring. */
 static PetscErrorCode UploadRows(SFDILUGlobal G, cudaStream_t stream)
 {
@@ -150,6 +149,7 @@ static PetscErrorCode UploadRows(SFDILUGlobal G, cudaStream_t stream)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* JPL rounds on the device (the rows' pattern uploaded first); color[] as ColorRounds_Host() leaves it, bitwise. */
 PetscErrorCode SFDILUGlobalColorRounds_Device(SFDILU *s, SFDILUGlobal G, MPI_Comm comm, PetscInt color[], PetscInt *rounds)
 {
   SFDILUGlobalDevice D;

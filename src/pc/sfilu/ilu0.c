@@ -100,7 +100,6 @@ PetscErrorCode SFILUSymbolic(SFILU *s, Mat A, PetscBool ondevice)
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(SFPC_ILUSymbolic, A, 0, 0, 0));
   PetscCall(SFILUReset(s));
-  s->ondevice = ondevice;
   if (s->fill_levels > 0) {
     PetscErrorCode ierr = SFILUSymbolicFill(s, A, ondevice);
     if (ierr) PetscCall(SFILUReset(s));
@@ -286,7 +285,7 @@ PetscErrorCode SFILUView(SFILU *s, PetscViewer viewer)
   else if (s->sip) PetscCall(PetscViewerASCIIPrintf(viewer, "SIP (Stone), alpha %g, on the %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " grid, factorization and solves on the host\n", (double)s->sip_alpha, s->sip_dims[0], s->sip_dims[1], s->sip_dims[2]));
   else if (s->ondevice && SFILUHyperplaneILU0_Device(s)) PetscCall(PetscViewerASCIIPrintf(viewer, "ILU(0), natural ordering, factorization on the GPU by hyperplanes of the grid (SIP's kernel with alpha 0, %" PetscInt_FMT " hyperplanes), sync-free solves\n", s->planes.nplanes));
   else PetscCall(PetscViewerASCIIPrintf(viewer, "ILU(%" PetscInt_FMT "), natural ordering, factorization and solves on the %s\n", s->fill_levels, s->ondevice ? "GPU (sync-free)" : "host"));
-  if (s->fill.nnz) PetscCall(PetscViewerASCIIPrintf(viewer, "levels of fill %" PetscInt_FMT ": the factor has %" PetscInt_FMT " entries, %.3g times A's %" PetscInt_FMT " (pattern built on the host)\n", s->built_levels, s->fill.nnz, (double)s->fill.nnz / (double)PetscMax(s->fill.nnz_a, 1), s->fill.nnz_a));
+  if (s->fill.nnz) PetscCall(PetscViewerASCIIPrintf(viewer, "levels of fill %" PetscInt_FMT ": the factor has %" PetscInt_FMT " entries, %.3g times A's %" PetscInt_FMT " (pattern built on the host); A's values in its pattern and their map: %.3g MiB more\n", s->built_levels, s->fill.nnz, (double)s->fill.nnz / (double)PetscMax(s->fill.nnz_a, 1), s->fill.nnz_a, (double)(sizeof(PetscScalar) * s->fill.nnz + sizeof(PetscInt) * s->fill.nnz_a) / 1048576.0));
   PetscCall(PetscViewerASCIIPrintf(viewer, "shift type %s, zero pivot tolerance %g (relative to row sums of |A|)\n", MatFactorShiftTypes[s->shifttype], (double)s->zeropivot));
   if (s->ondevice && s->T) PetscCall(SFILUView_Device(s, viewer));
   else if (s->F.i) {
