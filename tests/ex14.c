@@ -66,7 +66,7 @@ static PetscErrorCode Assemble(DM da, Mat A)
    This rank's colors against the residues of the global coordinates: the same partition of the rows (the PC numbers
    the colors it uses 0, 1, ... in the order of the formula's), and proper for the rank's diagonal block.
 */
-static PetscErrorCode CheckColors(DM da, Mat A, PC pc, PetscInt m)
+static PetscErrorCode CheckColors(DM da, Mat A, PC pc, PetscInt m, const char *what)
 {
   PetscInt        dim, dof, xs[3], xm[3], ncolors, nexp = 1, n = 0, rstart;
   const PetscInt *color;
@@ -105,7 +105,7 @@ static PetscErrorCode CheckColors(DM da, Mat A, PC pc, PetscInt m)
   PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, &same, 1, MPI_C_BOOL, MPI_LAND, PetscObjectComm((PetscObject)da)));
   PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, &proper, 1, MPI_C_BOOL, MPI_LAND, PetscObjectComm((PetscObject)da)));
   PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, &ncolors, 1, MPIU_INT, MPI_MAX, PetscObjectComm((PetscObject)da)));
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "grid coloring, modulus %" PetscInt_FMT ": %" PetscInt_FMT " colors; the residues of the global coordinates: %s; proper: %s\n", m, ncolors, same ? "yes" : "NO", proper ? "yes" : "NO"));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s coloring, modulus %" PetscInt_FMT ": %" PetscInt_FMT " colors; the residues of the global coordinates: %s; proper: %s\n", what, m, ncolors, same ? "yes" : "NO", proper ? "yes" : "NO"));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -164,11 +164,11 @@ int main(int argc, char **argv)
   PetscCall(KSPSetTolerances(ksp, 1e-8, PETSC_CURRENT, PETSC_CURRENT, 200));
   PetscCall(KSPSetFromOptions(ksp));
   PetscCall(KSPSetUp(ksp));
-  PetscCall(CheckColors(da, A, pc, m));
+  PetscCall(CheckColors(da, A, pc, m, autocolor ? "auto" : "grid"));
   PetscCall(KSPSolve(ksp, b, x));
   PetscCall(KSPGetIterationNumber(ksp, &its));
   PetscCall(KSPGetConvergedReason(ksp, &reason));
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "GMRES with the grid-colored DILU: %s in %" PetscInt_FMT " iterations\n", KSPConvergedReasons[reason], its));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "GMRES with the %s-colored DILU: %s in %" PetscInt_FMT " iterations\n", autocolor ? "auto" : "grid", KSPConvergedReasons[reason], its));
 
   PetscCall(KSPDestroy(&ksp));
   PetscCall(VecDestroy(&b));
