@@ -3,7 +3,7 @@
 # -dll_append (on the command line, and through PETSC_OPTIONS), compared with
 # tests/output/petsc-tutorials.out (host) and, where a GPU is visible,
 # tests/output/petsc-tutorials-gpu.out (aijcusparse). PETSc's own ILU runs beside each as the
-# reference: the host sfilu must give its iteration counts exactly.
+# reference (ILU(0), and ILU(1)/ILU(2) through the levels options): the host sfilu must give its iteration counts exactly.
 # Reports in the harness's TAP and counts formats so 'make check' counts it.
 # Usage: petsc-tutorial.sh TESTDIR SFPC_DIR [gpu]  (MPIEXEC and PETSCDIFF from the environment)
 set -u
@@ -23,6 +23,7 @@ if [ "$mode" = gpu ]; then
   {
     run "$t/ex45" -da_grid_x 12 -da_grid_y 12 -da_grid_z 12 $lib -pc_type sfilu -ksp_converged_reason $gpu
     run "$t/ex19" $cav $lib -pc_type sfilu $gpu
+    run "$t/ex19" $cav $lib -pc_type sfilu -pc_sfilu_fill_levels 1 $gpu
     echo "# (2 ranks) ex45 ... -pc_type bjacobi -sub_pc_type ilu -sub_pc_factor_mat_solver_type sfilu (GPU)"
     $MPIEXEC -n 2 "$t/ex45" -da_grid_x 12 -da_grid_y 12 -da_grid_z 12 $lib -pc_type bjacobi -sub_pc_type ilu -sub_pc_factor_mat_solver_type sfilu -ksp_converged_reason $gpu 2>&1 | grep -E "$keep"
   } > "$t/$label.out"
@@ -42,9 +43,14 @@ else
     run "$t/ex45" -da_grid_x 12 -da_grid_y 12 -da_grid_z 12 -pc_type ilu -ksp_converged_reason
     run "$t/ex19" $cav $lib -pc_type sfilu
     run "$t/ex19" $cav -pc_type ilu
+    # ILU(1): Newton refactors at every step (PETSc's aijcusparse ILU(1) would factor on the host)
+    run "$t/ex19" $cav $lib -pc_type sfilu -pc_sfilu_fill_levels 1
+    run "$t/ex19" $cav -pc_type ilu -pc_factor_levels 1
     # the factor as a PCILU solver type, per block of block Jacobi on two ranks
     MPIEXEC="$MPIEXEC -n 2" run2 "$t/ex45" -da_grid_x 12 -da_grid_y 12 -da_grid_z 12 $lib -pc_type bjacobi -sub_pc_type ilu -sub_pc_factor_mat_solver_type sfilu -ksp_converged_reason
     MPIEXEC="$MPIEXEC -n 2" run2 "$t/ex45" -da_grid_x 12 -da_grid_y 12 -da_grid_z 12 -pc_type bjacobi -sub_pc_type ilu -ksp_converged_reason
+    MPIEXEC="$MPIEXEC -n 2" run2 "$t/ex45" -da_grid_x 12 -da_grid_y 12 -da_grid_z 12 $lib -pc_type bjacobi -sub_pc_type ilu -sub_pc_factor_mat_solver_type sfilu -sub_pc_factor_levels 2 -ksp_converged_reason
+    MPIEXEC="$MPIEXEC -n 2" run2 "$t/ex45" -da_grid_x 12 -da_grid_y 12 -da_grid_z 12 -pc_type bjacobi -sub_pc_type ilu -sub_pc_factor_levels 2 -ksp_converged_reason
   } > "$t/$label.out"
 fi
 report_output "$label" "$sfpc/tests/output/$label.out" "$t/$label.out" "$testdir"
