@@ -134,6 +134,12 @@ int main(int argc, char **argv)
     nsize: {{1 2 3}separate output}
     args: -problem convdiff -peclet 5 -n 10 -pcs sfilu,sip,sfdilu,sfdilu-global
 
+  # the global DILU with the grid's colors, the grid read from each rank's z-planes: the same iterations on 1-3 ranks
+  test:
+    suffix: global_grid
+    nsize: {{1 2 3}separate output}
+    args: -problem convdiff -peclet 5 -n 10 -pcs sfdilu-global -sfdilu-global_pc_sfdilu_coloring grid
+
   # each rank on its GPU (on a one-GPU host the ranks share it): iterations and histories of the host runs
   testset:
     requires: gpu
@@ -146,6 +152,10 @@ int main(int argc, char **argv)
       suffix: gpu_convdiff
       nsize: {{1 2 4}separate output}
       args: -problem convdiff -peclet 5 -n 12 -pcs sfilu,sip,sfdilu,sfdilu-global
+    test:
+      suffix: gpu_global_grid
+      nsize: {{1 2}separate output}
+      args: -problem convdiff -peclet 5 -n 12 -pcs sfdilu-global -sfdilu-global_pc_sfdilu_coloring grid
     test: # ILU(2) in each rank's block
       suffix: gpu_iluk
       nsize: {{1 2}separate output}

@@ -426,9 +426,13 @@ int main(int argc, char **argv)
       suffix: grid_none
       args: -problem poisson27 -n 5 -noref
       filter: Error: grep -E "needs the grid" | sed -e "s/^\[0\]PETSC ERROR: //"
-    test:
+    test: # the global DILU without a DMDA: each rank's rows are whole z-planes (2 of 4), whose place the rows give
       suffix: grid_global
       nsize: 2
+      args: -problem poisson7 -n 4 -noref -dilu_pc_sfdilu_parallel
+    test: # 64 rows on 3 ranks are not whole planes: no global coordinates
+      suffix: grid_global_noplanes
+      nsize: 3
       args: -problem poisson7 -n 4 -noref -dilu_pc_sfdilu_parallel
       filter: Error: grep -E "global coordinates" | sed -e "s/^\[0\]PETSC ERROR: //"
 

@@ -198,17 +198,52 @@ static PetscErrorCode BuildColorHalos(SFDILUGlobal G, Mat A, PetscInt ncolors, c
 }
 
 /*
-   The grid coloring of the global rows: s->grid is this rank's box of the PC's DMDA by global coordinates, so every
-   rank colors its rows as one rank would, with no rounds. Checked against every entry of the symmetrized pattern,
+   The grid coloring of the global rows: s->grid is this rank's box of the PC's DMDA by global coordinates (or its
+   z-planes of a slab partition, GridFromSlabs()), so every rank colors its rows as one rank would, with no rounds. Checked against every entry of the symmetrized pattern,
    ghosts included (one exchange of the colors); a coupling within one color is SFDILUGridConflictOn()'s error, the
    lowest such row's, on every rank. nc: the bound of the colors.
 */
-static PetscErrorCode ColorGrid_Global(SFDILU *s, SFDILUGlobal G, MPI_Comm comm, PetscInt color[], PetscInt *nc)
+/*
+   Without a DMDA: each rank's rows as whole z-planes of one 7-point grid in natural order (a slab partition), read
+   from the rank's diagonal block (SFPCGridGuess_Host()): nx and ny must agree on every rank with rows, and the rank's
+   first row must start a plane, which gives its planes' global z. Leaves s->grid.dim 0 when that is not so.
+*/
+static PetscErrorCode GridFromSlabs(SFDILU *s, SFDILUGlobal G, Mat A, MPI_Comm comm)
+{
+  Mat             Ad;
+  const PetscInt *ai, *aj;
+  PetscInt        n, dims[3] = {0, 0, 0}, lo[2], hi[2];
+  PetscBool       done, ok;
+
+  PetscFunctionBegin;
+  PetscCall(MatGetDiagonalBlock(A, &Ad));
+  PetscCall(MatGetRowIJ(Ad, 0, PETSC_FALSE, PETSC_FALSE, &n, &ai, &aj, &done));
+  if (done && G->n) PetscCall(SFPCGridGuess_Host(G->n, ai, aj, dims));
+  PetscCall(MatRestoreRowIJ(Ad, 0, PETSC_FALSE, PETSC_FALSE, &n, &ai, &aj, &done));
+  ok = (PetscBool)(!G->n || (dims[0] > 0 && G->rstart % (dims[0] * dims[1]) == 0));
+  for (int d = 0; d < 2; d++) lo[d] = G->n ? dims[d] : PETSC_INT_MAX, hi[d] = G->n ? dims[d] : 0;
+  PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_C_BOOL, MPI_LAND, comm));
+  PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, lo, 2, MPIU_INT, MPI_MIN, comm));
+  PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, hi, 2, MPIU_INT, MPI_MAX, comm));
+  if (!ok || lo[0] != hi[0] || lo[1] != hi[1]) PetscFunctionReturn(PETSC_SUCCESS);
+  s->grid.dof = 1;
+  s->grid.m   = s->gridmod;
+  s->grid.dim = 3;
+  s->grid.start[0] = s->grid.start[1] = 0;
+  s->grid.start[2] = G->n ? G->rstart / (dims[0] * dims[1]) : 0;
+  s->grid.size[0]  = lo[0];
+  s->grid.size[1]  = lo[1];
+  s->grid.size[2]  = G->n ? dims[2] : 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode ColorGrid_Global(SFDILU *s, SFDILUGlobal G, Mat A, MPI_Comm comm, PetscInt color[], PetscInt *nc)
 {
   PetscInt *gc, bad[3] = {PETSC_INT_MAX, PETSC_INT_MAX, PETSC_INT_MAX}, row;
 
   PetscFunctionBegin;
-  PetscCheck(s->grid.dim > 0, comm, PETSC_ERR_USER_INPUT, "-pc_sfdilu_coloring grid with -pc_sfdilu_parallel needs the grid's global coordinates: attach a DMDA to the PC (KSPSetDM()/PCSetDM())");
+  if (!s->grid.dim) PetscCall(GridFromSlabs(s, G, A, comm));
+  PetscCheck(s->grid.dim > 0, comm, PETSC_ERR_USER_INPUT, "-pc_sfdilu_coloring grid with -pc_sfdilu_parallel needs the grid's global coordinates: attach a DMDA to the PC (KSPSetDM()/PCSetDM()), or give each rank whole z-planes of a 7-point grid in natural order (none could be read from this matrix)");
   for (PetscInt i = 0; i < G->n; i++) color[i] = SFDILUGridColor(&s->grid, i);
   PetscCall(PetscMalloc1(PetscMax(G->nghost, 1), &gc));
   PetscCall(SFDILUGlobalExchange(G->halo, MPIU_INT, PETSC_MEMTYPE_HOST, color, gc));
@@ -282,7 +317,7 @@ PetscErrorCode SFDILUColor_Global(SFDILU *s, Mat A)
   G = s->glob;
   PetscCall(BuildPattern(G, A));
   PetscCall(PetscMalloc1(PetscMax(G->n, 1), &color));
-  if (s->coloring == PCSFDILU_COLORING_GRID) PetscCall(ColorGrid_Global(s, G, PetscObjectComm((PetscObject)A), color, &nc));
+  if (s->coloring == PCSFDILU_COLORING_GRID) PetscCall(ColorGrid_Global(s, G, A, PetscObjectComm((PetscObject)A), color, &nc));
   else {
     if (s->ondevice) PetscCall(SFDILUGlobalColorRounds_Device(s, G, PetscObjectComm((PetscObject)A), color, &rounds));
     else PetscCall(ColorRounds_Host(s, G, PetscObjectComm((PetscObject)A), color, &rounds));

@@ -471,7 +471,8 @@ PetscErrorCode PCSFDILUGetColoring(PC pc, PetscInt *ncolors, const PetscInt *col
 .  -pc_sfdilu_grid_modulus <3> - the grid coloring's m (at least a DMDA's stencil width + 1): field f of point (i, j, k) takes color
    f + dof ((i mod m) + m (j mod m) + m^2 (k mod m))
 .  -pc_sfdilu_parallel <false> - the global multicolor DILU of the whole MPI matrix (JPL on global rows, or with -pc_sfdilu_coloring
-   grid the residues of the global coordinates of the `DMDA` attached to the PC, checked across ranks; auto is JPL here; before each
+   grid the residues of the global coordinates of the `DMDA` attached to the PC, or of each rank's whole z-planes of a 7-point grid
+   in natural order, checked across ranks; auto is JPL here; before each
    color only the ghosts of the previous color are exchanged; the coloring rounds, E and the sweeps on the GPU for a CUSPARSE matrix,
    bitwise the host's), whose iterations do not depend on the number of ranks, instead of one DILU per diagonal block
 .  -pc_sfdilu_sweep <auto,syncfree,percolor> - GPU: one sync-free kernel per sweep with colors as dependency levels, or one launch per
