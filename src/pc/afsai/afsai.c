@@ -268,7 +268,6 @@ static PetscErrorCode PCSetUp_AFSAI(PC pc)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* y = G^T (G x), x and y of G's kind */
 /* Which factors an application multiplies by: M^{-1} = G^T G, or G alone (the left half of the split preconditioner G A G^T), or G^T alone (the right half). */
 typedef enum {
   AFSAI_BOTH,
@@ -276,6 +275,7 @@ typedef enum {
   AFSAI_RIGHT
 } AFSAIPart;
 
+/* y = G^T (G x), or G x, or G^T x (part), x and y of G's kind */
 static PetscErrorCode AFSAIApply(PC_AFSAI *s, AFSAIPart part, Vec x, Vec y)
 {
   PetscFunctionBegin;

@@ -375,20 +375,19 @@ static PetscErrorCode ColorJPL_Device(SFDILU *s, PetscInt n, const int *ai, cons
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The grid coloring (sfdilu.h). */
-__global__ void GridColors(int n, SFDILUGrid g, int *color)
-{
-  const int r = blockIdx.x * blockDim.x + threadIdx.x;
-  if (r < n) color[r] = (int)SFDILUGridColor(&g, r);
-}
-
-/* An entry coupling two rows of one color, its row's first, kept in *bad as (row << 32 | column), the smallest over the rows. */
-__global__ void GridCheck(int n, const int *__restrict__ ai, const int *__restrict__ aj, const int *__restrict__ color, unsigned long long *bad)
+/*
+   The grid coloring (sfdilu.h), checked as it is written: a column's color comes from the same formula, so one pass
+   over the entries both colors and checks. An entry coupling two rows of one color, its row's first, is kept in
+   *bad as (row << 32 | column), the smallest over the rows.
+*/
+__global__ void GridColors(int n, SFDILUGrid g, const int *__restrict__ ai, const int *__restrict__ aj, int *color, unsigned long long *bad)
 {
   const int r = blockIdx.x * blockDim.x + threadIdx.x;
   if (r >= n) return;
+  const int cr = (int)SFDILUGridColor(&g, r);
+  color[r]     = cr;
   for (int k = ai[r]; k < ai[r + 1]; k++)
-    if (aj[k] != r && color[aj[k]] == color[r]) {
+    if (aj[k] != r && (int)SFDILUGridColor(&g, aj[k]) == cr) {
       atomicMin(bad, (unsigned long long)r << 32 | (unsigned)aj[k]);
       return;
     }
@@ -425,8 +424,8 @@ static PetscErrorCode ColorGrid_Device(SFDILU *s, PetscInt n, const int *ai, con
   s->ncolors = SFDILUGridColors(&s->grid);
   PetscCallCUDA(cudaMallocAsync(&dbad, sizeof(bad), stream));
   PetscCallCUDA(cudaMemcpyAsync(dbad, &bad, sizeof(bad), cudaMemcpyHostToDevice, stream));
-  GridColors<<<Blocks(n), TPB, 0, stream>>>((int)n, s->grid, s->dev->color);
-  GridCheck<<<Blocks(n), TPB, 0, stream>>>((int)n, ai, aj, s->dev->color, dbad);
+  GridColors<<<Blocks(n), TPB, 0, stream>>>((int)n, s->grid, ai, aj, s->dev->color, dbad);
+  PetscCallCUDA(cudaGetLastError());
   PetscCallCUDA(cudaMemcpyAsync(&bad, dbad, sizeof(bad), cudaMemcpyDeviceToHost, stream));
   PetscCallCUDA(cudaStreamSynchronize(stream));
   PetscCallCUDA(cudaFreeAsync(dbad, stream));
