@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The sfilu benchmark suite, on the GPU host: bench/gpu-run bash bench/run-sfilu.sh [quick|grid|iluk]
-# (7-point cases on an n^3 grid also run sfilu with the grid layout, -grid; grid: those applies alone;
+# The sfilu benchmark suite, on the GPU host: bench/gpu-run bash bench/run-sfilu.sh [quick|grid|box|iluk]
+# (7-point and 27-point cases on an n^3 grid also run sfilu with the grid layout, -grid; grid: the 7-point
+# applies alone; box: the 27-point ones in full, and at 128^3 the apply with 4 and 16 warps per SM (default 8);
 # iluk: ILU(1) and ILU(2), which PETSc's aijcusparse factors on the host, against sfilu's on the GPU)
 # Writes one JSON record per case and metric to bench/results/sfilu-<gpu>.json (copied to $OUT
 # when set) and prints the side-by-side tables.
@@ -9,6 +10,7 @@ gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1 | tr 'A-Z ' 'a
 out=bench/results/sfilu-$gpu.json
 [ "${1:-}" = grid ] && out=bench/results/sfilu-grid-$gpu.json
 [ "${1:-}" = iluk ] && out=bench/results/sfilu-iluk-$gpu.json
+[ "${1:-}" = box ] && out=bench/results/sfilu-box-$gpu.json
 mkdir -p bench/results; : > "$out"
 b=build/bench/sfilu
 run() { echo "+ $b $*"; $b -json "$out" "$@"; }
@@ -16,6 +18,15 @@ if [ "${1:-}" = grid ]; then
   run -case poisson7-128 -problem poisson7 -n 128 -repeat 10 -grid 128,128,128 -apply_only
   run -case convdiff-128-pe100 -problem convdiff -n 128 -peclet 100 -repeat 10 -grid 128,128,128 -apply_only
   run -case poisson7-256 -problem poisson7 -n 256 -repeat 5 -warmup 1 -grid 256,256,256 -apply_only
+  [ -n "${OUT:-}" ] && cp "$out" "$OUT/" || true
+  exit 0
+fi
+if [ "${1:-}" = box ]; then
+  run -case poisson27-128 -problem poisson27 -n 128 -repeat 10 -grid 128,128,128
+  for w in 4 16; do
+    run -case poisson27-128-w$w -problem poisson27 -n 128 -repeat 10 -grid 128,128,128 -apply_only -g_pc_sfilu_warps_per_sm $w
+  done
+  run -case poisson27-256 -problem poisson27 -n 256 -repeat 5 -warmup 1 -grid 256,256,256
   [ -n "${OUT:-}" ] && cp "$out" "$OUT/" || true
   exit 0
 fi
@@ -32,7 +43,7 @@ if [ "${1:-}" = iluk ]; then
   exit 0
 fi
 run -case poisson7-128 -problem poisson7 -n 128 -repeat 10 -grid 128,128,128
-run -case poisson27-128 -problem poisson27 -n 128 -repeat 10
+run -case poisson27-128 -problem poisson27 -n 128 -repeat 10 -grid 128,128,128
 run -case aniso-128 -problem anisotropic -n 128 -aniso 0.001 -repeat 10 -grid 128,128,128
 run -case convdiff-128-pe0.1 -problem convdiff -n 128 -peclet 0.1 -repeat 10 -grid 128,128,128
 run -case convdiff-128-pe100 -problem convdiff -n 128 -peclet 100 -repeat 10 -grid 128,128,128
@@ -42,6 +53,6 @@ build/tests/petsc-tutorials/ex19 -da_grid_x 256 -da_grid_y 256 -snes_max_it 1 -k
 run -case ex19-cavity-256 -problem file -f /tmp/sfpc-cavity256.bin -repeat 10
 if [ "${1:-}" != quick ]; then
   run -case poisson7-256 -problem poisson7 -n 256 -repeat 5 -warmup 1 -grid 256,256,256
-  run -case poisson27-256 -problem poisson27 -n 256 -repeat 5 -warmup 1
+  run -case poisson27-256 -problem poisson27 -n 256 -repeat 5 -warmup 1 -grid 256,256,256
 fi
 [ -n "${OUT:-}" ] && cp "$out" "$OUT/" || true

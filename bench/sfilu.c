@@ -5,7 +5,7 @@ static char help[] = "Benchmark: SFPC's sfilu against PETSc's ILU(0) on aijcuspa
                      "runs after -warmup runs; device work is timed with CUDA events, set-ups (which include host\n"
                      "work) with the wall clock around a device synchronization.\n"
                      "Options: problem options of tests/problems.c, -case <name>, -json <file> (append records),\n"
-                     "-grid nx,ny,nz (the problem is a 7-point stencil on this grid: sfilu also with the grid layout of its\n"
+                     "-grid nx,ny,nz (the problem is a 7-point or 27-point stencil on this grid: sfilu also with the grid layout of its\n"
                      "sweeps, -pc_sfilu_layout grid, beside the hyb layout; and once more with -pc_sfilu_grid_factor 0), -apply_only (one set-up, the apply alone),\n"
                      "-solve 0 (no KSPSolve: set-up, refactorization and apply only),\n"
                      "-grid_planes p1,p2,.. and -grid_chunks c1,c2 (with -grid: the grid layout also with these -pc_sfilu_grid_planes and\n"

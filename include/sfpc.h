@@ -123,8 +123,8 @@ J*/
 
    Layouts: csr (the triangle's CSR, rows dispatched in level order) and hyb (the hybrid sync-free
    layout: per warp task a slab of 32 lane-contiguous column/value slots, rows longer than 32 entries
-   continuing in the CSR) and grid (7-point patterns on a known 3-D grid, MatHYBSFSetGrid(): one warp per line
-   of 32 grid lines, the x dependency in registers and the y one in a shuffle). Levels: asap (earliest level a row can run at) and alap (latest level that
+   continuing in the CSR) and grid (7-point or 27-point patterns on a known 3-D grid, MatHYBSFSetGrid(): one warp per line
+   of 32 (27-point: 30) grid lines, the x dependency in registers and the y one in a shuffle). Levels: asap (earliest level a row can run at) and alap (latest level that
    delays no row depending on it). auto picks both from the analysis statistics.
 
    Options (prefix of the source matrix, read by MatConvert()):

@@ -2,7 +2,8 @@ static char help[] = "The grid layout of the GPU sweeps (-pc_sfilu_layout grid):
                      "Upwinded convection-diffusion (nonsymmetric), optionally with Dirichlet rows (boundary points keep\n"
                      "only their diagonal, so entries inside the grid are missing from the pattern).\n"
                      "Options: -nx -ny -nz <grid>, -peclet <p>, -dirichlet, -nodm (no DMDA attached: the grid comes from\n"
-                     "-pc_sfilu_grid, or read from the pattern), -box (a 27-point DMDA), -fact <ilu0|sip> (the host run's;\n"
+                     "-pc_sfilu_grid, or read from the pattern), -box (a 27-point DMDA), -corners (with -box: the 20 couplings\n"
+                     "of the box beyond the 7-point stencil get values, nonsymmetric: a 27-point matrix), -fact <ilu0|sip> (the host run's;\n"
                      "with -device only that one, else both), -layout <grid|auto|hyb> (what the PCs are told), -device (compare on the GPU).\n"
                      "Without -device: a host solve only (the CPU checks of the layout option, errors included).\n"
                      "With -device, for ILU(0) and SIP: the layout the GPU factor took; one GPU apply against the host's\n"
@@ -18,6 +19,53 @@ static char help[] = "The grid layout of the GPU sweeps (-pc_sfilu_layout grid):
 static const char *YesNo(PetscBool b)
 {
   return b ? "yes" : "NO";
+}
+
+static PetscBool corners = PETSC_FALSE; /* -corners */
+
+/*
+   The test matrix: TestAssembleCavityDMDA()'s, and with -corners every row that is not a Dirichlet row also
+   coupled to the 20 points of its box beyond the 7-point stencil (weights that depend on the direction: not
+   symmetric), their sum added to the diagonal.
+*/
+static PetscErrorCode Assemble(DM da, PetscReal peclet, PetscBool dirichlet, PetscReal scale, Mat A)
+{
+  PetscInt nx, ny, nz, xs, ys, zs, xm, ym, zm;
+
+  PetscFunctionBegin;
+  if (corners) PetscCall(MatZeroEntries(A)); /* the corners are added below: not onto the last call's */
+  PetscCall(TestAssembleCavityDMDA(da, peclet, dirichlet, scale, -1, A));
+  if (!corners) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(DMDAGetInfo(da, NULL, &nx, &ny, &nz, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL));
+  PetscCall(DMDAGetCorners(da, &xs, &ys, &zs, &xm, &ym, &zm));
+  for (PetscInt k = zs; k < zs + zm; k++)
+    for (PetscInt j = ys; j < ys + ym; j++)
+      for (PetscInt i = xs; i < xs + xm; i++) {
+        const PetscInt at[3] = {i, j, k}, size[3] = {nx, ny, nz};
+        const PetscReal w = 0.1 * scale * (nx + 1) * (nx + 1);
+        MatStencil      row = {k, j, i, 0}, col[21];
+        PetscScalar     val[21], diag = 0;
+        PetscInt        m = 0;
+        PetscBool       edge = PETSC_FALSE;
+
+        for (int d = 0; d < 3; d++) edge = (PetscBool)(edge || (size[d] > 2 && (at[d] == 0 || at[d] == size[d] - 1)));
+        if (dirichlet && edge) continue;
+        for (PetscInt dk = -1; dk <= 1; dk++)
+          for (PetscInt dj = -1; dj <= 1; dj++)
+            for (PetscInt di = -1; di <= 1; di++) {
+              if (PetscAbsInt(di) + PetscAbsInt(dj) + PetscAbsInt(dk) < 2) continue; /* the diagonal and the 7-point stencil */
+              if (i + di < 0 || i + di >= nx || j + dj < 0 || j + dj >= ny || k + dk < 0 || k + dk >= nz) continue;
+              col[m].i = i + di, col[m].j = j + dj, col[m].k = k + dk, col[m].c = 0;
+              val[m]   = -w * (2.0 + di + 0.5 * dj - 0.25 * dk);
+              diag -= val[m++];
+            }
+        col[m]   = row;
+        val[m++] = diag;
+        PetscCall(MatSetValuesStencil(A, 1, &row, m, col, val, ADD_VALUES));
+      }
+  PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* A KSP under prefix pre with sfilu (factorization fact) for A; the DMDA attached unless nodm. */
@@ -212,7 +260,7 @@ static PetscErrorCode Compare(DM da, Mat A, Mat Ad, PetscBool nodm, PetscReal pe
     KSP                ks[3] = {kh, kd, ky};
 
     if (pass) { /* new values, same pattern: only the numeric factorization and the layout's gather run again */
-      PetscCall(TestAssembleCavityDMDA(da, 2 * peclet, dirichlet, 3.0, -1, A));
+      PetscCall(Assemble(da, 2 * peclet, dirichlet, 3.0, A));
       PetscCall(MatCopy(A, Ad, SAME_NONZERO_PATTERN));
       for (int k = 0; k < 3; k++) {
         PetscCall(KSPSetOperators(ks[k], k ? Ad : A, k ? Ad : A));
@@ -236,7 +284,7 @@ static PetscErrorCode Compare(DM da, Mat A, Mat Ad, PetscBool nodm, PetscReal pe
       PetscCall(CompareRichardson(A, Ad, da, nodm, fact, layout, NORM_2, 0.0, r[0], rd[0], r[1], rd[1]));
     }
   }
-  PetscCall(TestAssembleCavityDMDA(da, peclet, dirichlet, 1.0, -1, A)); /* the first values again, for the next factorization */
+  PetscCall(Assemble(da, peclet, dirichlet, 1.0, A)); /* the first values again, for the next factorization */
   PetscCall(MatCopy(A, Ad, SAME_NONZERO_PATTERN));
   for (int k = 0; k < 2; k++) {
     PetscCall(VecDestroy(&r[k]));
@@ -271,16 +319,18 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-dirichlet", &dirichlet, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-device", &device, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-box", &box, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-corners", &corners, NULL));
+  PetscCheck(!corners || box, PETSC_COMM_WORLD, PETSC_ERR_ARG_INCOMP, "-corners needs -box");
   PetscCall(PetscOptionsGetString(NULL, NULL, "-layout", layout, sizeof(layout), NULL));
   PetscCall(PetscOptionsGetString(NULL, NULL, "-fact", fact, sizeof(fact), &factset));
   PetscCall(DMDACreate3d(PETSC_COMM_WORLD, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, box ? DMDA_STENCIL_BOX : DMDA_STENCIL_STAR, nx, ny, nz, PETSC_DECIDE, PETSC_DECIDE, PETSC_DECIDE, 1, 1, NULL, NULL, NULL, &da));
   PetscCall(DMSetFromOptions(da));
   PetscCall(DMSetUp(da));
   PetscCall(DMCreateMatrix(da, &A));
-  PetscCall(TestAssembleCavityDMDA(da, peclet, dirichlet, 1.0, -1, A));
+  PetscCall(Assemble(da, peclet, dirichlet, 1.0, A));
   PetscCall(DMCreateGlobalVector(da, &b));
   PetscCall(VecSet(b, 1.0));
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "grid %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT ", Peclet %g%s, %s\n", nx, ny, nz, (double)peclet, dirichlet ? ", Dirichlet rows" : "", nodm ? "no DMDA attached" : "DMDA attached"));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "grid %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT ", Peclet %g%s%s, %s\n", nx, ny, nz, (double)peclet, dirichlet ? ", Dirichlet rows" : "", corners ? ", 27-point" : "", nodm ? "no DMDA attached" : "DMDA attached"));
   if (device) {
     Mat Ad;
     PetscCall(MatConvert(A, MATAIJCUSPARSE, MAT_INITIAL_MATRIX, &Ad));
@@ -328,21 +378,27 @@ int main(int argc, char **argv)
     suffix: host_grid_guess_mpi
     nsize: 3
     args: -nx 12 -ny 10 -nz 6 -nodm -fact sip
-  test:
+  test: # nx = 2: a box pattern whose distances coincide, no grid read from it
     suffix: no_grid
-    args: -nx 12 -ny 10 -nz 6 -nodm -box
+    args: -nx 2 -ny 10 -nz 6 -nodm -box
     filter: Error: grep -E "needs the grid" | sed -e "s/^\[0\]PETSC ERROR: //"
   test:
     suffix: wrong_pattern
     args: -nx 12 -ny 10 -nz 6 -nodm -c_pc_sfilu_grid 10,12,6
-    filter: Error: grep -E "needs a 7-point" | sed -e "s/^\[0\]PETSC ERROR: //"
+    filter: Error: grep -E "needs a 7-point or 27-point" | sed -e "s/^\[0\]PETSC ERROR: //"
   test:
     suffix: wrong_size
     args: -nx 12 -ny 10 -nz 6 -nodm -c_pc_sfilu_grid 10,10,6
     filter: Error: grep -E "points but the matrix has" | sed -e "s/^\[0\]PETSC ERROR: //"
-  test:
+  test: # a 27-point matrix on its box DMDA, and without it (the grid read from the pattern); SIP refuses the box DMDA
     suffix: box_dmda
-    args: -nx 12 -ny 10 -nz 6 -box
+    args: -nx 12 -ny 10 -nz 6 -box -corners -dirichlet -fact ilu0
+  test:
+    suffix: box_guess
+    args: -nx 12 -ny 10 -nz 6 -box -corners -fact ilu0 -nodm
+  test:
+    suffix: box_dmda_sip
+    args: -nx 12 -ny 10 -nz 6 -box -fact sip
     filter: Error: grep -E "needs a 3-D DMDA" | sed -e "s/^\[0\]PETSC ERROR: //"
   test:
     suffix: bad_chunk
@@ -426,5 +482,40 @@ int main(int argc, char **argv)
       suffix: gpu_guess_mpi
       nsize: 2
       args: -nx 23 -ny 45 -nz 7 -dirichlet -nodm -layout auto -fact ilu0
+
+  # GPU, 27-point matrices (gridbox.cu, ILU(0) only): tile lines of 30 y-lines, so ny = 45 (a short last one), 30, 31,
+  # 61, ny < 30, sides of length 1, Dirichlet rows (boundary rows with only a diagonal), no DMDA (the grid read from
+  # the pattern, auto choosing the box), 2 ranks
+  testset:
+    requires: gpu
+    args: -device -use_gpu_aware_mpi 0 -box -corners -fact ilu0
+    test:
+      suffix: gpu_box
+      args: -nx 23 -ny 45 -nz 7 -dirichlet
+    test:
+      suffix: gpu_box_sizes
+      args: -nx {{40 7}separate output} -ny {{30 31 61}separate output} -nz 9
+    test: # ten tile lines a plane
+      suffix: gpu_box_tall
+      args: -nx 5 -ny 275 -nz 3
+    test:
+      suffix: gpu_box_small
+      args: -nx 17 -ny 9 -nz 5
+    test:
+      suffix: gpu_box_nx1
+      args: -nx 1 -ny 40 -nz 6
+    test:
+      suffix: gpu_box_ny1
+      args: -nx 24 -ny 1 -nz 9
+    test:
+      suffix: gpu_box_nz1
+      args: -nx 33 -ny 70 -nz 1
+    test:
+      suffix: gpu_box_guess
+      args: -nx 23 -ny 45 -nz 7 -dirichlet -nodm -layout auto
+    test:
+      suffix: gpu_box_mpi
+      nsize: 2
+      args: -nx 23 -ny 45 -nz 8 -dirichlet
 
 TEST*/

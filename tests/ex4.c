@@ -936,14 +936,17 @@ int main(int argc, char **argv)
     test:
       suffix: grid
       args: -case problem -problem convdiff -n 8 -values original -mat_hybsf_grid 8,8,8
-    # a grid of the wrong size, a pattern off the 7-point stencil, two sizes, a grid with another layout, the grid layout without a grid
+    test: # the 27-point box (gridbox.cu on the GPU)
+      suffix: grid_box
+      args: -case problem -problem poisson27 -n 8 -values original -mat_hybsf_grid 8,8,8
+    # a grid of the wrong size, a pattern off the 27-point box (grid 4 x 16: columns 7 apart are 3 apart in x), two sizes, a grid with another layout, the grid layout without a grid
     test:
       suffix: grid_size
       args: -case problem -problem convdiff -n 8 -values original -triangle lower -unit 0 -mat_hybsf_grid 8,8,9
       filter: Error: grep "^\[0\]PETSC ERROR" | grep -A 2 -m 1 "Error Message" | tail -n 2 | grep -v "See https" | sed -e "s/^\[0\]PETSC ERROR: //"
     test:
       suffix: grid_pattern
-      args: -case problem -problem poisson27 -n 8 -values original -triangle lower -unit 0 -mat_hybsf_grid 8,8,8
+      args: -case problem -problem poisson27 -n 8 -values original -triangle lower -unit 0 -mat_hybsf_grid 4,16,8
       filter: Error: grep "^\[0\]PETSC ERROR" | grep -A 2 -m 1 "Error Message" | tail -n 2 | grep -v "See https" | sed -e "s/^\[0\]PETSC ERROR: //"
     test:
       suffix: grid_dims
@@ -1040,13 +1043,17 @@ int main(int argc, char **argv)
       args: -case problem -problem convdiff -n 8 -values original -mat_hybsf_grid 8,8,8
       output_file: output/ex4_grid.out
     test:
+      suffix: gpu_grid_box
+      args: -case problem -problem poisson27 -n 8 -values original -mat_hybsf_grid 8,8,8
+      output_file: output/ex4_grid_box.out
+    test:
       suffix: gpu_grid_size
       args: -case problem -problem convdiff -n 8 -values original -triangle lower -unit 0 -mat_hybsf_grid 8,8,9
       filter: Error: grep "^\[0\]PETSC ERROR" | grep -A 2 -m 1 "Error Message" | tail -n 2 | grep -v "See https" | sed -e "s/^\[0\]PETSC ERROR: //"
       output_file: output/ex4_grid_size.out
     test:
       suffix: gpu_grid_pattern
-      args: -case problem -problem poisson27 -n 8 -values original -triangle lower -unit 0 -mat_hybsf_grid 8,8,8
+      args: -case problem -problem poisson27 -n 8 -values original -triangle lower -unit 0 -mat_hybsf_grid 4,16,8
       filter: Error: grep "^\[0\]PETSC ERROR" | grep -A 2 -m 1 "Error Message" | tail -n 2 | grep -v "See https" | sed -e "s/^\[0\]PETSC ERROR: //"
       output_file: output/ex4_grid_pattern.out
 

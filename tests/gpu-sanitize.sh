@@ -3,7 +3,8 @@
 # cases: analysis (ASAP and ALAP), sync-free ILU(0) (both ways of matching U's columns) and ILU(k) (A's values scattered into the fill pattern), both solves in both layouts, refactorization,
 # a failing pivot and a NaN; MATHYBSF triangles (build, single sweeps, refill) with rows of 0 to
 # 3000 entries; SIP's GPU factorization, sync-free and level-synchronous, on a non-cubic grid, and with a zero pivot; the
-# grid layout's sweeps (ILU(0) and SIP, two tile lines per plane, Dirichlet rows, chunks of 4 and 2, blocks of 8 and 2 planes) and its
+# grid layout's sweeps (ILU(0) and SIP, two tile lines per plane, Dirichlet rows, chunks of 4 and 2, blocks of 8 and 2 planes; the 27-point
+# box's, two tile lines per plane, and as MATHYBSF triangles) and its
 # Richardson iteration with the residual fused into the forward sweep (tile tasks, flags, norm partial sums); the
 # GPU multicolor DILU (JPL, greedy and grid colorings, both sweep variants, the local order, a nonsymmetric pattern, a zero
 # pivot with shifts, the fused Richardson step under GAMG, the transposed applies of ex13 in color and local order and of a failed E); the GPU adaptive FSAI set-up (search
@@ -37,6 +38,8 @@ cases=(
   "$ex11 -device -nx 5 -ny 7 -nz 3 -d_pc_sfilu_grid_chunk 2"
   "$ex11 -device -nx 6 -ny 35 -nz 5 -d_pc_sfilu_grid_planes 2"
   "$ex11 -device -nx 9 -ny 7 -nz 4 -dirichlet -nodm -layout auto -fact ilu0"
+  "$ex11 -device -nx 9 -ny 37 -nz 4 -dirichlet -box -corners -fact ilu0"
+  "$ex4 -mat_type aijcusparse -case problem -problem poisson27 -n 6 -values original -mat_hybsf_grid 6,6,6"
   "$ex12 -device -n 6 -attach pc -applies -pcs sfilu_hyb,sfilu_grid,sfdilu,afsai"
   "$ex6 -dll_append $lib $dilu -problem convdiff -n 5 -peclet 20 -asymmetric -dilu_pc_sfdilu_coloring jpl"
   "$ex6 -dll_append $lib $dilu -problem convdiff -n 5 -peclet 20 -asymmetric -dilu_pc_sfdilu_coloring jpl -dilu_pc_sfdilu_order local -dilu_pc_sfdilu_local_window 64"

@@ -26,6 +26,9 @@
 
 /* A grid-layout sweep (gridsweep.cu), x = T^{-1} b for the lower or upper part, with the reset of the engine's solves (see trisolve.cu). */
 PETSC_INTERN PetscErrorCode SFPCGridSweep_Device(SFPCTriDevice, PetscBool, const PetscScalar *, PetscScalar *, PetscScalar *, cudaStream_t);
+PETSC_INTERN PetscErrorCode SFPCGridBoxSweep_Device(SFPCTriDevice, PetscBool, const PetscScalar *, PetscScalar *, PetscScalar *, cudaStream_t);
+PETSC_INTERN PetscErrorCode SFPCGridBoxCreate_Device(SFPCTriDevice, SFPCSchedule *, cudaStream_t);
+PETSC_INTERN PetscErrorCode SFPCGridBoxFill_Device(SFPCTriDevice, cudaStream_t);
 PETSC_INTERN PetscErrorCode SFPCGridSweepResidual_Device(SFPCTriDevice, const int *, const int *, const PetscScalar *, const PetscScalar *, const PetscScalar *, PetscScalar *, PetscInt, PetscScalar *, PetscScalar *, cudaStream_t);
 
 /* Sync-free sweeps launch this many warps per block. */
@@ -97,6 +100,18 @@ __device__ __forceinline__ void PublishValue(double *x, int r, double v)
 __device__ __forceinline__ void ResetValue(double *x, int r)
 {
   *(unsigned long long *)(x + r) = SFPC_SENTINEL;
+}
+
+/* x[r] as bits, without waiting: the sentinel when not published yet (the grid layouts' chunked reads). */
+__device__ __forceinline__ unsigned long long LoadBits(const double *x, int r)
+{
+  return cuda::atomic_ref<const unsigned long long, cuda::thread_scope_device>(*(const unsigned long long *)(x + r)).load(cuda::memory_order_relaxed);
+}
+
+/* v - c * y as the host's sweeps compute s -= a * x: the product rounded, then the difference (no fused multiply-add). */
+__device__ __forceinline__ double SubProduct(double v, double c, double y)
+{
+  return __dsub_rn(v, __dmul_rn(c, y));
 }
 
 /*

@@ -30,14 +30,15 @@ PETSC_INTERN PetscErrorCode SFPCTriFactorSolveTranspose_Host(const SFPCTriFactor
 
 /*
    Grids: the rows of a factor are the points of an nx x ny x nz grid, x fastest, and its pattern is
-   (a subset of) the 7-point stencil when every column is the row itself or a grid neighbour. The
-   check (host and device), and the error of the engine's grid layout when it fails; SIP reports
-   its own (sfilu).
+   (a subset of) the 7-point stencil when every column is the row itself or a grid neighbour, of the
+   27-point box when every column is the row itself or a point of its 3 x 3 x 3 box. The check (host
+   and device; box: against the box, else the 7 points), and the error of the engine's grid layout
+   when it fails; SIP reports its own (sfilu).
 */
 PETSC_INTERN PetscErrorCode SFPCGridCheckSize(PetscInt, const PetscInt[3], const char *);
-PETSC_INTERN PetscErrorCode SFPCGridFindOutside_Host(const SFPCTriFactor *, const PetscInt[3], PetscInt *, PetscInt *);
-PETSC_INTERN PetscErrorCode SFPCGridGuess(PetscInt, PetscInt, PetscInt, const PetscInt[], const PetscInt[], PetscInt[3]);
-PETSC_INTERN PetscErrorCode SFPCGridGuess_Host(PetscInt, const PetscInt[], const PetscInt[], PetscInt[3]);
+PETSC_INTERN PetscErrorCode SFPCGridFindOutside_Host(const SFPCTriFactor *, const PetscInt[3], PetscBool, PetscInt *, PetscInt *);
+PETSC_INTERN PetscErrorCode SFPCGridGuess(PetscInt, PetscInt, PetscInt, const PetscInt[], const PetscInt[], PetscBool, PetscInt[3]);
+PETSC_INTERN PetscErrorCode SFPCGridGuess_Host(PetscInt, const PetscInt[], const PetscInt[], PetscBool, PetscInt[3]);
 
 /* The rows SFPCGridGuess() reads of an n-row pattern, the same for the host and the device copy: up to 4 from the middle (none below 8 rows). */
 #define SFPC_GRID_GUESS_ROWS 4

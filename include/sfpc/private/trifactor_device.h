@@ -21,7 +21,7 @@
    A row of more than 32 entries holds its first 32 there and continues in the CSR. dinv[r] is
    the inverse diagonal of row r (non-unit sweeps).
 
-   With the grid layout (gridsweep.cu) the factor is a (subset of the) 7-point stencil of a known
+   With the grid layout (gridsweep.cu; gridbox.cu for a 27-point box) the factor is a (subset of the) 7-point stencil of a known
    nx x ny x nz grid, x fastest: the sweep walks the grid itself, one warp per 32 lines along x,
    and keeps no levels of its own (order/start/vec still order the ILU(0) factorization); gcoef
    holds, per point, the -x, -y, -z (L) or +x, +y, +z (U) coefficients and the inverse diagonal,
@@ -76,6 +76,7 @@ typedef struct {
 /* The grid of a factor whose sweeps use the grid layout (nx = 0: none). */
 typedef struct {
   int              nx, ny, nz;
+  PetscBool        box; /* the pattern is off the 7-point stencil but inside the 27-point box: gridbox.cu's sweeps */
   SFPCGridResidual res;
 } SFPCGrid;
 
@@ -124,6 +125,8 @@ struct _n_SFPCTriDevice {
 */
 #define SFPC_GRID_WARPS_PER_SM 4
 #define SFPC_GRID_CHUNK        4
+/* 27-point grid layout (gridbox.cu): warps per SM, one tile line (30 y-lines of a z-plane) each. */
+#define SFPC_GRID_BOX_WARPS_PER_SM 8
 /*
    Grid layout, z-planes per block of warps: 8 where the grid has at least SFPC_GRID_PLANES_MIN_LINES
    tile lines (32 y-lines of a z-plane), else 1 (on an H100 8 planes made the L+U apply 1.58x faster at
@@ -163,9 +166,11 @@ PETSC_INTERN PetscErrorCode SFPCHybBlocksPerSM(int *);
 PETSC_INTERN PetscErrorCode SFPCFillSentinel(PetscInt, PetscScalar *);
 PETSC_INTERN PetscErrorCode SFPCGridLayoutCheckOptions(PetscInt, const SFPCTriOptions *);
 PETSC_INTERN PetscErrorCode SFPCGridLayoutCheck_Host(const SFPCTriFactor *, const SFPCTriOptions *);
-PETSC_INTERN PetscErrorCode SFPCGridFindOutside_Device(SFPCTriDevice, const PetscInt[3], PetscInt *, PetscInt *);
-PETSC_INTERN PetscErrorCode SFPCGridGuess_Device(PetscInt, const PetscInt *, const PetscInt *, PetscInt[3]);
-PETSC_INTERN PetscErrorCode SFPCGridCreate_Device(SFPCTriDevice, const PetscInt[3]);
+PETSC_INTERN PetscErrorCode SFPCGridFindOutside_Device(SFPCTriDevice, const PetscInt[3], PetscBool, PetscInt *, PetscInt *);
+PETSC_INTERN PetscErrorCode SFPCGridGuess_Device(PetscInt, const PetscInt *, const PetscInt *, PetscBool, PetscInt[3]);
+PETSC_INTERN PetscErrorCode SFPCGridCreate_Device(SFPCTriDevice, const PetscInt[3], PetscBool);
 PETSC_INTERN PetscErrorCode SFPCGridFill_Device(SFPCTriDevice);
 PETSC_INTERN PetscErrorCode SFPCGridDestroy_Device(SFPCTriDevice);
 PETSC_INTERN PetscErrorCode SFPCTriDeviceSetGrid(SFPCTriDevice, const PetscInt[3]);
+PETSC_INTERN double         SFPCGridBoxBytes(SFPCTriDevice);
+PETSC_INTERN int            SFPCGridBoxWarps(SFPCTriDevice, const SFPCSchedule *);

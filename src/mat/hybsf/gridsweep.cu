@@ -90,16 +90,6 @@ __device__ __forceinline__ int Point(const GridArgs &g, int rp)
   return UP ? g.n - 1 - rp : rp;
 }
 
-__device__ __forceinline__ unsigned long long LoadBits(const double *x, int r)
-{
-  return cuda::atomic_ref<const unsigned long long, cuda::thread_scope_device>(*(const unsigned long long *)(x + r)).load(cuda::memory_order_relaxed);
-}
-
-__device__ __forceinline__ double Sub(double v, double c, double y)
-{
-  return __dsub_rn(v, __dmul_rn(c, y)); /* as the host computes s -= a * x: rounded product, then difference */
-}
-
 /* What a lane needs for C steps of its line besides the coefficients: right-hand sides, masks, the -z results, lane 0's -y results. */
 template <int C>
 struct GridChunk {
@@ -131,10 +121,10 @@ __device__ __forceinline__ void LoadChunk(const GridArgs &g, const GridLine &L, 
       c.b[s]      = b[r]; /* a plain load: in an LU solve b may be the array this sweep resets (its own points only) */
       c.m[s]      = g.mask[L.slot + 32 * (t0 + s)];
       c.c[s]      = g.coef[L.slot + 32 * (t0 + s)];
-      if (L.hasbelow) c.z[s] = LoadBits(x, Point<UP>(g, L.below + i));
+      if (L.hasbelow) c.z[s] = sfpc::LoadBits(x, Point<UP>(g, L.below + i));
     }
   }
-  c.y = L.hasleft && t0 + lane < g.nx ? LoadBits(x, Point<UP>(g, L.left + t0 + lane)) : 0;
+  c.y = L.hasleft && t0 + lane < g.nx ? sfpc::LoadBits(x, Point<UP>(g, L.left + t0 + lane)) : 0;
   { /* the next chunk's C * 32 slots of coefficients (32 bytes each) in 128-byte lines, and of masks */
     const long long first = L.slot - lane + 32LL * (t0 + C);
     for (int q = lane; q < 8 * C; q += 32)
@@ -349,9 +339,9 @@ __global__ void __launch_bounds__(32 * W) GridPlanesKernel(GridArgs g, GridResid
           if (q == 0) {
 #pragma unroll
             for (int s = 0; s < C; s++)
-              if (cur.z[s] == SFPC_SENTINEL) cur.z[s] = LoadBits(x, Point<UP>(g, L.below + t0 + s - lane));
+              if (cur.z[s] == SFPC_SENTINEL) cur.z[s] = sfpc::LoadBits(x, Point<UP>(g, L.below + t0 + s - lane));
           }
-          if (cur.y == SFPC_SENTINEL) cur.y = LoadBits(x, Point<UP>(g, L.left + t0 + lane));
+          if (cur.y == SFPC_SENTINEL) cur.y = sfpc::LoadBits(x, Point<UP>(g, L.left + t0 + lane));
         }
         /* the next chunk's loads fly while this one computes */
         if (t0 + C < nsteps) LoadChunk<UP, C>(g, L, b, x, lane, t0 + C, nxt);
@@ -375,13 +365,13 @@ __global__ void __launch_bounds__(32 * W) GridPlanesKernel(GridArgs g, GridResid
             double         v  = cur.b[s];
             const int      r  = Point<UP>(g, L.line + i);
             if (UP) {
-              if (m & 1) v = Sub(v, cur.c[s].x, prev);
-              if (m & 2) v = Sub(v, cur.c[s].y, ym);
-              if (m & 4) v = Sub(v, cur.c[s].z, zm);
+              if (m & 1) v = sfpc::SubProduct(v, cur.c[s].x, prev);
+              if (m & 2) v = sfpc::SubProduct(v, cur.c[s].y, ym);
+              if (m & 4) v = sfpc::SubProduct(v, cur.c[s].z, zm);
             } else {
-              if (m & 4) v = Sub(v, cur.c[s].z, zm);
-              if (m & 2) v = Sub(v, cur.c[s].y, ym);
-              if (m & 1) v = Sub(v, cur.c[s].x, prev);
+              if (m & 4) v = sfpc::SubProduct(v, cur.c[s].z, zm);
+              if (m & 2) v = sfpc::SubProduct(v, cur.c[s].y, ym);
+              if (m & 1) v = sfpc::SubProduct(v, cur.c[s].x, prev);
             }
             if (!UNIT) v = __dmul_rn(v, cur.c[s].w);
             sfpc::PublishValue(x, r, v);
@@ -402,15 +392,16 @@ __global__ void __launch_bounds__(32 * W) GridPlanesKernel(GridArgs g, GridResid
   }
 }
 
-/* The lowest row with a column that is not itself or a grid neighbour, as (row << 32) | column. */
-__global__ void GridOutsideKernel(int n, int nx, int ny, const int *__restrict__ ai, const int *__restrict__ aj, unsigned long long *bad)
+/* The lowest row with a column outside its 7-point stencil (box: its 27-point box), as (row << 32) | column. */
+__global__ void GridOutsideKernel(int n, int nx, int ny, bool box, const int *__restrict__ ai, const int *__restrict__ aj, unsigned long long *bad)
 {
   const int r = blockIdx.x * blockDim.x + threadIdx.x;
   if (r >= n) return;
   const int i = r % nx, j = (r / nx) % ny, k = r / (nx * ny);
   for (int q = ai[r]; q < ai[r + 1]; q++) {
     const int c = aj[q], ci = c % nx, cj = (c / nx) % ny, ck = c / (nx * ny);
-    if (abs(ci - i) + abs(cj - j) + abs(ck - k) > 1) {
+    const int di = abs(ci - i), dj = abs(cj - j), dk = abs(ck - k);
+    if (box ? max(di, max(dj, dk)) > 1 : di + dj + dk > 1) {
       atomicMin(bad, (unsigned long long)r << 32 | (unsigned)c);
       return; /* columns are sorted: the first bad one is the lowest */
     }
@@ -493,8 +484,8 @@ PetscErrorCode Launch(int chunk, int planes, int blocks, cudaStream_t stream, co
 }
 } // namespace
 
-/* The first entry (row, col) of T's pattern that is neither a diagonal nor a grid neighbour of its row, or -1, -1 (twin of SFPCGridFindOutside_Host()). */
-PetscErrorCode SFPCGridFindOutside_Device(SFPCTriDevice T, const PetscInt dims[3], PetscInt *row, PetscInt *col)
+/* The first entry (row, col) of T's pattern outside its row's 7-point stencil (box: 27-point box), or -1, -1 (twin of SFPCGridFindOutside_Host()). */
+PetscErrorCode SFPCGridFindOutside_Device(SFPCTriDevice T, const PetscInt dims[3], PetscBool box, PetscInt *row, PetscInt *col)
 {
   cudaStream_t       stream;
   unsigned long long bad = ~0ULL, *dbad;
@@ -504,7 +495,7 @@ PetscErrorCode SFPCGridFindOutside_Device(SFPCTriDevice T, const PetscInt dims[3
   PetscCall(PetscGetCurrentCUDAStream(&stream));
   PetscCallCUDA(cudaMallocAsync(&dbad, sizeof(bad), stream));
   PetscCallCUDA(cudaMemcpyAsync(dbad, &bad, sizeof(bad), cudaMemcpyHostToDevice, stream));
-  if (T->n) GridOutsideKernel<<<(int)((T->n + tpb - 1) / tpb), tpb, 0, stream>>>((int)T->n, (int)dims[0], (int)dims[1], T->i, T->j, dbad);
+  if (T->n) GridOutsideKernel<<<(int)((T->n + tpb - 1) / tpb), tpb, 0, stream>>>((int)T->n, (int)dims[0], (int)dims[1], (bool)box, T->i, T->j, dbad);
   PetscCallCUDA(cudaGetLastError());
   PetscCallCUDA(cudaMemcpyAsync(&bad, dbad, sizeof(bad), cudaMemcpyDeviceToHost, stream));
   PetscCallCUDA(cudaStreamSynchronize(stream));
@@ -515,7 +506,7 @@ PetscErrorCode SFPCGridFindOutside_Device(SFPCTriDevice T, const PetscInt dims[3
 }
 
 /* SFPCGridGuess() on a device CSR pattern (ai, aj) of n rows: a few rows from the middle copied to the host (two waits). */
-PetscErrorCode SFPCGridGuess_Device(PetscInt n, const PetscInt *ai, const PetscInt *aj, PetscInt dims[3])
+PetscErrorCode SFPCGridGuess_Device(PetscInt n, const PetscInt *ai, const PetscInt *aj, PetscBool box, PetscInt dims[3])
 {
   enum { COLS = 64 };
   cudaStream_t stream;
@@ -532,12 +523,12 @@ PetscErrorCode SFPCGridGuess_Device(PetscInt n, const PetscInt *ai, const PetscI
   while (rows < nr && rowstart[rows + 1] - rowstart[0] <= m) rows++; /* the rows whose columns fit */
   PetscCallCUDA(cudaMemcpyAsync(cols, aj + rowstart[0], sizeof(PetscInt) * m, cudaMemcpyDeviceToHost, stream));
   PetscCallCUDA(cudaStreamSynchronize(stream));
-  PetscCall(SFPCGridGuess(n, r0, rows, rowstart, cols, dims));
+  PetscCall(SFPCGridGuess(n, r0, rows, rowstart, cols, box, dims));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* Storage of the grid layout for the sweeps that use it (their layout already set to grid); the values come with SFPCGridFill_Device(). */
-PetscErrorCode SFPCGridCreate_Device(SFPCTriDevice T, const PetscInt dims[3])
+PetscErrorCode SFPCGridCreate_Device(SFPCTriDevice T, const PetscInt dims[3], PetscBool box)
 {
   cudaStream_t   stream;
   const double   slots = 32.0 * ((dims[1] + 31) / 32) * dims[2] * (dims[0] + 31.0);
@@ -549,9 +540,14 @@ PetscErrorCode SFPCGridCreate_Device(SFPCTriDevice T, const PetscInt dims[3])
   PetscCall(PetscGetCurrentCUDAStream(&stream));
   T->grid.nx = (int)dims[0];
   T->grid.ny = (int)dims[1];
-  T->grid.nz = (int)dims[2];
+  T->grid.nz  = (int)dims[2];
+  T->grid.box = box;
   for (int k = 0; k < 2; k++) {
     if (!S[k] || S[k]->layout != SFPC_LAYOUT_GRID) continue;
+    if (T->grid.box) {
+      PetscCall(SFPCGridBoxCreate_Device(T, S[k], stream));
+      continue;
+    }
     PetscCallCUDA(cudaMallocAsync(&S[k]->gcoef, 4 * sizeof(PetscScalar) * (size_t)slots, stream));
     PetscCallCUDA(cudaMallocAsync(&S[k]->gmask, (size_t)slots, stream));
   }
@@ -567,6 +563,10 @@ PetscErrorCode SFPCGridFill_Device(SFPCTriDevice T)
   PetscFunctionBegin;
   if (!T->grid.nx || !T->n) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscGetCurrentCUDAStream(&stream));
+  if (T->grid.box) {
+    PetscCall(SFPCGridBoxFill_Device(T, stream));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   GridFillKernel<<<(int)((T->n + tpb - 1) / tpb), tpb, 0, stream>>>((int)T->n, T->grid.nx, T->grid.ny, T->grid.nz, T->i, T->j, T->diag, T->a, (GridCoef *)T->lower.gcoef, T->lower.gmask, (GridCoef *)T->upper.gcoef, T->upper.gmask);
   PetscCallCUDA(cudaGetLastError());
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -591,6 +591,7 @@ PetscErrorCode SFPCGridDestroy_Device(SFPCTriDevice T)
   T->lower.gcoef = T->upper.gcoef = NULL;
   T->lower.gmask = T->upper.gmask = NULL;
   T->grid.nx = T->grid.ny = T->grid.nz = 0;
+  T->grid.box = PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -639,6 +640,10 @@ PetscErrorCode SFPCGridSweep_Device(SFPCTriDevice T, PetscBool lower, const Pets
   const PetscBool    unit  = lower ? T->lower.unit : T->upper.unit;
 
   PetscFunctionBegin;
+  if (T->grid.box) {
+    PetscCall(SFPCGridBoxSweep_Device(T, lower, b, x, reset, stream));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   GridSweepArgs(T, lower, NULL, NULL, &g, &blocks, &base);
   if (lower) PetscCall(unit ? Launch<false, true, false>(chunk, planes, blocks, stream, g, R, b, x, reset, T->counter, base) : Launch<false, false, false>(chunk, planes, blocks, stream, g, R, b, x, reset, T->counter, base));
   else PetscCall(unit ? Launch<true, true, false>(chunk, planes, blocks, stream, g, R, b, x, reset, T->counter, base) : Launch<true, false, false>(chunk, planes, blocks, stream, g, R, b, x, reset, T->counter, base));

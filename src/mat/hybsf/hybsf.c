@@ -278,7 +278,7 @@ PetscErrorCode MatHYBSFGetInfo(Mat T, MatHYBSFInfo *info)
 
 /*@
   MatHYBSFSetGrid - Tells a `MATHYBSF` matrix that its rows are the points of an nx x ny x nz grid (x fastest) and its
-  triangle part of the grid's 7-point stencil, so that its GPU solves walk the grid (the grid layout).
+  triangle part of the grid's 7-point stencil or 27-point box, so that its GPU solves walk the grid (the grid layout).
 
   Collective
 
@@ -291,7 +291,7 @@ PetscErrorCode MatHYBSFGetInfo(Mat T, MatHYBSFInfo *info)
   Level: intermediate
 
   Notes:
-  A pattern with an entry that is not a grid neighbour of its row is an error. On the GPU the solves switch to the grid
+  A pattern with an entry outside its row's 27-point box is an error. On the GPU the solves switch to the grid
   layout (one warp per 32 lines along x: fewer L2 round trips on the dependency chain than the level layouts); on the
   host the check is made and the solves are unchanged. Transposed solves keep a level layout.
   Option: `-mat_hybsf_grid nx,ny,nz` with `MatConvert()`.
@@ -314,7 +314,7 @@ PetscErrorCode MatHYBSFSetGrid(Mat T, PetscInt nx, PetscInt ny, PetscInt nz)
   else {
     PetscInt r, c;
     PetscCall(SFPCGridCheckSize(h->F.n, dims, "The grid layout"));
-    PetscCall(SFPCGridFindOutside_Host(&h->F, dims, &r, &c));
+    PetscCall(SFPCGridFindOutside_Host(&h->F, dims, PETSC_TRUE, &r, &c));
     if (r >= 0) PetscCall(SFPCGridLayoutError(dims, r, c));
   }
   for (int d = 0; d < 3; d++) h->opt.grid[d] = dims[d];

@@ -36,7 +36,7 @@ static void ScheduleWarps(SFPCTriDevice T, SFPCSchedule *S)
   const PetscInt wps = T->opt.warps_per_sm;
   const PetscBool wide = (PetscBool)(S->nlevels > 0 && S->ntasks > (PetscInt)SFPC_WIDE_TASKS_PER_SM * S->nlevels * T->sms);
   const PetscBool busy = (PetscBool)(S->nlevels > 0 && S->ntasks >= (PetscInt)SFPC_BUSY_TASKS_PER_SM * S->nlevels * T->sms);
-  const PetscInt  solve = S->layout == SFPC_LAYOUT_GRID ? SFPC_GRID_WARPS_PER_SM : (wide ? SFPC_WIDE_WARPS_PER_SM : SFPC_SOLVE_WARPS_PER_SM);
+  const PetscInt  solve = S->layout == SFPC_LAYOUT_GRID ? (T->grid.box ? SFPC_GRID_BOX_WARPS_PER_SM : SFPC_GRID_WARPS_PER_SM) : (wide ? SFPC_WIDE_WARPS_PER_SM : SFPC_SOLVE_WARPS_PER_SM);
   const PetscInt  factor = wide ? SFPC_WIDE_WARPS_PER_SM : (busy ? SFPC_BUSY_WARPS_PER_SM : SFPC_FACTOR_WARPS_PER_SM);
 
   S->solve_resident  = T->sms * (int)PetscMax(wps != PETSC_DECIDE ? wps : solve, SFPC_WARPS_PER_BLOCK);
@@ -97,7 +97,7 @@ static void SweepBytes(const SFPCTriDevice T, const SFPCSchedule *S, PetscLogDou
   const PetscLogDouble slots = 32.0 * S->ntasks;
   *own = (PetscLogDouble)T->n * sizeof(int) + (S->ntasks + 1.0) * (sizeof(int) + 1); /* order, start and vec */
   if (S->layout == SFPC_LAYOUT_HYB) *own += slots * (2 * sizeof(int) + sizeof(PetscScalar)) + (S->unit ? 0 : (PetscLogDouble)T->n * sizeof(PetscScalar));
-  if (S->layout == SFPC_LAYOUT_GRID) *own += 32.0 * ((T->grid.ny + 31) / 32) * T->grid.nz * (T->grid.nx + 31.0) * (4 * sizeof(PetscScalar) + 1); /* skewed slabs */
+  if (S->layout == SFPC_LAYOUT_GRID) *own += T->grid.box ? SFPCGridBoxBytes(T) : 32.0 * ((T->grid.ny + 31) / 32) * T->grid.nz * (T->grid.nx + 31.0) * (4 * sizeof(PetscScalar) + 1); /* skewed slabs */
   *csr = (PetscLogDouble)S->nnz * (sizeof(int) + sizeof(PetscScalar)) + (T->n + 1.0) * sizeof(int);
 }
 
@@ -129,21 +129,35 @@ static PetscErrorCode SweepBuild(SFPCTriDevice T, PetscBool lower, SFPCSchedule 
 }
 
 /*
-   Whether the sweeps walk the grid opt gives (the grid layout): asked for, or auto with a grid
-   whose 7-point stencil holds the pattern (checked on the device copy of the pattern, one wait).
-   Asking for it without a grid, or for a pattern off the stencil, is an error.
+   Which stencil of the grid dims holds T's pattern (checked on the device copy of the pattern, one wait
+   each): the 7-point one (*fits, not *box), else the 27-point box (*fits and *box), else none (r, c: the
+   first entry outside the box).
 */
-static PetscErrorCode GridDecide(SFPCTriDevice T, const SFPCTriOptions *opt, PetscBool *use)
+static PetscErrorCode GridStencil(SFPCTriDevice T, const PetscInt dims[3], PetscBool *fits, PetscBool *box, PetscInt *r, PetscInt *c)
+{
+  PetscFunctionBegin;
+  PetscCall(SFPCGridFindOutside_Device(T, dims, PETSC_FALSE, r, c));
+  *box = (PetscBool)(*r >= 0);
+  if (*box) PetscCall(SFPCGridFindOutside_Device(T, dims, PETSC_TRUE, r, c));
+  *fits = (PetscBool)(*r < 0);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+   Whether the sweeps walk the grid opt gives (the grid layout), and on which stencil: asked for, or
+   auto with a grid whose 7-point stencil or 27-point box holds the pattern. Asking for it without a
+   grid, or for a pattern off the box, is an error.
+*/
+static PetscErrorCode GridDecide(SFPCTriDevice T, const SFPCTriOptions *opt, PetscBool *use, PetscBool *box)
 {
   PetscInt r, c;
 
   PetscFunctionBegin;
-  *use = PETSC_FALSE;
+  *use = *box = PETSC_FALSE;
   if (opt->layout != SFPC_LAYOUT_GRID && (opt->layout != SFPC_LAYOUT_AUTO || opt->grid[0] <= 0)) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(SFPCGridLayoutCheckOptions(T->n, opt));
-  PetscCall(SFPCGridFindOutside_Device(T, opt->grid, &r, &c));
-  if (r >= 0 && opt->layout == SFPC_LAYOUT_GRID) PetscCall(SFPCGridLayoutError(opt->grid, r, c));
-  *use = (PetscBool)(r < 0);
+  PetscCall(GridStencil(T, opt->grid, use, box, &r, &c));
+  if (!*use && opt->layout == SFPC_LAYOUT_GRID) PetscCall(SFPCGridLayoutError(opt->grid, r, c));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -210,21 +224,22 @@ PetscErrorCode SFPCTriDeviceCreate(PetscInt n, PetscInt nnz, const PetscInt *ai,
     SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "Matrix is missing diagonal entry in row %" PetscInt_FMT " (insert an explicit zero there, and use a shift, to factor it)", r);
   }
   if (n > 0) {
-    PetscBool      grid = PETSC_FALSE;
-    PetscErrorCode ierr = GridDecide(T, opt, &grid);
+    PetscBool      grid = PETSC_FALSE, box = PETSC_FALSE;
+    PetscErrorCode ierr = GridDecide(T, opt, &grid, &box);
     if (ierr) PetscCall(SFPCTriDeviceDestroy(&T));
     PetscCall(ierr);
     if (grid) { /* the sweeps see it through T->grid.nx; the storage follows them */
       T->grid.nx = (int)opt->grid[0];
       T->grid.ny = (int)opt->grid[1];
-      T->grid.nz = (int)opt->grid[2];
+      T->grid.nz  = (int)opt->grid[2];
+      T->grid.box = box;
     }
   }
   if (n > 0 && opt->lower) PetscCall(SweepBuild(T, PETSC_TRUE, &T->lower));
   if (n > 0 && opt->upper) PetscCall(SweepBuild(T, PETSC_FALSE, &T->upper));
   if (T->grid.nx) {
     const PetscInt dims[3] = {T->grid.nx, T->grid.ny, T->grid.nz};
-    PetscCall(SFPCGridCreate_Device(T, dims));
+    PetscCall(SFPCGridCreate_Device(T, dims, T->grid.box));
   }
   *out = T;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -243,18 +258,20 @@ PetscErrorCode SFPCTriDeviceValuesChanged(SFPCTriDevice T)
 
 /*
    Switches the factor's sweeps to the grid layout on the grid dims (MatHYBSFSetGrid()): the pattern
-   must fit its 7-point stencil. The hyb slabs go; the levels stay (they order factorizations).
+   must fit its 7-point stencil or 27-point box. The hyb slabs go; the levels stay (they order factorizations).
 */
 PetscErrorCode SFPCTriDeviceSetGrid(SFPCTriDevice T, const PetscInt dims[3])
 {
   PetscInt       r, c;
+  PetscBool      fits, box;
   SFPCSchedule  *S[2] = {T->opt.lower ? &T->lower : NULL, T->opt.upper ? &T->upper : NULL};
   cudaStream_t   stream;
 
   PetscFunctionBegin;
   PetscCall(SFPCGridCheckSize(T->n, dims, "The grid layout"));
-  PetscCall(SFPCGridFindOutside_Device(T, dims, &r, &c));
-  if (r >= 0) PetscCall(SFPCGridLayoutError(dims, r, c));
+  PetscCall(GridStencil(T, dims, &fits, &box, &r, &c));
+  if (!fits) PetscCall(SFPCGridLayoutError(dims, r, c));
+  T->grid.box = box; /* read by ScheduleWarps() */
   PetscCall(PetscGetCurrentCUDAStream(&stream));
   for (int k = 0; k < 2; k++) {
     void *p[4];
@@ -269,7 +286,7 @@ PetscErrorCode SFPCTriDeviceSetGrid(SFPCTriDevice T, const PetscInt dims[3])
   for (int d = 0; d < 3; d++) T->opt.grid[d] = dims[d];
   T->opt.layout = SFPC_LAYOUT_GRID;
   if (!T->n) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(SFPCGridCreate_Device(T, dims));
+  PetscCall(SFPCGridCreate_Device(T, dims, box));
   PetscCall(SFPCGridFill_Device(T));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -338,6 +355,10 @@ PetscErrorCode SFPCTriDeviceBytes(SFPCTriDevice T, PetscLogDouble *bytes, PetscL
 static PetscErrorCode SweepView(const SFPCTriDevice T, const SFPCSchedule *S, int sms, const char *name, PetscViewer viewer)
 {
   PetscFunctionBegin;
+  if (S->layout == SFPC_LAYOUT_GRID && T->grid.box) {
+    PetscCall(PetscViewerASCIIPrintf(viewer, "%s: grid layout (27-point box) on the %d x %d x %d grid: %d warp lines of 30 y-lines, %" PetscInt_FMT " off-diagonal entries, %d warps per SM\n", name, T->grid.nx, T->grid.ny, T->grid.nz, ((T->grid.ny + 29) / 30) * T->grid.nz, S->nnz, SFPCGridBoxWarps(T, S) / sms));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   if (S->layout == SFPC_LAYOUT_GRID) {
     PetscCall(PetscViewerASCIIPrintf(viewer, "%s: grid layout on the %d x %d x %d grid: %d warp lines of 32 y-lines, chunks of %" PetscInt_FMT " x-steps, blocks of %" PetscInt_FMT " z-planes, %" PetscInt_FMT " off-diagonal entries, %d warps per SM\n", name, T->grid.nx, T->grid.ny, T->grid.nz, ((T->grid.ny + 31) / 32) * T->grid.nz, T->opt.grid_chunk, (PetscInt)SFPCGridPlanes(T), S->nnz, SFPCGridBlocks(T, S) * SFPCGridPlanes(T) / sms));
     PetscFunctionReturn(PETSC_SUCCESS);

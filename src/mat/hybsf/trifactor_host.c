@@ -129,8 +129,8 @@ PetscErrorCode SFPCGridCheckSize(PetscInt n, const PetscInt dims[3], const char 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The first entry (row, col) of F that is neither a diagonal nor a grid neighbour of its row, or -1, -1 (the device twin is SFPCGridFindOutside_Device()). */
-PetscErrorCode SFPCGridFindOutside_Host(const SFPCTriFactor *F, const PetscInt dims[3], PetscInt *row, PetscInt *col)
+/* The first entry (row, col) of F outside its row's 7-point stencil (box: 27-point box), or -1, -1 (the device twin is SFPCGridFindOutside_Device()). */
+PetscErrorCode SFPCGridFindOutside_Host(const SFPCTriFactor *F, const PetscInt dims[3], PetscBool box, PetscInt *row, PetscInt *col)
 {
   const PetscInt nx = dims[0], ny = dims[1];
 
@@ -140,7 +140,8 @@ PetscErrorCode SFPCGridFindOutside_Host(const SFPCTriFactor *F, const PetscInt d
     const PetscInt i = r % nx, j = (r / nx) % ny, k = r / (nx * ny);
     for (PetscInt q = F->i[r]; q < F->i[r + 1]; q++) {
       const PetscInt c = F->j[q], ci = c % nx, cj = (c / nx) % ny, ck = c / (nx * ny);
-      if (PetscAbsInt(ci - i) + PetscAbsInt(cj - j) + PetscAbsInt(ck - k) > 1) {
+      const PetscInt di = PetscAbsInt(ci - i), dj = PetscAbsInt(cj - j), dk = PetscAbsInt(ck - k);
+      if (box ? PetscMax(di, PetscMax(dj, dk)) > 1 : di + dj + dk > 1) {
         *row = r;
         *col = c;
         PetscFunctionReturn(PETSC_SUCCESS);
@@ -153,30 +154,41 @@ PetscErrorCode SFPCGridFindOutside_Host(const SFPCTriFactor *F, const PetscInt d
 /*
    A grid whose points the rows of an n-row pattern could be, or dims[0] = 0, from rows r0 .. r0+nr-1
    (row q's columns are cols[rowstart[q] - rowstart[0] .. rowstart[q+1] - rowstart[0])): the first row
-   whose off-diagonal columns lie at exactly three distances 1 < a < b from it, b a multiple of a and n
-   of b, gives nx = a, ny = b / a, nz = n / b (a 7-point stencil in natural order, x fastest). Callers
-   take rows in the middle: rows near the ends are often boundary rows with fewer neighbours, or
-   identity rows. Only a guess: whoever uses it checks every row against the stencil.
+   whose off-diagonal columns lie at exactly the distances of an interior point of a 7-point stencil
+   in natural order, x fastest (1 < a < b, b a multiple of a and n of b: nx = a, ny = b / a,
+   nz = n / b), or with box also of a 27-point one (1, a - 1, a, a + 1, then b - a, b and b + a, each also - 1
+   and + 1; rows on one face of the grid have them all too).
+   Callers take rows in the middle: rows near the ends are often boundary rows with fewer neighbours,
+   or identity rows. Only a guess: whoever uses it checks every row against the stencil.
 */
-PetscErrorCode SFPCGridGuess(PetscInt n, PetscInt r0, PetscInt nr, const PetscInt rowstart[], const PetscInt cols[], PetscInt dims[3])
+PetscErrorCode SFPCGridGuess(PetscInt n, PetscInt r0, PetscInt nr, const PetscInt rowstart[], const PetscInt cols[], PetscBool box, PetscInt dims[3])
 {
+  enum { MAXD = 13 };
+
   PetscFunctionBegin;
   dims[0] = dims[1] = dims[2] = 0;
   for (PetscInt q = 0; q < nr; q++) {
-    PetscInt dist[3], nd = 0;
-    for (PetscInt k = rowstart[q] - rowstart[0]; k < rowstart[q + 1] - rowstart[0] && nd <= 3; k++) {
+    PetscInt dist[MAXD], nd = 0, a = 0, b = 0;
+    for (PetscInt k = rowstart[q] - rowstart[0]; k < rowstart[q + 1] - rowstart[0] && nd <= MAXD; k++) {
       const PetscInt d    = PetscAbsInt(cols[k] - (r0 + q));
       PetscBool      seen = (PetscBool)(d == 0);
-      for (PetscInt e = 0; e < PetscMin(nd, 3); e++) seen = (PetscBool)(seen || dist[e] == d);
-      if (!seen && nd < 3) dist[nd] = d;
+      for (PetscInt e = 0; e < PetscMin(nd, MAXD); e++) seen = (PetscBool)(seen || dist[e] == d);
+      if (!seen && nd < MAXD) dist[nd] = d;
       if (!seen) nd++;
     }
-    if (nd != 3) continue;
-    PetscCall(PetscSortInt(3, dist));
-    if (dist[0] == 1 && dist[1] > 1 && dist[2] > dist[1] && dist[2] % dist[1] == 0 && n % dist[2] == 0) {
-      dims[0] = dist[1];
-      dims[1] = dist[2] / dist[1];
-      dims[2] = n / dist[2];
+    if (nd != 3 && (nd != MAXD || !box)) continue;
+    PetscCall(PetscSortInt(nd, dist));
+    if (nd == 3) a = dist[1], b = dist[2];
+    else { /* the box's distances, a = dist[2] and b = dist[8] */
+      const PetscInt x = dist[2], y = dist[8], want[MAXD] = {1, x - 1, x, x + 1, y - x - 1, y - x, y - x + 1, y - 1, y, y + 1, y + x - 1, y + x, y + x + 1};
+      PetscBool      box = PETSC_TRUE;
+      for (PetscInt e = 0; e < MAXD; e++) box = (PetscBool)(box && dist[e] == want[e]);
+      if (box) a = x, b = y;
+    }
+    if (dist[0] == 1 && a > 1 && b > a && b % a == 0 && n % b == 0) {
+      dims[0] = a;
+      dims[1] = b / a;
+      dims[2] = n / b;
       break;
     }
   }
@@ -184,27 +196,27 @@ PetscErrorCode SFPCGridGuess(PetscInt n, PetscInt r0, PetscInt nr, const PetscIn
 }
 
 /* SFPCGridGuess() on a host CSR pattern (ai, aj) of n rows, from the rows SFPCGridGuessRows() picks (SFPCGridGuess_Device() for a device one). */
-PetscErrorCode SFPCGridGuess_Host(PetscInt n, const PetscInt ai[], const PetscInt aj[], PetscInt dims[3])
+PetscErrorCode SFPCGridGuess_Host(PetscInt n, const PetscInt ai[], const PetscInt aj[], PetscBool box, PetscInt dims[3])
 {
   PetscInt r0, nr;
 
   PetscFunctionBegin;
   dims[0] = dims[1] = dims[2] = 0;
   SFPCGridGuessRows(n, &r0, &nr);
-  if (nr) PetscCall(SFPCGridGuess(n, r0, nr, ai + r0, aj + ai[r0], dims));
+  if (nr) PetscCall(SFPCGridGuess(n, r0, nr, ai + r0, aj + ai[r0], box, dims));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode SFPCGridLayoutError(const PetscInt dims[3], PetscInt r, PetscInt c)
 {
-  SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "The grid layout needs a 7-point stencil (or part of one) on the %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " grid, x fastest: row %" PetscInt_FMT " has column %" PetscInt_FMT "; other layouts take any pattern (PCSFILU: -pc_sfilu_layout auto or hyb; MATHYBSF: no grid)", dims[0], dims[1], dims[2], r, c);
+  SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "The grid layout needs a 7-point or 27-point stencil (or part of one) on the %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " grid, x fastest: row %" PetscInt_FMT " has column %" PetscInt_FMT "; other layouts take any pattern (PCSFILU: -pc_sfilu_layout auto or hyb; MATHYBSF: no grid)", dims[0], dims[1], dims[2], r, c);
 }
 
 /* What the grid layout needs before the pattern is looked at: a grid, a chunk it has kernels for, a grid of the factor's n points. */
 PetscErrorCode SFPCGridLayoutCheckOptions(PetscInt n, const SFPCTriOptions *o)
 {
   PetscFunctionBegin;
-  PetscCheck(o->grid[0] > 0, PETSC_COMM_SELF, PETSC_ERR_USER_INPUT, "The grid layout needs the grid whose points the rows are: for PCSFILU a 3-D DMDA (one field, star stencil of width 1, not periodic) attached to the PC, or -pc_sfilu_grid nx,ny,nz; for MATHYBSF MatHYBSFSetGrid()");
+  PetscCheck(o->grid[0] > 0, PETSC_COMM_SELF, PETSC_ERR_USER_INPUT, "The grid layout needs the grid whose points the rows are: for PCSFILU a 3-D DMDA (one field, star or box stencil of width 1, not periodic) attached to the PC, or -pc_sfilu_grid nx,ny,nz; for MATHYBSF MatHYBSFSetGrid()");
   PetscCheck(o->grid_chunk == 2 || o->grid_chunk == 4, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "The grid layout's chunk must be 2 or 4 (more spills registers), not %" PetscInt_FMT, o->grid_chunk);
   PetscCheck(o->grid_planes == 0 || o->grid_planes == 1 || o->grid_planes == 2 || o->grid_planes == 4 || o->grid_planes == 8, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "The grid layout's planes per block must be 1, 2, 4 or 8, not %" PetscInt_FMT, o->grid_planes);
   PetscCall(SFPCGridCheckSize(n, o->grid, "The grid layout"));
@@ -219,7 +231,7 @@ PetscErrorCode SFPCGridLayoutCheck_Host(const SFPCTriFactor *F, const SFPCTriOpt
   PetscFunctionBegin;
   if (o->layout != SFPC_LAYOUT_GRID) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(SFPCGridLayoutCheckOptions(F->n, o));
-  PetscCall(SFPCGridFindOutside_Host(F, o->grid, &r, &c));
+  PetscCall(SFPCGridFindOutside_Host(F, o->grid, PETSC_TRUE, &r, &c));
   if (r >= 0) PetscCall(SFPCGridLayoutError(o->grid, r, c));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

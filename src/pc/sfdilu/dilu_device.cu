@@ -418,7 +418,7 @@ static PetscErrorCode ColorGrid_Device(SFDILU *s, PetscInt n, const int *ai, con
   PetscInt            dims[3] = {0, 0, 0};
 
   PetscFunctionBegin;
-  if (!s->grid.dim) PetscCall(SFPCGridGuess_Device(n, ai, aj, dims));
+  if (!s->grid.dim) PetscCall(SFPCGridGuess_Device(n, ai, aj, PETSC_FALSE, dims));
   PetscCall(SFDILUGridFromDims(s, dims, ok));
   if (!*ok) PetscFunctionReturn(PETSC_SUCCESS);
   s->ncolors = SFDILUGridColors(&s->grid);

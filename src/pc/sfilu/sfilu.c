@@ -26,7 +26,7 @@ static PetscErrorCode PCSFILUGrid(PC pc, Mat A, PetscBool ondevice, PetscBool re
   const char *who = s->sip ? "SIP" : "The grid layout (-pc_sfilu_layout grid)", *opt = s->sip ? "-pc_sfilu_sip_grid" : "-pc_sfilu_grid";
 
   PetscFunctionBegin;
-  if (s->fill_levels > 0 && !s->sip) { /* the fill leaves the 7-point stencil: no grid layout */
+  if (s->fill_levels > 0 && !s->sip) { /* the fill leaves the stencil (ILU(1) of 7 points would fit the box: not tried): no grid layout */
     PetscCheck(!required, comm, PETSC_ERR_SUP, "The grid layout (-pc_sfilu_layout grid) sweeps ILU(0)'s 7-point pattern: with %" PetscInt_FMT " levels of fill use -pc_sfilu_layout auto, hyb or csr", s->fill_levels);
     *changed = (PetscBool)(s->sip_dims[0] != 0);
     for (int d = 0; d < 3; d++) s->sip_dims[d] = s->engine.grid[d] = 0;
@@ -39,8 +39,8 @@ static PetscErrorCode PCSFILUGrid(PC pc, Mat A, PetscBool ondevice, PetscBool re
     DMDAStencilType st;
     PetscBool       fits;
     PetscCall(DMDAGetInfo(pc->dm, &dim, NULL, NULL, NULL, NULL, NULL, NULL, &dof, &sw, &bx, &by, &bz, &st));
-    fits = (PetscBool)(dim == 3 && dof == 1 && sw == 1 && st == DMDA_STENCIL_STAR && bx != DM_BOUNDARY_PERIODIC && by != DM_BOUNDARY_PERIODIC && bz != DM_BOUNDARY_PERIODIC);
-    PetscCheck(fits || !required, comm, PETSC_ERR_SUP, "%s needs a 3-D DMDA with one field and a star stencil of width 1, not periodic: this one has dimension %" PetscInt_FMT ", %" PetscInt_FMT " fields, stencil %s of width %" PetscInt_FMT, who, dim, dof, st == DMDA_STENCIL_STAR ? "star" : "box", sw);
+    fits = (PetscBool)(dim == 3 && dof == 1 && sw == 1 && (st == DMDA_STENCIL_STAR || !s->sip) && bx != DM_BOUNDARY_PERIODIC && by != DM_BOUNDARY_PERIODIC && bz != DM_BOUNDARY_PERIODIC);
+    PetscCheck(fits || !required, comm, PETSC_ERR_SUP, "%s needs a 3-D DMDA with one field and a %s stencil of width 1, not periodic: this one has dimension %" PetscInt_FMT ", %" PetscInt_FMT " fields, stencil %s of width %" PetscInt_FMT, who, s->sip ? "star" : "star or box", dim, dof, st == DMDA_STENCIL_STAR ? "star" : "box", sw);
     if (fits) PetscCall(DMDAGetCorners(pc->dm, NULL, NULL, NULL, &dims[0], &dims[1], &dims[2]));
   } else if (s->sip_grid[0] > 0) {
     PetscInt  M, rstart, rend, plane;
@@ -61,20 +61,20 @@ static PetscErrorCode PCSFILUGrid(PC pc, Mat A, PetscBool ondevice, PetscBool re
 
     if (pc->setupcalled && pc->flag == SAME_NONZERO_PATTERN)
       for (int d = 0; d < 3; d++) dims[d] = s->sip_dims[d];
-    else if (ondevice) PetscCall(SFILUGridGuess_Device(A, dims));
+    else if (ondevice) PetscCall(SFILUGridGuess_Device(A, (PetscBool)!s->sip, dims)); /* SIP: 7-point only */
     else {
       const PetscInt *ia, *ja;
       PetscInt        n;
       PetscBool       done;
 
       PetscCall(MatGetRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &n, &ia, &ja, &done));
-      if (done) PetscCall(SFPCGridGuess_Host(n, ia, ja, dims));
+      if (done) PetscCall(SFPCGridGuess_Host(n, ia, ja, (PetscBool)!s->sip, dims));
       PetscCall(MatRestoreRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &n, &ia, &ja, &done));
     }
     found = (PetscBool)(dims[0] > 0);
     PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, &found, 1, MPI_C_BOOL, MPI_LAND, comm));
     if (!found) dims[0] = dims[1] = dims[2] = 0;
-    PetscCheck(found || !required, comm, PETSC_ERR_USER_INPUT, "%s needs the grid: attach the 3-D DMDA to the PC (KSPSetDM()/PCSetDM()) or give %s nx,ny,nz (none could be read from the pattern: it is not a 7-point stencil in natural order)", who, opt);
+    PetscCheck(found || !required, comm, PETSC_ERR_USER_INPUT, "%s needs the grid: attach the 3-D DMDA to the PC (KSPSetDM()/PCSetDM()) or give %s nx,ny,nz (none could be read from the pattern: it is not a %s stencil in natural order)", who, opt, s->sip ? "7-point" : "7-point or 27-point");
   }
   *changed = (PetscBool)(dims[0] != s->sip_dims[0] || dims[1] != s->sip_dims[1] || dims[2] != s->sip_dims[2]);
   for (int d = 0; d < 3; d++) s->sip_dims[d] = s->engine.grid[d] = dims[d];
@@ -260,7 +260,7 @@ static PetscErrorCode PCSetFromOptions_SFILU(PC pc, PetscOptionItems PetscOption
     PetscCheck(!set || (wps >= 1 && wps <= 64), PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_sfilu_warps_per_sm %" PetscInt_FMT " is out of range: it must be in [1, 64]", wps);
     if (set) s->engine.warps_per_sm = wps;
   }
-  PetscCall(PetscOptionsEnum("-pc_sfilu_layout", "GPU sweeps: storage of the factor's L and U (auto: grid where the grid is known and the pattern fits its 7-point stencil, else per triangle)", "PCSFILU", SFPCLayouts, (PetscEnum)s->engine.layout, (PetscEnum *)&s->engine.layout, NULL));
+  PetscCall(PetscOptionsEnum("-pc_sfilu_layout", "GPU sweeps: storage of the factor's L and U (auto: grid where the grid is known and the pattern fits its 7-point stencil or 27-point box, else per triangle)", "PCSFILU", SFPCLayouts, (PetscEnum)s->engine.layout, (PetscEnum *)&s->engine.layout, NULL));
   {
     PetscInt chunk = s->engine.grid_chunk;
     PetscCall(PetscOptionsInt("-pc_sfilu_grid_chunk", "GPU grid layout: x steps per read of the neighbouring warps' results (2 or 4)", "PCSFILU", chunk, &chunk, &set));
@@ -357,13 +357,13 @@ static PetscErrorCode PCDestroy_SFILU(PC pc)
                         its levels are wide, else 16 for the solves, and for the factorization 24 where its levels hold 8 tasks
                         per SM or more, else 16; 8 for SIP's sync-free factorization)
 .  -pc_sfilu_layout <auto,csr,hyb,grid> - GPU only: how the sweeps store L and U (see `MATHYBSF`); grid walks the 3-D grid
-                        (needs one: a 3-D `DMDA` or -pc_sfilu_grid, and a pattern within its 7-point stencil); auto takes grid
-                        where it can (with no grid given, one read from the pattern: a 7-point stencil in natural order),
+                        (needs one: a 3-D `DMDA` or -pc_sfilu_grid, and a pattern within its 7-point stencil or 27-point box); auto
+                        takes grid where it can (with no grid given, one read from the pattern: a 7-point or 27-point stencil in natural order),
                         else hyb unless its padding would more than triple the triangle's memory
 .  -pc_sfilu_grid <nx,ny,nz> - the grid (x fastest) of a matrix assembled without a `DMDA`, for SIP and the grid layout
-                        (without it, read from the pattern where that is a 7-point stencil in natural order)
-.  -pc_sfilu_grid_chunk <4> - GPU grid layout: x steps per read of the neighbouring warps' results (2 or 4)
-.  -pc_sfilu_grid_planes <p> - GPU grid layout: z-planes per block of warps, the -z line handed over in shared memory (1, 2, 4 or 8;
+                        (without it, read from the pattern where that is a 7-point or 27-point stencil in natural order)
+.  -pc_sfilu_grid_chunk <4> - GPU grid layout, 7-point: x steps per read of the neighbouring warps' results (2 or 4)
+.  -pc_sfilu_grid_planes <p> - GPU grid layout, 7-point: z-planes per block of warps, the -z line handed over in shared memory (1, 2, 4 or 8;
                         default 8 on grids of at least 512 tile lines of 32 y-lines, else 1)
 .  -pc_sfilu_grid_factor <true> - GPU grid layout: ILU(0) factored by hyperplanes i + j + k = const of the grid with SIP's
                         kernel and alpha 0 (exactly ILU(0)'s operations on a 7-point pattern: the host's factor bit for bit), instead of the

@@ -168,7 +168,7 @@ PETSC_INTERN PetscErrorCode SFILUFactorSIP_Device(SFPCTriDevice, const SFILUSIPP
 
 /* the device side of SFILU (sfilu_device.c; refusing stubs in a build without CUDA) */
 PETSC_INTERN PetscErrorCode SFILUSymbolic_Device(SFILU *, Mat, const PetscInt[], const PetscInt[]);
-PETSC_INTERN PetscErrorCode SFILUGridGuess_Device(Mat, PetscInt[3]);
+PETSC_INTERN PetscErrorCode SFILUGridGuess_Device(Mat, PetscBool, PetscInt[3]);
 PETSC_INTERN PetscErrorCode SFILUGetValues_Device(SFILU *, Mat, const PetscScalar **);
 PETSC_INTERN PetscErrorCode SFILURestoreValues_Device(Mat, const PetscScalar **);
 PETSC_INTERN PetscErrorCode SFILUAttempt_Device(SFILU *, const PetscScalar *, PetscReal, PetscBool, SFILUResult *);

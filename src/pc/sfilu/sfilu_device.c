@@ -9,7 +9,7 @@
   #include <petscdevice_cuda.h>
 
 /* SFPCGridGuess() on the device CSR of A */
-PetscErrorCode SFILUGridGuess_Device(Mat A, PetscInt dims[3])
+PetscErrorCode SFILUGridGuess_Device(Mat A, PetscBool box, PetscInt dims[3])
 {
   const PetscInt *ai, *aj;
   PetscInt        n;
@@ -17,7 +17,7 @@ PetscErrorCode SFILUGridGuess_Device(Mat A, PetscInt dims[3])
   PetscFunctionBegin;
   PetscCall(MatGetLocalSize(A, &n, NULL));
   PetscCall(MatSeqAIJCUSPARSEGetIJ(A, PETSC_FALSE, &ai, &aj));
-  PetscCall(SFPCGridGuess_Device(n, ai, aj, dims));
+  PetscCall(SFPCGridGuess_Device(n, ai, aj, box, dims));
   PetscCall(MatSeqAIJCUSPARSERestoreIJ(A, PETSC_FALSE, &ai, &aj));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -54,7 +54,7 @@ PetscErrorCode SFILUSymbolic_Device(SFILU *s, Mat A, const PetscInt pi[], const 
     if (!ierr) ierr = SFILUSIPPlanesCreate_Device(s->T, s->sip_dims, &s->planes);
     if (ierr) PetscCall(SFILUReset_Device(s));
     PetscCall(ierr);
-  } else if (s->grid_factor && s->T->grid.nx > 0 && n > 0) { /* the grid layout's check stands for SIP's (the same stencil test) */
+  } else if (s->grid_factor && s->T->grid.nx > 0 && !s->T->grid.box && n > 0) { /* the 7-point grid layout's check stands for SIP's (the same stencil test) */
     const PetscInt dims[3] = {s->T->grid.nx, s->T->grid.ny, s->T->grid.nz};
     PetscCall(SFILUSIPPlanesCreate_Device(s->T, dims, &s->planes));
   }
@@ -240,9 +240,9 @@ PetscErrorCode SFILUGetValues_Device(SFILU *s, Mat A, const PetscScalar **aa)
   (void)s, (void)A, (void)aa;
   SFILU_NO_CUDA;
 }
-PetscErrorCode SFILUGridGuess_Device(Mat A, PetscInt dims[3])
+PetscErrorCode SFILUGridGuess_Device(Mat A, PetscBool box, PetscInt dims[3])
 {
-  (void)A, (void)dims;
+  (void)A, (void)box, (void)dims;
   SFILU_NO_CUDA;
 }
 PetscErrorCode SFILURestoreValues_Device(Mat A, const PetscScalar **aa)

@@ -273,7 +273,7 @@ PetscErrorCode SFILUCheckSIPPattern_Device(SFPCTriDevice T, const PetscInt dims[
 
   PetscFunctionBegin;
   PetscCall(SFILUCheckSIPGrid(T->n, dims));
-  PetscCall(SFPCGridFindOutside_Device(T, dims, &r, &c));
+  PetscCall(SFPCGridFindOutside_Device(T, dims, PETSC_FALSE, &r, &c));
   if (r >= 0) PetscCall(SFILUSIPPatternError(dims, r, c));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

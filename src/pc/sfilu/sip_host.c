@@ -42,7 +42,7 @@ PetscErrorCode SFILUCheckSIPPattern(const SFPCTriFactor *F, const PetscInt dims[
 
   PetscFunctionBegin;
   PetscCall(SFILUCheckSIPGrid(F->n, dims));
-  PetscCall(SFPCGridFindOutside_Host(F, dims, &r, &c));
+  PetscCall(SFPCGridFindOutside_Host(F, dims, PETSC_FALSE, &r, &c));
   if (r >= 0) PetscCall(SFILUSIPPatternError(dims, r, c));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

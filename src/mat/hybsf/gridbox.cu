@@ -1,0 +1,344 @@
+/*
+   The grid layout's sweeps for a factor whose pattern is (part of) the 27-point box stencil of a known
+   nx x ny x nz grid, x fastest (gridsweep.cu has the 7-point ones). In the level formulation a point
+   (i, j, k) of L waits for (i + 1, j - 1, k) and (i + 1, j + 1, k - 1): its level is i + 2j + 4k, about
+   7n hops of 1.8 us a sweep on an n^3 grid (the hyb layout at 256^3: 6.5 ms for L+U on an H200). This
+   walk keeps x and y inside a warp and pays an L2 hop per z-plane and per 30 y-lines.
+
+   One warp per tile line w = k * njb + jb: lanes 1 .. 30 compute y-lines j = 30 jb + l - 1 of z-plane k;
+   lane 0 carries line 30 jb - 1 (the tile below's last, computed by another warp) and lane 31 line
+   30 jb + 30, both only read. At step t lane l is at point i = t - 2l, two steps behind lane l - 1, so
+   - (i - 1, j, k) is the lane's own result of step t - 1 (a register),
+   - (i - 1 .. i + 1, j - 1, k) are lane l - 1's results of steps t - 3 .. t - 1 (a shuffle a step, kept
+     three deep); lane 0's "results" are line 30 jb - 1's values, read from the output vector,
+   - (i - 1 .. i + 1, j - 1 .. j + 1, k - 1): each lane keeps a window of its own line in plane k - 1,
+     columns i - 3 .. i + 3, read from the output vector a column a step; lane l - 1's window (it is
+     two columns ahead) holds line j - 1's three, lane l + 1's (two behind) line j + 1's: shuffles.
+   Values from other warps come a chunk of C steps at a time, a chunk ahead; only those still holding the
+   sentinel are read again (a chunk, not a step, pays the L2 round trip).
+
+   Tickets go in (k, jb) order: a task reads tiles jb - 1 of plane k and jb - 1 .. jb + 1 of plane k - 1,
+   all of lower tickets, taken by warps that run: no deadlock whatever the residency. Values are
+   published through the output with the sentinel (sfdevice.cuh).
+
+   Arithmetic: the CSR sweep's (SFPCTriFactorSweep_Host()) operation for operation: b minus the products
+   in ascending column order, times the inverse pivot when not unit, no fused multiply-add; entries the
+   pattern lacks are skipped. The U sweep is the same walk over the reversed numbering r' = n - 1 - r,
+   where U's neighbours are the lower ones and ascending columns are the terms in reverse.
+
+   Coefficients: the 13 terms and the inverse pivot of a point, and the mask of the terms the pattern has,
+   gathered from the factor's CSR after each change of values (BoxFillKernel) into skewed slabs: slot
+   (w * (nx + 62) + t) * 32 + l is what lane l of tile line w needs at step t, one coalesced run a step.
+*/
+#include <sfpc/private/sfpcimpl.h>
+#include <sfpc/private/sfdevice.cuh>
+#include <petscdevice_cuda.h>
+
+namespace
+{
+#define BOX_LINES 30 /* y-lines a warp computes */
+#define BOX_TERMS 13 /* lower neighbours of a point in the box stencil */
+#define BOX_CHUNK 2  /* steps per read of other warps' results (more spills registers) */
+
+/*
+   A point's 13 coefficients, in ascending column order of the walk's numbering, and its inverse pivot: term t is
+   lower neighbour (i + di, j + dj, k + dk) with t = 3 (dj + 1) + di + 1 for dk = -1, 9 + di + 1 for dk = 0, dj = -1,
+   and 12 for (i - 1, j, k).
+*/
+struct alignas(16) BoxCoef {
+  double c[BOX_TERMS + 1];
+};
+
+struct BoxArgs {
+  int nx, ny, nz, njb, n, ts; /* njb: tile lines per z-plane; ts = nx + 62: steps (slots) per tile line */
+  long long ntasks;
+  const BoxCoef *__restrict__ coef;
+  const unsigned short *__restrict__ mask;
+};
+
+/* Slot of point (i, j, k) of the walk's numbering. */
+__device__ __forceinline__ long long BoxSlot(int njb, int ts, int i, int j, int k)
+{
+  const int jb = j / BOX_LINES, l = j - BOX_LINES * jb + 1;
+  return (((long long)k * njb + jb) * ts + i + 2 * l) * 32 + l;
+}
+
+template <bool UP>
+__device__ __forceinline__ int BoxPoint(const BoxArgs &g, int rp)
+{
+  return UP ? g.n - 1 - rp : rp;
+}
+
+/* A lane's geometry in its tile line, in the walk's numbering. */
+struct BoxLine {
+  int       row, below;  /* (0, j, k), (0, j, k - 1) */
+  long long slot;        /* slot of step 0 */
+  bool      comp;        /* lanes 1 .. 30 on a line of the grid */
+  bool      hasbelow;    /* a line of the grid, not in the first plane: the window is read */
+  bool      halo;        /* lane 0 above the first tile: line 30 jb - 1 is read */
+};
+
+/* What a lane needs for C steps: coefficients, masks, right-hand sides; the window's next columns and lane 0's line. */
+template <int C>
+struct BoxChunk {
+  BoxCoef            c[C];
+  double             b[C];
+  unsigned           m[C];
+  unsigned long long z[C], h[C];
+};
+
+/* Issues the loads of steps t0 .. t0 + C - 1 (none waits here) and prefetches the next chunk's slabs into L2. */
+template <bool UP, int C>
+__device__ __forceinline__ void BoxLoad(const BoxArgs &g, const BoxLine &L, const double *b, const double *x, int lane, int t0, BoxChunk<C> &c)
+{
+#pragma unroll
+  for (int s = 0; s < C; s++) {
+    const int i = t0 + s - 2 * lane, zc = i + 4;
+    c.m[s]      = 0;
+    if (L.comp && i >= 0 && i < g.nx) {
+      c.b[s] = b[BoxPoint<UP>(g, L.row + i)]; /* a plain load: in an LU solve b may be the array this sweep resets */
+      c.m[s] = g.mask[L.slot + 32 * (t0 + s)];
+      c.c[s] = g.coef[L.slot + 32 * (t0 + s)];
+    }
+    c.z[s] = L.hasbelow && zc >= 0 && zc < g.nx ? sfpc::LoadBits(x, BoxPoint<UP>(g, L.below + zc)) : 0;
+    c.h[s] = L.halo && i >= 0 && i < g.nx ? sfpc::LoadBits(x, BoxPoint<UP>(g, L.row + i)) : 0;
+  }
+  { /* the next chunk's slabs, 112 bytes a slot, in 128-byte lines */
+    const long long first = L.slot - lane + 32LL * (t0 + C);
+    const int       lines = (C * 32 * (int)sizeof(BoxCoef)) / 128;
+    for (int q = lane; q < lines; q += 32)
+      if (t0 + C + q * 128 / (32 * (int)sizeof(BoxCoef)) < g.ts) asm volatile("prefetch.global.L2 [%0];" ::"l"((const char *)(g.coef + first) + 128 * q));
+    if (lane == 0 && t0 + C < g.ts) asm volatile("prefetch.global.L2 [%0];" ::"l"(g.mask + first));
+  }
+}
+
+/* Reads again, together, the chunk's values of other warps that still held the sentinel, until none does. */
+template <bool UP, int C>
+__device__ __forceinline__ void BoxWait(const BoxArgs &g, const BoxLine &L, const double *x, int lane, int t0, BoxChunk<C> &c)
+{
+  for (;;) {
+    bool pending = false;
+#pragma unroll
+    for (int s = 0; s < C; s++) pending |= c.z[s] == SFPC_SENTINEL || c.h[s] == SFPC_SENTINEL;
+    if (!__any_sync(0xffffffffu, pending)) return;
+    sfpc::Backoff();
+#pragma unroll
+    for (int s = 0; s < C; s++) {
+      const int i = t0 + s - 2 * lane;
+      if (c.z[s] == SFPC_SENTINEL) c.z[s] = sfpc::LoadBits(x, BoxPoint<UP>(g, L.below + i + 4));
+      if (c.h[s] == SFPC_SENTINEL) c.h[s] = sfpc::LoadBits(x, BoxPoint<UP>(g, L.row + i));
+    }
+  }
+}
+
+__device__ __forceinline__ double Bits(unsigned long long v)
+{
+  return __longlong_as_double((long long)v);
+}
+
+template <bool UP, bool UNIT, int C>
+__global__ void __launch_bounds__(32) BoxKernel(BoxArgs g, const double *b, double *x, double *reset, unsigned long long *counter, unsigned long long base)
+{
+  const unsigned full = 0xffffffffu;
+  const int      lane = threadIdx.x & 31, plane = g.nx * g.ny;
+
+  for (;;) {
+    const long long w = sfpc::TakeTask(counter, base);
+    if (w >= g.ntasks) break;
+    const int k = (int)(w / g.njb), jb = (int)(w - (long long)k * g.njb), j = BOX_LINES * jb + lane - 1;
+    const int last = min(BOX_LINES, g.ny - BOX_LINES * jb), nsteps = g.nx + 2 * last; /* lane `last` ends at step nx - 1 + 2 last */
+    const bool line = j >= 0 && j < g.ny;
+    BoxLine    L;
+    L.row      = (k * g.ny + j) * g.nx;
+    L.below    = L.row - plane;
+    L.slot     = (long long)w * g.ts * 32 + lane;
+    L.comp     = lane >= 1 && lane <= last;
+    L.hasbelow = line && k > 0;
+    L.halo     = lane == 0 && jb > 0;
+
+    /* the window before step 0: columns i0 - 3 .. i0 + 3 of the line below, i0 = -2 lane */
+    unsigned long long zw[7];
+#pragma unroll
+    for (int q = 0; q < 7; q++) {
+      const int col = q - 3 - 2 * lane;
+      zw[q]         = L.hasbelow && col >= 0 && col < g.nx ? sfpc::LoadBits(x, BoxPoint<UP>(g, L.below + col)) : 0;
+    }
+    for (;;) {
+      bool pending = false;
+#pragma unroll
+      for (int q = 0; q < 7; q++) pending |= zw[q] == SFPC_SENTINEL;
+      if (!__any_sync(full, pending)) break;
+      sfpc::Backoff();
+#pragma unroll
+      for (int q = 0; q < 7; q++)
+        if (zw[q] == SFPC_SENTINEL) zw[q] = sfpc::LoadBits(x, BoxPoint<UP>(g, L.below + q - 3 - 2 * lane));
+    }
+
+    BoxChunk<C> cur, nxt;
+    double      prev = 0, y0 = 0, y1 = 0, y2 = 0; /* lane l - 1's results at columns i + 1, i, i - 1 */
+    BoxLoad<UP, C>(g, L, b, x, lane, 0, cur);
+    for (int t0 = 0; t0 < nsteps; t0 += C) {
+      BoxWait<UP, C>(g, L, x, lane, t0, cur);
+      if (t0 + C < nsteps) BoxLoad<UP, C>(g, L, b, x, lane, t0 + C, nxt); /* in flight while this chunk computes */
+#pragma unroll
+      for (int s = 0; s < C; s++) {
+        const int    i = t0 + s - 2 * lane;
+        const double v9[9] = {Bits(__shfl_up_sync(full, zw[0], 1)), Bits(__shfl_up_sync(full, zw[1], 1)), Bits(__shfl_up_sync(full, zw[2], 1)), Bits(zw[2]), Bits(zw[3]), Bits(zw[4]), Bits(__shfl_down_sync(full, zw[4], 1)), Bits(__shfl_down_sync(full, zw[5], 1)), Bits(__shfl_down_sync(full, zw[6], 1))};
+        double       res = 0;
+        if (L.comp && i >= 0 && i < g.nx) {
+          const double   val[BOX_TERMS] = {v9[0], v9[1], v9[2], v9[3], v9[4], v9[5], v9[6], v9[7], v9[8], y2, y1, y0, prev};
+          const unsigned m               = cur.m[s];
+          double         v               = cur.b[s];
+          if (UP) {
+#pragma unroll
+            for (int q = BOX_TERMS - 1; q >= 0; q--)
+              if (m >> q & 1) v = sfpc::SubProduct(v, cur.c[s].c[q], val[q]);
+          } else {
+#pragma unroll
+            for (int q = 0; q < BOX_TERMS; q++)
+              if (m >> q & 1) v = sfpc::SubProduct(v, cur.c[s].c[q], val[q]);
+          }
+          if (!UNIT) v = __dmul_rn(v, cur.c[s].c[BOX_TERMS]);
+          sfpc::PublishValue(x, BoxPoint<UP>(g, L.row + i), v);
+          res = v;
+        } else if (L.halo) res = Bits(cur.h[s]);
+        prev = res;
+        y2   = y1;
+        y1   = y0;
+        y0   = __shfl_up_sync(full, res, 1);
+#pragma unroll
+        for (int q = 0; q < 6; q++) zw[q] = zw[q + 1];
+        zw[6] = cur.z[s];
+      }
+      cur = nxt;
+    }
+    if (reset) { /* every point of the lines was read (b may be reset): the other sweep's vector, along x */
+      for (int l = 0; l < last; l++) {
+        const int row = (k * g.ny + BOX_LINES * jb + l) * g.nx;
+        for (int i = lane; i < g.nx; i += 32) sfpc::ResetValue(reset, BoxPoint<UP>(g, row + i));
+      }
+    }
+  }
+}
+
+/*
+   Per point: its entries by term into each sweep's slabs (L at the point's slot, U at the slot of the
+   reversed point, whose lower neighbours U's are), the masks of the terms present, the inverse pivot.
+   The row's columns are merged with the neighbours inside the grid in ascending order (L: terms 0 .. 12,
+   U: the mirrored ones, 12 .. 0), every term by a constant index so that the coefficients stay in registers
+   (a term index computed per entry put them in local memory, and the division per column cost too: the
+   refactorization at 256^3 took 21 ms more than the hyb layout's, H100). SFPCGridFindOutside_Device() put
+   every column in the box, and distinct points have distinct columns, so every entry finds its term.
+*/
+__global__ void BoxFillKernel(int n, int nx, int ny, int nz, const int *__restrict__ ai, const int *__restrict__ aj, const int *__restrict__ ad, const double *__restrict__ a, BoxCoef *lower, unsigned short *lmask, BoxCoef *upper, unsigned short *umask)
+{
+  const int r = blockIdx.x * blockDim.x + threadIdx.x;
+  if (r >= n) return;
+  const int i = r % nx, j = (r / nx) % ny, k = r / (nx * ny), njb = (ny + BOX_LINES - 1) / BOX_LINES, ts = nx + 2 * BOX_LINES + 2;
+  const int at[3] = {i, j, k}, dims[3] = {nx, ny, nz};
+  BoxCoef   lo = {}, up = {};
+  unsigned  ml = 0, mu = 0;
+  int       e = ai[r];
+  const int end = ai[r + 1];
+
+#pragma unroll
+  for (int t = 0; t < BOX_TERMS; t++) { /* lower neighbour t (BoxCoef) */
+    const int d[3] = {t < 9 ? t % 3 - 1 : t < 12 ? t - 10 : -1, t < 9 ? t / 3 - 1 : t < 12 ? -1 : 0, t < 9 ? -1 : 0};
+    const int c    = r + d[0] + nx * (d[1] + ny * d[2]);
+    bool      in   = true;
+    for (int q = 0; q < 3; q++) in = in && at[q] + d[q] >= 0 && at[q] + d[q] < dims[q];
+    if (in && e < end && aj[e] == c) lo.c[t] = a[e++], ml |= 1u << t;
+  }
+  if (e < end && aj[e] == r) e++;
+#pragma unroll
+  for (int t = BOX_TERMS - 1; t >= 0; t--) { /* upper neighbour: the mirror of lower neighbour t */
+    const int d[3] = {t < 9 ? 1 - t % 3 : t < 12 ? 10 - t : 1, t < 9 ? 1 - t / 3 : t < 12 ? 1 : 0, t < 9 ? 1 : 0};
+    const int c    = r + d[0] + nx * (d[1] + ny * d[2]);
+    bool      in   = true;
+    for (int q = 0; q < 3; q++) in = in && at[q] + d[q] >= 0 && at[q] + d[q] < dims[q];
+    if (in && e < end && aj[e] == c) up.c[t] = a[e++], mu |= 1u << t;
+  }
+  lo.c[BOX_TERMS] = up.c[BOX_TERMS] = a[ad[r]];
+  if (lower) {
+    const long long s = BoxSlot(njb, ts, i, j, k);
+    lower[s]          = lo;
+    lmask[s]          = (unsigned short)ml;
+  }
+  if (upper) {
+    const long long s = BoxSlot(njb, ts, nx - 1 - i, ny - 1 - j, nz - 1 - k);
+    upper[s]          = up;
+    umask[s]          = (unsigned short)mu;
+  }
+}
+} // namespace
+
+/* Slots of each sweep's slabs on the grid T has. */
+static double BoxSlots(SFPCTriDevice T)
+{
+  return 32.0 * ((T->grid.ny + BOX_LINES - 1) / BOX_LINES) * T->grid.nz * (T->grid.nx + 2.0 * BOX_LINES + 2);
+}
+
+/* Bytes of one sweep's slabs. */
+double SFPCGridBoxBytes(SFPCTriDevice T)
+{
+  return BoxSlots(T) * (sizeof(BoxCoef) + sizeof(unsigned short));
+}
+
+PetscErrorCode SFPCGridBoxCreate_Device(SFPCTriDevice T, SFPCSchedule *S, cudaStream_t stream)
+{
+  const double slots = BoxSlots(T);
+
+  PetscFunctionBegin;
+  PetscCallCUDA(cudaMallocAsync(&S->gcoef, sizeof(BoxCoef) * (size_t)slots, stream));
+  PetscCallCUDA(cudaMallocAsync(&S->gmask, sizeof(unsigned short) * (size_t)slots, stream));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SFPCGridBoxFill_Device(SFPCTriDevice T, cudaStream_t stream)
+{
+  const int tpb = 256;
+
+  PetscFunctionBegin;
+  BoxFillKernel<<<(int)((T->n + tpb - 1) / tpb), tpb, 0, stream>>>((int)T->n, T->grid.nx, T->grid.ny, T->grid.nz, T->i, T->j, T->diag, T->a, (BoxCoef *)T->lower.gcoef, (unsigned short *)T->lower.gmask, (BoxCoef *)T->upper.gcoef, (unsigned short *)T->upper.gmask);
+  PetscCallCUDA(cudaGetLastError());
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Warps of a box sweep: its schedule's resident warps, at most one per task. */
+int SFPCGridBoxWarps(SFPCTriDevice T, const SFPCSchedule *S)
+{
+  const long long ntasks = (long long)((T->grid.ny + BOX_LINES - 1) / BOX_LINES) * T->grid.nz;
+  return (int)PetscMin(ntasks, (long long)S->solve_resident);
+}
+
+/* x = L^{-1} b (lower) or U^{-1} b on the 27-point grid layout; x holds the sentinel on entry, reset (may be NULL) gets it point by point. */
+PetscErrorCode SFPCGridBoxSweep_Device(SFPCTriDevice T, PetscBool lower, const PetscScalar *b, PetscScalar *x, PetscScalar *reset, cudaStream_t stream)
+{
+  const SFPCSchedule *S = lower ? &T->lower : &T->upper;
+  BoxArgs             g;
+  int                 warps;
+  unsigned long long  base;
+
+  PetscFunctionBegin;
+  g.nx     = T->grid.nx;
+  g.ny     = T->grid.ny;
+  g.nz     = T->grid.nz;
+  g.njb    = (T->grid.ny + BOX_LINES - 1) / BOX_LINES;
+  g.n      = (int)T->n;
+  g.ts     = T->grid.nx + 2 * BOX_LINES + 2;
+  g.ntasks = (long long)g.njb * g.nz;
+  g.coef   = (const BoxCoef *)S->gcoef;
+  g.mask   = (const unsigned short *)S->gmask;
+  warps    = SFPCGridBoxWarps(T, S);
+  base     = T->ticketbase;
+  T->ticketbase += (unsigned long long)g.ntasks + (unsigned long long)warps; /* a ticket per task, one past the end per warp */
+  if (lower) {
+    if (S->unit) BoxKernel<false, true, BOX_CHUNK><<<warps, 32, 0, stream>>>(g, b, x, reset, T->counter, base);
+    else BoxKernel<false, false, BOX_CHUNK><<<warps, 32, 0, stream>>>(g, b, x, reset, T->counter, base);
+  } else {
+    if (S->unit) BoxKernel<true, true, BOX_CHUNK><<<warps, 32, 0, stream>>>(g, b, x, reset, T->counter, base);
+    else BoxKernel<true, false, BOX_CHUNK><<<warps, 32, 0, stream>>>(g, b, x, reset, T->counter, base);
+  }
+  PetscCallCUDA(cudaGetLastError());
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
