@@ -38,7 +38,7 @@ namespace
 {
 #define BOX_LINES 30 /* y-lines a warp computes */
 #define BOX_TERMS 13 /* lower neighbours of a point in the box stencil */
-#define BOX_CHUNK 2  /* steps per read of other warps' results (more spills registers) */
+#define BOX_CHUNK 2  /* steps per read of other warps' results (208 registers a thread; 4 would double the coefficients held, about 110 more) */
 
 /*
    A point's 13 coefficients, in ascending column order of the walk's numbering, and its inverse pivot: term t is
