@@ -198,12 +198,6 @@ static PetscErrorCode BuildColorHalos(SFDILUGlobal G, Mat A, PetscInt ncolors, c
 }
 
 /*
-   The grid coloring of the global rows: s->grid is this rank's box of the PC's DMDA by global coordinates (or its
-   z-planes of a slab partition, GridFromSlabs()), so every rank colors its rows as one rank would, with no rounds. Checked against every entry of the symmetrized pattern,
-   ghosts included (one exchange of the colors); a coupling within one color is SFDILUGridConflictOn()'s error, the
-   lowest such row's, on every rank. nc: the bound of the colors.
-*/
-/*
    Without a DMDA: each rank's rows as whole z-planes of one 7-point grid in natural order (a slab partition), read
    from the rank's diagonal block (SFPCGridGuess_Host()): nx and ny must agree on every rank with rows, and the rank's
    first row must start a plane, which gives its planes' global z. Leaves s->grid.dim 0 when that is not so.
@@ -237,6 +231,12 @@ static PetscErrorCode GridFromSlabs(SFDILU *s, SFDILUGlobal G, Mat A, MPI_Comm c
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*
+   The grid coloring of the global rows: s->grid is this rank's box of the PC's DMDA by global coordinates (or its
+   z-planes of a slab partition, GridFromSlabs()), so every rank colors its rows as one rank would, with no rounds. Checked against every entry of the symmetrized pattern,
+   ghosts included (one exchange of the colors); a coupling within one color is SFDILUGridConflictOn()'s error, the
+   lowest such row's, on every rank. nc: the bound of the colors.
+*/
 static PetscErrorCode ColorGrid_Global(SFDILU *s, SFDILUGlobal G, Mat A, MPI_Comm comm, PetscInt color[], PetscInt *nc)
 {
   PetscInt *gc, bad[3] = {PETSC_INT_MAX, PETSC_INT_MAX, PETSC_INT_MAX}, row;

@@ -32,7 +32,7 @@ PetscErrorCode SFILUReset(SFILU *s)
 {
   PetscFunctionBegin;
   PetscCall(SFPCTriFactorDestroy(&s->F));
-  PetscCall(PetscFree(s->fill.amap));
+  PetscCall(PetscFree(s->fill.fmap));
   PetscCall(PetscFree(s->fill.a));
   PetscCall(SFILUReset_Device(s));
   s->fill.nnz = s->fill.nnz_a = 0;
@@ -65,7 +65,7 @@ PetscErrorCode SFILUCheckMatrix(Mat A, PetscBool *ondevice)
 static PetscErrorCode SFILUSymbolicFill(SFILU *s, Mat A, PetscBool ondevice)
 {
   const PetscInt *ai, *aj;
-  PetscInt        n, nrows, *pi, *pj, *amap;
+  PetscInt        n, nrows, *pi, *pj, *fmap;
   PetscBool       done;
   PetscErrorCode  ierr;
 
@@ -75,18 +75,18 @@ static PetscErrorCode SFILUSymbolicFill(SFILU *s, Mat A, PetscBool ondevice)
   PetscCheck(done, PETSC_COMM_SELF, PETSC_ERR_SUP, "SFPC cannot read the CSR structure of this matrix");
   nrows         = n; /* MatRestoreRowIJ() may clear n */
   s->fill.nnz_a = ai[n];
-  ierr          = SFILUFillPattern(n, ai, aj, s->fill_levels, &pi, &pj, &amap);
+  ierr          = SFILUFillPattern(n, ai, aj, s->fill_levels, &pi, &pj, &fmap);
   PetscCall(MatRestoreRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &n, &ai, &aj, &done));
   PetscCall(ierr);
   s->fill.nnz = pi[nrows];
   if (ondevice) {
     ierr = SFILUSymbolic_Device(s, A, pi, pj);
-    if (!ierr) ierr = SFILUFillCreate_Device(&s->fill, amap);
-    PetscCall(PetscFree(amap));
+    if (!ierr) ierr = SFILUFillCreate_Device(&s->fill, fmap);
+    PetscCall(PetscFree(fmap));
   } else {
     ierr = SFPCTriFactorCreateFromCSR(nrows, pi, pj, &s->F);
     if (!ierr) ierr = PetscMalloc1(PetscMax(s->fill.nnz, 1), &s->fill.a);
-    s->fill.amap = amap;
+    s->fill.fmap = fmap;
   }
   PetscCall(PetscFree(pi));
   PetscCall(PetscFree(pj));
@@ -185,8 +185,7 @@ PetscErrorCode SFILUNumeric(SFILU *s, Mat A, PetscObject obj, PetscBool erroriff
     PetscCall(SFILUFillValues_Device(&s->fill, av));
     aa = s->fill.d_a;
   } else if (s->fill.a) {
-    PetscCall(PetscArrayzero(s->fill.a, s->fill.nnz));
-    for (PetscInt q = 0; q < s->fill.nnz_a; q++) s->fill.a[s->fill.amap[q]] = av[q];
+    for (PetscInt p = 0; p < s->fill.nnz; p++) s->fill.a[p] = s->fill.fmap[p] >= 0 ? av[s->fill.fmap[p]] : 0;
     aa = s->fill.a;
   }
   PetscCall(SFILUAttempt(s, aa, 0, &res));
@@ -285,7 +284,7 @@ PetscErrorCode SFILUView(SFILU *s, PetscViewer viewer)
   else if (s->sip) PetscCall(PetscViewerASCIIPrintf(viewer, "SIP (Stone), alpha %g, on the %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " grid, factorization and solves on the host\n", (double)s->sip_alpha, s->sip_dims[0], s->sip_dims[1], s->sip_dims[2]));
   else if (s->ondevice && SFILUHyperplaneILU0_Device(s)) PetscCall(PetscViewerASCIIPrintf(viewer, "ILU(0), natural ordering, factorization on the GPU by hyperplanes of the grid (SIP's kernel with alpha 0, %" PetscInt_FMT " hyperplanes), sync-free solves\n", s->planes.nplanes));
   else PetscCall(PetscViewerASCIIPrintf(viewer, "ILU(%" PetscInt_FMT "), natural ordering, factorization and solves on the %s\n", s->fill_levels, s->ondevice ? "GPU (sync-free)" : "host"));
-  if (s->fill.nnz) PetscCall(PetscViewerASCIIPrintf(viewer, "levels of fill %" PetscInt_FMT ": the factor has %" PetscInt_FMT " entries, %.3g times A's %" PetscInt_FMT " (pattern built on the host); A's values in its pattern and their map: %.3g MiB more\n", s->built_levels, s->fill.nnz, (double)s->fill.nnz / (double)PetscMax(s->fill.nnz_a, 1), s->fill.nnz_a, (double)(sizeof(PetscScalar) * s->fill.nnz + sizeof(PetscInt) * s->fill.nnz_a) / 1048576.0));
+  if (s->fill.nnz) PetscCall(PetscViewerASCIIPrintf(viewer, "levels of fill %" PetscInt_FMT ": the factor has %" PetscInt_FMT " entries, %.3g times A's %" PetscInt_FMT " (pattern built on the host); A's values in its pattern and their map: %.3g MiB more\n", s->built_levels, s->fill.nnz, (double)s->fill.nnz / (double)PetscMax(s->fill.nnz_a, 1), s->fill.nnz_a, (double)((sizeof(PetscScalar) + sizeof(PetscInt)) * s->fill.nnz) / 1048576.0));
   PetscCall(PetscViewerASCIIPrintf(viewer, "shift type %s, zero pivot tolerance %g (relative to row sums of |A|)\n", MatFactorShiftTypes[s->shifttype], (double)s->zeropivot));
   if (s->ondevice && s->T) PetscCall(SFILUView_Device(s, viewer));
   else if (s->F.i) {

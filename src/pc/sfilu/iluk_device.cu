@@ -1,30 +1,35 @@
 /*
-   ILU(k) on the GPU: A's values scattered into the factor's pattern (SFILUFill) before each numeric
+   ILU(k) on the GPU: A's values gathered into the factor's pattern (SFILUFill) before each numeric
    factorization, which is then ILU(0)'s kernel on that pattern. The map is built on the host with the
-   pattern (SFILUFillPattern()) and copied up once; the values stay on the device.
+   pattern (SFILUFillPattern()) and copied up once; the values stay on the device. A gather per factor
+   entry writes every entry once (the fill's zeros too): one launch, where a scatter of A's entries needed
+   a memset of the factor's values first.
 */
 #include <petscdevice_cuda.h>
 #include "sfilu.h"
 
 namespace
 {
-__global__ void ScatterKernel(int nnz, const int *__restrict__ amap, const double *__restrict__ aa, double *fa)
+__global__ void GatherKernel(int nnz, const int *__restrict__ fmap, const double *__restrict__ aa, double *fa)
 {
-  const int q = blockIdx.x * blockDim.x + threadIdx.x;
-  if (q < nnz) fa[amap[q]] = aa[q];
+  const int p = blockIdx.x * blockDim.x + threadIdx.x;
+  if (p < nnz) {
+    const int q = fmap[p];
+    fa[p]       = q >= 0 ? aa[q] : 0.0;
+  }
 }
 } // namespace
 
-PetscErrorCode SFILUFillCreate_Device(SFILUFill *f, const PetscInt amap[])
+PetscErrorCode SFILUFillCreate_Device(SFILUFill *f, const PetscInt fmap[])
 {
   cudaStream_t stream;
 
   PetscFunctionBegin;
   PetscCall(PetscGetCurrentCUDAStream(&stream));
-  PetscCallCUDA(cudaMallocAsync(&f->d_amap, sizeof(int) * PetscMax(f->nnz_a, 1), stream));
+  PetscCallCUDA(cudaMallocAsync(&f->d_fmap, sizeof(int) * PetscMax(f->nnz, 1), stream));
   PetscCallCUDA(cudaMallocAsync(&f->d_a, sizeof(PetscScalar) * PetscMax(f->nnz, 1), stream));
-  PetscCallCUDA(cudaMemcpyAsync(f->d_amap, amap, sizeof(int) * f->nnz_a, cudaMemcpyHostToDevice, stream));
-  PetscCall(PetscLogCpuToGpu(sizeof(int) * f->nnz_a));
+  PetscCallCUDA(cudaMemcpyAsync(f->d_fmap, fmap, sizeof(int) * f->nnz, cudaMemcpyHostToDevice, stream));
+  PetscCall(PetscLogCpuToGpu(sizeof(int) * f->nnz));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -37,8 +42,7 @@ PetscErrorCode SFILUFillValues_Device(const SFILUFill *f, const PetscScalar *aa)
   PetscFunctionBegin;
   PetscCall(PetscGetCurrentCUDAStream(&stream));
   PetscCall(PetscLogGpuTimeBegin());
-  PetscCallCUDA(cudaMemsetAsync(f->d_a, 0, sizeof(PetscScalar) * f->nnz, stream));
-  if (f->nnz_a) ScatterKernel<<<(int)((f->nnz_a + tpb - 1) / tpb), tpb, 0, stream>>>((int)f->nnz_a, f->d_amap, aa, f->d_a);
+  if (f->nnz) GatherKernel<<<(int)((f->nnz + tpb - 1) / tpb), tpb, 0, stream>>>((int)f->nnz, f->d_fmap, aa, f->d_a);
   PetscCallCUDA(cudaGetLastError());
   PetscCall(PetscLogGpuTimeEnd());
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -49,11 +53,11 @@ PetscErrorCode SFILUFillDestroy_Device(SFILUFill *f)
   cudaStream_t stream;
 
   PetscFunctionBegin;
-  if (!f->d_amap && !f->d_a) PetscFunctionReturn(PETSC_SUCCESS);
+  if (!f->d_fmap && !f->d_a) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscGetCurrentCUDAStream(&stream));
-  PetscCallCUDA(cudaFreeAsync(f->d_amap, stream));
+  PetscCallCUDA(cudaFreeAsync(f->d_fmap, stream));
   PetscCallCUDA(cudaFreeAsync(f->d_a, stream));
-  f->d_amap = NULL;
+  f->d_fmap = NULL;
   f->d_a    = NULL;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

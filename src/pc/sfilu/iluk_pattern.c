@@ -3,7 +3,7 @@
    level 0; eliminating row i with a pivot row p < i brings U(p)'s column j into row i at level
    lev(i, p) + lev(p, j) + 1 (the smallest over the pivots), kept when it is at most k (Saad,
    Iterative Methods for Sparse Linear Systems, 2nd ed., sec. 10.3.3; the rule of PETSc's host ILU(k)).
-   The numeric factorization is then ILU(0)'s on this pattern, A's values scattered into it with zeros
+   The numeric factorization is then ILU(0)'s on this pattern, A's values gathered into it with zeros
    at the fill: the same operations, so the same factor, on the host and on the GPU.
 
    Only A's pattern is read (for an aijcusparse matrix PETSc keeps it on the host, where its own ILU(k)
@@ -11,29 +11,31 @@
 */
 #include "sfilu.h"
 
-/* Grows a row-major output of *cap entries to hold need. */
-static PetscErrorCode Reserve(PetscInt need, PetscInt *cap, PetscInt **pj, PetscInt **plev)
+/* Grows the three per-entry outputs of *cap entries to hold need. */
+static PetscErrorCode Reserve(PetscInt need, PetscInt *cap, PetscInt **pj, PetscInt **plev, PetscInt **fmap)
 {
   PetscFunctionBegin;
   if (need <= *cap) PetscFunctionReturn(PETSC_SUCCESS);
   while (*cap < need) *cap = 2 * *cap + 16;
   PetscCall(PetscRealloc(sizeof(PetscInt) * *cap, pj));
   PetscCall(PetscRealloc(sizeof(PetscInt) * *cap, plev));
+  PetscCall(PetscRealloc(sizeof(PetscInt) * *cap, fmap));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*
    The ILU(levels) pattern P of the n x n CSR pattern (ai, aj) (checked as SFPCTriFactorCheckCSR() does:
-   sorted columns and a diagonal in every row), sorted by column in each row, and amap[q], the position in
-   P of A's entry q. The caller frees pi, pj and amap with PetscFree().
+   sorted columns and a diagonal in every row), sorted by column in each row, and fmap[p], the entry of A
+   at P's position p (-1 at the fill: a factorization gathers A's values with one read per entry). The caller
+   frees pi, pj and fmap with PetscFree().
 
    Row i is a linked list of its columns in increasing order (next[], headed by next[n], ended by n). The
    list is walked from its first column; each pivot p < i met on the way merges U(p)'s columns of small
    enough level into it behind p, so fill left of the diagonal is itself eliminated when the walk gets to it.
 */
-PetscErrorCode SFILUFillPattern(PetscInt n, const PetscInt ai[], const PetscInt aj[], PetscInt levels, PetscInt **pi_out, PetscInt **pj_out, PetscInt **amap_out)
+PetscErrorCode SFILUFillPattern(PetscInt n, const PetscInt ai[], const PetscInt aj[], PetscInt levels, PetscInt **pi_out, PetscInt **pj_out, PetscInt **fmap_out)
 {
-  PetscInt *pi, *pj, *plev, *pdiag, *next, *lev, *amap, cap = 2 * ai[n] + 16, nnz = 0;
+  PetscInt *pi, *pj, *plev, *pdiag, *next, *lev, *fmap, cap = 2 * ai[n] + 16, nnz = 0;
 
   PetscFunctionBegin;
   PetscCheck(levels >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Levels of fill must be nonnegative, not %" PetscInt_FMT, levels);
@@ -42,7 +44,7 @@ PetscErrorCode SFILUFillPattern(PetscInt n, const PetscInt ai[], const PetscInt 
   PetscCall(PetscMalloc1(cap, &pj));
   PetscCall(PetscMalloc1(cap, &plev));
   PetscCall(PetscMalloc3(n, &pdiag, n + 1, &next, PetscMax(n, 1), &lev));
-  PetscCall(PetscMalloc1(PetscMax(ai[n], 1), &amap));
+  PetscCall(PetscMalloc1(cap, &fmap));
   for (PetscInt c = 0; c < n; c++) lev[c] = -1;
   pi[0] = 0;
   for (PetscInt i = 0; i < n; i++) {
@@ -74,10 +76,10 @@ PetscErrorCode SFILUFillPattern(PetscInt n, const PetscInt ai[], const PetscInt 
       }
     }
     for (PetscInt c = next[n]; c < n; c = next[c]) len++;
-    PetscCall(Reserve(nnz + len, &cap, &pj, &plev));
+    PetscCall(Reserve(nnz + len, &cap, &pj, &plev, &fmap));
     for (PetscInt c = next[n], q = ai[i]; c < n; c = next[c]) {
       if (c == i) pdiag[i] = nnz;
-      if (q < ai[i + 1] && aj[q] == c) amap[q++] = nnz; /* A's columns are a sorted subset of the row's */
+      fmap[nnz] = q < ai[i + 1] && aj[q] == c ? q++ : -1; /* A's columns are a sorted subset of the row's */
       pj[nnz]   = c;
       plev[nnz] = lev[c];
       lev[c]    = -1;
@@ -89,6 +91,6 @@ PetscErrorCode SFILUFillPattern(PetscInt n, const PetscInt ai[], const PetscInt 
   PetscCall(PetscFree3(pdiag, next, lev));
   *pi_out   = pi;
   *pj_out   = pj;
-  *amap_out = amap;
+  *fmap_out = fmap;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -78,15 +78,15 @@ typedef struct {
 
 /*
    ILU(k), k > 0: the factor's pattern is A's with the fill of levels up to k (SFILUFillPattern()), so the
-   numeric factorization reads A's values scattered into it: amap[q] is where A's entry q goes, the rest
-   (the fill) starts at zero. Built once per pattern, on the side of the factor (host or device).
+   numeric factorization reads A's values gathered into it: fmap[p] is the entry of A at the factor's
+   position p, -1 at the fill (which starts at zero). Built once per pattern, on the side of the factor (host or device).
 */
 typedef struct {
   PetscInt     nnz_a;  /* entries of A */
   PetscInt     nnz;    /* entries of the factor */
-  PetscInt    *amap;   /* host factor: A's entry -> position in the factor */
+  PetscInt    *fmap;   /* host factor: position in the factor -> A's entry, -1 at the fill */
   PetscScalar *a;      /* host factor: A's values in the factor's pattern */
-  int         *d_amap; /* device factor: the same two on the device */
+  int         *d_fmap; /* device factor: the same two on the device */
   PetscScalar *d_a;
 } SFILUFill;
 

@@ -220,9 +220,9 @@ PetscErrorCode SFILUSymbolic_Device(SFILU *s, Mat A, const PetscInt pi[], const 
   (void)s, (void)A, (void)pi, (void)pj;
   SFILU_NO_CUDA;
 }
-PetscErrorCode SFILUFillCreate_Device(SFILUFill *f, const PetscInt amap[])
+PetscErrorCode SFILUFillCreate_Device(SFILUFill *f, const PetscInt fmap[])
 {
-  (void)f, (void)amap;
+  (void)f, (void)fmap;
   SFILU_NO_CUDA;
 }
 PetscErrorCode SFILUFillValues_Device(const SFILUFill *f, const PetscScalar *aa)
