@@ -95,6 +95,8 @@ __device__ __forceinline__ void BoxLoad(const BoxArgs &g, const BoxLine &L, cons
   for (int s = 0; s < C; s++) {
     const int i = t0 + s - 2 * lane, zc = i + 4;
     c.m[s]      = 0;
+    c.b[s]      = 0;
+    c.c[s].c[BOX_TERMS] = 0;
     if (L.comp && i >= 0 && i < g.nx) {
       c.b[s] = b[BoxPoint<UP>(g, L.row + i)]; /* a plain load: in an LU solve b may be the array this sweep resets */
       c.m[s] = g.mask[L.slot + 32 * (t0 + s)];
@@ -136,6 +138,48 @@ __device__ __forceinline__ double Bits(unsigned long long v)
   return __longlong_as_double((long long)v);
 }
 
+/* What a lane carries from step to step: the window of the line below, lane l - 1's last three results, its own last one. */
+struct BoxState {
+  unsigned long long zw[7];
+  double             prev, y0, y1, y2; /* lane l - 1's results at columns i + 1, i, i - 1 */
+};
+
+/* Steps t0 .. t0 + C - 1 of a tile line, from chunk c. A step's arithmetic runs on every lane (the chunk holds no terms, a zero
+   right-hand side and pivot where the lane has no point): no branch splits the chunk, so that steps overlap where they can. */
+template <bool UP, bool UNIT, int C>
+__device__ __forceinline__ void BoxSteps(const BoxArgs &g, const BoxLine &L, double *x, int lane, int t0, const BoxChunk<C> &c, BoxState &st)
+{
+  const unsigned full = 0xffffffffu;
+#pragma unroll
+  for (int s = 0; s < C; s++) {
+    const int    i     = t0 + s - 2 * lane;
+    const bool   ok    = L.comp && i >= 0 && i < g.nx;
+    const double v9[9] = {Bits(__shfl_up_sync(full, st.zw[0], 1)), Bits(__shfl_up_sync(full, st.zw[1], 1)), Bits(__shfl_up_sync(full, st.zw[2], 1)), Bits(st.zw[2]), Bits(st.zw[3]), Bits(st.zw[4]), Bits(__shfl_down_sync(full, st.zw[4], 1)), Bits(__shfl_down_sync(full, st.zw[5], 1)), Bits(__shfl_down_sync(full, st.zw[6], 1))};
+    const double val[BOX_TERMS] = {v9[0], v9[1], v9[2], v9[3], v9[4], v9[5], v9[6], v9[7], v9[8], st.y2, st.y1, st.y0, st.prev};
+    const unsigned m = c.m[s];
+    double         v = c.b[s];
+    if (UP) {
+#pragma unroll
+      for (int q = BOX_TERMS - 1; q >= 0; q--)
+        if (m >> q & 1) v = sfpc::SubProduct(v, c.c[s].c[q], val[q]);
+    } else {
+#pragma unroll
+      for (int q = 0; q < BOX_TERMS; q++)
+        if (m >> q & 1) v = sfpc::SubProduct(v, c.c[s].c[q], val[q]);
+    }
+    if (!UNIT) v = __dmul_rn(v, c.c[s].c[BOX_TERMS]);
+    if (ok) sfpc::PublishValue(x, BoxPoint<UP>(g, L.row + i), v);
+    const double res = ok ? v : L.halo ? Bits(c.h[s]) : 0.0;
+    st.prev          = res;
+    st.y2            = st.y1;
+    st.y1            = st.y0;
+    st.y0            = __shfl_up_sync(full, res, 1);
+#pragma unroll
+    for (int q = 0; q < 6; q++) st.zw[q] = st.zw[q + 1];
+    st.zw[6] = c.z[s];
+  }
+}
+
 template <bool UP, bool UNIT, int C>
 __global__ void __launch_bounds__(32) BoxKernel(BoxArgs g, const double *b, double *x, double *reset, unsigned long long *counter, unsigned long long base)
 {
@@ -174,43 +218,19 @@ __global__ void __launch_bounds__(32) BoxKernel(BoxArgs g, const double *b, doub
         if (zw[q] == SFPC_SENTINEL) zw[q] = sfpc::LoadBits(x, BoxPoint<UP>(g, L.below + q - 3 - 2 * lane));
     }
 
-    BoxChunk<C> cur, nxt;
-    double      prev = 0, y0 = 0, y1 = 0, y2 = 0; /* lane l - 1's results at columns i + 1, i, i - 1 */
-    BoxLoad<UP, C>(g, L, b, x, lane, 0, cur);
-    for (int t0 = 0; t0 < nsteps; t0 += C) {
-      BoxWait<UP, C>(g, L, x, lane, t0, cur);
-      if (t0 + C < nsteps) BoxLoad<UP, C>(g, L, b, x, lane, t0 + C, nxt); /* in flight while this chunk computes */
+    BoxChunk<C> ca, cb; /* two chunks in turn, so that none is copied */
+    BoxState    st = {};
 #pragma unroll
-      for (int s = 0; s < C; s++) {
-        const int    i = t0 + s - 2 * lane;
-        const double v9[9] = {Bits(__shfl_up_sync(full, zw[0], 1)), Bits(__shfl_up_sync(full, zw[1], 1)), Bits(__shfl_up_sync(full, zw[2], 1)), Bits(zw[2]), Bits(zw[3]), Bits(zw[4]), Bits(__shfl_down_sync(full, zw[4], 1)), Bits(__shfl_down_sync(full, zw[5], 1)), Bits(__shfl_down_sync(full, zw[6], 1))};
-        double       res = 0;
-        if (L.comp && i >= 0 && i < g.nx) {
-          const double   val[BOX_TERMS] = {v9[0], v9[1], v9[2], v9[3], v9[4], v9[5], v9[6], v9[7], v9[8], y2, y1, y0, prev};
-          const unsigned m               = cur.m[s];
-          double         v               = cur.b[s];
-          if (UP) {
-#pragma unroll
-            for (int q = BOX_TERMS - 1; q >= 0; q--)
-              if (m >> q & 1) v = sfpc::SubProduct(v, cur.c[s].c[q], val[q]);
-          } else {
-#pragma unroll
-            for (int q = 0; q < BOX_TERMS; q++)
-              if (m >> q & 1) v = sfpc::SubProduct(v, cur.c[s].c[q], val[q]);
-          }
-          if (!UNIT) v = __dmul_rn(v, cur.c[s].c[BOX_TERMS]);
-          sfpc::PublishValue(x, BoxPoint<UP>(g, L.row + i), v);
-          res = v;
-        } else if (L.halo) res = Bits(cur.h[s]);
-        prev = res;
-        y2   = y1;
-        y1   = y0;
-        y0   = __shfl_up_sync(full, res, 1);
-#pragma unroll
-        for (int q = 0; q < 6; q++) zw[q] = zw[q + 1];
-        zw[6] = cur.z[s];
-      }
-      cur = nxt;
+    for (int q = 0; q < 7; q++) st.zw[q] = zw[q];
+    BoxLoad<UP, C>(g, L, b, x, lane, 0, ca);
+    for (int t0 = 0; t0 < nsteps; t0 += 2 * C) {
+      BoxWait<UP, C>(g, L, x, lane, t0, ca);
+      if (t0 + C < nsteps) BoxLoad<UP, C>(g, L, b, x, lane, t0 + C, cb); /* in flight while this chunk computes */
+      BoxSteps<UP, UNIT, C>(g, L, x, lane, t0, ca, st);
+      if (t0 + C >= nsteps) break;
+      BoxWait<UP, C>(g, L, x, lane, t0 + C, cb);
+      if (t0 + 2 * C < nsteps) BoxLoad<UP, C>(g, L, b, x, lane, t0 + 2 * C, ca);
+      BoxSteps<UP, UNIT, C>(g, L, x, lane, t0 + C, cb, st);
     }
     if (reset) { /* every point of the lines was read (b may be reset): the other sweep's vector, along x */
       for (int l = 0; l < last; l++) {
