@@ -94,8 +94,8 @@ __device__ __forceinline__ void BoxLoad(const BoxArgs &g, const BoxLine &L, cons
 #pragma unroll
   for (int s = 0; s < C; s++) {
     const int i = t0 + s - 2 * lane, zc = i + 4;
-    c.m[s]      = 0;
-    c.b[s]      = 0;
+    c.m[s]              = 0;
+    c.b[s]              = 0;
     c.c[s].c[BOX_TERMS] = 0;
     if (L.comp && i >= 0 && i < g.nx) {
       c.b[s] = b[BoxPoint<UP>(g, L.row + i)]; /* a plain load: in an LU solve b may be the array this sweep resets */
@@ -201,27 +201,24 @@ __global__ void __launch_bounds__(32) BoxKernel(BoxArgs g, const double *b, doub
     L.halo     = lane == 0 && jb > 0;
 
     /* the window before step 0: columns i0 - 3 .. i0 + 3 of the line below, i0 = -2 lane */
-    unsigned long long zw[7];
+    BoxState st = {};
 #pragma unroll
     for (int q = 0; q < 7; q++) {
       const int col = q - 3 - 2 * lane;
-      zw[q]         = L.hasbelow && col >= 0 && col < g.nx ? sfpc::LoadBits(x, BoxPoint<UP>(g, L.below + col)) : 0;
+      st.zw[q]      = L.hasbelow && col >= 0 && col < g.nx ? sfpc::LoadBits(x, BoxPoint<UP>(g, L.below + col)) : 0;
     }
     for (;;) {
       bool pending = false;
 #pragma unroll
-      for (int q = 0; q < 7; q++) pending |= zw[q] == SFPC_SENTINEL;
+      for (int q = 0; q < 7; q++) pending |= st.zw[q] == SFPC_SENTINEL;
       if (!__any_sync(full, pending)) break;
       sfpc::Backoff();
 #pragma unroll
       for (int q = 0; q < 7; q++)
-        if (zw[q] == SFPC_SENTINEL) zw[q] = sfpc::LoadBits(x, BoxPoint<UP>(g, L.below + q - 3 - 2 * lane));
+        if (st.zw[q] == SFPC_SENTINEL) st.zw[q] = sfpc::LoadBits(x, BoxPoint<UP>(g, L.below + q - 3 - 2 * lane));
     }
 
     BoxChunk<C> ca, cb; /* two chunks in turn, so that none is copied */
-    BoxState    st = {};
-#pragma unroll
-    for (int q = 0; q < 7; q++) st.zw[q] = zw[q];
     BoxLoad<UP, C>(g, L, b, x, lane, 0, ca);
     for (int t0 = 0; t0 < nsteps; t0 += 2 * C) {
       BoxWait<UP, C>(g, L, x, lane, t0, ca);
