@@ -231,7 +231,7 @@ static PetscErrorCode Compare(DM da, Mat A, Mat Ad, PetscBool nodm, PetscReal pe
   KSP         kh, kd, ky;
   PC          ph, pd;
   Vec         r[2], rd[2], yh, yd;
-  PetscBool   grid, same[2];
+  PetscBool   grid, box, same[2];
   PetscRandom rnd;
 
   PetscFunctionBegin;
@@ -241,7 +241,8 @@ static PetscErrorCode Compare(DM da, Mat A, Mat Ad, PetscBool nodm, PetscReal pe
   PetscCall(KSPGetPC(kh, &ph));
   PetscCall(KSPGetPC(kd, &pd));
   PetscCall(TestPCViewHas(pd, "grid layout", &grid));
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s, layout %s: the GPU sweeps walk the grid: %s\n", fact, layout, YesNo(grid)));
+  PetscCall(TestPCViewHas(pd, "grid layout (27-point box)", &box));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s, layout %s: the GPU sweeps walk the grid: %s%s\n", fact, layout, YesNo(grid), box ? " (27-point box)" : ""));
   PetscCall(PetscRandomCreate(PETSC_COMM_WORLD, &rnd));
   PetscCall(PetscRandomSetInterval(rnd, -1.0, 1.0));
   for (int k = 0; k < 2; k++) {

@@ -173,4 +173,5 @@ PETSC_INTERN PetscErrorCode SFPCGridFill_Device(SFPCTriDevice);
 PETSC_INTERN PetscErrorCode SFPCGridDestroy_Device(SFPCTriDevice);
 PETSC_INTERN PetscErrorCode SFPCTriDeviceSetGrid(SFPCTriDevice, const PetscInt[3]);
 PETSC_INTERN double         SFPCGridBoxBytes(SFPCTriDevice);
+PETSC_INTERN long long      SFPCGridBoxTasks(SFPCTriDevice);
 PETSC_INTERN int            SFPCGridBoxWarps(SFPCTriDevice, const SFPCSchedule *);

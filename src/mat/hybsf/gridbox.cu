@@ -321,11 +321,16 @@ PetscErrorCode SFPCGridBoxFill_Device(SFPCTriDevice T, cudaStream_t stream)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Tasks of a box sweep: tile lines, BOX_LINES y-lines of a z-plane each. */
+long long SFPCGridBoxTasks(SFPCTriDevice T)
+{
+  return (long long)((T->grid.ny + BOX_LINES - 1) / BOX_LINES) * T->grid.nz;
+}
+
 /* Warps of a box sweep: its schedule's resident warps, at most one per task. */
 int SFPCGridBoxWarps(SFPCTriDevice T, const SFPCSchedule *S)
 {
-  const long long ntasks = (long long)((T->grid.ny + BOX_LINES - 1) / BOX_LINES) * T->grid.nz;
-  return (int)PetscMin(ntasks, (long long)S->solve_resident);
+  return (int)PetscMin(SFPCGridBoxTasks(T), (long long)S->solve_resident);
 }
 
 /* x = L^{-1} b (lower) or U^{-1} b on the 27-point grid layout; x holds the sentinel on entry, reset (may be NULL) gets it point by point. */
@@ -343,7 +348,7 @@ PetscErrorCode SFPCGridBoxSweep_Device(SFPCTriDevice T, PetscBool lower, const P
   g.njb    = (T->grid.ny + BOX_LINES - 1) / BOX_LINES;
   g.n      = (int)T->n;
   g.ts     = T->grid.nx + 2 * BOX_LINES + 2;
-  g.ntasks = (long long)g.njb * g.nz;
+  g.ntasks = SFPCGridBoxTasks(T);
   g.coef   = (const BoxCoef *)S->gcoef;
   g.mask   = (const unsigned short *)S->gmask;
   warps    = SFPCGridBoxWarps(T, S);

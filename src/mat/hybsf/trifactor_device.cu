@@ -356,7 +356,7 @@ static PetscErrorCode SweepView(const SFPCTriDevice T, const SFPCSchedule *S, in
 {
   PetscFunctionBegin;
   if (S->layout == SFPC_LAYOUT_GRID && T->grid.box) {
-    PetscCall(PetscViewerASCIIPrintf(viewer, "%s: grid layout (27-point box) on the %d x %d x %d grid: %d warp lines of 30 y-lines, %" PetscInt_FMT " off-diagonal entries, %d warps per SM\n", name, T->grid.nx, T->grid.ny, T->grid.nz, ((T->grid.ny + 29) / 30) * T->grid.nz, S->nnz, SFPCGridBoxWarps(T, S) / sms));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "%s: grid layout (27-point box) on the %d x %d x %d grid: %lld warp lines of 30 y-lines, %" PetscInt_FMT " off-diagonal entries, %d warps per SM\n", name, T->grid.nx, T->grid.ny, T->grid.nz, SFPCGridBoxTasks(T), S->nnz, SFPCGridBoxWarps(T, S) / sms));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   if (S->layout == SFPC_LAYOUT_GRID) {
