@@ -231,7 +231,7 @@ static PetscErrorCode Compare(DM da, Mat A, Mat Ad, PetscBool nodm, PetscReal pe
   KSP         kh, kd, ky;
   PC          ph, pd;
   Vec         r[2], rd[2], yh, yd;
-  PetscBool   grid, box, same[2];
+  PetscBool   grid, box, boxfactor, same[2];
   PetscRandom rnd;
 
   PetscFunctionBegin;
@@ -242,7 +242,8 @@ static PetscErrorCode Compare(DM da, Mat A, Mat Ad, PetscBool nodm, PetscReal pe
   PetscCall(KSPGetPC(kd, &pd));
   PetscCall(TestPCViewHas(pd, "grid layout", &grid));
   PetscCall(TestPCViewHas(pd, "grid layout (27-point box)", &box));
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s, layout %s: the GPU sweeps walk the grid: %s%s\n", fact, layout, YesNo(grid), box ? " (27-point box)" : ""));
+  PetscCall(TestPCViewHas(pd, "by hyperplanes i + 2j + 4k", &boxfactor));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s, layout %s: the GPU sweeps walk the grid: %s%s%s\n", fact, layout, YesNo(grid), box ? " (27-point box" : "", box ? (boxfactor ? ", factored by hyperplanes)" : ")") : ""));
   PetscCall(PetscRandomCreate(PETSC_COMM_WORLD, &rnd));
   PetscCall(PetscRandomSetInterval(rnd, -1.0, 1.0));
   for (int k = 0; k < 2; k++) {

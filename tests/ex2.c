@@ -1,11 +1,12 @@
 static char help[] = "PCSFILU on bad input: zero and tiny pivots with each shift type, Inf/NaN entries,\n"
                      "a missing diagonal, a rectangular matrix. -case zeropivot|tinypivot|nan|inf|missingdiag|rectangular.\n"
-                     "The matrix is the 1-D Laplacian of -n rows with row 0 (or the diagonal of row n/2) spoiled.\n";
+                     "The matrix is the 1-D Laplacian of -n rows with row 0 (or the diagonal of row n/2) spoiled;\n"
+                     "with -box m the 27-point Laplacian of an m x m x m grid (n = m^3), spoiled the same way.\n";
 
 #include <petscksp.h>
 #include <math.h>
 
-static PetscErrorCode BuildMatrix(const char *which, PetscInt n, Mat *A)
+static PetscErrorCode BuildMatrix(const char *which, PetscInt n, PetscInt box, Mat *A)
 {
   PetscBool missing, rect, zero, tiny, nan, inf;
 
@@ -22,14 +23,23 @@ static PetscErrorCode BuildMatrix(const char *which, PetscInt n, Mat *A)
   PetscCall(MatSetFromOptions(*A));
   PetscCall(MatSetUp(*A));
   for (PetscInt r = 0; r < n; r++) {
-    PetscScalar d = 2.0;
+    PetscScalar d = box ? 26.0 : 2.0;
     if (r == 0 && zero) d = 0.0;
     if (r == 0 && tiny) d = 1e-300;
     if (r == n / 2 && nan) d = NAN;
     if (r == n / 2 && inf) d = INFINITY;
-    if (r > 0) PetscCall(MatSetValue(*A, r, r - 1, -1.0, INSERT_VALUES));
     if (!(missing && r == n / 2)) PetscCall(MatSetValue(*A, r, r, d, INSERT_VALUES));
-    if (r < n - 1) PetscCall(MatSetValue(*A, r, r + 1, -1.0, INSERT_VALUES));
+    if (!box) {
+      if (r > 0) PetscCall(MatSetValue(*A, r, r - 1, -1.0, INSERT_VALUES));
+      if (r < n - 1) PetscCall(MatSetValue(*A, r, r + 1, -1.0, INSERT_VALUES));
+      continue;
+    }
+    for (PetscInt dz = -1; dz <= 1; dz++) /* the 26 neighbours of point (i, j, k) = r inside the grid, x fastest */
+      for (PetscInt dy = -1; dy <= 1; dy++)
+        for (PetscInt dx = -1; dx <= 1; dx++) {
+          const PetscInt i = r % box + dx, j = r / box % box + dy, k = r / (box * box) + dz;
+          if ((dx || dy || dz) && i >= 0 && i < box && j >= 0 && j < box && k >= 0 && k < box) PetscCall(MatSetValue(*A, r, i + box * (j + box * k), -1.0, INSERT_VALUES));
+        }
   }
   PetscCall(MatAssemblyBegin(*A, MAT_FINAL_ASSEMBLY));
   PetscCall(MatAssemblyEnd(*A, MAT_FINAL_ASSEMBLY));
@@ -64,7 +74,7 @@ int main(int argc, char **argv)
   Vec                x, b;
   KSP                ksp;
   PC                 pc;
-  PetscInt           n = 10, its;
+  PetscInt           n = 10, box = 0, its;
   char               which[32] = "zeropivot";
   KSPConvergedReason reason;
   PCFailedReason     pcreason;
@@ -73,8 +83,10 @@ int main(int argc, char **argv)
   PetscFunctionBeginUser;
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-n", &n, NULL));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-box", &box, NULL));
   PetscCall(PetscOptionsGetString(NULL, NULL, "-case", which, sizeof(which), NULL));
-  PetscCall(BuildMatrix(which, n, &A));
+  if (box) n = box * box * box;
+  PetscCall(BuildMatrix(which, n, box, &A));
   PetscCall(MatDuplicate(A, MAT_COPY_VALUES, &Acopy));
   PetscCall(MatCreateVecs(A, &x, &b));
   PetscCall(VecSet(b, 1.0));
@@ -166,6 +178,12 @@ int main(int argc, char **argv)
       args: -case missingdiag -pc_sfilu_fill_levels 1
       filter: Error: grep -E "missing diagonal" | sed -e "s/^\[0\]PETSC ERROR: //"
       output_file: output/ex2_missingdiag.out
+    test: # a 27-point matrix on the grid layout (on the GPU factored by its own hyperplane kernel): failures and shifts
+      suffix: box_failure
+      args: -box 6 -pc_sfilu_layout grid -pc_sfilu_grid 6,6,6 -case {{zeropivot nan inf}separate output} -ksp_converged_reason
+    test:
+      suffix: box_shift
+      args: -box 6 -pc_sfilu_layout grid -pc_sfilu_grid 6,6,6 -case {{zeropivot tinypivot}separate output} -pc_sfilu_shift_type {{nonzero positive_definite}separate output} -pc_sfilu_shift_amount 1e-3
     test:
       suffix: badoption_levels
       args: -case zeropivot -pc_sfilu_fill_levels -1
@@ -212,6 +230,12 @@ int main(int argc, char **argv)
       suffix: gpu_iluk_nonfinite
       args: -case {{nan inf}separate output} -ksp_converged_reason -pc_sfilu_fill_levels 1
       output_file: output/ex2_nonfinite_case-nan.out
+    test: # the host's box_failure and box_shift outputs
+      suffix: gpu_box_failure
+      args: -box 6 -pc_sfilu_layout grid -pc_sfilu_grid 6,6,6 -case {{zeropivot nan inf}separate output} -ksp_converged_reason
+    test:
+      suffix: gpu_box_shift
+      args: -box 6 -pc_sfilu_layout grid -pc_sfilu_grid 6,6,6 -case {{zeropivot tinypivot}separate output} -pc_sfilu_shift_type {{nonzero positive_definite}separate output} -pc_sfilu_shift_amount 1e-3
     test:
       suffix: gpu_missingdiag
       args: -case missingdiag

@@ -24,21 +24,25 @@ typedef enum {
 PETSC_INTERN const char *const SFILUSIPVariants[];
 
 /*
-   The grid's points in hyperplane order (i + j + k ascending), on the device, for SIP's GPU
-   factorization: plane p holds positions [start[p], start[p+1]) of order, padded with -1 so that
-   each plane starts at a multiple of 32 (a warp's 32 points then never depend on each other).
-   Built once per pattern with what a point's factorization needs of the pattern (rec, see
-   sip_device.cu), so that the numeric factorization reads no column indices; pub is where each
-   point publishes its inverse pivot and upper coefficients for its +x/+y/+z neighbours, also in
-   hyperplane order (a warp's neighbours are then consecutive positions: coalesced).
+   The grid's points in hyperplane order (i + wy j + wz k ascending), on the device, for the GPU
+   factorizations that run by hyperplanes: SIP's and ILU(0)'s on the 7-point grid (weights 1, 1;
+   sip_device.cu) and ILU(0)'s on the 27-point one (2, 4; ilu0_box_device.cu). Plane p holds
+   positions [start[p], start[p+1]) of order, padded with -1 so that each plane starts at a
+   multiple of 32 (a warp's 32 points then never depend on each other). Built once per pattern
+   with what a point's factorization needs of the pattern, so that the numeric factorization reads
+   no column indices: for SIP rec (see sip_device.cu) and pub, where each point publishes its
+   inverse pivot and upper coefficients for its +x/+y/+z neighbours, also in hyperplane order (a
+   warp's neighbours are then consecutive positions: coalesced); for the 27-point kernel info.
 */
 typedef struct {
   PetscInt     nplanes;
   PetscInt    *start; /* host, nplanes + 1 */
+  int          wy, wz;
   int         *order; /* device, start[nplanes] entries */
-  int         *rec;   /* device, 4 ints per position */
-  PetscScalar *pub;   /* device, 4 values per position (4 arrays of start[nplanes]) */
-} SFILUSIPPlanes;
+  int         *rec;   /* device, SIP: 4 ints per position */
+  PetscScalar *pub;   /* device, SIP: 4 values per position (4 arrays of start[nplanes]) */
+  int         *info;  /* device, 27-point ILU(0): 2 ints per point (natural order), its row's start and mask of the box's slots */
+} SFILUPlanes;
 
 /*
    How the GPU generic ILU(0) kernel pairs a row's entries with those of a dependency's U row: by the
@@ -117,7 +121,7 @@ typedef struct {
   PetscBool     ondevice;
   SFPCTriFactor F;
   SFPCTriDevice T;
-  SFILUSIPPlanes planes; /* GPU SIP, and GPU ILU(0) on the grid layout */
+  SFILUPlanes    planes; /* GPU SIP, and GPU ILU(0) on the grid layout */
   SFILUMatchMap  map;    /* GPU generic ILU(0), built by its first factorization that uses it */
   SFILUFill      fill;   /* ILU(k), k > 0: where A's values go in the factor */
   PetscInt       built_levels; /* the levels of fill the factor's pattern was built for */
@@ -162,9 +166,11 @@ PETSC_INTERN PetscErrorCode SFILUShiftBounds_Device(SFPCTriDevice, const PetscSc
 PETSC_INTERN PetscErrorCode SFILUReportBegin_Device(SFPCTriDevice, SFILUResult *);
 PETSC_INTERN PetscErrorCode SFILUReportEnd_Device(SFPCTriDevice, SFILUResult *);
 PETSC_INTERN PetscErrorCode SFILUCheckSIPPattern_Device(SFPCTriDevice, const PetscInt[3]);
-PETSC_INTERN PetscErrorCode SFILUSIPPlanesCreate_Device(SFPCTriDevice, const PetscInt[3], SFILUSIPPlanes *);
-PETSC_INTERN PetscErrorCode SFILUSIPPlanesDestroy_Device(SFILUSIPPlanes *);
-PETSC_INTERN PetscErrorCode SFILUFactorSIP_Device(SFPCTriDevice, const SFILUSIPPlanes *, const PetscScalar *, PetscReal, SFILUSIPVariant, PetscReal, PetscReal, PetscBool, SFILUResult *);
+PETSC_INTERN PetscErrorCode SFILUSIPPlanesCreate_Device(SFPCTriDevice, const PetscInt[3], SFILUPlanes *);
+PETSC_INTERN PetscErrorCode SFILUPlanesDestroy_Device(SFILUPlanes *);
+PETSC_INTERN PetscErrorCode SFILUFactorSIP_Device(SFPCTriDevice, const SFILUPlanes *, const PetscScalar *, PetscReal, SFILUSIPVariant, PetscReal, PetscReal, PetscBool, SFILUResult *);
+PETSC_INTERN PetscErrorCode SFILUBoxPlanesCreate_Device(SFPCTriDevice, SFILUPlanes *);
+PETSC_INTERN PetscErrorCode SFILUFactorBox_Device(SFPCTriDevice, const SFILUPlanes *, const PetscScalar *, PetscReal, PetscReal, PetscBool, SFILUResult *);
 
 /* the device side of SFILU (sfilu_device.c; refusing stubs in a build without CUDA) */
 PETSC_INTERN PetscErrorCode SFILUSymbolic_Device(SFILU *, Mat, const PetscInt[], const PetscInt[]);

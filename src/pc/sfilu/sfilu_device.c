@@ -54,9 +54,10 @@ PetscErrorCode SFILUSymbolic_Device(SFILU *s, Mat A, const PetscInt pi[], const 
     if (!ierr) ierr = SFILUSIPPlanesCreate_Device(s->T, s->sip_dims, &s->planes);
     if (ierr) PetscCall(SFILUReset_Device(s));
     PetscCall(ierr);
-  } else if (s->grid_factor && s->T->grid.nx > 0 && !s->T->grid.box && n > 0) { /* the 7-point grid layout's check stands for SIP's (the same stencil test) */
+  } else if (s->grid_factor && s->T->grid.nx > 0 && n > 0) { /* the grid layout's check stands for the kernels' (the same stencil test) */
     const PetscInt dims[3] = {s->T->grid.nx, s->T->grid.ny, s->T->grid.nz};
-    PetscCall(SFILUSIPPlanesCreate_Device(s->T, dims, &s->planes));
+    if (s->T->grid.box) PetscCall(SFILUBoxPlanesCreate_Device(s->T, &s->planes));
+    else PetscCall(SFILUSIPPlanesCreate_Device(s->T, dims, &s->planes));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -66,7 +67,8 @@ PetscErrorCode SFILUSymbolic_Device(SFILU *s, Mat A, const PetscInt pi[], const 
    exactly ILU(0)'s operations, so the factor is the host's bit for bit): the generic sync-free
    ILU(0) kernel pays a flag and a pattern merge per dependency, the hyperplane one reads per-point
    records and polls published values: on an H100 the refactorization at 128^3 took 1.17 ms instead
-   of 6.01 (bench/README.md, sfilu).
+   of 6.01 (bench/README.md, sfilu). A 27-point grid has its own hyperplane kernel (ilu0_box_device.cu,
+   planes with weights 2, 4).
 */
 PetscBool SFILUHyperplaneILU0_Device(SFILU *s)
 {
@@ -86,6 +88,7 @@ PetscErrorCode SFILUAttempt_Device(SFILU *s, const PetscScalar *aa, PetscReal sh
 {
   PetscFunctionBegin;
   if (s->sip) PetscCall(SFILUFactorSIP_Device(s->T, &s->planes, aa, s->sip_alpha, s->sip_variant, shift, s->zeropivot, positive, res));
+  else if (SFILUHyperplaneILU0_Device(s) && s->planes.wy == 2) PetscCall(SFILUFactorBox_Device(s->T, &s->planes, aa, shift, s->zeropivot, positive, res));
   else if (SFILUHyperplaneILU0_Device(s)) PetscCall(SFILUFactorSIP_Device(s->T, &s->planes, aa, 0.0, SFILU_SIP_SYNCFREE, shift, s->zeropivot, positive, res));
   else {
     if (SFILUFactorMatchUsesMap(s->factor_match) && !s->map.lstart) PetscCall(SFILUMatchMapCreate_Device(s->T, &s->map));
@@ -198,7 +201,7 @@ PetscErrorCode SFILUReset_Device(SFILU *s)
 {
   PetscFunctionBegin;
   PetscCall(SFPCTriDeviceDestroy(&s->T));
-  PetscCall(SFILUSIPPlanesDestroy_Device(&s->planes));
+  PetscCall(SFILUPlanesDestroy_Device(&s->planes));
   PetscCall(SFILUMatchMapDestroy_Device(&s->map));
   PetscCall(SFILUFillDestroy_Device(&s->fill));
   PetscCall(VecDestroy(&s->xd));

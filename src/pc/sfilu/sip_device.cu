@@ -5,7 +5,7 @@
 
    Point l needs its -x, -y, -z neighbours finished (their pivots and upper coefficients), so the
    points of a hyperplane i + j + k = s are independent and depend only on plane s - 1. Two
-   schedules over the points in hyperplane order (SFILUSIPPlanes), one thread per point:
+   schedules over the points in hyperplane order (SFILUPlanes, weights 1, 1), one thread per point:
    - syncfree (the thesis's SIP_ES, shared/notes/seed-000-seveso.md section 1.6): one launch;
      persistent warps take 32 points of one plane by atomic ticket (a warp only ever waits on
      points of earlier planes, whose tickets were taken before its own: no deadlock whatever the
@@ -32,6 +32,7 @@
 #include <petscdevice_cuda.h>
 #include "sfilu.h"
 #include "sippoint.h"
+#include "planes.cuh"
 
 /* SIP's sync-free factorization keeps this many warps per SM unless -pc_sfilu_warps_per_sm says otherwise (measured on an H100, bench/README.md) */
 #define SFILU_SIP_WARPS_PER_SM 8
@@ -230,20 +231,13 @@ __global__ void SIPPlaneKernel(SIPArgs g, long long p0, int npos)
   FactorPoint<false>(g, p0 + t, rc, v);
 }
 
-/* Position of point (i, j, k) of plane s = i + j + k in the order: line (s, k) starts at table[tstart[s] + k - kmin(s)], points go by j. */
-__device__ __forceinline__ int Position(int nx, int ny, const int *__restrict__ tstart, const int *__restrict__ table, int s, int k, int j)
-{
-  const int kmin = max(0, s - (nx - 1) - (ny - 1)), jmin = max(0, s - k - (nx - 1));
-  return table[tstart[s] + k - kmin] + j - jmin;
-}
-
 /* Point r's place in the order and its record (see SIP_UPPER), from the pattern (checked: columns sorted, all grid neighbours). */
-__global__ void SIPRecordKernel(int nx, int ny, int nz, const int *__restrict__ tstart, const int *__restrict__ table, const int *__restrict__ ai, const int *__restrict__ aj, const int *__restrict__ ad, int *order, int4 *rec)
+__global__ void SIPRecordKernel(SFILUPlaneTable P, const int *__restrict__ ai, const int *__restrict__ aj, const int *__restrict__ ad, int *order, int4 *rec)
 {
-  const int r = blockIdx.x * blockDim.x + threadIdx.x;
+  const int nx = P.nx, ny = P.ny, nz = P.nz, r = blockIdx.x * blockDim.x + threadIdx.x;
   if (r >= nx * ny * nz) return;
   const int dims[3] = {nx, ny, nz}, stride[3] = {1, nx, nx * ny};
-  const int at[3] = {r % nx, (r / nx) % ny, r / (nx * ny)}, s = at[0] + at[1] + at[2], p = Position(nx, ny, tstart, table, s, at[2], at[1]);
+  const int at[3] = {r % nx, (r / nx) % ny, r / (nx * ny)}, s = at[0] + at[1] + at[2], p = PlanePosition(P, s, at[2], at[1]);
   unsigned  bits = 0;
 
   /* the grid coordinates tell the directions apart where strides coincide (a side of length 1) */
@@ -262,7 +256,7 @@ __global__ void SIPRecordKernel(int nx, int ny, int nz, const int *__restrict__ 
         if (aj[q] == m + stride[e] && (e == d || at[e] < dims[e] - 1)) bits |= 1u << (6 + 3 * d + e); /* m's coordinates are r's, one less along d */
   }
   order[p] = r;
-  rec[p]   = make_int4(ad[r], (int)bits, at[0] + at[1] > 0 ? Position(nx, ny, tstart, table, s - 1, at[2], at[1]) : -1, at[2] > 0 ? Position(nx, ny, tstart, table, s - 1, at[2] - 1, at[1]) : -1);
+  rec[p]   = make_int4(ad[r], (int)bits, at[0] + at[1] > 0 ? PlanePosition(P, s - 1, at[2], at[1]) : -1, at[2] > 0 ? PlanePosition(P, s - 1, at[2] - 1, at[1]) : -1);
 }
 } // namespace
 
@@ -279,80 +273,29 @@ PetscErrorCode SFILUCheckSIPPattern_Device(SFPCTriDevice T, const PetscInt dims[
 }
 
 /*
-   The hyperplane order of the grid, built once per pattern. Within plane s points go by (k, j);
-   the host tabulates, for each nonempty line (s, k), where its points start (at most one entry
-   per point, and only nx + ny - 1 lines per plane: a few hundred KiB at 256^3), and a kernel
-   puts every point in its place with its record, from T's (checked) pattern. Each plane starts at
-   a multiple of 32 (padding: order -1, record -1). The records and pub take 48 bytes per position
+   SIP's planes (i + j + k) with each position's record; the records and pub take 48 bytes per position
    (about 0.8 GB at 256^3; the factor's CSR takes about 90 bytes per point).
 */
-PetscErrorCode SFILUSIPPlanesCreate_Device(SFPCTriDevice T, const PetscInt dims[3], SFILUSIPPlanes *P)
+PetscErrorCode SFILUSIPPlanesCreate_Device(SFPCTriDevice T, const PetscInt dims[3], SFILUPlanes *P)
 {
-  const PetscInt nx = dims[0], ny = dims[1], nz = dims[2], n = nx * ny * nz, tpb = 256;
-  PetscInt      *tstart, ntab = 0, *table, pos = 0;
-  int           *dtstart, *dtable;
-  cudaStream_t   stream;
+  const PetscInt  n = dims[0] * dims[1] * dims[2], tpb = 256;
+  SFILUPlaneTable tab;
+  cudaStream_t    stream;
 
   PetscFunctionBegin;
-  PetscCall(SFILUSIPPlanesDestroy_Device(P));
-  P->nplanes = nx + ny + nz - 2;
-  PetscCall(PetscMalloc1(P->nplanes + 1, &P->start));
-  PetscCall(PetscMalloc1(P->nplanes + 1, &tstart));
-  for (PetscInt s = 0; s < P->nplanes; s++) {
-    tstart[s] = ntab;
-    ntab += PetscMin(nz - 1, s) - PetscMax(0, s - (nx - 1) - (ny - 1)) + 1;
-  }
-  tstart[P->nplanes] = ntab;
-  PetscCall(PetscMalloc1(ntab, &table));
-  for (PetscInt s = 0; s < P->nplanes; s++) {
-    P->start[s] = pos;
-    for (PetscInt k = PetscMax(0, s - (nx - 1) - (ny - 1)), t = tstart[s]; k <= PetscMin(nz - 1, s); k++, t++) {
-      const PetscInt jlo = PetscMax(0, s - k - (nx - 1)), jhi = PetscMin(ny - 1, s - k);
-      table[t] = pos;
-      pos += jhi - jlo + 1;
-    }
-    pos = (pos + 31) / 32 * 32;
-  }
-  P->start[P->nplanes] = pos;
-  PetscCheck(pos <= PETSC_INT_MAX / 4, PETSC_COMM_SELF, PETSC_ERR_SUP, "SIP's hyperplane order of %" PetscInt_FMT " points does not fit 32-bit indices", n);
+  PetscCall(SFILUPlanesCreate_Device(dims, 1, 1, P, &tab));
   PetscCall(PetscGetCurrentCUDAStream(&stream));
-  PetscCallCUDA(cudaMallocAsync(&P->order, sizeof(int) * PetscMax(pos, 1), stream));
-  PetscCallCUDA(cudaMallocAsync(&dtstart, sizeof(int) * (P->nplanes + 1), stream));
-  PetscCallCUDA(cudaMallocAsync(&dtable, sizeof(int) * PetscMax(ntab, 1), stream));
-  PetscCallCUDA(cudaMallocAsync(&P->rec, sizeof(int4) * PetscMax(pos, 1), stream));
-  PetscCallCUDA(cudaMallocAsync(&P->pub, sizeof(PetscScalar) * 4 * PetscMax(pos, 1), stream));
-  PetscCallCUDA(cudaMemsetAsync(P->order, 0xff, sizeof(int) * pos, stream)); /* -1: padding */
-  PetscCallCUDA(cudaMemsetAsync(P->rec, 0xff, sizeof(int4) * pos, stream));
-  PetscCallCUDA(cudaMemcpyAsync(dtstart, tstart, sizeof(int) * (P->nplanes + 1), cudaMemcpyHostToDevice, stream));
-  PetscCallCUDA(cudaMemcpyAsync(dtable, table, sizeof(int) * ntab, cudaMemcpyHostToDevice, stream));
-  if (n) SIPRecordKernel<<<(int)((n + tpb - 1) / tpb), (int)tpb, 0, stream>>>((int)nx, (int)ny, (int)nz, dtstart, dtable, T->i, T->j, T->diag, P->order, (int4 *)P->rec);
+  PetscCallCUDA(cudaMallocAsync(&P->rec, sizeof(int4) * PetscMax(P->start[P->nplanes], 1), stream));
+  PetscCallCUDA(cudaMallocAsync(&P->pub, sizeof(PetscScalar) * 4 * PetscMax(P->start[P->nplanes], 1), stream));
+  PetscCallCUDA(cudaMemsetAsync(P->rec, 0xff, sizeof(int4) * P->start[P->nplanes], stream));
+  if (n) SIPRecordKernel<<<(int)((n + tpb - 1) / tpb), (int)tpb, 0, stream>>>(tab, T->i, T->j, T->diag, P->order, (int4 *)P->rec);
   PetscCallCUDA(cudaGetLastError());
-  PetscCallCUDA(cudaFreeAsync(dtstart, stream));
-  PetscCallCUDA(cudaFreeAsync(dtable, stream));
-  PetscCallCUDA(cudaStreamSynchronize(stream)); /* the pageable tables are staged already, but free them only when the copies are done for certain */
-  PetscCall(PetscFree(tstart));
-  PetscCall(PetscFree(table));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-PetscErrorCode SFILUSIPPlanesDestroy_Device(SFILUSIPPlanes *P)
-{
-  cudaStream_t stream;
-
-  PetscFunctionBegin;
-  if (P->order) {
-    PetscCall(PetscGetCurrentCUDAStream(&stream));
-    PetscCallCUDA(cudaFreeAsync(P->order, stream));
-    PetscCallCUDA(cudaFreeAsync(P->rec, stream));
-    PetscCallCUDA(cudaFreeAsync(P->pub, stream));
-  }
-  PetscCall(PetscFree(P->start));
-  PetscCall(PetscMemzero(P, sizeof(*P)));
+  PetscCall(SFILUPlaneTableFree(&tab));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* SIP factorization of A + shift I (A's device values in the factor's pattern) into T->a, over the planes P of the grid dims. */
-PetscErrorCode SFILUFactorSIP_Device(SFPCTriDevice T, const SFILUSIPPlanes *P, const PetscScalar *A, PetscReal alpha, SFILUSIPVariant variant, PetscReal shift, PetscReal zeropivot, PetscBool positive, SFILUResult *res)
+PetscErrorCode SFILUFactorSIP_Device(SFPCTriDevice T, const SFILUPlanes *P, const PetscScalar *A, PetscReal alpha, SFILUSIPVariant variant, PetscReal shift, PetscReal zeropivot, PetscBool positive, SFILUResult *res)
 {
   cudaStream_t stream;
   SIPArgs      g;
