@@ -32,7 +32,8 @@ PETSC_INTERN const char *const SFILUSIPVariants[];
    with what a point's factorization needs of the pattern, so that the numeric factorization reads
    no column indices: for SIP rec (see sip_device.cu) and pub, where each point publishes its
    inverse pivot and upper coefficients for its +x/+y/+z neighbours, also in hyperplane order (a
-   warp's neighbours are then consecutive positions: coalesced); for the 27-point kernel info.
+   warp's neighbours are then consecutive positions: coalesced); for the 27-point kernel info and pub,
+   a record of 16 values per point in natural order (inverse pivot, U entries by slot).
 */
 typedef struct {
   PetscInt     nplanes;
@@ -40,7 +41,7 @@ typedef struct {
   int          wy, wz;
   int         *order; /* device, start[nplanes] entries */
   int         *rec;   /* device, SIP: 4 ints per position */
-  PetscScalar *pub;   /* device, SIP: 4 values per position (4 arrays of start[nplanes]) */
+  PetscScalar *pub;   /* device, SIP: 4 values per position (4 arrays of start[nplanes]); 27-point ILU(0): 16 per point */
   int         *info;  /* device, 27-point ILU(0): 2 ints per point (natural order), its row's start and mask of the box's slots */
 } SFILUPlanes;
 
