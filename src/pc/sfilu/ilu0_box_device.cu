@@ -198,7 +198,7 @@ __device__ __forceinline__ void FactorPoint(const BoxArgs &g, int r)
     }
 }
 
-__global__ void __launch_bounds__(32 * SFPC_WARPS_PER_BLOCK) BoxILU0Kernel(BoxArgs g, long long ntasks, unsigned long long *counter, unsigned long long base)
+__global__ void __launch_bounds__(32 * SFPC_WARPS_PER_BLOCK, 1) BoxILU0Kernel(BoxArgs g, long long ntasks, unsigned long long *counter, unsigned long long base)
 {
   const int lane = threadIdx.x & 31;
 
