@@ -1,12 +1,21 @@
 static char help[] = "PCSFILU on bad input: zero and tiny pivots with each shift type, Inf/NaN entries,\n"
                      "a missing diagonal, a rectangular matrix. -case zeropivot|tinypivot|nan|inf|missingdiag|rectangular.\n"
                      "The matrix is the 1-D Laplacian of -n rows with row 0 (or the diagonal of row n/2) spoiled;\n"
-                     "with -box m the 27-point Laplacian of an m x m x m grid (n = m^3), spoiled the same way.\n";
+                     "with -problem (problems.c, e.g. -problem poisson27 -n 6) that problem's matrix, its diagonal spoiled\n"
+                     "the same way (zero, tiny, NaN and Inf cases).\n";
 
 #include <petscksp.h>
 #include <math.h>
+#include "problems.h"
 
-static PetscErrorCode BuildMatrix(const char *which, PetscInt n, PetscInt box, Mat *A)
+/* The diagonal entry the case spoils in a matrix assembled already: row, value; row -1 for none. */
+static void Spoil(PetscInt n, PetscBool zero, PetscBool tiny, PetscBool nan, PetscBool inf, PetscInt *row, PetscScalar *d)
+{
+  *row = zero || tiny ? 0 : nan || inf ? n / 2 : -1;
+  *d   = zero ? 0.0 : tiny ? 1e-300 : nan ? NAN : INFINITY;
+}
+
+static PetscErrorCode BuildMatrix(const char *which, PetscInt n, PetscBool problem, Mat *A)
 {
   PetscBool missing, rect, zero, tiny, nan, inf;
 
@@ -18,28 +27,34 @@ static PetscErrorCode BuildMatrix(const char *which, PetscInt n, PetscInt box, M
   PetscCall(PetscStrcmp(which, "nan", &nan));
   PetscCall(PetscStrcmp(which, "inf", &inf));
   PetscCheck(missing || rect || zero || tiny || nan || inf, PETSC_COMM_WORLD, PETSC_ERR_ARG_UNKNOWN_TYPE, "Unknown -case %s", which);
+  if (problem) {
+    char        desc[256];
+    PetscInt    row, rstart, rend;
+    PetscScalar d;
+
+    PetscCheck(zero || tiny || nan || inf, PETSC_COMM_WORLD, PETSC_ERR_ARG_INCOMP, "-case %s needs the 1-D Laplacian (no -problem)", which);
+    PetscCall(TestProblemCreate(PETSC_COMM_WORLD, A, desc, sizeof(desc)));
+    PetscCall(MatGetSize(*A, &n, NULL));
+    PetscCall(MatGetOwnershipRange(*A, &rstart, &rend));
+    Spoil(n, zero, tiny, nan, inf, &row, &d);
+    if (row >= rstart && row < rend) PetscCall(MatSetValue(*A, row, row, d, INSERT_VALUES));
+    PetscCall(MatAssemblyBegin(*A, MAT_FINAL_ASSEMBLY));
+    PetscCall(MatAssemblyEnd(*A, MAT_FINAL_ASSEMBLY));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   PetscCall(MatCreate(PETSC_COMM_WORLD, A));
   PetscCall(MatSetSizes(*A, PETSC_DECIDE, PETSC_DECIDE, n, rect ? n + 1 : n));
   PetscCall(MatSetFromOptions(*A));
   PetscCall(MatSetUp(*A));
   for (PetscInt r = 0; r < n; r++) {
-    PetscScalar d = box ? 26.0 : 2.0;
-    if (r == 0 && zero) d = 0.0;
-    if (r == 0 && tiny) d = 1e-300;
-    if (r == n / 2 && nan) d = NAN;
-    if (r == n / 2 && inf) d = INFINITY;
+    PetscInt    bad;
+    PetscScalar d;
+
+    Spoil(n, zero, tiny, nan, inf, &bad, &d);
+    if (r != bad) d = 2.0;
+    if (r > 0) PetscCall(MatSetValue(*A, r, r - 1, -1.0, INSERT_VALUES));
     if (!(missing && r == n / 2)) PetscCall(MatSetValue(*A, r, r, d, INSERT_VALUES));
-    if (!box) {
-      if (r > 0) PetscCall(MatSetValue(*A, r, r - 1, -1.0, INSERT_VALUES));
-      if (r < n - 1) PetscCall(MatSetValue(*A, r, r + 1, -1.0, INSERT_VALUES));
-      continue;
-    }
-    for (PetscInt dz = -1; dz <= 1; dz++) /* the 26 neighbours of point (i, j, k) = r inside the grid, x fastest */
-      for (PetscInt dy = -1; dy <= 1; dy++)
-        for (PetscInt dx = -1; dx <= 1; dx++) {
-          const PetscInt i = r % box + dx, j = r / box % box + dy, k = r / (box * box) + dz;
-          if ((dx || dy || dz) && i >= 0 && i < box && j >= 0 && j < box && k >= 0 && k < box) PetscCall(MatSetValue(*A, r, i + box * (j + box * k), -1.0, INSERT_VALUES));
-        }
+    if (r < n - 1) PetscCall(MatSetValue(*A, r, r + 1, -1.0, INSERT_VALUES));
   }
   PetscCall(MatAssemblyBegin(*A, MAT_FINAL_ASSEMBLY));
   PetscCall(MatAssemblyEnd(*A, MAT_FINAL_ASSEMBLY));
@@ -74,7 +89,8 @@ int main(int argc, char **argv)
   Vec                x, b;
   KSP                ksp;
   PC                 pc;
-  PetscInt           n = 10, box = 0, its;
+  PetscInt           n = 10, its;
+  PetscBool          problem;
   char               which[32] = "zeropivot";
   KSPConvergedReason reason;
   PCFailedReason     pcreason;
@@ -83,10 +99,9 @@ int main(int argc, char **argv)
   PetscFunctionBeginUser;
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-n", &n, NULL));
-  PetscCall(PetscOptionsGetInt(NULL, NULL, "-box", &box, NULL));
+  PetscCall(PetscOptionsHasName(NULL, NULL, "-problem", &problem));
   PetscCall(PetscOptionsGetString(NULL, NULL, "-case", which, sizeof(which), NULL));
-  if (box) n = box * box * box;
-  PetscCall(BuildMatrix(which, n, box, &A));
+  PetscCall(BuildMatrix(which, n, problem, &A));
   PetscCall(MatDuplicate(A, MAT_COPY_VALUES, &Acopy));
   PetscCall(MatCreateVecs(A, &x, &b));
   PetscCall(VecSet(b, 1.0));
@@ -116,6 +131,9 @@ int main(int argc, char **argv)
 }
 
 /*TEST
+
+  build:
+    depends: problems.c
 
   testset:
     args: -dll_append ${sfpc_dir}/lib/libsfpc.so
@@ -180,10 +198,10 @@ int main(int argc, char **argv)
       output_file: output/ex2_missingdiag.out
     test: # a 27-point matrix on the grid layout (on the GPU factored by its own hyperplane kernel): failures and shifts
       suffix: box_failure
-      args: -box 6 -pc_sfilu_layout grid -pc_sfilu_grid 6,6,6 -case {{zeropivot nan inf}separate output} -ksp_converged_reason
+      args: -problem poisson27 -n 6 -pc_sfilu_layout grid -pc_sfilu_grid 6,6,6 -case {{zeropivot nan inf}separate output} -ksp_converged_reason
     test:
       suffix: box_shift
-      args: -box 6 -pc_sfilu_layout grid -pc_sfilu_grid 6,6,6 -case {{zeropivot tinypivot}separate output} -pc_sfilu_shift_type {{nonzero positive_definite}separate output} -pc_sfilu_shift_amount 1e-3
+      args: -problem poisson27 -n 6 -pc_sfilu_layout grid -pc_sfilu_grid 6,6,6 -case {{zeropivot tinypivot}separate output} -pc_sfilu_shift_type {{nonzero positive_definite}separate output} -pc_sfilu_shift_amount 1e-3
     test:
       suffix: badoption_levels
       args: -case zeropivot -pc_sfilu_fill_levels -1
@@ -232,10 +250,10 @@ int main(int argc, char **argv)
       output_file: output/ex2_nonfinite_case-nan.out
     test: # the host's box_failure and box_shift outputs
       suffix: gpu_box_failure
-      args: -box 6 -pc_sfilu_layout grid -pc_sfilu_grid 6,6,6 -case {{zeropivot nan inf}separate output} -ksp_converged_reason
+      args: -problem poisson27 -n 6 -pc_sfilu_layout grid -pc_sfilu_grid 6,6,6 -case {{zeropivot nan inf}separate output} -ksp_converged_reason
     test:
       suffix: gpu_box_shift
-      args: -box 6 -pc_sfilu_layout grid -pc_sfilu_grid 6,6,6 -case {{zeropivot tinypivot}separate output} -pc_sfilu_shift_type {{nonzero positive_definite}separate output} -pc_sfilu_shift_amount 1e-3
+      args: -problem poisson27 -n 6 -pc_sfilu_layout grid -pc_sfilu_grid 6,6,6 -case {{zeropivot tinypivot}separate output} -pc_sfilu_shift_type {{nonzero positive_definite}separate output} -pc_sfilu_shift_amount 1e-3
     test:
       suffix: gpu_missingdiag
       args: -case missingdiag

@@ -25,6 +25,7 @@
 #include <petscdevice_cuda.h>
 #include "sfilu.h"
 #include "planes.cuh"
+#include "sippoint.h"
 
 /* warps per SM unless -pc_sfilu_warps_per_sm says otherwise */
 #define SFILU_BOX_WARPS_PER_SM 4
@@ -184,8 +185,8 @@ __device__ __forceinline__ void FactorPoint(const BoxArgs &g, int r)
   }
   if (r < 0) return;
   {
-    const double u = v[BOX_DIAG], tol = __dmul_rn(g.zeropivot, rowsum);
-    const bool   bad = !isfinite(u) || (g.positive ? u <= tol : fabs(u) <= tol);
+    const double u   = v[BOX_DIAG];
+    const bool   bad = SIPPivotFails(u, __dmul_rn(g.zeropivot, rowsum), g.positive); /* ILU(0)'s test, sippoint.h */
     if (!isfinite(rowsum)) atomicMin(g.found + 1, r);
     if (bad) atomicMin(g.found, r); /* u stays for the report; dependents compute garbage, but only rows above it, which are not reported */
     v[BOX_DIAG] = bad ? u : __ddiv_rn(1.0, u);

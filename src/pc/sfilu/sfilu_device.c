@@ -55,9 +55,11 @@ PetscErrorCode SFILUSymbolic_Device(SFILU *s, Mat A, const PetscInt pi[], const 
     if (ierr) PetscCall(SFILUReset_Device(s));
     PetscCall(ierr);
   } else if (s->grid_factor && s->T->grid.nx > 0 && n > 0) { /* the grid layout's check stands for the kernels' (the same stencil test) */
-    const PetscInt dims[3] = {s->T->grid.nx, s->T->grid.ny, s->T->grid.nz};
     if (s->T->grid.box) PetscCall(SFILUBoxPlanesCreate_Device(s->T, &s->planes));
-    else PetscCall(SFILUSIPPlanesCreate_Device(s->T, dims, &s->planes));
+    else {
+      const PetscInt dims[3] = {s->T->grid.nx, s->T->grid.ny, s->T->grid.nz};
+      PetscCall(SFILUSIPPlanesCreate_Device(s->T, dims, &s->planes));
+    }
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -88,7 +90,7 @@ PetscErrorCode SFILUAttempt_Device(SFILU *s, const PetscScalar *aa, PetscReal sh
 {
   PetscFunctionBegin;
   if (s->sip) PetscCall(SFILUFactorSIP_Device(s->T, &s->planes, aa, s->sip_alpha, s->sip_variant, shift, s->zeropivot, positive, res));
-  else if (SFILUHyperplaneILU0_Device(s) && s->planes.wy == 2) PetscCall(SFILUFactorBox_Device(s->T, &s->planes, aa, shift, s->zeropivot, positive, res));
+  else if (SFILUHyperplaneILU0_Device(s) && s->T->grid.box) PetscCall(SFILUFactorBox_Device(s->T, &s->planes, aa, shift, s->zeropivot, positive, res));
   else if (SFILUHyperplaneILU0_Device(s)) PetscCall(SFILUFactorSIP_Device(s->T, &s->planes, aa, 0.0, SFILU_SIP_SYNCFREE, shift, s->zeropivot, positive, res));
   else {
     if (SFILUFactorMatchUsesMap(s->factor_match) && !s->map.lstart) PetscCall(SFILUMatchMapCreate_Device(s->T, &s->map));
