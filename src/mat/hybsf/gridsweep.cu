@@ -392,18 +392,23 @@ __global__ void __launch_bounds__(32 * W) GridPlanesKernel(GridArgs g, GridResid
   }
 }
 
-/* The lowest row with a column outside its 7-point stencil (box: its 27-point box), as (row << 32) | column. */
-__global__ void GridOutsideKernel(int n, int nx, int ny, bool box, const int *__restrict__ ai, const int *__restrict__ aj, unsigned long long *bad)
+/* The lowest row with a column outside its 7-point stencil (bad[0]) and outside its 27-point box (bad[1]), as (row << 32) | column. */
+__global__ void GridOutsideKernel(int n, int nx, int ny, const int *__restrict__ ai, const int *__restrict__ aj, unsigned long long *bad)
 {
   const int r = blockIdx.x * blockDim.x + threadIdx.x;
   if (r >= n) return;
   const int i = r % nx, j = (r / nx) % ny, k = r / (nx * ny);
+  bool      seven = true;
   for (int q = ai[r]; q < ai[r + 1]; q++) {
     const int c = aj[q], ci = c % nx, cj = (c / nx) % ny, ck = c / (nx * ny);
     const int di = abs(ci - i), dj = abs(cj - j), dk = abs(ck - k);
-    if (box ? max(di, max(dj, dk)) > 1 : di + dj + dk > 1) {
+    if (seven && di + dj + dk > 1) {
       atomicMin(bad, (unsigned long long)r << 32 | (unsigned)c);
-      return; /* columns are sorted: the first bad one is the lowest */
+      seven = false;
+    }
+    if (max(di, max(dj, dk)) > 1) {
+      atomicMin(bad + 1, (unsigned long long)r << 32 | (unsigned)c);
+      return; /* columns are sorted: the first bad one is the lowest, and outside the box is outside the 7 points */
     }
   }
 }
@@ -484,24 +489,29 @@ PetscErrorCode Launch(int chunk, int planes, int blocks, cudaStream_t stream, co
 }
 } // namespace
 
-/* The first entry (row, col) of T's pattern outside its row's 7-point stencil (box: 27-point box), or -1, -1 (twin of SFPCGridFindOutside_Host()). */
-PetscErrorCode SFPCGridFindOutside_Device(SFPCTriDevice T, const PetscInt dims[3], PetscBool box, PetscInt *row, PetscInt *col)
+/*
+   The first entry (row[s], col[s]) of T's pattern outside its row's 7-point stencil (s = 0) and outside its 27-point
+   box (s = 1), or -1, -1, in one pass and one wait (twin of SFPCGridFindOutside_Host(), which checks one of them).
+*/
+PetscErrorCode SFPCGridFindOutside_Device(SFPCTriDevice T, const PetscInt dims[3], PetscInt row[2], PetscInt col[2])
 {
   cudaStream_t       stream;
-  unsigned long long bad = ~0ULL, *dbad;
-  const int          tpb = 256;
+  unsigned long long bad[2] = {~0ULL, ~0ULL}, *dbad;
+  const int          tpb    = 256;
 
   PetscFunctionBegin;
   PetscCall(PetscGetCurrentCUDAStream(&stream));
   PetscCallCUDA(cudaMallocAsync(&dbad, sizeof(bad), stream));
-  PetscCallCUDA(cudaMemcpyAsync(dbad, &bad, sizeof(bad), cudaMemcpyHostToDevice, stream));
-  if (T->n) GridOutsideKernel<<<(int)((T->n + tpb - 1) / tpb), tpb, 0, stream>>>((int)T->n, (int)dims[0], (int)dims[1], (bool)box, T->i, T->j, dbad);
+  PetscCallCUDA(cudaMemcpyAsync(dbad, bad, sizeof(bad), cudaMemcpyHostToDevice, stream));
+  if (T->n) GridOutsideKernel<<<(int)((T->n + tpb - 1) / tpb), tpb, 0, stream>>>((int)T->n, (int)dims[0], (int)dims[1], T->i, T->j, dbad);
   PetscCallCUDA(cudaGetLastError());
-  PetscCallCUDA(cudaMemcpyAsync(&bad, dbad, sizeof(bad), cudaMemcpyDeviceToHost, stream));
+  PetscCallCUDA(cudaMemcpyAsync(bad, dbad, sizeof(bad), cudaMemcpyDeviceToHost, stream));
   PetscCallCUDA(cudaStreamSynchronize(stream));
   PetscCallCUDA(cudaFreeAsync(dbad, stream));
-  *row = bad == ~0ULL ? -1 : (PetscInt)(bad >> 32);
-  *col = bad == ~0ULL ? -1 : (PetscInt)(bad & 0xffffffffULL);
+  for (int s = 0; s < 2; s++) {
+    row[s] = bad[s] == ~0ULL ? -1 : (PetscInt)(bad[s] >> 32);
+    col[s] = bad[s] == ~0ULL ? -1 : (PetscInt)(bad[s] & 0xffffffffULL);
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

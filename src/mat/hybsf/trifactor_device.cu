@@ -129,17 +129,22 @@ static PetscErrorCode SweepBuild(SFPCTriDevice T, PetscBool lower, SFPCSchedule 
 }
 
 /*
-   Which stencil of the grid dims holds T's pattern (checked on the device copy of the pattern, one wait
-   each): the 7-point one (*fits, not *box), else the 27-point box (*fits and *box), else none (r, c: the
+   Which stencil of the grid dims holds T's pattern (checked on the device copy of the pattern, one pass and
+   one wait): the 7-point one (*fits, not *box), else the 27-point box (*fits and *box), else none (r, c: the
    first entry outside the box).
 */
 static PetscErrorCode GridStencil(SFPCTriDevice T, const PetscInt dims[3], PetscBool *fits, PetscBool *box, PetscInt *r, PetscInt *c)
 {
+  PetscInt rs[2], cs[2];
+
   PetscFunctionBegin;
-  PetscCall(SFPCGridFindOutside_Device(T, dims, PETSC_FALSE, r, c));
-  *box = (PetscBool)(*r >= 0);
-  if (*box) PetscCall(SFPCGridFindOutside_Device(T, dims, PETSC_TRUE, r, c));
-  *fits = (PetscBool)(*r < 0);
+  *fits = *box = PETSC_FALSE;
+  *r = *c = -1;
+  PetscCall(SFPCGridFindOutside_Device(T, dims, rs, cs));
+  *box  = (PetscBool)(rs[0] >= 0);
+  *fits = (PetscBool)(rs[1] < 0);
+  *r    = rs[1];
+  *c    = cs[1];
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -27,6 +27,7 @@
 #include <sfpc/private/sfdevice.cuh>
 #include <sfpc/private/sfcub.cuh>
 #include "sfdilu.h"
+#include <sfpc/private/pivot.h>
 
 struct _n_SFDILUDevice {
   int         *color;  /* color of each row */
@@ -247,7 +248,7 @@ __device__ __forceinline__ unsigned long long DiagonalRow(int q, int s, int t, i
   }
   if (t) return 0;
   const bool   nonfinite = !isfinite(rowsum) || !isfinite(e);
-  const bool   failed    = nonfinite || fabs(e) <= zeropivot * rowsum;
+  const bool   failed    = !isfinite(rowsum) || SFPCPivotFails(e, zeropivot * rowsum, 0);
   const double inv       = failed ? 0.0 : __ddiv_rn(1.0, e);
   if (failed) {
     atomicMin(found, q);

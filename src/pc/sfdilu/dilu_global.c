@@ -26,6 +26,7 @@
 */
 #include <petsc/private/hashseti.h>
 #include "dilu_global.h"
+#include <sfpc/private/pivot.h>
 
 /* Position of global column c in the sorted ghost list, or -1. */
 static PetscInt GhostIndex(const PetscInt garray[], PetscInt nghost, PetscInt c)
@@ -512,7 +513,7 @@ PetscErrorCode SFDILUSetUp_Global(SFDILU *s, Mat A, PetscReal shift, PetscReal *
         if (G->aj[k] == row) e += G->aa[k];
         else if (G->ccolor[k] < c && G->at[k] != 0.0) e -= G->aa[k] * (w >= 0 ? s->einv[w] : gh[-(1 + w)]) * G->at[k];
       }
-      if (PetscIsInfOrNanReal(rowsum) || PetscIsInfOrNanScalar(e) || PetscAbsScalar(e) <= s->zeropivot * rowsum) {
+      if (PetscIsInfOrNanReal(rowsum) || SFPCPivotFails(e, s->zeropivot * rowsum, 0)) {
         if (row < fail[0]) {
           fail[0] = row;
           fail[1] = PetscIsInfOrNanReal(rowsum) || PetscIsInfOrNanScalar(e);

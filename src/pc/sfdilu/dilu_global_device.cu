@@ -20,6 +20,7 @@
 #include <cuda/atomic>
 #include <sfpc/private/sfdevice.cuh>
 #include "dilu_global.h"
+#include <sfpc/private/pivot.h>
 
 struct _n_SFDILUGlobalDevice {
   int         *ai, *where, *ccolor, *order; /* the host's metadata (dilu_global.h) */
@@ -92,7 +93,7 @@ __global__ void DiagonalColor(int q0, int q1, int c, int rstart, const int *__re
     else if (ccolor[k] < c && at[k] != 0.0) e = __dsub_rn(e, __dmul_rn(__dmul_rn(aa[k], Value(w, einv, ghost)), at[k]));
   }
   const bool nonfinite = !isfinite(rowsum) || !isfinite(e);
-  if (nonfinite || fabs(e) <= zeropivot * rowsum) {
+  if (!isfinite(rowsum) || SFPCPivotFails(e, zeropivot * rowsum, 0)) {
     atomicMin(found, rstart + i);
     if (nonfinite) atomicMin(found + 1, rstart + i);
   } else einv[i] = __ddiv_rn(1.0, e);

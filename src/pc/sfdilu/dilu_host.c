@@ -5,6 +5,7 @@
 */
 #include "sfdilu.h"
 #include <sfpc/private/trifactor.h>
+#include <sfpc/private/pivot.h>
 
 /* Position of column c in row r (columns sorted), or -1. */
 static PetscInt FindSorted(const PetscInt ai[], const PetscInt aj[], PetscInt r, PetscInt c)
@@ -199,7 +200,7 @@ PetscErrorCode SFDILUSetUp_Host(SFDILU *s, Mat A, PetscReal shift, PetscReal *rm
       if (c == r) e += aa[k];
       else if (s->color[c] < s->color[r] && s->tpos[k] >= 0) e -= aa[k] * s->einv[c] * aa[s->tpos[k]];
     }
-    if (PetscIsInfOrNanReal(rowsum) || PetscIsInfOrNanScalar(e) || PetscAbsScalar(e) <= s->zeropivot * rowsum) {
+    if (PetscIsInfOrNanReal(rowsum) || SFPCPivotFails(e, s->zeropivot * rowsum, 0)) {
       s->failure = PetscIsInfOrNanReal(rowsum) || PetscIsInfOrNanScalar(e) ? PC_FACTOR_OTHER : PC_FACTOR_NUMERIC_ZEROPIVOT;
       s->failrow = r;
     } else s->einv[r] = 1.0 / e;

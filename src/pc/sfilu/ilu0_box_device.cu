@@ -186,7 +186,7 @@ __device__ __forceinline__ void FactorPoint(const BoxArgs &g, int r)
   if (r < 0) return;
   {
     const double u   = v[BOX_DIAG];
-    const bool   bad = SIPPivotFails(u, __dmul_rn(g.zeropivot, rowsum), g.positive); /* ILU(0)'s test, sippoint.h */
+    const bool   bad = SFPCPivotFails(u, __dmul_rn(g.zeropivot, rowsum), g.positive);
     if (!isfinite(rowsum)) atomicMin(g.found + 1, r);
     if (bad) atomicMin(g.found, r); /* u stays for the report; dependents compute garbage, but only rows above it, which are not reported */
     v[BOX_DIAG] = bad ? u : __ddiv_rn(1.0, u);

@@ -17,6 +17,7 @@
 #include <cub/device/device_scan.cuh>
 #include <petscdevice_cuda.h>
 #include "sfilu.h"
+#include <sfpc/private/pivot.h>
 
 namespace
 {
@@ -397,7 +398,7 @@ __global__ void __launch_bounds__(32 * SFPC_WARPS_PER_BLOCK) ILU0Kernel(const in
       if (inreg ? t == dl : t == 0) {
         const double u = inreg ? SlotValue(val, dq) : a[rd];
         if (!isfinite(rowsum)) atomicMin(found + 1, r);
-        const bool bad = !isfinite(u) || (positive ? u <= tol : fabs(u) <= tol);
+        const bool bad = SFPCPivotFails(u, tol, positive);
         if (bad) atomicMin(found, r);
         else if (inreg) SetSlot(val, dq, __ddiv_rn(1.0, u));
         else a[rd] = __ddiv_rn(1.0, u);

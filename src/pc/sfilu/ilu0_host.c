@@ -3,6 +3,7 @@
    for host matrices. Row-oriented (IKJ) elimination restricted to the pattern of A.
 */
 #include "sfilu.h"
+#include <sfpc/private/pivot.h>
 
 /*
    Factors A + shift*I into F->a (F holds A's pattern), storing 1/u_rr in the diagonal slots.
@@ -51,7 +52,7 @@ PetscErrorCode SFILUFactorNumeric_Host(SFPCTriFactor *F, const PetscScalar aa[],
       const PetscScalar u = a[ad[r]];
       const PetscReal   tol = zeropivot * rowsum;
 
-      if (PetscIsInfOrNanScalar(u) || (positive ? PetscRealPart(u) <= tol : PetscAbsScalar(u) <= tol)) {
+      if (SFPCPivotFails(u, tol, positive)) {
         res->badrow   = r;
         res->badpivot = u;
         break;

@@ -158,7 +158,7 @@ __device__ __forceinline__ void FactorPoint(const SIPArgs &g, long long p, int4 
   }
   SIPPointFactor(&in, g.alpha, L, U, &s);
   if (!isfinite(rowsum)) atomicMin(g.found + 1, g.order[p]);
-  if (SIPPivotFails(s, SIPMul(g.zeropivot, rowsum), g.positive)) {
+  if (SFPCPivotFails(s, SIPMul(g.zeropivot, rowsum), g.positive)) {
     atomicMin(g.found, g.order[p]);
     piv = s; /* left for the report; dependents compute garbage, but only rows above it, which are not reported */
   } else piv = SIPDiv(1.0, s);
@@ -263,12 +263,12 @@ __global__ void SIPRecordKernel(SFILUPlaneTable P, const int *__restrict__ ai, c
 /* The SIP grid check of SFILUCheckSIPPattern(), on the device's copy of the pattern. */
 PetscErrorCode SFILUCheckSIPPattern_Device(SFPCTriDevice T, const PetscInt dims[3])
 {
-  PetscInt r, c;
+  PetscInt r[2], c[2];
 
   PetscFunctionBegin;
   PetscCall(SFILUCheckSIPGrid(T->n, dims));
-  PetscCall(SFPCGridFindOutside_Device(T, dims, PETSC_FALSE, &r, &c));
-  if (r >= 0) PetscCall(SFILUSIPPatternError(dims, r, c));
+  PetscCall(SFPCGridFindOutside_Device(T, dims, r, c));
+  if (r[0] >= 0) PetscCall(SFILUSIPPatternError(dims, r[0], c[0]));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

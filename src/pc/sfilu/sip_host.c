@@ -96,7 +96,7 @@ PetscErrorCode SFILUFactorSIP_Host(SFPCTriFactor *F, const PetscScalar aa[], con
       if (lo[d] >= 0) a[lo[d]] = L[d];
       if (up[d] >= 0) a[up[d]] = U[d];
     }
-    if (SIPPivotFails(s, zeropivot * rowsum, positive)) {
+    if (SFPCPivotFails(s, zeropivot * rowsum, positive)) {
       res->badrow   = r;
       res->badpivot = s;
       a[F->diag[r]] = s;

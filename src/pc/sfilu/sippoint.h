@@ -20,6 +20,8 @@
 */
 #pragma once
 
+#include <sfpc/private/pivot.h> /* SFPCPivotFails(): a SIP pivot fails as an ILU(0) one */
+
 #if defined(__CUDACC__)
   #define SIP_FN static __host__ __device__ __forceinline__
 #else
@@ -111,8 +113,3 @@ SIP_FN void SIPPointFactor(const SIPPointIn *in, double alpha, double L[3], doub
   *pivot = s;
 }
 
-/* A pivot fails when not finite, or |pivot| (Re pivot when positive) <= tol = zeropivot * row sum of |A|, as ILU(0)'s. */
-SIP_FN int SIPPivotFails(double s, double tol, int positive)
-{
-  return !(s - s == 0) || (positive ? s <= tol : (s < 0 ? -s : s) <= tol);
-}
