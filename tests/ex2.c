@@ -17,7 +17,9 @@ static void Spoil(PetscInt n, PetscBool zero, PetscBool tiny, PetscBool nan, Pet
 
 static PetscErrorCode BuildMatrix(const char *which, PetscInt n, PetscBool problem, Mat *A)
 {
-  PetscBool missing, rect, zero, tiny, nan, inf;
+  PetscBool   missing, rect, zero, tiny, nan, inf;
+  PetscInt    bad;
+  PetscScalar spoilt;
 
   PetscFunctionBegin;
   PetscCall(PetscStrcmp(which, "missingdiag", &missing));
@@ -46,12 +48,10 @@ static PetscErrorCode BuildMatrix(const char *which, PetscInt n, PetscBool probl
   PetscCall(MatSetSizes(*A, PETSC_DECIDE, PETSC_DECIDE, n, rect ? n + 1 : n));
   PetscCall(MatSetFromOptions(*A));
   PetscCall(MatSetUp(*A));
+  Spoil(n, zero, tiny, nan, inf, &bad, &spoilt);
   for (PetscInt r = 0; r < n; r++) {
-    PetscInt    bad;
-    PetscScalar d;
+    const PetscScalar d = r == bad ? spoilt : 2.0;
 
-    Spoil(n, zero, tiny, nan, inf, &bad, &d);
-    if (r != bad) d = 2.0;
     if (r > 0) PetscCall(MatSetValue(*A, r, r - 1, -1.0, INSERT_VALUES));
     if (!(missing && r == n / 2)) PetscCall(MatSetValue(*A, r, r, d, INSERT_VALUES));
     if (r < n - 1) PetscCall(MatSetValue(*A, r, r + 1, -1.0, INSERT_VALUES));

@@ -17,8 +17,6 @@ PetscErrorCode SFILUPlanesCreate_Device(const PetscInt dims[3], int wy, int wz, 
   PetscFunctionBegin;
   PetscCall(SFILUPlanesDestroy_Device(P));
   P->nplanes = (dims[0] - 1) + wy * (dims[1] - 1) + wz * (dims[2] - 1) + 1;
-  P->wy      = wy;
-  P->wz      = wz;
   PetscCall(PetscMalloc1(P->nplanes + 1, &P->start));
   PetscCall(PetscMalloc1(P->nplanes + 1, &tstart));
   for (PetscInt s = 0; s < P->nplanes; s++) {

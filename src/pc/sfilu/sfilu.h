@@ -38,7 +38,6 @@ PETSC_INTERN const char *const SFILUSIPVariants[];
 typedef struct {
   PetscInt     nplanes;
   PetscInt    *start; /* host, nplanes + 1 */
-  int          wy, wz;
   int         *order; /* device, start[nplanes] entries */
   int         *rec;   /* device, SIP: 4 ints per position */
   PetscScalar *pub;   /* device, SIP: 4 values per position (4 arrays of start[nplanes]); 27-point ILU(0): 16 per point */
