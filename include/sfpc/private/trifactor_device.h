@@ -142,6 +142,7 @@ PETSC_INTERN PetscErrorCode SFPCTriDeviceSetWarpsPerSM(SFPCTriDevice, PetscInt);
 PETSC_INTERN PetscErrorCode SFPCTriDeviceCreate(PetscInt, PetscInt, const PetscInt *, const PetscInt *, PetscBool, const SFPCTriOptions *, SFPCTriDevice *);
 PETSC_INTERN PetscErrorCode SFPCTriDeviceDestroy(SFPCTriDevice *);
 PETSC_INTERN PetscErrorCode SFPCTriDeviceValuesChanged(SFPCTriDevice);
+PETSC_INTERN PetscErrorCode SFPCTriDeviceValuesChangedGridFilled(SFPCTriDevice);
 PETSC_INTERN PetscErrorCode SFPCTriDeviceSolve(SFPCTriDevice, const PetscScalar *, PetscScalar *);
 PETSC_INTERN PetscErrorCode SFPCTriDeviceSweep(SFPCTriDevice, PetscBool, const PetscScalar *, PetscScalar *);
 PETSC_INTERN PetscErrorCode SFPCTriDeviceSolveTranspose(SFPCTriDevice, const PetscScalar *, PetscScalar *);

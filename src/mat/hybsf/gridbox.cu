@@ -27,27 +27,18 @@
    where U's neighbours are the lower ones and ascending columns are the terms in reverse.
 
    Coefficients: the 13 terms and the inverse pivot of a point, and the mask of the terms the pattern has,
-   gathered from the factor's CSR after each change of values (BoxFillKernel) into skewed slabs: slot
-   (w * (nx + 62) + t) * 32 + l is what lane l of tile line w needs at step t, one coalesced run a step.
+   in skewed slabs (gridbox.cuh): slot (w * (nx + 62) + t) * 32 + l is what lane l of tile line w needs at
+   step t, one coalesced run a step. The 27-point factorization stores them as it goes; other values are
+   gathered from the factor's CSR (BoxFillKernel).
 */
 #include <sfpc/private/sfpcimpl.h>
 #include <sfpc/private/sfdevice.cuh>
+#include <sfpc/private/gridbox.cuh>
 #include <petscdevice_cuda.h>
 
 namespace
 {
-#define BOX_LINES 30 /* y-lines a warp computes */
-#define BOX_TERMS 13 /* lower neighbours of a point in the box stencil */
 #define BOX_CHUNK 2  /* steps per read of other warps' results (208 registers a thread; 4 would double the coefficients held, about 110 more) */
-
-/*
-   A point's 13 coefficients, in ascending column order of the walk's numbering, and its inverse pivot: term t is
-   lower neighbour (i + di, j + dj, k + dk) with t = 3 (dj + 1) + di + 1 for dk = -1, 9 + di + 1 for dk = 0, dj = -1,
-   and 12 for (i - 1, j, k).
-*/
-struct alignas(16) BoxCoef {
-  double c[BOX_TERMS + 1];
-};
 
 struct BoxArgs {
   int nx, ny, nz, njb, n, ts; /* njb: tile lines per z-plane; ts = nx + 62: steps (slots) per tile line */
@@ -55,13 +46,6 @@ struct BoxArgs {
   const BoxCoef *__restrict__ coef;
   const unsigned short *__restrict__ mask;
 };
-
-/* Slot of point (i, j, k) of the walk's numbering. */
-__device__ __forceinline__ long long BoxSlot(int njb, int ts, int i, int j, int k)
-{
-  const int jb = j / BOX_LINES, l = j - BOX_LINES * jb + 1;
-  return (((long long)k * njb + jb) * ts + i + 2 * l) * 32 + l;
-}
 
 template <bool UP>
 __device__ __forceinline__ int BoxPoint(const BoxArgs &g, int rp)
@@ -239,53 +223,43 @@ __global__ void __launch_bounds__(32) BoxKernel(BoxArgs g, const double *b, doub
 }
 
 /*
-   Per point: its entries by term into each sweep's slabs (L at the point's slot, U at the slot of the
-   reversed point, whose lower neighbours U's are), the masks of the terms present, the inverse pivot.
-   The row's columns are merged with the neighbours inside the grid in ascending order (L: terms 0 .. 12,
-   U: the mirrored ones, 12 .. 0), every term by a constant index so that the coefficients stay in registers
+   Per point: its row of the factor into each sweep's slabs (BoxStore()), for a factor whose values did not come
+   from the 27-point factorization (which stores them itself). The row's columns are merged with the box slots
+   inside the grid in ascending order, every slot by a constant index so that the coefficients stay in registers
    (a term index computed per entry put them in local memory, and the division per column cost too: the
    refactorization at 256^3 took 21 ms more than the hyb layout's, H100). SFPCGridFindOutside_Device() put
    every column in the box, and distinct points have distinct columns, so every entry finds its term.
 */
-__global__ void BoxFillKernel(int n, int nx, int ny, int nz, const int *__restrict__ ai, const int *__restrict__ aj, const int *__restrict__ ad, const double *__restrict__ a, BoxCoef *lower, unsigned short *lmask, BoxCoef *upper, unsigned short *umask)
+__global__ void BoxFillKernel(int n, const int *__restrict__ ai, const int *__restrict__ aj, const int *__restrict__ ad, const double *__restrict__ a, BoxSlabs S)
 {
   const int r = blockIdx.x * blockDim.x + threadIdx.x;
   if (r >= n) return;
-  const int i = r % nx, j = (r / nx) % ny, k = r / (nx * ny), njb = (ny + BOX_LINES - 1) / BOX_LINES, ts = nx + 2 * BOX_LINES + 2;
-  const int at[3] = {i, j, k}, dims[3] = {nx, ny, nz};
-  BoxCoef   lo = {}, up = {};
-  unsigned  ml = 0, mu = 0;
-  int       e = ai[r];
-  const int end = ai[r + 1];
+  const int nx = S.nx, ny = S.ny, i = r % nx, j = (r / nx) % ny, k = r / (nx * ny);
+  const int at[3] = {i, j, k}, dims[3] = {nx, ny, S.nz};
+  double    v[27] = {};
+  unsigned  own   = 1u << 13;
+  int       e     = ai[r];
+  const int end   = ai[r + 1];
 
 #pragma unroll
-  for (int t = 0; t < BOX_TERMS; t++) { /* lower neighbour t (BoxCoef) */
-    const int d[3] = {t < 9 ? t % 3 - 1 : t < 12 ? t - 10 : -1, t < 9 ? t / 3 - 1 : t < 12 ? -1 : 0, t < 9 ? -1 : 0};
+  for (int t = 0; t < BOX_TERMS; t++) { /* lower neighbour t, box slot t */
+    const int d[3] = {t % 3 - 1, t / 3 % 3 - 1, t / 9 - 1};
     const int c    = r + d[0] + nx * (d[1] + ny * d[2]);
     bool      in   = true;
     for (int q = 0; q < 3; q++) in = in && at[q] + d[q] >= 0 && at[q] + d[q] < dims[q];
-    if (in && e < end && aj[e] == c) lo.c[t] = a[e++], ml |= 1u << t;
+    if (in && e < end && aj[e] == c) v[t] = a[e++], own |= 1u << t;
   }
   if (e < end && aj[e] == r) e++;
 #pragma unroll
-  for (int t = BOX_TERMS - 1; t >= 0; t--) { /* upper neighbour: the mirror of lower neighbour t */
-    const int d[3] = {t < 9 ? 1 - t % 3 : t < 12 ? 10 - t : 1, t < 9 ? 1 - t / 3 : t < 12 ? 1 : 0, t < 9 ? 1 : 0};
+  for (int t = BOX_TERMS + 1; t < 27; t++) { /* upper neighbour, box slot t */
+    const int d[3] = {t % 3 - 1, t / 3 % 3 - 1, t / 9 - 1};
     const int c    = r + d[0] + nx * (d[1] + ny * d[2]);
     bool      in   = true;
     for (int q = 0; q < 3; q++) in = in && at[q] + d[q] >= 0 && at[q] + d[q] < dims[q];
-    if (in && e < end && aj[e] == c) up.c[t] = a[e++], mu |= 1u << t;
+    if (in && e < end && aj[e] == c) v[t] = a[e++], own |= 1u << t;
   }
-  lo.c[BOX_TERMS] = up.c[BOX_TERMS] = a[ad[r]];
-  if (lower) {
-    const long long s = BoxSlot(njb, ts, i, j, k);
-    lower[s]          = lo;
-    lmask[s]          = (unsigned short)ml;
-  }
-  if (upper) {
-    const long long s = BoxSlot(njb, ts, nx - 1 - i, ny - 1 - j, nz - 1 - k);
-    upper[s]          = up;
-    umask[s]          = (unsigned short)mu;
-  }
+  v[BOX_TERMS] = a[ad[r]];
+  BoxStore(S, i, j, k, v, own);
 }
 } // namespace
 
@@ -316,7 +290,7 @@ PetscErrorCode SFPCGridBoxFill_Device(SFPCTriDevice T, cudaStream_t stream)
   const int tpb = 256;
 
   PetscFunctionBegin;
-  BoxFillKernel<<<(int)((T->n + tpb - 1) / tpb), tpb, 0, stream>>>((int)T->n, T->grid.nx, T->grid.ny, T->grid.nz, T->i, T->j, T->diag, T->a, (BoxCoef *)T->lower.gcoef, (unsigned short *)T->lower.gmask, (BoxCoef *)T->upper.gcoef, (unsigned short *)T->upper.gmask);
+  BoxFillKernel<<<(int)((T->n + tpb - 1) / tpb), tpb, 0, stream>>>((int)T->n, T->i, T->j, T->diag, T->a, SFPCGridBoxSlabs(T));
   PetscCallCUDA(cudaGetLastError());
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -337,6 +311,7 @@ int SFPCGridBoxWarps(SFPCTriDevice T, const SFPCSchedule *S)
 PetscErrorCode SFPCGridBoxSweep_Device(SFPCTriDevice T, PetscBool lower, const PetscScalar *b, PetscScalar *x, PetscScalar *reset, cudaStream_t stream)
 {
   const SFPCSchedule *S = lower ? &T->lower : &T->upper;
+  const BoxSlabs      slabs = SFPCGridBoxSlabs(T);
   BoxArgs             g;
   int                 warps;
   unsigned long long  base;
@@ -345,9 +320,9 @@ PetscErrorCode SFPCGridBoxSweep_Device(SFPCTriDevice T, PetscBool lower, const P
   g.nx     = T->grid.nx;
   g.ny     = T->grid.ny;
   g.nz     = T->grid.nz;
-  g.njb    = (T->grid.ny + BOX_LINES - 1) / BOX_LINES;
+  g.njb    = slabs.njb;
   g.n      = (int)T->n;
-  g.ts     = T->grid.nx + 2 * BOX_LINES + 2;
+  g.ts     = slabs.ts;
   g.ntasks = SFPCGridBoxTasks(T);
   g.coef   = (const BoxCoef *)S->gcoef;
   g.mask   = (const unsigned short *)S->gmask;

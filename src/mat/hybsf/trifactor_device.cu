@@ -251,13 +251,28 @@ PetscErrorCode SFPCTriDeviceCreate(PetscInt n, PetscInt nnz, const PetscInt *ai,
 }
 
 /* After the caller changed T->a: refreshes what the sweeps copied from it. */
-PetscErrorCode SFPCTriDeviceValuesChanged(SFPCTriDevice T)
+static PetscErrorCode ValuesChanged(SFPCTriDevice T, PetscBool gridfilled)
 {
   PetscFunctionBegin;
   T->transpose_stale = PETSC_TRUE;
   if (T->lower.layout == SFPC_LAYOUT_HYB) PetscCall(SFPCScheduleFillSlabs(T, PETSC_TRUE, &T->lower));
   if (T->upper.layout == SFPC_LAYOUT_HYB) PetscCall(SFPCScheduleFillSlabs(T, PETSC_FALSE, &T->upper));
-  PetscCall(SFPCGridFill_Device(T));
+  if (!gridfilled) PetscCall(SFPCGridFill_Device(T));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SFPCTriDeviceValuesChanged(SFPCTriDevice T)
+{
+  PetscFunctionBegin;
+  PetscCall(ValuesChanged(T, PETSC_FALSE));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The same, after a writer of T->a that stored the grid layout's slabs too (the 27-point factorization). */
+PetscErrorCode SFPCTriDeviceValuesChangedGridFilled(SFPCTriDevice T)
+{
+  PetscFunctionBegin;
+  PetscCall(ValuesChanged(T, PETSC_TRUE));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

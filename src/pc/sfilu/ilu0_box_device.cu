@@ -22,19 +22,25 @@
    rounded twice. Each entry sees its updates in the order of o, as on the host: the factor is bitwise the host's.
 */
 #include <sfpc/private/sfdevice.cuh>
+#include <sfpc/private/gridbox.cuh>
 #include <petscdevice_cuda.h>
 #include "sfilu.h"
 #include "planes.cuh"
 #include "sippoint.h"
 
-/* warps per SM unless -pc_sfilu_warps_per_sm says otherwise */
-#define SFILU_BOX_WARPS_PER_SM 4
+/*
+   Warps per SM unless -pc_sfilu_warps_per_sm says otherwise: enough for about 3.5 planes in flight, from 4 to 8
+   (H100, refactorization ms at 128^3, 73 tasks a plane: 8.67 / 8.65 / 9.99 with 2 / 4 / 8 warps; at 256^3, 293 tasks
+   a plane: 39.98 / 35.30 / 34.91 / 40.36 with 4 / 6 / 8 / 12; more planes polled at once flood L2).
+*/
+#define SFILU_BOX_PLANES_IN_FLIGHT 3.5
+#define SFILU_BOX_WARPS_MIN        4
+#define SFILU_BOX_WARPS_MAX        8
 
 namespace
 {
 #define BOX_SLOTS 27
 #define BOX_DIAG  13
-#define BOX_NB    13 /* lower neighbours */
 #define BOX_REC   16 /* values of a point's published record: 1 / u_rr, U by slot 14 .. 26, 2 unused (128 bytes) */
 
 __host__ __device__ constexpr int SlotDx(int t)
@@ -66,10 +72,10 @@ struct BoxArgs {
   const double *__restrict__ A;  /* the matrix's values, in the factor's pattern */
   double   *a;                   /* the factor */
   double   *pub;                 /* per point BOX_REC values: its inverse pivot and its U entries by slot, the sentinel until written */
-  int       nx, ny;
   double    shift, zeropivot;
   int       positive;
   int      *found; /* T->report: lowest failed pivot row, lowest row with an Inf/NaN entry */
+  BoxSlabs  slabs; /* the sweeps' copy of the factor */
 };
 
 __device__ __forceinline__ int Rank(unsigned mask, int t)
@@ -94,7 +100,7 @@ struct Neighbour {
 
 /* The values of lower neighbour o a point uses, as bits: f = 0 the inverse pivot, f = u - 13 its U entry u. */
 struct NbValues {
-  unsigned long long v[BOX_NB + 1];
+  unsigned long long v[BOX_TERMS + 1];
 };
 
 /* The values of neighbour o (slots nbm) the point (slots own) uses: the neighbour is in the row, and for an U entry u both rows have its column (slot o + u - 13 of the point). */
@@ -108,7 +114,7 @@ template <int O>
 __device__ __forceinline__ void Load(const Neighbour &nb, NbValues &b, bool again)
 {
 #pragma unroll
-  for (int f = 0; f <= BOX_NB; f++)
+  for (int f = 0; f <= BOX_TERMS; f++)
     if ((BoxUses(O) >> f & 1u) && (nb.use >> f & 1u) && (!again || b.v[f] == SFPC_SENTINEL)) b.v[f] = sfpc::LoadBits(nb.rec, f);
 }
 
@@ -118,7 +124,7 @@ __device__ __forceinline__ bool Pending(const Neighbour &nb, const NbValues &b)
 {
   bool pending = false;
 #pragma unroll
-  for (int f = 0; f <= BOX_NB; f++) pending |= (BoxUses(O) >> f & 1u) && (nb.use >> f & 1u) && b.v[f] == SFPC_SENTINEL;
+  for (int f = 0; f <= BOX_TERMS; f++) pending |= (BoxUses(O) >> f & 1u) && (nb.use >> f & 1u) && b.v[f] == SFPC_SENTINEL;
   return pending;
 }
 
@@ -130,7 +136,7 @@ __device__ __forceinline__ void Eliminate(const Neighbour &nb, const NbValues &b
   const double l = __dmul_rn(v[O], __longlong_as_double((long long)b.v[0]));
   v[O]           = l;
 #pragma unroll
-  for (int f = 1; f <= BOX_NB; f++)
+  for (int f = 1; f <= BOX_TERMS; f++)
     if ((BoxUses(O) >> f & 1u) && (nb.use >> f & 1u)) v[O + f] = __dsub_rn(v[O + f], __dmul_rn(l, __longlong_as_double((long long)b.v[f]))); /* slot O + u - 13 */
 }
 
@@ -143,7 +149,7 @@ __device__ __forceinline__ void Eliminate(const Neighbour &nb, const NbValues &b
 */
 template <int O>
 struct Elimination {
-  static __device__ __forceinline__ void Run(const Neighbour nb[BOX_NB], NbValues &b, double v[BOX_SLOTS])
+  static __device__ __forceinline__ void Run(const Neighbour nb[BOX_TERMS], NbValues &b, double v[BOX_SLOTS])
   {
     Load<O>(nb[O], b, false);
     while (__any_sync(0xffffffffu, Pending<O>(nb[O], b))) {
@@ -155,7 +161,7 @@ struct Elimination {
   }
 };
 template <>
-struct Elimination<BOX_NB> {
+struct Elimination<BOX_TERMS> {
   static __device__ __forceinline__ void Run(const Neighbour *, NbValues &, double *) { }
 };
 
@@ -164,12 +170,12 @@ __device__ __forceinline__ void FactorPoint(const BoxArgs &g, int r)
 {
   const int2     me  = r >= 0 ? g.info[r] : make_int2(0, 0);
   const unsigned own = (unsigned)me.y; /* none on a padding lane: it loads and waits for nothing */
-  Neighbour      nb[BOX_NB];
+  Neighbour      nb[BOX_TERMS];
   double         v[BOX_SLOTS], rowsum = 0;
 
 #pragma unroll
-  for (int o = 0; o < BOX_NB; o++) {
-    const int c = r + SlotDx(o) + g.nx * (SlotDy(o) + g.ny * SlotDz(o));
+  for (int o = 0; o < BOX_TERMS; o++) {
+    const int c = r + SlotDx(o) + g.slabs.nx * (SlotDy(o) + g.slabs.ny * SlotDz(o));
     nb[o].rec   = g.pub + (size_t)BOX_REC * c;
     nb[o].use   = NeighbourUses(o, own, (own >> o & 1u) ? (unsigned)g.info[c].y : 0u);
   }
@@ -197,6 +203,7 @@ __device__ __forceinline__ void FactorPoint(const BoxArgs &g, int r)
       g.a[me.x + Rank(own, t)] = v[t];
       if (t >= BOX_DIAG) sfpc::PublishValue(g.pub + (size_t)BOX_REC * r, t - BOX_DIAG, v[t]);
     }
+  BoxStore(g.slabs, r % g.slabs.nx, r / g.slabs.nx % g.slabs.ny, r / (g.slabs.nx * g.slabs.ny), v, own);
 }
 
 __global__ void __launch_bounds__(32 * SFPC_WARPS_PER_BLOCK, 1) BoxILU0Kernel(BoxArgs g, long long ntasks, unsigned long long *counter, unsigned long long base)
@@ -249,7 +256,14 @@ PetscErrorCode SFILUBoxPlanesCreate_Device(SFPCTriDevice T, SFILUPlanes *P)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* ILU(0) of A + shift I (A's device values in the factor's pattern) into T->a, over the planes P of T's 27-point grid. */
+static int BoxWarpsPerSM(SFPCTriDevice T, const SFILUPlanes *P)
+{
+  const double per_plane = (double)P->start[P->nplanes] / 32.0 / (double)PetscMax(P->nplanes, 1);
+
+  return (int)PetscMin(SFILU_BOX_WARPS_MAX, PetscMax(SFILU_BOX_WARPS_MIN, PetscCeilReal(SFILU_BOX_PLANES_IN_FLIGHT * per_plane / T->sms)));
+}
+
+/* ILU(0) of A + shift I (A's device values in the factor's pattern) into T->a and the sweeps' slabs, over the planes P of T's 27-point grid. */
 PetscErrorCode SFILUFactorBox_Device(SFPCTriDevice T, const SFILUPlanes *P, const PetscScalar *A, PetscReal shift, PetscReal zeropivot, PetscBool positive, SFILUResult *res)
 {
   const PetscInt     ntasks = P->start[P->nplanes] / 32;
@@ -263,10 +277,10 @@ PetscErrorCode SFILUFactorBox_Device(SFPCTriDevice T, const SFILUPlanes *P, cons
   if (!T->n) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscGetCurrentCUDAStream(&stream));
   g.order = P->order, g.info = (const int2 *)P->info, g.A = A, g.a = T->a, g.pub = P->pub, g.found = T->report;
-  g.nx = (int)T->grid.nx, g.ny = (int)T->grid.ny;
+  g.slabs = SFPCGridBoxSlabs(T);
   g.shift = (double)shift, g.zeropivot = (double)zeropivot, g.positive = (int)positive;
   PetscCall(PetscLogGpuTimeBegin());
-  PetscCall(SFPCTriDeviceTakeTickets(T, ntasks, T->opt.warps_per_sm == PETSC_DECIDE ? T->sms * SFILU_BOX_WARPS_PER_SM : T->lower.factor_resident, &blocks, &base));
+  PetscCall(SFPCTriDeviceTakeTickets(T, ntasks, T->opt.warps_per_sm == PETSC_DECIDE ? T->sms * BoxWarpsPerSM(T, P) : T->lower.factor_resident, &blocks, &base));
   PetscCall(SFPCFillSentinel(BOX_REC * T->n, P->pub)); /* every value waits to be published */
   BoxILU0Kernel<<<blocks, 32 * SFPC_WARPS_PER_BLOCK, 0, stream>>>(g, ntasks, T->counter, base);
   PetscCallCUDA(cudaGetLastError());
