@@ -13,7 +13,8 @@
    bytes (pub, the sentinel of sfdevice.cuh until written, filled before the launch; a record's values sit at
    constant offsets from one address, where reading them from the factor's CSR row took a register per value:
    the first version spilled); a point reads each value it needs with a relaxed load, again while it is the
-   sentinel. No flags, no fences. The factor's CSR row is written as well, for the sweeps' gather.
+   sentinel. No flags, no fences. A finished point's row goes to the factor's CSR values (for the transposed
+   factor, conversions and views) and into the grid layout's slabs (BoxStore()), so the sweeps need no gather.
 
    Arithmetic: the host's IKJ elimination (SFILUFactorNumeric_Host()) operation for operation. Slots are the
    box's offsets in column order, t = 9 (dz + 1) + 3 (dy + 1) + dx + 1 (0 .. 12 lower, 13 the diagonal, 14 .. 26
