@@ -27,13 +27,13 @@
    where U's neighbours are the lower ones and ascending columns are the terms in reverse.
 
    Coefficients: the 13 terms and the inverse pivot of a point, and the mask of the terms the pattern has,
-   in skewed slabs (gridbox.cuh): slot (w * (nx + 62) + t) * 32 + l is what lane l of tile line w needs at
+   in skewed slabs (gridslabs.cuh): slot (w * (nx + 62) + t) * 32 + l is what lane l of tile line w needs at
    step t, one coalesced run a step. The 27-point factorization stores them as it goes; other values are
    gathered from the factor's CSR (BoxFillKernel).
 */
 #include <sfpc/private/sfpcimpl.h>
 #include <sfpc/private/sfdevice.cuh>
-#include <sfpc/private/gridbox.cuh>
+#include <sfpc/private/gridslabs.cuh>
 #include <petscdevice_cuda.h>
 
 namespace

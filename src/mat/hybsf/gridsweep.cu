@@ -31,8 +31,9 @@
    a natural-order array costs 32 cache lines: few warps are busy at a time, and their load/store
    units, not bandwidth, bound them (the first version, everything in natural order: 0.93 ms for the
    L+U apply at 128^3 on an H100, about 200 ns a step). Hence:
-   - coefficients {c_x, c_y, c_z, 1/pivot} and the mask of present entries are gathered from the
-     factor's CSR after each change of values (GridFillKernel) into "skewed slabs": slot
+   - coefficients {c_x, c_y, c_z, 1/pivot} and the mask of present entries sit in "skewed slabs"
+     (gridslabs.cuh; stored by the hyperplane factorizations, else gathered from the factor's CSR by
+     GridFillKernel after each change of values): slot
      (w * (nx + 31) + t) * 32 + l holds what lane l of tile line w needs at step t, so a step's are
      one coalesced run; the next chunk's are prefetched into L2 and loaded a chunk ahead;
    - the other sweep's vector is reset to the sentinel once the warp's line is done, with stores
@@ -42,15 +43,11 @@
 */
 #include <sfpc/private/sfpcimpl.h>
 #include <sfpc/private/sfdevice.cuh>
+#include <sfpc/private/gridslabs.cuh>
 #include <petscdevice_cuda.h>
 
 namespace
 {
-/* A point's coefficients for one sweep: its -x, -y, -z (L) or +x, +y, +z (U) entries and the inverse pivot; 32 bytes, loaded at once. */
-struct alignas(32) GridCoef {
-  double x, y, z, w;
-};
-
 struct GridArgs {
   int nx, ny, nz, njb, n, ts; /* ts = nx + 31: steps (slots) per tile line */
   long long ntasks;
@@ -76,12 +73,6 @@ struct GridResidual {
   double *part; /* per tile: the sum of |r_i| (norm 1) or r_i^2 (norm 2) over its points */
   int     epoch, norm, lead;
 };
-
-/* Slot of point (i, j, k) of the walk's numbering in the skewed slabs. */
-__device__ __forceinline__ long long Slot(int njb, int ts, int i, int j, int k)
-{
-  return (((long long)k * njb + (j >> 5)) * ts + i + (j & 31)) * 32 + (j & 31);
-}
 
 /* Point r' of the walk, in the factor's numbering. */
 template <bool UP>
@@ -419,12 +410,11 @@ __global__ void GridOutsideKernel(int n, int nx, int ny, const int *__restrict__
    not by stride alone: where a side has length 1 two strides coincide (nx = 1: x and y neighbours are
    both 1 away).
 */
-__global__ void GridFillKernel(int n, int nx, int ny, int nz, const int *__restrict__ ai, const int *__restrict__ aj, const int *__restrict__ ad, const double *__restrict__ a, GridCoef *lower, unsigned char *lmask, GridCoef *upper, unsigned char *umask)
+__global__ void GridFillKernel(int n, const int *__restrict__ ai, const int *__restrict__ aj, const int *__restrict__ ad, const double *__restrict__ a, GridSlabs S)
 {
   const int r = blockIdx.x * blockDim.x + threadIdx.x;
   if (r >= n) return;
-  const int at[3] = {r % nx, (r / nx) % ny, r / (nx * ny)}, dims[3] = {nx, ny, nz}, stride[3] = {1, nx, nx * ny};
-  const int njb = (ny + 31) / 32, ts = nx + 31;
+  const int at[3] = {r % S.nx, (r / S.nx) % S.ny, r / (S.nx * S.ny)}, dims[3] = {S.nx, S.ny, S.nz}, stride[3] = {1, S.nx, S.nx * S.ny};
   double    lo[3] = {0, 0, 0}, up[3] = {0, 0, 0};
   unsigned  ml = 0, mu = 0;
 
@@ -435,16 +425,7 @@ __global__ void GridFillKernel(int n, int nx, int ny, int nz, const int *__restr
       if (at[d] < dims[d] - 1 && c == r + stride[d]) mu |= 1u << d, up[d] = a[q];
     }
   }
-  if (lower) {
-    const long long s = Slot(njb, ts, at[0], at[1], at[2]);
-    lower[s]          = GridCoef{lo[0], lo[1], lo[2], a[ad[r]]};
-    lmask[s]          = (unsigned char)ml;
-  }
-  if (upper) {
-    const long long s = Slot(njb, ts, nx - 1 - at[0], ny - 1 - at[1], nz - 1 - at[2]);
-    upper[s]          = GridCoef{up[0], up[1], up[2], a[ad[r]]};
-    umask[s]          = (unsigned char)mu;
-  }
+  GridStore(S, at[0], at[1], at[2], lo, up, a[ad[r]], ml, mu);
 }
 
 template <bool UP, bool UNIT, int C, bool RES>
@@ -577,7 +558,7 @@ PetscErrorCode SFPCGridFill_Device(SFPCTriDevice T)
     PetscCall(SFPCGridBoxFill_Device(T, stream));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  GridFillKernel<<<(int)((T->n + tpb - 1) / tpb), tpb, 0, stream>>>((int)T->n, T->grid.nx, T->grid.ny, T->grid.nz, T->i, T->j, T->diag, T->a, (GridCoef *)T->lower.gcoef, T->lower.gmask, (GridCoef *)T->upper.gcoef, T->upper.gmask);
+  GridFillKernel<<<(int)((T->n + tpb - 1) / tpb), tpb, 0, stream>>>((int)T->n, T->i, T->j, T->diag, T->a, SFPCGridSlabs(T));
   PetscCallCUDA(cudaGetLastError());
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -14,7 +14,7 @@
    constant offsets from one address, where reading them from the factor's CSR row took a register per value:
    the first version spilled); a point reads each value it needs with a relaxed load, again while it is the
    sentinel. No flags, no fences. A finished point's row goes to the factor's CSR values (for the transposed
-   factor, conversions and views) and into the grid layout's slabs (BoxStore()), so the sweeps need no gather.
+   factor, conversions and views) and into the grid layout's slabs (BoxStore(), gridslabs.cuh), so the sweeps need no gather.
 
    Arithmetic: the host's IKJ elimination (SFILUFactorNumeric_Host()) operation for operation. Slots are the
    box's offsets in column order, t = 9 (dz + 1) + 3 (dy + 1) + dx + 1 (0 .. 12 lower, 13 the diagonal, 14 .. 26
@@ -23,7 +23,7 @@
    rounded twice. Each entry sees its updates in the order of o, as on the host: the factor is bitwise the host's.
 */
 #include <sfpc/private/sfdevice.cuh>
-#include <sfpc/private/gridbox.cuh>
+#include <sfpc/private/gridslabs.cuh>
 #include <petscdevice_cuda.h>
 #include "sfilu.h"
 #include "planes.cuh"

@@ -89,17 +89,16 @@ PetscErrorCode SFILUGetValues_Device(SFILU *s, Mat A, const PetscScalar **aa)
 PetscErrorCode SFILUAttempt_Device(SFILU *s, const PetscScalar *aa, PetscReal shift, PetscBool positive, SFILUResult *res)
 {
   PetscFunctionBegin;
-  if (s->sip) PetscCall(SFILUFactorSIP_Device(s->T, &s->planes, aa, s->sip_alpha, s->sip_variant, shift, s->zeropivot, positive, res));
-  else if (SFILUHyperplaneILU0_Device(s) && s->T->grid.box) {
-    PetscCall(SFILUFactorBox_Device(s->T, &s->planes, aa, shift, s->zeropivot, positive, res));
-    PetscCall(SFPCTriDeviceValuesChangedGridFilled(s->T)); /* it stored the sweeps' slabs */
-    PetscFunctionReturn(PETSC_SUCCESS);
-  } else if (SFILUHyperplaneILU0_Device(s)) PetscCall(SFILUFactorSIP_Device(s->T, &s->planes, aa, 0.0, SFILU_SIP_SYNCFREE, shift, s->zeropivot, positive, res));
-  else {
+  if (!s->sip && !SFILUHyperplaneILU0_Device(s)) {
     if (SFILUFactorMatchUsesMap(s->factor_match) && !s->map.lstart) PetscCall(SFILUMatchMapCreate_Device(s->T, &s->map));
     PetscCall(SFILUFactorNumeric_Device(s->T, &s->map, aa, shift, s->zeropivot, positive, s->factor_match, res));
+    PetscCall(SFPCTriDeviceValuesChanged(s->T));
+    PetscFunctionReturn(PETSC_SUCCESS);
   }
-  PetscCall(SFPCTriDeviceValuesChanged(s->T));
+  if (s->sip) PetscCall(SFILUFactorSIP_Device(s->T, &s->planes, aa, s->sip_alpha, s->sip_variant, shift, s->zeropivot, positive, res));
+  else if (s->T->grid.box) PetscCall(SFILUFactorBox_Device(s->T, &s->planes, aa, shift, s->zeropivot, positive, res));
+  else PetscCall(SFILUFactorSIP_Device(s->T, &s->planes, aa, 0.0, SFILU_SIP_SYNCFREE, shift, s->zeropivot, positive, res));
+  PetscCall(SFPCTriDeviceValuesChangedGridFilled(s->T)); /* the hyperplane kernels store the grid sweeps' slabs themselves */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

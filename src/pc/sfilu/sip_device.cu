@@ -29,6 +29,7 @@
    chain, as the engine's solves.
 */
 #include <sfpc/private/sfdevice.cuh>
+#include <sfpc/private/gridslabs.cuh>
 #include <petscdevice_cuda.h>
 #include "sfilu.h"
 #include "sippoint.h"
@@ -60,6 +61,7 @@ struct SIPArgs {
   int       positive;
   int      *found; /* T->report: lowest failed pivot row, lowest row with an Inf/NaN entry */
   int       paired; /* A and the factor are 16-byte aligned: interior rows move as pairs (RowPairs()) */
+  GridSlabs slabs;  /* the grid sweeps' copy of the factor (none on other layouts) */
 };
 
 /* Row slots in column order: -z, -y, -x, diagonal, +x, +y, +z; bit t set when slot t exists. */
@@ -182,6 +184,12 @@ __device__ __forceinline__ void FactorPoint(const SIPArgs &g, long long p, int4 
     }
     g.a[rc.x] = piv;
   }
+  {
+    const int    r     = g.order[p];
+    const double lo[3] = {(lower & 1u) ? L[0] : 0.0, (lower & 2u) ? L[1] : 0.0, (lower & 4u) ? L[2] : 0.0};
+    const double up[3] = {(slots & 16u) ? U[0] : 0.0, (slots & 32u) ? U[1] : 0.0, (slots & 64u) ? U[2] : 0.0};
+    GridStore(g.slabs, r % g.slabs.nx, r / g.slabs.nx % g.slabs.ny, r / (g.slabs.nx * g.slabs.ny), lo, up, piv, lower, SIP_UPPER(bits));
+  }
   sfpc::PublishValue(g.pub, (int)p, piv); /* relaxed stores: each value is its own readiness (a NaN that matches the sentinel is published as another NaN) */
 #pragma unroll
   for (int e = 0; e < 3; e++) sfpc::PublishValue(g.pub + (1 + e) * g.npos, (int)p, U[e]);
@@ -294,7 +302,7 @@ PetscErrorCode SFILUSIPPlanesCreate_Device(SFPCTriDevice T, const PetscInt dims[
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* SIP factorization of A + shift I (A's device values in the factor's pattern) into T->a, over the planes P of the grid dims. */
+/* SIP factorization of A + shift I (A's device values in the factor's pattern) into T->a (and the grid sweeps' slabs, on that layout), over the planes P of the grid dims. */
 PetscErrorCode SFILUFactorSIP_Device(SFPCTriDevice T, const SFILUPlanes *P, const PetscScalar *A, PetscReal alpha, SFILUSIPVariant variant, PetscReal shift, PetscReal zeropivot, PetscBool positive, SFILUResult *res)
 {
   cudaStream_t stream;
@@ -306,6 +314,7 @@ PetscErrorCode SFILUFactorSIP_Device(SFPCTriDevice T, const SFILUPlanes *P, cons
   PetscCall(PetscGetCurrentCUDAStream(&stream));
   g.rec = (const int4 *)P->rec, g.order = P->order, g.A = A, g.a = T->a, g.pub = P->pub, g.npos = P->start[P->nplanes], g.found = T->report;
   g.paired = !((uintptr_t)A % 16) && !((uintptr_t)T->a % 16);
+  g.slabs  = SFPCGridSlabs(T);
   g.alpha = (double)alpha, g.shift = (double)shift, g.zeropivot = (double)zeropivot, g.positive = (int)positive;
   PetscCall(PetscLogGpuTimeBegin());
   if (variant == SFILU_SIP_SYNCFREE) {

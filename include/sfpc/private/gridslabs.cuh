@@ -1,0 +1,133 @@
+/*
+   The grid layout's slabs, where each sweep finds a point's coefficients: a tile line's lanes read a step's
+   in one coalesced run (src/mat/hybsf/gridsweep.cu has the 7-point sweeps, gridbox.cu the 27-point ones).
+   Two kinds of kernels write them: the gathers from the factor's CSR after a change of values (GridFillKernel,
+   BoxFillKernel) and the hyperplane factorizations (src/pc/sfilu/sip_device.cu for SIP and the 7-point ILU(0),
+   ilu0_box_device.cu for the 27-point one), which store each point's row as they finish it, so that a
+   refactorization does not read the factor back.
+*/
+#pragma once
+
+#include <sfpc/private/trifactor_device.h>
+
+/* 7-point: a point's -x, -y, -z (L) or +x, +y, +z (U) coefficients and its inverse pivot; 32 bytes, loaded at once. */
+struct alignas(32) GridCoef {
+  double x, y, z, w;
+};
+
+/* Both 7-point sweeps' slabs (NULL for a sweep not on the grid layout) and the geometry that places a point in them. */
+struct GridSlabs {
+  GridCoef      *lower, *upper;
+  unsigned char *lmask, *umask;
+  int            nx, ny, nz;
+  int            njb, ts; /* tile lines (32 y-lines) per z-plane; nx + 31: steps (slots) per tile line */
+};
+
+static inline GridSlabs SFPCGridSlabs(SFPCTriDevice T)
+{
+  GridSlabs S;
+  S.lower = T->lower.layout == SFPC_LAYOUT_GRID && !T->grid.box ? (GridCoef *)T->lower.gcoef : NULL;
+  S.upper = T->upper.layout == SFPC_LAYOUT_GRID && !T->grid.box ? (GridCoef *)T->upper.gcoef : NULL;
+  S.lmask = S.lower ? T->lower.gmask : NULL;
+  S.umask = S.upper ? T->upper.gmask : NULL;
+  S.nx = T->grid.nx, S.ny = T->grid.ny, S.nz = T->grid.nz;
+  S.njb = (S.ny + 31) / 32;
+  S.ts  = S.nx + 31;
+  return S;
+}
+
+/* 7-point: slot of point (i, j, k) of a sweep's numbering: step i + l of lane l = j % 32 of tile line (k, j / 32). */
+__device__ __forceinline__ long long GridSlot(int njb, int ts, int i, int j, int k)
+{
+  return (((long long)k * njb + (j >> 5)) * ts + i + (j & 31)) * 32 + (j & 31);
+}
+
+/*
+   7-point: point (i, j, k)'s row into both sweeps' slabs: lo and up by direction (x, y, z; 0 where absent), the
+   inverse pivot, and the masks of the entries present (bit d: direction d). L at the point's slot, U at the
+   reversed point's, whose lower neighbours U's are.
+*/
+__device__ __forceinline__ void GridStore(const GridSlabs &S, int i, int j, int k, const double lo[3], const double up[3], double dinv, unsigned ml, unsigned mu)
+{
+  if (S.lower) {
+    const long long s = GridSlot(S.njb, S.ts, i, j, k);
+    S.lower[s]        = GridCoef{lo[0], lo[1], lo[2], dinv};
+    S.lmask[s]        = (unsigned char)ml;
+  }
+  if (S.upper) {
+    const long long s = GridSlot(S.njb, S.ts, S.nx - 1 - i, S.ny - 1 - j, S.nz - 1 - k);
+    S.upper[s]        = GridCoef{up[0], up[1], up[2], dinv};
+    S.umask[s]        = (unsigned char)mu;
+  }
+}
+
+#define BOX_LINES 30 /* y-lines a sweep's warp computes */
+#define BOX_TERMS 13 /* lower neighbours of a point in the box stencil */
+
+/*
+   A point's 13 coefficients, in ascending column order of the walk's numbering, and its inverse pivot: term t is
+   lower neighbour (i + di, j + dj, k + dk) with t = 3 (dj + 1) + di + 1 for dk = -1, 9 + di + 1 for dk = 0, dj = -1,
+   and 12 for (i - 1, j, k). That is the neighbour's box slot 9 (dk + 1) + 3 (dj + 1) + di + 1, the numbering the
+   factorization uses; U's term t, in the reversed numbering, is the mirrored neighbour, box slot 26 - t.
+*/
+struct alignas(16) BoxCoef {
+  double c[BOX_TERMS + 1];
+};
+
+/* Both 27-point sweeps' slabs (NULL for a sweep not on the grid layout) and the geometry that places a point in them. */
+struct BoxSlabs {
+  BoxCoef        *lower, *upper;
+  unsigned short *lmask, *umask;
+  int             nx, ny, nz;
+  int             njb, ts; /* tile lines per z-plane; nx + 2 BOX_LINES + 2: steps (slots) per tile line */
+};
+
+static inline BoxSlabs SFPCGridBoxSlabs(SFPCTriDevice T)
+{
+  BoxSlabs S;
+  S.lower = T->lower.layout == SFPC_LAYOUT_GRID && T->grid.box ? (BoxCoef *)T->lower.gcoef : NULL;
+  S.upper = T->upper.layout == SFPC_LAYOUT_GRID && T->grid.box ? (BoxCoef *)T->upper.gcoef : NULL;
+  S.lmask = S.lower ? (unsigned short *)T->lower.gmask : NULL;
+  S.umask = S.upper ? (unsigned short *)T->upper.gmask : NULL;
+  S.nx = T->grid.nx, S.ny = T->grid.ny, S.nz = T->grid.nz;
+  S.njb = (S.ny + BOX_LINES - 1) / BOX_LINES;
+  S.ts  = S.nx + 2 * BOX_LINES + 2;
+  return S;
+}
+
+/* 27-point: slot of point (i, j, k) of a sweep's numbering: step i + 2l of lane l = j % 30 + 1 of tile line (k, j / 30), 32 lanes a step. */
+__device__ __forceinline__ long long BoxSlot(int njb, int ts, int i, int j, int k)
+{
+  const int jb = j / BOX_LINES, l = j - BOX_LINES * jb + 1;
+  return (((long long)k * njb + jb) * ts + i + 2 * l) * 32 + l;
+}
+
+/*
+   Point (i, j, k)'s row of the factor into both sweeps' slabs: v by box slot (0 where the row lacks the slot,
+   the inverse pivot in slot 13), own the slots it has. L at the point's slot, U at the reversed point's, whose
+   lower neighbours U's are; every index a constant, so that v stays in registers.
+*/
+__device__ __forceinline__ void BoxStore(const BoxSlabs &S, int i, int j, int k, const double v[27], unsigned own)
+{
+  if (S.lower) {
+    BoxCoef lo;
+#pragma unroll
+    for (int t = 0; t <= BOX_TERMS; t++) lo.c[t] = v[t];
+    const long long s = BoxSlot(S.njb, S.ts, i, j, k);
+    S.lower[s]        = lo;
+    S.lmask[s]        = (unsigned short)(own & ((1u << BOX_TERMS) - 1u));
+  }
+  if (S.upper) {
+    BoxCoef  up;
+    unsigned mu = 0;
+#pragma unroll
+    for (int t = 0; t < BOX_TERMS; t++) {
+      up.c[t] = v[26 - t];
+      mu |= (own >> (26 - t) & 1u) << t;
+    }
+    up.c[BOX_TERMS]   = v[BOX_TERMS];
+    const long long s = BoxSlot(S.njb, S.ts, S.nx - 1 - i, S.ny - 1 - j, S.nz - 1 - k);
+    S.upper[s]        = up;
+    S.umask[s]        = (unsigned short)mu;
+  }
+}
