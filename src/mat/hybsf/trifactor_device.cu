@@ -268,7 +268,7 @@ PetscErrorCode SFPCTriDeviceValuesChanged(SFPCTriDevice T)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The same, after a writer of T->a that stored the grid layout's slabs too (the 27-point factorization). */
+/* The same, after a writer of T->a that stored the grid layout's slabs too (the hyperplane factorizations: SIP's and the 27-point one). */
 PetscErrorCode SFPCTriDeviceValuesChangedGridFilled(SFPCTriDevice T)
 {
   PetscFunctionBegin;
