@@ -184,7 +184,7 @@ __device__ __forceinline__ void FactorPoint(const SIPArgs &g, long long p, int4 
     }
     g.a[rc.x] = piv;
   }
-  {
+  if (g.slabs.lower || g.slabs.upper) { /* the grid layout (the grid's sides are 0 otherwise) */
     const int    r     = g.order[p];
     const double lo[3] = {(lower & 1u) ? L[0] : 0.0, (lower & 2u) ? L[1] : 0.0, (lower & 4u) ? L[2] : 0.0};
     const double up[3] = {(slots & 16u) ? U[0] : 0.0, (slots & 32u) ? U[1] : 0.0, (slots & 64u) ? U[2] : 0.0};
