@@ -237,28 +237,19 @@ __global__ void BoxFillKernel(int n, const int *__restrict__ ai, const int *__re
   const int nx = S.nx, ny = S.ny, i = r % nx, j = (r / nx) % ny, k = r / (nx * ny);
   const int at[3] = {i, j, k}, dims[3] = {nx, ny, S.nz};
   double    v[27] = {};
-  unsigned  own   = 1u << 13;
+  unsigned  own   = 1u << BOX_TERMS;
   int       e     = ai[r];
   const int end   = ai[r + 1];
 
 #pragma unroll
-  for (int t = 0; t < BOX_TERMS; t++) { /* lower neighbour t, box slot t */
+  for (int t = 0; t < 27; t++) { /* box slot t: the neighbour (i, j, k) + d */
     const int d[3] = {t % 3 - 1, t / 3 % 3 - 1, t / 9 - 1};
     const int c    = r + d[0] + nx * (d[1] + ny * d[2]);
     bool      in   = true;
     for (int q = 0; q < 3; q++) in = in && at[q] + d[q] >= 0 && at[q] + d[q] < dims[q];
     if (in && e < end && aj[e] == c) v[t] = a[e++], own |= 1u << t;
   }
-  if (e < end && aj[e] == r) e++;
-#pragma unroll
-  for (int t = BOX_TERMS + 1; t < 27; t++) { /* upper neighbour, box slot t */
-    const int d[3] = {t % 3 - 1, t / 3 % 3 - 1, t / 9 - 1};
-    const int c    = r + d[0] + nx * (d[1] + ny * d[2]);
-    bool      in   = true;
-    for (int q = 0; q < 3; q++) in = in && at[q] + d[q] >= 0 && at[q] + d[q] < dims[q];
-    if (in && e < end && aj[e] == c) v[t] = a[e++], own |= 1u << t;
-  }
-  v[BOX_TERMS] = a[ad[r]];
+  v[BOX_TERMS] = a[ad[r]]; /* the inverse pivot, which the loop found at the diagonal slot too */
   BoxStore(S, i, j, k, v, own);
 }
 } // namespace
