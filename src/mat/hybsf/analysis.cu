@@ -51,31 +51,69 @@ __host__ __device__ inline int ClassVector(int c)
 /*
    ASAP levels. A ticket is a segment of 32 consecutive rows in the solve's order, one row per
    lane: taking one row per warp made the analysis a chain of ~n/32 hops of L2 latency (33 ms at
-   128^3 on an H200, 13x cuSPARSE's analysis). Each lane waits for the rows it depends on, those in
-   its own segment included, and publishes its level as soon as it has it: settling a segment
-   together (tried first) made every segment wait for its slowest lane, a false dependency that
-   chained all segments of a grid whose lines are not a multiple of 32 rows (22 ms at 100^3 against
-   2.5 ms at 128^3). Lanes waiting on lanes of their own warp rely on independent thread
-   scheduling (sm_70 and later), which the CUDA build of SFPC requires anyway (sm_90).
+   128^3 on an H200, 13x cuSPARSE's analysis). Each lane publishes its level as soon as it has it:
+   settling a segment together (tried first) made every segment wait for its slowest lane, a false
+   dependency that chained all segments of a grid whose lines are not a multiple of 32 rows (22 ms
+   at 100^3 against 2.5 ms at 128^3).
+   Dependencies inside the segment are settled through shared memory by the warp in lockstep:
+   lanes spinning on global memory for rows of their own warp (the version before) left every
+   link of such a chain (a grid line: lane i waits for lane i - 1) to the scheduler of diverged
+   lanes, microseconds a link, and a warp held its segment about 32 of them, which throttled the
+   whole pass through the warps in flight (3.9 ms of a 5 ms analysis at 128^3, 7-point, H100). Now
+   a round polls each lane's next rows in earlier segments once; while lanes finish, rounds of
+   shared memory only follow the chain in the segment (tens of cycles a link).
 */
 template <bool LOWER>
 __global__ void __launch_bounds__(32 * SFPC_WARPS_PER_BLOCK) LevelKernel(int n, const int *__restrict__ ai, const int *__restrict__ aj, const int *__restrict__ ad, int *level, unsigned long long *counter, unsigned long long base)
 {
-  const int lane = threadIdx.x & 31, nseg = (n + 31) / 32;
+  __shared__ int seglevel[SFPC_WARPS_PER_BLOCK][32];
+  volatile int  *mine = seglevel[threadIdx.x / 32];
+  const int      lane = threadIdx.x & 31, nseg = (n + 31) / 32;
   for (long long t; (t = sfpc::TakeTask(counter, base)) < nseg;) {
-    const int q = (int)t * 32 + lane; /* position in the solve's order */
-    if (q < n) {
-      const int r = LOWER ? q : n - 1 - q, kb = LOWER ? ai[r] : ad[r] + 1, ke = LOWER ? ad[r] : ai[r + 1];
-      int       lv = 0;
-      for (int k = kb; k < ke; k++) {
-        const int c = aj[k];
-        int       l;
-        while ((l = cuda::atomic_ref<const int, cuda::thread_scope_device>(level[c]).load(cuda::memory_order_relaxed)) == 0) sfpc::Backoff();
-        lv = max(lv, l);
+    const int q0 = (int)t * 32, q = q0 + lane; /* positions in the solve's order */
+    const int r  = LOWER ? q : n - 1 - q;
+    int       xk = 0, xe = 0, ik = 0, ie = 0, lv = 0; /* the row's dependencies in earlier segments [xk, xe) and in this one [ik, ie) */
+    bool      done = q >= n, poll = true;
+    if (!done) {
+      const int kb = LOWER ? ai[r] : ad[r] + 1, ke = LOWER ? ad[r] : ai[r + 1], edge = LOWER ? q0 : n - 1 - q0; /* the segment's first row */
+      int       lo = kb, hi = ke; /* columns are sorted: the first one on the far side of edge */
+      while (lo < hi) {
+        const int mid = (lo + hi) / 2;
+        if (LOWER ? aj[mid] < edge : aj[mid] <= edge) lo = mid + 1;
+        else hi = mid;
       }
-      cuda::atomic_ref<int, cuda::thread_scope_device>(level[r]).store(lv + 1, cuda::memory_order_relaxed); /* the level is the data: no release needed */
-      __threadfence(); /* but push the store out before taking the next segment */
+      xk = LOWER ? kb : lo;
+      xe = LOWER ? lo : ke;
+      ik = LOWER ? lo : kb;
+      ie = LOWER ? ke : lo;
     }
+    mine[lane] = 0;
+    __syncwarp();
+    while (__any_sync(0xffffffffu, !done)) {
+      bool finished = false;
+      if (!done) { /* as far as the rows this one depends on are known */
+        for (; poll && xk < xe; xk++) {
+          const int l = cuda::atomic_ref<const int, cuda::thread_scope_device>(level[aj[xk]]).load(cuda::memory_order_relaxed);
+          if (!l) break;
+          lv = max(lv, l);
+        }
+        for (; ik < ie; ik++) {
+          const int l = mine[(LOWER ? aj[ik] : n - 1 - aj[ik]) - q0];
+          if (!l) break;
+          lv = max(lv, l);
+        }
+        if (xk == xe && ik == ie) {
+          lv++;
+          mine[lane] = lv;
+          cuda::atomic_ref<int, cuda::thread_scope_device>(level[r]).store(lv, cuda::memory_order_relaxed); /* the level is the data: no release needed */
+          done = finished = true;
+        }
+      }
+      __syncwarp();
+      poll = !__any_sync(0xffffffffu, finished); /* lanes finished: follow them in shared memory first */
+      if (poll && !done) sfpc::Backoff();
+    }
+    __threadfence(); /* push the stores out before taking the next segment */
   }
 }
 
@@ -94,44 +132,69 @@ __global__ void DependentsKernel(int n, const int *__restrict__ ai, const int *_
 /*
    ALAP levels: rows are taken in the reverse of the solve order, so the rows a row waits for (its
    dependents) hold earlier tickets and already run. Each dependent lowers alap[c] to its own level
-   minus 1, then counts itself off pending[c]; row c is final when pending[c] reaches 0.
+   minus 1, then counts itself off pending[c]; row c is final when pending[c] reaches 0. A ticket is
+   a segment of 32 rows, one per lane: one row per warp (before) chained n / warps hops, 85 ms
+   against the ASAP pass's 4 ms on a 7-point 128^3 triangle (H100).
 */
 template <bool LOWER>
 __global__ void AlapKernel(int n, const int *__restrict__ ai, const int *__restrict__ aj, const int *__restrict__ ad, const int *nlevels, int *alap, int *pending, unsigned long long *counter, unsigned long long base)
 {
-  const int lane = threadIdx.x & 31;
-  for (long long t; (t = sfpc::TakeTask(counter, base)) < n;) {
-    const int r = LOWER ? n - 1 - (int)t : (int)t;
-    int       lv = 0;
-    if (lane == 0) {
+  const int lane = threadIdx.x & 31, nseg = (n + 31) / 32;
+  for (long long t; (t = sfpc::TakeTask(counter, base)) < nseg;) {
+    const int q = (int)t * 32 + lane; /* position in the reverse of the solve's order */
+    if (q < n) {
+      const int r = LOWER ? n - 1 - q : q, kb = LOWER ? ai[r] : ad[r] + 1, ke = LOWER ? ad[r] : ai[r + 1];
       while (cuda::atomic_ref<int, cuda::thread_scope_device>(pending[r]).load(cuda::memory_order_relaxed) != 0) sfpc::Backoff();
       cuda::atomic_thread_fence(cuda::memory_order_acquire, cuda::thread_scope_device);
-      lv = cuda::atomic_ref<int, cuda::thread_scope_device>(alap[r]).load(cuda::memory_order_relaxed);
+      int lv = cuda::atomic_ref<int, cuda::thread_scope_device>(alap[r]).load(cuda::memory_order_relaxed);
       if (lv == SFPC_ALAP_UNSET) lv = *nlevels; /* a sink */
       alap[r] = lv;
+      for (int k = kb; k < ke; k++) atomicMin(alap + aj[k], lv - 1);
+      __threadfence(); /* each lowering is visible before its count */
+      for (int k = kb; k < ke; k++) atomicSub(pending + aj[k], 1);
     }
-    lv           = __shfl_sync(0xffffffffu, lv, 0);
-    const int kb = LOWER ? ai[r] : ad[r] + 1, ke = LOWER ? ad[r] : ai[r + 1];
-    for (int k = kb + lane; k < ke; k += 32) atomicMin(alap + aj[k], lv - 1);
-    __threadfence(); /* each lowering is visible before its count */
-    for (int k = kb + lane; k < ke; k += 32) atomicSub(pending + aj[k], 1);
   }
 }
 
 /*
-   A row's bucket: level - 1 in the high 32 bits, then the window of its position in the solve's order,
-   then its length class (3 bits); window-major (major > 0 rows a window): the window in the high 32
-   bits, then level - 1, then the class.
+   A row's bucket: level - 1 in the high bits, then the window of its position in the solve's order,
+   then its length class (3 bits); window-major (major > 0 rows a window): the window in the high
+   bits, then level - 1, then the class. Each field is as wide as n needs (levels <= n), so that the
+   radix sort makes as few passes as it can: with fixed 32-bit fields it sorted 53 bits at
+   2*10^6 rows, 7 passes where 4 do.
 */
 typedef unsigned long long Key;
-#define SFPC_KEY_HIGH 32
 #ifndef SFPC_DISPATCH_WINDOW
   #define SFPC_DISPATCH_WINDOW 8192 /* rows; a partial task per class and window costs at most 7 tasks per window */
 #endif
+struct KeyLayout {
+  int window;         /* rows per window */
+  int lshift, wshift; /* where the level - 1 and the window start */
+  int lbits, bits;    /* width of the level field, and of the whole key */
+};
+
+static int BitsFor(int m) /* bits that hold 0..m */
+{
+  int b = 1;
+  while (b < 31 && (1 << b) <= m) b++;
+  return b;
+}
+
+static KeyLayout MakeKeyLayout(int n, int major)
+{
+  KeyLayout k;
+  k.window        = major > 0 ? major : SFPC_DISPATCH_WINDOW;
+  k.lbits         = BitsFor(n - 1);
+  const int wbits = BitsFor((n - 1) / k.window);
+  k.lshift        = major > 0 ? 3 : 3 + wbits;
+  k.wshift        = major > 0 ? 3 + k.lbits : 3;
+  k.bits          = 3 + wbits + k.lbits;
+  return k;
+}
 
 /* Sort key of each row and the off-diagonal entries of the triangle (summed per block). */
 template <bool LOWER>
-__global__ void __launch_bounds__(256) KeyKernel(int n, const int *__restrict__ ai, const int *__restrict__ ad, const int *__restrict__ level, int major, Key *key, int *row, unsigned long long *nnz)
+__global__ void __launch_bounds__(256) KeyKernel(int n, const int *__restrict__ ai, const int *__restrict__ ad, const int *__restrict__ level, KeyLayout kl, Key *key, int *row, unsigned long long *nnz)
 {
   typedef cub::BlockReduce<int, 256> Reduce;
   __shared__ typename Reduce::TempStorage tmp;
@@ -141,7 +204,7 @@ __global__ void __launch_bounds__(256) KeyKernel(int n, const int *__restrict__ 
     d      = LOWER ? ad[r] - ai[r] : ai[r + 1] - ad[r] - 1;
     const int q = LOWER ? r : n - 1 - r;
     const Key l = (Key)(level[r] - 1), c = (Key)LengthClass(d);
-    key[r]      = major > 0 ? ((Key)(q / major) << SFPC_KEY_HIGH) | (l << 3) | c : (l << SFPC_KEY_HIGH) | ((Key)(q / SFPC_DISPATCH_WINDOW) << 3) | c;
+    key[r]      = (l << kl.lshift) | ((Key)(q / kl.window) << kl.wshift) | c;
     row[r] = r;
   }
   d = Reduce(tmp).Sum(d);
@@ -171,25 +234,42 @@ __global__ void BucketTasksKernel(const int *nruns, const Key *rkey, const int *
   rtasks[b]         = (rcount[b] + perwarp - 1) / perwarp;
 }
 
-__global__ void FillTasksKernel(const int *nruns, const Key *rkey, const int *rcount, const int *rrow0, const int *rtask0, int *start, unsigned char *vec)
+/* One thread per task, its bucket found by bisection: a thread per bucket (before) wrote a wide level's thousands of tasks alone. */
+__global__ void FillTasksKernel(int ntasks, const int *nruns, const Key *rkey, const int *rrow0, const int *rtask0, int *start, unsigned char *vec)
 {
-  const int b = blockIdx.x * blockDim.x + threadIdx.x;
-  if (b >= *nruns) return;
-  const int s = KeyVector(rkey[b]), perwarp = 32 / s;
-  for (int r = 0, w = rtask0[b]; r < rcount[b]; r += perwarp, w++) {
-    start[w] = rrow0[b] + r;
-    vec[w]   = (unsigned char)s;
+  const int w = blockIdx.x * blockDim.x + threadIdx.x;
+  if (w >= ntasks) return;
+  int lo = 0, hi = *nruns - 1; /* the last bucket b with rtask0[b] <= w: every bucket has a task */
+  while (lo < hi) {
+    const int mid = (lo + hi + 1) / 2;
+    if (rtask0[mid] <= w) lo = mid;
+    else hi = mid - 1;
   }
+  const int s = KeyVector(rkey[lo]);
+  start[w]    = rrow0[lo] + (w - rtask0[lo]) * (32 / s);
+  vec[w]      = (unsigned char)s;
 }
 
-/* Scalars the host needs to size and describe the schedule: tasks, levels, then rows per vector size (1, 2, ..., 32 lanes; zeroed before). */
-__global__ void ScheduleSizesKernel(const int *nruns, const Key *rkey, const int *rcount, const int *rtask0, const int *rtasks, int major, int *out)
+/*
+   Scalars the host needs to size and describe the schedule: tasks, levels, then rows per vector size (1, 2, ..., 32
+   lanes; zeroed before). Reduced per warp first: one atomic per bucket on the same few words took 40 us for the
+   10^5 buckets of a 7-point 128^3 triangle.
+*/
+__global__ void ScheduleSizesKernel(const int *nruns, const Key *rkey, const int *rcount, const int *rtask0, const int *rtasks, KeyLayout kl, int *out)
 {
   const int b = blockIdx.x * blockDim.x + threadIdx.x, last = *nruns - 1;
+  int       lv = 0, rows[6] = {0, 0, 0, 0, 0, 0};
   if (b == 0) out[0] = rtask0[last] + rtasks[last];
   if (b <= last) {
-    atomicMax(out + 1, (int)(major > 0 ? (rkey[b] & 0xFFFFFFFFull) >> 3 : rkey[b] >> SFPC_KEY_HIGH) + 1);
-    atomicAdd(out + 2 + __ffs(KeyVector(rkey[b])) - 1, rcount[b]);
+    lv                                  = (int)((rkey[b] >> kl.lshift) & ((1ull << kl.lbits) - 1)) + 1;
+    rows[__ffs(KeyVector(rkey[b])) - 1] = rcount[b];
+  }
+  lv = __reduce_max_sync(0xffffffffu, lv);
+  for (int v = 0; v < 6; v++) rows[v] = __reduce_add_sync(0xffffffffu, rows[v]);
+  if ((threadIdx.x & 31) == 0 && b - (int)(threadIdx.x & 31) <= last) {
+    atomicMax(out + 1, lv);
+    for (int v = 0; v < 6; v++)
+      if (rows[v]) atomicAdd(out + 2 + v, rows[v]);
   }
 }
 } // namespace
@@ -206,11 +286,13 @@ PetscErrorCode SFPCScheduleBuild(SFPCTriDevice T, PetscBool lower, SFPCLevels le
   const int          tpb = 256, nb = (n + tpb - 1) / tpb;
   unsigned long long base;
   const int          major = (int)T->opt.window_major;
-  int                blocks, keybits = SFPC_KEY_HIGH + 1;
+  int                blocks;
+  KeyLayout          kl;
 
   PetscFunctionBegin;
   PetscCheck(levels == SFPC_LEVELS_ASAP || levels == SFPC_LEVELS_ALAP, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Levels must be resolved to asap or alap");
-  PetscCheck(major >= 0 && (major == 0 || n < (1 << 29)), PETSC_COMM_SELF, PETSC_ERR_PLIB, "Window-major dispatch needs windows >= 0 and fewer than 2^29 rows");
+  PetscCheck(major >= 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Window-major dispatch needs windows >= 0");
+  kl = MakeKeyLayout(n, major);
   PetscCall(PetscGetCurrentCUDAStream(&stream));
   S->levels = levels;
   PetscCallCUDA(cudaMallocAsync(&level, sizeof(int) * n, stream));
@@ -244,7 +326,7 @@ PetscErrorCode SFPCScheduleBuild(SFPCTriDevice T, PetscBool lower, SFPCLevels le
     PetscCallCUDA(cudaMemsetAsync(alap, 0x7F, sizeof(int) * n, stream));
     if (lower) DependentsKernel<true><<<nb, tpb, 0, stream>>>(n, T->i, T->j, T->diag, pending);
     else DependentsKernel<false><<<nb, tpb, 0, stream>>>(n, T->i, T->j, T->diag, pending);
-    PetscCall(SFPCTriDeviceBeginSweep(T, n, &blocks, &base));
+    PetscCall(SFPCTriDeviceBeginSweep(T, (n + 31) / 32, &blocks, &base));
     if (lower) AlapKernel<true><<<blocks, 32 * SFPC_WARPS_PER_BLOCK, 0, stream>>>(n, T->i, T->j, T->diag, nlevels, alap, pending, T->counter, base);
     else AlapKernel<false><<<blocks, 32 * SFPC_WARPS_PER_BLOCK, 0, stream>>>(n, T->i, T->j, T->diag, nlevels, alap, pending, T->counter, base);
     PetscCallCUDA(cudaGetLastError());
@@ -252,11 +334,10 @@ PetscErrorCode SFPCScheduleBuild(SFPCTriDevice T, PetscBool lower, SFPCLevels le
   }
 
   /* 3. sort rows by their bucket key (level, window, class; or window, level, class), then one bucket per distinct key */
-  if (lower) KeyKernel<true><<<nb, tpb, 0, stream>>>(n, T->i, T->diag, level, major, key, row, nnz);
-  else KeyKernel<false><<<nb, tpb, 0, stream>>>(n, T->i, T->diag, level, major, key, row, nnz);
+  if (lower) KeyKernel<true><<<nb, tpb, 0, stream>>>(n, T->i, T->diag, level, kl, key, row, nnz);
+  else KeyKernel<false><<<nb, tpb, 0, stream>>>(n, T->i, T->diag, level, kl, key, row, nnz);
   PetscCallCUDA(cudaGetLastError());
-  while (keybits < 64 && (1LL << (keybits - SFPC_KEY_HIGH)) < n) keybits++; /* levels (or windows) <= n: the sort skips the bits none reaches */
-  auto sort      = [&](void *tmp, size_t &bytes) { return cub::DeviceRadixSort::SortPairs(tmp, bytes, key, skey, row, S->order, n, 0, keybits, stream); };
+  auto sort      = [&](void *tmp, size_t &bytes) { return cub::DeviceRadixSort::SortPairs(tmp, bytes, key, skey, row, S->order, n, 0, kl.bits, stream); };
   auto encode    = [&](void *tmp, size_t &bytes) { return cub::DeviceRunLengthEncode::Encode(tmp, bytes, skey, rkey, rcount, nruns, n, stream); };
   auto scantasks = [&](void *tmp, size_t &bytes) { return cub::DeviceScan::ExclusiveSum(tmp, bytes, rtasks, rtask0, n, stream); };
   auto scanrows  = [&](void *tmp, size_t &bytes) { return cub::DeviceScan::ExclusiveSum(tmp, bytes, rcount, rrow0, n, stream); };
@@ -277,7 +358,7 @@ PetscErrorCode SFPCScheduleBuild(SFPCTriDevice T, PetscBool lower, SFPCLevels le
 
   /* 4. tasks: sizes come back to the host once, to allocate, to launch sweeps and for the views */
   PetscCallCUDA(cudaMemsetAsync(sizes, 0, sizeof(hsizes), stream));
-  ScheduleSizesKernel<<<nb, tpb, 0, stream>>>(nruns, rkey, rcount, rtask0, rtasks, major, sizes);
+  ScheduleSizesKernel<<<nb, tpb, 0, stream>>>(nruns, rkey, rcount, rtask0, rtasks, kl, sizes);
   PetscCallCUDA(cudaGetLastError());
   PetscCallCUDA(cudaMemcpyAsync(hsizes, sizes, sizeof(hsizes), cudaMemcpyDeviceToHost, stream));
   PetscCallCUDA(cudaMemcpyAsync(&hnnz, nnz, sizeof(hnnz), cudaMemcpyDeviceToHost, stream));
@@ -290,7 +371,7 @@ PetscErrorCode SFPCScheduleBuild(SFPCTriDevice T, PetscBool lower, SFPCLevels le
   PetscCallCUDA(cudaMallocAsync(&S->start, sizeof(int) * (S->ntasks + 1), stream));
   PetscCallCUDA(cudaMallocAsync(&S->vec, S->ntasks, stream));
   PetscCallCUDA(cudaMemcpyAsync(S->start + S->ntasks, &n, sizeof(int), cudaMemcpyHostToDevice, stream));
-  FillTasksKernel<<<nb, tpb, 0, stream>>>(nruns, rkey, rcount, rrow0, rtask0, S->start, S->vec);
+  if (S->ntasks) FillTasksKernel<<<(S->ntasks + tpb - 1) / tpb, tpb, 0, stream>>>(S->ntasks, nruns, rkey, rrow0, rtask0, S->start, S->vec);
   PetscCallCUDA(cudaGetLastError());
 
   PetscCall(sfpc::CubRelease(scratch, stream));
