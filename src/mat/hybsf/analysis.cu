@@ -104,11 +104,12 @@ __global__ void __launch_bounds__(32 * SFPC_WARPS_PER_BLOCK) LevelKernel(int n, 
         }
         if (xk == xe && ik == ie) {
           lv++;
-          mine[lane] = lv;
           cuda::atomic_ref<int, cuda::thread_scope_device>(level[r]).store(lv, cuda::memory_order_relaxed); /* the level is the data: no release needed */
           done = finished = true;
         }
       }
+      __syncwarp(); /* the round's reads of the segment's levels before its writes: no lane reads a level while it is written */
+      if (finished) mine[lane] = lv;
       __syncwarp();
       poll = !__any_sync(0xffffffffu, finished); /* lanes finished: follow them in shared memory first */
       if (poll && !done) sfpc::Backoff();
