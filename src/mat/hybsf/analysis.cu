@@ -135,7 +135,9 @@ __global__ void DependentsKernel(int n, const int *__restrict__ ai, const int *_
    dependents) hold earlier tickets and already run. Each dependent lowers alap[c] to its own level
    minus 1, then counts itself off pending[c]; row c is final when pending[c] reaches 0. A ticket is
    a segment of 32 rows, one per lane: one row per warp (before) chained n / warps hops, 85 ms
-   against the ASAP pass's 4 ms on a 7-point 128^3 triangle (H100).
+   against the ASAP pass's 4 ms on a 7-point 128^3 triangle (H100). Lanes waiting on lanes of their
+   own warp rely on independent thread scheduling (sm_70 and later), which the CUDA build of SFPC
+   requires anyway (sm_90).
 */
 template <bool LOWER>
 __global__ void AlapKernel(int n, const int *__restrict__ ai, const int *__restrict__ aj, const int *__restrict__ ad, const int *nlevels, int *alap, int *pending, unsigned long long *counter, unsigned long long base)
@@ -294,6 +296,7 @@ PetscErrorCode SFPCScheduleBuild(SFPCTriDevice T, PetscBool lower, SFPCLevels le
   PetscCheck(levels == SFPC_LEVELS_ASAP || levels == SFPC_LEVELS_ALAP, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Levels must be resolved to asap or alap");
   PetscCheck(major >= 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Window-major dispatch needs windows >= 0");
   kl = MakeKeyLayout(n, major);
+  PetscCheck(kl.bits <= 64, PETSC_COMM_SELF, PETSC_ERR_SUP, "%d rows in windows of %d rows need a %d-bit sort key (64 at most)", n, kl.window, kl.bits);
   PetscCall(PetscGetCurrentCUDAStream(&stream));
   S->levels = levels;
   PetscCallCUDA(cudaMallocAsync(&level, sizeof(int) * n, stream));
