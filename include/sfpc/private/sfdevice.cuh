@@ -133,6 +133,24 @@ __device__ __forceinline__ T LoadOnce(const T *p)
 }
 
 /* The task of this warp: one ticket per warp, broadcast from lane 0. */
+/* The first position p in [lo, hi) of the sorted a with a[p] >= x (hi if none). */
+__device__ __forceinline__ int LowerBound(const int *__restrict__ a, int lo, int hi, int x)
+{
+  while (lo < hi) {
+    const int mid = (lo + hi) >> 1;
+    if (a[mid] < x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/* Position of column c in the sorted aj[lo, hi), or -1. */
+__device__ __forceinline__ int FindSorted(const int *__restrict__ aj, int lo, int hi, int c)
+{
+  const int p = LowerBound(aj, lo, hi, c);
+  return p < hi && aj[p] == c ? p : -1;
+}
+
 __device__ __forceinline__ long long TakeTask(unsigned long long *counter, unsigned long long base)
 {
   unsigned long long t = 0;

@@ -75,13 +75,8 @@ __global__ void __launch_bounds__(32 * SFPC_WARPS_PER_BLOCK) LevelKernel(int n, 
     int       xk = 0, xe = 0, ik = 0, ie = 0, lv = 0; /* the row's dependencies in earlier segments [xk, xe) and in this one [ik, ie) */
     bool      done = q >= n, poll = true;
     if (!done) {
-      const int kb = LOWER ? ai[r] : ad[r] + 1, ke = LOWER ? ad[r] : ai[r + 1], edge = LOWER ? q0 : n - 1 - q0; /* the segment's first row */
-      int       lo = kb, hi = ke; /* columns are sorted: the first one on the far side of edge */
-      while (lo < hi) {
-        const int mid = (lo + hi) / 2;
-        if (LOWER ? aj[mid] < edge : aj[mid] <= edge) lo = mid + 1;
-        else hi = mid;
-      }
+      const int kb = LOWER ? ai[r] : ad[r] + 1, ke = LOWER ? ad[r] : ai[r + 1];
+      const int lo = sfpc::LowerBound(aj, kb, ke, LOWER ? q0 : n - q0); /* the first column past the segment's first row, n - 1 - q0 for U */
       xk = LOWER ? kb : lo;
       xe = LOWER ? lo : ke;
       ik = LOWER ? lo : kb;
@@ -242,12 +237,7 @@ __global__ void FillTasksKernel(int ntasks, const int *nruns, const Key *rkey, c
 {
   const int w = blockIdx.x * blockDim.x + threadIdx.x;
   if (w >= ntasks) return;
-  int lo = 0, hi = *nruns - 1; /* the last bucket b with rtask0[b] <= w: every bucket has a task */
-  while (lo < hi) {
-    const int mid = (lo + hi + 1) / 2;
-    if (rtask0[mid] <= w) lo = mid;
-    else hi = mid - 1;
-  }
+  const int lo = sfpc::LowerBound(rtask0, 0, *nruns, w + 1) - 1; /* the last bucket b with rtask0[b] <= w: every bucket has a task */
   const int s = KeyVector(rkey[lo]);
   start[w]    = rrow0[lo] + (w - rtask0[lo]) * (32 / s);
   vec[w]      = (unsigned char)s;

@@ -70,13 +70,8 @@ struct CSR {
 /* a_rc, or 0 outside A's pattern (columns sorted in each row). */
 __device__ __forceinline__ double Entry(const CSR &A, int r, int c)
 {
-  int lo = A.ai[r], hi = A.ai[r + 1];
-  while (lo < hi) {
-    const int mid = (lo + hi) >> 1;
-    if (A.aj[mid] < c) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo < A.ai[r + 1] && A.aj[lo] == c ? A.aa[lo] : 0.0;
+  const int p = sfpc::FindSorted(A.aj, A.ai[r], A.ai[r + 1], c);
+  return p >= 0 ? A.aa[p] : 0.0;
 }
 
 /* One batch row's scratch: strides are per row, p the row's slot in the batch. */

@@ -71,16 +71,6 @@ inline int Blocks(PetscInt n)
   return (int)PetscMax((n + TPB - 1) / TPB, 1);
 }
 
-__device__ __forceinline__ int FindSorted(const int *__restrict__ aj, int lo, int hi, int c)
-{
-  const int end = hi;
-  while (lo < hi) {
-    const int mid = (lo + hi) >> 1;
-    if (aj[mid] < c) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo < end && aj[lo] == c ? lo : -1;
-}
 
 /* tpos, and (unless extra is NULL) per row c the number of rows r with a_rc but no a_cr: the symmetrized pattern's extra neighbours of c. */
 __global__ void TransposePositions(int n, const int *__restrict__ ai, const int *__restrict__ aj, int *tpos, int *extra)
@@ -88,7 +78,7 @@ __global__ void TransposePositions(int n, const int *__restrict__ ai, const int 
   const int r = blockIdx.x * blockDim.x + threadIdx.x;
   if (r >= n) return;
   for (int k = ai[r]; k < ai[r + 1]; k++) {
-    const int c = aj[k], t = FindSorted(aj, ai[c], ai[c + 1], r);
+    const int c = aj[k], t = sfpc::FindSorted(aj, ai[c], ai[c + 1], r);
     tpos[k] = t;
     if (t < 0 && extra) atomicAdd(extra + c, 1);
   }
@@ -185,7 +175,7 @@ __global__ void PermutedLengths(int n, const int *__restrict__ ai, const int *__
   const int q = blockIdx.x * blockDim.x + threadIdx.x;
   if (q >= n) return;
   const int r = order[q];
-  len[q]      = ai[r + 1] - ai[r] + (FindSorted(aj, ai[r], ai[r + 1], r) < 0);
+  len[q]      = ai[r + 1] - ai[r] + (sfpc::FindSorted(aj, ai[r], ai[r + 1], r) < 0);
 }
 
 /* P A P^T's columns (unsorted within rows) and the position in A each entry comes from. */

@@ -30,18 +30,6 @@ __device__ __forceinline__ double Update(double a, double l, double u)
   return __dsub_rn(a, __dmul_rn(l, u));
 }
 
-/* Position of column col in aj[lo, hi), or -1. */
-__device__ __forceinline__ int FindColumn(const int *__restrict__ aj, int lo, int end, int col)
-{
-  int hi = end;
-  while (lo < hi) {
-    const int mid = (lo + hi) >> 1;
-    if (aj[mid] < col) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo < end && aj[lo] == col ? lo : -1;
-}
-
 /*
    Rows of at most SFPC_ILU0_ROW_SLOTS entries per lane are factored in registers: each lane holds
    its entries of the row (columns and values); per dependency c the lanes load what they need of
@@ -293,7 +281,7 @@ __device__ __forceinline__ void RowInMemory(const int *__restrict__ aj, const in
         }
       } else {
         for (int m = dj + 1 + t; m < me; m += s) {
-          const int q = FindColumn(aj, k + 1, re, aj[m]);
+          const int q = sfpc::FindSorted(aj, k + 1, re, aj[m]);
           if (q >= 0) a[q] = Update(a[q], l, __ldcg(a + m));
         }
       }
