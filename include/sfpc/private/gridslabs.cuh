@@ -15,25 +15,38 @@ struct alignas(32) GridCoef {
   double x, y, z, w;
 };
 
-/* Both 7-point sweeps' slabs (NULL for a sweep not on the grid layout) and the geometry that places a point in them. */
-struct GridSlabs {
-  GridCoef      *lower, *upper;
-  unsigned char *lmask, *umask;
-  int            nx, ny, nz;
-  int            njb, ts; /* tile lines (32 y-lines) per z-plane; nx + 31: steps (slots) per tile line */
+/*
+   Both sweeps' slabs of one stencil (NULL for a sweep not on the grid layout of that stencil) and the geometry that
+   places a point in them: njb tile lines per z-plane, ts steps (slots of 32 lanes) per tile line.
+*/
+template <class Coef, class Mask>
+struct SweepSlabs {
+  Coef *lower, *upper;
+  Mask *lmask, *umask;
+  int   nx, ny, nz;
+  int   njb, ts;
 };
 
+/* T's slabs if its grid layout is on the box stencil (box) or the 7-point one: tile lines of `lines` y-lines, nx + pad steps each. */
+template <class Slabs>
+static inline Slabs SFPCSweepSlabs(SFPCTriDevice T, PetscBool box, int lines, int pad)
+{
+  Slabs S;
+  S.lower = T->lower.layout == SFPC_LAYOUT_GRID && T->grid.box == box ? (decltype(S.lower))T->lower.gcoef : NULL;
+  S.upper = T->upper.layout == SFPC_LAYOUT_GRID && T->grid.box == box ? (decltype(S.upper))T->upper.gcoef : NULL;
+  S.lmask = S.lower ? (decltype(S.lmask))T->lower.gmask : NULL;
+  S.umask = S.upper ? (decltype(S.umask))T->upper.gmask : NULL;
+  S.nx = T->grid.nx, S.ny = T->grid.ny, S.nz = T->grid.nz;
+  S.njb = (S.ny + lines - 1) / lines;
+  S.ts  = S.nx + pad;
+  return S;
+}
+
+/* 7-point: tile lines of 32 y-lines, nx + 31 steps (lane l starts l steps late). */
+typedef SweepSlabs<GridCoef, unsigned char> GridSlabs;
 static inline GridSlabs SFPCGridSlabs(SFPCTriDevice T)
 {
-  GridSlabs S;
-  S.lower = T->lower.layout == SFPC_LAYOUT_GRID && !T->grid.box ? (GridCoef *)T->lower.gcoef : NULL;
-  S.upper = T->upper.layout == SFPC_LAYOUT_GRID && !T->grid.box ? (GridCoef *)T->upper.gcoef : NULL;
-  S.lmask = S.lower ? T->lower.gmask : NULL;
-  S.umask = S.upper ? T->upper.gmask : NULL;
-  S.nx = T->grid.nx, S.ny = T->grid.ny, S.nz = T->grid.nz;
-  S.njb = (S.ny + 31) / 32;
-  S.ts  = S.nx + 31;
-  return S;
+  return SFPCSweepSlabs<GridSlabs>(T, PETSC_FALSE, 32, 31);
 }
 
 /* 7-point: slot of point (i, j, k) of a sweep's numbering: step i + l of lane l = j % 32 of tile line (k, j / 32). */
@@ -74,25 +87,11 @@ struct alignas(16) BoxCoef {
   double c[BOX_TERMS + 1];
 };
 
-/* Both 27-point sweeps' slabs (NULL for a sweep not on the grid layout) and the geometry that places a point in them. */
-struct BoxSlabs {
-  BoxCoef        *lower, *upper;
-  unsigned short *lmask, *umask;
-  int             nx, ny, nz;
-  int             njb, ts; /* tile lines per z-plane; nx + 2 BOX_LINES + 2: steps (slots) per tile line */
-};
-
+/* 27-point: tile lines of BOX_LINES y-lines, nx + 2 BOX_LINES + 2 steps (lane l starts 2 l steps late). */
+typedef SweepSlabs<BoxCoef, unsigned short> BoxSlabs;
 static inline BoxSlabs SFPCGridBoxSlabs(SFPCTriDevice T)
 {
-  BoxSlabs S;
-  S.lower = T->lower.layout == SFPC_LAYOUT_GRID && T->grid.box ? (BoxCoef *)T->lower.gcoef : NULL;
-  S.upper = T->upper.layout == SFPC_LAYOUT_GRID && T->grid.box ? (BoxCoef *)T->upper.gcoef : NULL;
-  S.lmask = S.lower ? (unsigned short *)T->lower.gmask : NULL;
-  S.umask = S.upper ? (unsigned short *)T->upper.gmask : NULL;
-  S.nx = T->grid.nx, S.ny = T->grid.ny, S.nz = T->grid.nz;
-  S.njb = (S.ny + BOX_LINES - 1) / BOX_LINES;
-  S.ts  = S.nx + 2 * BOX_LINES + 2;
-  return S;
+  return SFPCSweepSlabs<BoxSlabs>(T, PETSC_TRUE, BOX_LINES, 2 * BOX_LINES + 2);
 }
 
 /* 27-point: slot of point (i, j, k) of a sweep's numbering: step i + 2l of lane l = j % 30 + 1 of tile line (k, j / 30), 32 lanes a step. */

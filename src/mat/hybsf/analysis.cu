@@ -49,6 +49,15 @@ __host__ __device__ inline int ClassVector(int c)
 }
 
 /*
+   Back-off of a levels-pass warp that learned nothing in a round: ncu showed the pass issue-bound
+   (63% of the SMs' issue slots, 45 warps per SM polling; 7-point 128^3, H100), and 128 ns made it
+   3-5% faster than the solves' 32 ns on 7-point grids (128^3, 215^3), 2048 ns 25-40% slower.
+*/
+#ifndef SFPC_ANALYSIS_SLEEP_NS
+  #define SFPC_ANALYSIS_SLEEP_NS 128
+#endif
+
+/*
    ASAP levels. A ticket is a segment of 32 consecutive rows in the solve's order, one row per
    lane: taking one row per warp made the analysis a chain of ~n/32 hops of L2 latency (33 ms at
    128^3 on an H200, 13x cuSPARSE's analysis). Each lane publishes its level as soon as it has it:
@@ -63,15 +72,6 @@ __host__ __device__ inline int ClassVector(int c)
    a round polls each lane's next rows in earlier segments once; while lanes finish, rounds of
    shared memory only follow the chain in the segment (tens of cycles a link).
 */
-/*
-   Back-off of a levels-pass warp that learned nothing in a round: ncu showed the pass issue-bound
-   (63% of the SMs' issue slots, 45 warps per SM polling; 7-point 128^3, H100), and 128 ns made it
-   3-5% faster than the solves' 32 ns on 7-point grids (128^3, 215^3), 2048 ns 25-40% slower.
-*/
-#ifndef SFPC_ANALYSIS_SLEEP_NS
-  #define SFPC_ANALYSIS_SLEEP_NS 128
-#endif
-
 template <bool LOWER>
 __global__ void __launch_bounds__(32 * SFPC_WARPS_PER_BLOCK) LevelKernel(int n, const int *__restrict__ ai, const int *__restrict__ aj, const int *__restrict__ ad, int *level, unsigned long long *counter, unsigned long long base)
 {

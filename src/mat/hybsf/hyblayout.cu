@@ -13,9 +13,12 @@
 
 namespace
 {
-/* One thread per slot; with pattern false only the values (and inverse diagonals) are refreshed. */
-template <bool LOWER>
-__global__ void SlabKernel(SFPCSchedule S, const int *__restrict__ ai, const int *__restrict__ aj, const int *__restrict__ ad, const double *__restrict__ a, bool pattern)
+/*
+   One thread per slot. The pattern (columns, rows) is written once, when the sweep is built, before
+   the caller has any values in T->a; the values (and inverse diagonals) at every change of values.
+*/
+template <bool LOWER, bool PATTERN>
+__global__ void SlabKernel(SFPCSchedule S, const int *__restrict__ ai, const int *__restrict__ aj, const int *__restrict__ ad, const double *__restrict__ a)
 {
   const long long slot = (long long)blockIdx.x * blockDim.x + threadIdx.x;
   if (slot >= 32LL * S.ntasks) return;
@@ -27,16 +30,15 @@ __global__ void SlabKernel(SFPCSchedule S, const int *__restrict__ ai, const int
     r            = S.order[p];
     const int kb = LOWER ? ai[r] : ad[r] + 1, ke = LOWER ? ad[r] : ai[r + 1];
     if (kb + t < ke) {
-      c = aj[kb + t];
-      v = a[kb + t];
+      if (PATTERN) c = aj[kb + t];
+      else v = a[kb + t];
     }
-    if (t == 0 && S.dinv) S.dinv[r] = a[ad[r]];
+    if (!PATTERN && t == 0 && S.dinv) S.dinv[r] = a[ad[r]];
   }
-  if (pattern) {
+  if (PATTERN) {
     S.cols[slot] = c;
     S.rows[slot] = r;
-  }
-  S.vals[slot] = v;
+  } else S.vals[slot] = v;
 }
 
 PetscErrorCode LaunchSlabs(SFPCTriDevice T, PetscBool lower, const SFPCSchedule *S, bool pattern)
@@ -44,18 +46,24 @@ PetscErrorCode LaunchSlabs(SFPCTriDevice T, PetscBool lower, const SFPCSchedule 
   cudaStream_t    stream;
   const int       tpb   = 256;
   const long long slots = 32LL * S->ntasks;
+  const unsigned  grid  = (unsigned)((slots + tpb - 1) / tpb);
 
   PetscFunctionBegin;
   if (!slots) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscGetCurrentCUDAStream(&stream));
-  if (lower) SlabKernel<true><<<(unsigned)((slots + tpb - 1) / tpb), tpb, 0, stream>>>(*S, T->i, T->j, T->diag, T->a, pattern);
-  else SlabKernel<false><<<(unsigned)((slots + tpb - 1) / tpb), tpb, 0, stream>>>(*S, T->i, T->j, T->diag, T->a, pattern);
+  if (pattern) {
+    if (lower) SlabKernel<true, true><<<grid, tpb, 0, stream>>>(*S, T->i, T->j, T->diag, T->a);
+    else SlabKernel<false, true><<<grid, tpb, 0, stream>>>(*S, T->i, T->j, T->diag, T->a);
+  } else {
+    if (lower) SlabKernel<true, false><<<grid, tpb, 0, stream>>>(*S, T->i, T->j, T->diag, T->a);
+    else SlabKernel<false, false><<<grid, tpb, 0, stream>>>(*S, T->i, T->j, T->diag, T->a);
+  }
   PetscCallCUDA(cudaGetLastError());
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 } // namespace
 
-/* Allocates the slabs of a sweep (and its inverse diagonals when not unit) and fills them from T's pattern and values. */
+/* Allocates the slabs of a sweep (and its inverse diagonals when not unit) and writes T's pattern into them; the values come with SFPCScheduleFillSlabs(). */
 PetscErrorCode SFPCScheduleBuildSlabs(SFPCTriDevice T, PetscBool lower, SFPCSchedule *S)
 {
   const size_t slots = 32 * (size_t)S->ntasks;
