@@ -108,16 +108,17 @@ struct _n_SFPCTriDevice {
    warps (fewer warps polling L2 at once), and so is the ILU(0) factorization where levels hold
    fewer than 8 tasks per SM (7-point 128^3: 5.2, the driven cavity: 0.5); from there (27-point
    128^3: 8.9) it wants 24; where levels are wide (a permuted matrix: a few dozen levels) both want
-   48, to keep more tasks in flight. The analysis runs with 48: its lanes poll in lockstep (analysis.cu), and
+   48, to keep more tasks in flight. The analysis runs with 64: its lanes poll in lockstep (analysis.cu), and
    more rows in flight shorten its pass (24 before; 48 and 64 made 7-point 100^3 and 128^3 analyses 1.3x
-   faster, H100, 2026-11-24).
+   faster, H100, 2026-11-24), beyond 48 only with its doubling back-off (64 warps with a fixed one: 7%
+   slower than 48; 32 warps: 10% slower).
 */
 #define SFPC_FACTOR_WARPS_PER_SM 16
 #define SFPC_BUSY_WARPS_PER_SM   24
 #define SFPC_BUSY_TASKS_PER_SM   8  /* tasks per level and SM from which a factorization wants SFPC_BUSY_WARPS_PER_SM */
 #define SFPC_SOLVE_WARPS_PER_SM  16
 #ifndef SFPC_ANALYSIS_WARPS_PER_SM
-  #define SFPC_ANALYSIS_WARPS_PER_SM 48
+  #define SFPC_ANALYSIS_WARPS_PER_SM 64
 #endif
 #define SFPC_WIDE_WARPS_PER_SM   48
 #define SFPC_WIDE_TASKS_PER_SM   32 /* tasks per level and SM above which a schedule counts as wide */

@@ -49,12 +49,20 @@ __host__ __device__ inline int ClassVector(int c)
 }
 
 /*
-   Back-off of a levels-pass warp that learned nothing in a round: ncu showed the pass issue-bound
-   (63% of the SMs' issue slots, 45 warps per SM polling; 7-point 128^3, H100), and 128 ns made it
-   3-5% faster than the solves' 32 ns on 7-point grids (128^3, 215^3), 2048 ns 25-40% slower.
+   Back-off of a levels-pass warp that learned nothing in a round: SLEEP_NS, doubled after each
+   such round up to SLEEP_MAX_NS, back to SLEEP_NS once a lane finishes. ncu showed the pass
+   issue-bound (63% of the SMs' issue slots, 45 warps per SM polling; 7-point 128^3, H100): most
+   warps hold segments far behind the level wavefront and their polls take issue slots from the
+   warps on it. A fixed 128 ns was 3-5% faster than the solves' 32 ns, 2048 ns 25-40% slower (a
+   warp on the wavefront then wakes late); doubling from 64 to 512 ns with 64 warps per SM (more
+   segments in flight, which a fixed back-off made 7% slower) is 6-12% faster than a fixed 128 ns
+   with 48 on 7-point grids, the same on 27-point ones (H100, bench/README.md).
 */
 #ifndef SFPC_ANALYSIS_SLEEP_NS
-  #define SFPC_ANALYSIS_SLEEP_NS 128
+  #define SFPC_ANALYSIS_SLEEP_NS 64
+#endif
+#ifndef SFPC_ANALYSIS_SLEEP_MAX_NS
+  #define SFPC_ANALYSIS_SLEEP_MAX_NS 512
 #endif
 
 /*
@@ -80,6 +88,7 @@ __global__ void __launch_bounds__(32 * SFPC_WARPS_PER_BLOCK) LevelKernel(int n, 
   const int      lane = threadIdx.x & 31, nseg = (n + 31) / 32;
   for (long long t; (t = sfpc::TakeTask(counter, base)) < nseg;) {
     const int q0 = (int)t * 32, q = q0 + lane; /* positions in the solve's order */
+    unsigned  ns = SFPC_ANALYSIS_SLEEP_NS;
     const int r  = LOWER ? q : n - 1 - q;
     int       xk = 0, xe = 0, ik = 0, ie = 0, lv = 0; /* the row's dependencies in earlier segments [xk, xe) and in this one [ik, ie) */
     bool      done = q >= n, poll = true;
@@ -116,7 +125,8 @@ __global__ void __launch_bounds__(32 * SFPC_WARPS_PER_BLOCK) LevelKernel(int n, 
       if (finished) mine[lane] = lv;
       __syncwarp();
       poll = !__any_sync(0xffffffffu, finished); /* lanes finished: follow them in shared memory first */
-      if (poll && !done) __nanosleep(SFPC_ANALYSIS_SLEEP_NS);
+      if (poll && !done) __nanosleep(ns);
+      ns = poll ? min(2 * ns, (unsigned)SFPC_ANALYSIS_SLEEP_MAX_NS) : (unsigned)SFPC_ANALYSIS_SLEEP_NS;
     }
     __threadfence(); /* push the stores out before taking the next segment */
   }
