@@ -132,7 +132,6 @@ __device__ __forceinline__ T LoadOnce(const T *p)
   return SFPC_STREAM_HINTS ? __ldcs(p) : *p;
 }
 
-/* The task of this warp: one ticket per warp, broadcast from lane 0. */
 /* The first position p in [lo, hi) of the sorted a with a[p] >= x (hi if none). */
 __device__ __forceinline__ int LowerBound(const int *__restrict__ a, int lo, int hi, int x)
 {
@@ -151,6 +150,7 @@ __device__ __forceinline__ int FindSorted(const int *__restrict__ aj, int lo, in
   return p < hi && aj[p] == c ? p : -1;
 }
 
+/* The task of this warp: one ticket per warp, broadcast from lane 0. */
 __device__ __forceinline__ long long TakeTask(unsigned long long *counter, unsigned long long base)
 {
   unsigned long long t = 0;
