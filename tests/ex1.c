@@ -351,6 +351,10 @@ int main(int argc, char **argv)
       suffix: gpu_poisson7
       args: -problem poisson7 -n 24 -refactor -pc_sfilu_layout {{csr hyb}shared output} -pc_sfilu_levels {{asap alap}shared output}
     test:
+      suffix: gpu_poisson7_queue
+      args: -problem poisson7 -n 24 -refactor -pc_sfilu_layout hyb -pc_sfilu_levels {{asap alap}shared output} -sfpc_analysis_queue_rows 0
+      output_file: output/ex1_gpu_poisson7.out
+    test:
       suffix: gpu_matsolver
       args: -problem convdiff -n 16 -peclet 5 -refactor -matsolver -ksp_gmres_restart 100
     test:

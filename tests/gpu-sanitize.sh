@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # compute-sanitizer (memcheck, racecheck, synccheck, initcheck) over SFPC's GPU paths on small
-# cases: analysis (ASAP and ALAP), sync-free ILU(0) (both ways of matching U's columns) and ILU(k) (A's values scattered into the fill pattern), both solves in both layouts, refactorization,
+# cases: analysis (ASAP and ALAP; the polling pass and the ready queue), sync-free ILU(0) (both ways of matching U's columns) and ILU(k) (A's values scattered into the fill pattern), both solves in both layouts, refactorization,
 # a failing pivot and a NaN; MATHYBSF triangles (build, single sweeps, refill) with rows of 0 to
 # 3000 entries; SIP's GPU factorization, sync-free and level-synchronous, on a non-cubic grid, and with a zero pivot; the
 # grid layout's sweeps (ILU(0) and SIP, two tile lines per plane, Dirichlet rows, chunks of 4 and 2, blocks of 8 and 2 planes; the 27-point
@@ -31,6 +31,8 @@ cases=(
   "$ex2 -dll_append $lib -mat_type aijcusparse -case nan"
   "$ex4 -mat_type aijcusparse -case random -n 300"
   "$ex4 -mat_type aijcusparse -case rowlengths -triangle upper"
+  "$ex4 -mat_type aijcusparse -case random -n 300 -sfpc_analysis_queue_rows 0"
+  "$ex4 -mat_type aijcusparse -case rowlengths -triangle upper -sfpc_analysis_queue_rows 0"
   "$ex4 -mat_type aijcusparse -case problem -problem convdiff -n 6 -values original -mat_hybsf_grid 6,6,6"
   "$ex5 -device -nx 7 -ny 5 -nz 4 -alphas 0,0.92"
   "$ex5 -device -nx 7 -ny 5 -nz 4 -zero_row 100 -alphas 0.92"

@@ -35,6 +35,10 @@
 #include <cub/device/device_reduce.cuh>
 #include <cub/device/device_run_length_encode.cuh>
 #include <cub/device/device_scan.cuh>
+#include <cooperative_groups.h>
+#include <cooperative_groups/scan.h>
+
+namespace cg = cooperative_groups;
 
 namespace
 {
@@ -63,6 +67,12 @@ __host__ __device__ inline int ClassVector(int c)
 #endif
 #ifndef SFPC_ANALYSIS_SLEEP_MAX_NS
   #define SFPC_ANALYSIS_SLEEP_MAX_NS 512
+#endif
+#ifndef SFPC_QUEUE_WARPS_PER_SM
+  #define SFPC_QUEUE_WARPS_PER_SM 32 /* 8 and 16 measured the same within 5%, 64 slower (H100) */
+#endif
+#ifndef SFPC_QUEUE_MIN_WINDOWS
+  #define SFPC_QUEUE_MIN_WINDOWS 12 /* the ready queue from this many times the polling pass's rows in flight (UseQueue()) */
 #endif
 
 /*
@@ -132,14 +142,131 @@ __global__ void __launch_bounds__(32 * SFPC_WARPS_PER_BLOCK) LevelKernel(int n, 
   }
 }
 
-/* pending[c] = how many rows depend on row c */
-template <bool LOWER>
-__global__ void DependentsKernel(int n, const int *__restrict__ ai, const int *__restrict__ aj, const int *__restrict__ ad, int *pending)
+/*
+   The rows a row depends on, or the rows that depend on it: j[b[r] + off .. e[r]). The triangle's
+   own rows give the first (L: b = i, e = diag; U: b = diag, off = 1, e = i + 1), its transpose,
+   built here by counting, the second.
+*/
+struct Adjacency {
+  const int *b, *e, *j;
+  int        off;
+};
+
+/* Adds one to count[c] for each entry (r, c) of a. */
+__global__ void CountKernel(int n, Adjacency a, int *count)
 {
   const int r = blockIdx.x * blockDim.x + threadIdx.x;
   if (r >= n) return;
-  const int kb = LOWER ? ai[r] : ad[r] + 1, ke = LOWER ? ad[r] : ai[r + 1];
-  for (int k = kb; k < ke; k++) atomicAdd(pending + aj[k], 1);
+  for (int k = a.b[r] + a.off; k < a.e[r]; k++) atomicAdd(count + a.j[k], 1);
+}
+
+/* The transpose of a: row c of it lists the rows r with (r, c) in a, in no particular order (levels do not depend on it). */
+__global__ void ScatterKernel(int n, Adjacency a, int *fill, int *tj)
+{
+  const int r = blockIdx.x * blockDim.x + threadIdx.x;
+  if (r >= n) return;
+  for (int k = a.b[r] + a.off; k < a.e[r]; k++) tj[atomicAdd(fill + a.j[k], 1)] = r;
+}
+
+/*
+   The first slot of m new entries at the ready queue's tail: one atomic per group of lanes doing it
+   together (a per-row atomic on one address serializes in L2).
+*/
+__device__ inline unsigned int QueueSlots(unsigned int m, unsigned int *tail)
+{
+  const cg::coalesced_group g = cg::coalesced_threads();
+  const unsigned int        before = cg::exclusive_scan(g, m);
+  unsigned int              k = 0;
+  if (g.thread_rank() == g.size() - 1) k = atomicAdd(tail, before + m);
+  return g.shfl(k, g.size() - 1) + before;
+}
+
+/* Appends row r to the ready queue (with a release: what the lane did or acquired before, the levels the queued row will read). */
+__device__ inline void Enqueue(int r, int *queue, unsigned int *tail)
+{
+  cuda::atomic_ref<int, cuda::thread_scope_device>(queue[QueueSlots(1, tail)]).store(r, cuda::memory_order_release);
+}
+
+#define SFPC_QUEUE_BATCH 8 /* dependencies read, and dependents counted off, at once: one L2 round trip a batch */
+
+/* pending[r] = how many rows r waits for; the rows that wait for none start the queue. */
+__global__ void SourcesKernel(int n, Adjacency pull, int *pending, int *queue, unsigned int *tail)
+{
+  const int r = blockIdx.x * blockDim.x + threadIdx.x;
+  if (r >= n) return;
+  const int d = pull.e[r] - pull.b[r] - pull.off;
+  pending[r]  = d;
+  if (!d) Enqueue(r, queue, tail);
+}
+
+/*
+   Longest paths through a DAG by a ready queue: level(r) = 1 + max level of the rows r pulls from
+   (1 for none). A warp takes 32 consecutive queue slots by ticket; a slot holds the row the queue
+   handed it once that row's last dependency is done, so no lane ever polls a row that is not ready,
+   and the warps in flight work on the wavefront of the DAG however far apart its rows are. The
+   row's level is stored, released, and counted off each row it pushes to; the lane that counts a row
+   to zero queues it. Levels come out the same whatever order rows are queued in.
+   The polling pass this replaces (a warp per 32 consecutive rows of the solve's order, polling
+   their dependencies) kept its warps on whatever rows came next in that order: on a 3-D stencil in
+   natural order the level wavefront crosses every plane, and its warps spent most of the pass
+   polling rows far ahead of the wavefront (7 us a level at 128^3, issue-bound; bench/README.md).
+*/
+__global__ void __launch_bounds__(32 * SFPC_WARPS_PER_BLOCK) QueueLevelKernel(int n, Adjacency pull, Adjacency push, int *level, int *pending, int *queue, unsigned int *tail, unsigned long long *counter, unsigned long long base)
+{
+  const int lane = threadIdx.x & 31, nchunk = (n + 31) / 32;
+  for (long long t; (t = sfpc::TakeTask(counter, base)) < nchunk;) {
+    const int k    = (int)t * 32 + lane;
+    bool      done = k >= n;
+    unsigned  ns   = SFPC_ANALYSIS_SLEEP_NS;
+    while (__any_sync(0xffffffffu, !done)) {
+      bool got = false;
+      if (!done) {
+        const int r = cuda::atomic_ref<int, cuda::thread_scope_device>(queue[k]).load(cuda::memory_order_acquire);
+        if (r >= 0) {
+          int       lv = 0;
+          const int pe = pull.e[r], qe = push.e[r];
+          for (int p = pull.b[r] + pull.off; p < pe; p += SFPC_QUEUE_BATCH) {
+            int l[SFPC_QUEUE_BATCH];
+  #pragma unroll
+            for (int u = 0; u < SFPC_QUEUE_BATCH; u++) l[u] = p + u < pe ? cuda::atomic_ref<int, cuda::thread_scope_device>(level[pull.j[p + u]]).load(cuda::memory_order_relaxed) : 0;
+  #pragma unroll
+            for (int u = 0; u < SFPC_QUEUE_BATCH; u++) lv = max(lv, l[u]);
+          }
+          cuda::atomic_ref<int, cuda::thread_scope_device>(level[r]).store(lv + 1, cuda::memory_order_relaxed);
+          cuda::atomic_thread_fence(cuda::memory_order_release, cuda::thread_scope_device); /* the level before the counts */
+          for (int p = push.b[r] + push.off; p < qe; p += SFPC_QUEUE_BATCH) {
+            int      d[SFPC_QUEUE_BATCH];
+            unsigned ready = 0;
+  #pragma unroll
+            for (int u = 0; u < SFPC_QUEUE_BATCH; u++) d[u] = p + u < qe ? push.j[p + u] : -1;
+  #pragma unroll
+            for (int u = 0; u < SFPC_QUEUE_BATCH; u++)
+              if (d[u] >= 0 && cuda::atomic_ref<int, cuda::thread_scope_device>(pending[d[u]]).fetch_sub(1, cuda::memory_order_relaxed) == 1) ready |= 1u << u;
+            if (ready) {
+              unsigned int s = QueueSlots(__popc(ready), tail);
+              cuda::atomic_thread_fence(cuda::memory_order_acq_rel, cuda::thread_scope_device); /* acquire the levels of the ready rows' other dependencies, release them with the slots */
+  #pragma unroll
+              for (int u = 0; u < SFPC_QUEUE_BATCH; u++)
+                if (ready >> u & 1) cuda::atomic_ref<int, cuda::thread_scope_device>(queue[s++]).store(d[u], cuda::memory_order_relaxed);
+            }
+          }
+          done = got = true;
+        }
+      }
+      if (__any_sync(0xffffffffu, got)) ns = SFPC_ANALYSIS_SLEEP_NS;
+      else {
+        if (!done) __nanosleep(ns);
+        ns = min(2 * ns, (unsigned)SFPC_ANALYSIS_SLEEP_MAX_NS);
+      }
+    }
+  }
+}
+
+/* ALAP levels from the longest paths to a sink h: alap = nlevels + 1 - h (a sink: the last level). */
+__global__ void AlapFromHeightKernel(int n, const int *nlevels, const int *__restrict__ h, int *level)
+{
+  const int r = blockIdx.x * blockDim.x + threadIdx.x;
+  if (r < n) level[r] = *nlevels + 1 - h[r];
 }
 
 #define SFPC_ALAP_UNSET 0x7F7F7F7F /* what a byte-wise fill with 0x7F leaves: no dependent has lowered it */
@@ -286,6 +413,46 @@ __global__ void ScheduleSizesKernel(const int *nruns, const Key *rkey, const int
 }
 } // namespace
 
+/* Levels (longest paths) through the DAG pull / push by the ready queue; pending and queue: n ints of scratch, tail: one. */
+static PetscErrorCode QueueLevels(SFPCTriDevice T, int n, Adjacency pull, Adjacency push, int *level, int *pending, int *queue, unsigned int *tail, cudaStream_t stream)
+{
+  const int          tpb = 256, nb = (n + tpb - 1) / tpb;
+  int                blocks;
+  unsigned long long base;
+
+  PetscFunctionBegin;
+  PetscCallCUDA(cudaMemsetAsync(queue, 0xFF, sizeof(int) * n, stream));
+  PetscCallCUDA(cudaMemsetAsync(tail, 0, sizeof(unsigned int), stream));
+  SourcesKernel<<<nb, tpb, 0, stream>>>(n, pull, pending, queue, tail);
+  PetscCall(SFPCTriDeviceTakeTickets(T, (n + 31) / 32, T->sms * SFPC_QUEUE_WARPS_PER_SM, &blocks, &base));
+  QueueLevelKernel<<<blocks, 32 * SFPC_WARPS_PER_BLOCK, 0, stream>>>(n, pull, push, level, pending, queue, tail, T->counter, base);
+  PetscCallCUDA(cudaGetLastError());
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+   Whether levels come from the ready queue (QueueLevelKernel) rather than the polling pass
+   (LevelKernel). The queue's hop costs several L2 round trips and fences, about 10 us a level (H100), where
+   the polling pass's costs 4 us while its warps in flight cover the level wavefront; on a 3-D grid in natural
+   order the wavefront crosses every plane, and the polling pass's levels grow slower with the rows beyond the
+   rows in flight. Measured (H100, 2026-11-24, analysis ms L / U, bench/README.md): 7-point 128^3 (8 times the
+   rows in flight) queue 4.1 / 4.1 against 3.5 / 3.4, 160^3 (15 times) 6.0 / 5.9 against 7.3 / 7.2, 215^3
+   10.1 / 10.4 against 19.5 / 21.4; rows of 13 dependencies (27-point) take batches of 8 a hop, and the queue
+   lost there (128^3: 17.1 / 14.5 against 6.8 / 9.6). -sfpc_analysis_queue_rows m: the queue from m rows on
+   (tests set 0).
+*/
+static PetscErrorCode UseQueue(SFPCTriDevice T, PetscBool *queue)
+{
+  PetscInt  m;
+  PetscBool set;
+
+  PetscFunctionBegin;
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-sfpc_analysis_queue_rows", &m, &set));
+  if (set) *queue = (PetscBool)(T->n >= m);
+  else *queue = (PetscBool)(T->n >= (PetscInt)SFPC_QUEUE_MIN_WINDOWS * 32 * T->resident && T->nnz - T->n <= 2 * SFPC_QUEUE_BATCH * T->n);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* Builds the schedule of the lower (L) or upper (U) part of T's pattern, with ASAP or ALAP levels. */
 PetscErrorCode SFPCScheduleBuild(SFPCTriDevice T, PetscBool lower, SFPCLevels levels, SFPCSchedule *S)
 {
@@ -296,10 +463,10 @@ PetscErrorCode SFPCScheduleBuild(SFPCTriDevice T, PetscBool lower, SFPCLevels le
   unsigned long long *nnz, hnnz;
   sfpc::CubScratch   scratch;
   const int          tpb = 256, nb = (n + tpb - 1) / tpb;
-  unsigned long long base;
   const int          major = (int)T->opt.window_major;
-  int                blocks;
   KeyLayout          kl;
+  PetscBool          queue = PETSC_FALSE;
+  const Adjacency    deps  = lower ? Adjacency{T->i, T->diag, T->j, 0} : Adjacency{T->diag, T->i + 1, T->j, 1}; /* the rows each row waits for */
 
   PetscFunctionBegin;
   PetscCheck(levels == SFPC_LEVELS_ASAP || levels == SFPC_LEVELS_ALAP, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Levels must be resolved to asap or alap");
@@ -323,33 +490,6 @@ PetscErrorCode SFPCScheduleBuild(SFPCTriDevice T, PetscBool lower, SFPCLevels le
   PetscCallCUDA(cudaMallocAsync(&S->order, sizeof(int) * n, stream));
   PetscCallCUDA(cudaMemsetAsync(level, 0, sizeof(int) * n, stream));
   PetscCallCUDA(cudaMemsetAsync(nnz, 0, sizeof(unsigned long long), stream));
-
-  /* 1. ASAP levels: one warp per 32 rows */
-  PetscCall(SFPCTriDeviceBeginSweep(T, (n + 31) / 32, &blocks, &base));
-  if (lower) LevelKernel<true><<<blocks, 32 * SFPC_WARPS_PER_BLOCK, 0, stream>>>(n, T->i, T->j, T->diag, level, T->counter, base);
-  else LevelKernel<false><<<blocks, 32 * SFPC_WARPS_PER_BLOCK, 0, stream>>>(n, T->i, T->j, T->diag, level, T->counter, base);
-  PetscCallCUDA(cudaGetLastError());
-
-  /* 2. ALAP levels, from the ASAP level count; key, rkey and rcount serve as scratch (level count, levels, dependents) */
-  if (levels == SFPC_LEVELS_ALAP) {
-    int *nlevels = (int *)key, *alap = (int *)rkey, *pending = rcount;
-    PetscCallCUDA(cudaMemsetAsync(nlevels, 0, sizeof(int), stream));
-    MaxLevelKernel<<<PetscMin(nb, 1024), tpb, 0, stream>>>(n, level, nlevels);
-    PetscCallCUDA(cudaMemsetAsync(pending, 0, sizeof(int) * n, stream));
-    PetscCallCUDA(cudaMemsetAsync(alap, 0x7F, sizeof(int) * n, stream));
-    if (lower) DependentsKernel<true><<<nb, tpb, 0, stream>>>(n, T->i, T->j, T->diag, pending);
-    else DependentsKernel<false><<<nb, tpb, 0, stream>>>(n, T->i, T->j, T->diag, pending);
-    PetscCall(SFPCTriDeviceBeginSweep(T, (n + 31) / 32, &blocks, &base));
-    if (lower) AlapKernel<true><<<blocks, 32 * SFPC_WARPS_PER_BLOCK, 0, stream>>>(n, T->i, T->j, T->diag, nlevels, alap, pending, T->counter, base);
-    else AlapKernel<false><<<blocks, 32 * SFPC_WARPS_PER_BLOCK, 0, stream>>>(n, T->i, T->j, T->diag, nlevels, alap, pending, T->counter, base);
-    PetscCallCUDA(cudaGetLastError());
-    PetscCallCUDA(cudaMemcpyAsync(level, alap, sizeof(int) * n, cudaMemcpyDeviceToDevice, stream));
-  }
-
-  /* 3. sort rows by their bucket key (level, window, class; or window, level, class), then one bucket per distinct key */
-  if (lower) KeyKernel<true><<<nb, tpb, 0, stream>>>(n, T->i, T->diag, level, kl, key, row, nnz);
-  else KeyKernel<false><<<nb, tpb, 0, stream>>>(n, T->i, T->diag, level, kl, key, row, nnz);
-  PetscCallCUDA(cudaGetLastError());
   auto sort      = [&](void *tmp, size_t &bytes) { return cub::DeviceRadixSort::SortPairs(tmp, bytes, key, skey, row, S->order, n, 0, kl.bits, stream); };
   auto encode    = [&](void *tmp, size_t &bytes) { return cub::DeviceRunLengthEncode::Encode(tmp, bytes, skey, rkey, rcount, nruns, n, stream); };
   auto scantasks = [&](void *tmp, size_t &bytes) { return cub::DeviceScan::ExclusiveSum(tmp, bytes, rtasks, rtask0, n, stream); };
@@ -358,7 +498,67 @@ PetscErrorCode SFPCScheduleBuild(SFPCTriDevice T, PetscBool lower, SFPCLevels le
   PetscCall(sfpc::CubReserve(scratch, encode));
   PetscCall(sfpc::CubReserve(scratch, scantasks));
   PetscCall(sfpc::CubReserve(scratch, scanrows));
-  PetscCall(sfpc::CubAllocate(scratch, stream));
+  PetscCall(UseQueue(T, &queue));
+  if (queue) {
+    /* 1. ASAP levels by the ready queue, over the triangle's DAG and its transpose (tp, tj); key, skey, rrow0 and rtasks serve as scratch */
+    int            *pending = (int *)key, *tp = (int *)skey, *slots = rrow0, *tj;
+    unsigned int   *tail;
+    auto            scandeps = [&](void *tmp, size_t &bytes) { return cub::DeviceScan::ExclusiveSum(tmp, bytes, pending, tp, n + 1, stream); };
+
+    PetscCall(sfpc::CubReserve(scratch, scandeps));
+    PetscCall(sfpc::CubAllocate(scratch, stream));
+    PetscCallCUDA(cudaMallocAsync(&tj, sizeof(int) * PetscMax(T->nnz, 1), stream));
+    PetscCallCUDA(cudaMallocAsync(&tail, sizeof(unsigned int), stream));
+    PetscCallCUDA(cudaMemsetAsync(pending, 0, sizeof(int) * (n + 1), stream));
+    CountKernel<<<nb, tpb, 0, stream>>>(n, deps, pending);
+    PetscCall(sfpc::CubRun(scratch, scandeps));
+    PetscCallCUDA(cudaMemcpyAsync(slots, tp, sizeof(int) * n, cudaMemcpyDeviceToDevice, stream));
+    ScatterKernel<<<nb, tpb, 0, stream>>>(n, deps, slots, tj);
+    PetscCallCUDA(cudaGetLastError());
+    const Adjacency dependents = {tp, tp + 1, tj, 0};
+    PetscCall(QueueLevels(T, n, deps, dependents, level, pending, slots, tail, stream));
+
+    /* 2. ALAP levels: the same over the reversed DAG gives each row's longest path to a sink */
+    if (levels == SFPC_LEVELS_ALAP) {
+      int *nlevels = rtasks, *h = (int *)rkey;
+      PetscCallCUDA(cudaMemsetAsync(nlevels, 0, sizeof(int), stream));
+      MaxLevelKernel<<<PetscMin(nb, 1024), tpb, 0, stream>>>(n, level, nlevels);
+      PetscCall(QueueLevels(T, n, dependents, deps, h, pending, slots, tail, stream));
+      AlapFromHeightKernel<<<nb, tpb, 0, stream>>>(n, nlevels, h, level);
+      PetscCallCUDA(cudaGetLastError());
+    }
+    PetscCallCUDA(cudaFreeAsync(tj, stream));
+    PetscCallCUDA(cudaFreeAsync(tail, stream));
+  } else {
+    unsigned long long base;
+    int                blocks;
+    PetscCall(sfpc::CubAllocate(scratch, stream));
+    /* 1. ASAP levels: one warp per 32 rows */
+    PetscCall(SFPCTriDeviceBeginSweep(T, (n + 31) / 32, &blocks, &base));
+    if (lower) LevelKernel<true><<<blocks, 32 * SFPC_WARPS_PER_BLOCK, 0, stream>>>(n, T->i, T->j, T->diag, level, T->counter, base);
+    else LevelKernel<false><<<blocks, 32 * SFPC_WARPS_PER_BLOCK, 0, stream>>>(n, T->i, T->j, T->diag, level, T->counter, base);
+    PetscCallCUDA(cudaGetLastError());
+
+    /* 2. ALAP levels, from the ASAP level count; key, rkey and rcount serve as scratch (level count, levels, dependents) */
+    if (levels == SFPC_LEVELS_ALAP) {
+      int *nlevels = (int *)key, *alap = (int *)rkey, *pending = rcount;
+      PetscCallCUDA(cudaMemsetAsync(nlevels, 0, sizeof(int), stream));
+      MaxLevelKernel<<<PetscMin(nb, 1024), tpb, 0, stream>>>(n, level, nlevels);
+      PetscCallCUDA(cudaMemsetAsync(pending, 0, sizeof(int) * n, stream));
+      PetscCallCUDA(cudaMemsetAsync(alap, 0x7F, sizeof(int) * n, stream));
+      CountKernel<<<nb, tpb, 0, stream>>>(n, deps, pending);
+      PetscCall(SFPCTriDeviceBeginSweep(T, (n + 31) / 32, &blocks, &base));
+      if (lower) AlapKernel<true><<<blocks, 32 * SFPC_WARPS_PER_BLOCK, 0, stream>>>(n, T->i, T->j, T->diag, nlevels, alap, pending, T->counter, base);
+      else AlapKernel<false><<<blocks, 32 * SFPC_WARPS_PER_BLOCK, 0, stream>>>(n, T->i, T->j, T->diag, nlevels, alap, pending, T->counter, base);
+      PetscCallCUDA(cudaGetLastError());
+      PetscCallCUDA(cudaMemcpyAsync(level, alap, sizeof(int) * n, cudaMemcpyDeviceToDevice, stream));
+    }
+  }
+
+  /* 3. sort rows by their bucket key (level, window, class; or window, level, class), then one bucket per distinct key */
+  if (lower) KeyKernel<true><<<nb, tpb, 0, stream>>>(n, T->i, T->diag, level, kl, key, row, nnz);
+  else KeyKernel<false><<<nb, tpb, 0, stream>>>(n, T->i, T->diag, level, kl, key, row, nnz);
+  PetscCallCUDA(cudaGetLastError());
   PetscCall(sfpc::CubRun(scratch, sort));
   PetscCallCUDA(cudaMemsetAsync(rcount, 0, sizeof(int) * n, stream));
   PetscCall(sfpc::CubRun(scratch, encode));
