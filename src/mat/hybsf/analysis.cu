@@ -1,9 +1,12 @@
 /*
    Dependency analysis of a triangular part, on the GPU, once per nonzero pattern:
-   1. ASAP levels, sync-free: a warp per 32 consecutive rows, taken by ticket in the solve's
-      order, level(r) = 1 + max level of the rows it depends on.
+   1. ASAP levels, sync-free: level(r) = 1 + max level of the rows it depends on. Either a warp
+      per 32 consecutive rows, taken by ticket in the solve's order, polling their dependencies
+      (LevelKernel), or, on large grids with short rows, a ready queue over the triangle and its
+      transpose (QueueLevelKernel; UseQueue() says when, and why).
    2. Optionally ALAP levels (Freire's SpTRSV_Lev, shared/seeds/001 section 4.2.2), sync-free in
-      the reverse order: level(r) = min level of the rows that depend on r, minus 1. A row that
+      the reverse order: level(r) = min level of the rows that depend on r, minus 1 (by the queue:
+      the longest path from r to a sink h(r), then nlevels + 1 - h(r), the same levels). A row that
       nothing depends on (a sink) goes to the last level. The thesis says both "leaves keep their
       level" and (Alg. 17) "leaves go to the last level"; we take the last level: nothing waits
       for a sink, so dispatching it after every row that something waits for lets the warps
@@ -443,13 +446,14 @@ static PetscErrorCode QueueLevels(SFPCTriDevice T, int n, Adjacency pull, Adjace
 */
 static PetscErrorCode UseQueue(SFPCTriDevice T, PetscBool *queue)
 {
-  PetscInt  m;
-  PetscBool set;
+  const PetscInt offdiag = (T->nnz - T->n) / (T->opt.lower && T->opt.upper ? 2 : 1); /* of one triangle, about: a factor holds both */
+  PetscInt       m;
+  PetscBool      set;
 
   PetscFunctionBegin;
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-sfpc_analysis_queue_rows", &m, &set));
   if (set) *queue = (PetscBool)(T->n >= m);
-  else *queue = (PetscBool)(T->n >= (PetscInt)SFPC_QUEUE_MIN_WINDOWS * 32 * T->resident && T->nnz - T->n <= 2 * SFPC_QUEUE_BATCH * T->n);
+  else *queue = (PetscBool)(T->n >= (PetscInt)SFPC_QUEUE_MIN_WINDOWS * 32 * T->resident && offdiag <= SFPC_QUEUE_BATCH * T->n);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
