@@ -967,58 +967,30 @@ int main(int argc, char **argv)
     args: -mat_type aij -case random -n 50 -triangle lower -unit 0
     filter: Error: grep "^\[0\]PETSC ERROR" | grep -A 2 -m 1 "Error Message" | tail -n 2 | grep -v "See https" | sed -e "s/^\[0\]PETSC ERROR: //"
 
-  # The GPU path with levels from the ready queue (analysis.cu), which by default only large 3-D grids take
-  testset:
-    requires: gpu
-    args: -mat_type aijcusparse -use_gpu_aware_mpi 0 -sfpc_analysis_queue_rows 0
-    test:
-      suffix: gpu_queue_random
-      args: -case random
-      output_file: output/ex4_random.out
-    test:
-      suffix: gpu_queue_rowlengths
-      args: -case rowlengths
-      output_file: output/ex4_rowlengths.out
-    test:
-      suffix: gpu_queue_chain
-      args: -case chain
-      output_file: output/ex4_chain.out
-    test:
-      suffix: gpu_queue_spread
-      args: -case spread
-      output_file: output/ex4_spread.out
-    test:
-      suffix: gpu_queue_bcsstk16
-      args: -case problem -problem file -f ${sfpc_dir}/tests/data/bcsstk16.mtx.gz -values random
-      output_file: output/ex4_bcsstk16_values-random.out
-    test:
-      suffix: gpu_queue_permuted
-      args: -case problem -problem poisson27 -n 10 -permute 3 -values original
-      output_file: output/ex4_permuted.out
-
-  # The GPU path: the same outputs as the host path
+  # The GPU path: the same outputs as the host path; the first cases also with levels from the ready
+  # queue (analysis.cu), which by default only large grids take
   testset:
     requires: gpu
     args: -mat_type aijcusparse -use_gpu_aware_mpi 0
     test:
       suffix: gpu_random
-      args: -case random
+      args: -case random -sfpc_analysis_queue_rows {{0 2147483647}}
       output_file: output/ex4_random.out
     test:
       suffix: gpu_rowlengths
-      args: -case rowlengths
+      args: -case rowlengths -sfpc_analysis_queue_rows {{0 2147483647}}
       output_file: output/ex4_rowlengths.out
     test:
       suffix: gpu_chain
-      args: -case chain
+      args: -case chain -sfpc_analysis_queue_rows {{0 2147483647}}
       output_file: output/ex4_chain.out
     test:
       suffix: gpu_spread
-      args: -case spread
+      args: -case spread -sfpc_analysis_queue_rows {{0 2147483647}}
       output_file: output/ex4_spread.out
     test:
       suffix: gpu_bcsstk16_random
-      args: -case problem -problem file -f ${sfpc_dir}/tests/data/bcsstk16.mtx.gz -values random
+      args: -case problem -problem file -f ${sfpc_dir}/tests/data/bcsstk16.mtx.gz -values random -sfpc_analysis_queue_rows {{0 2147483647}}
       output_file: output/ex4_bcsstk16_values-random.out
     test:
       suffix: gpu_bcsstk16_original
@@ -1026,7 +998,7 @@ int main(int argc, char **argv)
       output_file: output/ex4_bcsstk16_values-original.out
     test:
       suffix: gpu_permuted
-      args: -case problem -problem poisson27 -n 10 -permute 3 -values original
+      args: -case problem -problem poisson27 -n 10 -permute 3 -values original -sfpc_analysis_queue_rows {{0 2147483647}}
       output_file: output/ex4_permuted.out
     test:
       suffix: gpu_convert_options
