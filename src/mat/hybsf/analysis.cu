@@ -209,10 +209,10 @@ __global__ void SourcesKernel(int n, Adjacency pull, int *pending, int *queue, u
    and the warps in flight work on the wavefront of the DAG however far apart its rows are. The
    row's level is stored, released, and counted off each row it pushes to; the lane that counts a row
    to zero queues it. Levels come out the same whatever order rows are queued in.
-   The polling pass this replaces (a warp per 32 consecutive rows of the solve's order, polling
-   their dependencies) kept its warps on whatever rows came next in that order: on a 3-D stencil in
-   natural order the level wavefront crosses every plane, and its warps spent most of the pass
-   polling rows far ahead of the wavefront (7 us a level at 128^3, issue-bound; bench/README.md).
+   The polling pass (LevelKernel: a warp per 32 consecutive rows of the solve's order, polling
+   their dependencies) keeps its warps on whatever rows come next in that order: on a 3-D stencil in
+   natural order the level wavefront crosses every plane, and its warps spend most of the pass
+   polling rows far ahead of the wavefront (9 us a level at 128^3, 32 at 215^3; bench/README.md).
 */
 __global__ void __launch_bounds__(32 * SFPC_WARPS_PER_BLOCK) QueueLevelKernel(int n, Adjacency pull, Adjacency push, int *level, int *pending, int *queue, unsigned int *tail, unsigned long long *counter, unsigned long long base)
 {
