@@ -208,7 +208,10 @@ __global__ void SourcesKernel(int n, Adjacency pull, int *pending, int *queue, u
    handed it once that row's last dependency is done, so no lane ever polls a row that is not ready,
    and the warps in flight work on the wavefront of the DAG however far apart its rows are. The
    row's level is stored, released, and counted off each row it pushes to; the lane that counts a row
-   to zero queues it. Levels come out the same whatever order rows are queued in.
+   to zero queues it. Levels come out the same whatever order rows are queued in. The pass is
+   latency-bound (a hop is its chain of dependent L2 round trips): the first dependents are read with
+   the dependencies, one round trip fewer (6-11% faster); pushing levels by atomic max to the rows that
+   wait, and running the row a lane makes ready itself, measured 10-60% slower (bench/README.md).
    The polling pass (LevelKernel: a warp per 32 consecutive rows of the solve's order, polling
    their dependencies) keeps its warps on whatever rows come next in that order: on a 3-D stencil in
    natural order the level wavefront crosses every plane, and its warps spend most of the pass
@@ -226,8 +229,10 @@ __global__ void __launch_bounds__(32 * SFPC_WARPS_PER_BLOCK) QueueLevelKernel(in
       if (!done) {
         const int r = cuda::atomic_ref<int, cuda::thread_scope_device>(queue[k]).load(cuda::memory_order_acquire);
         if (r >= 0) {
-          int       lv = 0;
-          const int pe = pull.e[r], qe = push.e[r];
+          int       lv = 0, d[SFPC_QUEUE_BATCH];
+          const int pe = pull.e[r], qe = push.e[r], q0 = push.b[r] + push.off;
+  #pragma unroll
+          for (int u = 0; u < SFPC_QUEUE_BATCH; u++) d[u] = q0 + u < qe ? push.j[q0 + u] : -1; /* the first dependents, read with the dependencies: one round trip fewer a hop */
           for (int p = pull.b[r] + pull.off; p < pe; p += SFPC_QUEUE_BATCH) {
             int l[SFPC_QUEUE_BATCH];
   #pragma unroll
@@ -237,11 +242,12 @@ __global__ void __launch_bounds__(32 * SFPC_WARPS_PER_BLOCK) QueueLevelKernel(in
           }
           cuda::atomic_ref<int, cuda::thread_scope_device>(level[r]).store(lv + 1, cuda::memory_order_relaxed);
           cuda::atomic_thread_fence(cuda::memory_order_release, cuda::thread_scope_device); /* the level before the counts */
-          for (int p = push.b[r] + push.off; p < qe; p += SFPC_QUEUE_BATCH) {
-            int      d[SFPC_QUEUE_BATCH];
+          for (int p = q0; p < qe; p += SFPC_QUEUE_BATCH) {
             unsigned ready = 0;
+            if (p > q0) {
   #pragma unroll
-            for (int u = 0; u < SFPC_QUEUE_BATCH; u++) d[u] = p + u < qe ? push.j[p + u] : -1;
+              for (int u = 0; u < SFPC_QUEUE_BATCH; u++) d[u] = p + u < qe ? push.j[p + u] : -1;
+            }
   #pragma unroll
             for (int u = 0; u < SFPC_QUEUE_BATCH; u++)
               if (d[u] >= 0 && cuda::atomic_ref<int, cuda::thread_scope_device>(pending[d[u]]).fetch_sub(1, cuda::memory_order_relaxed) == 1) ready |= 1u << u;
@@ -439,7 +445,7 @@ static PetscErrorCode QueueLevels(SFPCTriDevice T, int n, Adjacency pull, Adjace
    the polling pass's costs 4 us while its warps in flight cover the level wavefront; on a 3-D grid in natural
    order the wavefront crosses every plane, and the polling pass's levels grow slower with the rows beyond the
    rows in flight. Measured (H100, 2026-11-24, analysis ms L / U, bench/README.md): 7-point 128^3 (8 times the
-   rows in flight) queue 4.1 / 4.1 against 3.5 / 3.4, 160^3 (15 times) 6.0 / 5.9 against 7.3 / 7.2, 215^3
+   rows in flight) queue 3.8 / 3.8 against 3.5 / 3.4, 160^3 (15 times) 6.0 / 5.9 against 7.3 / 7.2, 215^3
    10.1 / 10.4 against 19.5 / 21.4; rows of 13 dependencies (27-point) take batches of 8 a hop, and the queue
    lost there (128^3: 17.1 / 14.5 against 6.8 / 9.6). -sfpc_analysis_queue_rows m: the queue from m rows on
    (tests set 0).
