@@ -75,7 +75,7 @@ __host__ __device__ inline int ClassVector(int c)
   #define SFPC_QUEUE_WARPS_PER_SM 32 /* 8 and 16 measured the same within 5%, 64 slower (H100) */
 #endif
 #ifndef SFPC_QUEUE_MIN_WINDOWS
-  #define SFPC_QUEUE_MIN_WINDOWS 12 /* the ready queue from this many times the polling pass's rows in flight (UseQueue()) */
+  #define SFPC_QUEUE_MIN_WINDOWS 9 /* the ready queue from this many times the polling pass's rows in flight (UseQueue()) */
 #endif
 
 /*
@@ -445,8 +445,9 @@ static PetscErrorCode QueueLevels(SFPCTriDevice T, int n, Adjacency pull, Adjace
    the polling pass's costs 4 us while its warps in flight cover the level wavefront; on a 3-D grid in natural
    order the wavefront crosses every plane, and the polling pass's levels grow slower with the rows beyond the
    rows in flight. Measured (H100, 2026-11-24, analysis ms L / U, bench/README.md): 7-point 128^3 (8 times the
-   rows in flight) queue 3.8 / 3.8 against 3.5 / 3.4, 160^3 (15 times) 6.0 / 5.9 against 7.3 / 7.2, 215^3
-   10.1 / 10.4 against 19.5 / 21.4; rows of 13 dependencies (27-point) take batches of 8 a hop, and the queue
+   rows in flight) queue 3.8-4.0 against 3.4-3.5, 140^3 (10 times) 4.3-4.4 against 5.0-5.1, 150^3 4.8-4.9 against
+   6.1-6.3, 160^3 (15 times) 5.3-5.5 against 7.1-7.3, 215^3 10.1 / 10.4 against 19.5 / 21.4 (before the queue read
+   dependents with dependencies); rows of 13 dependencies (27-point) take batches of 8 a hop, and the queue
    lost there (128^3: 17.1 / 14.5 against 6.8 / 9.6). -sfpc_analysis_queue_rows m: the queue from m rows on
    (tests set 0).
 */
