@@ -960,6 +960,15 @@ int main(int argc, char **argv)
       suffix: grid_missing
       args: -case problem -problem convdiff -n 8 -values original -triangle lower -unit 0 -mat_hybsf_layout grid
       filter: Error: grep "^\[0\]PETSC ERROR" | grep -A 2 -m 1 "Error Message" | tail -n 2 | grep -v "See https" | sed -e "s/^\[0\]PETSC ERROR: //"
+    # the package option of the GPU analysis: listed by -help, refused out of range when SFPC is initialized
+    test:
+      suffix: queue_rows_help
+      args: -case random -n 20 -help
+      filter: grep -E "sfpc_analysis_queue_rows"
+    test:
+      suffix: queue_rows_range
+      args: -case random -n 20 -sfpc_analysis_queue_rows -3
+      filter: Error: grep "^\[0\]PETSC ERROR" | grep -A 2 -m 1 "Error Message" | tail -n 2 | grep -v "See https" | sed -e "s/^\[0\]PETSC ERROR: //"
 
   test:
     suffix: mpi

@@ -1,10 +1,28 @@
 /* Package registration: dynamic loading (-dll_append) and explicit SFPCInitializePackage(). */
 #include <sfpc/private/sfpcimpl.h>
+#include <sfpc/private/trifactor_device.h>
 
 PetscLogEvent SFPC_ILUSymbolic, SFPC_ILUNumeric, SFPC_TriSolve, SFPC_TriAnalysis, SFPC_DILUColor, SFPC_DILUSetUp, SFPC_AFSAIPattern, SFPC_AFSAIValues;
 PetscLogEvent SFPC_AFSAIGtPattern, SFPC_AFSAIHostCSR, SFPC_AFSAIMats, SFPC_AFSAIDeviceCSR, SFPC_AFSAIFill;
 
 static PetscBool SFPCPackageInitialized = PETSC_FALSE;
+
+PetscInt SFPCAnalysisQueueRows = PETSC_DECIDE;
+
+/* Options of the package as a whole (the engine's tuning), read once, when the package is initialized. */
+static PetscErrorCode SFPCSetFromOptions(void)
+{
+  PetscInt  m = PETSC_DECIDE;
+  PetscBool set;
+
+  PetscFunctionBegin;
+  PetscOptionsBegin(PETSC_COMM_WORLD, NULL, "SFPC engine options", "Sys");
+  PetscCall(PetscOptionsInt("-sfpc_analysis_queue_rows", "MATHYBSF analysis: dependency levels from the ready queue for triangles of at least this many rows (default: from the GPU's warps in flight and the rows' lengths)", "MATHYBSF", m, &m, &set));
+  PetscOptionsEnd();
+  PetscCheck(!set || m >= 0, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-sfpc_analysis_queue_rows %" PetscInt_FMT " is out of range: it must be >= 0", m);
+  if (set) SFPCAnalysisQueueRows = m;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
 /*@C
   SFPCFinalizePackage - Marks the package uninitialized; called by `PetscFinalize()`.
@@ -17,6 +35,7 @@ PetscErrorCode SFPCFinalizePackage(void)
 {
   PetscFunctionBegin;
   SFPCPackageInitialized = PETSC_FALSE;
+  SFPCAnalysisQueueRows  = PETSC_DECIDE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -63,6 +82,7 @@ PetscErrorCode SFPCInitializePackage(void)
   PetscCall(PetscLogEventSetCollective(SFPC_AFSAIMats, PETSC_FALSE));
   PetscCall(PetscLogEventSetCollective(SFPC_AFSAIDeviceCSR, PETSC_FALSE));
   PetscCall(PetscLogEventSetCollective(SFPC_AFSAIFill, PETSC_FALSE));
+  PetscCall(SFPCSetFromOptions());
   PetscCall(PetscRegisterFinalize(SFPCFinalizePackage));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

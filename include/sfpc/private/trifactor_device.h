@@ -141,6 +141,8 @@ struct _n_SFPCTriDevice {
 #define SFPC_GRID_PLANES           8
 #define SFPC_GRID_PLANES_MIN_LINES 512
 PETSC_INTERN PetscErrorCode SFPCTriOptionsDefault(SFPCTriOptions *);
+/* -sfpc_analysis_queue_rows (src/sys/sfpcinit.c): PETSC_DECIDE unless given */
+PETSC_INTERN PetscInt SFPCAnalysisQueueRows;
 PETSC_INTERN int            SFPCGridPlanes(SFPCTriDevice);
 PETSC_INTERN int            SFPCGridBlocks(SFPCTriDevice, const SFPCSchedule *);
 PETSC_INTERN PetscErrorCode SFPCTriDeviceSetWarpsPerSM(SFPCTriDevice, PetscInt);

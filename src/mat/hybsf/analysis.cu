@@ -71,6 +71,18 @@ __host__ __device__ inline int ClassVector(int c)
 #ifndef SFPC_ANALYSIS_SLEEP_MAX_NS
   #define SFPC_ANALYSIS_SLEEP_MAX_NS 512
 #endif
+struct AnalysisBackoff {
+  unsigned ns = SFPC_ANALYSIS_SLEEP_NS;
+  /* the end of a warp's round: progress (a lane finished) starts over; else sleep (when this lane still waits) and double */
+  __device__ __forceinline__ void Round(bool progress, bool waits)
+  {
+    if (progress) ns = SFPC_ANALYSIS_SLEEP_NS;
+    else {
+      if (waits) __nanosleep(ns);
+      ns = min(2 * ns, (unsigned)SFPC_ANALYSIS_SLEEP_MAX_NS);
+    }
+  }
+};
 #ifndef SFPC_QUEUE_WARPS_PER_SM
   #define SFPC_QUEUE_WARPS_PER_SM 32 /* 8 and 16 measured the same within 5%, 64 slower (H100) */
 #endif
@@ -100,11 +112,11 @@ __global__ void __launch_bounds__(32 * SFPC_WARPS_PER_BLOCK) LevelKernel(int n, 
   volatile int  *mine = seglevel[threadIdx.x / 32];
   const int      lane = threadIdx.x & 31, nseg = (n + 31) / 32;
   for (long long t; (t = sfpc::TakeTask(counter, base)) < nseg;) {
-    const int q0 = (int)t * 32, q = q0 + lane; /* positions in the solve's order */
-    unsigned  ns = SFPC_ANALYSIS_SLEEP_NS;
-    const int r  = LOWER ? q : n - 1 - q;
-    int       xk = 0, xe = 0, ik = 0, ie = 0, lv = 0; /* the row's dependencies in earlier segments [xk, xe) and in this one [ik, ie) */
-    bool      done = q >= n, poll = true;
+    const int       q0 = (int)t * 32, q = q0 + lane; /* positions in the solve's order */
+    AnalysisBackoff backoff;
+    const int       r  = LOWER ? q : n - 1 - q;
+    int             xk = 0, xe = 0, ik = 0, ie = 0, lv = 0; /* the row's dependencies in earlier segments [xk, xe) and in this one [ik, ie) */
+    bool            done = q >= n, poll = true;
     if (!done) {
       const int kb = LOWER ? ai[r] : ad[r] + 1, ke = LOWER ? ad[r] : ai[r + 1];
       const int lo = sfpc::LowerBound(aj, kb, ke, LOWER ? q0 : n - q0); /* the first column past the segment's first row, n - 1 - q0 for U */
@@ -138,8 +150,7 @@ __global__ void __launch_bounds__(32 * SFPC_WARPS_PER_BLOCK) LevelKernel(int n, 
       if (finished) mine[lane] = lv;
       __syncwarp();
       poll = !__any_sync(0xffffffffu, finished); /* lanes finished: follow them in shared memory first */
-      if (poll && !done) __nanosleep(ns);
-      ns = poll ? min(2 * ns, (unsigned)SFPC_ANALYSIS_SLEEP_MAX_NS) : (unsigned)SFPC_ANALYSIS_SLEEP_NS;
+      backoff.Round(!poll, !done);
     }
     __threadfence(); /* push the stores out before taking the next segment */
   }
@@ -221,18 +232,18 @@ __global__ void __launch_bounds__(32 * SFPC_WARPS_PER_BLOCK) QueueLevelKernel(in
 {
   const int lane = threadIdx.x & 31, nchunk = (n + 31) / 32;
   for (long long t; (t = sfpc::TakeTask(counter, base)) < nchunk;) {
-    const int k    = (int)t * 32 + lane;
-    bool      done = k >= n;
-    unsigned  ns   = SFPC_ANALYSIS_SLEEP_NS;
+    const int       k    = (int)t * 32 + lane;
+    bool            done = k >= n;
+    AnalysisBackoff backoff;
     while (__any_sync(0xffffffffu, !done)) {
       bool got = false;
       if (!done) {
         const int r = cuda::atomic_ref<int, cuda::thread_scope_device>(queue[k]).load(cuda::memory_order_acquire);
         if (r >= 0) {
           int       lv = 0, d[SFPC_QUEUE_BATCH];
-          const int pe = pull.e[r], qe = push.e[r], q0 = push.b[r] + push.off;
+          const int pe = pull.e[r], qe = push.e[r], p0 = push.b[r] + push.off;
   #pragma unroll
-          for (int u = 0; u < SFPC_QUEUE_BATCH; u++) d[u] = q0 + u < qe ? push.j[q0 + u] : -1; /* the first dependents, read with the dependencies: one round trip fewer a hop */
+          for (int u = 0; u < SFPC_QUEUE_BATCH; u++) d[u] = p0 + u < qe ? push.j[p0 + u] : -1; /* the first dependents, read with the dependencies: one round trip fewer a hop */
           for (int p = pull.b[r] + pull.off; p < pe; p += SFPC_QUEUE_BATCH) {
             int l[SFPC_QUEUE_BATCH];
   #pragma unroll
@@ -242,9 +253,9 @@ __global__ void __launch_bounds__(32 * SFPC_WARPS_PER_BLOCK) QueueLevelKernel(in
           }
           cuda::atomic_ref<int, cuda::thread_scope_device>(level[r]).store(lv + 1, cuda::memory_order_relaxed);
           cuda::atomic_thread_fence(cuda::memory_order_release, cuda::thread_scope_device); /* the level before the counts */
-          for (int p = q0; p < qe; p += SFPC_QUEUE_BATCH) {
+          for (int p = p0; p < qe; p += SFPC_QUEUE_BATCH) {
             unsigned ready = 0;
-            if (p > q0) {
+            if (p > p0) {
   #pragma unroll
               for (int u = 0; u < SFPC_QUEUE_BATCH; u++) d[u] = p + u < qe ? push.j[p + u] : -1;
             }
@@ -262,11 +273,7 @@ __global__ void __launch_bounds__(32 * SFPC_WARPS_PER_BLOCK) QueueLevelKernel(in
           done = got = true;
         }
       }
-      if (__any_sync(0xffffffffu, got)) ns = SFPC_ANALYSIS_SLEEP_NS;
-      else {
-        if (!done) __nanosleep(ns);
-        ns = min(2 * ns, (unsigned)SFPC_ANALYSIS_SLEEP_MAX_NS);
-      }
+      backoff.Round(__any_sync(0xffffffffu, got), !done);
     }
   }
 }
@@ -449,17 +456,14 @@ static PetscErrorCode QueueLevels(SFPCTriDevice T, int n, Adjacency pull, Adjace
    6.1-6.3, 160^3 (15 times) 5.3-5.5 against 7.1-7.3, 215^3 10.1 / 10.4 against 19.5 / 21.4 (before the queue read
    dependents with dependencies); rows of 13 dependencies (27-point) take batches of 8 a hop, and the queue
    lost there (128^3: 17.1 / 14.5 against 6.8 / 9.6). -sfpc_analysis_queue_rows m: the queue from m rows on
-   (tests set 0).
+   (tests set 0; read with the package's options, src/sys/sfpcinit.c).
 */
 static PetscErrorCode UseQueue(SFPCTriDevice T, PetscBool *queue)
 {
   const PetscInt offdiag = (T->nnz - T->n) / (T->opt.lower && T->opt.upper ? 2 : 1); /* of one triangle, about: a factor holds both */
-  PetscInt       m;
-  PetscBool      set;
 
   PetscFunctionBegin;
-  PetscCall(PetscOptionsGetInt(NULL, NULL, "-sfpc_analysis_queue_rows", &m, &set));
-  if (set) *queue = (PetscBool)(T->n >= m);
+  if (SFPCAnalysisQueueRows != PETSC_DECIDE) *queue = (PetscBool)(T->n >= SFPCAnalysisQueueRows);
   else *queue = (PetscBool)(T->n >= (PetscInt)SFPC_QUEUE_MIN_WINDOWS * 32 * T->resident && offdiag <= SFPC_QUEUE_BATCH * T->n);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
