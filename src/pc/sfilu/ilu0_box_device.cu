@@ -5,16 +5,17 @@
 
    Point (i, j, k) needs its 13 lower neighbours finished; the latest of them, (i - 1, j, k), (i + 1, j - 1, k)
    and (i + 1, j + 1, k - 1), lie on hyperplane s - 1 of s = i + 2j + 4k, so the points of a hyperplane are
-   independent. One thread per point; persistent warps take 32 points of one hyperplane by atomic ticket
-   (SFILUPlanes with weights 2, 4; a warp only waits on lower planes, whose tickets were taken before its own:
-   no deadlock whatever the residency).
+   independent. One warp per point, lane t holding the row's box slot t, so that a point's 13 eliminations take
+   a few hundred cycles instead of a thread's 114 dependent loads and updates (FactorPoint()); warp w of the W
+   resident warps takes positions w, w + W, ... of the hyperplane order (SFILUPlanes with weights 2, 4).
 
    A point publishes what its upper neighbours read of it, its inverse pivot and U entries, as a record of 128
    bytes (pub, the sentinel of sfdevice.cuh until written, filled before the launch; a record's values sit at
    constant offsets from one address, where reading them from the factor's CSR row took a register per value:
    the first version spilled); a point reads each value it needs with a relaxed load, again while it is the
    sentinel. No flags, no fences. A finished point's row goes to the factor's CSR values (for the transposed
-   factor, conversions and views) and into the grid layout's slabs (BoxStore(), gridslabs.cuh), so the sweeps need no gather.
+   factor, conversions and views) and into the grid layout's slabs (BoxStoreSlot(), gridslabs.cuh), so the sweeps
+   need no gather.
 
    Arithmetic: the host's IKJ elimination (SFILUFactorNumeric_Host()) operation for operation. Slots are the
    box's offsets in column order, t = 9 (dz + 1) + 3 (dy + 1) + dx + 1 (0 .. 12 lower, 13 the diagonal, 14 .. 26
@@ -28,15 +29,6 @@
 #include "sfilu.h"
 #include "planes.cuh"
 #include "sippoint.h"
-
-/*
-   Warps per SM unless -pc_sfilu_warps_per_sm says otherwise: enough for about 3.5 planes in flight, from 4 to 8
-   (H100, refactorization ms at 128^3, 73 tasks a plane: 8.67 / 8.65 / 9.99 with 2 / 4 / 8 warps; at 256^3, 293 tasks
-   a plane: 39.98 / 35.30 / 34.91 / 40.36 with 4 / 6 / 8 / 12; more planes polled at once flood L2).
-*/
-#define SFILU_BOX_PLANES_IN_FLIGHT 3.5
-#define SFILU_BOX_WARPS_MIN        4
-#define SFILU_BOX_WARPS_MAX        8
 
 namespace
 {
@@ -93,128 +85,93 @@ __host__ __device__ constexpr unsigned BoxUses(int o)
   return m;
 }
 
-/* A lower neighbour: its published record, and the values of it the point uses (bit f, as BoxUses()). */
-struct Neighbour {
-  const double *rec;
-  unsigned      use;
-};
-
-/* The values of lower neighbour o a point uses, as bits: f = 0 the inverse pivot, f = u - 13 its U entry u. */
-struct NbValues {
-  unsigned long long v[BOX_TERMS + 1];
-};
-
 /* The values of neighbour o (slots nbm) the point (slots own) uses: the neighbour is in the row, and for an U entry u both rows have its column (slot o + u - 13 of the point). */
 __device__ __forceinline__ unsigned NeighbourUses(int o, unsigned own, unsigned nbm)
 {
   return (own >> o & 1u) ? (BoxUses(o) & (own >> o) & (nbm >> BOX_DIAG)) | 1u : 0u;
 }
 
-/* Loads the values of neighbour O the point uses; only those still the sentinel when again. */
-template <int O>
-__device__ __forceinline__ void Load(const Neighbour &nb, NbValues &b, bool again)
+/* The neighbour at box slot t of point r (r's own row for t = 13). */
+__device__ __forceinline__ int SlotPoint(const BoxSlabs &S, int r, int t)
 {
-#pragma unroll
-  for (int f = 0; f <= BOX_TERMS; f++)
-    if ((BoxUses(O) >> f & 1u) && (nb.use >> f & 1u) && (!again || b.v[f] == SFPC_SENTINEL)) b.v[f] = sfpc::LoadBits(nb.rec, f);
-}
-
-/* Whether a value of neighbour O the point uses is still the sentinel. */
-template <int O>
-__device__ __forceinline__ bool Pending(const Neighbour &nb, const NbValues &b)
-{
-  bool pending = false;
-#pragma unroll
-  for (int f = 0; f <= BOX_TERMS; f++) pending |= (BoxUses(O) >> f & 1u) && (nb.use >> f & 1u) && b.v[f] == SFPC_SENTINEL;
-  return pending;
-}
-
-/* Row O of the elimination: the multiplier, then the updates of the row's later entries. */
-template <int O>
-__device__ __forceinline__ void Eliminate(const Neighbour &nb, const NbValues &b, double v[BOX_SLOTS])
-{
-  if (!(nb.use & 1u)) return;
-  const double l = __dmul_rn(v[O], __longlong_as_double((long long)b.v[0]));
-  v[O]           = l;
-#pragma unroll
-  for (int f = 1; f <= BOX_TERMS; f++)
-    if ((BoxUses(O) >> f & 1u) && (nb.use >> f & 1u)) v[O + f] = __dsub_rn(v[O + f], __dmul_rn(l, __longlong_as_double((long long)b.v[f]))); /* slot O + u - 13 */
+  return r + SlotDx(t) + S.nx * (SlotDy(t) + S.ny * SlotDz(t));
 }
 
 /*
-   Neighbour O of the elimination and those after it: O's loads, then the warp waits for them together (lanes that
-   waited apart would run their loops one after another), reading again those still the sentinel; then O is
-   eliminated. Templates, so that every neighbour and value index is a constant and the values stay in registers.
-   One neighbour in flight at a time: loads issued further ahead are mostly the sentinel still, and polling them
-   slowed the factorization down (bench/README.md, "The 27-point factorization").
+   Factors point r with one warp, lane t holding the row's box slot t (lanes 27 .. 31 idle): its row, its
+   neighbours' published values, the pivot test, its row written and published. Elimination step o needs, of lower
+   neighbour o's record, the inverse pivot (value 0) in lane o and U entry o + f - 13 ... the value f = t - o in lane
+   t: lane t reads value t - o of the record, so a neighbour's values come in one coalesced load. Every load is issued
+   before the first step, and step o waits only for neighbour o: the neighbours on the plane just below (steps 8,
+   11, 12) are the ones still being factored, and the steps before them run meanwhile.
 */
-template <int O>
-struct Elimination {
-  static __device__ __forceinline__ void Run(const Neighbour nb[BOX_TERMS], NbValues &b, double v[BOX_SLOTS])
-  {
-    Load<O>(nb[O], b, false);
-    while (__any_sync(0xffffffffu, Pending<O>(nb[O], b))) {
-      sfpc::Backoff();
-      Load<O>(nb[O], b, true);
-    }
-    Eliminate<O>(nb[O], b, v);
-    Elimination<O + 1>::Run(nb, b, v);
-  }
-};
-template <>
-struct Elimination<BOX_TERMS> {
-  static __device__ __forceinline__ void Run(const Neighbour *, NbValues &, double *) { }
-};
-
-/* Factors point r (-1: a padding lane, which only takes part in the warp's waits): its row, its neighbours' published values, the pivot test, its row written and published. */
-__device__ __forceinline__ void FactorPoint(const BoxArgs &g, int r)
+__device__ __forceinline__ void FactorPoint(const BoxArgs &g, int r, int lane, volatile double *absrow)
 {
-  const int2     me  = r >= 0 ? g.info[r] : make_int2(0, 0);
-  const unsigned own = (unsigned)me.y; /* none on a padding lane: it loads and waits for nothing */
-  Neighbour      nb[BOX_TERMS];
-  double         v[BOX_SLOTS], rowsum = 0;
+  const int2     me  = g.info[r];
+  const unsigned own = (unsigned)me.y;
+  const bool     has = lane < BOX_SLOTS && (own >> lane & 1u);
+  double         v   = has ? sfpc::LoadOnce(g.A + me.x + Rank(own, lane)) : 0.0, rowsum = 0;
+  unsigned       use = 0, need = 0; /* use: lane o < 13, the values of neighbour o the point uses (NeighbourUses()); need: bit o, this lane reads value lane - o of neighbour o */
+  unsigned long long b[BOX_TERMS];
 
+  if (lane < BOX_TERMS && (own >> lane & 1u)) use = NeighbourUses(lane, own, (unsigned)g.info[SlotPoint(g.slabs, r, lane)].y);
 #pragma unroll
   for (int o = 0; o < BOX_TERMS; o++) {
-    const int c = r + SlotDx(o) + g.slabs.nx * (SlotDy(o) + g.slabs.ny * SlotDz(o));
-    nb[o].rec   = g.pub + (size_t)BOX_REC * c;
-    nb[o].use   = NeighbourUses(o, own, (own >> o & 1u) ? (unsigned)g.info[c].y : 0u);
+    const unsigned u = __shfl_sync(0xffffffffu, use, o);
+    const int      f = lane - o;
+    b[o]             = SFPC_SENTINEL;
+    if (f >= 0 && f <= BOX_TERMS && (u >> f & 1u)) {
+      need |= 1u << o;
+      b[o] = sfpc::LoadBits(g.pub + (size_t)BOX_REC * SlotPoint(g.slabs, r, o), f);
+    }
   }
-#pragma unroll
-  for (int t = 0; t < BOX_SLOTS; t++) v[t] = (own >> t & 1u) ? sfpc::LoadOnce(g.A + me.x + Rank(own, t)) : 0.0;
-#pragma unroll
-  for (int t = 0; t < BOX_SLOTS; t++)
-    if (own >> t & 1u) rowsum += fabs(v[t]); /* in column order, as the host sums */
-  v[BOX_DIAG] = __dadd_rn(v[BOX_DIAG], g.shift);
-  {
-    NbValues b;
-    Elimination<0>::Run(nb, b, v);
+  absrow[lane] = fabs(v);
+  __syncwarp();
+  if (lane == BOX_DIAG) {
+    for (int t = 0; t < BOX_SLOTS; t++) rowsum += absrow[t]; /* in column order, as the host sums (a slot the row lacks adds 0) */
+    v = __dadd_rn(v, g.shift);
   }
-  if (r < 0) return;
-  {
-    const double u   = v[BOX_DIAG];
+  __syncwarp(); /* absrow is the next point's */
+#pragma unroll
+  for (int o = 0; o < BOX_TERMS; o++) {
+    if (!(own >> o & 1u)) continue; /* the warp's row: the same in every lane */
+    const bool mine = need >> o & 1u;
+    while (__any_sync(0xffffffffu, mine && b[o] == SFPC_SENTINEL)) { /* waiting together: lanes that waited apart would poll one after another */
+      sfpc::Backoff();
+      if (mine && b[o] == SFPC_SENTINEL) b[o] = sfpc::LoadBits(g.pub + (size_t)BOX_REC * SlotPoint(g.slabs, r, o), lane - o);
+    }
+    double l = 0;
+    if (lane == o) v = l = __dmul_rn(v, __longlong_as_double((long long)b[o])); /* the multiplier: times neighbour o's inverse pivot */
+    l = __shfl_sync(0xffffffffu, l, o);
+    if (mine && lane > o) v = __dsub_rn(v, __dmul_rn(l, __longlong_as_double((long long)b[o]))); /* slot lane of the point, U entry lane - o + 13 of neighbour o */
+  }
+  if (lane == BOX_DIAG) {
+    const double u   = v;
     const bool   bad = SFPCPivotFails(u, __dmul_rn(g.zeropivot, rowsum), g.positive);
     if (!isfinite(rowsum)) atomicMin(g.found + 1, r);
     if (bad) atomicMin(g.found, r); /* u stays for the report; dependents compute garbage, but only rows above it, which are not reported */
-    v[BOX_DIAG] = bad ? u : __ddiv_rn(1.0, u);
+    v = bad ? u : __ddiv_rn(1.0, u);
   }
-#pragma unroll
-  for (int t = 0; t < BOX_SLOTS; t++)
-    if (own >> t & 1u) {
-      g.a[me.x + Rank(own, t)] = v[t];
-      if (t >= BOX_DIAG) sfpc::PublishValue(g.pub + (size_t)BOX_REC * r, t - BOX_DIAG, v[t]);
-    }
-  BoxStore(g.slabs, r % g.slabs.nx, r / g.slabs.nx % g.slabs.ny, r / (g.slabs.nx * g.slabs.ny), v, own);
+  if (has) {
+    g.a[me.x + Rank(own, lane)] = v;
+    if (lane >= BOX_DIAG) sfpc::PublishValue(g.pub + (size_t)BOX_REC * r, lane - BOX_DIAG, v);
+  }
+  if (lane < BOX_SLOTS) BoxStoreSlot(g.slabs, r % g.slabs.nx, r / g.slabs.nx % g.slabs.ny, r / (g.slabs.nx * g.slabs.ny), lane, v, own);
 }
 
-__global__ void __launch_bounds__(32 * SFPC_WARPS_PER_BLOCK, 1) BoxILU0Kernel(BoxArgs g, long long ntasks, unsigned long long *counter, unsigned long long base)
+/*
+   A warp a point, warp w of the grid's W taking positions w, w + W, ... of the hyperplane order (a ticket a point
+   would be an atomic a point on one counter). A point waits only for points at lower positions, so the lowest
+   unfinished point is always being factored, provided every warp is resident: the kernel is launched cooperatively.
+*/
+__global__ void __launch_bounds__(32 * SFPC_WARPS_PER_BLOCK) BoxILU0Kernel(BoxArgs g, int npos)
 {
-  const int lane = threadIdx.x & 31;
+  __shared__ double absrow[SFPC_WARPS_PER_BLOCK][32];
+  const int         lane = threadIdx.x & 31, w = threadIdx.x / 32;
 
-  for (;;) {
-    const long long w = sfpc::TakeTask(counter, base);
-    if (w >= ntasks) break;
-    FactorPoint(g, g.order[32 * w + lane]); /* every lane: the warp waits together */
+  for (int p = blockIdx.x * SFPC_WARPS_PER_BLOCK + w; p < npos; p += gridDim.x * SFPC_WARPS_PER_BLOCK) {
+    const int r = g.order[p];
+    if (r >= 0) FactorPoint(g, r, lane, absrow[w]); /* -1: a plane's padding */
   }
 }
 
@@ -257,21 +214,14 @@ PetscErrorCode SFILUBoxPlanesCreate_Device(SFPCTriDevice T, SFILUPlanes *P)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static int BoxWarpsPerSM(SFPCTriDevice T, const SFILUPlanes *P)
-{
-  const double per_plane = (double)P->start[P->nplanes] / 32.0 / (double)PetscMax(P->nplanes, 1);
-
-  return (int)PetscMin(SFILU_BOX_WARPS_MAX, PetscMax(SFILU_BOX_WARPS_MIN, PetscCeilReal(SFILU_BOX_PLANES_IN_FLIGHT * per_plane / T->sms)));
-}
-
 /* ILU(0) of A + shift I (A's device values in the factor's pattern) into T->a and the sweeps' slabs, over the planes P of T's 27-point grid. */
 PetscErrorCode SFILUFactorBox_Device(SFPCTriDevice T, const SFILUPlanes *P, const PetscScalar *A, PetscReal shift, PetscReal zeropivot, PetscBool positive, SFILUResult *res)
 {
-  const PetscInt     ntasks = P->start[P->nplanes] / 32;
-  cudaStream_t       stream;
-  BoxArgs            g;
-  int                blocks;
-  unsigned long long base;
+  const int    npos = (int)P->start[P->nplanes];
+  cudaStream_t stream;
+  BoxArgs      g;
+  int          perSM, blocks;
+  void        *args[] = {(void *)&g, (void *)&npos};
 
   PetscFunctionBegin;
   PetscCall(SFILUReportBegin_Device(T, res));
@@ -281,9 +231,11 @@ PetscErrorCode SFILUFactorBox_Device(SFPCTriDevice T, const SFILUPlanes *P, cons
   g.slabs = SFPCGridBoxSlabs(T);
   g.shift = (double)shift, g.zeropivot = (double)zeropivot, g.positive = (int)positive;
   PetscCall(PetscLogGpuTimeBegin());
-  PetscCall(SFPCTriDeviceTakeTickets(T, ntasks, T->opt.warps_per_sm == PETSC_DECIDE ? T->sms * BoxWarpsPerSM(T, P) : T->lower.factor_resident, &blocks, &base));
+  PetscCallCUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSM, BoxILU0Kernel, 32 * SFPC_WARPS_PER_BLOCK, 0));
+  if (T->opt.warps_per_sm != PETSC_DECIDE) perSM = PetscMin(perSM, PetscMax(1, (int)T->opt.warps_per_sm / SFPC_WARPS_PER_BLOCK));
+  blocks = PetscMin(perSM * T->sms, (npos + SFPC_WARPS_PER_BLOCK - 1) / SFPC_WARPS_PER_BLOCK);
   PetscCall(SFPCFillSentinel(BOX_REC * T->n, P->pub)); /* every value waits to be published */
-  BoxILU0Kernel<<<blocks, 32 * SFPC_WARPS_PER_BLOCK, 0, stream>>>(g, ntasks, T->counter, base);
+  PetscCallCUDA(cudaLaunchCooperativeKernel((const void *)BoxILU0Kernel, blocks, 32 * SFPC_WARPS_PER_BLOCK, args, 0, stream)); /* every warp resident: see BoxILU0Kernel */
   PetscCallCUDA(cudaGetLastError());
   PetscCall(PetscLogGpuTimeEnd());
   PetscCall(PetscLogGpuFlops(215.0 * T->n)); /* an interior point: 13 multipliers, 101 updates */
