@@ -101,29 +101,37 @@ __device__ __forceinline__ long long BoxSlot(int njb, int ts, int i, int j, int 
   return (((long long)k * njb + jb) * ts + i + 2 * l) * 32 + l;
 }
 
+/* Point (i, j, k)'s slot in the L sweep's slabs, and in the U sweep's (the reversed point's, whose lower neighbours U's are). */
+__device__ __forceinline__ long long BoxLowerSlot(const BoxSlabs &S, int i, int j, int k)
+{
+  return BoxSlot(S.njb, S.ts, i, j, k);
+}
+__device__ __forceinline__ long long BoxUpperSlot(const BoxSlabs &S, int i, int j, int k)
+{
+  return BoxSlot(S.njb, S.ts, S.nx - 1 - i, S.ny - 1 - j, S.nz - 1 - k);
+}
+
 /*
-   Slot t of point (i, j, k)'s row of the factor, v, into both sweeps' slabs (lane t of the warp that factored the
-   point: ilu0_box_device.cu); own: the slots the row has. L's terms are slots 0 .. 13 (13: the inverse pivot) at
-   the point's slot, U's term 26 - t at the reversed point's slot, whose lower neighbours U's are; v = 0 for a slot
-   the row lacks (the sweeps' arithmetic runs over every term).
+   Slot t of a point's row of the factor, v, into both sweeps' slabs at the point's slots sl and su (lane t of the
+   warp that factored the point: ilu0_box_device.cu); own: the slots the row has. L's terms are slots 0 .. 13 (13:
+   the inverse pivot), U's term 26 - t; v = 0 for a slot the row lacks (the sweeps' arithmetic runs over every term).
 */
-__device__ __forceinline__ void BoxStoreSlot(const BoxSlabs &S, int i, int j, int k, int t, double v, unsigned own)
+__device__ __forceinline__ void BoxStoreSlot(const BoxSlabs &S, long long sl, long long su, int t, double v, unsigned own)
 {
   if (S.lower && t <= BOX_TERMS) {
-    const long long s = BoxSlot(S.njb, S.ts, i, j, k);
-    S.lower[s].c[t]   = v;
-    if (t == BOX_TERMS) S.lmask[s] = (unsigned short)(own & ((1u << BOX_TERMS) - 1u));
+    S.lower[sl].c[t] = v;
+    if (t == BOX_TERMS) S.lmask[sl] = (unsigned short)(own & ((1u << BOX_TERMS) - 1u));
   }
   if (S.upper && t >= BOX_TERMS && t < 2 * BOX_TERMS + 1) {
-    const long long s = BoxSlot(S.njb, S.ts, S.nx - 1 - i, S.ny - 1 - j, S.nz - 1 - k);
-    S.upper[s].c[2 * BOX_TERMS - t] = v;
-    if (t == BOX_TERMS) S.umask[s] = (unsigned short)(__brev(own) >> (31 - 2 * BOX_TERMS) & ((1u << BOX_TERMS) - 1u)); /* bit t' of U: slot 26 - t' */
+    S.upper[su].c[2 * BOX_TERMS - t] = v;
+    if (t == BOX_TERMS) S.umask[su] = (unsigned short)(__brev(own) >> (31 - 2 * BOX_TERMS) & ((1u << BOX_TERMS) - 1u)); /* bit t' of U: slot 26 - t' */
   }
 }
 
 /* Point (i, j, k)'s whole row, v by box slot (0 where the row lacks the slot), from one thread; every index a constant, so that v stays in registers. */
 __device__ __forceinline__ void BoxStore(const BoxSlabs &S, int i, int j, int k, const double v[2 * BOX_TERMS + 1], unsigned own)
 {
+  const long long sl = BoxLowerSlot(S, i, j, k), su = BoxUpperSlot(S, i, j, k);
 #pragma unroll
-  for (int t = 0; t < 2 * BOX_TERMS + 1; t++) BoxStoreSlot(S, i, j, k, t, v[t], own);
+  for (int t = 0; t < 2 * BOX_TERMS + 1; t++) BoxStoreSlot(S, sl, su, t, v[t], own);
 }

@@ -32,6 +32,12 @@
 
 namespace
 {
+#ifndef SFILU_BOX_SLEEP_NS
+  #define SFILU_BOX_SLEEP_NS 32
+#endif
+#ifndef SFILU_BOX_SLEEP_MAX_NS
+  #define SFILU_BOX_SLEEP_MAX_NS 32
+#endif
 #define BOX_SLOTS 27
 #define BOX_DIAG  13
 #define BOX_REC   16 /* values of a point's published record: 1 / u_rr, U by slot 14 .. 26, 2 unused (128 bytes) */
@@ -48,20 +54,10 @@ __host__ __device__ constexpr int SlotDz(int t)
 {
   return t / 9 - 1;
 }
-__host__ __device__ constexpr bool InBox(int d)
-{
-  return d >= -1 && d <= 1;
-}
-
-/* Whether upper slot u of lower neighbour o is a column of the point's box: slot o + u - 13 of the point. */
-__host__ __device__ constexpr bool Pairs(int o, int u)
-{
-  return InBox(SlotDx(o) + SlotDx(u)) && InBox(SlotDy(o) + SlotDy(u)) && InBox(SlotDz(o) + SlotDz(u));
-}
 
 struct BoxArgs {
   const int *__restrict__ order; /* position -> point */
-  const int2 *__restrict__ info; /* point -> (start of its row, mask of the slots it has) */
+  const int4 *__restrict__ info; /* point -> start of its row, mask of the slots it has, its slots in the L and U slabs (BoxRecordKernel) */
   const double *__restrict__ A;  /* the matrix's values, in the factor's pattern */
   double   *a;                   /* the factor */
   double   *pub;                 /* per point BOX_REC values: its inverse pivot and its U entries by slot, the sentinel until written */
@@ -79,10 +75,12 @@ __device__ __forceinline__ int Rank(unsigned mask, int t)
 /* Bit f of the values of lower neighbour o a point with every slot uses: f = 0 its inverse pivot, f = u - 13 its U entry u. */
 __host__ __device__ constexpr unsigned BoxUses(int o)
 {
-  unsigned m = 1;
-  for (int u = BOX_DIAG + 1; u < BOX_SLOTS; u++)
-    if (Pairs(o, u)) m |= 1u << (u - BOX_DIAG);
-  return m;
+  /* per axis, the offsets d of u with d_o + d in the box: 3 bits (d = -1, 0, 1); the box's slots are their product, a
+     27-bit mask built by multiplying bit patterns that do not overlap (a loop over u cost a third of the kernel's
+     instructions where o was a lane's) */
+  const unsigned ax = 7u & ~(SlotDx(o) < 0 ? 1u : SlotDx(o) > 0 ? 4u : 0u), ay = 7u & ~(SlotDy(o) < 0 ? 1u : SlotDy(o) > 0 ? 4u : 0u), az = 7u & ~(SlotDz(o) < 0 ? 1u : SlotDz(o) > 0 ? 4u : 0u);
+  const unsigned m = ax * ((ay & 1u) | (ay & 2u) << 2 | (ay & 4u) << 4) * ((az & 1u) | (az & 2u) << 8 | (az & 4u) << 16);
+  return m >> BOX_DIAG & 0x3fffu; /* bit f: slot 13 + f; bit 0, the centre, always */
 }
 
 /* The values of neighbour o (slots nbm) the point (slots own) uses: the neighbour is in the row, and for an U entry u both rows have its column (slot o + u - 13 of the point). */
@@ -107,7 +105,7 @@ __device__ __forceinline__ int SlotPoint(const BoxSlabs &S, int r, int t)
 */
 __device__ __forceinline__ void FactorPoint(const BoxArgs &g, int r, int lane, volatile double *absrow)
 {
-  const int2     me  = g.info[r];
+  const int4     me  = g.info[r];
   const unsigned own = (unsigned)me.y;
   const bool     has = lane < BOX_SLOTS && (own >> lane & 1u);
   double         v   = has ? sfpc::LoadOnce(g.A + me.x + Rank(own, lane)) : 0.0, rowsum = 0;
@@ -136,8 +134,10 @@ __device__ __forceinline__ void FactorPoint(const BoxArgs &g, int r, int lane, v
   for (int o = 0; o < BOX_TERMS; o++) {
     if (!(own >> o & 1u)) continue; /* the warp's row: the same in every lane */
     const bool mine = need >> o & 1u;
+    unsigned   ns   = SFILU_BOX_SLEEP_NS;
     while (__any_sync(0xffffffffu, mine && b[o] == SFPC_SENTINEL)) { /* waiting together: lanes that waited apart would poll one after another */
-      sfpc::Backoff();
+      __nanosleep(ns);
+      ns = min(2 * ns, (unsigned)SFILU_BOX_SLEEP_MAX_NS);
       if (mine && b[o] == SFPC_SENTINEL) b[o] = sfpc::LoadBits(g.pub + (size_t)BOX_REC * SlotPoint(g.slabs, r, o), lane - o);
     }
     double l = 0;
@@ -156,7 +156,7 @@ __device__ __forceinline__ void FactorPoint(const BoxArgs &g, int r, int lane, v
     g.a[me.x + Rank(own, lane)] = v;
     if (lane >= BOX_DIAG) sfpc::PublishValue(g.pub + (size_t)BOX_REC * r, lane - BOX_DIAG, v);
   }
-  if (lane < BOX_SLOTS) BoxStoreSlot(g.slabs, r % g.slabs.nx, r / g.slabs.nx % g.slabs.ny, r / (g.slabs.nx * g.slabs.ny), lane, v, own);
+  if (lane < BOX_SLOTS) BoxStoreSlot(g.slabs, (unsigned)me.z, (unsigned)me.w, lane, v, own);
 }
 
 /*
@@ -164,7 +164,15 @@ __device__ __forceinline__ void FactorPoint(const BoxArgs &g, int r, int lane, v
    would be an atomic a point on one counter). A point waits only for points at lower positions, so the lowest
    unfinished point is always being factored, provided every warp is resident: the kernel is launched cooperatively.
 */
-__global__ void __launch_bounds__(32 * SFPC_WARPS_PER_BLOCK) BoxILU0Kernel(BoxArgs g, int npos)
+/*
+   Blocks of 4 warps per SM the kernel is compiled for: 8 (60 registers, 32 warps per SM) against none (94 registers, 20
+   warps): 3.11 against 3.37-3.41 ms at 128^3, 23.8 against 27.7 at 256^3 (H100; the kernel is issue-bound, and more
+   warps hide the latency of each one's chain of steps).
+*/
+#ifndef SFILU_BOX_BLOCKS_PER_SM
+  #define SFILU_BOX_BLOCKS_PER_SM 8
+#endif
+__global__ void __launch_bounds__(32 * SFPC_WARPS_PER_BLOCK, SFILU_BOX_BLOCKS_PER_SM) BoxILU0Kernel(BoxArgs g, int npos)
 {
   __shared__ double absrow[SFPC_WARPS_PER_BLOCK][32];
   const int         lane = threadIdx.x & 31, w = threadIdx.x / 32;
@@ -180,7 +188,7 @@ __global__ void __launch_bounds__(32 * SFPC_WARPS_PER_BLOCK) BoxILU0Kernel(BoxAr
    the columns (SFPCGridFindOutside_Device() put every column in the box, inside the grid), so a slot set means
    that neighbour exists; columns ascend, so slot order is column order.
 */
-__global__ void BoxRecordKernel(SFILUPlaneTable P, const int *__restrict__ ai, const int *__restrict__ aj, int *order, int2 *info)
+__global__ void BoxRecordKernel(SFILUPlaneTable P, BoxSlabs S, const int *__restrict__ ai, const int *__restrict__ aj, int *order, int4 *info)
 {
   const int nx = P.nx, ny = P.ny, r = blockIdx.x * blockDim.x + threadIdx.x;
   if (r >= nx * ny * P.nz) return;
@@ -192,7 +200,7 @@ __global__ void BoxRecordKernel(SFILUPlaneTable P, const int *__restrict__ ai, c
     mask |= 1u << (9 * (ck - k + 1) + 3 * (cj - j + 1) + ci - i + 1);
   }
   order[PlanePosition(P, i + 2 * j + 4 * k, k, j)] = r;
-  info[r]                                          = make_int2(ai[r], (int)mask);
+  info[r]                                          = make_int4(ai[r], (int)mask, (int)(unsigned)BoxLowerSlot(S, i, j, k), (int)(unsigned)BoxUpperSlot(S, i, j, k)); /* fewer than 2^32 slots: checked */
 }
 } // namespace
 
@@ -200,15 +208,17 @@ __global__ void BoxRecordKernel(SFILUPlaneTable P, const int *__restrict__ ai, c
 PetscErrorCode SFILUBoxPlanesCreate_Device(SFPCTriDevice T, SFILUPlanes *P)
 {
   const PetscInt  dims[3] = {T->grid.nx, T->grid.ny, T->grid.nz}, n = T->n, tpb = 256;
+  const BoxSlabs  S       = SFPCGridBoxSlabs(T); /* its geometry: the slots where the factorization stores each point */
   SFILUPlaneTable tab;
   cudaStream_t    stream;
 
   PetscFunctionBegin;
   PetscCall(SFILUPlanesCreate_Device(dims, 2, 4, P, &tab));
   PetscCall(PetscGetCurrentCUDAStream(&stream));
-  PetscCallCUDA(cudaMallocAsync(&P->info, sizeof(int2) * PetscMax(n, 1), stream));
+  PetscCheck(32.0 * S.njb * S.nz * S.ts < 4294967296.0, PETSC_COMM_SELF, PETSC_ERR_SUP, "The 27-point factorization by hyperplanes addresses its slabs with 32 bits: this grid is too large (use -pc_sfilu_grid_factor 0)");
+  PetscCallCUDA(cudaMallocAsync(&P->info, sizeof(int4) * PetscMax(n, 1), stream));
   PetscCallCUDA(cudaMallocAsync(&P->pub, sizeof(PetscScalar) * BOX_REC * PetscMax(n, 1), stream));
-  if (n) BoxRecordKernel<<<(int)((n + tpb - 1) / tpb), (int)tpb, 0, stream>>>(tab, T->i, T->j, P->order, (int2 *)P->info);
+  if (n) BoxRecordKernel<<<(int)((n + tpb - 1) / tpb), (int)tpb, 0, stream>>>(tab, S, T->i, T->j, P->order, (int4 *)P->info);
   PetscCallCUDA(cudaGetLastError());
   PetscCall(SFILUPlaneTableFree(&tab));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -227,7 +237,7 @@ PetscErrorCode SFILUFactorBox_Device(SFPCTriDevice T, const SFILUPlanes *P, cons
   PetscCall(SFILUReportBegin_Device(T, res));
   if (!T->n) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscGetCurrentCUDAStream(&stream));
-  g.order = P->order, g.info = (const int2 *)P->info, g.A = A, g.a = T->a, g.pub = P->pub, g.found = T->report;
+  g.order = P->order, g.info = (const int4 *)P->info, g.A = A, g.a = T->a, g.pub = P->pub, g.found = T->report;
   g.slabs = SFPCGridBoxSlabs(T);
   g.shift = (double)shift, g.zeropivot = (double)zeropivot, g.positive = (int)positive;
   PetscCall(PetscLogGpuTimeBegin());

@@ -274,7 +274,7 @@ static PetscErrorCode PCSetFromOptions_SFILU(PC pc, PetscOptionItems PetscOption
     s->engine.grid_planes = planes;
   }
   PetscCall(PetscOptionsEnum("-pc_sfilu_factor_match", "GPU generic ILU(0) kernel: how a row finds its entries in a dependency's U row: by masks built once per pattern (map), a binary search over the lanes (search), or the U row broadcast entry by entry (broadcast); auto: map, and for rows the masks cannot hold search where the levels are wide", "PCSFILU", SFILUFactorMatches, (PetscEnum)s->factor_match, (PetscEnum *)&s->factor_match, NULL));
-  PetscCall(PetscOptionsBool("-pc_sfilu_grid_factor", "GPU grid layout: ILU(0) factored by hyperplanes of the grid (7-point: SIP's kernel with alpha 0, 48 more bytes a point; 27-point: planes i + 2j + 4k, 140 more bytes a point; the same factor, faster) instead of the generic sync-free kernel", "PCSFILU", s->grid_factor, &s->grid_factor, NULL));
+  PetscCall(PetscOptionsBool("-pc_sfilu_grid_factor", "GPU grid layout: ILU(0) factored by hyperplanes of the grid (7-point: SIP's kernel with alpha 0, 48 more bytes a point; 27-point: planes i + 2j + 4k, 148 more bytes a point; the same factor, faster) instead of the generic sync-free kernel", "PCSFILU", s->grid_factor, &s->grid_factor, NULL));
   {
     const char *kinds[] = {"ilu0", "sip"};
     PetscInt    kind    = s->sip ? 1 : 0;
@@ -369,7 +369,7 @@ static PetscErrorCode PCDestroy_SFILU(PC pc)
 .  -pc_sfilu_grid_factor <true> - GPU grid layout: ILU(0) factored by hyperplanes of the grid instead of the generic sync-free
                         ILU(0) kernel, the host's factor bit for bit either way: on a 7-point pattern the planes i + j + k = const
                         with SIP's kernel and alpha 0 (exactly ILU(0)'s operations there; 48 bytes a grid point more), on a 27-point
-                        one the planes i + 2j + 4k = const, a thread a point (140 bytes a grid point more: its published record and row info)
+                        one the planes i + 2j + 4k = const, a warp a point (148 bytes a grid point more: its published record and row info)
 .  -pc_sfilu_factor_match <auto,map,search,broadcast> - GPU generic ILU(0) kernel (every layout but grid): how a row
                         finds the entries of a dependency's U row that update it. map: two 32-bit masks per L entry and the U offsets
                         of its first 16 matches, built with the first factorization (16 bytes per L entry), so that a refactorization

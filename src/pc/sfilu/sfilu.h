@@ -41,7 +41,7 @@ typedef struct {
   int         *order; /* device, start[nplanes] entries */
   int         *rec;   /* device, SIP: 4 ints per position */
   PetscScalar *pub;   /* device, SIP: 4 values per position (4 arrays of start[nplanes]); 27-point ILU(0): 16 per point */
-  int         *info;  /* device, 27-point ILU(0): 2 ints per point (natural order), its row's start and mask of the box's slots */
+  int         *info;  /* device, 27-point ILU(0): 4 ints per point (natural order), its row's start, the mask of the box's slots and its slots in the sweeps' slabs */
 } SFILUPlanes;
 
 /*
