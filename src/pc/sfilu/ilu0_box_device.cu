@@ -32,12 +32,6 @@
 
 namespace
 {
-#ifndef SFILU_BOX_SLEEP_NS
-  #define SFILU_BOX_SLEEP_NS 32
-#endif
-#ifndef SFILU_BOX_SLEEP_MAX_NS
-  #define SFILU_BOX_SLEEP_MAX_NS 32
-#endif
 #define BOX_SLOTS 27
 #define BOX_DIAG  13
 #define BOX_REC   16 /* values of a point's published record: 1 / u_rr, U by slot 14 .. 26, 2 unused (128 bytes) */
@@ -134,10 +128,8 @@ __device__ __forceinline__ void FactorPoint(const BoxArgs &g, int r, int lane, v
   for (int o = 0; o < BOX_TERMS; o++) {
     if (!(own >> o & 1u)) continue; /* the warp's row: the same in every lane */
     const bool mine = need >> o & 1u;
-    unsigned   ns   = SFILU_BOX_SLEEP_NS;
-    while (__any_sync(0xffffffffu, mine && b[o] == SFPC_SENTINEL)) { /* waiting together: lanes that waited apart would poll one after another */
-      __nanosleep(ns);
-      ns = min(2 * ns, (unsigned)SFILU_BOX_SLEEP_MAX_NS);
+    while (__any_sync(0xffffffffu, mine && b[o] == SFPC_SENTINEL)) { /* waiting together: lanes that waited apart would poll one after another; longer or doubling pauses measured the same (bench/README.md) */
+      sfpc::Backoff();
       if (mine && b[o] == SFPC_SENTINEL) b[o] = sfpc::LoadBits(g.pub + (size_t)BOX_REC * SlotPoint(g.slabs, r, o), lane - o);
     }
     double l = 0;
