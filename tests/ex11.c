@@ -512,6 +512,10 @@ int main(int argc, char **argv)
     test:
       suffix: gpu_box_nz1
       args: -nx 33 -ny 70 -nz 1
+    test: # the factorization with fewer resident warps (a warp a point, positions w, w + W, ...): the same factor
+      suffix: gpu_box_warps
+      args: -nx 23 -ny 45 -nz 7 -dirichlet -d_pc_sfilu_warps_per_sm {{1 4}} -dr_pc_sfilu_warps_per_sm {{1 4}}
+      output_file: output/ex11_gpu_box.out
     test:
       suffix: gpu_box_guess
       args: -nx 23 -ny 45 -nz 7 -dirichlet -nodm -layout auto

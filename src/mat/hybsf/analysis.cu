@@ -458,14 +458,12 @@ static PetscErrorCode QueueLevels(SFPCTriDevice T, int n, Adjacency pull, Adjace
    lost there (128^3: 17.1 / 14.5 against 6.8 / 9.6). -sfpc_analysis_queue_rows m: the queue from m rows on
    (tests set 0; read with the package's options, src/sys/sfpcinit.c).
 */
-static PetscErrorCode UseQueue(SFPCTriDevice T, PetscBool *queue)
+static PetscBool UseQueue(SFPCTriDevice T)
 {
   const PetscInt offdiag = (T->nnz - T->n) / (T->opt.lower && T->opt.upper ? 2 : 1); /* of one triangle, about: a factor holds both */
 
-  PetscFunctionBegin;
-  if (SFPCAnalysisQueueRows != PETSC_DECIDE) *queue = (PetscBool)(T->n >= SFPCAnalysisQueueRows);
-  else *queue = (PetscBool)(T->n >= (PetscInt)SFPC_QUEUE_MIN_WINDOWS * 32 * T->resident && offdiag <= SFPC_QUEUE_BATCH * T->n);
-  PetscFunctionReturn(PETSC_SUCCESS);
+  if (SFPCAnalysisQueueRows != PETSC_DECIDE) return (PetscBool)(T->n >= SFPCAnalysisQueueRows);
+  return (PetscBool)(T->n >= (PetscInt)SFPC_QUEUE_MIN_WINDOWS * 32 * T->resident && offdiag <= SFPC_QUEUE_BATCH * T->n);
 }
 
 /* Builds the schedule of the lower (L) or upper (U) part of T's pattern, with ASAP or ALAP levels. */
@@ -480,7 +478,7 @@ PetscErrorCode SFPCScheduleBuild(SFPCTriDevice T, PetscBool lower, SFPCLevels le
   const int          tpb = 256, nb = (n + tpb - 1) / tpb;
   const int          major = (int)T->opt.window_major;
   KeyLayout          kl;
-  PetscBool          queue = PETSC_FALSE;
+  const PetscBool    queue = UseQueue(T);
   const Adjacency    deps  = lower ? Adjacency{T->i, T->diag, T->j, 0} : Adjacency{T->diag, T->i + 1, T->j, 1}; /* the rows each row waits for */
 
   PetscFunctionBegin;
@@ -513,7 +511,6 @@ PetscErrorCode SFPCScheduleBuild(SFPCTriDevice T, PetscBool lower, SFPCLevels le
   PetscCall(sfpc::CubReserve(scratch, encode));
   PetscCall(sfpc::CubReserve(scratch, scantasks));
   PetscCall(sfpc::CubReserve(scratch, scanrows));
-  PetscCall(UseQueue(T, &queue));
   if (queue) {
     /* 1. ASAP levels by the ready queue, over the triangle's DAG and its transpose (tp, tj); key, skey, rrow0 and rtasks serve as scratch */
     int            *pending = (int *)key, *tp = (int *)skey, *slots = rrow0, *tj;

@@ -92,8 +92,8 @@ __device__ __forceinline__ int SlotPoint(const BoxSlabs &S, int r, int t)
 /*
    Factors point r with one warp, lane t holding the row's box slot t (lanes 27 .. 31 idle): its row, its
    neighbours' published values, the pivot test, its row written and published. Elimination step o needs, of lower
-   neighbour o's record, the inverse pivot (value 0) in lane o and U entry o + f - 13 ... the value f = t - o in lane
-   t: lane t reads value t - o of the record, so a neighbour's values come in one coalesced load. Every load is issued
+   neighbour o's record, value t - o in lane t (0: its inverse pivot, for the multiplier in lane o; f > 0: its U
+   entry 13 + f, which updates slot o + f), so a neighbour's values come in one coalesced load. Every load is issued
    before the first step, and step o waits only for neighbour o: the neighbours on the plane just below (steps 8,
    11, 12) are the ones still being factored, and the steps before them run meanwhile.
 */
@@ -152,11 +152,6 @@ __device__ __forceinline__ void FactorPoint(const BoxArgs &g, int r, int lane, v
 }
 
 /*
-   A warp a point, warp w of the grid's W taking positions w, w + W, ... of the hyperplane order (a ticket a point
-   would be an atomic a point on one counter). A point waits only for points at lower positions, so the lowest
-   unfinished point is always being factored, provided every warp is resident: the kernel is launched cooperatively.
-*/
-/*
    Blocks of 4 warps per SM the kernel is compiled for: 8 (60 registers, 32 warps per SM) against none (94 registers, 20
    warps): 3.11 against 3.37-3.41 ms at 128^3, 23.8 against 27.7 at 256^3 (H100; the kernel is issue-bound, and more
    warps hide the latency of each one's chain of steps).
@@ -164,6 +159,11 @@ __device__ __forceinline__ void FactorPoint(const BoxArgs &g, int r, int lane, v
 #ifndef SFILU_BOX_BLOCKS_PER_SM
   #define SFILU_BOX_BLOCKS_PER_SM 8
 #endif
+/*
+   A warp a point, warp w of the grid's W taking positions w, w + W, ... of the hyperplane order (a ticket a point
+   would be an atomic a point on one counter). A point waits only for points at lower positions, so the lowest
+   unfinished point is always being factored, provided every warp is resident: the kernel is launched cooperatively.
+*/
 __global__ void __launch_bounds__(32 * SFPC_WARPS_PER_BLOCK, SFILU_BOX_BLOCKS_PER_SM) BoxILU0Kernel(BoxArgs g, int npos)
 {
   __shared__ double absrow[SFPC_WARPS_PER_BLOCK][32];
@@ -176,7 +176,8 @@ __global__ void __launch_bounds__(32 * SFPC_WARPS_PER_BLOCK, SFILU_BOX_BLOCKS_PE
 }
 
 /*
-   Point r's place in the order, and its row's start and slot mask. The slots come from the grid coordinates of
+   Point r's place in the order, its row's start and slot mask, and its slots in the sweeps' slabs (where the
+   factorization stores its row, BoxStoreSlot()). The slots come from the grid coordinates of
    the columns (SFPCGridFindOutside_Device() put every column in the box, inside the grid), so a slot set means
    that neighbour exists; columns ascend, so slot order is column order.
 */
@@ -196,7 +197,7 @@ __global__ void BoxRecordKernel(SFILUPlaneTable P, BoxSlabs S, const int *__rest
 }
 } // namespace
 
-/* The planes i + 2j + 4k of T's grid (T->grid, a checked 27-point pattern), with each point's row start and slots: 12 bytes a point. */
+/* The planes i + 2j + 4k of T's grid (T->grid, a checked 27-point pattern), with each point's row start, box slots and slab slots: 20 bytes a point. */
 PetscErrorCode SFILUBoxPlanesCreate_Device(SFPCTriDevice T, SFILUPlanes *P)
 {
   const PetscInt  dims[3] = {T->grid.nx, T->grid.ny, T->grid.nz}, n = T->n, tpb = 256;

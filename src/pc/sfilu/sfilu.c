@@ -356,7 +356,7 @@ static PetscErrorCode PCDestroy_SFILU(PC pc)
 .  -pc_sfilu_warps_per_sm <w> - GPU only: warps each sync-free sweep keeps per SM (default: per triangle, 48 where
                         its levels are wide, else 16 for the solves, and for the factorization 24 where its levels hold 8 tasks
                         per SM or more, else 16; 8 for SIP's sync-free factorization and for the hyperplane ILU(0) of a 7-point grid;
-                        for the 27-point grid's factorization enough for about 3.5 hyperplanes in flight, 4 to 8)
+                        the 27-point grid's factorization keeps every warp its registers allow, 32, and w caps it)
 .  -pc_sfilu_layout <auto,csr,hyb,grid> - GPU only: how the sweeps store L and U (see `MATHYBSF`); grid walks the 3-D grid
                         (needs one: a 3-D `DMDA` or -pc_sfilu_grid, and a pattern within its 7-point stencil or 27-point box); auto
                         takes grid where it can (with no grid given, one read from the pattern: a 7-point or 27-point stencil in natural order),
