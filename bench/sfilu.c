@@ -10,7 +10,8 @@ static char help[] = "Benchmark: SFPC's sfilu against PETSc's ILU(0) on aijcuspa
                      "-solve 0 (no KSPSolve: set-up, refactorization and apply only),\n"
                      "-grid_planes p1,p2,.. and -grid_chunks c1,c2 (with -grid: the grid layout also with these -pc_sfilu_grid_planes and\n"
                      "-pc_sfilu_grid_chunk, every pair, as more methods), -factor_matches m1,m2,.. (the hyb layout also with these\n"
-                     "-pc_sfilu_factor_match, as more methods), -fill_levels k (ILU(k) in every method: PETSc's then factors on the host,\n"
+                     "-pc_sfilu_factor_match, as more methods), -block_sizes b1,b2,.. (the hyb layout also with these -pc_sfilu_block_size,\n"
+                     "as more methods), -fill_levels k (ILU(k) in every method: PETSc's then factors on the host,\n"
                      "as its aijcusparse ILU does for k > 0, and solves with cuSPARSE; not with -grid).\n";
 
 #include <petscksp.h>
@@ -135,11 +136,12 @@ int main(int argc, char **argv)
   PetscInt        n, nnz, warmup = 3, repeat = 20, dims[3], nd = 3, levels = 0;
   char            casename[128], json[PETSC_MAX_PATH_LEN] = "", buf[256];
   BenchProvenance pv;
-  Method          m[20] = {{"petsc-ilu-cusparse", PCILU, MATSOLVERCUSPARSE, "c_", 0, 0, 0, 0, 0}, {"sfpc-sfilu", "sfilu", NULL, "s_", 0, 0, 0, 0, 0}, {"sfpc-sfilu-grid", "sfilu", NULL, "g_", 0, 0, 0, 0, 0}, {"sfpc-sfilu-grid-generic", "sfilu", NULL, "gg_", 0, 0, 0, 0, 0}};
+  Method          m[24] = {{"petsc-ilu-cusparse", PCILU, MATSOLVERCUSPARSE, "c_", 0, 0, 0, 0, 0}, {"sfpc-sfilu", "sfilu", NULL, "s_", 0, 0, 0, 0, 0}, {"sfpc-sfilu-grid", "sfilu", NULL, "g_", 0, 0, 0, 0, 0}, {"sfpc-sfilu-grid-generic", "sfilu", NULL, "gg_", 0, 0, 0, 0, 0}};
   int             nm, ngridm; /* methods, and those up to the grid layout's variants */
   PetscInt        planes[5], np = 5, chunks[2] = {4, 0}, nc = 2;
   char            pnames[10][32], pprefix[10][16], *matches[4], mnames[4][32], mprefix[4][8];
-  PetscInt        nmatch = 4;
+  PetscInt        nmatch = 4, bsizes[4], nbs = 4;
+  char            bnames[4][32], bprefix[4][8];
   double          spmv = 0;
   PetscBool       grid = PETSC_FALSE, apply_only = PETSC_FALSE, solve = PETSC_TRUE;
 
@@ -162,6 +164,8 @@ int main(int argc, char **argv)
     if (!set) nc = 1;
     PetscCall(PetscOptionsGetStringArray(NULL, NULL, "-factor_matches", matches, &nmatch, &set));
     if (!set) nmatch = 0;
+    PetscCall(PetscOptionsGetIntArray(NULL, NULL, "-block_sizes", bsizes, &nbs, &set));
+    if (!set) nbs = 0;
   }
   PetscCall(BenchProblemCreate(&A, &x, &b, casename, sizeof(casename), &n, &nnz));
   /* the sfilu methods' layouts: hyb as measured before, and the grid layout where the grid is given */
@@ -200,6 +204,14 @@ int main(int argc, char **argv)
     PetscCall(PetscSNPrintf(buf, sizeof(buf), "-%spc_sfilu_layout hyb -%spc_sfilu_factor_match %s -%spc_sfilu_fill_levels %" PetscInt_FMT, mprefix[v], mprefix[v], matches[v], mprefix[v], levels));
     PetscCall(PetscOptionsInsertString(NULL, buf));
     PetscCall(PetscFree(matches[v]));
+    nm++;
+  }
+  for (PetscInt v = 0; v < nbs; v++) { /* the hyb layout with other point-blocks in the factorization */
+    PetscCall(PetscSNPrintf(bnames[v], sizeof(bnames[v]), "sfpc-sfilu-bs%" PetscInt_FMT, bsizes[v]));
+    PetscCall(PetscSNPrintf(bprefix[v], sizeof(bprefix[v]), "b%" PetscInt_FMT "_", v));
+    m[nm] = (Method){bnames[v], "sfilu", NULL, bprefix[v], 0, 0, 0, 0, 0};
+    PetscCall(PetscSNPrintf(buf, sizeof(buf), "-%spc_sfilu_layout hyb -%spc_sfilu_block_size %" PetscInt_FMT " -%spc_sfilu_fill_levels %" PetscInt_FMT, bprefix[v], bprefix[v], bsizes[v], bprefix[v], levels));
+    PetscCall(PetscOptionsInsertString(NULL, buf));
     nm++;
   }
 

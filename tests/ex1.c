@@ -5,7 +5,8 @@ static char help[] = "Compares PCSFILU with PETSc's PCILU on one system: iterati
                      "sfilu's to -apply_tol (relative, max norm). -its_rtol <f>: the GPU run may differ from PETSc's ILU by\n"
                      "f times its iterations (default: one iteration). -matsolver: the same through PCILU with\n"
                      "-pc_factor_mat_solver_type sfilu. -fill_levels <k>: ILU(k) in every run (PCFactorSetLevels(), which PCSFILU\n"
-                     "also takes).\n"
+                     "also takes). -expect_view <text>: the GPU PC's view must contain text (e.g. which kernel factored;\n"
+                     "!text: must not).\n"
                      "A run passes when it ends like PETSc's ILU, within one iteration, and -tol <t> bounds\n"
                      "|r_sfilu(k) - r_ilu(k)| / r_ilu(k) at every iteration k.\n";
 
@@ -200,7 +201,7 @@ int main(int argc, char **argv)
   PetscRandom rnd;
   PetscReal   tol = 1e-6, applytol = 1e-10, itstol = 0;
   PetscBool   refactor = PETSC_FALSE, device = PETSC_FALSE, matsolver = PETSC_FALSE, ok = PETSC_TRUE;
-  char        desc[256];
+  char        desc[256], expect[256] = "";
   PetscInt    nsym, nnum, levels = 0;
 
   PetscFunctionBeginUser;
@@ -213,6 +214,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-device", &device, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-matsolver", &matsolver, NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-fill_levels", &levels, NULL));
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-expect_view", expect, sizeof(expect), NULL));
   PetscCall(TestProblemCreate(PETSC_COMM_WORLD, &A, desc, sizeof(desc)));
   PetscCall(MatCreateVecs(A, &xt, NULL));
   PetscCall(PetscRandomCreate(PETSC_COMM_WORLD, &rnd));
@@ -250,6 +252,15 @@ int main(int argc, char **argv)
       PetscCall(Compare(name, ilu, sfd, tol, itstol, &ok));
       PetscCall(CheckDeviceRun(sfd, &ok));
       PetscCall(CompareApply(sf, sfd, xt, applytol, &ok));
+      if (expect[0]) {
+        PC        pd;
+        PetscBool has;
+        PetscCall(KSPGetPC(sfd->ksp, &pd));
+        const PetscBool absent = (PetscBool)(expect[0] == '!');
+        PetscCall(TestPCViewHas(pd, expect + absent, &has));
+        PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s view %s \"%s\": %s\n", sfd->name, absent ? "does not say" : "says", expect + absent, has != absent ? "yes" : "NO"));
+        ok = (PetscBool)(ok && has != absent);
+      }
     }
   }
   PetscCall(TestEventCount("SFILUSymbolic", &nsym));
@@ -302,6 +313,9 @@ int main(int argc, char **argv)
     test:
       suffix: poisson7_permuted
       args: -problem poisson7 -n 12 -permute 7
+    test: # 4 fields a point (SNES ex19's pattern), block size 4
+      suffix: fields
+      args: -problem fields -n 12 -dof 4 -peclet 2 -refactor
     test: # BiCG applies the transposed preconditioner
       suffix: bicg
       args: -problem convdiff -n 12 -peclet 5 -ksp_type bicg
@@ -360,6 +374,38 @@ int main(int argc, char **argv)
     test:
       suffix: gpu_poisson27
       args: -problem poisson27 -n 16 -pc_sfilu_factor_match {{map search broadcast}shared output}
+    # ILU(0) by point-blocks (ilu0_block_device.cu): the matrix's block size, or -pc_sfilu_block_size on any matrix
+    # (blocks of unrelated rows after a permutation); where blocks do not fit, rows one by one and the view says why
+    test:
+      suffix: gpu_fields
+      args: -problem fields -n 24 -dof {{2 3 4}separate output} -peclet 2 -refactor -pc_sfilu_layout {{csr hyb}shared output} -expect_view "factored by blocks of"
+    test:
+      suffix: gpu_fields_matsolver
+      args: -problem fields -n 16 -dof 4 -peclet 2 -refactor -matsolver -expect_view "factored by blocks of 4 rows"
+    test:
+      suffix: gpu_fields_iluk
+      args: -problem fields -n 16 -dof 2 -peclet 2 -refactor -fill_levels 1 -expect_view "factored by blocks of 2 rows"
+    test:
+      suffix: gpu_blocks_permuted
+      args: -problem poisson7 -n 24 -permute 7 -refactor -pc_sfilu_block_size {{2 3 4 8}separate output} -expect_view "factored by blocks of"
+    test:
+      suffix: gpu_blocks_convdiff
+      args: -problem convdiff -n 16 -peclet 5 -refactor -ksp_gmres_restart 100 -pc_sfilu_block_size {{2 4 16}separate output} -expect_view "factored by blocks of"
+    test:
+      suffix: gpu_blocks_poisson27
+      args: -problem poisson27 -n 12 -pc_sfilu_layout hyb -refactor -pc_sfilu_block_size 2 -expect_view "factored by blocks of 2 rows"
+    test: # 8 rows of 27 entries: more than the kernel's shared memory holds
+      suffix: gpu_blocks_poisson27_large
+      args: -problem poisson27 -n 12 -pc_sfilu_layout hyb -pc_sfilu_block_size 8 -expect_view "a block with more than 128 entries"
+    test:
+      suffix: gpu_blocks_hub
+      args: -problem convdiff -n 12 -peclet 5 -hub 7 -pc_sfilu_block_size 2 -expect_view "the match map does not hold it"
+    test:
+      suffix: gpu_blocks_multiple
+      args: -problem poisson7 -n 16 -pc_sfilu_block_size 3 -expect_view "not a multiple of the block size"
+    test:
+      suffix: gpu_blocks_off
+      args: -problem fields -n 16 -dof 4 -peclet 2 -pc_sfilu_block_size 1 -expect_view "!factored by blocks"
     test:
       suffix: gpu_aniso
       args: -problem anisotropic -n 16 -aniso 0.001 -pc_sfilu_layout {{csr hyb}shared output} -pc_sfilu_levels {{asap alap}shared output}

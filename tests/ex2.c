@@ -202,6 +202,20 @@ int main(int argc, char **argv)
     test:
       suffix: box_shift
       args: -problem poisson27 -n 6 -pc_sfilu_layout grid -pc_sfilu_grid 6,6,6 -case {{zeropivot tinypivot}separate output} -pc_sfilu_shift_type {{nonzero positive_definite}separate output} -pc_sfilu_shift_amount 1e-3
+    test: # 4 fields a point (block size 4): row 50 is field 2 of a point, a pivot inside a GPU point-block
+      suffix: fields_failure
+      args: -problem fields -n 5 -dof 4 -case {{zeropivot nan inf}separate output} -ksp_converged_reason
+    test:
+      suffix: fields_shift
+      args: -problem fields -n 5 -dof 4 -case {{zeropivot tinypivot}separate output} -pc_sfilu_shift_type nonzero -pc_sfilu_shift_amount 1e-3
+    test:
+      suffix: fields_error
+      args: -problem fields -n 5 -dof 4 -case {{zeropivot nan}separate output} -ksp_error_if_not_converged
+      filter: Error: grep -E "PCSFILU" | sed -e "s/^\[0\]PETSC ERROR: //"
+    test:
+      suffix: badoption_block_size
+      args: -case zeropivot -pc_sfilu_block_size {{0 33}separate output}
+      filter: Error: grep -E "out of range" | sed -e "s/^\[0\]PETSC ERROR: //"
     test:
       suffix: badoption_levels
       args: -case zeropivot -pc_sfilu_fill_levels -1
@@ -236,6 +250,16 @@ int main(int argc, char **argv)
       suffix: gpu_nonfinite
       args: -case {{nan inf}separate output} -ksp_converged_reason -pc_sfilu_factor_match {{map search broadcast}shared output}
       output_file: output/ex2_nonfinite_case-nan.out
+    test: # ILU(0) by point-blocks of 4 rows (the matrix's block size); the outputs are copies of the host runs'
+      suffix: gpu_fields_failure
+      args: -problem fields -n 5 -dof 4 -case {{zeropivot nan inf}separate output} -ksp_converged_reason
+    test:
+      suffix: gpu_fields_error
+      args: -problem fields -n 5 -dof 4 -case {{zeropivot nan}separate output} -ksp_error_if_not_converged
+      filter: Error: grep -E "PCSFILU" | sed -e "s/^\[0\]PETSC ERROR: //"
+    test:
+      suffix: gpu_fields_shift
+      args: -problem fields -n 5 -dof 4 -case {{zeropivot tinypivot}separate output} -pc_sfilu_shift_type nonzero -pc_sfilu_shift_amount 1e-3
     test:
       suffix: gpu_iluk_zeropivot
       args: -case zeropivot -ksp_converged_reason -pc_sfilu_fill_levels 1

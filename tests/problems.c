@@ -1,6 +1,6 @@
 /*
    Matrices for SFPC's tests and benchmarks, chosen by options:
-     -problem poisson7|poisson27|anisotropic|convdiff|cavity|jumps|elasticity|file
+     -problem poisson7|poisson27|anisotropic|convdiff|cavity|jumps|elasticity|fields|file
      -n <N>            grid points per direction (N^3 unknowns); elasticity: hexahedra per direction
                        (3 N (N+1)^2 unknowns)
      -aniso <eps>      anisotropic diffusion coefficient in z (anisotropic)
@@ -18,6 +18,7 @@
                        while their neighbours do not (rows of both kinds share a warp on the GPU)
      -zslabs           on several ranks, give each rank whole z-planes of the grid (SIP's block per rank
                        then is a grid; the default splits rows evenly)
+     -dof <d>          fields: unknowns per grid point (default 4)
    Stencils are scaled by h^2 so entries are O(1) (elasticity's element matrices by 1/h, entries O(E)).
    The matrix type comes from -mat_type. The SPD problems beyond Poisson:
      jumps       -div(k grad u) = f, 7-point, k piecewise constant on a checkerboard of c^3 cubes (1 and
@@ -28,6 +29,10 @@
                  per node interlaced (block size 3), the face x = 0 clamped (its nodes eliminated): SPD,
                  exactly symmetric; the rigid body modes are attached as near null space (for GAMG), as
                  PETSc's KSP ex56 does (-permute drops them).
+   And one with several fields per point:
+     fields      N x N grid, d fields per point interlaced (block size d), every unknown coupled to all fields
+                 of its point and of its 4 neighbours (the pattern of SNES ex19's Jacobian, d = 4), per field
+                 upwinded convection-diffusion along (1, 2) plus nonsymmetric couplings between fields.
 */
 #include "problems.h"
 
@@ -155,6 +160,47 @@ static PetscErrorCode CavityAssemble(Mat A, PetscInt N, PetscReal pe)
       if (at[d] < N - 1) cols[nc] = row + stride[d], vals[nc++] = -du;
     }
     cols[nc] = row, vals[nc++] = diag;
+    PetscCall(MatSetValues(A, 1, &row, nc, cols, vals, INSERT_VALUES));
+  }
+  PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A value in [-1, 1] that depends on (i, j) only: the fields problem's couplings, not symmetric. */
+static PetscReal FieldsWeight(PetscInt i, PetscInt j)
+{
+  unsigned long long h = (unsigned long long)i * 0x9E3779B97F4A7C15ULL ^ ((unsigned long long)j + 0x632BE59BD9B4E019ULL) * 0xBF58476D1CE4E5B9ULL;
+  h ^= h >> 31;
+  h *= 0x94D049BB133111EBULL;
+  h ^= h >> 29;
+  return (PetscReal)(h >> 11) / (PetscReal)(1ULL << 53) * 2.0 - 1.0;
+}
+
+/*
+   dof fields per point of an N x N grid, interlaced (block size dof), the pattern of SNES ex19's Jacobian: each
+   unknown coupled to every field of its point and of its 4 neighbours. Per field an upwinded convection-diffusion
+   with cell Peclet number pe along (1, 2), plus couplings between fields of 0.3 times FieldsWeight() (nonsymmetric).
+*/
+static PetscErrorCode FieldsAssemble(Mat A, PetscInt N, PetscInt dof, PetscReal pe)
+{
+  PetscInt rstart, rend;
+
+  PetscFunctionBegin;
+  PetscCall(MatGetOwnershipRange(A, &rstart, &rend));
+  for (PetscInt row = rstart; row < rend; row++) {
+    const PetscInt  f = row % dof, point = row / dof, at[2] = {point % N, point / N}, stride[2] = {dof, dof * N};
+    const PetscReal v[2] = {pe, 2 * pe};
+    PetscInt        cols[5 * 32], nc = 0;
+    PetscScalar     vals[5 * 32];
+
+    for (int d = 1; d >= 0; d--) /* columns ascending: -y, -x, the point, +x, +y */
+      if (at[d] > 0)
+        for (PetscInt g = 0; g < dof; g++) cols[nc] = row - f + g - stride[d], vals[nc++] = (g == f ? -(1.0 + PetscMax(v[d], 0)) : 0) + 0.3 * FieldsWeight(row, row - f + g - stride[d]);
+    for (PetscInt g = 0; g < dof; g++) cols[nc] = row - f + g, vals[nc++] = g == f ? 4.0 + 3 * pe : 0.3 * FieldsWeight(row, row - f + g);
+    for (int d = 0; d < 2; d++)
+      if (at[d] < N - 1)
+        for (PetscInt g = 0; g < dof; g++) cols[nc] = row - f + g + stride[d], vals[nc++] = (g == f ? -(1.0 - PetscMin(v[d], 0)) : 0) + 0.3 * FieldsWeight(row, row - f + g + stride[d]);
     PetscCall(MatSetValues(A, 1, &row, nc, cols, vals, INSERT_VALUES));
   }
   PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
@@ -445,13 +491,14 @@ static PetscErrorCode RandomSymmetricPermute(Mat *A, PetscInt seed)
 PetscErrorCode TestProblemCreate(MPI_Comm comm, Mat *A, char *desc, size_t len)
 {
   char      problem[64] = "poisson7", file[PETSC_MAX_PATH_LEN] = "";
-  PetscInt  N = 16, seed = -1, cubes = 4, hub = 0;
+  PetscInt  N = 16, seed = -1, cubes = 4, hub = 0, dof = 4;
   PetscReal aniso = 1.0, pe = 0.0, jump = 1e4, E = 1.0, nu = 0.3;
-  PetscBool isfile, iselast, zslabs = PETSC_FALSE;
+  PetscBool isfile, iselast, isfields, zslabs = PETSC_FALSE;
 
   PetscFunctionBegin;
   PetscOptionsBegin(comm, NULL, "Test problem", NULL);
-  PetscCall(PetscOptionsString("-problem", "poisson7, poisson27, anisotropic, convdiff, cavity, jumps, elasticity or file", NULL, problem, problem, sizeof(problem), NULL));
+  PetscCall(PetscOptionsString("-problem", "poisson7, poisson27, anisotropic, convdiff, cavity, jumps, elasticity, fields or file", NULL, problem, problem, sizeof(problem), NULL));
+  PetscCall(PetscOptionsInt("-dof", "Fields per grid point (fields)", NULL, dof, &dof, NULL));
   PetscCall(PetscOptionsInt("-n", "Grid points per direction", NULL, N, &N, NULL));
   PetscCall(PetscOptionsReal("-aniso", "Diffusion coefficient in z (anisotropic)", NULL, aniso, &aniso, NULL));
   PetscCall(PetscOptionsReal("-peclet", "Cell Peclet number (convdiff)", NULL, pe, &pe, NULL));
@@ -466,7 +513,20 @@ PetscErrorCode TestProblemCreate(MPI_Comm comm, Mat *A, char *desc, size_t len)
   PetscOptionsEnd();
   PetscCall(PetscStrcmp(problem, "file", &isfile));
   PetscCall(PetscStrcmp(problem, "elasticity", &iselast));
-  if (iselast) {
+  PetscCall(PetscStrcmp(problem, "fields", &isfields));
+  if (isfields) {
+    PetscCheck(N > 1, comm, PETSC_ERR_ARG_OUTOFRANGE, "-n must be at least 2");
+    PetscCheck(dof >= 1 && dof <= 32, comm, PETSC_ERR_ARG_OUTOFRANGE, "-dof must be in [1, 32]");
+    PetscCall(MatCreate(comm, A));
+    PetscCall(MatSetSizes(*A, PETSC_DECIDE, PETSC_DECIDE, N * N * dof, N * N * dof));
+    PetscCall(MatSetBlockSize(*A, dof));
+    PetscCall(MatSetFromOptions(*A));
+    PetscCall(MatSeqAIJSetPreallocation(*A, 5 * dof, NULL));
+    PetscCall(MatMPIAIJSetPreallocation(*A, 5 * dof, NULL, 2 * dof, NULL));
+    PetscCall(MatSetUp(*A));
+    PetscCall(FieldsAssemble(*A, N, dof, pe));
+    PetscCall(PetscSNPrintf(desc, len, "fields %" PetscInt_FMT "^2 x %" PetscInt_FMT ", Pe %g", N, dof, (double)pe));
+  } else if (iselast) {
     PetscCheck(N >= 1, comm, PETSC_ERR_ARG_OUTOFRANGE, "-n must be at least 1");
     PetscCheck(E > 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-young must be positive");
     PetscCheck(nu > -1 && nu < 0.5, comm, PETSC_ERR_ARG_OUTOFRANGE, "-poisson_ratio must be in (-1, 0.5)");

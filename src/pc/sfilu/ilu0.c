@@ -22,6 +22,7 @@ PetscErrorCode SFILUInitialize(SFILU *s)
   s->sip_alpha = 0.92;
   s->grid_factor = PETSC_TRUE;
   s->factor_match = SFILU_FACTOR_MATCH_AUTO;
+  s->block_size   = PETSC_DECIDE;
   s->rich_fused = PETSC_BOOL3_UNKNOWN;
   s->rich_norm  = SFILU_RICHARDSON_NORM_PRECONDITIONED;
   s->failrow      = -1;

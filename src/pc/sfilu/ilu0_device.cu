@@ -18,18 +18,10 @@
 #include <petscdevice_cuda.h>
 #include "sfilu.h"
 #include <sfpc/private/pivot.h>
+#include "matchmap.cuh"
 
 namespace
 {
-/*
-   a - l*u rounded twice, as the host reference computes it: no fused multiply-add, so the
-   device factor is bitwise the host factor (each entry sees the same operations in the same order).
-*/
-__device__ __forceinline__ double Update(double a, double l, double u)
-{
-  return __dsub_rn(a, __dmul_rn(l, u));
-}
-
 /*
    Rows of at most SFPC_ILU0_ROW_SLOTS entries per lane are factored in registers: each lane holds
    its entries of the row (columns and values); per dependency c the lanes load what they need of
@@ -92,9 +84,7 @@ __device__ __forceinline__ bool Masked(unsigned rowmask, int p)
 /*
    U(c) matched by the masks of SFILUMatchMap: a lane loads 1/u_cc and the U(c) entries its slots
    are updated with, found by rank (the k-th set bit of one mask pairs with the k-th of the other):
-   only the values the row uses, and no columns. The offset of rank k in U(c) comes from the map's
-   nibbles where they hold it, instead of __fns on the U mask (about 56 instructions on sm_90, per slot
-   and dependency; the refactorization became 1-14% faster, bench/README.md).
+   only the values the row uses, and no columns (offsets by SFILUMatchOffset()).
 */
 template <int SLOTS>
 struct MaskMatch {
@@ -114,10 +104,8 @@ struct MaskMatch {
       const int p = t + q * s;
       u[q]        = 0.0;
       if (Masked(rowmask, p)) {
-        const int k   = __popc(rowmask & ((1u << p) - 1)); /* the position's rank among those U(c) updates */
-        unsigned  off = k < 8 ? lo >> 4 * k & 15 : k < 16 ? hi >> 4 * (k - 8) & 15 : 0;
-        if (!off) off = __fns(umask, 0, k + 1); /* not in the nibbles: __fns, about 56 instructions on sm_90 */
-        u[q] = __ldcg(a + cd + off);
+        const int k = __popc(rowmask & ((1u << p) - 1)); /* the position's rank among those U(c) updates */
+        u[q]        = __ldcg(a + cd + SFILUMatchOffset(umask, lo, hi, k));
       }
     }
   }
@@ -125,7 +113,7 @@ struct MaskMatch {
   {
 #pragma unroll
     for (int q = 0; q < SLOTS; q++)
-      if (Masked(rowmask, t + q * s)) val[q] = Update(val[q], l, u[q]);
+      if (Masked(rowmask, t + q * s)) val[q] = SFILUUpdate(val[q], l, u[q]);
   }
 };
 
@@ -155,7 +143,7 @@ struct ChunkMatch {
             if (__shfl_sync(vmask, key, v0 + p + step - 1) < col[q]) p += step;
           const int    kp = __shfl_sync(vmask, key, v0 + p);
           const double u  = __shfl_sync(vmask, uv, v0 + p);
-          if (kp == col[q]) val[q] = Update(val[q], l, u);
+          if (kp == col[q]) val[q] = SFILUUpdate(val[q], l, u);
         }
       } else {
         for (int e = 0; e < min(s, ce - m0); e++) {
@@ -164,7 +152,7 @@ struct ChunkMatch {
 #pragma unroll
           for (int q = 0; q < SLOTS; q++) {
             if (q * s >= len) break;
-            if (col[q] == ucol) val[q] = Update(val[q], l, u);
+            if (col[q] == ucol) val[q] = SFILUUpdate(val[q], l, u);
           }
         }
       }
@@ -277,12 +265,12 @@ __device__ __forceinline__ void RowInMemory(const int *__restrict__ aj, const in
         for (int m = dj + 1; m < me && q < re; m++) {
           const int col = aj[m];
           while (q < re && aj[q] < col) q++;
-          if (q < re && aj[q] == col) a[q] = Update(a[q], l, __ldcg(a + m));
+          if (q < re && aj[q] == col) a[q] = SFILUUpdate(a[q], l, __ldcg(a + m));
         }
       } else {
         for (int m = dj + 1 + t; m < me; m += s) {
           const int q = sfpc::FindSorted(aj, k + 1, re, aj[m]);
-          if (q >= 0) a[q] = Update(a[q], l, __ldcg(a + m));
+          if (q >= 0) a[q] = SFILUUpdate(a[q], l, __ldcg(a + m));
         }
       }
       __syncwarp(vmask); /* every lane has read a[k] and finished its updates */

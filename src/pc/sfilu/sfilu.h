@@ -81,6 +81,30 @@ typedef struct {
 } SFILUMatchMap;
 
 /*
+   Point-blocks of the GPU generic ILU(0) (ilu0_block_device.cu): with a block size bs > 1 (the
+   matrix's, MatGetBlockSize(), or -pc_sfilu_block_size) a warp factors the bs consecutive rows of a
+   block together, their dependencies inside the block resolved in shared memory, so that the
+   factorization's chain of dependent L2 round trips follows the levels of the block graph instead of
+   those of the rows (a 4-field 2-D cavity: 511 instead of 2044). order lists the blocks sorted by the
+   levels of the block graph (its analysis, analysis.cu, run on the quotient pattern). Built with the
+   first factorization that uses the match map; bs stays 0 where the pattern does not fit the kernel's
+   shared memory (why says which limit), and the rows are then factored one by one.
+*/
+#define SFILU_BLOCK_MAX_ROWS     32  /* rows of a block */
+#define SFILU_BLOCK_MAX_ENTRIES  128 /* entries of a block's rows together */
+#define SFILU_BLOCK_MAX_LENTRIES 64  /* L entries of a block's rows together */
+#define SFILU_BLOCK_MAX_STAGE    512 /* values staged per block from the U rows it depends on outside itself */
+typedef struct {
+  PetscInt    bs;      /* rows a block; 0: rows one by one */
+  PetscInt    nb;      /* blocks */
+  PetscInt    nlevels; /* levels of the block graph */
+  int        *order;   /* device, nb: blocks in dispatch order */
+  PetscBool   tried;   /* built (or found not to fit) for the current pattern */
+  const char *why;     /* why bs is 0 after a try; NULL when blocks are used */
+  PetscInt    max_entries, max_lentries, max_stage; /* the largest block's needs */
+} SFILUBlocks;
+
+/*
    ILU(k), k > 0: the factor's pattern is A's with the fill of levels up to k (SFILUFillPattern()), so the
    numeric factorization reads A's values gathered into it: fmap[p] is the entry of A at the factor's
    position p, -1 at the fill (which starts at zero). Built once per pattern, on the side of the factor (host or device).
@@ -116,6 +140,8 @@ typedef struct {
   PetscBool          built_sip;   /* the factor's pattern was set up (and checked) for SIP */
   PetscBool          grid_factor; /* GPU grid layout: ILU(0) factored by SIP's hyperplane kernel with alpha 0 (SFILUHyperplaneILU0_Device()) */
   SFILUFactorMatch   factor_match; /* GPU generic ILU(0) kernel: how a row finds its entries in U(c) */
+  PetscInt           block_size;   /* GPU generic ILU(0) kernel: rows per point-block (PETSC_DECIDE: the matrix's block size; 1: none) */
+  PetscInt           block_rows;   /* the block size the current pattern was set up with */
 
   /* the factor, on the host (F) or on the device (T); its pattern and analysis are rebuilt only when A's pattern changes */
   PetscBool     ondevice;
@@ -123,6 +149,7 @@ typedef struct {
   SFPCTriDevice T;
   SFILUPlanes    planes; /* GPU SIP, and GPU ILU(0) on the grid layout */
   SFILUMatchMap  map;    /* GPU generic ILU(0), built by its first factorization that uses it */
+  SFILUBlocks    blocks; /* GPU generic ILU(0) by point-blocks, built with the map */
   SFILUFill      fill;   /* ILU(k), k > 0: where A's values go in the factor */
   PetscInt       built_levels; /* the levels of fill the factor's pattern was built for */
   Vec           xd, yd; /* device stand-ins of host vectors given to a device factor (SFPCStageVecs()) */
@@ -162,6 +189,9 @@ PETSC_INTERN PetscErrorCode SFILUShiftBounds_Host(const SFPCTriFactor *, const P
 PETSC_INTERN PetscErrorCode SFILUFactorNumeric_Device(SFPCTriDevice, const SFILUMatchMap *, const PetscScalar *, PetscReal, PetscReal, PetscBool, SFILUFactorMatch, SFILUResult *);
 PETSC_INTERN PetscErrorCode SFILUMatchMapCreate_Device(SFPCTriDevice, SFILUMatchMap *);
 PETSC_INTERN PetscErrorCode SFILUMatchMapDestroy_Device(SFILUMatchMap *);
+PETSC_INTERN PetscErrorCode SFILUBlocksCreate_Device(SFPCTriDevice, const SFILUMatchMap *, PetscInt, SFILUBlocks *);
+PETSC_INTERN PetscErrorCode SFILUBlocksDestroy_Device(SFILUBlocks *);
+PETSC_INTERN PetscErrorCode SFILUFactorBlocks_Device(SFPCTriDevice, const SFILUMatchMap *, const SFILUBlocks *, const PetscScalar *, PetscReal, PetscReal, PetscBool, SFILUResult *);
 PETSC_INTERN PetscErrorCode SFILUShiftBounds_Device(SFPCTriDevice, const PetscScalar *, PetscReal *, PetscReal *);
 PETSC_INTERN PetscErrorCode SFILUReportBegin_Device(SFPCTriDevice, SFILUResult *);
 PETSC_INTERN PetscErrorCode SFILUReportEnd_Device(SFPCTriDevice, SFILUResult *);

@@ -30,7 +30,8 @@ PetscErrorCode SFILUSymbolic_Device(SFILU *s, Mat A, const PetscInt pi[], const 
 
   PetscFunctionBegin;
   PetscCall(MatGetLocalSize(A, &n, NULL));
-  PetscCall(SFILUMatchMapDestroy_Device(&s->map)); /* the map belongs to the pattern and schedule being replaced */
+  PetscCall(SFILUMatchMapDestroy_Device(&s->map)); /* the map and the blocks belong to the pattern and schedule being replaced */
+  PetscCall(SFILUBlocksDestroy_Device(&s->blocks));
   if (pi) {
     PetscInt    *di, *dj;
     cudaStream_t stream;
@@ -77,11 +78,18 @@ PetscBool SFILUHyperplaneILU0_Device(SFILU *s)
   return (PetscBool)(!s->sip && s->planes.start != NULL);
 }
 
-/* A's device values, for the numeric factorization; also applies the current warps-per-SM setting. */
+/* A's device values, for the numeric factorization; also applies the current warps-per-SM setting and block size. */
 PetscErrorCode SFILUGetValues_Device(SFILU *s, Mat A, const PetscScalar **aa)
 {
+  PetscInt bs = s->block_size;
+
   PetscFunctionBegin;
   PetscCall(SFPCTriDeviceSetWarpsPerSM(s->T, s->engine.warps_per_sm));
+  if (bs == PETSC_DECIDE) PetscCall(MatGetBlockSize(A, &bs));
+  if (bs != s->block_rows) { /* blocks set up again by the next factorization that uses them */
+    PetscCall(SFILUBlocksDestroy_Device(&s->blocks));
+    s->block_rows = bs;
+  }
   PetscCall(MatSeqAIJCUSPARSEGetArrayRead(A, aa));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -91,7 +99,9 @@ PetscErrorCode SFILUAttempt_Device(SFILU *s, const PetscScalar *aa, PetscReal sh
   PetscFunctionBegin;
   if (!s->sip && !SFILUHyperplaneILU0_Device(s)) {
     if (SFILUFactorMatchUsesMap(s->factor_match) && !s->map.lstart) PetscCall(SFILUMatchMapCreate_Device(s->T, &s->map));
-    PetscCall(SFILUFactorNumeric_Device(s->T, &s->map, aa, shift, s->zeropivot, positive, s->factor_match, res));
+    if (s->block_rows > 1 && !s->blocks.tried) PetscCall(SFILUBlocksCreate_Device(s->T, &s->map, s->block_rows, &s->blocks));
+    if (s->blocks.bs > 1) PetscCall(SFILUFactorBlocks_Device(s->T, &s->map, &s->blocks, aa, shift, s->zeropivot, positive, res));
+    else PetscCall(SFILUFactorNumeric_Device(s->T, &s->map, aa, shift, s->zeropivot, positive, s->factor_match, res));
     PetscCall(SFPCTriDeviceValuesChanged(s->T));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
@@ -114,6 +124,8 @@ PetscErrorCode SFILUView_Device(SFILU *s, PetscViewer viewer)
   PetscFunctionBegin;
   PetscCall(SFPCTriDeviceView(s->T, viewer));
   if (s->map.lstart) PetscCall(PetscViewerASCIIPrintf(viewer, "ILU(0) match map: %.3g MiB on the device\n", (double)(((double)SFILU_MATCH_WORDS * sizeof(unsigned) * s->map.nl + sizeof(int) * (s->T->n + 1)) / 1048576.0)));
+  if (s->blocks.bs > 1) PetscCall(PetscViewerASCIIPrintf(viewer, "ILU(0) factored by blocks of %" PetscInt_FMT " rows, a warp each: %" PetscInt_FMT " blocks, %" PetscInt_FMT " levels of the block graph (largest block: %" PetscInt_FMT " entries, %" PetscInt_FMT " L entries, %" PetscInt_FMT " U values staged)\n", s->blocks.bs, s->blocks.nb, s->blocks.nlevels, s->blocks.max_entries, s->blocks.max_lentries, s->blocks.max_stage));
+  else if (s->blocks.why) PetscCall(PetscViewerASCIIPrintf(viewer, "ILU(0) factored row by row, not by blocks of %" PetscInt_FMT " rows: %s\n", s->block_rows, s->blocks.why));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -207,6 +219,7 @@ PetscErrorCode SFILUReset_Device(SFILU *s)
   PetscCall(SFPCTriDeviceDestroy(&s->T));
   PetscCall(SFILUPlanesDestroy_Device(&s->planes));
   PetscCall(SFILUMatchMapDestroy_Device(&s->map));
+  PetscCall(SFILUBlocksDestroy_Device(&s->blocks));
   PetscCall(SFILUFillDestroy_Device(&s->fill));
   PetscCall(VecDestroy(&s->xd));
   PetscCall(VecDestroy(&s->yd));
