@@ -376,6 +376,7 @@ int main(int argc, char **argv)
       args: -problem poisson27 -n 16 -pc_sfilu_factor_match {{map search broadcast}shared output}
     # ILU(0) by point-blocks (ilu0_block_device.cu): the matrix's block size, or -pc_sfilu_block_size on any matrix
     # (blocks of unrelated rows after a permutation); where blocks do not fit, rows one by one and the view says why
+    # (a 7-point matrix in natural order is told the hyb layout: by default it takes the grid layout's own factorization)
     test:
       suffix: gpu_fields
       args: -problem fields -n 24 -dof {{2 3 4}separate output} -peclet 2 -refactor -pc_sfilu_layout {{csr hyb}shared output} -expect_view "factored by blocks of"
@@ -390,7 +391,7 @@ int main(int argc, char **argv)
       args: -problem poisson7 -n 24 -permute 7 -refactor -pc_sfilu_block_size {{2 3 4 8}separate output} -expect_view "factored by blocks of"
     test:
       suffix: gpu_blocks_convdiff
-      args: -problem convdiff -n 16 -peclet 5 -refactor -ksp_gmres_restart 100 -pc_sfilu_block_size {{2 4 16}separate output} -expect_view "factored by blocks of"
+      args: -problem convdiff -n 16 -peclet 5 -refactor -ksp_gmres_restart 100 -pc_sfilu_layout hyb -pc_sfilu_block_size {{2 4 8}separate output} -expect_view "factored by blocks of"
     test:
       suffix: gpu_blocks_poisson27
       args: -problem poisson27 -n 12 -pc_sfilu_layout hyb -refactor -pc_sfilu_block_size 2 -expect_view "factored by blocks of 2 rows"
@@ -401,8 +402,11 @@ int main(int argc, char **argv)
       suffix: gpu_blocks_hub
       args: -problem convdiff -n 12 -peclet 5 -hub 7 -pc_sfilu_block_size 2 -expect_view "the match map does not hold it"
     test:
+      suffix: gpu_blocks_large
+      args: -problem convdiff -n 16 -peclet 5 -pc_sfilu_layout hyb -pc_sfilu_block_size 16 -expect_view "the block size is above 8"
+    test:
       suffix: gpu_blocks_multiple
-      args: -problem poisson7 -n 16 -pc_sfilu_block_size 3 -expect_view "not a multiple of the block size"
+      args: -problem poisson7 -n 16 -pc_sfilu_layout hyb -pc_sfilu_block_size 3 -expect_view "not a multiple of the block size"
     test:
       suffix: gpu_blocks_off
       args: -problem fields -n 16 -dof 4 -peclet 2 -pc_sfilu_block_size 1 -expect_view "!factored by blocks"

@@ -214,7 +214,7 @@ int main(int argc, char **argv)
       filter: Error: grep -E "PCSFILU" | sed -e "s/^\[0\]PETSC ERROR: //"
     test:
       suffix: badoption_block_size
-      args: -case zeropivot -pc_sfilu_block_size {{0 33}separate output}
+      args: -case zeropivot -pc_sfilu_block_size {{0 -3}separate output}
       filter: Error: grep -E "out of range" | sed -e "s/^\[0\]PETSC ERROR: //"
     test:
       suffix: badoption_levels

@@ -8,18 +8,19 @@
    blocks it depends on, loads the U values its rows need from them in one round trip, then eliminates
    in shared memory; the chain is the block graph's levels (511 for that cavity).
 
-   A block task:
-   1. Pattern and values of its rows into shared memory, and per L entry the match map's masks
-      (SFILUMatchMap): which positions of its row the update changes and which U(c) entries it reads.
-   2. Waits for the rows it depends on outside the block (flags, as the generic kernel), then stages,
-      for each such L entry, 1/u_cc and the U(c) entries it uses at their offsets from U(c)'s diagonal:
-      every load of the block at once.
-   3. Eliminates in rounds: in each round every row takes its next L entry if the row it names is
-      finished (outside the block: always, by now; inside: when that row finished in an earlier
-      round), forms the multiplier and updates its positions; a row whose L entries are done gets
-      its pivot tested and inverted. Rows inside a block never wait by polling, so a warp holding rows
-      that depend on each other cannot deadlock (DESIGN.md's rule for warps is about polling).
-   4. Writes the rows back and publishes them (one release a row).
+   A block task, row f of the block on a vector of S lanes (its entries in registers, lane t positions t + q S):
+   1. The rows' values, and per L entry the match map's words (SFILUMatchMap): which positions of its
+      row the update changes and, by rank, which U(c) entries it reads.
+   2. Waits for the rows it depends on outside the block (flags, as the generic kernel), then stages in
+      shared memory, for each such L entry, 1/u_cc and the U(c) values it uses: every load at once.
+   3. The L entries outside the block (a row's first ones, columns ascending), every row its own in
+      step with the others: multiplier by shuffle, updates from the stage read a step ahead.
+   4. The L entries inside the block, in rounds: a row applies its next one where the row it names
+      finished in an earlier round; a row whose entries are all applied tests and inverts its pivot
+      and leaves its values in shared memory for the rows after it. Rows inside a block never wait by
+      polling, so a warp holding rows that depend on each other cannot deadlock (DESIGN.md's rule for
+      warps is about polling).
+   5. Writes the rows back and publishes them (one release a row).
    Each row takes its L entries in ascending column order (those outside the block first, since the
    block's rows are consecutive) and each entry sees the host's operations in the host's order
    (SFILUFactorNumeric_Host()): the factor is bitwise the host's. Rows are summed for the pivot
@@ -35,214 +36,221 @@
 
 namespace
 {
-#define BLOCK_ROWS     SFILU_BLOCK_MAX_ROWS
 #define BLOCK_ENTRIES  SFILU_BLOCK_MAX_ENTRIES
 #define BLOCK_LENTRIES SFILU_BLOCK_MAX_LENTRIES
-#define BLOCK_SLOTS    (BLOCK_ENTRIES / 32)   /* entries a lane updates */
-#define BLOCK_LSLOTS   (BLOCK_LENTRIES / 32)  /* L entries a lane stages */
-#define BLOCK_BATCH    16                     /* staged loads a lane has in flight per L entry; more go in further rounds */
+#define BLOCK_STAGE    SFILU_BLOCK_MAX_STAGE
+#define BLOCK_LSLOTS   (BLOCK_LENTRIES / 32) /* L entries a lane sets up */
 
-/* A warp's shared memory: the block's values and the staged U values in one array (buf), so that an L entry names its source by one index. */
+/* A warp's shared memory. */
 struct BlockShared {
-  double buf[BLOCK_ENTRIES + SFILU_BLOCK_MAX_STAGE]; /* [0, entries): the block's values; then the staged U rows */
-  uint4  mask[BLOCK_LENTRIES];                       /* the map's words of each L entry */
-  int4   lent[BLOCK_LENTRIES];                       /* per L entry: its position in the block, where 1/u_cc is in buf (U(c) follows), the block row c is (-1: outside), U(c)'s diagonal in the factor */
-  int    col[BLOCK_ENTRIES];
-  int    rb[BLOCK_ROWS + 1], lb[BLOCK_ROWS + 1], rd[BLOCK_ROWS]; /* per row: first entry, first L entry, diagonal (block positions) */
-  int    done[BLOCK_ROWS];
+  double buf[BLOCK_ENTRIES + BLOCK_STAGE]; /* [0, entries): the block's values (finished rows, for the rows after them); then the staged values */
+  uint4  mask[BLOCK_LENTRIES];             /* the map's words of each L entry */
+  int2   lent[BLOCK_LENTRIES];             /* per L entry: where 1/u_cc is in buf, and the block's row c is (-1: outside the block) */
+  int    rb[SFILU_BLOCK_MAX_ROWS + 1], lb[SFILU_BLOCK_MAX_ROWS + 1]; /* per row: its first entry and first L entry in the block */
+  int    ne[SFILU_BLOCK_MAX_ROWS];   /* per row: its L entries outside the block (they come first: columns ascend) */
+  int    done[SFILU_BLOCK_MAX_ROWS];
 };
-
-/* Position, row and L range of lane's slot-q entry e = lane + 32 q of the block. */
-struct EntrySlot {
-  int f, p, k, end; /* its row, position in the row, the row's next L entry and the end of its L entries */
-};
-
-/* The row f of the block with rb[f] <= e < rb[f + 1] (bs <= 32: a scan of shared memory). */
-__device__ __forceinline__ int RowOf(const int *start, int bs, int e)
-{
-  int f = 0;
-  while (f + 1 < bs && start[f + 1] <= e) f++;
-  return f;
-}
-
-/* Whether L entry k can be applied in this round: the row it names is outside the block (waited for already) or finished. */
-__device__ __forceinline__ bool Applicable(const BlockShared &s, int k)
-{
-  const int g = s.lent[k].z;
-  return g < 0 || s.done[g];
-}
 
 /*
-   The multiplier of L entry k (its value, final once the entries before it are applied, times 1/u_cc)
-   and, for a row position p its update changes, the U(c) value: the same shared-memory reads for
-   every lane, so that each computes what the row's owner lane stores.
+   One L entry outside the block of every row at once: 1/u_cc and the U(c) values the vector's slots use, read from
+   the stage a step ahead of their use (the stage is complete before the first step, so the reads wait on nothing).
 */
-__device__ __forceinline__ double Multiplier(const BlockShared &s, int k)
-{
-  const int4 le = s.lent[k];
-  return __dmul_rn(s.buf[le.x], s.buf[le.y]);
-}
+template <int S>
+struct ExternalStep {
+  double   piv, u[32 / S];
+  unsigned bits; /* slots this entry updates */
 
+  __device__ __forceinline__ void Load(const BlockShared &s, bool active, int k, int t)
+  {
+    const unsigned m = active ? s.mask[k].x : 0u;
+    const int      x = active ? s.lent[k].x : 0;
+    piv              = s.buf[x];
+    bits             = 0;
+#pragma unroll
+    for (int q = 0; q < 32 / S; q++) {
+      const int p = t + q * S;
+      u[q]        = 0;
+      if (m >> p & 1) {
+        bits |= 1u << q;
+        u[q] = s.buf[x + 1 + __popc(m & ((1u << p) - 1))]; /* staged by rank */
+      }
+    }
+  }
+};
+
+/*
+   A block of bs <= 32 / S rows: row f to the vector of lanes [f S, f S + S), lane t holding its positions
+   t + q S in registers (SLOTS = 32 / S: a row the map holds has at most 32 entries).
+*/
+template <int S>
 __global__ void __launch_bounds__(32 * SFPC_WARPS_PER_BLOCK) BlockILU0Kernel(int bs, int nblocks, const int *__restrict__ order, const int *__restrict__ ai, const int *__restrict__ aj, const int *__restrict__ ad, const int *__restrict__ lstart, const uint4 *__restrict__ masks, const double *__restrict__ A, double *a, int *flags, int epoch, unsigned long long *counter, unsigned long long base, double shift, double zeropivot, int positive, int *found)
 {
+  constexpr int         SLOTS = 32 / S;
   __shared__ BlockShared shared[SFPC_WARPS_PER_BLOCK];
   BlockShared          &s    = shared[threadIdx.x / 32];
-  const int             lane = threadIdx.x & 31;
+  const int             lane = threadIdx.x & 31, f = lane / S, t = lane & (S - 1), v0 = lane & ~(S - 1);
   const unsigned        full = 0xffffffffu;
 
   for (long long w; (w = sfpc::TakeTask(counter, base)) < nblocks;) {
     const int B = order[w], R0 = B * bs;
     const int E0 = ai[R0], L0 = lstart[R0];
 
-    /* 1. the block's rows, values and map words */
+    /* 1. the block's values into shared memory (for the row sums), then each row into its vector's registers; the map's words */
     if (lane <= bs) {
       s.rb[lane] = ai[R0 + lane] - E0;
       s.lb[lane] = lstart[R0 + lane] - L0;
     }
-    if (lane < bs) {
-      s.rd[lane]   = ad[R0 + lane] - E0;
-      s.done[lane] = 0;
-    }
+    if (lane < bs) s.done[lane] = 0;
     __syncwarp();
+    if (lane < bs) s.ne[lane] = s.lb[lane + 1] - s.lb[lane];
     const int nb = s.rb[bs], nl = s.lb[bs];
-    for (int e = lane; e < nb; e += 32) {
-      s.col[e] = aj[E0 + e];
-      s.buf[e] = A[E0 + e];
-    }
+    for (int e = lane; e < nb; e += 32) s.buf[e] = A[E0 + e];
     for (int k = lane; k < nl; k += 32) s.mask[k] = masks[L0 + k];
+    const bool mine = f < bs; /* this lane's vector has a row */
+    const int  rbf = mine ? s.rb[f] : 0, len = mine ? s.rb[f + 1] - rbf : 0, lbf = mine ? s.lb[f] : 0, nlf = mine ? s.lb[f + 1] - lbf : 0;
     __syncwarp();
-
-    /* each row's sum of |a| in the host's order (the pivot tolerance), then the shift; rows with an Inf/NaN entry are reported */
-    double rowsum = 0;
-    if (lane < bs) {
-      for (int e = s.rb[lane]; e < s.rb[lane + 1]; e++) rowsum += fabs(s.buf[e]);
-      if (!isfinite(rowsum)) atomicMin(found + 1, R0 + lane);
+    double val[SLOTS], rowsum = 0;
+#pragma unroll
+    for (int q = 0; q < SLOTS; q++) val[q] = t + q * S < len ? s.buf[rbf + t + q * S] : 0.0;
+    if (mine && t == 0) { /* the sum of |a| in the host's order (the pivot tolerance); a row with an Inf/NaN entry is reported */
+      for (int e = rbf; e < rbf + len; e++) rowsum += fabs(s.buf[e]);
+      if (!isfinite(rowsum)) atomicMin(found + 1, R0 + f);
     }
+    rowsum = __shfl_sync(full, rowsum, v0);
+    if (mine && t == (nlf & (S - 1))) SFILUSetSlot(val, nlf / S, SFILUSlotValue(val, nlf / S) + shift); /* the diagonal follows the L entries */
 
-    /* per L entry: its position, and whether it names a row of the block; the rows outside are polled */
-    int      cdep[BLOCK_LSLOTS], cnt[BLOCK_LSLOTS];
+    /* per L entry: outside the block, its staging slots (1/u_cc, then the U(c) values it uses by rank), each holding its value's
+       address until the value replaces it; inside, row g's diagonal (its U part follows it) */
+    int      cdep[BLOCK_LSLOTS], cnt[BLOCK_LSLOTS], nstage = 0;
     unsigned pending = 0;
 #pragma unroll
     for (int h = 0; h < BLOCK_LSLOTS; h++) {
       const int k = lane + 32 * h;
-      cdep[h]     = -1;
-      cnt[h]      = 0;
+      cdep[h] = -1;
+      cnt[h]  = 0;
       if (k < nl) {
-        const int f = RowOf(s.lb, bs, k), pos = s.rb[f] + k - s.lb[f], c = s.col[pos];
-        int4      le = make_int4(pos, 0, c >= R0 ? c - R0 : -1, 0);
+        int g = 0;
+        while (g + 1 < bs && s.lb[g + 1] <= k) g++; /* the row of L entry k */
+        const int c = aj[E0 + s.rb[g] + k - s.lb[g]];
         if (c < R0) {
           cdep[h] = c;
-          le.w    = ad[c];
-          cnt[h]  = 32 - __clz(s.mask[k].y | 1u); /* 1/u_cc, then U(c) up to its last entry used */
+          cnt[h]  = 1 + __popc(s.mask[k].x);
           if (!sfpc::IsReady(flags, c, epoch)) pending |= 1u << h;
+        } else {
+          s.lent[k] = make_int2(s.rb[c - R0] + s.lb[c - R0 + 1] - s.lb[c - R0], c - R0);
+          atomicMin(&s.ne[g], k - s.lb[g]);
         }
-        s.lent[k] = le;
       }
     }
-    __syncwarp();
-    if (lane < bs) s.buf[s.rd[lane]] += shift; /* after the sums (the host's order) */
-
-    /* staging slots: an exclusive scan of cnt over the L entries in order */
-    {
-      int carry = 0;
 #pragma unroll
-      for (int h = 0; h < BLOCK_LSLOTS; h++) {
-        int v = cnt[h];
-        for (int d = 1; d < 32; d <<= 1) {
-          const int u = __shfl_up_sync(full, v, d);
-          if (lane >= d) v += u;
-        }
-        const int k = lane + 32 * h;
-        if (k < nl && s.lent[k].z < 0) s.lent[k].y = BLOCK_ENTRIES + carry + v - cnt[h];
-        carry += __shfl_sync(full, v, 31);
+    for (int h = 0; h < BLOCK_LSLOTS; h++) {
+      int v = cnt[h];
+      for (int d = 1; d < 32; d <<= 1) {
+        const int u = __shfl_up_sync(full, v, d);
+        if (lane >= d) v += u;
       }
-      /* inside the block: 1/u_gg and U(g) are row g's own entries */
-#pragma unroll
-      for (int h = 0; h < BLOCK_LSLOTS; h++) {
-        const int k = lane + 32 * h;
-        if (k < nl && s.lent[k].z >= 0) s.lent[k].y = s.rd[s.lent[k].z];
+      const int k = lane + 32 * h, slot = BLOCK_ENTRIES + nstage + v - cnt[h];
+      nstage += __shfl_sync(full, v, 31);
+      if (cdep[h] >= 0) {
+        const uint4 m  = s.mask[k];
+        const int   cd = ad[cdep[h]];
+        s.lent[k]      = make_int2(slot, -1);
+        for (int r = 0; r < cnt[h]; r++) *(int *)&s.buf[slot + r] = r ? cd + (int)SFILUMatchOffset(m.y, m.z, m.w, r - 1) : cd;
       }
     }
 
-    /* 2. wait for the rows outside the block, then stage what their U rows give this one */
+    /* 2. wait for the rows outside the block, then stage what this block uses of them: every load at once */
     while (__any_sync(full, pending)) {
       sfpc::Backoff();
 #pragma unroll
       for (int h = 0; h < BLOCK_LSLOTS; h++)
         if ((pending >> h & 1) && sfpc::IsReady(flags, cdep[h], epoch)) pending &= ~(1u << h);
     }
-    __syncwarp(); /* after each lane's acquire, the others read the rows it saw finished */
+    __syncwarp(); /* after each lane's acquire, the others read the rows it saw finished; and the addresses are in place */
+    {
+      double v[BLOCK_STAGE / 32];
 #pragma unroll
-    for (int h = 0; h < BLOCK_LSLOTS; h++) {
-      const int k = lane + 32 * h;
-      if (cdep[h] < 0) continue;
-      const int4 le   = s.lent[k];
-      unsigned   left = s.mask[k].y | 1u; /* offset 0: 1/u_cc */
-      while (left) {
-        double v[BLOCK_BATCH];
-        int    o[BLOCK_BATCH];
+      for (int i = 0; i < BLOCK_STAGE / 32; i++) {
+        const int j = lane + 32 * i;
+        v[i]        = j < nstage ? __ldcg(a + *(const int *)&s.buf[BLOCK_ENTRIES + j]) : 0.0;
+      }
 #pragma unroll
-        for (int u = 0; u < BLOCK_BATCH; u++) {
-          o[u] = left ? __ffs(left) - 1 : -1;
-          left &= left - 1;
-          v[u] = o[u] >= 0 ? __ldcg(a + le.w + o[u]) : 0.0;
-        }
-#pragma unroll
-        for (int u = 0; u < BLOCK_BATCH; u++)
-          if (o[u] >= 0) s.buf[le.y + o[u]] = v[u];
+      for (int i = 0; i < BLOCK_STAGE / 32; i++) {
+        const int j = lane + 32 * i;
+        if (j < nstage) s.buf[BLOCK_ENTRIES + j] = v[i];
       }
     }
     __syncwarp();
 
-    /* 3. rounds of elimination: lanes update the entries lane + 32 q; lane f < bs owns row f's multipliers and pivot */
-    EntrySlot es[BLOCK_SLOTS];
+    /* 3. the L entries outside the block: every row its own, all rows in step, the next step's values read ahead */
+    const int nef = mine ? s.ne[f] : 0, nemax = __reduce_max_sync(full, nef);
+    int       j   = 0;
+    {
+      ExternalStep<S> cur, next;
+      cur.Load(s, 0 < nef, lbf, t);
+      for (; j < nemax; j++) {
+        if (j + 1 < nemax) next.Load(s, j + 1 < nef, lbf + j + 1, t);
+        const double l = __dmul_rn(__shfl_sync(full, SFILUSlotValue(val, j / S), v0 + (j & (S - 1))), cur.piv); /* a_rk / u_cc: entry j is final */
 #pragma unroll
-    for (int q = 0; q < BLOCK_SLOTS; q++) {
-      const int e = lane + 32 * q;
-      es[q]       = {0, 0, 0, 0};
-      if (e < nb) {
-        const int f = RowOf(s.rb, bs, e);
-        es[q]       = {f, e - s.rb[f], s.lb[f], s.lb[f + 1]};
+        for (int q = 0; q < SLOTS; q++)
+          if (cur.bits >> q & 1) val[q] = SFILUUpdate(val[q], l, cur.u[q]);
+        if (j < nef && t == (j & (S - 1))) SFILUSetSlot(val, j / S, l); /* its column is below c: no update above touched it */
+        cur = next;
       }
     }
-    int  kr = lane < bs ? s.lb[lane] : 0, er = lane < bs ? s.lb[lane + 1] : 0;
-    bool rowdone = lane >= bs;
+    j = nef;
+
+    /*
+       4. rounds over the L entries inside the block: each vector applies its row's next one where that row finished in
+       an earlier round, all vectors in one control flow; a row whose L entries are all applied tests and inverts its
+       pivot and leaves its values in shared memory for the rows after it.
+    */
+    bool rowdone = !mine;
     while (!__all_sync(full, rowdone)) {
-      const bool apply = !rowdone && kr < er && Applicable(s, kr); /* read before any lane changes done[] below */
+      const bool   has = !rowdone && j < nlf;
+      const int    k   = lbf + j;
+      const int2   le  = has ? s.lent[k] : make_int2(0, 0);
+      const bool   act = has && s.done[le.y];
+      const uint4  m   = act ? s.mask[k] : make_uint4(0, 0, 0, 0);
+      const double piv = s.buf[le.x];
+      const double l   = __dmul_rn(__shfl_sync(full, SFILUSlotValue(val, j / S), v0 + (j & (S - 1))), piv); /* a_rk / u_cc: entry j is final */
+      if (act) {
 #pragma unroll
-      for (int q = 0; q < BLOCK_SLOTS; q++) {
-        const int e = lane + 32 * q;
-        if (e >= nb || es[q].k >= es[q].end || !Applicable(s, es[q].k)) continue;
-        const int   k  = es[q].k;
-        const uint4 m  = s.mask[k];
-        const int   p  = es[q].p;
-        es[q].k++;
-        if (p < 32 && (m.x >> p & 1)) {
-          const int      rank = __popc(m.x & ((1u << p) - 1));
-          const unsigned off  = SFILUMatchOffset(m.y, m.z, m.w, rank);
-          s.buf[e]            = SFILUUpdate(s.buf[e], Multiplier(s, k), s.buf[s.lent[k].y + off]);
+        for (int q = 0; q < SLOTS; q++) {
+          const int p = t + q * S;
+          if (m.x >> p & 1) {
+            const int rank = __popc(m.x & ((1u << p) - 1));
+            val[q]         = SFILUUpdate(val[q], l, s.buf[le.x + (int)SFILUMatchOffset(m.y, m.z, m.w, rank)]);
+          }
         }
+        if (t == (j & (S - 1))) SFILUSetSlot(val, j / S, l); /* its column is below c: no update above touched it */
+        j++;
       }
-      __syncwarp();
-      if (apply) {
-        s.buf[s.lent[kr].x] = Multiplier(s, kr); /* its column is below c: no update of this round touched it */
-        kr++;
+      const bool fin = !rowdone && j == nlf;
+      if (fin) {
+        if (t == (nlf & (S - 1))) {
+          const double u = SFILUSlotValue(val, nlf / S);
+          if (SFPCPivotFails(u, zeropivot * rowsum, positive)) atomicMin(found, R0 + f);
+          else SFILUSetSlot(val, nlf / S, __ddiv_rn(1.0, u));
+        }
+#pragma unroll
+        for (int q = 0; q < SLOTS; q++)
+          if (t + q * S < len) s.buf[rbf + t + q * S] = val[q];
       }
-      if (!rowdone && kr == er) { /* every L entry applied: the pivot */
-        const int    d = s.rd[lane];
-        const double u = s.buf[d];
-        if (SFPCPivotFails(u, zeropivot * rowsum, positive)) atomicMin(found, R0 + lane);
-        else s.buf[d] = __ddiv_rn(1.0, u);
-        s.done[lane] = 1;
-        rowdone      = true;
+      if (__any_sync(full, fin)) {
+        __syncwarp();
+        if (fin && t == 0) s.done[f] = 1;
+        rowdone = rowdone || fin;
+        __syncwarp();
       }
-      __syncwarp();
     }
 
-    /* 4. the rows back to the factor, then published */
-    for (int e = lane; e < nb; e += 32) a[E0 + e] = s.buf[e];
+    /* 5. the rows back to the factor, then published */
+#pragma unroll
+    for (int q = 0; q < SLOTS; q++)
+      if (t + q * S < len) a[E0 + rbf + t + q * S] = val[q];
     __syncwarp(); /* every lane's writes before the release stores, which carry them to the rows that acquire the flags */
-    if (lane < bs) sfpc::StoreRelease(flags + R0 + lane, epoch);
+    if (mine && t == 0) sfpc::StoreRelease(flags + R0 + f, epoch);
     __syncwarp(); /* shared memory is reused by the next block */
   }
 }
@@ -258,12 +266,14 @@ __global__ void BlockNeedsKernel(int nblocks, int bs, const int *__restrict__ ai
   if (B >= nblocks) return;
   const int R0 = B * bs, L0 = lstart[R0], L1 = lstart[R0 + bs];
   int       stage = 0, unheld = 0;
-  for (int r = R0, k = L0; r < R0 + bs; r++)
+  for (int r = R0, k = L0; r < R0 + bs; r++) {
+    if (ai[r + 1] - ai[r] > 32) unheld = 1; /* a row with no L entries can be longer than the map holds */
     for (int e = ai[r]; k < lstart[r + 1]; e++, k++) {
       const uint4 m = masks[k];
       if (m.x & 1) unheld = 1;
-      else if (aj[e] < R0) stage += 32 - __clz(m.y | 1u);
+      else if (aj[e] < R0) stage += 1 + __popc(m.x);
     }
+  }
   atomicMax(out, ai[R0 + bs] - ai[R0]);
   atomicMax(out + 1, L1 - L0);
   atomicMax(out + 2, stage);
@@ -425,7 +435,7 @@ PetscErrorCode SFILUFactorBlocks_Device(SFPCTriDevice T, const SFILUMatchMap *M,
   PetscCall(SFPCTriDeviceTakeTickets(T, K->nb, T->lower.factor_resident, &blocks, &base));
   PetscCall(SFPCTriDeviceNextEpoch(T, &epoch));
   PetscCall(PetscLogGpuTimeBegin());
-  BlockILU0Kernel<<<blocks, 32 * SFPC_WARPS_PER_BLOCK, 0, stream>>>((int)K->bs, (int)K->nb, K->order, T->i, T->j, T->diag, M->lstart, (const uint4 *)M->masks, A, T->a, T->flags, epoch, T->counter, base, (double)shift, (double)zeropivot, (int)positive, T->report);
+  (K->bs <= 2 ? BlockILU0Kernel<16> : K->bs <= 4 ? BlockILU0Kernel<8> : BlockILU0Kernel<4>)<<<blocks, 32 * SFPC_WARPS_PER_BLOCK, 0, stream>>>((int)K->bs, (int)K->nb, K->order, T->i, T->j, T->diag, M->lstart, (const uint4 *)M->masks, A, T->a, T->flags, epoch, T->counter, base, (double)shift, (double)zeropivot, (int)positive, T->report);
   PetscCallCUDA(cudaGetLastError());
   PetscCall(PetscLogGpuTimeEnd());
   PetscCall(SFILUReportEnd_Device(T, res));

@@ -279,25 +279,6 @@ __device__ __forceinline__ void RowInMemory(const int *__restrict__ aj, const in
   }
 }
 
-/* val[q] for a slot q known only at run time, without moving val out of registers. */
-template <int SLOTS>
-__device__ __forceinline__ double SlotValue(const double (&val)[SLOTS], int q)
-{
-  double v = 0;
-#pragma unroll
-  for (int i = 0; i < SLOTS; i++)
-    if (i == q) v = val[i];
-  return v;
-}
-
-template <int SLOTS>
-__device__ __forceinline__ void SetSlot(double (&val)[SLOTS], int q, double v)
-{
-#pragma unroll
-  for (int i = 0; i < SLOTS; i++)
-    if (i == q) val[i] = v;
-}
-
 /*
    found[0]: lowest row whose pivot failed (|u| <= zeropivot * rowsum, or Re u <= that when
    positive, or u not finite); found[1]: lowest row with an Inf/NaN entry. Both start at n.
@@ -372,11 +353,11 @@ __global__ void __launch_bounds__(32 * SFPC_WARPS_PER_BLOCK) ILU0Kernel(const in
       const int    dl  = nl & (s - 1), dq = nl / s; /* the diagonal's lane and slot in registers */
       const double tol = zeropivot * rowsum;
       if (inreg ? t == dl : t == 0) {
-        const double u = inreg ? SlotValue(val, dq) : a[rd];
+        const double u = inreg ? SFILUSlotValue(val, dq) : a[rd];
         if (!isfinite(rowsum)) atomicMin(found + 1, r);
         const bool bad = SFPCPivotFails(u, tol, positive);
         if (bad) atomicMin(found, r);
-        else if (inreg) SetSlot(val, dq, __ddiv_rn(1.0, u));
+        else if (inreg) SFILUSetSlot(val, dq, __ddiv_rn(1.0, u));
         else a[rd] = __ddiv_rn(1.0, u);
       }
       if (inreg) {

@@ -1,6 +1,7 @@
 /*
    Device helpers of the GPU ILU(0) kernels that read the match map (SFILUMatchMap, sfilu.h): the
-   generic kernel (ilu0_device.cu) and the point-block one (ilu0_block_device.cu).
+   generic kernel (ilu0_device.cu) and the point-block one (ilu0_block_device.cu), which hold a row's
+   entries in registers, SLOTS a lane.
 */
 #pragma once
 
@@ -23,4 +24,23 @@ __device__ __forceinline__ unsigned SFILUMatchOffset(unsigned umask, unsigned lo
 {
   const unsigned off = k < 8 ? lo >> 4 * k & 15 : k < 16 ? hi >> 4 * (k - 8) & 15 : 0;
   return off ? off : __fns(umask, 0, k + 1);
+}
+
+/* val[q] for a slot q known only at run time, without moving val out of registers. */
+template <int SLOTS>
+__device__ __forceinline__ double SFILUSlotValue(const double (&val)[SLOTS], int q)
+{
+  double v = 0;
+#pragma unroll
+  for (int i = 0; i < SLOTS; i++)
+    if (i == q) v = val[i];
+  return v;
+}
+
+template <int SLOTS>
+__device__ __forceinline__ void SFILUSetSlot(double (&val)[SLOTS], int q, double v)
+{
+#pragma unroll
+  for (int i = 0; i < SLOTS; i++)
+    if (i == q) val[i] = v;
 }

@@ -277,7 +277,7 @@ static PetscErrorCode PCSetFromOptions_SFILU(PC pc, PetscOptionItems PetscOption
   {
     PetscInt bs = s->block_size;
     PetscCall(PetscOptionsInt("-pc_sfilu_block_size", "GPU generic ILU(0) kernel: rows a warp factors together, a point-block of consecutive rows whose dependencies on one another are resolved in shared memory (default: the matrix's block size; 1: row by row)", "PCSFILU", bs, &bs, &set));
-    PetscCheck(!set || bs == PETSC_DECIDE || (bs >= 1 && bs <= SFILU_BLOCK_MAX_ROWS), PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_sfilu_block_size %" PetscInt_FMT " is out of range: it must be in [1, %d]", bs, SFILU_BLOCK_MAX_ROWS);
+    PetscCheck(!set || bs == PETSC_DECIDE || bs >= 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_sfilu_block_size %" PetscInt_FMT " is out of range: it must be at least 1", bs);
     s->block_size = bs;
   }
   PetscCall(PetscOptionsBool("-pc_sfilu_grid_factor", "GPU grid layout: ILU(0) factored by hyperplanes of the grid (7-point: SIP's kernel with alpha 0, 48 more bytes a point; 27-point: planes i + 2j + 4k, 148 more bytes a point; the same factor, faster) instead of the generic sync-free kernel", "PCSFILU", s->grid_factor, &s->grid_factor, NULL));
@@ -387,7 +387,7 @@ static PetscErrorCode PCDestroy_SFILU(PC pc)
                         dependencies on one another resolved in shared memory, so that the factorization waits once per level of the
                         block graph instead of once per level of the rows (default: the matrix's block size, MatGetBlockSize(), e.g. a
                         DMDA's dof; 1: row by row). Needs the match map and blocks that fit the kernel's shared memory (128 entries, 64 L
-                        entries, 512 staged U values); otherwise rows go one by one and the view says why
+                        entries, 512 staged U values, at most 8 rows of at most 32 entries); otherwise rows go one by one and the view says why
 .  -pc_sfilu_levels <auto,asap,alap> - GPU only: the dependency levels that order the rows of the sweeps
 .  -pc_sfilu_factorization <ilu0,sip> - ILU(0), or Stone's strongly implicit procedure for 7-point stencils on a 3-D
                         grid (same pattern and the same sync-free solves as ILU(0), values that cancel part of the dropped fill)

@@ -90,7 +90,7 @@ typedef struct {
    first factorization that uses the match map; bs stays 0 where the pattern does not fit the kernel's
    shared memory (why says which limit), and the rows are then factored one by one.
 */
-#define SFILU_BLOCK_MAX_ROWS     32  /* rows of a block */
+#define SFILU_BLOCK_MAX_ROWS     8   /* rows of a block: a vector of at least 4 lanes each */
 #define SFILU_BLOCK_MAX_ENTRIES  128 /* entries of a block's rows together */
 #define SFILU_BLOCK_MAX_LENTRIES 64  /* L entries of a block's rows together */
 #define SFILU_BLOCK_MAX_STAGE    512 /* values staged per block from the U rows it depends on outside itself */
