@@ -199,6 +199,7 @@ __global__ void __launch_bounds__(32 * SFPC_WARPS_PER_BLOCK) BlockILU0Kernel(int
       }
     }
     j = nef;
+    __syncwarp(); /* every lane's reads of shared memory above before the rows finishing below write theirs */
 
     /*
        4. rounds over the L entries inside the block: each vector applies its row's next one where that row finished in
@@ -212,7 +213,7 @@ __global__ void __launch_bounds__(32 * SFPC_WARPS_PER_BLOCK) BlockILU0Kernel(int
       const int2   le  = has ? s.lent[k] : make_int2(0, 0);
       const bool   act = has && s.done[le.y];
       const uint4  m   = act ? s.mask[k] : make_uint4(0, 0, 0, 0);
-      const double piv = s.buf[le.x];
+      const double piv = act ? s.buf[le.x] : 0.0; /* only a finished row's: a row finishing in this round writes its values below */
       const double l   = __dmul_rn(__shfl_sync(full, SFILUSlotValue(val, j / S), v0 + (j & (S - 1))), piv); /* a_rk / u_cc: entry j is final */
       if (act) {
 #pragma unroll
