@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# The sfilu benchmark suite, on the GPU host: bench/gpu-run bash bench/run-sfilu.sh [quick|grid|box|iluk]
+# The sfilu benchmark suite, on the GPU host: bench/gpu-run bash bench/run-sfilu.sh [quick|grid|box|iluk|blocks]
 # (7-point and 27-point cases on an n^3 grid also run sfilu with the grid layout, -grid; grid: the 7-point
 # applies alone; box: the 27-point ones in full, and at 128^3 the apply with 4 and 16 warps per SM (default 8);
-# iluk: ILU(1) and ILU(2), which PETSc's aijcusparse factors on the host, against sfilu's on the GPU)
+# iluk: ILU(1) and ILU(2), which PETSc's aijcusparse factors on the host, against sfilu's on the GPU; blocks: matrices
+# with several fields a point, ILU(0) by point-blocks (the default, the matrix's block size) beside row by row, -block_sizes 1)
 # Writes one JSON record per case and metric to bench/results/sfilu-<gpu>.json (copied to $OUT
 # when set) and prints the side-by-side tables.
 set -eu
@@ -11,6 +12,7 @@ out=bench/results/sfilu-$gpu.json
 [ "${1:-}" = grid ] && out=bench/results/sfilu-grid-$gpu.json
 [ "${1:-}" = iluk ] && out=bench/results/sfilu-iluk-$gpu.json
 [ "${1:-}" = box ] && out=bench/results/sfilu-box-$gpu.json
+[ "${1:-}" = blocks ] && out=bench/results/sfilu-blocks-$gpu.json
 mkdir -p bench/results; : > "$out"
 b=build/bench/sfilu
 run() { echo "+ $b $*"; $b -json "$out" "$@"; }
@@ -18,6 +20,15 @@ if [ "${1:-}" = grid ]; then
   run -case poisson7-128 -problem poisson7 -n 128 -repeat 10 -grid 128,128,128 -apply_only
   run -case convdiff-128-pe100 -problem convdiff -n 128 -peclet 100 -repeat 10 -grid 128,128,128 -apply_only
   run -case poisson7-256 -problem poisson7 -n 256 -repeat 5 -warmup 1 -grid 256,256,256 -apply_only
+  [ -n "${OUT:-}" ] && cp "$out" "$OUT/" || true
+  exit 0
+fi
+if [ "${1:-}" = blocks ]; then
+  build/tests/petsc-tutorials/ex19 -da_grid_x 256 -da_grid_y 256 -snes_max_it 1 -ksp_max_it 1 -pc_type none -ksp_view_mat binary:/tmp/sfpc-cavity256.bin > /dev/null 2>&1
+  run -case ex19-cavity-256 -problem file -f /tmp/sfpc-cavity256.bin -repeat 5 -warmup 1 -block_sizes 1
+  for d in 2 3 4; do
+    run -case fields-512x$d -problem fields -n 512 -dof $d -peclet 2 -repeat 10 -solve 0 -block_sizes 1
+  done
   [ -n "${OUT:-}" ] && cp "$out" "$OUT/" || true
   exit 0
 fi
