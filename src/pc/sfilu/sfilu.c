@@ -276,7 +276,7 @@ static PetscErrorCode PCSetFromOptions_SFILU(PC pc, PetscOptionItems PetscOption
   PetscCall(PetscOptionsEnum("-pc_sfilu_factor_match", "GPU generic ILU(0) kernel: how a row finds its entries in a dependency's U row: by masks built once per pattern (map), a binary search over the lanes (search), or the U row broadcast entry by entry (broadcast); auto: map, and for rows the masks cannot hold search where the levels are wide", "PCSFILU", SFILUFactorMatches, (PetscEnum)s->factor_match, (PetscEnum *)&s->factor_match, NULL));
   {
     PetscInt bs = s->block_size;
-    PetscCall(PetscOptionsInt("-pc_sfilu_block_size", "GPU generic ILU(0) kernel: rows a warp factors together, a point-block of consecutive rows whose dependencies on one another are resolved in shared memory (default: the matrix's block size; 1: row by row)", "PCSFILU", bs, &bs, &set));
+    PetscCall(PetscOptionsInt("-pc_sfilu_block_size", "GPU generic ILU(0) kernel: rows a warp factors together, a point-block of consecutive rows whose dependencies on one another are resolved inside the warp (default: the matrix's block size; 1: row by row)", "PCSFILU", bs, &bs, &set));
     PetscCheck(!set || bs == PETSC_DECIDE || bs >= 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_sfilu_block_size %" PetscInt_FMT " is out of range: it must be at least 1", bs);
     s->block_size = bs;
   }
@@ -384,7 +384,7 @@ static PetscErrorCode PCDestroy_SFILU(PC pc)
                         broadcast entry by entry (shorter dependent chain: pays where the levels are narrow). auto: map, and for the
                         rows it cannot hold search from 8 tasks per level and SM, else broadcast
 .  -pc_sfilu_block_size <bs> - GPU generic ILU(0) kernel: a warp factors bs consecutive rows (a point-block) together, their
-                        dependencies on one another resolved in shared memory, so that the factorization waits once per level of the
+                        dependencies on one another resolved inside the warp (registers and shared memory), so that the factorization waits once per level of the
                         block graph instead of once per level of the rows (default: the matrix's block size, MatGetBlockSize(), e.g. a
                         DMDA's dof; 1: row by row). Needs the match map and blocks that fit the kernel's shared memory (128 entries, 64 L
                         entries, 512 staged U values, at most 8 rows of at most 32 entries); otherwise rows go one by one and the view says why

@@ -83,7 +83,7 @@ typedef struct {
 /*
    Point-blocks of the GPU generic ILU(0) (ilu0_block_device.cu): with a block size bs > 1 (the
    matrix's, MatGetBlockSize(), or -pc_sfilu_block_size) a warp factors the bs consecutive rows of a
-   block together, their dependencies inside the block resolved in shared memory, so that the
+   block together, their dependencies inside the block resolved inside the warp, so that the
    factorization's chain of dependent L2 round trips follows the levels of the block graph instead of
    those of the rows (a 4-field 2-D cavity: 511 instead of 2044). order lists the blocks sorted by the
    levels of the block graph (its analysis, analysis.cu, run on the quotient pattern). Built with the
