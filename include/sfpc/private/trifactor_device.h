@@ -168,6 +168,14 @@ PETSC_INTERN PetscErrorCode SFPCTriDeviceBeginSweep(SFPCTriDevice, PetscInt, int
 PETSC_INTERN PetscErrorCode SFPCTriDeviceTakeTickets(SFPCTriDevice, PetscInt, int, int *, unsigned long long *);
 PETSC_INTERN PetscErrorCode SFPCTriDeviceNextEpoch(SFPCTriDevice, int *);
 PETSC_INTERN PetscErrorCode SFPCScheduleBuild(SFPCTriDevice, PetscBool, SFPCLevels, SFPCSchedule *);
+/* A pattern the analysis can schedule besides T's own: n rows of CSR (i, j) with diag[r] the diagonal's position, nnz
+   entries, offdiag of them in the triangle scheduled (about: it chooses the levels pass, UseQueue() in analysis.cu). */
+typedef struct {
+  int        n;
+  PetscInt   nnz, offdiag;
+  const int *i, *j, *diag;
+} SFPCPattern;
+PETSC_INTERN PetscErrorCode SFPCScheduleBuildPattern(SFPCTriDevice, const SFPCPattern *, PetscBool, SFPCLevels, PetscInt, SFPCSchedule *);
 PETSC_INTERN PetscErrorCode SFPCScheduleBuildSlabs(SFPCTriDevice, PetscBool, SFPCSchedule *);
 PETSC_INTERN PetscErrorCode SFPCScheduleFillSlabs(SFPCTriDevice, PetscBool, SFPCSchedule *);
 PETSC_INTERN PetscErrorCode SFPCHybBlocksPerSM(int *);

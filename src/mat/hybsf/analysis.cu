@@ -458,28 +458,45 @@ static PetscErrorCode QueueLevels(SFPCTriDevice T, int n, Adjacency pull, Adjace
    lost there (128^3: 17.1 / 14.5 against 6.8 / 9.6). -sfpc_analysis_queue_rows m: the queue from m rows on
    (tests set 0; read with the package's options, src/sys/sfpcinit.c).
 */
-static PetscBool UseQueue(SFPCTriDevice T)
+static PetscBool UseQueue(SFPCTriDevice T, const SFPCPattern *P)
 {
-  const PetscInt offdiag = (T->nnz - T->n) / (T->opt.lower && T->opt.upper ? 2 : 1); /* of one triangle, about: a factor holds both */
-
-  if (SFPCAnalysisQueueRows != PETSC_DECIDE) return (PetscBool)(T->n >= SFPCAnalysisQueueRows);
-  return (PetscBool)(T->n >= (PetscInt)SFPC_QUEUE_MIN_WINDOWS * 32 * T->resident && offdiag <= SFPC_QUEUE_BATCH * T->n);
+  if (SFPCAnalysisQueueRows != PETSC_DECIDE) return (PetscBool)(P->n >= SFPCAnalysisQueueRows);
+  return (PetscBool)(P->n >= (PetscInt)SFPC_QUEUE_MIN_WINDOWS * 32 * T->resident && P->offdiag <= SFPC_QUEUE_BATCH * P->n);
 }
 
 /* Builds the schedule of the lower (L) or upper (U) part of T's pattern, with ASAP or ALAP levels. */
 PetscErrorCode SFPCScheduleBuild(SFPCTriDevice T, PetscBool lower, SFPCLevels levels, SFPCSchedule *S)
 {
-  const int          n = (int)T->n;
+  SFPCPattern P;
+
+  PetscFunctionBegin;
+  P.n       = (int)T->n;
+  P.nnz     = T->nnz;
+  P.offdiag = (T->nnz - T->n) / (T->opt.lower && T->opt.upper ? 2 : 1); /* of one triangle, about: a factor holds both */
+  P.i       = T->i;
+  P.j       = T->j;
+  P.diag    = T->diag;
+  PetscCall(SFPCScheduleBuildPattern(T, &P, lower, levels, T->opt.window_major, S));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+   The same for another pattern P (e.g. the quotient of point-blocks, ilu0_block_device.cu), with T's device, warps
+   and tickets; major > 0: window-major dispatch (SFPCTriOptions).
+*/
+PetscErrorCode SFPCScheduleBuildPattern(SFPCTriDevice T, const SFPCPattern *P, PetscBool lower, SFPCLevels levels, PetscInt window_major, SFPCSchedule *S)
+{
+  const int          n = P->n;
   cudaStream_t       stream;
   Key               *key, *skey, *rkey;
   int               *row, *level, *rcount, *rtasks, *rrow0, *rtask0, *nruns, *sizes, hsizes[8];
   unsigned long long *nnz, hnnz;
   sfpc::CubScratch   scratch;
   const int          tpb = 256, nb = (n + tpb - 1) / tpb;
-  const int          major = (int)T->opt.window_major;
+  const int          major = (int)window_major;
   KeyLayout          kl;
-  const PetscBool    queue = UseQueue(T);
-  const Adjacency    deps  = lower ? Adjacency{T->i, T->diag, T->j, 0} : Adjacency{T->diag, T->i + 1, T->j, 1}; /* the rows each row waits for */
+  const PetscBool    queue = UseQueue(T, P);
+  const Adjacency    deps  = lower ? Adjacency{P->i, P->diag, P->j, 0} : Adjacency{P->diag, P->i + 1, P->j, 1}; /* the rows each row waits for */
 
   PetscFunctionBegin;
   PetscCheck(levels == SFPC_LEVELS_ASAP || levels == SFPC_LEVELS_ALAP, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Levels must be resolved to asap or alap");
@@ -519,7 +536,7 @@ PetscErrorCode SFPCScheduleBuild(SFPCTriDevice T, PetscBool lower, SFPCLevels le
 
     PetscCall(sfpc::CubReserve(scratch, scandeps));
     PetscCall(sfpc::CubAllocate(scratch, stream));
-    PetscCallCUDA(cudaMallocAsync(&tj, sizeof(int) * PetscMax(T->nnz, 1), stream));
+    PetscCallCUDA(cudaMallocAsync(&tj, sizeof(int) * PetscMax(P->nnz, 1), stream));
     PetscCallCUDA(cudaMallocAsync(&tail, sizeof(unsigned int), stream));
     PetscCallCUDA(cudaMemsetAsync(pending, 0, sizeof(int) * (n + 1), stream));
     CountKernel<<<nb, tpb, 0, stream>>>(n, deps, pending);
@@ -547,8 +564,8 @@ PetscErrorCode SFPCScheduleBuild(SFPCTriDevice T, PetscBool lower, SFPCLevels le
     PetscCall(sfpc::CubAllocate(scratch, stream));
     /* 1. ASAP levels: one warp per 32 rows */
     PetscCall(SFPCTriDeviceBeginSweep(T, (n + 31) / 32, &blocks, &base));
-    if (lower) LevelKernel<true><<<blocks, 32 * SFPC_WARPS_PER_BLOCK, 0, stream>>>(n, T->i, T->j, T->diag, level, T->counter, base);
-    else LevelKernel<false><<<blocks, 32 * SFPC_WARPS_PER_BLOCK, 0, stream>>>(n, T->i, T->j, T->diag, level, T->counter, base);
+    if (lower) LevelKernel<true><<<blocks, 32 * SFPC_WARPS_PER_BLOCK, 0, stream>>>(n, P->i, P->j, P->diag, level, T->counter, base);
+    else LevelKernel<false><<<blocks, 32 * SFPC_WARPS_PER_BLOCK, 0, stream>>>(n, P->i, P->j, P->diag, level, T->counter, base);
     PetscCallCUDA(cudaGetLastError());
 
     /* 2. ALAP levels, from the ASAP level count; key, rkey and rcount serve as scratch (level count, levels, dependents) */
@@ -560,16 +577,16 @@ PetscErrorCode SFPCScheduleBuild(SFPCTriDevice T, PetscBool lower, SFPCLevels le
       PetscCallCUDA(cudaMemsetAsync(alap, 0x7F, sizeof(int) * n, stream));
       CountKernel<<<nb, tpb, 0, stream>>>(n, deps, pending);
       PetscCall(SFPCTriDeviceBeginSweep(T, (n + 31) / 32, &blocks, &base));
-      if (lower) AlapKernel<true><<<blocks, 32 * SFPC_WARPS_PER_BLOCK, 0, stream>>>(n, T->i, T->j, T->diag, nlevels, alap, pending, T->counter, base);
-      else AlapKernel<false><<<blocks, 32 * SFPC_WARPS_PER_BLOCK, 0, stream>>>(n, T->i, T->j, T->diag, nlevels, alap, pending, T->counter, base);
+      if (lower) AlapKernel<true><<<blocks, 32 * SFPC_WARPS_PER_BLOCK, 0, stream>>>(n, P->i, P->j, P->diag, nlevels, alap, pending, T->counter, base);
+      else AlapKernel<false><<<blocks, 32 * SFPC_WARPS_PER_BLOCK, 0, stream>>>(n, P->i, P->j, P->diag, nlevels, alap, pending, T->counter, base);
       PetscCallCUDA(cudaGetLastError());
       PetscCallCUDA(cudaMemcpyAsync(level, alap, sizeof(int) * n, cudaMemcpyDeviceToDevice, stream));
     }
   }
 
   /* 3. sort rows by their bucket key (level, window, class; or window, level, class), then one bucket per distinct key */
-  if (lower) KeyKernel<true><<<nb, tpb, 0, stream>>>(n, T->i, T->diag, level, kl, key, row, nnz);
-  else KeyKernel<false><<<nb, tpb, 0, stream>>>(n, T->i, T->diag, level, kl, key, row, nnz);
+  if (lower) KeyKernel<true><<<nb, tpb, 0, stream>>>(n, P->i, P->diag, level, kl, key, row, nnz);
+  else KeyKernel<false><<<nb, tpb, 0, stream>>>(n, P->i, P->diag, level, kl, key, row, nnz);
   PetscCallCUDA(cudaGetLastError());
   PetscCall(sfpc::CubRun(scratch, sort));
   PetscCallCUDA(cudaMemsetAsync(rcount, 0, sizeof(int) * n, stream));

@@ -33,6 +33,10 @@
 #include "sfilu.h"
 #include "matchmap.cuh"
 #include <sfpc/private/pivot.h>
+#include <cooperative_groups.h>
+#include <cooperative_groups/scan.h>
+
+namespace cg = cooperative_groups;
 
 namespace
 {
@@ -142,15 +146,12 @@ __global__ void __launch_bounds__(32 * SFPC_WARPS_PER_BLOCK) BlockILU0Kernel(int
         }
       }
     }
+    const cg::thread_block_tile<32> warp = cg::tiled_partition<32>(cg::this_thread_block());
 #pragma unroll
     for (int h = 0; h < BLOCK_LSLOTS; h++) {
-      int v = cnt[h];
-      for (int d = 1; d < 32; d <<= 1) {
-        const int u = __shfl_up_sync(full, v, d);
-        if (lane >= d) v += u;
-      }
+      const int v = cg::inclusive_scan(warp, cnt[h]);
       const int k = lane + 32 * h, slot = BLOCK_ENTRIES + nstage + v - cnt[h];
-      nstage += __shfl_sync(full, v, 31);
+      nstage += warp.shfl(v, 31);
       if (cdep[h] >= 0) {
         const uint4 m  = s.mask[k];
         const int   cd = ad[cdep[h]];
@@ -393,20 +394,11 @@ PetscErrorCode SFILUBlocksCreate_Device(SFPCTriDevice T, const SFILUMatchMap *M,
     PetscCallCUDA(cudaGetLastError());
   }
   {
-    struct _n_SFPCTriDevice Q = *T; /* T's device, counter and tickets; the quotient's pattern */
-    SFPCSchedule            S;
+    const SFPCPattern Q = {nb, qnnz, qnnz - nb, qi, qj, qd};
+    SFPCSchedule      S;
 
     PetscCall(PetscMemzero(&S, sizeof(S)));
-    Q.n                = nb;
-    Q.nnz              = qnnz;
-    Q.i                = qi;
-    Q.j                = qj;
-    Q.diag             = qd;
-    Q.opt.lower        = PETSC_TRUE;
-    Q.opt.upper        = PETSC_FALSE;
-    Q.opt.window_major = 0;
-    PetscCall(SFPCScheduleBuild(&Q, PETSC_TRUE, SFPC_LEVELS_ASAP, &S));
-    T->ticketbase = Q.ticketbase;
+    PetscCall(SFPCScheduleBuildPattern(T, &Q, PETSC_TRUE, SFPC_LEVELS_ASAP, 0, &S));
     K->order      = S.order;
     K->nlevels    = S.nlevels;
     PetscCallCUDA(cudaFreeAsync(S.start, stream));
