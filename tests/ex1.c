@@ -5,8 +5,8 @@ static char help[] = "Compares PCSFILU with PETSc's PCILU on one system: iterati
                      "sfilu's to -apply_tol (relative, max norm). -its_rtol <f>: the GPU run may differ from PETSc's ILU by\n"
                      "f times its iterations (default: one iteration). -matsolver: the same through PCILU with\n"
                      "-pc_factor_mat_solver_type sfilu. -fill_levels <k>: ILU(k) in every run (PCFactorSetLevels(), which PCSFILU\n"
-                     "also takes). -expect_view <text>: the GPU PC's view must contain text (e.g. which kernel factored;\n"
-                     "!text: must not).\n"
+                     "also takes). -expect_view <text>[,<text>...]: the GPU PC's view must contain each text (e.g. which kernel\n"
+                     "factored; !text: must not).\n"
                      "A run passes when it ends like PETSc's ILU, within one iteration, and -tol <t> bounds\n"
                      "|r_sfilu(k) - r_ilu(k)| / r_ilu(k) at every iteration k.\n";
 
@@ -201,7 +201,9 @@ int main(int argc, char **argv)
   PetscRandom rnd;
   PetscReal   tol = 1e-6, applytol = 1e-10, itstol = 0;
   PetscBool   refactor = PETSC_FALSE, device = PETSC_FALSE, matsolver = PETSC_FALSE, ok = PETSC_TRUE;
-  char        desc[256], expect[256] = "";
+  char        desc[256], *expect[4];
+  PetscInt    nexpect = 4;
+  PetscBool   expectset;
   PetscInt    nsym, nnum, levels = 0;
 
   PetscFunctionBeginUser;
@@ -214,7 +216,8 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-device", &device, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-matsolver", &matsolver, NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-fill_levels", &levels, NULL));
-  PetscCall(PetscOptionsGetString(NULL, NULL, "-expect_view", expect, sizeof(expect), NULL));
+  PetscCall(PetscOptionsGetStringArray(NULL, NULL, "-expect_view", expect, &nexpect, &expectset));
+  if (!expectset) nexpect = 0;
   PetscCall(TestProblemCreate(PETSC_COMM_WORLD, &A, desc, sizeof(desc)));
   PetscCall(MatCreateVecs(A, &xt, NULL));
   PetscCall(PetscRandomCreate(PETSC_COMM_WORLD, &rnd));
@@ -252,13 +255,13 @@ int main(int argc, char **argv)
       PetscCall(Compare(name, ilu, sfd, tol, itstol, &ok));
       PetscCall(CheckDeviceRun(sfd, &ok));
       PetscCall(CompareApply(sf, sfd, xt, applytol, &ok));
-      if (expect[0]) {
-        PC        pd;
-        PetscBool has;
+      for (PetscInt e = 0; e < nexpect; e++) {
+        PC              pd;
+        PetscBool       has;
+        const PetscBool absent = (PetscBool)(expect[e][0] == '!');
         PetscCall(KSPGetPC(sfd->ksp, &pd));
-        const PetscBool absent = (PetscBool)(expect[0] == '!');
-        PetscCall(TestPCViewHas(pd, expect + absent, &has));
-        PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s view %s \"%s\": %s\n", sfd->name, absent ? "does not say" : "says", expect + absent, has != absent ? "yes" : "NO"));
+        PetscCall(TestPCViewHas(pd, expect[e] + absent, &has));
+        PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s view %s \"%s\": %s\n", sfd->name, absent ? "does not say" : "says", expect[e] + absent, has != absent ? "yes" : "NO"));
         ok = (PetscBool)(ok && has != absent);
       }
     }
@@ -274,6 +277,7 @@ int main(int argc, char **argv)
   PetscCall(PetscFree(sf));
   if (sfd) PetscCall(RunDestroy(sfd));
   PetscCall(PetscFree(sfd));
+  for (PetscInt e = 0; e < nexpect; e++) PetscCall(PetscFree(expect[e]));
   PetscCall(MatDestroy(&Ad));
   PetscCall(PetscRandomDestroy(&rnd));
   PetscCall(VecDestroy(&xt));
@@ -374,21 +378,31 @@ int main(int argc, char **argv)
     test:
       suffix: gpu_poisson27
       args: -problem poisson27 -n 16 -pc_sfilu_factor_match {{map search broadcast}shared output}
-    # ILU(0) by point-blocks (ilu0_block_device.cu): the matrix's block size, or -pc_sfilu_block_size on any matrix
-    # (blocks of unrelated rows after a permutation); where blocks do not fit, rows one by one and the view says why
-    # (a 7-point matrix in natural order is told the hyb layout: by default it takes the grid layout's own factorization)
+    # ILU(0) by point-blocks (ilu0_block_device.cu) and sweeps by them (blocksweep.cu): the matrix's block size, or
+    # -pc_sfilu_block_size on any matrix (blocks of unrelated rows after a permutation, their sweeps by blocks only when
+    # told: -pc_sfilu_block_sweeps); where blocks do not fit, rows one by one and the view says why (a 7-point matrix in
+    # natural order is told the hyb layout: by default it takes the grid layout's own factorization)
     test:
       suffix: gpu_fields
-      args: -problem fields -n 24 -dof {{2 3 4}separate output} -peclet 2 -refactor -pc_sfilu_layout {{csr hyb}shared output} -expect_view "factored by blocks of"
+      args: -problem fields -n 24 -dof {{2 3 4}separate output} -peclet 2 -refactor -pc_sfilu_layout {{csr hyb}shared output} -expect_view "factored by blocks of,L: by point-blocks,U: by point-blocks"
     test:
       suffix: gpu_fields_matsolver
-      args: -problem fields -n 16 -dof 4 -peclet 2 -refactor -matsolver -expect_view "factored by blocks of 4 rows"
+      args: -problem fields -n 16 -dof 4 -peclet 2 -refactor -matsolver -expect_view "factored by blocks of 4 rows,L: by point-blocks of 4 rows,U: by point-blocks of 4 rows"
     test:
       suffix: gpu_fields_iluk
-      args: -problem fields -n 16 -dof 2 -peclet 2 -refactor -fill_levels 1 -expect_view "factored by blocks of 2 rows"
+      args: -problem fields -n 16 -dof 2 -peclet 2 -refactor -fill_levels 1 -expect_view "factored by blocks of 2 rows,U: by point-blocks of 2 rows"
+    test:
+      suffix: gpu_fields_rowsweeps
+      args: -problem fields -n 16 -dof 3 -peclet 2 -pc_sfilu_block_sweeps false -expect_view "factored by blocks of 3 rows,!L: by point-blocks,U: row by row"
     test:
       suffix: gpu_blocks_permuted
       args: -problem poisson7 -n 24 -permute 7 -refactor -pc_sfilu_block_size {{2 3 4 8}separate output} -expect_view "factored by blocks of"
+    test:
+      suffix: gpu_block_sweeps_permuted
+      args: -problem poisson7 -n 24 -permute 7 -pc_sfilu_block_sweeps true -pc_sfilu_layout {{csr hyb}shared output} -pc_sfilu_block_size {{2 3 6 8}separate output} -expect_view "L: by point-blocks,U: by point-blocks"
+    test: # rows of one block in other levels of the block graph: the permuted cavity-like grid
+      suffix: gpu_block_sweeps_convdiff_permuted
+      args: -problem convdiff -n 12 -peclet 5 -permute 3 -ksp_gmres_restart 100 -pc_sfilu_block_sweeps true -pc_sfilu_block_size 4 -expect_view "U: by point-blocks of 4 rows"
     test:
       suffix: gpu_blocks_convdiff
       args: -problem convdiff -n 16 -peclet 5 -refactor -ksp_gmres_restart 100 -pc_sfilu_layout hyb -pc_sfilu_block_size {{2 4 8}separate output} -expect_view "factored by blocks of"
@@ -400,7 +414,10 @@ int main(int argc, char **argv)
       args: -problem poisson27 -n 12 -pc_sfilu_layout hyb -pc_sfilu_block_size 8 -expect_view "a block with more than 128 entries"
     test:
       suffix: gpu_blocks_hub
-      args: -problem convdiff -n 12 -peclet 5 -hub 7 -pc_sfilu_block_size 2 -expect_view "the match map does not hold it"
+      args: -problem convdiff -n 10 -peclet 5 -hub 7 -pc_sfilu_block_size 2 -expect_view "the match map does not hold it"
+    test: # row 0 has 585 entries: no point-blocks at all
+      suffix: gpu_blocks_hub_large
+      args: -problem convdiff -n 16 -peclet 5 -hub 7 -ksp_gmres_restart 100 -pc_sfilu_block_size 2 -expect_view "a block of more than 256 entries,!by point-blocks"
     test:
       suffix: gpu_blocks_large
       args: -problem convdiff -n 16 -peclet 5 -pc_sfilu_layout hyb -pc_sfilu_block_size 16 -expect_view "the block size is above 8"

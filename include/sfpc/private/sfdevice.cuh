@@ -26,6 +26,8 @@
 
 /* A grid-layout sweep (gridsweep.cu), x = T^{-1} b for the lower or upper part, with the reset of the engine's solves (see trisolve.cu). */
 PETSC_INTERN PetscErrorCode SFPCGridSweep_Device(SFPCTriDevice, PetscBool, const PetscScalar *, PetscScalar *, PetscScalar *, cudaStream_t);
+PETSC_INTERN PetscErrorCode SFPCBlockSweep_Device(SFPCTriDevice, PetscBool, const PetscScalar *, PetscScalar *, PetscScalar *, cudaStream_t);
+PETSC_INTERN PetscErrorCode SFPCScheduleFree(SFPCSchedule *, cudaStream_t);
 PETSC_INTERN PetscErrorCode SFPCGridBoxSweep_Device(SFPCTriDevice, PetscBool, const PetscScalar *, PetscScalar *, PetscScalar *, cudaStream_t);
 PETSC_INTERN PetscErrorCode SFPCGridBoxCreate_Device(SFPCTriDevice, SFPCSchedule *, cudaStream_t);
 PETSC_INTERN PetscErrorCode SFPCGridBoxFill_Device(SFPCTriDevice, cudaStream_t);

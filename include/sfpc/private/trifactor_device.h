@@ -80,6 +80,28 @@ typedef struct {
   SFPCGridResidual res;
 } SFPCGrid;
 
+/*
+   Point-blocks (blocksweep.cu): with a block size bs > 1 the rows come in blocks of bs consecutive
+   rows (a grid point's fields), and a sweep may go a block per warp task: the block waits for the
+   blocks it depends on, then solves its own rows inside the warp, so the chain of dependent L2 hops
+   follows the levels of the block graph, not of the rows (SNES ex19's 4-field cavity: 511 a sweep
+   instead of 2044). lower and upper are the schedules of the quotient pattern (a task a block, order:
+   the blocks in dispatch order); use[0] and use[1] say which sweeps go by blocks (by default those
+   whose block levels are at most 3/4 of their rows'; the grid layout never does). The ILU(0)
+   factorization by point-blocks dispatches by lower too.
+*/
+#define SFPC_BLOCK_MAX_ROWS    8   /* rows of a block: a vector of at least 4 lanes each */
+#define SFPC_BLOCK_MAX_ENTRIES 256 /* entries of a block's rows together (the quotient's set-up) */
+typedef struct {
+  PetscInt     asked;        /* the block size last set (SFPCTriDeviceSetBlocks()); 0: never */
+  PetscBool3   sweeps;       /* and whether sweeps were to go by blocks (unknown: where they shorten the chain) */
+  PetscInt     bs, nb;       /* bs > 1: blocks set up; nb blocks */
+  SFPCSchedule lower, upper; /* of the quotient pattern; ntasks = nb, no start, vec or slabs */
+  PetscBool    use[2];       /* the L (0) and U (1) sweeps go by blocks */
+  PetscBool    dropped[2];   /* the sweep's hyb slabs were dropped for blocks (rebuilt if blocks go) */
+  const char  *why;          /* asked > 1 but bs == 0: why */
+} SFPCBlockSweeps;
+
 typedef struct _n_SFPCTriDevice *SFPCTriDevice;
 struct _n_SFPCTriDevice {
   PetscInt           n, nnz;
@@ -100,6 +122,7 @@ struct _n_SFPCTriDevice {
   PetscBool          transpose_stale; /* its values predate the last change of a */
   int               *perm;            /* in a transposed factor: a[k] = (original factor's a)[perm[k]] */
   SFPCGrid           grid;            /* the grid layout's grid, when a sweep uses it */
+  SFPCBlockSweeps    blocks;          /* point-blocks, when set */
 };
 
 /*
@@ -179,6 +202,9 @@ PETSC_INTERN PetscErrorCode SFPCScheduleBuildPattern(SFPCTriDevice, const SFPCPa
 PETSC_INTERN PetscErrorCode SFPCScheduleBuildSlabs(SFPCTriDevice, PetscBool, SFPCSchedule *);
 PETSC_INTERN PetscErrorCode SFPCScheduleFillSlabs(SFPCTriDevice, PetscBool, SFPCSchedule *);
 PETSC_INTERN PetscErrorCode SFPCHybBlocksPerSM(int *);
+PETSC_INTERN PetscErrorCode SFPCTriDeviceSetBlocks(SFPCTriDevice, PetscInt, PetscBool3);
+PETSC_INTERN PetscErrorCode SFPCBlocksDestroy_Device(SFPCTriDevice);
+PETSC_INTERN void           SFPCScheduleWarps(SFPCTriDevice, SFPCSchedule *);
 PETSC_INTERN PetscErrorCode SFPCFillSentinel(PetscInt, PetscScalar *);
 PETSC_INTERN PetscErrorCode SFPCGridLayoutCheckOptions(PetscInt, const SFPCTriOptions *);
 PETSC_INTERN PetscErrorCode SFPCGridLayoutCheck_Host(const SFPCTriFactor *, const SFPCTriOptions *);

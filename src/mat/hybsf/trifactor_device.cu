@@ -31,7 +31,7 @@ __global__ void PatternKernel(int n, const int *__restrict__ ai, const int *__re
 static PetscErrorCode FreeAll(cudaStream_t, int, void **);
 
 /* Resident warps of a schedule's solves and factorization: wps per SM, or by default from how wide its levels are. */
-static void ScheduleWarps(SFPCTriDevice T, SFPCSchedule *S)
+void SFPCScheduleWarps(SFPCTriDevice T, SFPCSchedule *S)
 {
   const PetscInt wps = T->opt.warps_per_sm;
   const PetscBool wide = (PetscBool)(S->nlevels > 0 && S->ntasks > (PetscInt)SFPC_WIDE_TASKS_PER_SM * S->nlevels * T->sms);
@@ -54,8 +54,10 @@ PetscErrorCode SFPCTriDeviceSetWarpsPerSM(SFPCTriDevice T, PetscInt wps)
   PetscCheck(wps == PETSC_DECIDE || (wps >= 1 && wps <= 64), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Warps per SM must be in [1, 64], not %" PetscInt_FMT, wps);
   T->opt.warps_per_sm = wps;
   T->resident         = (int)(T->sms * PetscMax(wps == PETSC_DECIDE ? SFPC_ANALYSIS_WARPS_PER_SM : wps, SFPC_WARPS_PER_BLOCK));
-  ScheduleWarps(T, &T->lower);
-  ScheduleWarps(T, &T->upper);
+  SFPCScheduleWarps(T, &T->lower);
+  SFPCScheduleWarps(T, &T->upper);
+  SFPCScheduleWarps(T, &T->blocks.lower);
+  SFPCScheduleWarps(T, &T->blocks.upper);
   if (T->transpose) PetscCall(SFPCTriDeviceSetWarpsPerSM(T->transpose, wps));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -124,7 +126,7 @@ static PetscErrorCode SweepBuild(SFPCTriDevice T, PetscBool lower, SFPCSchedule 
     S->layout = S->nnz > 0 && own <= 3 * csr ? SFPC_LAYOUT_HYB : SFPC_LAYOUT_CSR;
   }
   if (S->layout == SFPC_LAYOUT_HYB) PetscCall(SFPCScheduleBuildSlabs(T, lower, S));
-  ScheduleWarps(T, S);
+  SFPCScheduleWarps(T, S);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -291,7 +293,8 @@ PetscErrorCode SFPCTriDeviceSetGrid(SFPCTriDevice T, const PetscInt dims[3])
   PetscCall(SFPCGridCheckSize(T->n, dims, "The grid layout"));
   PetscCall(GridStencil(T, dims, &fits, &box, &r, &c));
   if (!fits) PetscCall(SFPCGridLayoutError(dims, r, c));
-  T->grid.box = box; /* read by ScheduleWarps() */
+  PetscCall(SFPCBlocksDestroy_Device(T)); /* the grid layout's sweeps never go by point-blocks */
+  T->grid.box = box; /* read by SFPCScheduleWarps() */
   PetscCall(PetscGetCurrentCUDAStream(&stream));
   for (int k = 0; k < 2; k++) {
     void *p[4];
@@ -301,7 +304,7 @@ PetscErrorCode SFPCTriDeviceSetGrid(SFPCTriDevice T, const PetscInt dims[3])
     S[k]->cols = S[k]->rows = NULL;
     S[k]->vals = S[k]->dinv = NULL;
     S[k]->layout = SFPC_LAYOUT_GRID;
-    ScheduleWarps(T, S[k]);
+    SFPCScheduleWarps(T, S[k]);
   }
   for (int d = 0; d < 3; d++) T->opt.grid[d] = dims[d];
   T->opt.layout = SFPC_LAYOUT_GRID;
@@ -320,7 +323,7 @@ static PetscErrorCode FreeAll(cudaStream_t stream, int n, void **p)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode SFPCScheduleFree(SFPCSchedule *S, cudaStream_t stream)
+PetscErrorCode SFPCScheduleFree(SFPCSchedule *S, cudaStream_t stream)
 {
   void *p[] = {S->order, S->start, S->vec, S->cols, S->rows, S->vals, S->dinv, S->gcoef, S->gmask};
 
@@ -343,6 +346,7 @@ PetscErrorCode SFPCTriDeviceDestroy(SFPCTriDevice *T)
   }
   PetscCall(SFPCScheduleFree(&(*T)->lower, stream));
   PetscCall(SFPCScheduleFree(&(*T)->upper, stream));
+  PetscCall(SFPCBlocksDestroy_Device(*T));
   PetscCall(SFPCTriDeviceDestroy(&(*T)->transpose));
   PetscCall(PetscFree(*T));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -369,12 +373,23 @@ PetscErrorCode SFPCTriDeviceBytes(SFPCTriDevice T, PetscLogDouble *bytes, PetscL
     *bytes += own;
     *csrbytes += csr;
   }
+  for (int k = 0; k < 2; k++)
+    if (T->blocks.use[k]) *bytes += (PetscLogDouble)T->blocks.nb * sizeof(int); /* the blocks' order */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode SweepView(const SFPCTriDevice T, const SFPCSchedule *S, int sms, const char *name, PetscViewer viewer)
 {
+  const SFPCBlockSweeps *B = &T->blocks;
+  const int              k = S == &T->lower ? 0 : 1;
+  const SFPCSchedule    *Q = k ? &B->upper : &B->lower;
+
   PetscFunctionBegin;
+  if (B->use[k]) {
+    PetscCall(PetscViewerASCIIPrintf(viewer, "%s: by point-blocks of %" PetscInt_FMT " rows, a warp each (csr): %d levels of %" PetscInt_FMT " blocks (rows: %d levels), %" PetscInt_FMT " off-diagonal entries, %d warps per SM\n", name, B->bs, Q->nlevels, B->nb, S->nlevels, S->nnz, Q->solve_resident / sms));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  if (B->bs > 1 && S->layout != SFPC_LAYOUT_GRID) PetscCall(PetscViewerASCIIPrintf(viewer, "%s: row by row, not by point-blocks of %" PetscInt_FMT " rows (%s%d levels of blocks against %d of rows)\n", name, B->bs, B->sweeps == PETSC_BOOL3_FALSE ? "told not to; " : "", Q->nlevels, S->nlevels));
   if (S->layout == SFPC_LAYOUT_GRID && T->grid.box) {
     PetscCall(PetscViewerASCIIPrintf(viewer, "%s: grid layout (27-point box) on the %d x %d x %d grid: %lld warp lines of 30 y-lines, %" PetscInt_FMT " off-diagonal entries, %d warps per SM\n", name, T->grid.nx, T->grid.ny, T->grid.nz, SFPCGridBoxTasks(T), S->nnz, SFPCGridBoxWarps(T, S) / sms));
     PetscFunctionReturn(PETSC_SUCCESS);

@@ -107,7 +107,8 @@ PetscErrorCode Sweep(SFPCTriDevice T, const SFPCSchedule &S, const PetscScalar *
 {
   PetscFunctionBegin;
   if (!S.ntasks) PetscFunctionReturn(PETSC_SUCCESS);
-  if (S.layout == SFPC_LAYOUT_GRID) PetscCall(SFPCGridSweep_Device(T, (PetscBool)LOWER, b, x, reset, stream));
+  if (T->blocks.use[LOWER ? 0 : 1]) PetscCall(SFPCBlockSweep_Device(T, (PetscBool)LOWER, b, x, reset, stream));
+  else if (S.layout == SFPC_LAYOUT_GRID) PetscCall(SFPCGridSweep_Device(T, (PetscBool)LOWER, b, x, reset, stream));
   else if (S.layout == SFPC_LAYOUT_HYB) {
     const int    blocks = PetscMin(PetscMin((S.ntasks + SFPC_WARPS_PER_BLOCK - 1) / SFPC_WARPS_PER_BLOCK, S.solve_resident / SFPC_WARPS_PER_BLOCK), T->hybblocks);
     const int   *ai = T->i, *aj = T->j, *ad = T->diag;

@@ -6,7 +6,8 @@
    levels, and each costs a flag's publication, its poll and the U loads, 2-3 us (bench/README.md).
    Here the rows of a block depend on each other only inside the warp: a block waits once for the
    blocks it depends on, loads the U values its rows need from them in one round trip, then eliminates
-   in shared memory; the chain is the block graph's levels (511 for that cavity).
+   in shared memory; the chain is the block graph's levels (511 for that cavity), in the order of the
+   engine's point-blocks (blocksweep.cu), whose sweeps go by the same blocks.
 
    A block task, row f of the block on a vector of S lanes (its entries in registers, lane t positions t + q S):
    1. The rows' values, and per L entry the match map's words (SFILUMatchMap): which positions of its
@@ -27,8 +28,6 @@
    tolerance in the host's order too.
 */
 #include <sfpc/private/sfdevice.cuh>
-#include <sfpc/private/sfcub.cuh>
-#include <cub/device/device_scan.cuh>
 #include <petscdevice_cuda.h>
 #include "sfilu.h"
 #include "matchmap.cuh"
@@ -282,85 +281,39 @@ __global__ void BlockNeedsKernel(int nblocks, int bs, const int *__restrict__ ai
   if (unheld) atomicOr(out + 3, 1);
 }
 
-/*
-   The quotient pattern: row B lists, ascending, the distinct blocks its rows have entries in before
-   the block, then B (the diagonal). A warp per block; distinct blocks are found by comparing the
-   block's entries pairwise (at most SFILU_BLOCK_MAX_ENTRIES: once per pattern). COUNT: qcount[B] =
-   its entries; else the row into qj at qi[B], and qd[B] its diagonal.
-*/
-template <bool COUNT>
-__global__ void __launch_bounds__(32 * SFPC_WARPS_PER_BLOCK) QuotientKernel(int nblocks, int bs, const int *__restrict__ ai, const int *__restrict__ aj, const int *__restrict__ qi, int *qcount, int *qj, int *qd)
-{
-  __shared__ int sq[SFPC_WARPS_PER_BLOCK][BLOCK_ENTRIES], sfirst[SFPC_WARPS_PER_BLOCK][BLOCK_ENTRIES];
-  int           *q = sq[threadIdx.x / 32], *first = sfirst[threadIdx.x / 32];
-  const int      lane = threadIdx.x & 31;
-  for (int B = (blockIdx.x * blockDim.x + threadIdx.x) / 32; B < nblocks; B += gridDim.x * blockDim.x / 32) {
-    const int R0 = B * bs, E0 = ai[R0], nb = ai[R0 + bs] - E0;
-    for (int e = lane; e < nb; e += 32) {
-      const int c = aj[E0 + e];
-      q[e]        = c < R0 ? c / bs : -1;
-    }
-    __syncwarp();
-    int d = 0;
-    for (int e = lane; e < nb; e += 32) {
-      bool f = q[e] >= 0;
-      for (int x = 0; f && x < e; x++) f = q[x] != q[e];
-      first[e] = f;
-      d += f;
-    }
-    d = __reduce_add_sync(0xffffffffu, d);
-    __syncwarp();
-    if (COUNT) {
-      if (lane == 0) qcount[B] = d + 1;
-    } else {
-      for (int e = lane; e < nb; e += 32)
-        if (first[e]) {
-          int rank = 0;
-          for (int x = 0; x < nb; x++) rank += first[x] && q[x] < q[e];
-          qj[qi[B] + rank] = q[e];
-        }
-      if (lane == 0) {
-        qj[qi[B] + d] = B;
-        qd[B]         = qi[B] + d;
-      }
-    }
-    __syncwarp();
-  }
-}
 } // namespace
 
 PetscErrorCode SFILUBlocksDestroy_Device(SFILUBlocks *K)
 {
   PetscFunctionBegin;
-  if (K->order) PetscCallCUDA(cudaFree(K->order));
-  PetscCall(PetscMemzero(K, sizeof(*K)));
+  PetscCall(PetscMemzero(K, sizeof(*K))); /* the order is the engine's */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Sets up K for blocks of bs rows of T's pattern (M: its match map), or notes in K->why why the rows go one by one. */
+/*
+   Sets up K for blocks of bs rows of T's pattern (M: its match map), or notes in K->why why the rows go one by one.
+   The blocks' dispatch order is the engine's (SFPCTriDeviceSetBlocks(), called before with bs): the levels of the
+   quotient pattern's lower part, which order the factorization as they order the L sweep.
+*/
 PetscErrorCode SFILUBlocksCreate_Device(SFPCTriDevice T, const SFILUMatchMap *M, PetscInt bs, SFILUBlocks *K)
 {
   cudaStream_t stream;
-  const int    n = (int)T->n, tpb = 256;
-  int          nb, *need, hneed[4] = {0, 0, 0, 0}, *qi, *qd, *qj, qnnz;
+  const int    tpb = 256;
+  int          nb, *need, hneed[4] = {0, 0, 0, 0};
 
   PetscFunctionBegin;
   PetscCall(SFILUBlocksDestroy_Device(K));
   K->tried = PETSC_TRUE;
   if (bs < 2) PetscFunctionReturn(PETSC_SUCCESS);
-  if (bs > SFILU_BLOCK_MAX_ROWS) {
-    K->why = "the block size is above " PetscStringize(SFILU_BLOCK_MAX_ROWS);
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }
-  if (n % bs) {
-    K->why = "the rows are not a multiple of the block size";
+  if (T->blocks.bs != bs) {
+    K->why = T->blocks.why ? T->blocks.why : "the engine has no point-blocks of this size";
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   if (!M->lstart) {
     K->why = "no match map (-pc_sfilu_factor_match search or broadcast)";
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  nb = n / (int)bs;
+  nb = (int)T->blocks.nb;
   PetscCall(PetscGetCurrentCUDAStream(&stream));
   PetscCallCUDA(cudaMallocAsync(&need, sizeof(hneed), stream));
   PetscCallCUDA(cudaMemsetAsync(need, 0, sizeof(hneed), stream));
@@ -378,35 +331,8 @@ PetscErrorCode SFILUBlocksCreate_Device(SFPCTriDevice T, const SFILUMatchMap *M,
   else if (hneed[2] > SFILU_BLOCK_MAX_STAGE) K->why = "a block that needs more than " PetscStringize(SFILU_BLOCK_MAX_STAGE) " U values staged";
   if (K->why) PetscFunctionReturn(PETSC_SUCCESS);
 
-  /* the quotient pattern, then its levels and dispatch order by the engine's analysis */
-  PetscCallCUDA(cudaMallocAsync(&qi, sizeof(int) * (nb + 1), stream));
-  PetscCallCUDA(cudaMallocAsync(&qd, sizeof(int) * PetscMax(nb, 1), stream));
-  PetscCallCUDA(cudaMemsetAsync(qi, 0, sizeof(int) * (nb + 1), stream));
-  {
-    const int grid = PetscMin(nb / SFPC_WARPS_PER_BLOCK + 1, 64 * T->sms);
-    if (nb) QuotientKernel<true><<<grid, 32 * SFPC_WARPS_PER_BLOCK, 0, stream>>>(nb, (int)bs, T->i, T->j, NULL, qi, NULL, NULL);
-    PetscCallCUDA(cudaGetLastError());
-    PetscCall(sfpc::CubCall(stream, [&](void *tmp, size_t &bytes) { return cub::DeviceScan::ExclusiveSum(tmp, bytes, qi, qi, nb + 1, stream); }));
-    PetscCallCUDA(cudaMemcpyAsync(&qnnz, qi + nb, sizeof(int), cudaMemcpyDeviceToHost, stream));
-    PetscCallCUDA(cudaStreamSynchronize(stream));
-    PetscCallCUDA(cudaMallocAsync(&qj, sizeof(int) * PetscMax(qnnz, 1), stream));
-    if (nb) QuotientKernel<false><<<grid, 32 * SFPC_WARPS_PER_BLOCK, 0, stream>>>(nb, (int)bs, T->i, T->j, qi, NULL, qj, qd);
-    PetscCallCUDA(cudaGetLastError());
-  }
-  {
-    const SFPCPattern Q = {nb, qnnz, qnnz - nb, qi, qj, qd};
-    SFPCSchedule      S;
-
-    PetscCall(PetscMemzero(&S, sizeof(S)));
-    PetscCall(SFPCScheduleBuildPattern(T, &Q, PETSC_TRUE, SFPC_LEVELS_ASAP, 0, &S));
-    K->order      = S.order;
-    K->nlevels    = S.nlevels;
-    PetscCallCUDA(cudaFreeAsync(S.start, stream));
-    PetscCallCUDA(cudaFreeAsync(S.vec, stream));
-  }
-  PetscCallCUDA(cudaFreeAsync(qi, stream));
-  PetscCallCUDA(cudaFreeAsync(qd, stream));
-  PetscCallCUDA(cudaFreeAsync(qj, stream));
+  K->order   = T->blocks.lower.order;
+  K->nlevels = T->blocks.lower.nlevels;
   K->bs = bs;
   K->nb = nb;
   PetscCall(PetscInfo(NULL, "ILU(0) by blocks of %" PetscInt_FMT " rows: %d blocks, %" PetscInt_FMT " levels (L: %d)\n", bs, nb, K->nlevels, T->lower.nlevels));

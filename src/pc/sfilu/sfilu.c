@@ -280,6 +280,7 @@ static PetscErrorCode PCSetFromOptions_SFILU(PC pc, PetscOptionItems PetscOption
     PetscCheck(!set || bs == PETSC_DECIDE || bs >= 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_sfilu_block_size %" PetscInt_FMT " is out of range: it must be at least 1", bs);
     s->block_size = bs;
   }
+  PetscCall(PetscOptionsBool3("-pc_sfilu_block_sweeps", "GPU sweeps by the point-blocks of -pc_sfilu_block_size, a warp a block (default: a sweep whose block graph has at most 3/4 of its rows' levels)", "PCSFILU", s->block_sweeps, &s->block_sweeps, NULL));
   PetscCall(PetscOptionsBool("-pc_sfilu_grid_factor", "GPU grid layout: ILU(0) factored by hyperplanes of the grid (7-point: SIP's kernel with alpha 0, 48 more bytes a point; 27-point: planes i + 2j + 4k, 148 more bytes a point; the same factor, faster) instead of the generic sync-free kernel", "PCSFILU", s->grid_factor, &s->grid_factor, NULL));
   {
     const char *kinds[] = {"ilu0", "sip"};
@@ -387,7 +388,12 @@ static PetscErrorCode PCDestroy_SFILU(PC pc)
                         dependencies on one another resolved inside the warp (registers and shared memory), so that the factorization waits once per level of the
                         block graph instead of once per level of the rows (default: the matrix's block size, MatGetBlockSize(), e.g. a
                         DMDA's dof; 1: row by row). Needs the match map and blocks that fit the kernel's shared memory (128 entries, 64 L
-                        entries, 512 staged U values, at most 8 rows of at most 32 entries); otherwise rows go one by one and the view says why
+                        entries, 512 staged U values, at most 8 rows of at most 32 entries); otherwise rows go one by one and the view says why.
+                        The sweeps go by the same blocks (see -pc_sfilu_block_sweeps)
+.  -pc_sfilu_block_sweeps <bool> - GPU sweeps (the L and U solves of every apply) by the point-blocks of -pc_sfilu_block_size, a warp a block:
+                        each block waits once for the blocks it depends on and solves its own rows inside the warp, so a sweep waits once per
+                        level of the block graph (SNES ex19's 4-field cavity: 511 instead of 2044). Default: per sweep, where the block graph
+                        has at most 3/4 of the rows' levels (not on blocks of unrelated rows); never with the grid layout. The view says which
 .  -pc_sfilu_levels <auto,asap,alap> - GPU only: the dependency levels that order the rows of the sweeps
 .  -pc_sfilu_factorization <ilu0,sip> - ILU(0), or Stone's strongly implicit procedure for 7-point stencils on a 3-D
                         grid (same pattern and the same sync-free solves as ILU(0), values that cancel part of the dropped fill)

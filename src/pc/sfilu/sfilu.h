@@ -86,11 +86,12 @@ typedef struct {
    block together, their dependencies inside the block resolved inside the warp, so that the
    factorization's chain of dependent L2 round trips follows the levels of the block graph instead of
    those of the rows (a 4-field 2-D cavity: 511 instead of 2044). order lists the blocks sorted by the
-   levels of the block graph (its analysis, analysis.cu, run on the quotient pattern). Built with the
-   first factorization that uses the match map; bs stays 0 where the pattern does not fit the kernel's
-   shared memory (why says which limit), and the rows are then factored one by one.
+   levels of the block graph: the engine's (SFPCBlockSweeps, whose sweeps go by the same blocks). Built
+   with the first factorization that uses the match map; bs stays 0 where the engine has no blocks or
+   the pattern does not fit the kernel's shared memory (why says which), and the rows are then factored
+   one by one.
 */
-#define SFILU_BLOCK_MAX_ROWS     8   /* rows of a block: a vector of at least 4 lanes each */
+#define SFILU_BLOCK_MAX_ROWS     SFPC_BLOCK_MAX_ROWS
 #define SFILU_BLOCK_MAX_ENTRIES  128 /* entries of a block's rows together */
 #define SFILU_BLOCK_MAX_LENTRIES 64  /* L entries of a block's rows together */
 #define SFILU_BLOCK_MAX_STAGE    512 /* values staged per block from the U rows it depends on outside itself */
@@ -98,7 +99,7 @@ typedef struct {
   PetscInt    bs;      /* rows a block; 0: rows one by one */
   PetscInt    nb;      /* blocks */
   PetscInt    nlevels; /* levels of the block graph */
-  int        *order;   /* device, nb: blocks in dispatch order */
+  const int  *order;   /* device, nb: blocks in dispatch order (the engine's) */
   PetscBool   tried;   /* built (or found not to fit) for the current pattern */
   const char *why;     /* why bs is 0 after a try; NULL when blocks are used */
   PetscInt    max_entries, max_lentries, max_stage; /* the largest block's needs */
@@ -142,6 +143,7 @@ typedef struct {
   SFILUFactorMatch   factor_match; /* GPU generic ILU(0) kernel: how a row finds its entries in U(c) */
   PetscInt           block_size;   /* GPU generic ILU(0) kernel: rows per point-block (PETSC_DECIDE: the matrix's block size; 1: none) */
   PetscInt           block_rows;   /* the block size the current pattern was set up with */
+  PetscBool3         block_sweeps; /* GPU sweeps by the point-blocks: always, never, or (unknown) where they shorten the chain */
 
   /* the factor, on the host (F) or on the device (T); its pattern and analysis are rebuilt only when A's pattern changes */
   PetscBool     ondevice;

@@ -78,7 +78,7 @@ PetscBool SFILUHyperplaneILU0_Device(SFILU *s)
   return (PetscBool)(!s->sip && s->planes.start != NULL);
 }
 
-/* A's device values, for the numeric factorization; also applies the current warps-per-SM setting and block size. */
+/* A's device values, for the numeric factorization; also applies the current warps-per-SM setting and block size (the engine's point-blocks: its sweeps and the factorization's order). */
 PetscErrorCode SFILUGetValues_Device(SFILU *s, Mat A, const PetscScalar **aa)
 {
   PetscInt bs = s->block_size;
@@ -90,6 +90,7 @@ PetscErrorCode SFILUGetValues_Device(SFILU *s, Mat A, const PetscScalar **aa)
     PetscCall(SFILUBlocksDestroy_Device(&s->blocks));
     s->block_rows = bs;
   }
+  PetscCall(SFPCTriDeviceSetBlocks(s->T, bs, s->block_sweeps));
   PetscCall(MatSeqAIJCUSPARSEGetArrayRead(A, aa));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
