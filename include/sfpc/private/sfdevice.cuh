@@ -47,9 +47,10 @@ __device__ __forceinline__ void StoreRelease(int *p, int v)
 #ifndef SFPC_POLL_SLEEP_NS
   #define SFPC_POLL_SLEEP_NS 32
 #endif
+template <int NS = SFPC_POLL_SLEEP_NS>
 __device__ __forceinline__ void Backoff()
 {
-  if (SFPC_POLL_SLEEP_NS) __nanosleep(SFPC_POLL_SLEEP_NS);
+  if (NS) __nanosleep(NS);
 }
 
 /*
@@ -77,10 +78,11 @@ __device__ __forceinline__ void WaitReady(const int *flags, int c, int epoch)
 */
 #define SFPC_SENTINEL 0xFFF8DEAD5F5FBEEFULL
 
+template <int NS = SFPC_POLL_SLEEP_NS>
 __device__ __forceinline__ double WaitValue(const double *x, int c)
 {
   unsigned long long v;
-  while ((v = cuda::atomic_ref<const unsigned long long, cuda::thread_scope_device>(*(const unsigned long long *)(x + c)).load(cuda::memory_order_relaxed)) == SFPC_SENTINEL) Backoff();
+  while ((v = cuda::atomic_ref<const unsigned long long, cuda::thread_scope_device>(*(const unsigned long long *)(x + c)).load(cuda::memory_order_relaxed)) == SFPC_SENTINEL) Backoff<NS>();
   return __longlong_as_double((long long)v);
 }
 
