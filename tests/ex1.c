@@ -6,7 +6,8 @@ static char help[] = "Compares PCSFILU with PETSc's PCILU on one system: iterati
                      "f times its iterations (default: one iteration). -matsolver: the same through PCILU with\n"
                      "-pc_factor_mat_solver_type sfilu. -fill_levels <k>: ILU(k) in every run (PCFactorSetLevels(), which PCSFILU\n"
                      "also takes). -expect_view <text>[,<text>...]: the GPU PC's view must contain each text (e.g. which kernel\n"
-                     "factored; !text: must not).\n"
+                     "factored; !text: must not). -refactor_options <string>: options inserted before the refactorization,\n"
+                     "which every PC reads again (e.g. another block size on the same pattern).\n"
                      "A run passes when it ends like PETSc's ILU, within one iteration, and -tol <t> bounds\n"
                      "|r_sfilu(k) - r_ilu(k)| / r_ilu(k) at every iteration k.\n";
 
@@ -201,7 +202,7 @@ int main(int argc, char **argv)
   PetscRandom rnd;
   PetscReal   tol = 1e-6, applytol = 1e-10, itstol = 0;
   PetscBool   refactor = PETSC_FALSE, device = PETSC_FALSE, matsolver = PETSC_FALSE, ok = PETSC_TRUE;
-  char        desc[256], *expect[4];
+  char        desc[256], *expect[4], refopts[256] = "";
   PetscInt    nexpect = 4;
   PetscBool   expectset;
   PetscInt    nsym, nnum, levels = 0;
@@ -217,6 +218,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-matsolver", &matsolver, NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-fill_levels", &levels, NULL));
   PetscCall(PetscOptionsGetStringArray(NULL, NULL, "-expect_view", expect, &nexpect, &expectset));
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-refactor_options", refopts, sizeof(refopts), NULL));
   if (!expectset) nexpect = 0;
   PetscCall(TestProblemCreate(PETSC_COMM_WORLD, &A, desc, sizeof(desc)));
   PetscCall(MatCreateVecs(A, &xt, NULL));
@@ -239,6 +241,16 @@ int main(int argc, char **argv)
   for (PetscInt stage = 0; stage < (refactor ? 2 : 1); stage++) {
     const char *name = stage ? "refactored" : "first";
 
+    if (stage && refopts[0]) {
+      Run *runs[3] = {ilu, sf, sfd};
+      PetscCall(PetscOptionsInsertString(NULL, refopts));
+      for (int k = 0; k < 3; k++) {
+        PC pc;
+        if (!runs[k]) continue;
+        PetscCall(KSPGetPC(runs[k]->ksp, &pc));
+        PetscCall(PCSetFromOptions(pc));
+      }
+    }
     if (stage) { /* new values, same pattern: only the numeric factorization may rerun */
       PetscCall(MatScale(A, 2.0));
       PetscCall(MatShift(A, 1.0));
@@ -391,6 +403,9 @@ int main(int argc, char **argv)
     test:
       suffix: gpu_fields_iluk
       args: -problem fields -n 16 -dof 2 -peclet 2 -refactor -fill_levels 1 -expect_view "factored by blocks of 2 rows,U: by point-blocks of 2 rows"
+    test: # the block size changed on the same pattern: the hyb slabs the block sweeps dropped come back, or go
+      suffix: gpu_fields_switch
+      args: -problem fields -n 16 -dof 4 -peclet 2 -refactor -pc_sfilu_layout hyb -pc_sfilu_block_size {{1 4}separate output} -refactor_options "-pc_sfilu_block_size 2"
     test:
       suffix: gpu_fields_rowsweeps
       args: -problem fields -n 16 -dof 3 -peclet 2 -pc_sfilu_block_sweeps false -expect_view "factored by blocks of 3 rows,!L: by point-blocks,U: row by row"

@@ -18,7 +18,7 @@
 
 /*
    Polls of the block sweeps do not sleep between loads: on the driven cavity (H100) the L+U apply took
-   1.39 ms without, 1.52 with the 32 ns of the row sweeps and 1.55 with 100 (bench/README.md); a block
+   1.39-1.40 ms without, 1.52 with the 32 ns of the row sweeps and 1.55 with 100 (bench/README.md); a block
    level waits on two blocks of the level before (the point's -x and -y neighbours), and the sooner a
    poll sees the later one, the shorter the chain.
 */
@@ -144,14 +144,10 @@ void LaunchBlockSolve(int grid, cudaStream_t stream, int bs, int nb, const int *
 PetscErrorCode DropSlabs(SFPCTriDevice T, int k, cudaStream_t stream)
 {
   SFPCSchedule *S = k ? &T->upper : &T->lower;
-  void         *p[4] = {S->cols, S->rows, S->vals, S->dinv};
 
   PetscFunctionBegin;
   if (S->layout != SFPC_LAYOUT_HYB) PetscFunctionReturn(PETSC_SUCCESS);
-  for (int i = 0; i < 4; i++)
-    if (p[i]) PetscCallCUDA(cudaFreeAsync(p[i], stream));
-  S->cols = S->rows = NULL;
-  S->vals = S->dinv = NULL;
+  PetscCall(SFPCScheduleFreeSlabs(S, stream));
   S->layout            = SFPC_LAYOUT_CSR;
   T->blocks.dropped[k] = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -297,12 +297,8 @@ PetscErrorCode SFPCTriDeviceSetGrid(SFPCTriDevice T, const PetscInt dims[3])
   T->grid.box = box; /* read by SFPCScheduleWarps() */
   PetscCall(PetscGetCurrentCUDAStream(&stream));
   for (int k = 0; k < 2; k++) {
-    void *p[4];
     if (!S[k] || !T->n) continue;
-    p[0] = S[k]->cols, p[1] = S[k]->rows, p[2] = S[k]->vals, p[3] = S[k]->dinv;
-    PetscCall(FreeAll(stream, 4, p));
-    S[k]->cols = S[k]->rows = NULL;
-    S[k]->vals = S[k]->dinv = NULL;
+    PetscCall(SFPCScheduleFreeSlabs(S[k], stream));
     S[k]->layout = SFPC_LAYOUT_GRID;
     SFPCScheduleWarps(T, S[k]);
   }
@@ -320,6 +316,18 @@ static PetscErrorCode FreeAll(cudaStream_t stream, int n, void **p)
   PetscFunctionBegin;
   for (int k = 0; k < n; k++)
     if (p[k]) PetscCallCUDA(cudaFreeAsync(p[k], stream));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A schedule's hyb slabs (and inverse diagonals), when its sweeps stop reading them. */
+PetscErrorCode SFPCScheduleFreeSlabs(SFPCSchedule *S, cudaStream_t stream)
+{
+  void *p[] = {S->cols, S->rows, S->vals, S->dinv};
+
+  PetscFunctionBegin;
+  PetscCall(FreeAll(stream, 4, p));
+  S->cols = S->rows = NULL;
+  S->vals = S->dinv = NULL;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -373,8 +381,8 @@ PetscErrorCode SFPCTriDeviceBytes(SFPCTriDevice T, PetscLogDouble *bytes, PetscL
     *bytes += own;
     *csrbytes += csr;
   }
-  for (int k = 0; k < 2; k++)
-    if (T->blocks.use[k]) *bytes += (PetscLogDouble)T->blocks.nb * sizeof(int); /* the blocks' order */
+  if (T->blocks.lower.order) *bytes += (PetscLogDouble)T->blocks.nb * sizeof(int); /* the blocks' orders */
+  if (T->blocks.upper.order) *bytes += (PetscLogDouble)T->blocks.nb * sizeof(int);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
