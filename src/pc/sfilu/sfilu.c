@@ -276,7 +276,7 @@ static PetscErrorCode PCSetFromOptions_SFILU(PC pc, PetscOptionItems PetscOption
   PetscCall(PetscOptionsEnum("-pc_sfilu_factor_match", "GPU generic ILU(0) kernel: how a row finds its entries in a dependency's U row: by masks built once per pattern (map), a binary search over the lanes (search), or the U row broadcast entry by entry (broadcast); auto: map, and for rows the masks cannot hold search where the levels are wide", "PCSFILU", SFILUFactorMatches, (PetscEnum)s->factor_match, (PetscEnum *)&s->factor_match, NULL));
   {
     PetscInt bs = s->block_size;
-    PetscCall(PetscOptionsInt("-pc_sfilu_block_size", "GPU generic ILU(0) kernel: rows a warp factors together, a point-block of consecutive rows whose dependencies on one another are resolved inside the warp (default: the matrix's block size; 1: row by row)", "PCSFILU", bs, &bs, &set));
+    PetscCall(PetscOptionsInt("-pc_sfilu_block_size", "GPU generic ILU(0) kernel and sweeps: rows a warp factors and solves together, a point-block of consecutive rows whose dependencies on one another are resolved inside the warp (default: the matrix's block size; 1: row by row)", "PCSFILU", bs, &bs, &set));
     PetscCheck(!set || bs == PETSC_DECIDE || bs >= 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_sfilu_block_size %" PetscInt_FMT " is out of range: it must be at least 1", bs);
     s->block_size = bs;
   }
