@@ -91,7 +91,7 @@ PetscErrorCode CreateTranspose(SFPCTriDevice T, SFPCTriDevice *out)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* T's transposed factor, built on first use and refilled when T's values changed since. */
+/* T's transposed factor, built on first use and refilled when T's values changed since; it has T's point-blocks (the transpose keeps them). */
 PetscErrorCode GetTranspose(SFPCTriDevice T, SFPCTriDevice *Tt)
 {
   PetscFunctionBegin;
@@ -99,6 +99,7 @@ PetscErrorCode GetTranspose(SFPCTriDevice T, SFPCTriDevice *Tt)
     PetscCall(CreateTranspose(T, &T->transpose));
     T->transpose_stale = PETSC_TRUE;
   }
+  PetscCall(SFPCTriDeviceSetBlocks(T->transpose, T->blocks.asked, T->blocks.sweeps));
   if (T->transpose_stale) {
     cudaStream_t stream;
     const int    tpb = 256;
