@@ -94,7 +94,7 @@ __global__ void __launch_bounds__(32 * SFPC_WARPS_PER_BLOCK) BlockSolveKernel(in
     const int R0 = order[w] * bs;
     double    br = 0, di = 1, sum = 0;
 
-    for (int e = lane; e < M * M; e += 32) coef[e] = 0;
+    for (int e = lane; e < bs * M; e += 32) coef[e] = 0; /* the rows the block has */
     if (lane < bs) { /* read before any reset: b may be the array this sweep resets */
       br = b[R0 + lane];
       if (!UNIT) di = a[ad[R0 + lane]];

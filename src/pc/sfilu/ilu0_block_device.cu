@@ -193,7 +193,7 @@ __global__ void __launch_bounds__(32 * SFPC_WARPS_PER_BLOCK) BlockILU0Kernel(int
         const double l = __dmul_rn(__shfl_sync(full, SFILUSlotValue(val, j / S), v0 + (j & (S - 1))), cur.piv); /* a_rk / u_cc: entry j is final */
 #pragma unroll
         for (int q = 0; q < SLOTS; q++)
-          if (cur.bits >> q & 1) val[q] = SFILUUpdate(val[q], l, cur.u[q]);
+          if (cur.bits >> q & 1) val[q] = sfpc::SubProduct(val[q], l, cur.u[q]);
         if (j < nef && t == (j & (S - 1))) SFILUSetSlot(val, j / S, l); /* its column is below c: no update above touched it */
         cur = next;
       }
@@ -221,7 +221,7 @@ __global__ void __launch_bounds__(32 * SFPC_WARPS_PER_BLOCK) BlockILU0Kernel(int
           const int p = t + q * S;
           if (m.x >> p & 1) {
             const int rank = __popc(m.x & ((1u << p) - 1));
-            val[q]         = SFILUUpdate(val[q], l, s.buf[le.x + (int)SFILUMatchOffset(m.y, m.z, m.w, rank)]);
+            val[q]         = sfpc::SubProduct(val[q], l, s.buf[le.x + (int)SFILUMatchOffset(m.y, m.z, m.w, rank)]);
           }
         }
         if (t == (j & (S - 1))) SFILUSetSlot(val, j / S, l); /* its column is below c: no update above touched it */

@@ -135,7 +135,7 @@ __device__ __forceinline__ void FactorPoint(const BoxArgs &g, int r, int lane, v
     double l = 0;
     if (lane == o) v = l = __dmul_rn(v, __longlong_as_double((long long)b[o])); /* the multiplier: times neighbour o's inverse pivot */
     l = __shfl_sync(0xffffffffu, l, o);
-    if (mine && lane > o) v = __dsub_rn(v, __dmul_rn(l, __longlong_as_double((long long)b[o]))); /* slot lane of the point, U entry lane - o + 13 of neighbour o */
+    if (mine && lane > o) v = sfpc::SubProduct(v, l, __longlong_as_double((long long)b[o])); /* slot lane of the point, U entry lane - o + 13 of neighbour o */
   }
   if (lane == BOX_DIAG) {
     const double u   = v;

@@ -113,7 +113,7 @@ struct MaskMatch {
   {
 #pragma unroll
     for (int q = 0; q < SLOTS; q++)
-      if (Masked(rowmask, t + q * s)) val[q] = SFILUUpdate(val[q], l, u[q]);
+      if (Masked(rowmask, t + q * s)) val[q] = sfpc::SubProduct(val[q], l, u[q]);
   }
 };
 
@@ -143,7 +143,7 @@ struct ChunkMatch {
             if (__shfl_sync(vmask, key, v0 + p + step - 1) < col[q]) p += step;
           const int    kp = __shfl_sync(vmask, key, v0 + p);
           const double u  = __shfl_sync(vmask, uv, v0 + p);
-          if (kp == col[q]) val[q] = SFILUUpdate(val[q], l, u);
+          if (kp == col[q]) val[q] = sfpc::SubProduct(val[q], l, u);
         }
       } else {
         for (int e = 0; e < min(s, ce - m0); e++) {
@@ -152,7 +152,7 @@ struct ChunkMatch {
 #pragma unroll
           for (int q = 0; q < SLOTS; q++) {
             if (q * s >= len) break;
-            if (col[q] == ucol) val[q] = SFILUUpdate(val[q], l, u);
+            if (col[q] == ucol) val[q] = sfpc::SubProduct(val[q], l, u);
           }
         }
       }
@@ -265,12 +265,12 @@ __device__ __forceinline__ void RowInMemory(const int *__restrict__ aj, const in
         for (int m = dj + 1; m < me && q < re; m++) {
           const int col = aj[m];
           while (q < re && aj[q] < col) q++;
-          if (q < re && aj[q] == col) a[q] = SFILUUpdate(a[q], l, __ldcg(a + m));
+          if (q < re && aj[q] == col) a[q] = sfpc::SubProduct(a[q], l, __ldcg(a + m));
         }
       } else {
         for (int m = dj + 1 + t; m < me; m += s) {
           const int q = sfpc::FindSorted(aj, k + 1, re, aj[m]);
-          if (q >= 0) a[q] = SFILUUpdate(a[q], l, __ldcg(a + m));
+          if (q >= 0) a[q] = sfpc::SubProduct(a[q], l, __ldcg(a + m));
         }
       }
       __syncwarp(vmask); /* every lane has read a[k] and finished its updates */

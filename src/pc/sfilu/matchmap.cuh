@@ -1,18 +1,10 @@
 /*
    Device helpers of the GPU ILU(0) kernels that read the match map (SFILUMatchMap, sfilu.h): the
    generic kernel (ilu0_device.cu) and the point-block one (ilu0_block_device.cu), which hold a row's
-   entries in registers, SLOTS a lane.
+   entries in registers, SLOTS a lane. Their updates a - l*u are sfpc::SubProduct() (sfdevice.cuh): rounded
+   twice as the host computes them, so the device factor is bitwise the host's.
 */
 #pragma once
-
-/*
-   a - l*u rounded twice, as the host reference computes it: no fused multiply-add, so the
-   device factor is bitwise the host factor (each entry sees the same operations in the same order).
-*/
-__device__ __forceinline__ double SFILUUpdate(double a, double l, double u)
-{
-  return __dsub_rn(a, __dmul_rn(l, u));
-}
 
 /*
    Offset in U(c), from its diagonal, of the entry that updates the row position of rank k among
