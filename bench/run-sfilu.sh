@@ -3,7 +3,8 @@
 # (7-point and 27-point cases on an n^3 grid also run sfilu with the grid layout, -grid; grid: the 7-point
 # applies alone; box: the 27-point ones in full, and at 128^3 the apply with 4 and 16 warps per SM (default 8);
 # iluk: ILU(1) and ILU(2), which PETSc's aijcusparse factors on the host, against sfilu's on the GPU; blocks: matrices
-# with several fields a point, ILU(0) by point-blocks (the default, the matrix's block size) beside row by row, -block_sizes 1)
+# with several fields a point (2-D and 3-D, Q1 elasticity), ILU(0) by point-blocks (the default, the matrix's block size) beside row
+# by row, -block_sizes 1)
 # Writes one JSON record per case and metric to bench/results/sfilu-<gpu>.json (copied to $OUT
 # when set) and prints the side-by-side tables.
 set -eu
@@ -29,6 +30,8 @@ if [ "${1:-}" = blocks ]; then
   for d in 2 3 4; do
     run -case fields-512x$d -problem fields -n 512 -dof $d -peclet 2 -repeat 10 -solve 0 -block_sizes 1
   done
+  run -case fields3d-64x5 -problem fields -dim 3 -n 64 -dof 5 -peclet 2 -repeat 10 -block_sizes 1
+  run -case elasticity-64 -problem elasticity -n 64 -repeat 10 -solve 0 -block_sizes 1
   [ -n "${OUT:-}" ] && cp "$out" "$OUT/" || true
   exit 0
 fi

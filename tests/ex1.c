@@ -397,6 +397,13 @@ int main(int argc, char **argv)
     test:
       suffix: gpu_fields
       args: -problem fields -n 24 -dof {{2 3 4}separate output} -peclet 2 -refactor -pc_sfilu_layout {{csr hyb}shared output} -expect_view "factored by blocks of,L: by point-blocks,U: by point-blocks"
+    test: # 3-D: a lane of a block's row waits for several unknowns (sfpc::WaitedDot() loads 4 before waiting); blocks
+      # of 5 rows are 175 entries, too many for the factorization by blocks but not for the sweeps
+      suffix: gpu_fields3d
+      args: -problem fields -dim 3 -n 10 -dof {{3 5}separate output} -peclet 2 -refactor -pc_sfilu_layout {{csr hyb}shared output} -expect_view "L: by point-blocks,U: by point-blocks"
+    test: # Q1 elasticity, 3 rows of 81 entries a node: factored row by row, swept by nodes
+      suffix: gpu_elasticity
+      args: -problem elasticity -n 6 -refactor -expect_view "L: by point-blocks of 3 rows,U: by point-blocks of 3 rows"
     test:
       suffix: gpu_fields_matsolver
       args: -problem fields -n 16 -dof 4 -peclet 2 -refactor -matsolver -expect_view "factored by blocks of 4 rows,L: by point-blocks of 4 rows,U: by point-blocks of 4 rows"

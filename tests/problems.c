@@ -19,6 +19,7 @@
      -zslabs           on several ranks, give each rank whole z-planes of the grid (SIP's block per rank
                        then is a grid; the default splits rows evenly)
      -dof <d>          fields: unknowns per grid point (default 4)
+     -dim 2|3          fields: an N x N (default) or N x N x N grid
    Stencils are scaled by h^2 so entries are O(1) (elasticity's element matrices by 1/h, entries O(E)).
    The matrix type comes from -mat_type. The SPD problems beyond Poisson:
      jumps       -div(k grad u) = f, 7-point, k piecewise constant on a checkerboard of c^3 cubes (1 and
@@ -30,9 +31,10 @@
                  exactly symmetric; the rigid body modes are attached as near null space (for GAMG), as
                  PETSc's KSP ex56 does (-permute drops them).
    And one with several fields per point:
-     fields      N x N grid, d fields per point interlaced (block size d), every unknown coupled to all fields
-                 of its point and of its 4 neighbours (the pattern of SNES ex19's Jacobian, d = 4), per field
-                 upwinded convection-diffusion along (1, 2) plus nonsymmetric couplings between fields.
+     fields      N x N (or N^3) grid, d fields per point interlaced (block size d), every unknown coupled to all
+                 fields of its point and of its 4 (6) neighbours (in 2-D the pattern of SNES ex19's Jacobian,
+                 d = 4), per field upwinded convection-diffusion along (1, 2, 3) plus nonsymmetric couplings
+                 between fields.
 */
 #include "problems.h"
 
@@ -178,27 +180,29 @@ static PetscReal FieldsWeight(PetscInt i, PetscInt j)
 }
 
 /*
-   dof fields per point of an N x N grid, interlaced (block size dof), the pattern of SNES ex19's Jacobian: each
-   unknown coupled to every field of its point and of its 4 neighbours. Per field an upwinded convection-diffusion
-   with cell Peclet number pe along (1, 2), plus couplings between fields of 0.3 times FieldsWeight() (nonsymmetric).
+   dof fields per point of an N^dim grid (dim 2 or 3), interlaced (block size dof), in 2-D the pattern of SNES
+   ex19's Jacobian: each unknown coupled to every field of its point and of its 2 dim neighbours. Per field an
+   upwinded convection-diffusion with cell Peclet number pe along (1, 2, 3), plus couplings between fields of 0.3
+   times FieldsWeight() (nonsymmetric).
 */
-static PetscErrorCode FieldsAssemble(Mat A, PetscInt N, PetscInt dof, PetscReal pe)
+static PetscErrorCode FieldsAssemble(Mat A, PetscInt N, PetscInt dim, PetscInt dof, PetscReal pe)
 {
   PetscInt rstart, rend;
 
   PetscFunctionBegin;
   PetscCall(MatGetOwnershipRange(A, &rstart, &rend));
   for (PetscInt row = rstart; row < rend; row++) {
-    const PetscInt  f = row % dof, point = row / dof, at[2] = {point % N, point / N}, stride[2] = {dof, dof * N};
-    const PetscReal v[2] = {pe, 2 * pe};
-    PetscInt        cols[5 * 32], nc = 0;
-    PetscScalar     vals[5 * 32];
+    const PetscInt  f = row % dof, point = row / dof, at[3] = {point % N, point / N % N, point / (N * N)}, stride[3] = {dof, dof * N, dof * N * N};
+    const PetscReal v[3] = {pe, 2 * pe, 3 * pe};
+    PetscInt        cols[7 * 32], nc = 0;
+    PetscScalar     vals[7 * 32], diag = 2 * dim;
 
-    for (int d = 1; d >= 0; d--) /* columns ascending: -y, -x, the point, +x, +y */
+    for (int d = 0; d < dim; d++) diag += v[d];
+    for (int d = (int)dim - 1; d >= 0; d--) /* columns ascending: -z, -y, -x, the point, +x, +y, +z */
       if (at[d] > 0)
         for (PetscInt g = 0; g < dof; g++) cols[nc] = row - f + g - stride[d], vals[nc++] = (g == f ? -(1.0 + PetscMax(v[d], 0)) : 0) + 0.3 * FieldsWeight(row, row - f + g - stride[d]);
-    for (PetscInt g = 0; g < dof; g++) cols[nc] = row - f + g, vals[nc++] = g == f ? 4.0 + 3 * pe : 0.3 * FieldsWeight(row, row - f + g);
-    for (int d = 0; d < 2; d++)
+    for (PetscInt g = 0; g < dof; g++) cols[nc] = row - f + g, vals[nc++] = g == f ? diag : 0.3 * FieldsWeight(row, row - f + g);
+    for (int d = 0; d < dim; d++)
       if (at[d] < N - 1)
         for (PetscInt g = 0; g < dof; g++) cols[nc] = row - f + g + stride[d], vals[nc++] = (g == f ? -(1.0 - PetscMin(v[d], 0)) : 0) + 0.3 * FieldsWeight(row, row - f + g + stride[d]);
     PetscCall(MatSetValues(A, 1, &row, nc, cols, vals, INSERT_VALUES));
@@ -491,7 +495,7 @@ static PetscErrorCode RandomSymmetricPermute(Mat *A, PetscInt seed)
 PetscErrorCode TestProblemCreate(MPI_Comm comm, Mat *A, char *desc, size_t len)
 {
   char      problem[64] = "poisson7", file[PETSC_MAX_PATH_LEN] = "";
-  PetscInt  N = 16, seed = -1, cubes = 4, hub = 0, dof = 4;
+  PetscInt  N = 16, seed = -1, cubes = 4, hub = 0, dof = 4, dim = 2;
   PetscReal aniso = 1.0, pe = 0.0, jump = 1e4, E = 1.0, nu = 0.3;
   PetscBool isfile, iselast, isfields, zslabs = PETSC_FALSE;
 
@@ -499,6 +503,7 @@ PetscErrorCode TestProblemCreate(MPI_Comm comm, Mat *A, char *desc, size_t len)
   PetscOptionsBegin(comm, NULL, "Test problem", NULL);
   PetscCall(PetscOptionsString("-problem", "poisson7, poisson27, anisotropic, convdiff, cavity, jumps, elasticity, fields or file", NULL, problem, problem, sizeof(problem), NULL));
   PetscCall(PetscOptionsInt("-dof", "Fields per grid point (fields)", NULL, dof, &dof, NULL));
+  PetscCall(PetscOptionsInt("-dim", "Grid dimension, 2 or 3 (fields)", NULL, dim, &dim, NULL));
   PetscCall(PetscOptionsInt("-n", "Grid points per direction", NULL, N, &N, NULL));
   PetscCall(PetscOptionsReal("-aniso", "Diffusion coefficient in z (anisotropic)", NULL, aniso, &aniso, NULL));
   PetscCall(PetscOptionsReal("-peclet", "Cell Peclet number (convdiff)", NULL, pe, &pe, NULL));
@@ -517,15 +522,20 @@ PetscErrorCode TestProblemCreate(MPI_Comm comm, Mat *A, char *desc, size_t len)
   if (isfields) {
     PetscCheck(N > 1, comm, PETSC_ERR_ARG_OUTOFRANGE, "-n must be at least 2");
     PetscCheck(dof >= 1 && dof <= 32, comm, PETSC_ERR_ARG_OUTOFRANGE, "-dof must be in [1, 32]");
-    PetscCall(MatCreate(comm, A));
-    PetscCall(MatSetSizes(*A, PETSC_DECIDE, PETSC_DECIDE, N * N * dof, N * N * dof));
+    PetscCheck(dim == 2 || dim == 3, comm, PETSC_ERR_ARG_OUTOFRANGE, "-dim must be 2 or 3");
+    {
+      const PetscInt points = dim == 2 ? N * N : N * N * N;
+
+      PetscCall(MatCreate(comm, A));
+      PetscCall(MatSetSizes(*A, PETSC_DECIDE, PETSC_DECIDE, points * dof, points * dof));
+    }
     PetscCall(MatSetBlockSize(*A, dof));
     PetscCall(MatSetFromOptions(*A));
-    PetscCall(MatSeqAIJSetPreallocation(*A, 5 * dof, NULL));
-    PetscCall(MatMPIAIJSetPreallocation(*A, 5 * dof, NULL, 2 * dof, NULL));
+    PetscCall(MatSeqAIJSetPreallocation(*A, (2 * dim + 1) * dof, NULL));
+    PetscCall(MatMPIAIJSetPreallocation(*A, (2 * dim + 1) * dof, NULL, 2 * dof, NULL));
     PetscCall(MatSetUp(*A));
-    PetscCall(FieldsAssemble(*A, N, dof, pe));
-    PetscCall(PetscSNPrintf(desc, len, "fields %" PetscInt_FMT "^2 x %" PetscInt_FMT ", Pe %g", N, dof, (double)pe));
+    PetscCall(FieldsAssemble(*A, N, dim, dof, pe));
+    PetscCall(PetscSNPrintf(desc, len, "fields %" PetscInt_FMT "^%" PetscInt_FMT " x %" PetscInt_FMT ", Pe %g", N, dim, dof, (double)pe));
   } else if (iselast) {
     PetscCheck(N >= 1, comm, PETSC_ERR_ARG_OUTOFRANGE, "-n must be at least 1");
     PetscCheck(E > 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-young must be positive");

@@ -113,6 +113,44 @@ __device__ __forceinline__ unsigned long long LoadBits(const double *x, int r)
   return cuda::atomic_ref<const unsigned long long, cuda::thread_scope_device>(*(const unsigned long long *)(x + r)).load(cuda::memory_order_relaxed);
 }
 
+/*
+   sum plus, over k = kb, kb + s, ... < ke, a[k] x[aj[k]], each x waited for, where aside(c, v) is false
+   (the block sweeps keep a block's own entries aside). A wait is a load whose result decides a branch,
+   so a loop that waits entry by entry pays one L2 round trip per entry; here the loads of P entries
+   are issued before the first wait, about one round trip per P entries. The products are added in k
+   order, as the entry-by-entry loop does: the same sum bit for bit.
+*/
+template <int P, int NS, class Aside>
+__device__ __forceinline__ double WaitedDot(double sum, const int *__restrict__ aj, const double *__restrict__ a, int kb, int ke, int s, const double *x, Aside aside)
+{
+  for (int k0 = kb; k0 < ke; k0 += P * s) {
+    int                c[P];
+    double             v[P];
+    unsigned long long xb[P];
+    const int          m = min(P, (ke - k0 + s - 1) / s); /* entries of this group: the loops stop there, not predicated past it */
+  #pragma unroll
+    for (int q = 0; q < P && q < m; q++) {
+      c[q] = aj[k0 + q * s];
+      v[q] = a[k0 + q * s];
+    }
+  #pragma unroll
+    for (int q = 0; q < P && q < m; q++) {
+      if (aside(c[q], v[q])) c[q] = -1;
+      else xb[q] = LoadBits(x, c[q]);
+    }
+  #pragma unroll
+    for (int q = 0; q < P && q < m; q++)
+      if (c[q] >= 0) {
+        while (xb[q] == SFPC_SENTINEL) {
+          Backoff<NS>();
+          xb[q] = LoadBits(x, c[q]);
+        }
+        sum += v[q] * __longlong_as_double((long long)xb[q]);
+      }
+  }
+  return sum;
+}
+
 /* v - c * y as the host's sweeps compute s -= a * x: the product rounded, then the difference (no fused multiply-add). */
 __device__ __forceinline__ double SubProduct(double v, double c, double y)
 {

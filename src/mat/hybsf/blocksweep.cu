@@ -26,6 +26,11 @@
   #define SFPC_BLOCK_POLL_SLEEP_NS 0
 #endif
 
+/* Entries a lane loads before its first wait (sfpc::WaitedDot()): by default 32 / S, so a row's vector of S lanes loads 32 entries at once. */
+#ifndef SFPC_BLOCK_PRELOAD
+  #define SFPC_BLOCK_PRELOAD 0
+#endif
+
 namespace
 {
 /*
@@ -102,12 +107,11 @@ __global__ void __launch_bounds__(32 * SFPC_WARPS_PER_BLOCK) BlockSolveKernel(in
     __syncwarp();
     if (f < bs) {
       const int r = R0 + f, kb = LOWER ? ai[r] : ad[r] + 1, ke = LOWER ? ad[r] : ai[r + 1];
-      for (int k = kb + t; k < ke; k += S) {
-        const int    c = aj[k];
-        const double v = a[k];
-        if ((unsigned)(c - R0) < (unsigned)bs) coef[f * M + c - R0] = v;
-        else sum += v * sfpc::WaitValue<SFPC_BLOCK_POLL_SLEEP_NS>(x, c);
-      }
+      sum = sfpc::WaitedDot<SFPC_BLOCK_PRELOAD ? SFPC_BLOCK_PRELOAD : 32 / S, SFPC_BLOCK_POLL_SLEEP_NS>(0.0, aj, a, kb + t, ke, S, x, [&](int c, double v) {
+        const bool inside = (unsigned)(c - R0) < (unsigned)bs;
+        if (inside) coef[f * M + c - R0] = v;
+        return inside;
+      });
     }
     sum      = sfpc::VectorSum(sum, S);
     double p = br - __shfl_sync(full, sum, (lane < bs ? lane : 0) * S);

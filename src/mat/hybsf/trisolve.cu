@@ -16,8 +16,23 @@
 #include <sfpc/private/sfdevice.cuh>
 #include <petscdevice_cuda.h>
 
+/*
+   Entries a lane of the csr sweeps (and of a hyb row past 32 entries) loads before its first wait
+   (sfpc::WaitedDot()). 1: entry by entry; 4 changed nothing on the permuted 7-point 128^3 (csr, 0.373 against
+   0.375 ms) and the rows of Q1 elasticity (hyb with tails, 3.78 against 3.71 ms; H100, bench/README.md), whose
+   lanes have one or two entries each.
+*/
+#ifndef SFPC_CSR_PRELOAD
+  #define SFPC_CSR_PRELOAD 1
+#endif
+
 namespace
 {
+__device__ __forceinline__ bool NoneAside(int, double)
+{
+  return false;
+}
+
 /*
    LOWER: x = L^{-1} b over the entries left of the diagonal; UPPER: over the entries right of it.
    The diagonal slot holds the inverse diagonal; UNIT sweeps do not read it.
@@ -39,7 +54,7 @@ __global__ void __launch_bounds__(32 * SFPC_WARPS_PER_BLOCK) CSRSolveKernel(cons
     if (active) {
       r            = S.order[p];
       const int kb = LOWER ? ai[r] : ad[r] + 1, ke = LOWER ? ad[r] : ai[r + 1];
-      for (int k = kb + t; k < ke; k += s) sum += a[k] * sfpc::WaitValue(x, aj[k]);
+      sum          = sfpc::WaitedDot<SFPC_CSR_PRELOAD, SFPC_POLL_SLEEP_NS>(0.0, aj, a, kb + t, ke, s, x, NoneAside);
     }
     sum = sfpc::VectorSum(sum, s);
     if (active && t == 0) {
@@ -80,7 +95,7 @@ __global__ void __launch_bounds__(32 * SFPC_WARPS_PER_BLOCK) HybSolveKernel(cons
     double sum = cur.col >= 0 ? cur.val * sfpc::WaitValue(x, cur.col) : 0;
     if (cur.s == 32) { /* one row; past 32 entries it continues in the CSR */
       const int r = __shfl_sync(0xffffffffu, cur.r, 0), kb = (LOWER ? ai[r] : ad[r] + 1) + 32, ke = LOWER ? ad[r] : ai[r + 1];
-      for (int k = kb + lane; k < ke; k += 32) sum += a[k] * sfpc::WaitValue(x, aj[k]);
+      sum = sfpc::WaitedDot<SFPC_CSR_PRELOAD, SFPC_POLL_SLEEP_NS>(sum, aj, a, kb + lane, ke, 32, x, NoneAside);
     }
     sum = sfpc::VectorSum(sum, cur.s);
     if (head) {
