@@ -532,7 +532,7 @@ PetscErrorCode TestProblemCreate(MPI_Comm comm, Mat *A, char *desc, size_t len)
     PetscCall(MatSetBlockSize(*A, dof));
     PetscCall(MatSetFromOptions(*A));
     PetscCall(MatSeqAIJSetPreallocation(*A, (2 * dim + 1) * dof, NULL));
-    PetscCall(MatMPIAIJSetPreallocation(*A, (2 * dim + 1) * dof, NULL, 2 * dof, NULL));
+    PetscCall(MatMPIAIJSetPreallocation(*A, (2 * dim + 1) * dof, NULL, 2 * dim * dof, NULL)); /* a rank's first point may have its -x, -y and -z neighbours on the rank before */
     PetscCall(MatSetUp(*A));
     PetscCall(FieldsAssemble(*A, N, dim, dof, pe));
     PetscCall(PetscSNPrintf(desc, len, "fields %" PetscInt_FMT "^%" PetscInt_FMT " x %" PetscInt_FMT ", Pe %g", N, dim, dof, (double)pe));
