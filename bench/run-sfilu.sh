@@ -30,6 +30,7 @@ if [ "${1:-}" = blocks ]; then
   for d in 2 3 4; do
     run -case fields-512x$d -problem fields -n 512 -dof $d -peclet 2 -repeat 10 -solve 0 -block_sizes 1
   done
+  run -case fields3d-64x4 -problem fields -dim 3 -n 64 -dof 4 -peclet 2 -repeat 10 -block_sizes 1
   run -case fields3d-64x5 -problem fields -dim 3 -n 64 -dof 5 -peclet 2 -repeat 10 -block_sizes 1
   run -case elasticity-64 -problem elasticity -n 64 -repeat 10 -solve 0 -block_sizes 1
   [ -n "${OUT:-}" ] && cp "$out" "$OUT/" || true
