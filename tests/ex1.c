@@ -401,6 +401,12 @@ int main(int argc, char **argv)
       # of 5 rows are 175 entries, too many for the factorization by blocks but not for the sweeps
       suffix: gpu_fields3d
       args: -problem fields -dim 3 -n 10 -dof {{3 5}separate output} -peclet 2 -refactor -pc_sfilu_layout {{csr hyb}shared output} -expect_view "L: by point-blocks,U: by point-blocks"
+    test: # 4 fields in 3-D: 112 entries a block, factored by blocks
+      suffix: gpu_fields3d_factor
+      args: -problem fields -dim 3 -n 8 -dof 4 -peclet 2 -refactor -expect_view "factored by blocks of 4 rows,L: by point-blocks of 4 rows,U: by point-blocks of 4 rows"
+    test: # 5 fields in 3-D: rows of 35 entries, too long for the factorization by blocks (the view says why)
+      suffix: gpu_fields3d_large
+      args: -problem fields -dim 3 -n 6 -dof 5 -peclet 2 -expect_view "the match map does not hold it,L: by point-blocks of 5 rows"
     test: # Q1 elasticity, 3 rows of 81 entries a node: factored row by row, swept by nodes
       suffix: gpu_elasticity
       args: -problem elasticity -n 6 -refactor -expect_view "L: by point-blocks of 3 rows,U: by point-blocks of 3 rows"
