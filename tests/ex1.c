@@ -401,15 +401,18 @@ int main(int argc, char **argv)
       # of 5 rows are 175 entries, too many for the factorization by blocks but not for the sweeps
       suffix: gpu_fields3d
       args: -problem fields -dim 3 -n 10 -dof {{3 5}separate output} -peclet 2 -refactor -pc_sfilu_layout {{csr hyb}shared output} -expect_view "L: by point-blocks,U: by point-blocks"
-    test: # 4 fields in 3-D: 112 entries a block, factored by blocks
+    test: # 4 fields in 3-D: 112 entries a block, factored by dense blocks
       suffix: gpu_fields3d_factor
-      args: -problem fields -dim 3 -n 8 -dof 4 -peclet 2 -refactor -expect_view "factored by blocks of 4 rows,L: by point-blocks of 4 rows,U: by point-blocks of 4 rows"
-    test: # 5 fields in 3-D: rows of 35 entries, too long for the factorization by blocks (the view says why)
+      args: -problem fields -dim 3 -n 8 -dof 4 -peclet 2 -refactor -expect_view "factored by blocks of 4 rows as dense blocks,L: by point-blocks of 4 rows,U: by point-blocks of 4 rows"
+    test: # 5 fields in 3-D: rows of 35 entries, too long for the rows' match map: factored as dense blocks (ilu0_dense_device.cu)
       suffix: gpu_fields3d_large
-      args: -problem fields -dim 3 -n 6 -dof 5 -peclet 2 -expect_view "the match map does not hold it,L: by point-blocks of 5 rows"
-    test: # Q1 elasticity, 3 rows of 81 entries a node: factored row by row, swept by nodes
+      args: -problem fields -dim 3 -n 6 -dof 5 -peclet 2 -refactor -pc_sfilu_layout {{csr hyb}shared output} -expect_view "factored by blocks of 5 rows as dense blocks,L: by point-blocks of 5 rows"
+    test: # Q1 elasticity, 3 rows of 81 entries a node: factored as dense blocks of 3 rows, swept by nodes
       suffix: gpu_elasticity
-      args: -problem elasticity -n 6 -refactor -expect_view "L: by point-blocks of 3 rows,U: by point-blocks of 3 rows"
+      args: -problem elasticity -n 6 -refactor -expect_view "factored by blocks of 3 rows as dense blocks,L: by point-blocks of 3 rows,U: by point-blocks of 3 rows"
+    test: # blocks of 6 unrelated rows of a 27-point matrix: too many entries for blocks of short rows, not dense: row by row, the view says why
+      suffix: gpu_poisson27_blocks
+      args: -problem poisson27 -n 12 -pc_sfilu_block_size 6 -pc_sfilu_layout hyb -expect_view "nor by dense blocks: the couplings of a block are not dense"
     test:
       suffix: gpu_fields_matsolver
       args: -problem fields -n 16 -dof 4 -peclet 2 -refactor -matsolver -expect_view "factored by blocks of 4 rows,L: by point-blocks of 4 rows,U: by point-blocks of 4 rows"
@@ -424,7 +427,7 @@ int main(int argc, char **argv)
       args: -problem fields -n 16 -dof 3 -peclet 2 -pc_sfilu_block_sweeps false -expect_view "factored by blocks of 3 rows,!L: by point-blocks,U: row by row"
     test:
       suffix: gpu_blocks_permuted
-      args: -problem poisson7 -n 24 -permute 7 -refactor -pc_sfilu_block_size {{2 3 4 8}separate output} -expect_view "factored by blocks of"
+      args: -problem poisson7 -n 24 -permute 7 -refactor -pc_sfilu_block_size {{2 3 4 8}separate output} -expect_view "factored by blocks of,!as dense blocks"
     test:
       suffix: gpu_block_sweeps_permuted
       args: -problem poisson7 -n 24 -permute 7 -pc_sfilu_block_sweeps true -pc_sfilu_layout {{csr hyb}shared output} -pc_sfilu_block_size {{2 3 6 8}separate output} -expect_view "L: by point-blocks,U: by point-blocks"
@@ -436,7 +439,7 @@ int main(int argc, char **argv)
       args: -problem convdiff -n 16 -peclet 5 -refactor -ksp_gmres_restart 100 -pc_sfilu_layout hyb -pc_sfilu_block_size {{2 4 8}separate output} -expect_view "factored by blocks of"
     test:
       suffix: gpu_blocks_poisson27
-      args: -problem poisson27 -n 12 -pc_sfilu_layout hyb -refactor -pc_sfilu_block_size 2 -expect_view "factored by blocks of 2 rows"
+      args: -problem poisson27 -n 12 -pc_sfilu_layout hyb -refactor -pc_sfilu_block_size 2 -expect_view "factored by blocks of 2 rows,!as dense blocks"
     test: # 8 rows of 27 entries: more than the kernel's shared memory holds
       suffix: gpu_blocks_poisson27_large
       args: -problem poisson27 -n 12 -pc_sfilu_layout hyb -pc_sfilu_block_size 8 -expect_view "a block with more than 128 entries"

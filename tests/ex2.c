@@ -212,6 +212,12 @@ int main(int argc, char **argv)
       suffix: fields_error
       args: -problem fields -n 5 -dof 4 -case {{zeropivot nan}separate output} -ksp_error_if_not_converged
       filter: Error: grep -E "PCSFILU" | sed -e "s/^\[0\]PETSC ERROR: //"
+    test: # 5 fields a point in 3-D, rows of 35 entries (on the GPU: dense point-blocks, ilu0_dense_device.cu); row 0 the first pivot of a block, row 160 a point's first field
+      suffix: fields3d_failure
+      args: -problem fields -dim 3 -n 4 -dof 5 -case {{zeropivot nan inf}separate output} -ksp_converged_reason
+    test:
+      suffix: fields3d_shift
+      args: -problem fields -dim 3 -n 4 -dof 5 -case {{zeropivot tinypivot}separate output} -pc_sfilu_shift_type nonzero -pc_sfilu_shift_amount 1e-3
     test:
       suffix: badoption_block_size
       args: -case zeropivot -pc_sfilu_block_size {{0 -3}separate output}
@@ -260,6 +266,12 @@ int main(int argc, char **argv)
     test:
       suffix: gpu_fields_shift
       args: -problem fields -n 5 -dof 4 -case {{zeropivot tinypivot}separate output} -pc_sfilu_shift_type nonzero -pc_sfilu_shift_amount 1e-3
+    test: # dense point-blocks of 5 rows; the outputs are copies of the host runs'
+      suffix: gpu_fields3d_failure
+      args: -problem fields -dim 3 -n 4 -dof 5 -case {{zeropivot nan inf}separate output} -ksp_converged_reason
+    test:
+      suffix: gpu_fields3d_shift
+      args: -problem fields -dim 3 -n 4 -dof 5 -case {{zeropivot tinypivot}separate output} -pc_sfilu_shift_type nonzero -pc_sfilu_shift_amount 1e-3
     test:
       suffix: gpu_iluk_zeropivot
       args: -case zeropivot -ksp_converged_reason -pc_sfilu_fill_levels 1

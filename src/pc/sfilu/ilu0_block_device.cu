@@ -286,6 +286,7 @@ __global__ void BlockNeedsKernel(int nblocks, int bs, const int *__restrict__ ai
 PetscErrorCode SFILUBlocksDestroy_Device(SFILUBlocks *K)
 {
   PetscFunctionBegin;
+  PetscCall(SFILUMatchMapDestroy_Device(&K->nodes));
   PetscCall(PetscMemzero(K, sizeof(*K))); /* the order is the engine's */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -295,7 +296,7 @@ PetscErrorCode SFILUBlocksDestroy_Device(SFILUBlocks *K)
    The blocks' dispatch order is the engine's (SFPCTriDeviceSetBlocks(), called before with bs): the levels of the
    quotient pattern's lower part, which order the factorization as they order the L sweep.
 */
-PetscErrorCode SFILUBlocksCreate_Device(SFPCTriDevice T, const SFILUMatchMap *M, PetscInt bs, SFILUBlocks *K)
+PetscErrorCode SFILUBlocksCreate_Device(SFPCTriDevice T, SFILUMatchMap *M, PetscInt bs, SFILUBlocks *K)
 {
   cudaStream_t stream;
   const int    tpb = 256;
@@ -309,11 +310,14 @@ PetscErrorCode SFILUBlocksCreate_Device(SFPCTriDevice T, const SFILUMatchMap *M,
     K->why = T->blocks.why ? T->blocks.why : "the engine has no point-blocks of this size";
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  if (!M->lstart) {
+  if (!M) {
     K->why = "no match map (-pc_sfilu_factor_match search or broadcast)";
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   nb = (int)T->blocks.nb;
+  PetscCall(SFILUDenseBlocksCreate_Device(T, bs, K)); /* dense blocks where they are (faster: bench/README.md), else blocks of short rows */
+  if (K->dense) PetscFunctionReturn(PETSC_SUCCESS);
+  if (!M->lstart) PetscCall(SFILUMatchMapCreate_Device(T, M));
   PetscCall(PetscGetCurrentCUDAStream(&stream));
   PetscCallCUDA(cudaMallocAsync(&need, sizeof(hneed), stream));
   PetscCallCUDA(cudaMemsetAsync(need, 0, sizeof(hneed), stream));

@@ -470,15 +470,23 @@ PetscErrorCode SFILUReportEnd_Device(SFPCTriDevice T, SFILUResult *res)
 
 PetscErrorCode SFILUMatchMapCreate_Device(SFPCTriDevice T, SFILUMatchMap *M)
 {
+  PetscFunctionBegin;
+  PetscCall(SFILUMatchMapCreatePattern_Device((int)T->n, T->i, T->j, T->diag, T->sms, M));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The match map of the device CSR pattern (ai, aj, ad) of n rows, diagonals included: the factor's, or the quotient of dense point-blocks (ilu0_dense_device.cu). */
+PetscErrorCode SFILUMatchMapCreatePattern_Device(int n, const int *ai, const int *aj, const int *ad, int sms, SFILUMatchMap *M)
+{
   cudaStream_t stream;
-  const int    n = (int)T->n, tpb = 256;
+  const int    tpb = 256;
   int          nl;
 
   PetscFunctionBegin;
   PetscCall(SFILUMatchMapDestroy_Device(M));
   PetscCall(PetscGetCurrentCUDAStream(&stream));
   PetscCallCUDA(cudaMalloc(&M->lstart, sizeof(int) * (n + 1)));
-  LowerCountKernel<<<n / tpb + 1, tpb, 0, stream>>>(n, T->i, T->diag, M->lstart);
+  LowerCountKernel<<<n / tpb + 1, tpb, 0, stream>>>(n, ai, ad, M->lstart);
   PetscCallCUDA(cudaGetLastError());
   PetscCall(sfpc::CubCall(stream, [&](void *tmp, size_t &bytes) { return cub::DeviceScan::ExclusiveSum(tmp, bytes, M->lstart, M->lstart, n + 1, stream); }));
   PetscCallCUDA(cudaMemcpyAsync(&nl, M->lstart + n, sizeof(int), cudaMemcpyDeviceToHost, stream));
@@ -486,7 +494,7 @@ PetscErrorCode SFILUMatchMapCreate_Device(SFPCTriDevice T, SFILUMatchMap *M)
   M->nl = nl;
   static_assert(sizeof(uint4) == SFILU_MATCH_WORDS * sizeof(unsigned), "the kernels read an L entry's map words as one uint4");
   PetscCallCUDA(cudaMalloc(&M->masks, SFILU_MATCH_WORDS * sizeof(unsigned) * PetscMax(nl, 1)));
-  if (n) MatchMapKernel<<<PetscMin(n / (tpb / 32) + 1, 64 * T->sms), tpb, 0, stream>>>(n, T->i, T->j, T->diag, M->lstart, (uint4 *)M->masks);
+  if (n) MatchMapKernel<<<PetscMin(n / (tpb / 32) + 1, 64 * sms), tpb, 0, stream>>>(n, ai, aj, ad, M->lstart, (uint4 *)M->masks);
   PetscCallCUDA(cudaGetLastError());
   PetscFunctionReturn(PETSC_SUCCESS);
 }

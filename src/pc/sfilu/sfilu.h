@@ -90,11 +90,22 @@ typedef struct {
    with the first factorization that uses the match map; bs stays 0 where the engine has no blocks or
    the pattern does not fit the kernel's shared memory (why says which), and the rows are then factored
    one by one.
+
+   Blocks whose couplings are dense bs x bs blocks (a DMDA's fields, Q1 elasticity, MATBAIJ-like patterns)
+   are factored by ilu0_dense_device.cu instead (dense set): every L entry of a block's rows in point C
+   updates the same points, so the match map of the points' pattern (the quotient, one entry a point
+   pair: 27 for a 27-point stencil) serves all bs x bs of them, and rows of any length up to the block's
+   SFPC_BLOCK_MAX_ENTRIES / bs fit (3-D multi-field stencils, elasticity: 35-81 entries a row). The kernel
+   of this file takes the other blocks, of rows of at most 32 entries.
 */
 #define SFILU_BLOCK_MAX_ROWS     SFPC_BLOCK_MAX_ROWS
 #define SFILU_BLOCK_MAX_ENTRIES  128 /* entries of a block's rows together */
 #define SFILU_BLOCK_MAX_LENTRIES 64  /* L entries of a block's rows together */
 #define SFILU_BLOCK_MAX_STAGE    512 /* values staged per block from the U rows it depends on outside itself */
+#ifndef SFILU_DENSE_MAX_STAGE
+  #define SFILU_DENSE_MAX_STAGE 1024 /* dense blocks: U values staged at once (a point's dependencies in groups that fit) */
+#endif
+#define SFILU_DENSE_MAX_SEGMENTS 512  /* dense blocks: rows of bs x bs U blocks a block stages, all groups together */
 typedef struct {
   PetscInt    bs;      /* rows a block; 0: rows one by one */
   PetscInt    nb;      /* blocks */
@@ -103,6 +114,9 @@ typedef struct {
   PetscBool   tried;   /* built (or found not to fit) for the current pattern */
   const char *why;     /* why bs is 0 after a try; NULL when blocks are used */
   PetscInt    max_entries, max_lentries, max_stage; /* the largest block's needs */
+  PetscBool     dense;     /* factored as dense point-blocks (ilu0_dense_device.cu) */
+  const char   *dense_why; /* why not, when tried */
+  SFILUMatchMap nodes;     /* dense: the match map of the points' pattern */
 } SFILUBlocks;
 
 /*
@@ -190,10 +204,13 @@ PETSC_INTERN PetscErrorCode SFILUFactorSIP_Host(SFPCTriFactor *, const PetscScal
 PETSC_INTERN PetscErrorCode SFILUShiftBounds_Host(const SFPCTriFactor *, const PetscScalar[], PetscReal *, PetscReal *);
 PETSC_INTERN PetscErrorCode SFILUFactorNumeric_Device(SFPCTriDevice, const SFILUMatchMap *, const PetscScalar *, PetscReal, PetscReal, PetscBool, SFILUFactorMatch, SFILUResult *);
 PETSC_INTERN PetscErrorCode SFILUMatchMapCreate_Device(SFPCTriDevice, SFILUMatchMap *);
+PETSC_INTERN PetscErrorCode SFILUMatchMapCreatePattern_Device(int, const int *, const int *, const int *, int, SFILUMatchMap *);
 PETSC_INTERN PetscErrorCode SFILUMatchMapDestroy_Device(SFILUMatchMap *);
-PETSC_INTERN PetscErrorCode SFILUBlocksCreate_Device(SFPCTriDevice, const SFILUMatchMap *, PetscInt, SFILUBlocks *);
+PETSC_INTERN PetscErrorCode SFILUBlocksCreate_Device(SFPCTriDevice, SFILUMatchMap *, PetscInt, SFILUBlocks *);
 PETSC_INTERN PetscErrorCode SFILUBlocksDestroy_Device(SFILUBlocks *);
 PETSC_INTERN PetscErrorCode SFILUFactorBlocks_Device(SFPCTriDevice, const SFILUMatchMap *, const SFILUBlocks *, const PetscScalar *, PetscReal, PetscReal, PetscBool, SFILUResult *);
+PETSC_INTERN PetscErrorCode SFILUDenseBlocksCreate_Device(SFPCTriDevice, PetscInt, SFILUBlocks *);
+PETSC_INTERN PetscErrorCode SFILUFactorDenseBlocks_Device(SFPCTriDevice, const SFILUBlocks *, const PetscScalar *, PetscReal, PetscReal, PetscBool, SFILUResult *);
 PETSC_INTERN PetscErrorCode SFILUShiftBounds_Device(SFPCTriDevice, const PetscScalar *, PetscReal *, PetscReal *);
 PETSC_INTERN PetscErrorCode SFILUReportBegin_Device(SFPCTriDevice, SFILUResult *);
 PETSC_INTERN PetscErrorCode SFILUReportEnd_Device(SFPCTriDevice, SFILUResult *);

@@ -99,9 +99,13 @@ PetscErrorCode SFILUAttempt_Device(SFILU *s, const PetscScalar *aa, PetscReal sh
 {
   PetscFunctionBegin;
   if (!s->sip && !SFILUHyperplaneILU0_Device(s)) {
-    if (SFILUFactorMatchUsesMap(s->factor_match) && !s->map.lstart) PetscCall(SFILUMatchMapCreate_Device(s->T, &s->map));
-    if (s->block_rows > 1 && !s->blocks.tried) PetscCall(SFILUBlocksCreate_Device(s->T, &s->map, s->block_rows, &s->blocks));
-    if (s->blocks.bs > 1) PetscCall(SFILUFactorBlocks_Device(s->T, &s->map, &s->blocks, aa, shift, s->zeropivot, positive, res));
+    const PetscBool usemap = SFILUFactorMatchUsesMap(s->factor_match);
+
+    /* blocks first: dense blocks have their own map, of the points' pattern; the rows' map (a factor's worth of words) only where used */
+    if (s->block_rows > 1 && !s->blocks.tried) PetscCall(SFILUBlocksCreate_Device(s->T, usemap ? &s->map : NULL, s->block_rows, &s->blocks));
+    if (usemap && !s->blocks.dense && !s->map.lstart) PetscCall(SFILUMatchMapCreate_Device(s->T, &s->map));
+    if (s->blocks.dense) PetscCall(SFILUFactorDenseBlocks_Device(s->T, &s->blocks, aa, shift, s->zeropivot, positive, res));
+    else if (s->blocks.bs > 1) PetscCall(SFILUFactorBlocks_Device(s->T, &s->map, &s->blocks, aa, shift, s->zeropivot, positive, res));
     else PetscCall(SFILUFactorNumeric_Device(s->T, &s->map, aa, shift, s->zeropivot, positive, s->factor_match, res));
     PetscCall(SFPCTriDeviceValuesChanged(s->T));
     PetscFunctionReturn(PETSC_SUCCESS);
@@ -125,7 +129,9 @@ PetscErrorCode SFILUView_Device(SFILU *s, PetscViewer viewer)
   PetscFunctionBegin;
   PetscCall(SFPCTriDeviceView(s->T, viewer));
   if (s->map.lstart) PetscCall(PetscViewerASCIIPrintf(viewer, "ILU(0) match map: %.3g MiB on the device\n", (double)(((double)SFILU_MATCH_WORDS * sizeof(unsigned) * s->map.nl + sizeof(int) * (s->T->n + 1)) / 1048576.0)));
-  if (s->blocks.bs > 1) PetscCall(PetscViewerASCIIPrintf(viewer, "ILU(0) factored by blocks of %" PetscInt_FMT " rows, a warp each: %" PetscInt_FMT " blocks, %" PetscInt_FMT " levels of the block graph (largest block: %" PetscInt_FMT " entries, %" PetscInt_FMT " L entries, %" PetscInt_FMT " U values staged)\n", s->blocks.bs, s->blocks.nb, s->blocks.nlevels, s->blocks.max_entries, s->blocks.max_lentries, s->blocks.max_stage));
+  if (s->blocks.dense) PetscCall(PetscViewerASCIIPrintf(viewer, "ILU(0) factored by blocks of %" PetscInt_FMT " rows as dense blocks (their U values matched by points, map: %.3g MiB), a warp each: %" PetscInt_FMT " blocks, %" PetscInt_FMT " levels of the block graph (largest block: %" PetscInt_FMT " entries, %" PetscInt_FMT " U values staged)\n", s->blocks.bs, (double)(((double)SFILU_MATCH_WORDS * sizeof(unsigned) * s->blocks.nodes.nl + sizeof(int) * (s->blocks.nb + 1)) / 1048576.0), s->blocks.nb, s->blocks.nlevels, s->blocks.max_entries, s->blocks.max_stage));
+  else if (s->blocks.bs > 1) PetscCall(PetscViewerASCIIPrintf(viewer, "ILU(0) factored by blocks of %" PetscInt_FMT " rows, a warp each: %" PetscInt_FMT " blocks, %" PetscInt_FMT " levels of the block graph (largest block: %" PetscInt_FMT " entries, %" PetscInt_FMT " L entries, %" PetscInt_FMT " U values staged)\n", s->blocks.bs, s->blocks.nb, s->blocks.nlevels, s->blocks.max_entries, s->blocks.max_lentries, s->blocks.max_stage));
+  else if (s->blocks.why && s->blocks.dense_why) PetscCall(PetscViewerASCIIPrintf(viewer, "ILU(0) factored row by row, not by blocks of %" PetscInt_FMT " rows: %s; nor by dense blocks: %s\n", s->block_rows, s->blocks.why, s->blocks.dense_why));
   else if (s->blocks.why) PetscCall(PetscViewerASCIIPrintf(viewer, "ILU(0) factored row by row, not by blocks of %" PetscInt_FMT " rows: %s\n", s->block_rows, s->blocks.why));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
