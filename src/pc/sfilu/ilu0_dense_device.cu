@@ -58,7 +58,7 @@ struct DenseShared {
   double rowsum[SFILU_BLOCK_MAX_ROWS];         /* each row's sum of |a|, for the pivot tolerance */
 };
 
-/* Columns of a point row a lane holds: a block has at most SFPC_BLOCK_MAX_ENTRIES entries, so rows of at most that / BS. */
+/* Most columns of a point row a lane holds: a block has at most SFPC_BLOCK_MAX_ENTRIES entries, so rows of at most that / BS. */
 template <int BS>
 __host__ __device__ constexpr int DenseCols()
 {
@@ -90,10 +90,10 @@ __device__ __forceinline__ void DenseExternalRow(double (&val)[BS][COLS], const 
     for (int f = 0; f < BS; f++) val[f][SC] = l[f];
 }
 
-template <int BS>
+/* COLS: the slots of a lane, enough for the longest row (a lane's loops run over all of them) */
+template <int BS, int COLS>
 __global__ void __launch_bounds__(32 * SFPC_WARPS_PER_BLOCK) DenseILU0Kernel(int nblocks, const int *__restrict__ order, const int *__restrict__ ai, const int *__restrict__ aj, const int *__restrict__ ad, const int *__restrict__ nlstart, const uint4 *__restrict__ nmasks, const double *__restrict__ A, double *a, int *flags, int epoch, unsigned long long *counter, unsigned long long base, double shift, double zeropivot, int positive, int *found)
 {
-  constexpr int          COLS = DenseCols<BS>();
   __shared__ DenseShared shared[SFPC_WARPS_PER_BLOCK];
   DenseShared           &s    = shared[threadIdx.x / 32];
   const int              lane = threadIdx.x & 31;
@@ -289,10 +289,17 @@ __global__ void DenseNeedsKernel(int nblocks, int bs, const int *__restrict__ qi
   if (unheld) atomicOr(out + 3, 1);
 }
 
-template <int BS>
+/* The kernel for blocks of BS rows with the fewest slots a lane that hold the longest row (2-D stencils: one; 2 fields on a 5-point star with four would run 4x the updates) */
+template <int BS, int COLS = 1>
 void LaunchDense(int blocks, cudaStream_t stream, const SFILUBlocks *K, SFPCTriDevice T, const double *A, int epoch, unsigned long long base, double shift, double zeropivot, int positive)
 {
-  DenseILU0Kernel<BS><<<blocks, 32 * SFPC_WARPS_PER_BLOCK, 0, stream>>>((int)K->nb, K->order, T->i, T->j, T->diag, K->nodes.lstart, (const uint4 *)K->nodes.masks, A, T->a, T->flags, epoch, T->counter, base, shift, zeropivot, positive, T->report);
+  if constexpr (COLS < DenseCols<BS>()) {
+    if (32 * COLS < K->max_entries / BS) {
+      LaunchDense<BS, COLS + 1>(blocks, stream, K, T, A, epoch, base, shift, zeropivot, positive);
+      return;
+    }
+  }
+  DenseILU0Kernel<BS, COLS><<<blocks, 32 * SFPC_WARPS_PER_BLOCK, 0, stream>>>((int)K->nb, K->order, T->i, T->j, T->diag, K->nodes.lstart, (const uint4 *)K->nodes.masks, A, T->a, T->flags, epoch, T->counter, base, shift, zeropivot, positive, T->report);
 }
 } // namespace
 
