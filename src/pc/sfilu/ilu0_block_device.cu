@@ -334,16 +334,24 @@ PetscErrorCode SFILUBlocksCreate_Device(SFPCTriDevice T, SFILUMatchMap *M, Petsc
   else if (hneed[1] > SFILU_BLOCK_MAX_LENTRIES) K->why = "a block with more than " PetscStringize(SFILU_BLOCK_MAX_LENTRIES) " L entries";
   else if (hneed[2] > SFILU_BLOCK_MAX_STAGE) K->why = "a block that needs more than " PetscStringize(SFILU_BLOCK_MAX_STAGE) " U values staged";
   if (K->why) PetscFunctionReturn(PETSC_SUCCESS);
-
-  K->order   = T->blocks.lower.order;
-  K->nlevels = T->blocks.lower.nlevels;
-  K->bs = bs;
-  K->nb = nb;
-  PetscCall(PetscInfo(NULL, "ILU(0) by blocks of %" PetscInt_FMT " rows: %d blocks, %" PetscInt_FMT " levels (L: %d)\n", bs, nb, K->nlevels, T->lower.nlevels));
+  PetscCall(SFILUBlocksSetSchedule_Device(T, K));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* ILU(0) of A + shift I by the blocks of K (SFILUBlocksCreate_Device() found they fit); A's values on the device, in the factor's pattern. */
+/* K's blocks fit its kernel (dense or not): they take the engine's point-blocks and their dispatch order. */
+PetscErrorCode SFILUBlocksSetSchedule_Device(SFPCTriDevice T, SFILUBlocks *K)
+{
+  PetscFunctionBegin;
+  K->why     = NULL;
+  K->order   = T->blocks.lower.order;
+  K->nlevels = T->blocks.lower.nlevels;
+  K->bs      = T->blocks.bs;
+  K->nb      = T->blocks.nb;
+  PetscCall(PetscInfo(NULL, "ILU(0) by %sblocks of %" PetscInt_FMT " rows: %" PetscInt_FMT " blocks, %" PetscInt_FMT " levels (L: %d)\n", K->dense ? "dense " : "", K->bs, K->nb, K->nlevels, T->lower.nlevels));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ILU(0) of A + shift I by the blocks of K (SFILUBlocksCreate_Device() found they fit; M, the rows' match map, unless they are dense); A's values on the device, in the factor's pattern. */
 PetscErrorCode SFILUFactorBlocks_Device(SFPCTriDevice T, const SFILUMatchMap *M, const SFILUBlocks *K, const PetscScalar *A, PetscReal shift, PetscReal zeropivot, PetscBool positive, SFILUResult *res)
 {
   cudaStream_t       stream;
@@ -351,14 +359,15 @@ PetscErrorCode SFILUFactorBlocks_Device(SFPCTriDevice T, const SFILUMatchMap *M,
   unsigned long long base;
 
   PetscFunctionBegin;
-  PetscCheck(K->bs > 1 && K->order, PETSC_COMM_SELF, PETSC_ERR_PLIB, "ILU(0) by blocks without a block schedule");
+  PetscCheck(K->bs > 1 && K->order && (K->dense || M), PETSC_COMM_SELF, PETSC_ERR_PLIB, "ILU(0) by blocks without a block schedule");
   PetscCall(SFILUReportBegin_Device(T, res));
   if (!T->n) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscGetCurrentCUDAStream(&stream));
   PetscCall(SFPCTriDeviceTakeTickets(T, K->nb, T->lower.factor_resident, &blocks, &base));
   PetscCall(SFPCTriDeviceNextEpoch(T, &epoch));
   PetscCall(PetscLogGpuTimeBegin());
-  (K->bs <= 2 ? BlockILU0Kernel<16> : K->bs <= 4 ? BlockILU0Kernel<8> : BlockILU0Kernel<4>)<<<blocks, 32 * SFPC_WARPS_PER_BLOCK, 0, stream>>>((int)K->bs, (int)K->nb, K->order, T->i, T->j, T->diag, M->lstart, (const uint4 *)M->masks, A, T->a, T->flags, epoch, T->counter, base, (double)shift, (double)zeropivot, (int)positive, T->report);
+  if (K->dense) SFILUDenseBlocksLaunch_Device(T, K, A, blocks, stream, epoch, base, (double)shift, (double)zeropivot, (int)positive);
+  else (K->bs <= 2 ? BlockILU0Kernel<16> : K->bs <= 4 ? BlockILU0Kernel<8> : BlockILU0Kernel<4>)<<<blocks, 32 * SFPC_WARPS_PER_BLOCK, 0, stream>>>((int)K->bs, (int)K->nb, K->order, T->i, T->j, T->diag, M->lstart, (const uint4 *)M->masks, A, T->a, T->flags, epoch, T->counter, base, (double)shift, (double)zeropivot, (int)positive, T->report);
   PetscCallCUDA(cudaGetLastError());
   PetscCall(PetscLogGpuTimeEnd());
   PetscCall(SFILUReportEnd_Device(T, res));

@@ -14,10 +14,13 @@
    1. The rows' values in registers by column: lane t holds, for every row f of the block, the columns
       t + 32 q of the row (positions in the point row: point p = i / bs, field b = i % bs), so the U value
       an update reads is the same for all bs rows of a lane's column.
-   2. Waits for the rows of its external points, then stages, point by point in groups that fit shared
-      memory, the values of each external point C it will read: the bs x bs diagonal block of C (its
-      inverted pivots and the U entries inside C) and the bs x bs block of every point of C's U row that R's
-      row also holds (the map's U ranks); every load of a group at once.
+   2. Before any wait, where each staged value is in the factor. Then, in ascending order, the external points
+      whose rows are published (polled as a prefix: the last point, the -x neighbour, is usually published
+      last) are staged in groups that fit shared memory, each group with every load at once, and applied (3.),
+      so that after the last publication only the last point is left: the first kernel waited for all and
+      staged all, 31 us a block on elasticity, and was 4x slower (bench/README.md, "Dense point-blocks").
+      A point C's stage: the bs x bs diagonal block of C (its inverted pivots and the U entries inside C) and
+      the bs x bs block of every point of C's U row that R's row also holds (the map's U ranks).
    3. For each external point C, ascending, and each of its rows c = C bs + b, ascending: the bs multipliers
       l_f = a_fc / u_cc by shuffle from the lane holding column c, then each lane subtracts l_f u_cj from its
       columns j of U(c): the later fields of C and the fields of the matched points.
@@ -46,7 +49,7 @@ namespace
 #ifndef SFILU_DENSE_LOADS
   #define SFILU_DENSE_LOADS 8
 #endif
-#define DENSE_LOADS SFILU_DENSE_LOADS /* staged values a lane loads at once (registers: the kernel's occupancy) */
+#define DENSE_LOADS SFILU_DENSE_LOADS /* staged values a lane loads at once: registers, hence warps an SM (8: 1.54 ms, 16: 1.79, 32: 3.04 on the 5-field 64^3 grid, H100) */
 
 /* A warp's shared memory. */
 struct DenseShared {
@@ -355,32 +358,15 @@ PetscErrorCode SFILUDenseBlocksCreate_Device(SFPCTriDevice T, PetscInt bs, SFILU
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   K->dense       = PETSC_TRUE;
-  K->why         = NULL;
   K->max_entries = hflag[0];
   K->max_stage   = hflag[1];
-  K->order       = T->blocks.lower.order;
-  K->nlevels     = T->blocks.lower.nlevels;
-  K->bs          = bs;
-  K->nb          = nb;
-  PetscCall(PetscInfo(NULL, "ILU(0) by dense blocks of %" PetscInt_FMT " rows: %d blocks, %" PetscInt_FMT " levels (L: %d)\n", bs, nb, K->nlevels, T->lower.nlevels));
+  PetscCall(SFILUBlocksSetSchedule_Device(T, K));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* ILU(0) of A + shift I by the dense blocks of K; A's values on the device, in the factor's pattern. */
-PetscErrorCode SFILUFactorDenseBlocks_Device(SFPCTriDevice T, const SFILUBlocks *K, const PetscScalar *A, PetscReal shift, PetscReal zeropivot, PetscBool positive, SFILUResult *res)
+/* Launches the kernel for K's dense blocks (SFILUFactorBlocks_Device(): the tickets, epoch and failure report around it). */
+void SFILUDenseBlocksLaunch_Device(SFPCTriDevice T, const SFILUBlocks *K, const double *A, int blocks, cudaStream_t stream, int epoch, unsigned long long base, double shift, double zeropivot, int positive)
 {
-  cudaStream_t       stream;
-  int                blocks, epoch;
-  unsigned long long base;
-
-  PetscFunctionBegin;
-  PetscCheck(K->dense && K->bs > 1 && K->bs <= SFILU_BLOCK_MAX_ROWS && K->order, PETSC_COMM_SELF, PETSC_ERR_PLIB, "ILU(0) by dense blocks without their schedule");
-  PetscCall(SFILUReportBegin_Device(T, res));
-  if (!T->n) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(PetscGetCurrentCUDAStream(&stream));
-  PetscCall(SFPCTriDeviceTakeTickets(T, K->nb, T->lower.factor_resident, &blocks, &base));
-  PetscCall(SFPCTriDeviceNextEpoch(T, &epoch));
-  PetscCall(PetscLogGpuTimeBegin());
   switch (K->bs) {
   case 2: LaunchDense<2>(blocks, stream, K, T, A, epoch, base, shift, zeropivot, positive); break;
   case 3: LaunchDense<3>(blocks, stream, K, T, A, epoch, base, shift, zeropivot, positive); break;
@@ -390,8 +376,4 @@ PetscErrorCode SFILUFactorDenseBlocks_Device(SFPCTriDevice T, const SFILUBlocks 
   case 7: LaunchDense<7>(blocks, stream, K, T, A, epoch, base, shift, zeropivot, positive); break;
   default: LaunchDense<8>(blocks, stream, K, T, A, epoch, base, shift, zeropivot, positive); break;
   }
-  PetscCallCUDA(cudaGetLastError());
-  PetscCall(PetscLogGpuTimeEnd());
-  PetscCall(SFILUReportEnd_Device(T, res));
-  PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -6,6 +6,11 @@
 */
 #pragma once
 
+#include "sfilu.h"
+
+/* The launch of the kernel for dense point-blocks (ilu0_dense_device.cu), inside SFILUFactorBlocks_Device() (ilu0_block_device.cu). */
+void SFILUDenseBlocksLaunch_Device(SFPCTriDevice, const SFILUBlocks *, const double *, int, cudaStream_t, int, unsigned long long, double, double, int);
+
 /*
    Offset in U(c), from its diagonal, of the entry that updates the row position of rank k among
    those an L entry's update changes: from the map's nibbles where they hold it, else the k-th set

@@ -210,7 +210,7 @@ PETSC_INTERN PetscErrorCode SFILUBlocksCreate_Device(SFPCTriDevice, SFILUMatchMa
 PETSC_INTERN PetscErrorCode SFILUBlocksDestroy_Device(SFILUBlocks *);
 PETSC_INTERN PetscErrorCode SFILUFactorBlocks_Device(SFPCTriDevice, const SFILUMatchMap *, const SFILUBlocks *, const PetscScalar *, PetscReal, PetscReal, PetscBool, SFILUResult *);
 PETSC_INTERN PetscErrorCode SFILUDenseBlocksCreate_Device(SFPCTriDevice, PetscInt, SFILUBlocks *);
-PETSC_INTERN PetscErrorCode SFILUFactorDenseBlocks_Device(SFPCTriDevice, const SFILUBlocks *, const PetscScalar *, PetscReal, PetscReal, PetscBool, SFILUResult *);
+PETSC_INTERN PetscErrorCode SFILUBlocksSetSchedule_Device(SFPCTriDevice, SFILUBlocks *);
 PETSC_INTERN PetscErrorCode SFILUShiftBounds_Device(SFPCTriDevice, const PetscScalar *, PetscReal *, PetscReal *);
 PETSC_INTERN PetscErrorCode SFILUReportBegin_Device(SFPCTriDevice, SFILUResult *);
 PETSC_INTERN PetscErrorCode SFILUReportEnd_Device(SFPCTriDevice, SFILUResult *);

@@ -104,8 +104,7 @@ PetscErrorCode SFILUAttempt_Device(SFILU *s, const PetscScalar *aa, PetscReal sh
     /* blocks first: dense blocks have their own map, of the points' pattern; the rows' map (a factor's worth of words) only where used */
     if (s->block_rows > 1 && !s->blocks.tried) PetscCall(SFILUBlocksCreate_Device(s->T, usemap ? &s->map : NULL, s->block_rows, &s->blocks));
     if (usemap && !s->blocks.dense && !s->map.lstart) PetscCall(SFILUMatchMapCreate_Device(s->T, &s->map));
-    if (s->blocks.dense) PetscCall(SFILUFactorDenseBlocks_Device(s->T, &s->blocks, aa, shift, s->zeropivot, positive, res));
-    else if (s->blocks.bs > 1) PetscCall(SFILUFactorBlocks_Device(s->T, &s->map, &s->blocks, aa, shift, s->zeropivot, positive, res));
+    if (s->blocks.bs > 1) PetscCall(SFILUFactorBlocks_Device(s->T, s->blocks.dense ? NULL : &s->map, &s->blocks, aa, shift, s->zeropivot, positive, res));
     else PetscCall(SFILUFactorNumeric_Device(s->T, &s->map, aa, shift, s->zeropivot, positive, s->factor_match, res));
     PetscCall(SFPCTriDeviceValuesChanged(s->T));
     PetscFunctionReturn(PETSC_SUCCESS);
