@@ -390,15 +390,16 @@ int main(int argc, char **argv)
     test:
       suffix: gpu_poisson27
       args: -problem poisson27 -n 16 -pc_sfilu_factor_match {{map search broadcast}shared output}
-    # ILU(0) by point-blocks (ilu0_block_device.cu) and sweeps by them (blocksweep.cu): the matrix's block size, or
+    # ILU(0) by point-blocks (dense couplings: ilu0_dense_device.cu, the view says "as dense blocks"; others of short rows:
+    # ilu0_block_device.cu) and sweeps by them (blocksweep.cu): the matrix's block size, or
     # -pc_sfilu_block_size on any matrix (blocks of unrelated rows after a permutation, their sweeps by blocks only when
     # told: -pc_sfilu_block_sweeps); where blocks do not fit, rows one by one and the view says why (a 7-point matrix in
     # natural order is told the hyb layout: by default it takes the grid layout's own factorization)
     test:
       suffix: gpu_fields
       args: -problem fields -n 24 -dof {{2 3 4}separate output} -peclet 2 -refactor -pc_sfilu_layout {{csr hyb}shared output} -expect_view "factored by blocks of,L: by point-blocks,U: by point-blocks"
-    test: # 3-D: a lane of a block's row waits for several unknowns (sfpc::WaitedDot() loads 4 before waiting); blocks
-      # of 5 rows are 175 entries, too many for the factorization by blocks but not for the sweeps
+    test: # 3-D: a lane of a block's row waits for several unknowns (sfpc::WaitedDot() loads 32 / S before waiting); blocks
+      # of 5 rows are 175 entries, too many for blocks of short rows but factored as dense blocks
       suffix: gpu_fields3d
       args: -problem fields -dim 3 -n 10 -dof {{3 5}separate output} -peclet 2 -refactor -pc_sfilu_layout {{csr hyb}shared output} -expect_view "L: by point-blocks,U: by point-blocks"
     test: # 4 fields in 3-D: 112 entries a block, factored by dense blocks
