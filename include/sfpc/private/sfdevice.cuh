@@ -29,6 +29,7 @@ PETSC_INTERN PetscErrorCode SFPCGridSweep_Device(SFPCTriDevice, PetscBool, const
 PETSC_INTERN PetscErrorCode SFPCBlockSweep_Device(SFPCTriDevice, PetscBool, const PetscScalar *, PetscScalar *, PetscScalar *, cudaStream_t);
 PETSC_INTERN PetscErrorCode SFPCScheduleFree(SFPCSchedule *, cudaStream_t);
 PETSC_INTERN PetscErrorCode SFPCScheduleFreeSlabs(SFPCSchedule *, cudaStream_t);
+PETSC_INTERN PetscErrorCode SFPCPatternFree(SFPCPattern *, cudaStream_t);
 PETSC_INTERN PetscErrorCode SFPCGridBoxSweep_Device(SFPCTriDevice, PetscBool, const PetscScalar *, PetscScalar *, PetscScalar *, cudaStream_t);
 PETSC_INTERN PetscErrorCode SFPCGridBoxCreate_Device(SFPCTriDevice, SFPCSchedule *, cudaStream_t);
 PETSC_INTERN PetscErrorCode SFPCGridBoxFill_Device(SFPCTriDevice, cudaStream_t);

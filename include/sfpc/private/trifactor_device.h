@@ -198,6 +198,7 @@ typedef struct {
   PetscInt   nnz, offdiag;
   const int *i, *j, *diag;
 } SFPCPattern;
+PETSC_INTERN PetscErrorCode SFPCTriDeviceQuotient(SFPCTriDevice, PetscInt, SFPCPattern *);
 PETSC_INTERN PetscErrorCode SFPCScheduleBuildPattern(SFPCTriDevice, const SFPCPattern *, PetscBool, SFPCLevels, PetscInt, SFPCSchedule *);
 PETSC_INTERN PetscErrorCode SFPCScheduleBuildSlabs(SFPCTriDevice, PetscBool, SFPCSchedule *);
 PETSC_INTERN PetscErrorCode SFPCScheduleFillSlabs(SFPCTriDevice, PetscBool, SFPCSchedule *);

@@ -184,6 +184,61 @@ PetscErrorCode SFPCBlocksDestroy_Device(SFPCTriDevice T)
 }
 
 /*
+   The quotient pattern of T's blocks of bs rows (bs divides T's rows): row B lists, ascending, the blocks B's rows
+   have entries in, B itself included (diag). On the device; free with SFPCPatternFree(). P->j is NULL where a block
+   has more than SFPC_BLOCK_MAX_ENTRIES entries (and nothing is allocated).
+*/
+PetscErrorCode SFPCTriDeviceQuotient(SFPCTriDevice T, PetscInt bs, SFPCPattern *P)
+{
+  cudaStream_t stream;
+  const int    nb = (int)(T->n / bs), grid = PetscMin(nb / SFPC_WARPS_PER_BLOCK + 1, 64 * T->sms);
+  int          hbig = 0, *big, *qi, *qd, *qj, qnnz;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMemzero(P, sizeof(*P)));
+  PetscCall(PetscGetCurrentCUDAStream(&stream));
+  PetscCallCUDA(cudaMallocAsync(&qi, sizeof(int) * (nb + 1), stream));
+  PetscCallCUDA(cudaMallocAsync(&qd, sizeof(int) * PetscMax(nb, 1), stream));
+  PetscCallCUDA(cudaMallocAsync(&big, sizeof(int), stream));
+  PetscCallCUDA(cudaMemsetAsync(qi, 0, sizeof(int) * (nb + 1), stream));
+  PetscCallCUDA(cudaMemsetAsync(big, 0, sizeof(int), stream));
+  QuotientKernel<true><<<grid, 32 * SFPC_WARPS_PER_BLOCK, 0, stream>>>(nb, (int)bs, T->i, T->j, NULL, qi, NULL, NULL, big);
+  PetscCallCUDA(cudaGetLastError());
+  PetscCall(sfpc::CubCall(stream, [&](void *tmp, size_t &bytes) { return cub::DeviceScan::ExclusiveSum(tmp, bytes, qi, qi, nb + 1, stream); }));
+  PetscCallCUDA(cudaMemcpyAsync(&qnnz, qi + nb, sizeof(int), cudaMemcpyDeviceToHost, stream));
+  PetscCallCUDA(cudaMemcpyAsync(&hbig, big, sizeof(int), cudaMemcpyDeviceToHost, stream));
+  PetscCallCUDA(cudaStreamSynchronize(stream)); /* once per pattern */
+  PetscCallCUDA(cudaFreeAsync(big, stream));
+  if (hbig) {
+    PetscCallCUDA(cudaFreeAsync(qi, stream));
+    PetscCallCUDA(cudaFreeAsync(qd, stream));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCallCUDA(cudaMallocAsync(&qj, sizeof(int) * PetscMax(qnnz, 1), stream));
+  QuotientKernel<false><<<grid, 32 * SFPC_WARPS_PER_BLOCK, 0, stream>>>(nb, (int)bs, T->i, T->j, qi, NULL, qj, qd, NULL);
+  PetscCallCUDA(cudaGetLastError());
+  P->n       = nb;
+  P->nnz     = qnnz;
+  P->offdiag = (qnnz - nb) / 2;
+  P->i       = qi;
+  P->j       = qj;
+  P->diag    = qd;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SFPCPatternFree(SFPCPattern *P, cudaStream_t stream)
+{
+  PetscFunctionBegin;
+  if (P->j) {
+    PetscCallCUDA(cudaFreeAsync((void *)P->i, stream));
+    PetscCallCUDA(cudaFreeAsync((void *)P->j, stream));
+    PetscCallCUDA(cudaFreeAsync((void *)P->diag, stream));
+  }
+  PetscCall(PetscMemzero(P, sizeof(*P)));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
    Sets up T's point-blocks of bs rows (bs <= 1: none), once per pattern and block size: the quotient
    pattern and the schedules of the sweeps T has, and which sweeps go by blocks (sweeps: all, none, or
    unknown: those whose block levels are at most 3/4 of their rows'). Where the blocks do not
@@ -195,7 +250,8 @@ PetscErrorCode SFPCTriDeviceSetBlocks(SFPCTriDevice T, PetscInt bs, PetscBool3 s
   SFPCBlockSweeps *B = &T->blocks;
   cudaStream_t     stream;
   const int        n = (int)T->n;
-  int              nb, hbig = 0, *big, *qi, *qd, *qj, qnnz;
+  int              nb;
+  SFPCPattern      P;
 
   PetscFunctionBegin;
   if (bs < 1) bs = 1;
@@ -212,34 +268,14 @@ PetscErrorCode SFPCTriDeviceSetBlocks(SFPCTriDevice T, PetscInt bs, PetscBool3 s
 
   nb = n / (int)bs;
   PetscCall(PetscGetCurrentCUDAStream(&stream));
-  PetscCallCUDA(cudaMallocAsync(&qi, sizeof(int) * (nb + 1), stream));
-  PetscCallCUDA(cudaMallocAsync(&qd, sizeof(int) * nb, stream));
-  PetscCallCUDA(cudaMallocAsync(&big, sizeof(int), stream));
-  PetscCallCUDA(cudaMemsetAsync(qi, 0, sizeof(int) * (nb + 1), stream));
-  PetscCallCUDA(cudaMemsetAsync(big, 0, sizeof(int), stream));
-  {
-    const int grid = PetscMin(nb / SFPC_WARPS_PER_BLOCK + 1, 64 * T->sms);
-    QuotientKernel<true><<<grid, 32 * SFPC_WARPS_PER_BLOCK, 0, stream>>>(nb, (int)bs, T->i, T->j, NULL, qi, NULL, NULL, big);
-    PetscCallCUDA(cudaGetLastError());
-    PetscCall(sfpc::CubCall(stream, [&](void *tmp, size_t &bytes) { return cub::DeviceScan::ExclusiveSum(tmp, bytes, qi, qi, nb + 1, stream); }));
-    PetscCallCUDA(cudaMemcpyAsync(&qnnz, qi + nb, sizeof(int), cudaMemcpyDeviceToHost, stream));
-    PetscCallCUDA(cudaMemcpyAsync(&hbig, big, sizeof(int), cudaMemcpyDeviceToHost, stream));
-    PetscCallCUDA(cudaStreamSynchronize(stream)); /* once per pattern */
-    PetscCallCUDA(cudaFreeAsync(big, stream));
-    if (hbig) {
-      B->why = "a block of more than " PetscStringize(SFPC_BLOCK_MAX_ENTRIES) " entries";
-      PetscCallCUDA(cudaFreeAsync(qi, stream));
-      PetscCallCUDA(cudaFreeAsync(qd, stream));
-      PetscFunctionReturn(PETSC_SUCCESS);
-    }
-    PetscCallCUDA(cudaMallocAsync(&qj, sizeof(int) * qnnz, stream));
-    QuotientKernel<false><<<grid, 32 * SFPC_WARPS_PER_BLOCK, 0, stream>>>(nb, (int)bs, T->i, T->j, qi, NULL, qj, qd, NULL);
-    PetscCallCUDA(cudaGetLastError());
+  PetscCall(SFPCTriDeviceQuotient(T, bs, &P));
+  if (!P.j) {
+    B->why = "a block of more than " PetscStringize(SFPC_BLOCK_MAX_ENTRIES) " entries";
+    PetscFunctionReturn(PETSC_SUCCESS);
   }
   for (int k = 0; k < 2; k++) {
-    const PetscBool  lower = (PetscBool)!k;
-    SFPCSchedule    *Q = k ? &B->upper : &B->lower, *S = k ? &T->upper : &T->lower;
-    const SFPCPattern P = {nb, qnnz, (qnnz - nb) / 2, qi, qj, qd};
+    const PetscBool lower = (PetscBool)!k;
+    SFPCSchedule   *Q = k ? &B->upper : &B->lower, *S = k ? &T->upper : &T->lower;
 
     if (!(k ? T->opt.upper : T->opt.lower)) continue;
     PetscCall(SFPCScheduleBuildPattern(T, &P, lower, SFPC_LEVELS_ASAP, 0, Q));
@@ -255,9 +291,7 @@ PetscErrorCode SFPCTriDeviceSetBlocks(SFPCTriDevice T, PetscInt bs, PetscBool3 s
     B->use[k] = (PetscBool)(S->layout != SFPC_LAYOUT_GRID && (sweeps == PETSC_BOOL3_TRUE || (sweeps == PETSC_BOOL3_UNKNOWN && 4 * Q->nlevels <= 3 * S->nlevels)));
     if (B->use[k]) PetscCall(DropSlabs(T, k, stream));
   }
-  PetscCallCUDA(cudaFreeAsync(qi, stream));
-  PetscCallCUDA(cudaFreeAsync(qd, stream));
-  PetscCallCUDA(cudaFreeAsync(qj, stream));
+  PetscCall(SFPCPatternFree(&P, stream));
   B->bs = bs;
   B->nb = nb;
   PetscCall(PetscInfo(NULL, "Point-blocks of %" PetscInt_FMT " rows: %d blocks; L %d block levels (rows %d, %s), U %d (rows %d, %s)\n", bs, nb, B->lower.nlevels, T->lower.nlevels, B->use[0] ? "by blocks" : "by rows", B->upper.nlevels, T->upper.nlevels, B->use[1] ? "by blocks" : "by rows"));

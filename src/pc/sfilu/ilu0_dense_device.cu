@@ -32,8 +32,6 @@
    host's order (SFILUFactorNumeric_Host()): the factor is bitwise the host's, as the row kernels'.
 */
 #include <sfpc/private/sfdevice.cuh>
-#include <sfpc/private/sfcub.cuh>
-#include <cub/device/device_scan.cuh>
 #include <petscdevice_cuda.h>
 #include "sfilu.h"
 #include "matchmap.cuh"
@@ -239,16 +237,12 @@ __global__ void __launch_bounds__(32 * SFPC_WARPS_PER_BLOCK) DenseILU0Kernel(int
 /*
    Whether block B's couplings are dense (a thread each): every row of the block has the first row's length W,
    a multiple of bs, its diagonal at the same point, and columns bs consecutive ones per point starting at a
-   multiple of bs. qlen[B] = W / bs, the points of the block's row; *bad set where a block is not dense.
+   multiple of bs; *bad set where a block is not.
 */
-__global__ void DenseCheckKernel(int nblocks, int bs, const int *__restrict__ ai, const int *__restrict__ aj, const int *__restrict__ ad, int *qlen, int *bad)
+__global__ void DenseCheckKernel(int nblocks, int bs, const int *__restrict__ ai, const int *__restrict__ aj, const int *__restrict__ ad, int *bad)
 {
   const int B = blockIdx.x * blockDim.x + threadIdx.x;
-  if (B > nblocks) return;
-  if (B == nblocks) { /* the scan's last */
-    qlen[B] = 0;
-    return;
-  }
+  if (B >= nblocks) return;
   const int R0 = B * bs, E0 = ai[R0], W = ai[R0 + 1] - E0, D = ad[R0] - E0;
   bool      ok = W % bs == 0 && D % bs == 0;
   for (int f = 0; ok && f < bs; f++) {
@@ -259,18 +253,7 @@ __global__ void DenseCheckKernel(int nblocks, int bs, const int *__restrict__ ai
       ok           = cb % bs == 0 && aj[e + i] == cb + i % bs;
     }
   }
-  qlen[B] = ok ? W / bs : 0;
   if (!ok) atomicOr(bad, 1);
-}
-
-/* The points' pattern of dense blocks: row B of it lists the points of the block's first row. */
-__global__ void DenseQuotientKernel(int nblocks, int bs, const int *__restrict__ ai, const int *__restrict__ aj, const int *__restrict__ ad, const int *__restrict__ qi, int *qj, int *qd)
-{
-  const int B = blockIdx.x * blockDim.x + threadIdx.x;
-  if (B >= nblocks) return;
-  const int R0 = B * bs, E0 = ai[R0];
-  for (int p = 0; p < qi[B + 1] - qi[B]; p++) qj[qi[B] + p] = aj[E0 + p * bs] / bs;
-  qd[B] = qi[B] + (ad[R0] - E0) / bs;
 }
 
 /* What a dense block needs (a thread each): out[0] the largest block's entries, out[1] its staged values, out[2] one external point's; out[3] set where the map does not hold a point row. */
@@ -315,39 +298,32 @@ PetscErrorCode SFILUDenseBlocksCreate_Device(SFPCTriDevice T, PetscInt bs, SFILU
 {
   cudaStream_t stream;
   const int    tpb = 256, nb = (int)T->blocks.nb;
-  int         *qi, *qj, *qd, *flag, hflag[4] = {0, 0, 0, 0}, qnnz;
+  int         *flag, hflag[4] = {0, 0, 0, 0};
+  SFPCPattern  P;
 
   PetscFunctionBegin;
   PetscCheck(T->blocks.bs == bs && bs > 1, PETSC_COMM_SELF, PETSC_ERR_PLIB, "dense blocks without the engine's point-blocks");
   PetscCall(PetscGetCurrentCUDAStream(&stream));
-  PetscCallCUDA(cudaMallocAsync(&qi, sizeof(int) * (nb + 1), stream));
   PetscCallCUDA(cudaMallocAsync(&flag, sizeof(hflag), stream));
   PetscCallCUDA(cudaMemsetAsync(flag, 0, sizeof(hflag), stream));
-  DenseCheckKernel<<<nb / tpb + 1, tpb, 0, stream>>>(nb, (int)bs, T->i, T->j, T->diag, qi, flag);
+  DenseCheckKernel<<<nb / tpb + 1, tpb, 0, stream>>>(nb, (int)bs, T->i, T->j, T->diag, flag);
   PetscCallCUDA(cudaGetLastError());
-  PetscCall(sfpc::CubCall(stream, [&](void *tmp, size_t &bytes) { return cub::DeviceScan::ExclusiveSum(tmp, bytes, qi, qi, nb + 1, stream); }));
   PetscCallCUDA(cudaMemcpyAsync(hflag, flag, sizeof(int), cudaMemcpyDeviceToHost, stream));
-  PetscCallCUDA(cudaMemcpyAsync(&qnnz, qi + nb, sizeof(int), cudaMemcpyDeviceToHost, stream));
   PetscCallCUDA(cudaStreamSynchronize(stream)); /* once per pattern */
   if (hflag[0]) {
     K->dense_why = "the couplings of a block are not dense blocks of its size";
-    PetscCallCUDA(cudaFreeAsync(qi, stream));
     PetscCallCUDA(cudaFreeAsync(flag, stream));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  PetscCallCUDA(cudaMallocAsync(&qj, sizeof(int) * PetscMax(qnnz, 1), stream));
-  PetscCallCUDA(cudaMallocAsync(&qd, sizeof(int) * PetscMax(nb, 1), stream));
-  DenseQuotientKernel<<<nb / tpb + 1, tpb, 0, stream>>>(nb, (int)bs, T->i, T->j, T->diag, qi, qj, qd);
-  PetscCallCUDA(cudaGetLastError());
-  PetscCall(SFILUMatchMapCreatePattern_Device(nb, qi, qj, qd, T->sms, &K->nodes));
+  PetscCall(SFPCTriDeviceQuotient(T, bs, &P)); /* the engine's points' pattern (it fits: the engine has these blocks) */
+  PetscCheck(P.j, PETSC_COMM_SELF, PETSC_ERR_PLIB, "the engine's blocks have no quotient pattern");
+  PetscCall(SFILUMatchMapCreatePattern_Device(nb, P.i, P.j, P.diag, T->sms, &K->nodes));
   PetscCallCUDA(cudaMemsetAsync(flag, 0, sizeof(hflag), stream));
-  DenseNeedsKernel<<<nb / tpb + 1, tpb, 0, stream>>>(nb, (int)bs, qi, K->nodes.lstart, (const uint4 *)K->nodes.masks, flag);
+  DenseNeedsKernel<<<nb / tpb + 1, tpb, 0, stream>>>(nb, (int)bs, P.i, K->nodes.lstart, (const uint4 *)K->nodes.masks, flag);
   PetscCallCUDA(cudaGetLastError());
   PetscCallCUDA(cudaMemcpyAsync(hflag, flag, sizeof(hflag), cudaMemcpyDeviceToHost, stream));
   PetscCallCUDA(cudaStreamSynchronize(stream));
-  PetscCallCUDA(cudaFreeAsync(qi, stream));
-  PetscCallCUDA(cudaFreeAsync(qj, stream));
-  PetscCallCUDA(cudaFreeAsync(qd, stream));
+  PetscCall(SFPCPatternFree(&P, stream));
   PetscCallCUDA(cudaFreeAsync(flag, stream));
   if (hflag[3]) K->dense_why = "a point coupled to more than 32 points (the points' match map does not hold it)";
   else if (hflag[0] > SFPC_BLOCK_MAX_ENTRIES) K->dense_why = "a block with more than " PetscStringize(SFPC_BLOCK_MAX_ENTRIES) " entries";
