@@ -408,6 +408,15 @@ int main(int argc, char **argv)
     test: # 5 fields in 3-D: rows of 35 entries, too long for the rows' match map: factored as dense blocks (ilu0_dense_device.cu)
       suffix: gpu_fields3d_large
       args: -problem fields -dim 3 -n 6 -dof 5 -peclet 2 -refactor -pc_sfilu_layout {{csr hyb}shared output} -expect_view "factored by blocks of 5 rows as dense blocks,L: by point-blocks of 5 rows"
+    test: # sweeps by blocks reading their columns from slabs by ticket (by default only on levels of at least 8 blocks an SM)
+      suffix: gpu_fields3d_slabs
+      args: -problem fields -dim 3 -n 6 -dof 5 -peclet 2 -refactor -pc_sfilu_block_slabs true -pc_sfilu_layout {{csr hyb}shared output} -expect_view "L: by point-blocks of 5 rows,a warp each (columns by ticket"
+    test:
+      suffix: gpu_fields3d_noslabs
+      args: -problem fields -dim 3 -n 6 -dof 5 -peclet 2 -expect_view "L: by point-blocks of 5 rows,a warp each (csr: levels of fewer than 8 blocks an SM)"
+    test:
+      suffix: gpu_elasticity_slabs
+      args: -problem elasticity -n 6 -refactor -pc_sfilu_block_slabs true -expect_view "L: by point-blocks of 3 rows,a warp each (columns by ticket"
     test: # Q1 elasticity, 3 rows of 81 entries a node: factored as dense blocks of 3 rows, swept by nodes
       suffix: gpu_elasticity
       args: -problem elasticity -n 6 -refactor -expect_view "factored by blocks of 3 rows as dense blocks,L: by point-blocks of 3 rows,U: by point-blocks of 3 rows"
@@ -447,6 +456,9 @@ int main(int argc, char **argv)
     test:
       suffix: gpu_blocks_hub
       args: -problem convdiff -n 10 -peclet 5 -hub 7 -pc_sfilu_block_size 2 -expect_view "the match map does not hold it"
+    test: # row 0's 145 U entries take 10 slots of 16 lanes: that sweep reads the CSR, L reads its slab
+      suffix: gpu_blocks_hub_sweeps
+      args: -problem convdiff -n 10 -peclet 5 -hub 7 -pc_sfilu_block_size 2 -pc_sfilu_block_sweeps true -pc_sfilu_block_slabs true -refactor -expect_view "L: by point-blocks of 2 rows,a warp each (columns by ticket,U: by point-blocks of 2 rows,a warp each (csr: rows over 8 slots a lane)"
     test: # row 0 has 585 entries: no point-blocks at all
       suffix: gpu_blocks_hub_large
       args: -problem convdiff -n 16 -peclet 5 -hub 7 -ksp_gmres_restart 100 -pc_sfilu_block_size 2 -expect_view "a block of more than 256 entries,!by point-blocks"

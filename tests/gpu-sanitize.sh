@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # compute-sanitizer (memcheck, racecheck, synccheck, initcheck) over SFPC's GPU paths on small
 # cases: analysis (ASAP and ALAP; the polling pass and the ready queue), sync-free ILU(0) (both ways of matching U's columns, and by point-blocks:
-# 4 fields a point, blocks of 8 permuted rows, a NaN and a shifted zero pivot, dense blocks of 5 fields in 3-D and of elasticity's nodes; sweeps by point-blocks of 8 permuted rows, of 3 fields, of 5 fields in 3-D and of Q1 elasticity's nodes, 81 entries a row) and ILU(k) (A's values scattered into the fill pattern), both solves in both layouts, refactorization,
+# 4 fields a point, blocks of 8 permuted rows, a NaN and a shifted zero pivot, dense blocks of 5 fields in 3-D and of elasticity's nodes; sweeps by point-blocks of 8 permuted rows, of 3 fields, of 5 fields in 3-D and of Q1 elasticity's nodes, 81 entries a row, their columns from slabs or, past 8 slots a lane, the CSR) and ILU(k) (A's values scattered into the fill pattern), both solves in both layouts, refactorization,
 # a failing pivot and a NaN; MATHYBSF triangles (build, single sweeps, refill) with rows of 0 to
 # 3000 entries; SIP's GPU factorization, sync-free and level-synchronous, on a non-cubic grid, and with a zero pivot; the
 # grid layout's sweeps (ILU(0) and SIP, two tile lines per plane, Dirichlet rows, chunks of 4 and 2, blocks of 8 and 2 planes; the 27-point
@@ -35,6 +35,7 @@ cases=(
   "$ex1 -dll_append $lib -device -problem fields -n 6 -dof 3 -peclet 2 -pc_sfilu_layout hyb -expect_view point-blocks"
   "$ex1 -dll_append $lib -device -problem fields -dim 3 -n 4 -dof 5 -peclet 2 -pc_sfilu_layout csr -refactor -expect_view dense,point-blocks"
   "$ex1 -dll_append $lib -device -problem elasticity -n 3 -refactor -expect_view dense,point-blocks"
+  "$ex1 -dll_append $lib -device -problem convdiff -n 10 -peclet 5 -hub 7 -pc_sfilu_block_size 2 -pc_sfilu_block_sweeps true -pc_sfilu_block_slabs true -expect_view point-blocks"
   "$ex2 -dll_append $lib -mat_type aijcusparse -problem fields -dim 3 -n 4 -dof 5 -case zeropivot -pc_sfilu_shift_type nonzero"
   "$ex2 -dll_append $lib -mat_type aijcusparse -problem fields -n 5 -dof 4 -case nan"
   "$ex2 -dll_append $lib -mat_type aijcusparse -problem fields -n 5 -dof 4 -case zeropivot -pc_sfilu_shift_type nonzero"

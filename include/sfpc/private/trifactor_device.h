@@ -89,16 +89,26 @@ typedef struct {
    the blocks in dispatch order); use[0] and use[1] say which sweeps go by blocks (by default those
    whose block levels are at most 3/4 of their rows'; the grid layout never does). The ILU(0)
    factorization by point-blocks dispatches by lower too.
+   A sweep by blocks reads its entries from slab[k] where they fit: for task w, slot q and lane l
+   (l < bs times the lanes of a row), the pair {column, CSR position} of the row's entry that lane
+   loads in slot q ({-1, 0}: none), so a task's columns are one coalesced load indexed by its ticket
+   instead of three dependent ones (order, row offsets, columns); the values stay in the CSR.
 */
 #define SFPC_BLOCK_MAX_ROWS    8   /* rows of a block: a vector of at least 4 lanes each */
 #define SFPC_BLOCK_MAX_ENTRIES 256 /* entries of a block's rows together (the quotient's set-up) */
+#define SFPC_BLOCK_MAX_SLOTS   8   /* slots a lane of a sweep's slab: longer row parts are read from the CSR */
+#define SFPC_BLOCK_LANES(bs)   ((bs) <= 2 ? 16 : (bs) <= 4 ? 8 : 4) /* lanes of a block's row in the sweeps: the bs rows share a warp */
 typedef struct {
   PetscInt     asked;        /* the block size last set (SFPCTriDeviceSetBlocks()); 0: never */
   PetscBool3   sweeps;       /* and whether sweeps were to go by blocks (unknown: where they shorten the chain) */
+  PetscBool3   slabs;        /* and whether those read their columns from slabs (unknown: where levels are wide) */
   PetscInt     bs, nb;       /* bs > 1: blocks set up; nb blocks */
   SFPCSchedule lower, upper; /* of the quotient pattern; ntasks = nb, no start, vec or slabs */
   PetscBool    use[2];       /* the L (0) and U (1) sweeps go by blocks */
   PetscBool    dropped[2];   /* the sweep's hyb slabs were dropped for blocks (rebuilt if blocks go) */
+  int         *slab[2];      /* pairs {column, position} of each sweep's tasks (NULL: read from the CSR) */
+  int          slots[2];     /* slots a lane of slab[k] */
+  const char  *noslab[2];    /* a sweep by blocks without a slab: why */
   const char  *why;          /* asked > 1 but bs == 0: why */
 } SFPCBlockSweeps;
 
@@ -138,7 +148,7 @@ struct _n_SFPCTriDevice {
 */
 #define SFPC_FACTOR_WARPS_PER_SM 16
 #define SFPC_BUSY_WARPS_PER_SM   24
-#define SFPC_BUSY_TASKS_PER_SM   8  /* tasks per level and SM from which a factorization wants SFPC_BUSY_WARPS_PER_SM */
+#define SFPC_BUSY_TASKS_PER_SM   8  /* tasks per level and SM from which a factorization wants SFPC_BUSY_WARPS_PER_SM, and block sweeps read slabs */
 #define SFPC_SOLVE_WARPS_PER_SM  16
 #ifndef SFPC_ANALYSIS_WARPS_PER_SM
   #define SFPC_ANALYSIS_WARPS_PER_SM 64
@@ -203,7 +213,7 @@ PETSC_INTERN PetscErrorCode SFPCScheduleBuildPattern(SFPCTriDevice, const SFPCPa
 PETSC_INTERN PetscErrorCode SFPCScheduleBuildSlabs(SFPCTriDevice, PetscBool, SFPCSchedule *);
 PETSC_INTERN PetscErrorCode SFPCScheduleFillSlabs(SFPCTriDevice, PetscBool, SFPCSchedule *);
 PETSC_INTERN PetscErrorCode SFPCHybBlocksPerSM(int *);
-PETSC_INTERN PetscErrorCode SFPCTriDeviceSetBlocks(SFPCTriDevice, PetscInt, PetscBool3);
+PETSC_INTERN PetscErrorCode SFPCTriDeviceSetBlocks(SFPCTriDevice, PetscInt, PetscBool3, PetscBool3);
 PETSC_INTERN PetscErrorCode SFPCBlocksDestroy_Device(SFPCTriDevice);
 PETSC_INTERN void           SFPCScheduleWarps(SFPCTriDevice, SFPCSchedule *);
 PETSC_INTERN PetscErrorCode SFPCFillSentinel(PetscInt, PetscScalar *);

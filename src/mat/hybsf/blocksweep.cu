@@ -33,6 +33,28 @@
 
 namespace
 {
+/* The longest part (L: left of the diagonal; U: right of it) of a row, in slots of s lanes. */
+__global__ void BlockSlotsKernel(bool lower, int n, int s, const int *__restrict__ ai, const int *__restrict__ ad, int *slots)
+{
+  int m = 0;
+  for (int r = blockIdx.x * blockDim.x + threadIdx.x; r < n; r += gridDim.x * blockDim.x) m = max(m, ((lower ? ad[r] - ai[r] : ai[r + 1] - ad[r] - 1) + s - 1) / s);
+  m = __reduce_max_sync(0xffffffffu, m);
+  if ((threadIdx.x & 31) == 0 && m) atomicMax(slots, m);
+}
+
+/* The slab of a sweep by blocks (SFPCBlockSweeps, trifactor_device.h): entry (w P + q) L + l, L = bs s lanes. */
+__global__ void BlockSlabKernel(bool lower, int bs, int s, int P, int nb, const int *__restrict__ order, const int *__restrict__ ai, const int *__restrict__ aj, const int *__restrict__ ad, int2 *slab)
+{
+  const int       L     = bs * s;
+  const long long total = (long long)nb * P * L;
+  for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
+    const long long w = e / ((long long)P * L);
+    const int       q = (int)(e % ((long long)P * L)) / L, l = (int)(e % L), r = order[w] * bs + l / s;
+    const int       kb = lower ? ai[r] : ad[r] + 1, ke = lower ? ad[r] : ai[r + 1], k = kb + l % s + q * s;
+    slab[e]            = k < ke ? make_int2(aj[k], k) : make_int2(-1, 0);
+  }
+}
+
 /*
    The quotient pattern, a warp per block: the block's entries mapped to blocks, the first occurrence of
    each kept, ranked by comparing pairs (at most SFPC_BLOCK_MAX_ENTRIES entries: once per pattern).
@@ -85,9 +107,12 @@ __global__ void __launch_bounds__(32 * SFPC_WARPS_PER_BLOCK) QuotientKernel(int 
    Row f of the block is the vector of lanes [f S, f S + S): it sums its entries outside the block, each
    waited for, and leaves those inside in shared memory; lane f then holds the row's right-hand side
    minus that sum, and the block's triangle is solved across lanes 0..bs-1, an unknown a shuffle.
+   SLAB: the row's columns and positions come from the sweep's slab (P slots a lane) by the ticket,
+   all P loads at once, then the values and the unknowns outside the block, then the waits, the
+   products added in the CSR walk's order (the same sum bit for bit).
 */
-template <bool LOWER, bool UNIT, int S>
-__global__ void __launch_bounds__(32 * SFPC_WARPS_PER_BLOCK) BlockSolveKernel(int bs, int nblocks, const int *__restrict__ order, const int *__restrict__ ai, const int *__restrict__ aj, const int *__restrict__ ad, const double *__restrict__ a, const double *b, double *x, double *reset, unsigned long long *counter, unsigned long long base)
+template <bool LOWER, bool UNIT, int S, bool SLAB>
+__global__ void __launch_bounds__(32 * SFPC_WARPS_PER_BLOCK) BlockSolveKernel(int bs, int nblocks, const int *__restrict__ order, const int *__restrict__ ai, const int *__restrict__ aj, const int *__restrict__ ad, const double *__restrict__ a, const int2 *__restrict__ slab, int P, const double *b, double *x, double *reset, unsigned long long *counter, unsigned long long base)
 {
   constexpr int  M = SFPC_BLOCK_MAX_ROWS;
   __shared__ double scoef[SFPC_WARPS_PER_BLOCK][M * M];
@@ -105,7 +130,36 @@ __global__ void __launch_bounds__(32 * SFPC_WARPS_PER_BLOCK) BlockSolveKernel(in
       if (!UNIT) di = a[ad[R0 + lane]];
     }
     __syncwarp();
-    if (f < bs) {
+    if (SLAB && f < bs) {
+      constexpr int      PM = SFPC_BLOCK_MAX_SLOTS;
+      const int2        *s  = slab + (size_t)w * P * (bs * S) + lane;
+      int2               e[PM];
+      double             v[PM];
+      unsigned long long xb[PM];
+  #pragma unroll
+      for (int q = 0; q < PM && q < P; q++) e[q] = sfpc::LoadOnce(s + q * bs * S);
+  #pragma unroll
+      for (int q = 0; q < PM && q < P; q++)
+        if (e[q].x >= 0) {
+          v[q] = a[e[q].y];
+          if ((unsigned)(e[q].x - R0) >= (unsigned)bs) xb[q] = sfpc::LoadBits(x, e[q].x);
+        }
+  #pragma unroll
+      for (int q = 0; q < PM && q < P; q++) /* the block's own entries, after every load was issued */
+        if (e[q].x >= 0 && (unsigned)(e[q].x - R0) < (unsigned)bs) {
+          coef[f * M + e[q].x - R0] = v[q];
+          e[q].x                    = -1;
+        }
+  #pragma unroll
+      for (int q = 0; q < PM && q < P; q++)
+        if (e[q].x >= 0) {
+          while (xb[q] == SFPC_SENTINEL) {
+            sfpc::Backoff<SFPC_BLOCK_POLL_SLEEP_NS>();
+            xb[q] = sfpc::LoadBits(x, e[q].x);
+          }
+          sum += v[q] * __longlong_as_double((long long)xb[q]);
+        }
+    } else if (f < bs) {
       const int r = R0 + f, kb = LOWER ? ai[r] : ad[r] + 1, ke = LOWER ? ad[r] : ai[r + 1];
       sum = sfpc::WaitedDot<SFPC_BLOCK_PRELOAD ? SFPC_BLOCK_PRELOAD : 32 / S, SFPC_BLOCK_POLL_SLEEP_NS>(0.0, aj, a, kb + t, ke, S, x, [&](int c, double v) {
         const bool inside = (unsigned)(c - R0) < (unsigned)bs;
@@ -137,11 +191,18 @@ __global__ void __launch_bounds__(32 * SFPC_WARPS_PER_BLOCK) BlockSolveKernel(in
   }
 }
 
-template <bool LOWER, bool UNIT>
-void LaunchBlockSolve(int grid, cudaStream_t stream, int bs, int nb, const int *order, SFPCTriDevice T, const double *b, double *x, double *reset, unsigned long long base)
+template <bool LOWER, bool UNIT, bool SLAB>
+void LaunchBlockSolve(int grid, cudaStream_t stream, int bs, int nb, const int *order, SFPCTriDevice T, const int2 *slab, int P, const double *b, double *x, double *reset, unsigned long long base)
 {
-  auto kernel = bs <= 2 ? BlockSolveKernel<LOWER, UNIT, 16> : bs <= 4 ? BlockSolveKernel<LOWER, UNIT, 8> : BlockSolveKernel<LOWER, UNIT, 4>;
-  kernel<<<grid, 32 * SFPC_WARPS_PER_BLOCK, 0, stream>>>(bs, nb, order, T->i, T->j, T->diag, T->a, b, x, reset, T->counter, base);
+  static_assert(SFPC_BLOCK_LANES(1) == 16 && SFPC_BLOCK_LANES(3) == 8 && SFPC_BLOCK_LANES(5) == 4, "the kernels below");
+  auto kernel = bs <= 2 ? BlockSolveKernel<LOWER, UNIT, 16, SLAB> : bs <= 4 ? BlockSolveKernel<LOWER, UNIT, 8, SLAB> : BlockSolveKernel<LOWER, UNIT, 4, SLAB>;
+  kernel<<<grid, 32 * SFPC_WARPS_PER_BLOCK, 0, stream>>>(bs, nb, order, T->i, T->j, T->diag, T->a, slab, P, b, x, reset, T->counter, base);
+}
+
+template <bool LOWER, bool UNIT>
+void LaunchBlockSolve(int grid, cudaStream_t stream, int bs, int nb, const int *order, SFPCTriDevice T, const int2 *slab, int P, const double *b, double *x, double *reset, unsigned long long base)
+{
+  (slab ? LaunchBlockSolve<LOWER, UNIT, true> : LaunchBlockSolve<LOWER, UNIT, false>)(grid, stream, bs, nb, order, T, slab, P, b, x, reset, base);
 }
 
 /* The hyb slabs of sweep k (0: L) when it goes by blocks (they would only cost memory and refills), and back when blocks go. */
@@ -154,6 +215,47 @@ PetscErrorCode DropSlabs(SFPCTriDevice T, int k, cudaStream_t stream)
   PetscCall(SFPCScheduleFreeSlabs(S, stream));
   S->layout            = SFPC_LAYOUT_CSR;
   T->blocks.dropped[k] = PETSC_TRUE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+   The slab of sweep k by blocks (once per pattern; the values are read from the CSR, so a refactorization leaves it
+   as it is), where its rows' parts fit SFPC_BLOCK_MAX_SLOTS slots a lane and B->slabs asks for it. By default where
+   a level has at least SFPC_BUSY_TASKS_PER_SM blocks an SM on average: there the tasks' own latency binds (5 fields
+   on a 7-point 64^3 grid, 10 blocks a level and SM: L+U apply 1.33 -> 1.19 ms on an H100; 4 fields: 0.87 -> 0.85),
+   while where the chain of levels binds the slab's extra bytes cost more than the shorter loads save (the driven
+   cavity, 1 block a level and SM: 1.35 -> 1.42 ms; a 2-D 3-field grid, 2: 2.66 -> 2.81; Q1 elasticity, 4.6: even).
+*/
+PetscErrorCode BuildBlockSlab(SFPCTriDevice T, int k, cudaStream_t stream)
+{
+  SFPCBlockSweeps    *B     = &T->blocks;
+  const SFPCSchedule *Q     = k ? &B->upper : &B->lower;
+  const bool          lower = !k;
+  const int           s = SFPC_BLOCK_LANES((int)B->bs), n = (int)T->n, grid = PetscMin(n / 256 + 1, 8 * T->sms);
+  int                *dslots, P = 0;
+  size_t              entries;
+
+  PetscFunctionBegin;
+  B->noslab[k] = "told not to";
+  if (B->slabs == PETSC_BOOL3_FALSE) PetscFunctionReturn(PETSC_SUCCESS);
+  B->noslab[k] = "levels of fewer than " PetscStringize(SFPC_BUSY_TASKS_PER_SM) " blocks an SM";
+  if (B->slabs == PETSC_BOOL3_UNKNOWN && Q->ntasks < (PetscInt)SFPC_BUSY_TASKS_PER_SM * Q->nlevels * T->sms) PetscFunctionReturn(PETSC_SUCCESS);
+  B->noslab[k] = "rows over " PetscStringize(SFPC_BLOCK_MAX_SLOTS) " slots a lane";
+  PetscCallCUDA(cudaMallocAsync(&dslots, sizeof(int), stream));
+  PetscCallCUDA(cudaMemsetAsync(dslots, 0, sizeof(int), stream));
+  BlockSlotsKernel<<<grid, 256, 0, stream>>>(lower, n, s, T->i, T->diag, dslots);
+  PetscCallCUDA(cudaGetLastError());
+  PetscCallCUDA(cudaMemcpyAsync(&P, dslots, sizeof(int), cudaMemcpyDeviceToHost, stream));
+  PetscCallCUDA(cudaStreamSynchronize(stream)); /* once per pattern */
+  PetscCallCUDA(cudaFreeAsync(dslots, stream));
+  if (P > SFPC_BLOCK_MAX_SLOTS) PetscFunctionReturn(PETSC_SUCCESS);
+  P       = PetscMax(P, 1);
+  entries = (size_t)B->nb * P * B->bs * s;
+  PetscCallCUDA(cudaMallocAsync(&B->slab[k], sizeof(int2) * entries, stream));
+  BlockSlabKernel<<<(int)PetscMin((entries + 255) / 256, (size_t)64 * T->sms), 256, 0, stream>>>(lower, (int)B->bs, s, P, (int)B->nb, Q->order, T->i, T->j, T->diag, (int2 *)B->slab[k]);
+  PetscCallCUDA(cudaGetLastError());
+  B->slots[k]  = P;
+  B->noslab[k] = NULL;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -179,6 +281,8 @@ PetscErrorCode SFPCBlocksDestroy_Device(SFPCTriDevice T)
   PetscCall(PetscGetCurrentCUDAStream(&stream));
   PetscCall(SFPCScheduleFree(&T->blocks.lower, stream));
   PetscCall(SFPCScheduleFree(&T->blocks.upper, stream));
+  for (int k = 0; k < 2; k++)
+    if (T->blocks.slab[k]) PetscCallCUDA(cudaFreeAsync(T->blocks.slab[k], stream));
   PetscCall(PetscMemzero(&T->blocks, sizeof(T->blocks)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -241,11 +345,12 @@ PetscErrorCode SFPCPatternFree(SFPCPattern *P, cudaStream_t stream)
 /*
    Sets up T's point-blocks of bs rows (bs <= 1: none), once per pattern and block size: the quotient
    pattern and the schedules of the sweeps T has, and which sweeps go by blocks (sweeps: all, none, or
-   unknown: those whose block levels are at most 3/4 of their rows'). Where the blocks do not
+   unknown: those whose block levels are at most 3/4 of their rows') and which of those read a slab (slabs,
+   as BuildBlockSlab() says). Where the blocks do not
    fit (bs above SFPC_BLOCK_MAX_ROWS, rows not a multiple of bs, a block of more than SFPC_BLOCK_MAX_ENTRIES
    entries) or every sweep walks the grid, T->blocks.why says so and the sweeps go row by row.
 */
-PetscErrorCode SFPCTriDeviceSetBlocks(SFPCTriDevice T, PetscInt bs, PetscBool3 sweeps)
+PetscErrorCode SFPCTriDeviceSetBlocks(SFPCTriDevice T, PetscInt bs, PetscBool3 sweeps, PetscBool3 slabs)
 {
   SFPCBlockSweeps *B = &T->blocks;
   cudaStream_t     stream;
@@ -255,11 +360,12 @@ PetscErrorCode SFPCTriDeviceSetBlocks(SFPCTriDevice T, PetscInt bs, PetscBool3 s
 
   PetscFunctionBegin;
   if (bs < 1) bs = 1;
-  if (B->asked == bs && B->sweeps == sweeps) PetscFunctionReturn(PETSC_SUCCESS);
+  if (B->asked == bs && B->sweeps == sweeps && B->slabs == slabs) PetscFunctionReturn(PETSC_SUCCESS);
   for (int k = 0; k < 2; k++) PetscCall(RestoreSlabs(T, k));
   PetscCall(SFPCBlocksDestroy_Device(T));
   B->asked  = bs;
   B->sweeps = sweeps;
+  B->slabs  = slabs;
   if (bs == 1 || !n) PetscFunctionReturn(PETSC_SUCCESS);
   if (bs > SFPC_BLOCK_MAX_ROWS) B->why = "the block size is above " PetscStringize(SFPC_BLOCK_MAX_ROWS);
   else if (n % bs) B->why = "the rows are not a multiple of the block size";
@@ -294,6 +400,8 @@ PetscErrorCode SFPCTriDeviceSetBlocks(SFPCTriDevice T, PetscInt bs, PetscBool3 s
   PetscCall(SFPCPatternFree(&P, stream));
   B->bs = bs;
   B->nb = nb;
+  for (int k = 0; k < 2; k++)
+    if (B->use[k]) PetscCall(BuildBlockSlab(T, k, stream));
   PetscCall(PetscInfo(NULL, "Point-blocks of %" PetscInt_FMT " rows: %d blocks; L %d block levels (rows %d, %s), U %d (rows %d, %s)\n", bs, nb, B->lower.nlevels, T->lower.nlevels, B->use[0] ? "by blocks" : "by rows", B->upper.nlevels, T->upper.nlevels, B->use[1] ? "by blocks" : "by rows"));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -309,8 +417,10 @@ PetscErrorCode SFPCBlockSweep_Device(SFPCTriDevice T, PetscBool lower, const Pet
   PetscFunctionBegin;
   PetscCheck(B->use[lower ? 0 : 1], PETSC_COMM_SELF, PETSC_ERR_PLIB, "Sweep by blocks that were not set up for it");
   PetscCall(SFPCTriDeviceTakeTickets(T, B->nb, Q->solve_resident, &grid, &base));
-  if (lower) (Q->unit ? LaunchBlockSolve<true, true> : LaunchBlockSolve<true, false>)(grid, stream, (int)B->bs, (int)B->nb, Q->order, T, b, x, reset, base);
-  else (Q->unit ? LaunchBlockSolve<false, true> : LaunchBlockSolve<false, false>)(grid, stream, (int)B->bs, (int)B->nb, Q->order, T, b, x, reset, base);
+  const int  k    = lower ? 0 : 1;
+  const int2 *slab = (const int2 *)B->slab[k];
+  if (lower) (Q->unit ? LaunchBlockSolve<true, true> : LaunchBlockSolve<true, false>)(grid, stream, (int)B->bs, (int)B->nb, Q->order, T, slab, B->slots[k], b, x, reset, base);
+  else (Q->unit ? LaunchBlockSolve<false, true> : LaunchBlockSolve<false, false>)(grid, stream, (int)B->bs, (int)B->nb, Q->order, T, slab, B->slots[k], b, x, reset, base);
   PetscCallCUDA(cudaGetLastError());
   PetscFunctionReturn(PETSC_SUCCESS);
 }

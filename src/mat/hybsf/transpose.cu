@@ -99,7 +99,7 @@ PetscErrorCode GetTranspose(SFPCTriDevice T, SFPCTriDevice *Tt)
     PetscCall(CreateTranspose(T, &T->transpose));
     T->transpose_stale = PETSC_TRUE;
   }
-  PetscCall(SFPCTriDeviceSetBlocks(T->transpose, T->blocks.asked, T->blocks.sweeps));
+  PetscCall(SFPCTriDeviceSetBlocks(T->transpose, T->blocks.asked, T->blocks.sweeps, T->blocks.slabs));
   if (T->transpose_stale) {
     cudaStream_t stream;
     const int    tpb = 256;

@@ -383,6 +383,7 @@ PetscErrorCode SFPCTriDeviceBytes(SFPCTriDevice T, PetscLogDouble *bytes, PetscL
   }
   if (T->blocks.lower.order) *bytes += (PetscLogDouble)T->blocks.nb * sizeof(int); /* the blocks' orders */
   if (T->blocks.upper.order) *bytes += (PetscLogDouble)T->blocks.nb * sizeof(int);
+  for (int k = 0; k < 2; k++) *bytes += (PetscLogDouble)T->blocks.nb * T->blocks.slots[k] * T->blocks.bs * SFPC_BLOCK_LANES(T->blocks.bs) * 2 * sizeof(int); /* the sweeps' slabs */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -394,7 +395,10 @@ static PetscErrorCode SweepView(const SFPCTriDevice T, const SFPCSchedule *S, in
 
   PetscFunctionBegin;
   if (B->use[k]) {
-    PetscCall(PetscViewerASCIIPrintf(viewer, "%s: by point-blocks of %" PetscInt_FMT " rows, a warp each (csr): %d levels of %" PetscInt_FMT " blocks (rows: %d levels), %" PetscInt_FMT " off-diagonal entries, %d warps per SM\n", name, B->bs, Q->nlevels, B->nb, S->nlevels, S->nnz, Q->solve_resident / sms));
+    char how[64];
+    if (B->slab[k]) PetscCall(PetscSNPrintf(how, sizeof(how), "columns by ticket, %d slots a lane", B->slots[k]));
+    else PetscCall(PetscSNPrintf(how, sizeof(how), "csr: %s", B->noslab[k]));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "%s: by point-blocks of %" PetscInt_FMT " rows, a warp each (%s): %d levels of %" PetscInt_FMT " blocks (rows: %d levels), %" PetscInt_FMT " off-diagonal entries, %d warps per SM\n", name, B->bs, how, Q->nlevels, B->nb, S->nlevels, S->nnz, Q->solve_resident / sms));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   if (B->bs > 1 && S->layout != SFPC_LAYOUT_GRID) PetscCall(PetscViewerASCIIPrintf(viewer, "%s: row by row, not by point-blocks of %" PetscInt_FMT " rows (%s%d levels of blocks against %d of rows)\n", name, B->bs, B->sweeps == PETSC_BOOL3_FALSE ? "told not to; " : "", Q->nlevels, S->nlevels));

@@ -24,6 +24,7 @@ PetscErrorCode SFILUInitialize(SFILU *s)
   s->factor_match = SFILU_FACTOR_MATCH_AUTO;
   s->block_size   = PETSC_DECIDE;
   s->block_sweeps = PETSC_BOOL3_UNKNOWN;
+  s->block_slabs  = PETSC_BOOL3_UNKNOWN;
   s->rich_fused = PETSC_BOOL3_UNKNOWN;
   s->rich_norm  = SFILU_RICHARDSON_NORM_PRECONDITIONED;
   s->failrow      = -1;

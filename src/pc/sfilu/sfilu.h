@@ -158,6 +158,7 @@ typedef struct {
   PetscInt           block_size;   /* GPU generic ILU(0) kernel: rows per point-block (PETSC_DECIDE: the matrix's block size; 1: none) */
   PetscInt           block_rows;   /* the block size the current pattern was set up with */
   PetscBool3         block_sweeps; /* GPU sweeps by the point-blocks: always, never, or (unknown) where they shorten the chain */
+  PetscBool3         block_slabs;  /* and their columns from slabs: always, never, or (unknown) where the levels are wide */
 
   /* the factor, on the host (F) or on the device (T); its pattern and analysis are rebuilt only when A's pattern changes */
   PetscBool     ondevice;

@@ -90,7 +90,7 @@ PetscErrorCode SFILUGetValues_Device(SFILU *s, Mat A, const PetscScalar **aa)
     PetscCall(SFILUBlocksDestroy_Device(&s->blocks));
     s->block_rows = bs;
   }
-  PetscCall(SFPCTriDeviceSetBlocks(s->T, bs, s->block_sweeps));
+  PetscCall(SFPCTriDeviceSetBlocks(s->T, bs, s->block_sweeps, s->block_slabs));
   PetscCall(MatSeqAIJCUSPARSEGetArrayRead(A, aa));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
