@@ -103,7 +103,7 @@ typedef struct {
   PetscBool3   sweeps;       /* and whether sweeps were to go by blocks (unknown: where they shorten the chain) */
   PetscBool3   slabs;        /* and whether those read their columns from slabs (unknown: where levels are wide) */
   PetscInt     bs, nb;       /* bs > 1: blocks set up; nb blocks */
-  SFPCSchedule lower, upper; /* of the quotient pattern; ntasks = nb, no start, vec or slabs */
+  SFPCSchedule lower, upper; /* of the quotient pattern; ntasks = nb, no start, vec or hyb slabs */
   PetscBool    use[2];       /* the L (0) and U (1) sweeps go by blocks */
   PetscBool    dropped[2];   /* the sweep's hyb slabs were dropped for blocks (rebuilt if blocks go) */
   int         *slab[2];      /* pairs {column, position} of each sweep's tasks (NULL: read from the CSR) */
