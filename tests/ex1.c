@@ -408,12 +408,12 @@ int main(int argc, char **argv)
     test: # 5 fields in 3-D: rows of 35 entries, too long for the rows' match map: factored as dense blocks (ilu0_dense_device.cu)
       suffix: gpu_fields3d_large
       args: -problem fields -dim 3 -n 6 -dof 5 -peclet 2 -refactor -pc_sfilu_layout {{csr hyb}shared output} -expect_view "factored by blocks of 5 rows as dense blocks,L: by point-blocks of 5 rows"
-    test: # sweeps by blocks reading their columns from slabs by ticket (by default only on levels of at least 8 blocks an SM)
+    test: # sweeps by blocks reading their columns from slabs by ticket (by default only on levels of at least 4 blocks an SM)
       suffix: gpu_fields3d_slabs
       args: -problem fields -dim 3 -n 6 -dof 5 -peclet 2 -refactor -pc_sfilu_block_slabs true -pc_sfilu_layout {{csr hyb}shared output} -expect_view "L: by point-blocks of 5 rows,a warp each (columns by ticket"
     test:
       suffix: gpu_fields3d_noslabs
-      args: -problem fields -dim 3 -n 6 -dof 5 -peclet 2 -expect_view "L: by point-blocks of 5 rows,a warp each (csr: levels of fewer than 8 blocks an SM)"
+      args: -problem fields -dim 3 -n 6 -dof 5 -peclet 2 -expect_view "L: by point-blocks of 5 rows,a warp each (csr: levels of fewer than 4 blocks an SM)"
     test:
       suffix: gpu_elasticity_slabs
       args: -problem elasticity -n 6 -refactor -pc_sfilu_block_slabs true -expect_view "L: by point-blocks of 3 rows,a warp each (columns by ticket"

@@ -35,6 +35,7 @@ cases=(
   "$ex1 -dll_append $lib -device -problem fields -n 6 -dof 3 -peclet 2 -pc_sfilu_layout hyb -expect_view point-blocks"
   "$ex1 -dll_append $lib -device -problem fields -dim 3 -n 4 -dof 5 -peclet 2 -pc_sfilu_layout csr -refactor -expect_view dense,point-blocks"
   "$ex1 -dll_append $lib -device -problem elasticity -n 3 -refactor -expect_view dense,point-blocks"
+  "$ex1 -dll_append $lib -device -problem elasticity -n 3 -pc_sfilu_block_slabs true -expect_view point-blocks"
   "$ex1 -dll_append $lib -device -problem convdiff -n 10 -peclet 5 -hub 7 -pc_sfilu_block_size 2 -pc_sfilu_block_sweeps true -pc_sfilu_block_slabs true -expect_view point-blocks"
   "$ex2 -dll_append $lib -mat_type aijcusparse -problem fields -dim 3 -n 4 -dof 5 -case zeropivot -pc_sfilu_shift_type nonzero"
   "$ex2 -dll_append $lib -mat_type aijcusparse -problem fields -n 5 -dof 4 -case nan"

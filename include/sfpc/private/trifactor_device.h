@@ -92,11 +92,13 @@ typedef struct {
    A sweep by blocks reads its entries from slab[k] where they fit: for task w, slot q and lane l
    (l < bs times the lanes of a row), the pair {column, CSR position} of the row's entry that lane
    loads in slot q ({-1, 0}: none), so a task's columns are one coalesced load indexed by its ticket
-   instead of three dependent ones (order, row offsets, columns); the values stay in the CSR.
+   instead of three dependent ones (order, row offsets, columns); the values stay in the CSR. Those
+   sweeps also poll a lane's pending unknowns together.
 */
 #define SFPC_BLOCK_MAX_ROWS    8   /* rows of a block: a vector of at least 4 lanes each */
 #define SFPC_BLOCK_MAX_ENTRIES 256 /* entries of a block's rows together (the quotient's set-up) */
 #define SFPC_BLOCK_MAX_SLOTS   8   /* slots a lane of a sweep's slab: longer row parts are read from the CSR */
+#define SFPC_BLOCK_SLAB_TASKS_PER_SM 4 /* blocks a level and SM (on average) from which a sweep reads a slab by default */
 #define SFPC_BLOCK_LANES(bs)   ((bs) <= 2 ? 16 : (bs) <= 4 ? 8 : 4) /* lanes of a block's row in the sweeps: the bs rows share a warp */
 typedef struct {
   PetscInt     asked;        /* the block size last set (SFPCTriDeviceSetBlocks()); 0: never */
@@ -148,7 +150,7 @@ struct _n_SFPCTriDevice {
 */
 #define SFPC_FACTOR_WARPS_PER_SM 16
 #define SFPC_BUSY_WARPS_PER_SM   24
-#define SFPC_BUSY_TASKS_PER_SM   8  /* tasks per level and SM from which a factorization wants SFPC_BUSY_WARPS_PER_SM, and block sweeps read slabs */
+#define SFPC_BUSY_TASKS_PER_SM   8  /* tasks per level and SM from which a factorization wants SFPC_BUSY_WARPS_PER_SM */
 #define SFPC_SOLVE_WARPS_PER_SM  16
 #ifndef SFPC_ANALYSIS_WARPS_PER_SM
   #define SFPC_ANALYSIS_WARPS_PER_SM 64

@@ -108,8 +108,10 @@ __global__ void __launch_bounds__(32 * SFPC_WARPS_PER_BLOCK) QuotientKernel(int 
    waited for, and leaves those inside in shared memory; lane f then holds the row's right-hand side
    minus that sum, and the block's triangle is solved across lanes 0..bs-1, an unknown a shuffle.
    SLAB: the row's columns and positions come from the sweep's slab (P slots a lane) by the ticket,
-   all P loads at once, then the values and the unknowns outside the block, then the waits, the
-   products added in the CSR walk's order (the same sum bit for bit).
+   all P loads at once, then the values and the unknowns outside the block; then every pending
+   unknown of the lane is polled at once until none is (a lane's entries come from several points,
+   and polling them one after another pays a round trip per late point), and the products are
+   added in the CSR walk's order (the same sum bit for bit).
 */
 template <bool LOWER, bool UNIT, int S, bool SLAB>
 __global__ void __launch_bounds__(32 * SFPC_WARPS_PER_BLOCK) BlockSolveKernel(int bs, int nblocks, const int *__restrict__ order, const int *__restrict__ ai, const int *__restrict__ aj, const int *__restrict__ ad, const double *__restrict__ a, const int2 *__restrict__ slab, int P, const double *b, double *x, double *reset, unsigned long long *counter, unsigned long long base)
@@ -150,15 +152,19 @@ __global__ void __launch_bounds__(32 * SFPC_WARPS_PER_BLOCK) BlockSolveKernel(in
           coef[f * M + e[q].x - R0] = v[q];
           e[q].x                    = -1;
         }
+      for (bool pending = true; pending;) { /* every pending entry polled at once: a round trip per poll, not per late point */
+        pending = false;
+  #pragma unroll
+        for (int q = 0; q < PM && q < P; q++) pending |= e[q].x >= 0 && xb[q] == SFPC_SENTINEL;
+        if (!pending) break;
+        sfpc::Backoff<SFPC_BLOCK_POLL_SLEEP_NS>();
+  #pragma unroll
+        for (int q = 0; q < PM && q < P; q++)
+          if (e[q].x >= 0 && xb[q] == SFPC_SENTINEL) xb[q] = sfpc::LoadBits(x, e[q].x);
+      }
   #pragma unroll
       for (int q = 0; q < PM && q < P; q++)
-        if (e[q].x >= 0) {
-          while (xb[q] == SFPC_SENTINEL) {
-            sfpc::Backoff<SFPC_BLOCK_POLL_SLEEP_NS>();
-            xb[q] = sfpc::LoadBits(x, e[q].x);
-          }
-          sum += v[q] * __longlong_as_double((long long)xb[q]);
-        }
+        if (e[q].x >= 0) sum += v[q] * __longlong_as_double((long long)xb[q]);
     } else if (f < bs) {
       const int r = R0 + f, kb = LOWER ? ai[r] : ad[r] + 1, ke = LOWER ? ad[r] : ai[r + 1];
       sum = sfpc::WaitedDot<SFPC_BLOCK_PRELOAD ? SFPC_BLOCK_PRELOAD : 32 / S, SFPC_BLOCK_POLL_SLEEP_NS>(0.0, aj, a, kb + t, ke, S, x, [&](int c, double v) {
@@ -221,10 +227,11 @@ PetscErrorCode DropSlabs(SFPCTriDevice T, int k, cudaStream_t stream)
 /*
    The slab of sweep k by blocks (once per pattern; the values are read from the CSR, so a refactorization leaves it
    as it is), where its rows' parts fit SFPC_BLOCK_MAX_SLOTS slots a lane and B->slabs asks for it. By default where
-   a level has at least SFPC_BUSY_TASKS_PER_SM blocks an SM on average: there the tasks' own latency binds (5 fields
-   on a 7-point 64^3 grid, 10 blocks a level and SM: L+U apply 1.33 -> 1.19 ms on an H100; 4 fields: 0.87 -> 0.85),
-   while where the chain of levels binds the slab's extra bytes cost more than the shorter loads save (the driven
-   cavity, 1 block a level and SM: 1.35 -> 1.42 ms; a 2-D 3-field grid, 2: 2.66 -> 2.81; Q1 elasticity, 4.6: even).
+   a level has at least SFPC_BLOCK_SLAB_TASKS_PER_SM blocks an SM on average: there the tasks' own latency binds, and
+   the slab with its lanes' unknowns polled together pays (H100, L+U apply against the CSR path: Q1 elasticity 64^3,
+   4.6 blocks a level and SM, 2.77 -> 1.79 ms; 5 fields on a 7-point 64^3 grid, 10.4: 1.34 -> 1.08; 4 fields 0.88 ->
+   0.84), while where the chain of levels binds it costs (the driven cavity, 1.0: 1.35 -> 1.50 ms; a 2-D 3-field grid,
+   1.9: 2.66 -> 3.07; bench/README.md, "Columns by ticket").
 */
 PetscErrorCode BuildBlockSlab(SFPCTriDevice T, int k, cudaStream_t stream)
 {
@@ -238,8 +245,8 @@ PetscErrorCode BuildBlockSlab(SFPCTriDevice T, int k, cudaStream_t stream)
   PetscFunctionBegin;
   B->noslab[k] = "told not to";
   if (B->slabs == PETSC_BOOL3_FALSE) PetscFunctionReturn(PETSC_SUCCESS);
-  B->noslab[k] = "levels of fewer than " PetscStringize(SFPC_BUSY_TASKS_PER_SM) " blocks an SM";
-  if (B->slabs == PETSC_BOOL3_UNKNOWN && Q->ntasks < (PetscInt)SFPC_BUSY_TASKS_PER_SM * Q->nlevels * T->sms) PetscFunctionReturn(PETSC_SUCCESS);
+  B->noslab[k] = "levels of fewer than " PetscStringize(SFPC_BLOCK_SLAB_TASKS_PER_SM) " blocks an SM";
+  if (B->slabs == PETSC_BOOL3_UNKNOWN && Q->ntasks < (PetscInt)SFPC_BLOCK_SLAB_TASKS_PER_SM * Q->nlevels * T->sms) PetscFunctionReturn(PETSC_SUCCESS);
   B->noslab[k] = "rows over " PetscStringize(SFPC_BLOCK_MAX_SLOTS) " slots a lane";
   PetscCallCUDA(cudaMallocAsync(&dslots, sizeof(int), stream));
   PetscCallCUDA(cudaMemsetAsync(dslots, 0, sizeof(int), stream));

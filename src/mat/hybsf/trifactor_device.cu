@@ -396,7 +396,7 @@ static PetscErrorCode SweepView(const SFPCTriDevice T, const SFPCSchedule *S, in
   PetscFunctionBegin;
   if (B->use[k]) {
     char how[64];
-    if (B->slab[k]) PetscCall(PetscSNPrintf(how, sizeof(how), "columns by ticket, %d slots a lane", B->slots[k]));
+    if (B->slab[k]) PetscCall(PetscSNPrintf(how, sizeof(how), "columns by ticket, %d slots a lane, polled together", B->slots[k]));
     else PetscCall(PetscSNPrintf(how, sizeof(how), "csr: %s", B->noslab[k]));
     PetscCall(PetscViewerASCIIPrintf(viewer, "%s: by point-blocks of %" PetscInt_FMT " rows, a warp each (%s): %d levels of %" PetscInt_FMT " blocks (rows: %d levels), %" PetscInt_FMT " off-diagonal entries, %d warps per SM\n", name, B->bs, how, Q->nlevels, B->nb, S->nlevels, S->nnz, Q->solve_resident / sms));
     PetscFunctionReturn(PETSC_SUCCESS);

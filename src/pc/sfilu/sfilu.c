@@ -281,7 +281,7 @@ static PetscErrorCode PCSetFromOptions_SFILU(PC pc, PetscOptionItems PetscOption
     s->block_size = bs;
   }
   PetscCall(PetscOptionsBool3("-pc_sfilu_block_sweeps", "GPU sweeps by the point-blocks of -pc_sfilu_block_size, a warp a block (default: a sweep whose block graph has at most 3/4 of its rows' levels)", "PCSFILU", s->block_sweeps, &s->block_sweeps, NULL));
-  PetscCall(PetscOptionsBool3("-pc_sfilu_block_slabs", "GPU sweeps by point-blocks: a task's columns from a slab indexed by its ticket (8 more bytes an entry) instead of the CSR (default: where a level has at least 8 blocks an SM)", "PCSFILU", s->block_slabs, &s->block_slabs, NULL));
+  PetscCall(PetscOptionsBool3("-pc_sfilu_block_slabs", "GPU sweeps by point-blocks: a task's columns from a slab indexed by its ticket (8 more bytes an entry), its unknowns polled together, instead of the CSR (default: where a level has at least 4 blocks an SM)", "PCSFILU", s->block_slabs, &s->block_slabs, NULL));
   PetscCall(PetscOptionsBool("-pc_sfilu_grid_factor", "GPU grid layout: ILU(0) factored by hyperplanes of the grid (7-point: SIP's kernel with alpha 0, 48 more bytes a point; 27-point: planes i + 2j + 4k, 148 more bytes a point; the same factor, faster) instead of the generic sync-free kernel", "PCSFILU", s->grid_factor, &s->grid_factor, NULL));
   {
     const char *kinds[] = {"ilu0", "sip"};
@@ -397,10 +397,11 @@ static PetscErrorCode PCDestroy_SFILU(PC pc)
                         has at most 3/4 of the rows' levels (not on blocks of unrelated rows); never with the grid layout. The view says which
 .  -pc_sfilu_block_slabs <bool> - GPU sweeps by point-blocks: each task reads its rows' columns and CSR positions from a slab indexed by its
                         ticket, one coalesced load instead of three dependent ones (the block's place, its rows' offsets, the columns), for
-                        8 more bytes an entry and rows of at most 8 slots a lane. It pays where a task's own latency binds, i.e. levels wide
-                        enough to fill the GPU (5 fields on a 7-point 64^3 grid: L+U apply 11% faster, H100), and costs where the chain of
-                        levels binds (2-D grids, the driven cavity: 6% slower). Default: per sweep, where a level has at least 8 blocks an
-                        SM on average. The view says which
+                        8 more bytes an entry and rows of at most 8 slots a lane, and a lane polls its pending unknowns together. It pays
+                        where a task's own latency binds, i.e. levels wide enough to fill the GPU (H100, L+U apply: Q1 elasticity 64^3
+                        2.77 -> 1.79 ms, 5 fields on a 7-point 64^3 grid 1.34 -> 1.08), and costs where the chain of levels binds (the
+                        driven cavity 11%, a 2-D 3-field grid 16% slower). Default: per sweep, where a level has at least 4 blocks an SM
+                        on average. The view says which
 .  -pc_sfilu_levels <auto,asap,alap> - GPU only: the dependency levels that order the rows of the sweeps
 .  -pc_sfilu_factorization <ilu0,sip> - ILU(0), or Stone's strongly implicit procedure for 7-point stencils on a 3-D
                         grid (same pattern and the same sync-free solves as ILU(0), values that cancel part of the dropped fill)
