@@ -200,8 +200,8 @@ __global__ void __launch_bounds__(32 * SFPC_WARPS_PER_BLOCK) BlockSolveKernel(in
 template <bool LOWER, bool UNIT, bool SLAB>
 void LaunchBlockSolve(int grid, cudaStream_t stream, int bs, int nb, const int *order, SFPCTriDevice T, const int2 *slab, int P, const double *b, double *x, double *reset, unsigned long long base)
 {
-  static_assert(SFPC_BLOCK_LANES(1) == 16 && SFPC_BLOCK_LANES(3) == 8 && SFPC_BLOCK_LANES(5) == 4, "the kernels below");
-  auto kernel = bs <= 2 ? BlockSolveKernel<LOWER, UNIT, 16, SLAB> : bs <= 4 ? BlockSolveKernel<LOWER, UNIT, 8, SLAB> : BlockSolveKernel<LOWER, UNIT, 4, SLAB>;
+  const int S      = SFPC_BLOCK_LANES(bs);
+  auto      kernel = S == 16 ? BlockSolveKernel<LOWER, UNIT, 16, SLAB> : S == 8 ? BlockSolveKernel<LOWER, UNIT, 8, SLAB> : BlockSolveKernel<LOWER, UNIT, 4, SLAB>;
   kernel<<<grid, 32 * SFPC_WARPS_PER_BLOCK, 0, stream>>>(bs, nb, order, T->i, T->j, T->diag, T->a, slab, P, b, x, reset, T->counter, base);
 }
 

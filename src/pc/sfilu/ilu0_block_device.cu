@@ -367,7 +367,7 @@ PetscErrorCode SFILUFactorBlocks_Device(SFPCTriDevice T, const SFILUMatchMap *M,
   PetscCall(SFPCTriDeviceNextEpoch(T, &epoch));
   PetscCall(PetscLogGpuTimeBegin());
   if (K->dense) SFILUDenseBlocksLaunch_Device(T, K, A, blocks, stream, epoch, base, (double)shift, (double)zeropivot, (int)positive);
-  else (K->bs <= 2 ? BlockILU0Kernel<16> : K->bs <= 4 ? BlockILU0Kernel<8> : BlockILU0Kernel<4>)<<<blocks, 32 * SFPC_WARPS_PER_BLOCK, 0, stream>>>((int)K->bs, (int)K->nb, K->order, T->i, T->j, T->diag, M->lstart, (const uint4 *)M->masks, A, T->a, T->flags, epoch, T->counter, base, (double)shift, (double)zeropivot, (int)positive, T->report);
+  else (SFPC_BLOCK_LANES(K->bs) == 16 ? BlockILU0Kernel<16> : SFPC_BLOCK_LANES(K->bs) == 8 ? BlockILU0Kernel<8> : BlockILU0Kernel<4>)<<<blocks, 32 * SFPC_WARPS_PER_BLOCK, 0, stream>>>((int)K->bs, (int)K->nb, K->order, T->i, T->j, T->diag, M->lstart, (const uint4 *)M->masks, A, T->a, T->flags, epoch, T->counter, base, (double)shift, (double)zeropivot, (int)positive, T->report);
   PetscCallCUDA(cudaGetLastError());
   PetscCall(PetscLogGpuTimeEnd());
   PetscCall(SFILUReportEnd_Device(T, res));

@@ -123,12 +123,18 @@ PetscErrorCode SFILUBounds_Device(SFILU *s, const PetscScalar *aa, PetscReal *rm
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Device memory of a match map of n rows. */
+static double MatchMapMiB(const SFILUMatchMap *M, PetscInt n)
+{
+  return ((double)SFILU_MATCH_WORDS * sizeof(unsigned) * M->nl + sizeof(int) * (n + 1.0)) / 1048576.0;
+}
+
 PetscErrorCode SFILUView_Device(SFILU *s, PetscViewer viewer)
 {
   PetscFunctionBegin;
   PetscCall(SFPCTriDeviceView(s->T, viewer));
-  if (s->map.lstart) PetscCall(PetscViewerASCIIPrintf(viewer, "ILU(0) match map: %.3g MiB on the device\n", (double)(((double)SFILU_MATCH_WORDS * sizeof(unsigned) * s->map.nl + sizeof(int) * (s->T->n + 1)) / 1048576.0)));
-  if (s->blocks.dense) PetscCall(PetscViewerASCIIPrintf(viewer, "ILU(0) factored by blocks of %" PetscInt_FMT " rows as dense blocks (their U values matched by points, map: %.3g MiB), a warp each: %" PetscInt_FMT " blocks, %" PetscInt_FMT " levels of the block graph (largest block: %" PetscInt_FMT " entries, %" PetscInt_FMT " U values staged)\n", s->blocks.bs, (double)(((double)SFILU_MATCH_WORDS * sizeof(unsigned) * s->blocks.nodes.nl + sizeof(int) * (s->blocks.nb + 1)) / 1048576.0), s->blocks.nb, s->blocks.nlevels, s->blocks.max_entries, s->blocks.max_stage));
+  if (s->map.lstart) PetscCall(PetscViewerASCIIPrintf(viewer, "ILU(0) match map: %.3g MiB on the device\n", MatchMapMiB(&s->map, s->T->n)));
+  if (s->blocks.dense) PetscCall(PetscViewerASCIIPrintf(viewer, "ILU(0) factored by blocks of %" PetscInt_FMT " rows as dense blocks (their U values matched by points, map: %.3g MiB), a warp each: %" PetscInt_FMT " blocks, %" PetscInt_FMT " levels of the block graph (largest block: %" PetscInt_FMT " entries, %" PetscInt_FMT " U values staged)\n", s->blocks.bs, MatchMapMiB(&s->blocks.nodes, s->blocks.nb), s->blocks.nb, s->blocks.nlevels, s->blocks.max_entries, s->blocks.max_stage));
   else if (s->blocks.bs > 1) PetscCall(PetscViewerASCIIPrintf(viewer, "ILU(0) factored by blocks of %" PetscInt_FMT " rows, a warp each: %" PetscInt_FMT " blocks, %" PetscInt_FMT " levels of the block graph (largest block: %" PetscInt_FMT " entries, %" PetscInt_FMT " L entries, %" PetscInt_FMT " U values staged)\n", s->blocks.bs, s->blocks.nb, s->blocks.nlevels, s->blocks.max_entries, s->blocks.max_lentries, s->blocks.max_stage));
   else if (s->blocks.why && s->blocks.dense_why) PetscCall(PetscViewerASCIIPrintf(viewer, "ILU(0) factored row by row, not by blocks of %" PetscInt_FMT " rows: %s; nor by dense blocks: %s\n", s->block_rows, s->blocks.why, s->blocks.dense_why));
   else if (s->blocks.why) PetscCall(PetscViewerASCIIPrintf(viewer, "ILU(0) factored row by row, not by blocks of %" PetscInt_FMT " rows: %s\n", s->block_rows, s->blocks.why));
