@@ -97,31 +97,43 @@ struct GridLine {
   bool      active, hasbelow, hasleft;
 };
 
-/* Issues the loads of the chunk of steps t0 .. t0 + C - 1 (none waits here: the results are used a chunk later), and prefetches the next chunk's slabs into L2. */
+/*
+   Issues the loads of the chunk of steps t0 .. t0 + C - 1 that no other warp writes (none waits here: the results are used a chunk
+   later), and prefetches the next chunk's slabs into L2.
+*/
 template <bool UP, int C>
-__device__ __forceinline__ void LoadChunk(const GridArgs &g, const GridLine &L, const double *b, const double *x, int lane, int t0, GridChunk<C> &c)
+__device__ __forceinline__ void LoadChunk(const GridArgs &g, const GridLine &L, const double *b, int lane, int t0, GridChunk<C> &c)
 {
 #pragma unroll
   for (int s = 0; s < C; s++) {
     const int  i  = t0 + s - lane;
     const bool in = L.active && i >= 0 && i < g.nx;
     c.m[s]        = 0;
-    c.z[s]        = 0;
     if (in) {
       const int r = Point<UP>(g, L.line + i);
       c.b[s]      = b[r]; /* a plain load: in an LU solve b may be the array this sweep resets (its own points only) */
       c.m[s]      = g.mask[L.slot + 32 * (t0 + s)];
       c.c[s]      = g.coef[L.slot + 32 * (t0 + s)];
-      if (L.hasbelow) c.z[s] = sfpc::LoadBits(x, Point<UP>(g, L.below + i));
     }
   }
-  c.y = L.hasleft && t0 + lane < g.nx ? sfpc::LoadBits(x, Point<UP>(g, L.left + t0 + lane)) : 0;
   { /* the next chunk's C * 32 slots of coefficients (32 bytes each) in 128-byte lines, and of masks */
     const long long first = L.slot - lane + 32LL * (t0 + C);
     for (int q = lane; q < 8 * C; q += 32)
       if (t0 + C + q / 8 < g.ts) asm volatile("prefetch.global.L2 [%0];" ::"l"(g.coef + first + 4 * q));
     if (lane == 0 && t0 + C < g.ts) asm volatile("prefetch.global.L2 [%0];" ::"l"(g.mask + first));
   }
+}
+
+/* Issues the loads of the same chunk's results of other blocks (the -z line for a block's first plane, lane 0's -y line): the sentinel where not published yet. */
+template <bool UP, int C>
+__device__ __forceinline__ void LoadLinks(const GridArgs &g, const GridLine &L, const double *x, int lane, int t0, GridChunk<C> &c)
+{
+#pragma unroll
+  for (int s = 0; s < C; s++) {
+    const int i = t0 + s - lane;
+    c.z[s]      = L.hasbelow && i >= 0 && i < g.nx ? sfpc::LoadBits(x, Point<UP>(g, L.below + i)) : 0;
+  }
+  c.y = L.hasleft && t0 + lane < g.nx ? sfpc::LoadBits(x, Point<UP>(g, L.left + t0 + lane)) : 0;
 }
 
 /*
@@ -224,9 +236,10 @@ __device__ void GridResidualTile(const GridArgs &g, const GridResidual &R, int k
   }
 }
 
+/* A hand-over slot's value: one compare-and-swap that leaves it as it is (an atomic add of 0 compiled to a load and a compare-and-swap loop). */
 __device__ __forceinline__ unsigned long long HandRead(unsigned long long *p)
 {
-  return atomicAdd(p, 0ULL);
+  return atomicCAS(p, SFPC_SENTINEL, SFPC_SENTINEL);
 }
 
 /* With RES (the L sweep of a fused residual, GridResidual): which task ticket t is; a tile task returns -1 and its tile in *tile (-1: none, past the end). */
@@ -284,7 +297,7 @@ __global__ void __launch_bounds__(32 * W) GridPlanesKernel(GridArgs g, GridResid
 
     if (live) {
       GridLine     L;
-      GridChunk<C> cur, nxt;
+      GridChunk<C> ping, pong;
       double       prev = 0;
 
       L.line     = (k * g.ny + j) * g.nx;
@@ -298,10 +311,16 @@ __global__ void __launch_bounds__(32 * W) GridPlanesKernel(GridArgs g, GridResid
         const int *f = R.flag + k * g.njb + jb;
         while (cuda::atomic_ref<const int, cuda::thread_scope_device>(*f).load(cuda::memory_order_acquire) != R.epoch) sfpc::Backoff();
       }
-      LoadChunk<UP, C>(g, L, b, x, lane, 0, cur);
-      for (int c = 0; c < nchunks; c++) {
+      /*
+         Chunk c, its inputs in cur, the next chunk's loads into nxt. The path from warp q - 1's results (or another block's) to this
+         warp's holds only the wait and the arithmetic: the next chunk's own loads are issued before the wait, and the check that
+         warp q + 1 has freed the slots of the next chunk comes after the arithmetic.
+      */
+      auto chunk = [&](int c, GridChunk<C> &cur, GridChunk<C> &nxt) {
         const int           t0 = c * C;
         unsigned long long *in = &hand[fed ? q - 1 : 0][c % GRID_HAND][0][lane], *out = &hand[feeds ? q : 0][c % GRID_HAND][0][lane];
+
+        if (t0 + C < nsteps) LoadChunk<UP, C>(g, L, b, lane, t0 + C, nxt);
 
         if (fed) { /* the -z line from warp q - 1: take its C values of this chunk, freeing their slots */
 #pragma unroll
@@ -334,16 +353,8 @@ __global__ void __launch_bounds__(32 * W) GridPlanesKernel(GridArgs g, GridResid
           }
           if (cur.y == SFPC_SENTINEL) cur.y = sfpc::LoadBits(x, Point<UP>(g, L.left + t0 + lane));
         }
-        /* the next chunk's loads fly while this one computes */
-        if (t0 + C < nsteps) LoadChunk<UP, C>(g, L, b, x, lane, t0 + C, nxt);
-        if (feeds) { /* warp q + 1 has taken chunk c - GRID_HAND from these slots */
-          for (;;) {
-            bool busy = false;
-#pragma unroll
-            for (int s = 0; s < C; s++) busy |= HandRead(out + 32 * s) != SFPC_SENTINEL;
-            if (!__any_sync(full, busy)) break;
-          }
-        }
+        /* the next chunk's results of other blocks, read as late as they can be: fewer of them still hold the sentinel */
+        if (t0 + C < nsteps) LoadLinks<UP, C>(g, L, x, lane, t0 + C, nxt);
 #pragma unroll
         for (int s = 0; s < C; s++) {
           const int    i  = t0 + s - lane;
@@ -370,7 +381,22 @@ __global__ void __launch_bounds__(32 * W) GridPlanesKernel(GridArgs g, GridResid
           }
           if (feeds) atomicExch(out + 32 * s, sfpc::PublishedBits(prev)); /* every slot is written (warp q + 1 uses it only where this lane computed a point) */
         }
-        cur = nxt;
+        if (feeds && c + 1 < nchunks) { /* warp q + 1 has taken chunk c + 1 - GRID_HAND from the slots chunk c + 1 writes */
+          out = &hand[q][(c + 1) % GRID_HAND][0][lane];
+          for (;;) {
+            bool busy = false;
+#pragma unroll
+            for (int s = 0; s < C; s++) busy |= HandRead(out + 32 * s) != SFPC_SENTINEL;
+            if (!__any_sync(full, busy)) break;
+          }
+        }
+      };
+      /* the two buffers in turn, the loop unrolled by two, so that no chunk is copied (a copy waits for the loads in flight) */
+      LoadChunk<UP, C>(g, L, b, lane, 0, ping);
+      LoadLinks<UP, C>(g, L, x, lane, 0, ping);
+      for (int c = 0; c < nchunks; c += 2) {
+        chunk(c, ping, pong);
+        if (c + 1 < nchunks) chunk(c + 1, pong, ping);
       }
       if (reset) { /* every point of the lines was read (b may be reset): the other sweep's vector, along x */
         for (int l = 0; l < nact; l++) {
