@@ -80,6 +80,14 @@ typedef struct {
   SFPCGridResidual res;
 } SFPCGrid;
 
+/* A pattern the analysis can schedule besides T's own: n rows of CSR (i, j) with diag[r] the diagonal's position, nnz
+   entries, offdiag of them in the triangle scheduled (about: it chooses the levels pass, UseQueue() in analysis.cu). */
+typedef struct {
+  int        n;
+  PetscInt   nnz, offdiag;
+  const int *i, *j, *diag;
+} SFPCPattern;
+
 /*
    Point-blocks (blocksweep.cu): with a block size bs > 1 the rows come in blocks of bs consecutive
    rows (a grid point's fields), and a sweep may go a block per warp task: the block waits for the
@@ -105,6 +113,7 @@ typedef struct {
   PetscBool3   sweeps;       /* and whether sweeps were to go by blocks (unknown: where they shorten the chain) */
   PetscBool3   slabs;        /* and whether those read their columns from slabs (unknown: where levels are wide) */
   PetscInt     bs, nb;       /* bs > 1: blocks set up; nb blocks */
+  SFPCPattern  quotient;     /* the points' pattern: row B lists, ascending, the blocks B's rows have entries in */
   SFPCSchedule lower, upper; /* of the quotient pattern; ntasks = nb, no start, vec or hyb slabs */
   PetscBool    use[2];       /* the L (0) and U (1) sweeps go by blocks */
   PetscBool    dropped[2];   /* the sweep's hyb slabs were dropped for blocks (rebuilt if blocks go) */
@@ -203,14 +212,6 @@ PETSC_INTERN PetscErrorCode SFPCTriDeviceBeginSweep(SFPCTriDevice, PetscInt, int
 PETSC_INTERN PetscErrorCode SFPCTriDeviceTakeTickets(SFPCTriDevice, PetscInt, int, int *, unsigned long long *);
 PETSC_INTERN PetscErrorCode SFPCTriDeviceNextEpoch(SFPCTriDevice, int *);
 PETSC_INTERN PetscErrorCode SFPCScheduleBuild(SFPCTriDevice, PetscBool, SFPCLevels, SFPCSchedule *);
-/* A pattern the analysis can schedule besides T's own: n rows of CSR (i, j) with diag[r] the diagonal's position, nnz
-   entries, offdiag of them in the triangle scheduled (about: it chooses the levels pass, UseQueue() in analysis.cu). */
-typedef struct {
-  int        n;
-  PetscInt   nnz, offdiag;
-  const int *i, *j, *diag;
-} SFPCPattern;
-PETSC_INTERN PetscErrorCode SFPCTriDeviceQuotient(SFPCTriDevice, PetscInt, SFPCPattern *);
 PETSC_INTERN PetscErrorCode SFPCScheduleBuildPattern(SFPCTriDevice, const SFPCPattern *, PetscBool, SFPCLevels, PetscInt, SFPCSchedule *);
 PETSC_INTERN PetscErrorCode SFPCScheduleBuildSlabs(SFPCTriDevice, PetscBool, SFPCSchedule *);
 PETSC_INTERN PetscErrorCode SFPCScheduleFillSlabs(SFPCTriDevice, PetscBool, SFPCSchedule *);

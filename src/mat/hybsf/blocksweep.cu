@@ -288,6 +288,7 @@ PetscErrorCode SFPCBlocksDestroy_Device(SFPCTriDevice T)
   PetscCall(PetscGetCurrentCUDAStream(&stream));
   PetscCall(SFPCScheduleFree(&T->blocks.lower, stream));
   PetscCall(SFPCScheduleFree(&T->blocks.upper, stream));
+  PetscCall(SFPCPatternFree(&T->blocks.quotient, stream));
   for (int k = 0; k < 2; k++)
     if (T->blocks.slab[k]) PetscCallCUDA(cudaFreeAsync(T->blocks.slab[k], stream));
   PetscCall(PetscMemzero(&T->blocks, sizeof(T->blocks)));
@@ -299,7 +300,7 @@ PetscErrorCode SFPCBlocksDestroy_Device(SFPCTriDevice T)
    have entries in, B itself included (diag). On the device; free with SFPCPatternFree(). P->j is NULL where a block
    has more than SFPC_BLOCK_MAX_ENTRIES entries (and nothing is allocated).
 */
-PetscErrorCode SFPCTriDeviceQuotient(SFPCTriDevice T, PetscInt bs, SFPCPattern *P)
+static PetscErrorCode Quotient(SFPCTriDevice T, PetscInt bs, SFPCPattern *P)
 {
   cudaStream_t stream;
   const int    nb = (int)(T->n / bs), grid = PetscMin(nb / SFPC_WARPS_PER_BLOCK + 1, 64 * T->sms);
@@ -363,7 +364,7 @@ PetscErrorCode SFPCTriDeviceSetBlocks(SFPCTriDevice T, PetscInt bs, PetscBool3 s
   cudaStream_t     stream;
   const int        n = (int)T->n;
   int              nb;
-  SFPCPattern      P;
+  const SFPCPattern *P = &B->quotient;
 
   PetscFunctionBegin;
   if (bs < 1) bs = 1;
@@ -381,8 +382,8 @@ PetscErrorCode SFPCTriDeviceSetBlocks(SFPCTriDevice T, PetscInt bs, PetscBool3 s
 
   nb = n / (int)bs;
   PetscCall(PetscGetCurrentCUDAStream(&stream));
-  PetscCall(SFPCTriDeviceQuotient(T, bs, &P));
-  if (!P.j) {
+  PetscCall(Quotient(T, bs, &B->quotient)); /* kept: the factorization by dense point-blocks matches its U by it */
+  if (!P->j) {
     B->why = "a block of more than " PetscStringize(SFPC_BLOCK_MAX_ENTRIES) " entries";
     PetscFunctionReturn(PETSC_SUCCESS);
   }
@@ -391,7 +392,7 @@ PetscErrorCode SFPCTriDeviceSetBlocks(SFPCTriDevice T, PetscInt bs, PetscBool3 s
     SFPCSchedule   *Q = k ? &B->upper : &B->lower, *S = k ? &T->upper : &T->lower;
 
     if (!(k ? T->opt.upper : T->opt.lower)) continue;
-    PetscCall(SFPCScheduleBuildPattern(T, &P, lower, SFPC_LEVELS_ASAP, 0, Q));
+    PetscCall(SFPCScheduleBuildPattern(T, P, lower, SFPC_LEVELS_ASAP, 0, Q));
     PetscCallCUDA(cudaFreeAsync(Q->start, stream)); /* a task is a block: the order is all the sweeps need */
     PetscCallCUDA(cudaFreeAsync(Q->vec, stream));
     Q->start = NULL;
@@ -404,7 +405,6 @@ PetscErrorCode SFPCTriDeviceSetBlocks(SFPCTriDevice T, PetscInt bs, PetscBool3 s
     B->use[k] = (PetscBool)(S->layout != SFPC_LAYOUT_GRID && (sweeps == PETSC_BOOL3_TRUE || (sweeps == PETSC_BOOL3_UNKNOWN && 4 * Q->nlevels <= 3 * S->nlevels)));
     if (B->use[k]) PetscCall(DropSlabs(T, k, stream));
   }
-  PetscCall(SFPCPatternFree(&P, stream));
   B->bs = bs;
   B->nb = nb;
   for (int k = 0; k < 2; k++)

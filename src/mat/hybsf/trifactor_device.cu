@@ -383,6 +383,7 @@ PetscErrorCode SFPCTriDeviceBytes(SFPCTriDevice T, PetscLogDouble *bytes, PetscL
   }
   if (T->blocks.lower.order) *bytes += (PetscLogDouble)T->blocks.nb * sizeof(int); /* the blocks' orders */
   if (T->blocks.upper.order) *bytes += (PetscLogDouble)T->blocks.nb * sizeof(int);
+  if (T->blocks.quotient.j) *bytes += (PetscLogDouble)(2 * T->blocks.quotient.n + 1 + T->blocks.quotient.nnz) * sizeof(int); /* the points' pattern */
   for (int k = 0; k < 2; k++) *bytes += (PetscLogDouble)T->blocks.nb * T->blocks.slots[k] * T->blocks.bs * SFPC_BLOCK_LANES(T->blocks.bs) * 2 * sizeof(int); /* the sweeps' slabs */
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -299,7 +299,7 @@ PetscErrorCode SFILUDenseBlocksCreate_Device(SFPCTriDevice T, PetscInt bs, SFILU
   cudaStream_t stream;
   const int    tpb = 256, nb = (int)T->blocks.nb;
   int         *flag, hflag[4] = {0, 0, 0, 0};
-  SFPCPattern  P;
+  const SFPCPattern *P = &T->blocks.quotient; /* the engine's points' pattern */
 
   PetscFunctionBegin;
   PetscCheck(T->blocks.bs == bs && bs > 1, PETSC_COMM_SELF, PETSC_ERR_PLIB, "dense blocks without the engine's point-blocks");
@@ -315,15 +315,13 @@ PetscErrorCode SFILUDenseBlocksCreate_Device(SFPCTriDevice T, PetscInt bs, SFILU
     PetscCallCUDA(cudaFreeAsync(flag, stream));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  PetscCall(SFPCTriDeviceQuotient(T, bs, &P)); /* the engine's points' pattern (it fits: the engine has these blocks) */
-  PetscCheck(P.j, PETSC_COMM_SELF, PETSC_ERR_PLIB, "the engine's blocks have no quotient pattern");
-  PetscCall(SFILUMatchMapCreatePattern_Device(nb, P.i, P.j, P.diag, T->sms, &K->nodes));
+  PetscCheck(P->j, PETSC_COMM_SELF, PETSC_ERR_PLIB, "the engine's blocks have no quotient pattern");
+  PetscCall(SFILUMatchMapCreatePattern_Device(nb, P->i, P->j, P->diag, T->sms, &K->nodes));
   PetscCallCUDA(cudaMemsetAsync(flag, 0, sizeof(hflag), stream));
-  DenseNeedsKernel<<<nb / tpb + 1, tpb, 0, stream>>>(nb, (int)bs, P.i, K->nodes.lstart, (const uint4 *)K->nodes.masks, flag);
+  DenseNeedsKernel<<<nb / tpb + 1, tpb, 0, stream>>>(nb, (int)bs, P->i, K->nodes.lstart, (const uint4 *)K->nodes.masks, flag);
   PetscCallCUDA(cudaGetLastError());
   PetscCallCUDA(cudaMemcpyAsync(hflag, flag, sizeof(hflag), cudaMemcpyDeviceToHost, stream));
   PetscCallCUDA(cudaStreamSynchronize(stream));
-  PetscCall(SFPCPatternFree(&P, stream));
   PetscCallCUDA(cudaFreeAsync(flag, stream));
   if (hflag[3]) K->dense_why = "a point coupled to more than 32 points (the points' match map does not hold it)";
   else if (hflag[0] > SFPC_BLOCK_MAX_ENTRIES) K->dense_why = "a block with more than " PetscStringize(SFPC_BLOCK_MAX_ENTRIES) " entries";
