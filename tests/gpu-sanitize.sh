@@ -4,7 +4,7 @@
 # 4 fields a point, blocks of 8 permuted rows, a NaN and a shifted zero pivot, dense blocks of 5 fields in 3-D and of elasticity's nodes; sweeps by point-blocks of 8 permuted rows, of 3 fields, of 5 fields in 3-D and of Q1 elasticity's nodes, 81 entries a row, their columns from slabs or, past 8 slots a lane, the CSR) and ILU(k) (A's values scattered into the fill pattern), both solves in both layouts, refactorization,
 # a failing pivot and a NaN; MATHYBSF triangles (build, single sweeps, refill) with rows of 0 to
 # 3000 entries; SIP's GPU factorization, sync-free and level-synchronous, on a non-cubic grid, and with a zero pivot; the
-# grid layout's sweeps (ILU(0) and SIP, two tile lines per plane, Dirichlet rows, chunks of 4 and 2, blocks of 8 and 2 planes; the 27-point
+# grid layout's sweeps (ILU(0) and SIP, two tile lines per plane, Dirichlet rows, chunks of 4 and 2, blocks of 8 and 2 planes, a block of 8 planes and one of 3; the 27-point
 # box's, two tile lines per plane, and as MATHYBSF triangles; its factorization by hyperplanes with a zero pivot and a NaN) and its
 # Richardson iteration with the residual fused into the forward sweep (tile tasks, flags, norm partial sums); the
 # GPU multicolor DILU (JPL, greedy and grid colorings, both sweep variants, the local order, a nonsymmetric pattern, a zero
@@ -50,6 +50,7 @@ cases=(
   "$ex11 -device -nx 9 -ny 37 -nz 4 -dirichlet"
   "$ex11 -device -nx 5 -ny 7 -nz 3 -d_pc_sfilu_grid_chunk 2"
   "$ex11 -device -nx 6 -ny 35 -nz 5 -d_pc_sfilu_grid_planes 2"
+  "$ex11 -device -nx 6 -ny 35 -nz 11 -d_pc_sfilu_grid_planes 8 -dr_pc_sfilu_grid_planes 8"
   "$ex11 -device -nx 9 -ny 7 -nz 4 -dirichlet -nodm -layout auto -fact ilu0"
   "$ex11 -device -nx 9 -ny 37 -nz 4 -dirichlet -box -corners -fact ilu0"
   "$ex2 -dll_append $lib -mat_type aijcusparse -problem poisson27 -n 5 -pc_sfilu_layout grid -pc_sfilu_grid 5,5,5 -case zeropivot -pc_sfilu_shift_type nonzero"
