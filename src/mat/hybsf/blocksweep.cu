@@ -152,8 +152,8 @@ __global__ void __launch_bounds__(32 * SFPC_WARPS_PER_BLOCK) BlockSolveKernel(in
           coef[f * M + e[q].x - R0] = v[q];
           e[q].x                    = -1;
         }
-      for (bool pending = true; pending;) { /* every pending entry polled at once: a round trip per poll, not per late point */
-        pending = false;
+      for (;;) { /* every pending entry polled at once: a round trip per poll, not per late point */
+        bool pending = false;
   #pragma unroll
         for (int q = 0; q < PM && q < P; q++) pending |= e[q].x >= 0 && xb[q] == SFPC_SENTINEL;
         if (!pending) break;
