@@ -25,11 +25,12 @@
 #           level's sfdilu (RUN_LIMIT=300: GAMG's set-up takes longer with the threshold).
 # All but gamg run a fixed 100 iterations (-rtol 1e-12 -max_it 100): time per iteration is the weak-scaling
 # metric. Each run has a 150 s limit (RUN_LIMIT). Records go to bench/results/scaling-<gpu>.json (and $OUT); a table at
-# the end (bench/scaling-summary.py). On an H200 x4, weak took 250 s and global 160 s.
+# the end (bench/scaling-summary.py); RESULTS=<file> writes them elsewhere. On an H200 x4, weak took 250 s and
+# global 160 s. On fewer GPUs the runs with more ranks than GPUs are skipped.
 set -u
 gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1 | tr 'A-Z ' 'a-z-')
 ngpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | wc -l)
-out=bench/results/scaling-$gpu.json
+out=${RESULTS:-bench/results/scaling-$gpu.json}
 mkdir -p bench/results
 run() { # ranks, then the benchmark's options
   local p=$1; shift
