@@ -24,7 +24,8 @@
 #           at 0.01 (weak z couplings dropped: aggregates in x-y planes) for both, defaults against the finest
 #           level's sfdilu (RUN_LIMIT=300: GAMG's set-up takes longer with the threshold).
 # All but gamg run a fixed 100 iterations (-rtol 1e-12 -max_it 100): time per iteration is the weak-scaling
-# metric. Each run has a 150 s limit (RUN_LIMIT). Records go to bench/results/scaling-<gpu>.json (and $OUT); a table at
+# metric. Each run has a 150 s limit (RUN_LIMIT); one silent for 100 s (QUIET) prints its processes' stacks
+# and is ended (bench/stacks-if-stuck.sh). Records go to bench/results/scaling-<gpu>.json (and $OUT); a table at
 # the end (bench/scaling-summary.py); RESULTS=<file> writes them elsewhere. On an H200 x4, weak took 250 s and
 # global 160 s. On fewer GPUs the runs with more ranks than GPUs are skipped.
 set -u
@@ -36,7 +37,7 @@ run() { # ranks, then the benchmark's options
   local p=$1; shift
   [ "$p" -le "$ngpu" ] || { echo "skipped: $p ranks on $ngpu GPUs"; return; }
   echo "+ mpiexec -n $p build/bench/scaling $*"; local t0=$SECONDS
-  timeout ${RUN_LIMIT:-150} mpiexec -n "$p" build/bench/scaling -json "$out" -repeat 1 "$@" || echo "  failed or timed out"
+  timeout ${RUN_LIMIT:-150} bash bench/stacks-if-stuck.sh -q ${QUIET:-100} mpiexec -n "$p" build/bench/scaling -json "$out" -repeat 1 "$@" || echo "  failed or timed out"
   echo "  ($((SECONDS - t0)) s)"
 }
 fixed="-rtol 1e-12 -max_it 100"

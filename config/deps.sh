@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Sets up everything SFPC needs on a fresh Debian 12 machine, once:
-#   - MPICH, reference BLAS/LAPACK and build tools from Debian (and python3-venv, for config/petsc4py.sh);
+#   - MPICH, reference BLAS/LAPACK and build tools from Debian (and python3-venv, for config/petsc4py.sh;
+#     elfutils, whose eu-stack bench/stacks-if-stuck.sh runs);
 #   - PETSc (version and options pinned in config/petsc.env) from PyPI's petsc source
 #     distribution, configured with CUDA and installed into a cache outside the checkout
 #     (config/petsc-dir prints where). A cached install is reused; nothing is rebuilt.
@@ -18,7 +19,7 @@ if [ -n "${PETSC_DIR:-}" ]; then
   exit 0
 fi
 
-debian_packages=(mpich libmpich-dev libblas-dev liblapack-dev make gcc g++ python3 python3-venv curl xz-utils pkgconf)
+debian_packages=(mpich libmpich-dev libblas-dev liblapack-dev make gcc g++ python3 python3-venv curl xz-utils pkgconf elfutils)
 missing=()
 for p in "${debian_packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")

@@ -21,6 +21,7 @@ if [ "$glob" = "*" ]; then
   bash "$sfpc/tests/petsc-tutorial.sh" "$testdir" "$sfpc"
   bash "$sfpc/tests/install.sh" "$testdir" "$sfpc"
   bash "$sfpc/tests/gpu-bind.sh" "$testdir" "$sfpc"
+  bash "$sfpc/tests/stacks-if-stuck.sh" "$testdir" "$sfpc"
   bash "$sfpc/tests/petsc4py.sh" "$testdir" "$sfpc"
   if grep -q SFPC_HAVE_GPU "$sfpc/build/include/sfpcconf.h"; then bash "$sfpc/tests/petsc-tutorial.sh" "$testdir" "$sfpc" gpu; fi
   ${PYTHON:-python3} "$sfpc/config/gpu-skips.py" --harness "$harness" --testdir "$testdir" --conf "$sfpc/build/include/sfpcconf.h" "$sfpc/tests" "$sfpc/examples/tutorials"
