@@ -486,7 +486,7 @@ int main(int argc, char **argv)
       args: -nx 23 -ny 45 -nz 7 -dirichlet -nodm -layout auto -fact ilu0
 
   # GPU, 27-point matrices (gridbox.cu, ILU(0) only): tile lines of 30 y-lines, so ny = 45 (a short last one), 30, 31,
-  # 61, ny < 30, sides of length 1, Dirichlet rows (boundary rows with only a diagonal), no DMDA (the grid read from
+  # 61, ny < 30, sides of length 1, more than 30 and 60 z-planes, Dirichlet rows (boundary rows with only a diagonal), no DMDA (the grid read from
   # the pattern, auto choosing the box), 2 ranks
   testset:
     requires: gpu
@@ -512,6 +512,9 @@ int main(int argc, char **argv)
     test:
       suffix: gpu_box_nz1
       args: -nx 33 -ny 70 -nz 1
+    test: # planes past 30 and 60, where the tiles' skew (gridslabs.cuh) wraps round
+      suffix: gpu_box_deep
+      args: -nx 6 -ny {{1 35 70}separate output} -nz 64
     test: # the factorization with fewer resident warps (a warp a point, positions w, w + W, ...): the same factor
       suffix: gpu_box_warps
       args: -nx 23 -ny 45 -nz 7 -dirichlet -d_pc_sfilu_warps_per_sm {{1 4}} -dr_pc_sfilu_warps_per_sm {{1 4}}

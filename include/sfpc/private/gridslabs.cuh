@@ -87,17 +87,39 @@ struct alignas(16) BoxCoef {
   double c[BOX_TERMS + 1];
 };
 
-/* 27-point: tile lines of BOX_LINES y-lines, nx + 2 BOX_LINES + 2 steps (lane l starts 2 l steps late). */
+/*
+   27-point: the tiles of z-plane k start k % BOX_LINES y-lines low, one line lower than the plane below's, so that tile
+   jb of plane k reads only tiles jb - 1 and jb (or jb, jb + 1 where k % BOX_LINES wraps to 0) of plane k - 1, their
+   lanes l - 1 .. l + 1 for its lane l: line j + 1 of plane k - 1, which a point's (i + 1, j + 1, k - 1) neighbour
+   needs, lies in the same lane of the tile below. Unskewed, lane 30's came from the next tile of the plane below,
+   which trails its own tile by 60 steps: two L2 hand-overs a plane instead of one (bench/README.md).
+   So a plane has (ny + 58) / 30 tile lines, the first and last partly empty.
+*/
+static inline int SFPCBoxTilesPerPlane(int ny)
+{
+  return (ny + 2 * BOX_LINES - 2) / BOX_LINES;
+}
+
+/* 27-point: tile lines of BOX_LINES y-lines, skewed as above, nx + 2 BOX_LINES + 2 steps (lane l starts 2 l steps late). */
 typedef SweepSlabs<BoxCoef, unsigned short> BoxSlabs;
 static inline BoxSlabs SFPCGridBoxSlabs(SFPCTriDevice T)
 {
-  return SFPCSweepSlabs<BoxSlabs>(T, PETSC_TRUE, BOX_LINES, 2 * BOX_LINES + 2);
+  BoxSlabs S = SFPCSweepSlabs<BoxSlabs>(T, PETSC_TRUE, BOX_LINES, 2 * BOX_LINES + 2);
+
+  S.njb = SFPCBoxTilesPerPlane(S.ny);
+  return S;
 }
 
-/* 27-point: slot of point (i, j, k) of a sweep's numbering: step i + 2l of lane l = j % 30 + 1 of tile line (k, j / 30), 32 lanes a step. */
+/* 27-point: y-line of lane l (1 .. BOX_LINES; 0 and 31 carry the neighbouring lines) of tile line jb of z-plane k. */
+__host__ __device__ __forceinline__ int BoxLaneLine(int jb, int k, int l)
+{
+  return BOX_LINES * jb - k % BOX_LINES + l - 1;
+}
+
+/* 27-point: slot of point (i, j, k) of a sweep's numbering: step i + 2l of its lane l (BoxLaneLine()'s inverse) in tile line (k, jb), 32 lanes a step. */
 __device__ __forceinline__ long long BoxSlot(int njb, int ts, int i, int j, int k)
 {
-  const int jb = j / BOX_LINES, l = j - BOX_LINES * jb + 1;
+  const int u = j + k % BOX_LINES, jb = u / BOX_LINES, l = u - BOX_LINES * jb + 1;
   return (((long long)k * njb + jb) * ts + i + 2 * l) * 32 + l;
 }
 

@@ -5,9 +5,11 @@
    7n hops of 1.8 us a sweep on an n^3 grid (the hyb layout at 256^3: 6.5 ms for L+U on an H200). This
    walk keeps x and y inside a warp and pays an L2 hop per z-plane and per 30 y-lines.
 
-   One warp per tile line w = k * njb + jb: lanes 1 .. 30 compute y-lines j = 30 jb + l - 1 of z-plane k;
-   lane 0 carries line 30 jb - 1 (the tile below's last, computed by another warp) and lane 31 line
-   30 jb + 30, both only read. At step t lane l is at point i = t - 2l, two steps behind lane l - 1, so
+   One warp per tile line w = k * njb + jb: lanes 1 .. 30 compute y-lines j = 30 jb - k % 30 + l - 1 of z-plane k
+   (BoxLaneLine(): a plane's tiles start a line lower than the plane below's, gridslabs.cuh, so that line j + 1 of
+   plane k - 1 is the same lane's of the tile below); lane 0 carries the line below lane 1's (the tile below's last,
+   computed by another warp) and lane 31 the line above lane 30's, both only read. At step t lane l is at point
+   i = t - 2l, two steps behind lane l - 1, so
    - (i - 1, j, k) is the lane's own result of step t - 1 (a register),
    - (i - 1 .. i + 1, j - 1, k) are lane l - 1's results of steps t - 3 .. t - 1 (a shuffle a step, kept
      three deep); lane 0's "results" are line 30 jb - 1's values, read from the output vector,
@@ -17,8 +19,9 @@
    Values from other warps come a chunk of C steps at a time, a chunk ahead; only those still holding the
    sentinel are read again (a chunk, not a step, pays the L2 round trip).
 
-   Tickets go in (k, jb) order: a task reads tiles jb - 1 of plane k and jb - 1 .. jb + 1 of plane k - 1,
-   all of lower tickets, taken by warps that run: no deadlock whatever the residency. Values are
+   Tickets go in (k, jb) order: a task reads tile jb - 1 of plane k and two tiles of plane k - 1 (jb - 1 and jb, or
+   jb and jb + 1 where k % 30 wraps to 0), all of lower tickets, taken by warps that run: no deadlock whatever the
+   residency. Values are
    published through the output with the sentinel (sfdevice.cuh).
 
    Arithmetic: the CSR sweep's (SFPCTriFactorSweep_Host()) operation for operation: b minus the products
@@ -173,16 +176,18 @@ __global__ void __launch_bounds__(32) BoxKernel(BoxArgs g, const double *b, doub
   for (;;) {
     const long long w = sfpc::TakeTask(counter, base);
     if (w >= g.ntasks) break;
-    const int k = (int)(w / g.njb), jb = (int)(w - (long long)k * g.njb), j = BOX_LINES * jb + lane - 1;
-    const int last = min(BOX_LINES, g.ny - BOX_LINES * jb), nsteps = g.nx + 2 * last; /* lane `last` ends at step nx - 1 + 2 last */
-    const bool line = j >= 0 && j < g.ny;
+    const int k = (int)(w / g.njb), jb = (int)(w - (long long)k * g.njb), j = BoxLaneLine(jb, k, lane), j1 = BoxLaneLine(jb, k, 1);
+    const int first = max(1, 1 - j1), last = min(BOX_LINES, g.ny - j1); /* lanes on lines of the grid; lane `last` ends at step nx - 1 + 2 last */
+    if (last < first) continue;                                          /* the skew leaves a plane's first or last tile line empty */
+    const int  nsteps = g.nx + 2 * last;
+    const bool line   = j >= 0 && j < g.ny;
     BoxLine    L;
     L.row      = (k * g.ny + j) * g.nx;
     L.below    = L.row - plane;
     L.slot     = (long long)w * g.ts * 32 + lane;
-    L.comp     = lane >= 1 && lane <= last;
+    L.comp     = lane >= first && lane <= last;
     L.hasbelow = line && k > 0;
-    L.halo     = lane == 0 && jb > 0;
+    L.halo     = lane == 0 && line;
 
     /* the window before step 0: columns i0 - 3 .. i0 + 3 of the line below, i0 = -2 lane */
     BoxState st = {};
@@ -214,8 +219,8 @@ __global__ void __launch_bounds__(32) BoxKernel(BoxArgs g, const double *b, doub
       BoxSteps<UP, UNIT, C>(g, L, x, lane, t0 + C, cb, st);
     }
     if (reset) { /* every point of the lines was read (b may be reset): the other sweep's vector, along x */
-      for (int l = 0; l < last; l++) {
-        const int row = (k * g.ny + BOX_LINES * jb + l) * g.nx;
+      for (int l = first; l <= last; l++) {
+        const int row = (k * g.ny + BoxLaneLine(jb, k, l)) * g.nx;
         for (int i = lane; i < g.nx; i += 32) sfpc::ResetValue(reset, BoxPoint<UP>(g, row + i));
       }
     }
@@ -257,7 +262,7 @@ __global__ void BoxFillKernel(int n, const int *__restrict__ ai, const int *__re
 /* Slots of each sweep's slabs on the grid T has. */
 static double BoxSlots(SFPCTriDevice T)
 {
-  return 32.0 * ((T->grid.ny + BOX_LINES - 1) / BOX_LINES) * T->grid.nz * (T->grid.nx + 2.0 * BOX_LINES + 2);
+  return 32.0 * SFPCBoxTilesPerPlane(T->grid.ny) * T->grid.nz * (T->grid.nx + 2.0 * BOX_LINES + 2);
 }
 
 /* Bytes of one sweep's slabs. */
@@ -286,10 +291,10 @@ PetscErrorCode SFPCGridBoxFill_Device(SFPCTriDevice T, cudaStream_t stream)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Tasks of a box sweep: tile lines, BOX_LINES y-lines of a z-plane each. */
+/* Tasks of a box sweep: tile lines, BOX_LINES y-lines of a z-plane each (skewed: gridslabs.cuh). */
 long long SFPCGridBoxTasks(SFPCTriDevice T)
 {
-  return (long long)((T->grid.ny + BOX_LINES - 1) / BOX_LINES) * T->grid.nz;
+  return (long long)SFPCBoxTilesPerPlane(T->grid.ny) * T->grid.nz;
 }
 
 /* Warps of a box sweep: its schedule's resident warps, at most one per task. */
