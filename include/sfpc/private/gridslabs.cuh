@@ -89,10 +89,11 @@ struct alignas(16) BoxCoef {
 
 /*
    27-point: the tiles of z-plane k start k % BOX_LINES y-lines low, one line lower than the plane below's, so that tile
-   jb of plane k reads only tiles jb - 1 and jb (or jb, jb + 1 where k % BOX_LINES wraps to 0) of plane k - 1, their
-   lanes l - 1 .. l + 1 for its lane l: line j + 1 of plane k - 1, which a point's (i + 1, j + 1, k - 1) neighbour
-   needs, lies in the same lane of the tile below. Unskewed, lane 30's came from the next tile of the plane below,
-   which trails its own tile by 60 steps: two L2 hand-overs a plane instead of one (bench/README.md).
+   jb of plane k reads only tiles jb - 1 and jb (or jb, jb + 1 where k % BOX_LINES wraps to 0) of plane k - 1, and
+   lines j - 1 .. j + 1 of plane k - 1 for its lane l are lanes l - 2 .. l there: line j + 1, which a point's
+   (i + 1, j + 1, k - 1) neighbour needs and which is computed last, lies in the same lane of the tile below.
+   Unskewed, lane 30's line j + 1 came from the next tile of the plane below, which trails its own tile by 60 steps:
+   two L2 hand-overs a plane instead of one (bench/README.md).
    So a plane has (ny + 58) / 30 tile lines, the first and last partly empty.
 */
 static inline int SFPCBoxTilesPerPlane(int ny)

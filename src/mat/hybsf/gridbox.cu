@@ -12,7 +12,7 @@
    i = t - 2l, two steps behind lane l - 1, so
    - (i - 1, j, k) is the lane's own result of step t - 1 (a register),
    - (i - 1 .. i + 1, j - 1, k) are lane l - 1's results of steps t - 3 .. t - 1 (a shuffle a step, kept
-     three deep); lane 0's "results" are line 30 jb - 1's values, read from the output vector,
+     three deep); lane 0's "results" are line j - 1's values (the tile below's), read from the output vector,
    - (i - 1 .. i + 1, j - 1 .. j + 1, k - 1): each lane keeps a window of its own line in plane k - 1,
      columns i - 3 .. i + 3, read from the output vector a column a step; lane l - 1's window (it is
      two columns ahead) holds line j - 1's three, lane l + 1's (two behind) line j + 1's: shuffles.
