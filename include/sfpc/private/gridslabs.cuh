@@ -27,9 +27,9 @@ struct SweepSlabs {
   int   njb, ts;
 };
 
-/* T's slabs if its grid layout is on the box stencil (box) or the 7-point one: tile lines of `lines` y-lines, nx + pad steps each. */
+/* T's slabs if its grid layout is on the box stencil (box) or the 7-point one: njb tile lines a z-plane, nx + pad steps each. */
 template <class Slabs>
-static inline Slabs SFPCSweepSlabs(SFPCTriDevice T, PetscBool box, int lines, int pad)
+static inline Slabs SFPCSweepSlabs(SFPCTriDevice T, PetscBool box, int njb, int pad)
 {
   Slabs S;
   S.lower = T->lower.layout == SFPC_LAYOUT_GRID && T->grid.box == box ? (decltype(S.lower))T->lower.gcoef : NULL;
@@ -37,7 +37,7 @@ static inline Slabs SFPCSweepSlabs(SFPCTriDevice T, PetscBool box, int lines, in
   S.lmask = S.lower ? (decltype(S.lmask))T->lower.gmask : NULL;
   S.umask = S.upper ? (decltype(S.umask))T->upper.gmask : NULL;
   S.nx = T->grid.nx, S.ny = T->grid.ny, S.nz = T->grid.nz;
-  S.njb = (S.ny + lines - 1) / lines;
+  S.njb = njb;
   S.ts  = S.nx + pad;
   return S;
 }
@@ -46,7 +46,7 @@ static inline Slabs SFPCSweepSlabs(SFPCTriDevice T, PetscBool box, int lines, in
 typedef SweepSlabs<GridCoef, unsigned char> GridSlabs;
 static inline GridSlabs SFPCGridSlabs(SFPCTriDevice T)
 {
-  return SFPCSweepSlabs<GridSlabs>(T, PETSC_FALSE, 32, 31);
+  return SFPCSweepSlabs<GridSlabs>(T, PETSC_FALSE, (T->grid.ny + 31) / 32, 31);
 }
 
 /* 7-point: slot of point (i, j, k) of a sweep's numbering: step i + l of lane l = j % 32 of tile line (k, j / 32). */
@@ -105,14 +105,11 @@ static inline int SFPCBoxTilesPerPlane(int ny)
 typedef SweepSlabs<BoxCoef, unsigned short> BoxSlabs;
 static inline BoxSlabs SFPCGridBoxSlabs(SFPCTriDevice T)
 {
-  BoxSlabs S = SFPCSweepSlabs<BoxSlabs>(T, PETSC_TRUE, BOX_LINES, 2 * BOX_LINES + 2);
-
-  S.njb = SFPCBoxTilesPerPlane(S.ny);
-  return S;
+  return SFPCSweepSlabs<BoxSlabs>(T, PETSC_TRUE, SFPCBoxTilesPerPlane(T->grid.ny), 2 * BOX_LINES + 2);
 }
 
 /* 27-point: y-line of lane l (1 .. BOX_LINES; 0 and 31 carry the neighbouring lines) of tile line jb of z-plane k. */
-__host__ __device__ __forceinline__ int BoxLaneLine(int jb, int k, int l)
+__device__ __forceinline__ int BoxLaneLine(int jb, int k, int l)
 {
   return BOX_LINES * jb - k % BOX_LINES + l - 1;
 }
