@@ -1,7 +1,7 @@
 static char help[] = "Benchmark: SFPC's sfilu against PETSc's ILU(0) on aijcusparse (cuSPARSE csrilu02 + SpSV),\n"
                      "side by side in one run on one GPU, with one SpMV of the same matrix as the yardstick.\n"
                      "Times set-up (analysis + numeric factorization), refactorization (numeric only), one apply\n"
-                     "(L and U solves) and a whole KSPSolve to -ksp_rtol (1e-8). Each time is the median of -repeat\n"
+                     "(L and U solves), one B A x (PCApplyBAorAB(), left: left-preconditioned GMRES's operator) and a whole KSPSolve to -ksp_rtol (1e-8). Each time is the median of -repeat\n"
                      "runs after -warmup runs; device work is timed with CUDA events, set-ups (which include host\n"
                      "work) with the wall clock around a device synchronization.\n"
                      "Options: problem options of tests/problems.c, -case <name>, -json <file> (append records),\n"
@@ -9,7 +9,8 @@ static char help[] = "Benchmark: SFPC's sfilu against PETSc's ILU(0) on aijcuspa
                      "sweeps, -pc_sfilu_layout grid, beside the hyb layout; and once more with -pc_sfilu_grid_factor 0), -apply_only (one set-up, the apply alone),\n"
                      "-solve 0 (no KSPSolve: set-up, refactorization and apply only),\n"
                      "-grid_planes p1,p2,.. and -grid_chunks c1,c2 (with -grid: the grid layout also with these -pc_sfilu_grid_planes and\n"
-                     "-pc_sfilu_grid_chunk, every pair, as more methods), -factor_matches m1,m2,.. (the hyb layout also with these\n"
+                     "-pc_sfilu_grid_chunk, every pair, as more methods), -grid_unfused (with -grid: the grid layout also with\n"
+                     "-pc_sfilu_ba_fused false, GMRES's B A x as MatMult() and the apply), -factor_matches m1,m2,.. (the hyb layout also with these\n"
                      "-pc_sfilu_factor_match, as more methods), -block_sizes b1,b2,.. (the hyb layout also with these -pc_sfilu_block_size,\n"
                      "as more methods), -fill_levels k (ILU(k) in every method: PETSc's then factors on the host,\n"
                      "as its aijcusparse ILU does for k > 0, and solves with cuSPARSE; not with -grid).\n";
@@ -25,20 +26,26 @@ typedef struct {
   PCType      pctype;
   const char *solver; /* MatSolverType, or NULL */
   const char *prefix; /* options prefix of its KSP (sfilu's layout is set under it) */
-  double      setup, refactor, apply, solve;
+  double      setup, refactor, apply, solve, ba; /* ba: B A x as left-preconditioned GMRES forms it (PCApplyBAorAB()) */
   PetscInt    its;
 } Method;
 
 /* An operator y = op(x) with its object, for TimeDeviceOp(). */
 typedef struct {
   PetscObject obj;
-  Vec         x, y;
+  Vec         x, y, w; /* w: work vector, where the operator needs one */
 } Operands;
 
 static PetscErrorCode ApplyOp(void *ctx)
 {
   Operands *o = (Operands *)ctx;
   return PCApply((PC)o->obj, o->x, o->y);
+}
+
+static PetscErrorCode BAOp(void *ctx)
+{
+  Operands *o = (Operands *)ctx;
+  return PCApplyBAorAB((PC)o->obj, PC_LEFT, o->x, o->y, o->w);
 }
 
 static PetscErrorCode SpMVOp(void *ctx)
@@ -76,7 +83,7 @@ static PetscErrorCode TimeMethod(Mat A, Vec b, Vec x, Method *m, int warmup, int
     PetscCall(MakeKSP(A, m, &ksp));
     PetscCall(KSPGetPC(ksp, &pc));
     PetscCall(PCSetUp(pc));
-    o = (Operands){(PetscObject)pc, b, x};
+    o = (Operands){(PetscObject)pc, b, x, NULL};
     PetscCall(TimeDeviceOp(ApplyOp, &o, warmup, repeat, &m->apply));
     PetscCall(KSPDestroy(&ksp));
     PetscCall(PetscFree(t));
@@ -110,8 +117,11 @@ static PetscErrorCode TimeMethod(Mat A, Vec b, Vec x, Method *m, int warmup, int
   PetscCall(PCSetUp(pc));
   m->refactor = Median(t, repeat);
   {
-    Operands o = {(PetscObject)pc, b, x};
+    Operands o = {(PetscObject)pc, b, x, NULL};
     PetscCall(TimeDeviceOp(ApplyOp, &o, warmup, repeat, &m->apply));
+    PetscCall(VecDuplicate(b, &o.w));
+    PetscCall(TimeDeviceOp(BAOp, &o, warmup, repeat, &m->ba));
+    PetscCall(VecDestroy(&o.w));
   }
   /* whole solve, from a zero guess, preconditioner already set up */
   for (int r = -PetscMin(warmup, 1); solve && r < PetscMax(repeat / 4, 3); r++) {
@@ -143,7 +153,7 @@ int main(int argc, char **argv)
   PetscInt        nmatch = 4, bsizes[4], nbs = 4;
   char            bnames[4][32], bprefix[4][8];
   double          spmv = 0;
-  PetscBool       grid = PETSC_FALSE, apply_only = PETSC_FALSE, solve = PETSC_TRUE;
+  PetscBool       grid = PETSC_FALSE, apply_only = PETSC_FALSE, solve = PETSC_TRUE, grid_unfused = PETSC_FALSE;
 
   PetscFunctionBeginUser;
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
@@ -154,6 +164,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetIntArray(NULL, NULL, "-grid", dims, &nd, &grid));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-apply_only", &apply_only, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-solve", &solve, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-grid_unfused", &grid_unfused, NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-fill_levels", &levels, NULL));
   PetscCheck(levels >= 0 && !(levels > 0 && grid), PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-fill_levels must be nonnegative, and 0 with -grid (the grid layout sweeps ILU(0)'s pattern)");
   {
@@ -196,6 +207,11 @@ int main(int argc, char **argv)
       nm++;
     }
   }
+  if (grid && grid_unfused) { /* the grid layout with GMRES's B A x as MatMult() and the apply: the fused product's share of the solve */
+    m[nm++] = (Method){"sfpc-sfilu-grid-unfused", "sfilu", NULL, "gu_", 0, 0, 0, 0, 0};
+    PetscCall(PetscSNPrintf(buf, sizeof(buf), "-gu_pc_sfilu_grid %" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT " -gu_pc_sfilu_layout grid -gu_pc_sfilu_ba_fused false", dims[0], dims[1], dims[2]));
+    PetscCall(PetscOptionsInsertString(NULL, buf));
+  }
   ngridm = nm;
   for (PetscInt v = 0; v < nmatch; v++) { /* the hyb layout with other ways of matching rows in the factorization */
     PetscCall(PetscSNPrintf(mnames[v], sizeof(mnames[v]), "sfpc-sfilu-%s", matches[v]));
@@ -216,7 +232,7 @@ int main(int argc, char **argv)
   }
 
   {
-    Operands o = {(PetscObject)A, x, b};
+    Operands o = {(PetscObject)A, x, b, NULL};
     PetscCall(TimeDeviceOp(SpMVOp, &o, (int)warmup, (int)repeat, &spmv));
   }
   PetscCall(MatMult(A, x, b));
@@ -224,20 +240,21 @@ int main(int argc, char **argv)
 
   PetscCall(BenchProvenanceGet(argc, argv, &pv));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "\n%s: %" PetscInt_FMT " rows, %" PetscInt_FMT " nonzeros, ILU(%" PetscInt_FMT "), %s; SpMV %.4f ms\n", casename, n, nnz, levels, pv.gpu, 1e3 * spmv));
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-20s %12s %12s %12s %12s %6s %10s\n", "method", "setup ms", "refactor ms", "apply ms", "solve ms", "its", "apply/SpMV"));
-  for (int k = 0; k < nm; k++) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-20s %12.3f %12.3f %12.4f %12.2f %6" PetscInt_FMT " %10.2f\n", m[k].name, 1e3 * m[k].setup, 1e3 * m[k].refactor, 1e3 * m[k].apply, 1e3 * m[k].solve, m[k].its, m[k].apply / spmv));
-  for (int k = 1; k < nm; k++) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-20s %12.2f %12.2f %12.2f %12.2f   (baseline time / %s time)\n", "speedup", m[0].setup / m[k].setup, m[0].refactor / m[k].refactor, m[0].apply / m[k].apply, m[0].solve / m[k].solve, m[k].name));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-20s %12s %12s %12s %12s %12s %6s %10s\n", "method", "setup ms", "refactor ms", "apply ms", "B A x ms", "solve ms", "its", "apply/SpMV"));
+  for (int k = 0; k < nm; k++) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-20s %12.3f %12.3f %12.4f %12.4f %12.2f %6" PetscInt_FMT " %10.2f\n", m[k].name, 1e3 * m[k].setup, 1e3 * m[k].refactor, 1e3 * m[k].apply, 1e3 * m[k].ba, 1e3 * m[k].solve, m[k].its, m[k].apply / spmv));
+  for (int k = 1; k < nm; k++) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-20s %12.2f %12.2f %12.2f %12.2f %12.2f   (baseline time / %s time)\n", "speedup", m[0].setup / m[k].setup, m[0].refactor / m[k].refactor, m[0].apply / m[k].apply, m[0].ba / m[k].ba, m[0].solve / m[k].solve, m[k].name));
   if (grid) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  apply, hyb / grid layout: %.2f\n", m[1].apply / m[2].apply));
   for (int k = 3; grid && k < ngridm; k++) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  apply, %s / grid layout: %.2f\n", m[k].name, m[k].apply / m[2].apply));
+  if (grid && grid_unfused && !apply_only) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  B A x, %s / grid layout: %.3f; solve: %.3f\n", m[ngridm - 1].name, m[ngridm - 1].ba / m[2].ba, solve ? m[ngridm - 1].solve / m[2].solve : 0.0));
   if (json[0]) {
     FILE       *f;
-    const char *metric[] = {"setup_s", "refactor_s", "apply_s", "kspsolve_s"};
-    double      bv[4]    = {m[0].setup, m[0].refactor, m[0].apply, m[0].solve};
+    const char *metric[] = {"setup_s", "refactor_s", "apply_s", "kspsolve_s", "applyba_s"};
+    double      bv[5]    = {m[0].setup, m[0].refactor, m[0].apply, m[0].solve, m[0].ba};
 
     PetscCall(PetscFOpen(PETSC_COMM_WORLD, json, "a", &f));
     for (int j = 1; j < nm; j++) {
-      double sv[4] = {m[j].setup, m[j].refactor, m[j].apply, m[j].solve};
-      for (int k = 0; k < 4; k++) {
+      double sv[5] = {m[j].setup, m[j].refactor, m[j].apply, m[j].solve, m[j].ba};
+      for (int k = 0; k < 5; k++) {
         if ((apply_only && k != 2) || (!solve && k == 3)) continue;
         PetscCall(PetscFPrintf(PETSC_COMM_WORLD, f, "{\"benchmark\": \"sfilu\", \"case\": \"%s\", \"rows\": %" PetscInt_FMT ", \"nnz\": %" PetscInt_FMT ", \"metric\": \"%s\", \"method\": \"%s\", \"sfpc\": %.6e, \"baseline\": %.6e, \"baseline_name\": \"%s\", \"ratio\": %.4f, \"spmv_s\": %.6e, \"its_sfpc\": %" PetscInt_FMT ", \"its_baseline\": %" PetscInt_FMT ", \"fill_levels\": %" PetscInt_FMT ", ", casename, n, nnz, metric[k], m[j].name, sv[k], bv[k], m[0].name, bv[k] / sv[k], spmv, m[j].its, m[0].its, levels));
         PetscCall(PetscFPrintf(PETSC_COMM_WORLD, f, "\"gpu\": \"%s\", \"petsc\": \"%d.%d.%d\", \"cuda_runtime\": %d, \"command\": \"%s\", \"date\": \"%s\"}\n", pv.gpu, PETSC_VERSION_MAJOR, PETSC_VERSION_MINOR, PETSC_VERSION_SUBMINOR, pv.cudart, pv.cmd, pv.date));

@@ -9,7 +9,8 @@ static char help[] = "The grid layout of the GPU sweeps (-pc_sfilu_layout grid):
                      "With -device, for ILU(0) and SIP: the layout the GPU factor took; one GPU apply against the host's\n"
                      "(bitwise); GMRES on the GPU and on the host (iterations, residual histories to rounding); the same\n"
                      "after the values change (SAME_NONZERO_PATTERN refactorization); Richardson on the host and on the GPU\n"
-                     "(with the grid layout the residual fused into the L sweep): steps, reasons, solutions bitwise.\n";
+                     "(with the grid layout the residual fused into the L sweep): steps, reasons, solutions bitwise. -ba: also B A x\n"
+                     "(PCApplyBAorAB(), left) on the GPU against the host's (with -d_pc_sfilu_ba_fused, A x formed inside the L sweep).\n";
 
 #include <petscksp.h>
 #include <petscdmda.h>
@@ -22,6 +23,7 @@ static const char *YesNo(PetscBool b)
 }
 
 static PetscBool corners = PETSC_FALSE; /* -corners */
+static PetscBool ba      = PETSC_FALSE; /* -ba */
 
 /*
    The test matrix: TestAssembleCavityDMDA()'s, and with -corners every row that is not a Dirichlet row also
@@ -223,6 +225,37 @@ static PetscErrorCode CompareRichardson(Mat A, Mat Ad, DM da, PetscBool nodm, co
 }
 
 /*
+   B A x (PCApplyBAorAB(), PC_LEFT, as GMRES calls it) on the host and on the GPU, whose PC may form A x inside the
+   L sweep (-d_pc_sfilu_ba_fused): then bit for bit the host's MatMult() and apply; otherwise to 1e-10 (cuSPARSE's
+   MatMult() rounds otherwise). The input is left as it was.
+*/
+static PetscErrorCode CompareBA(PC ph, PC pd, Vec x, Vec xd)
+{
+  Vec       y[2], w[2], keep;
+  PetscBool fused, same, kept;
+
+  PetscFunctionBegin;
+  PetscCall(TestPCViewHas(pd, "left-preconditioned B A x", &fused));
+  PetscCall(VecDuplicate(xd, &keep));
+  PetscCall(VecCopy(xd, keep));
+  for (int i = 0; i < 2; i++) {
+    PetscCall(VecDuplicate(i ? xd : x, &y[i]));
+    PetscCall(VecDuplicate(i ? xd : x, &w[i]));
+    PetscCall(PCApplyBAorAB(i ? pd : ph, PC_LEFT, i ? xd : x, y[i], w[i]));
+  }
+  if (fused) PetscCall(SameBits(y[0], y[1], &same));
+  else PetscCall(SameTo(y[0], y[1], 1e-10, &same));
+  PetscCall(SameBits(keep, xd, &kept));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "    B A x: A x inside the L sweep: %s; the host's %s: %s; input kept: %s\n", fused ? "yes" : "no", fused ? "bit for bit" : "to 1e-10", YesNo(same), YesNo(kept)));
+  for (int i = 0; i < 2; i++) {
+    PetscCall(VecDestroy(&y[i]));
+    PetscCall(VecDestroy(&w[i]));
+  }
+  PetscCall(VecDestroy(&keep));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
    For one factorization: the GPU with the layout asked for (d_) and with hyb (y_) against the host (h_): the layout
    taken; two applies of different vectors, each against the host's; GMRES; then the same after new values.
 */
@@ -279,6 +312,7 @@ static PetscErrorCode Compare(DM da, Mat A, Mat Ad, PetscBool nodm, PetscReal pe
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %s: applies bitwise the host's: %s, %s\n", pass ? "new values" : "first values", YesNo(same[0]), YesNo(same[1])));
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "    GMRES: host %s in %" PetscInt_FMT ", GPU %s in %" PetscInt_FMT ", GPU hyb %s in %" PetscInt_FMT "; GPU residual history agrees with the host's to 1e-6: %s\n", KSPConvergedReasons[reason[0]], its[0], KSPConvergedReasons[reason[1]], its[1], KSPConvergedReasons[reason[2]], its[2], YesNo((PetscBool)(nh[0] == nh[1] && worst <= 1e-6))));
     PetscCall(PetscInfo(NULL, "largest relative residual history difference %g\n", (double)worst));
+    if (ba) PetscCall(CompareBA(ph, pd, r[1], rd[1]));
     for (int k = 0; k < 3; k++) PetscCall(PetscFree(h[k]));
     if (!pass) PetscCall(CompareRichardson(A, Ad, da, nodm, fact, layout, NORM_2, 1e-6, r[0], rd[0], NULL, NULL));
     else {
@@ -322,6 +356,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-device", &device, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-box", &box, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-corners", &corners, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-ba", &ba, NULL));
   PetscCheck(!corners || box, PETSC_COMM_WORLD, PETSC_ERR_ARG_INCOMP, "-corners needs -box");
   PetscCall(PetscOptionsGetString(NULL, NULL, "-layout", layout, sizeof(layout), NULL));
   PetscCall(PetscOptionsGetString(NULL, NULL, "-fact", fact, sizeof(fact), &factset));
@@ -484,6 +519,28 @@ int main(int argc, char **argv)
       suffix: gpu_guess_mpi
       nsize: 2
       args: -nx 23 -ny 45 -nz 7 -dirichlet -nodm -layout auto -fact ilu0
+
+  # GPU, B A x of a left-preconditioned KSP with A x formed inside the L sweep (-pc_sfilu_ba_fused): ILU(0) and SIP,
+  # blocks of 1 and 8 planes, Dirichlet rows (rows read by CSR), no DMDA, the grid read from the pattern; on 2 ranks and
+  # on the 27-point box the product is not fused (MatMult() and the apply)
+  testset:
+    requires: gpu
+    args: -device -use_gpu_aware_mpi 0 -ba -d_pc_sfilu_ba_fused true
+    test:
+      suffix: gpu_ba
+    test:
+      suffix: gpu_ba_planes8
+      args: -nx 23 -ny 45 -nz 7 -dirichlet -d_pc_sfilu_grid_planes 8
+    test:
+      suffix: gpu_ba_guess
+      args: -nx 23 -ny 45 -nz 7 -dirichlet -nodm -layout auto -fact ilu0
+    test:
+      suffix: gpu_ba_mpi
+      nsize: 2
+      args: -nx 23 -ny 45 -nz 8 -dirichlet
+    test:
+      suffix: gpu_ba_box
+      args: -nx 9 -ny 37 -nz 4 -dirichlet -box -corners -fact ilu0
 
   # GPU, 27-point matrices (gridbox.cu, ILU(0) only): tile lines of 30 y-lines, so ny = 45 (a short last one), 30, 31,
   # 61, ny < 30, sides of length 1, more than 30 and 60 z-planes, Dirichlet rows (boundary rows with only a diagonal), no DMDA (the grid read from

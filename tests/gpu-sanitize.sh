@@ -52,6 +52,7 @@ cases=(
   "$ex11 -device -nx 6 -ny 35 -nz 5 -d_pc_sfilu_grid_planes 2"
   "$ex11 -device -nx 6 -ny 35 -nz 11 -d_pc_sfilu_grid_planes 8 -dr_pc_sfilu_grid_planes 8"
   "$ex11 -device -nx 9 -ny 7 -nz 4 -dirichlet -nodm -layout auto -fact ilu0"
+  "$ex11 -device -nx 6 -ny 35 -nz 11 -dirichlet -ba -d_pc_sfilu_ba_fused true -d_pc_sfilu_grid_planes 8"
   "$ex11 -device -nx 9 -ny 37 -nz 4 -dirichlet -box -corners -fact ilu0"
   "$ex11 -device -nx 5 -ny 37 -nz 33 -box -corners -fact ilu0"
   "$ex2 -dll_append $lib -mat_type aijcusparse -problem poisson27 -n 5 -pc_sfilu_layout grid -pc_sfilu_grid 5,5,5 -case zeropivot -pc_sfilu_shift_type nonzero"

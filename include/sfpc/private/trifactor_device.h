@@ -200,7 +200,7 @@ PETSC_INTERN PetscErrorCode SFPCTriDeviceSolveTranspose(SFPCTriDevice, const Pet
 PETSC_INTERN PetscErrorCode SFPCTriDeviceSweepTranspose(SFPCTriDevice, PetscBool, const PetscScalar *, PetscScalar *);
 PETSC_INTERN PetscErrorCode SFPCTriDeviceSolveResidual(SFPCTriDevice, const int *, const int *, const PetscScalar *, const PetscScalar *, const PetscScalar *, PetscScalar *, NormType, PetscScalar *, PetscReal *);
 PETSC_INTERN PetscBool      SFPCTriDeviceHasFusedResidual(SFPCTriDevice);
-PETSC_INTERN PetscBool      SFPCTriDeviceFusedResidualPays(SFPCTriDevice);
+PETSC_INTERN PetscBool      SFPCTriDeviceFusedResidualPays(SFPCTriDevice, PetscBool);
 PETSC_INTERN PetscErrorCode SFPCTriDeviceBytes(SFPCTriDevice, PetscLogDouble *, PetscLogDouble *);
 PETSC_INTERN PetscErrorCode SFPCTriDeviceView(SFPCTriDevice, PetscViewer);
 /*

@@ -60,7 +60,7 @@ struct GridArgs {
 };
 
 /*
-   The residual fused into the L sweep (SFPCGridSweepResidual_Device()): r = b - A x0 is computed tile by
+   The residual fused into the L sweep (SFPCGridSweepResidual_Device()): r = b - A x0 (or A x0) is computed tile by
    tile (the 32 y-lines of one z-plane of a tile column, nx points each) by tasks of the same ticket
    stream as the sweep's, so that it runs in the time the sweep's chain leaves the machine idle instead
    of before it. Ticket order: the tiles of the first `lead` sweep tasks, then per sweep task w the task
@@ -171,7 +171,7 @@ __device__ __forceinline__ void LoadLinks(const GridArgs &g, const GridLine &L, 
    columns need no loads, and its x values are loaded while its row pointers are still on their way
    (loads one level deep instead of three). Other rows (fewer entries: e.g. Dirichlet rows) read their
    columns. The sum is the host's MatMult's, entry by entry in CSR order (products rounded, no fused
-   multiply-add), and r_i = b_i - sum as MatResidual() forms it.
+   multiply-add), and r_i = b_i - sum as MatResidual() forms it (without b: r_i = sum, the product alone).
 */
 #define GRID_RES_ROWS    2
 #define GRID_RES_ENTRIES 7
@@ -223,7 +223,7 @@ __device__ void GridResidualTile(const GridArgs &g, const GridResidual &R, int k
     for (int u = 0; u < GRID_RES_ROWS; u++) {
       const int i = i0 + 32 * u + lane;
       if (i < count) {
-        const double ri = __dsub_rn(R.b[first + i], s[u]);
+        const double ri = R.b ? __dsub_rn(R.b[first + i], s[u]) : s[u];
         R.r[first + i]  = ri;
         if (R.norm) acc = __dadd_rn(acc, R.norm == 1 ? fabs(ri) : __dmul_rn(ri, ri));
       }
@@ -678,13 +678,18 @@ PetscErrorCode SFPCGridSweep_Device(SFPCTriDevice T, PetscBool lower, const Pets
    1-norm test: n = 64 and 96 (one plane a block) 0.84 and 0.89; 128 1.10, 160 1.20, 192 1.25, 224 1.19, 256 1.21.
    The lead hardly matters about an eighth: 256^3 (256 sweep tasks) lead 16 2.54 ms, 32 2.54, 64 2.56; 128^3
    (64 tasks) lead 4 0.80, 8 0.80, 16 0.81 (fused, no test).
+   The product alone (B A x of left-preconditioned GMRES) against MatMult() and the apply, H100, 7-point n^3, ms
+   (bench/README.md, sfilu): n = 128 0.595 / 0.573, 160 0.825 / 0.874, 192 1.144 / 1.258, 224 1.625 / 1.871,
+   256 2.210 / 2.549: the product's tiles cost more than a MatMult() of their own until the chain is long enough
+   to hide them, so it takes a larger grid (SFPC_GRID_BA_MIN_ROWS).
 */
 #define SFPC_GRID_RES_LEAD_PART 8
 #define SFPC_GRID_RES_MIN_ROWS  2000000
+#define SFPC_GRID_BA_MIN_ROWS   4000000
 
-PetscBool SFPCTriDeviceFusedResidualPays(SFPCTriDevice T)
+PetscBool SFPCTriDeviceFusedResidualPays(SFPCTriDevice T, PetscBool product)
 {
-  return (PetscBool)(SFPCTriDeviceHasFusedResidual(T) && SFPCGridPlanes(T) > 1 && T->n >= SFPC_GRID_RES_MIN_ROWS);
+  return (PetscBool)(SFPCTriDeviceHasFusedResidual(T) && SFPCGridPlanes(T) > 1 && T->n >= (product ? SFPC_GRID_BA_MIN_ROWS : SFPC_GRID_RES_MIN_ROWS));
 }
 
 /* The fused residual's tickets, its lead set on the way. */
@@ -711,7 +716,7 @@ __global__ void GridResidualNormKernel(int ntiles, const double *__restrict__ pa
 
 /*
    x = L^{-1} (b - A x0) with the grid layout, r = b - A x0 written on the way (it is the sweep's right-hand
-   side); A is in CSR on the device with the factor's pattern. With norm 1 or 2 the sum of |r_i| or r_i^2 is
+   side); without b (NULL), x = L^{-1} A x0 and r = A x0. A is in CSR on the device with the factor's pattern. With norm 1 or 2 the sum of |r_i| or r_i^2 is
    left in T->grid.res.sum (device) and a copy of it is on its way to T->grid.res.host (pinned), with
    T->grid.res.ready recorded after it. x holds the sentinel on entry; reset (may be NULL) gets it point by point.
 */

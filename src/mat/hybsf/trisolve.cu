@@ -193,7 +193,8 @@ PetscBool SFPCTriDeviceHasFusedResidual(SFPCTriDevice T)
 /*
    x = U^{-1} L^{-1} (b - A x0), with r = b - A x0 formed inside the L sweep (SFPCGridSweepResidual_Device():
    no pass of its own over A) and stored in r, and rnorm = ||r|| (NORM_1 or NORM_2; NORM_INFINITY is not
-   offered: pass no rnorm for none). A is a device CSR with the factor's pattern (the matrix factored).
+   offered: pass no rnorm for none). Without b (NULL): r = A x0 and x = U^{-1} L^{-1} A x0, the left-preconditioned
+   operator of PCApplyBAorAB(). A is a device CSR with the factor's pattern (the matrix factored).
    The norm is waited for before the U sweep finishes, so that a caller's convergence test overlaps it.
 */
 PetscErrorCode SFPCTriDeviceSolveResidual(SFPCTriDevice T, const int *ai, const int *aj, const PetscScalar *a, const PetscScalar *b, const PetscScalar *x0, PetscScalar *r, NormType type, PetscScalar *x, PetscReal *rnorm)
@@ -209,7 +210,7 @@ PetscErrorCode SFPCTriDeviceSolveResidual(SFPCTriDevice T, const int *ai, const 
   PetscCall(SFPCGridSweepResidual_Device(T, ai, aj, a, b, x0, r, norm, T->z, x, stream));
   PetscCall(Sweep<false>(T, T->z, x, T->z, stream));
   PetscCall(PetscLogGpuTimeEnd());
-  PetscCall(PetscLogGpuFlops(4.0 * T->nnz + T->n)); /* the solve, the products of A x0 and the differences */
+  PetscCall(PetscLogGpuFlops(4.0 * T->nnz + (b ? T->n : 0))); /* the solve, the products of A x0 and the differences */
   if (rnorm) {
     PetscCallCUDA(cudaEventSynchronize((cudaEvent_t)T->grid.res.ready));
     *rnorm = norm == 1 ? *T->grid.res.host : PetscSqrtReal(*T->grid.res.host);

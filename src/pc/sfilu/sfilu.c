@@ -148,6 +148,40 @@ static PetscErrorCode PCApplyRichardson_SFILU(PC pc, Vec b, Vec x, Vec w, PetscR
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*
+   B A x for a left-preconditioned KSP (GMRES, BiCGStab, ...): A x is formed inside the GPU grid layout's L sweep
+   (set by PCSetUp_SFILU() only then), so the operator costs the two sweeps and no MatMult() of its own. The
+   product is summed as the host's MatMult() does. Logged as PCApply, the work PCApply() and MatMult() would
+   have done; other sides as PCApplyBAorAB() does them.
+*/
+static PetscErrorCode PCApplyBA_SFILU(PC pc, PCSide side, Vec x, Vec y, Vec work)
+{
+  PetscFunctionBegin;
+  if (side == PC_LEFT) {
+    PetscCall(PetscLogEventBegin(PC_Apply, pc, x, y, 0));
+    PetscCall(SFILUResidualApply_Device((SFILU *)pc->data, pc->pmat, NULL, x, work, y, NORM_2, NULL));
+    PetscCall(PetscLogEventEnd(PC_Apply, pc, x, y, 0));
+  } else if (side == PC_RIGHT) {
+    PetscCall(PCApply(pc, x, work));
+    PetscCall(MatMult(pc->mat, work, y));
+  } else {
+    PetscCall(PCApplySymmetricRight(pc, x, work));
+    PetscCall(MatMult(pc->mat, work, y));
+    PetscCall(VecCopy(y, work));
+    PetscCall(PCApplySymmetricLeft(pc, work, y));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Whether a residual (product: A x alone) with pc's operator can be formed inside the L sweep: one matrix, the one factored, factored without failure, and (opt unknown) where that is faster. */
+static PetscBool SFILUFuses(PC pc, Mat A, PetscBool3 opt, PetscBool product)
+{
+  SFILU *s = (SFILU *)pc->data;
+
+  if (opt == PETSC_BOOL3_FALSE || A != pc->pmat || pc->mat != pc->pmat || s->failure != PC_NOERROR) return PETSC_FALSE;
+  return opt == PETSC_BOOL3_TRUE ? SFILUHasFusedResidual_Device(s) : SFILUFusedResidualPays_Device(s, product);
+}
+
 static PetscErrorCode PCSetUp_SFILU(PC pc)
 {
   SFILU    *s = (SFILU *)pc->data;
@@ -166,7 +200,8 @@ static PetscErrorCode PCSetUp_SFILU(PC pc)
   PetscCall(SFILUNumeric(s, A, (PetscObject)pc, pc->erroriffailure));
   pc->failedreason = s->failure;
   /* -ksp_type richardson takes PCApplyRichardson() only where it saves the residual's pass over A; elsewhere KSPRICHARDSON's own loop is the same iteration */
-  pc->ops->applyrichardson = s->rich_fused != PETSC_BOOL3_FALSE && A == pc->pmat && pc->mat == pc->pmat && s->failure == PC_NOERROR && (s->rich_fused == PETSC_BOOL3_TRUE ? SFILUHasFusedResidual_Device(s) : SFILUFusedResidualPays_Device(s)) ? PCApplyRichardson_SFILU : NULL;
+  pc->ops->applyrichardson = SFILUFuses(pc, A, s->rich_fused, PETSC_FALSE) ? PCApplyRichardson_SFILU : NULL;
+  pc->ops->applyBA         = SFILUFuses(pc, A, s->ba_fused, PETSC_TRUE) ? PCApplyBA_SFILU : NULL;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -309,6 +344,7 @@ static PetscErrorCode PCSetFromOptions_SFILU(PC pc, PetscOptionItems PetscOption
     PetscCall(PetscOptionsEList("-pc_sfilu_richardson_norm", "Norm the fused Richardson iteration tests against the KSP's tolerances: 2-norm of (LU)^{-1}(b - A x) (as KSPRICHARDSON's default), 2-norm of b - A x, or its 1-norm (the SIP papers')", "PCSFILU", norms, 3, norms[norm], &norm, NULL));
     s->rich_norm = (SFILURichardsonNorm)norm;
   }
+  PetscCall(PetscOptionsBool3("-pc_sfilu_ba_fused", "GPU grid layout: a left-preconditioned KSP (GMRES, BiCGStab, ...) forms A x inside the L sweep of B A x (PCApplyBAorAB()) instead of with MatMult() (auto: on grids where that is faster)", "PCSFILU", s->ba_fused, &s->ba_fused, NULL));
   PetscCall(PetscOptionsEnum("-pc_sfilu_levels", "GPU sweeps: dependency levels ordering the rows (auto chooses per triangle)", "PCSFILU", SFPCLevelsTypes, (PetscEnum)s->engine.levels, (PetscEnum *)&s->engine.levels, NULL));
   PetscOptionsHeadEnd();
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -323,6 +359,7 @@ static PetscErrorCode PCView_SFILU(PC pc, PetscViewer viewer)
   if (!isascii) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscViewerASCIIPushTab(viewer));
   PetscCall(SFILUView((SFILU *)pc->data, viewer));
+  if (pc->ops->applyrichardson || pc->ops->applyBA) PetscCall(PetscViewerASCIIPrintf(viewer, "products with A formed inside the L sweep: %s%s%s\n", pc->ops->applyrichardson ? "Richardson's residual" : "", pc->ops->applyrichardson && pc->ops->applyBA ? ", " : "", pc->ops->applyBA ? "left-preconditioned B A x" : ""));
   PetscCall(PetscViewerASCIIPopTab(viewer));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -414,8 +451,11 @@ static PetscErrorCode PCDestroy_SFILU(PC pc)
 .  -pc_sfilu_richardson_fused <auto,true,false> - GPU grid layout: `KSPRICHARDSON` (with its default convergence test or none, no monitor) forms the
                         residual b - A x inside the L sweep (`PCApplyRichardson()`) instead of with a `MatMult()` of its own; auto: on grids
                         of at least 2*10^6 points (and blocks of several planes), where it is faster (smaller grids are slower fused: see bench/README.md)
--  -pc_sfilu_richardson_norm <preconditioned,unpreconditioned,1> - what the fused iteration tests against the `KSP`'s rtol, abstol and
+.  -pc_sfilu_richardson_norm <preconditioned,unpreconditioned,1> - what the fused iteration tests against the `KSP`'s rtol, abstol and
                         dtol: the 2-norm of (LU)^{-1} (b - A x) (as `KSPRICHARDSON`'s default test), the 2-norm of b - A x, or its 1-norm
+-  -pc_sfilu_ba_fused <auto,true,false> - GPU grid layout: a left-preconditioned `KSP` (GMRES, BiCGStab, ...) forms A x inside the L sweep of
+                        (LU)^{-1} A x (`PCApplyBAorAB()`) instead of with a `MatMult()` of its own; auto: on grids of at least 4*10^6
+                        points (and blocks of several planes), where it is faster (bench/README.md, sfilu)
 
    Notes:
    Works on `MATSEQAIJ` (on the host) and `MATSEQAIJCUSPARSE` (entirely on the GPU: analysis, sync-free factorization

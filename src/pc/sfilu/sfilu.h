@@ -175,6 +175,7 @@ typedef struct {
   /* PCApplyRichardson() (-ksp_type richardson): residual fused into the GPU grid sweep, and the norm it tests */
   PetscBool3          rich_fused; /* unknown: where it pays (SFILUFusedResidualPays_Device()) */
   SFILURichardsonNorm rich_norm;
+  PetscBool3          ba_fused; /* PCApplyBAorAB() with PC_LEFT: A x formed inside the same L sweep; unknown: where it pays */
 
   /* what the last numeric factorization did */
   PetscReal      shift;   /* diagonal shift finally applied */
@@ -233,7 +234,7 @@ PETSC_INTERN PetscErrorCode SFILUView_Device(SFILU *, PetscViewer);
 PETSC_INTERN PetscErrorCode SFILUApply_Device(SFILU *, Vec, Vec, PetscBool);
 PETSC_INTERN PetscBool      SFILUHyperplaneILU0_Device(SFILU *);
 PETSC_INTERN PetscBool      SFILUHasFusedResidual_Device(SFILU *);
-PETSC_INTERN PetscBool      SFILUFusedResidualPays_Device(SFILU *);
+PETSC_INTERN PetscBool      SFILUFusedResidualPays_Device(SFILU *, PetscBool);
 PETSC_INTERN PetscErrorCode SFILUResidualApply_Device(SFILU *, Mat, Vec, Vec, Vec, Vec, NormType, PetscReal *);
 PETSC_INTERN PetscErrorCode SFILUReset_Device(SFILU *);
 PETSC_INTERN PetscErrorCode SFILUCopyFactorToHost_Device(SFILU *, PetscScalar *);

@@ -172,15 +172,16 @@ PetscBool SFILUHasFusedResidual_Device(SFILU *s)
   return (PetscBool)(s->ondevice && SFPCTriDeviceHasFusedResidual(s->T));
 }
 
-/* Whether the fused residual is faster than MatResidual() and the apply on s's grid (the default of -pc_sfilu_richardson_fused). */
-PetscBool SFILUFusedResidualPays_Device(SFILU *s)
+/* Whether the fused residual (product: A x alone) is faster than MatResidual() (MatMult()) and the apply on s's grid (the default of -pc_sfilu_richardson_fused and -pc_sfilu_ba_fused). */
+PetscBool SFILUFusedResidualPays_Device(SFILU *s, PetscBool product)
 {
-  return (PetscBool)(SFILUHasFusedResidual_Device(s) && SFPCTriDeviceFusedResidualPays(s->T));
+  return (PetscBool)(SFILUHasFusedResidual_Device(s) && SFPCTriDeviceFusedResidualPays(s->T, product));
 }
 
 /*
    y = (LU)^{-1} r with r = b - A x formed inside the L sweep (A: the matrix factored, on the device), and
-   ||r|| (type NORM_1 or NORM_2) when rnorm is given. Host vectors take MatResidual() and the apply instead.
+   ||r|| (type NORM_1 or NORM_2) when rnorm is given; without b (NULL), r = A x. Host vectors take MatResidual()
+   (MatMult()) and the apply instead.
 */
 PetscErrorCode SFILUResidualApply_Device(SFILU *s, Mat A, Vec b, Vec x, Vec r, Vec y, NormType type, PetscReal *rnorm)
 {
@@ -190,7 +191,8 @@ PetscErrorCode SFILUResidualApply_Device(SFILU *s, Mat A, Vec b, Vec x, Vec r, V
   PetscMemType       mb, mx, mr, my;
 
   PetscFunctionBegin;
-  PetscCall(VecGetArrayReadAndMemType(b, &ba, &mb));
+  if (b) PetscCall(VecGetArrayReadAndMemType(b, &ba, &mb));
+  else ba = NULL, mb = PETSC_MEMTYPE_DEVICE;
   PetscCall(VecGetArrayReadAndMemType(x, &xa, &mx));
   PetscCall(VecGetArrayWriteAndMemType(r, &ra, &mr));
   PetscCall(VecGetArrayWriteAndMemType(y, &ya, &my));
@@ -204,9 +206,10 @@ PetscErrorCode SFILUResidualApply_Device(SFILU *s, Mat A, Vec b, Vec x, Vec r, V
   PetscCall(VecRestoreArrayWriteAndMemType(y, &ya));
   PetscCall(VecRestoreArrayWriteAndMemType(r, &ra));
   PetscCall(VecRestoreArrayReadAndMemType(x, &xa));
-  PetscCall(VecRestoreArrayReadAndMemType(b, &ba));
+  if (b) PetscCall(VecRestoreArrayReadAndMemType(b, &ba));
   if (!(PetscMemTypeDevice(mb) && PetscMemTypeDevice(mx) && PetscMemTypeDevice(mr) && PetscMemTypeDevice(my))) {
-    PetscCall(MatResidual(A, b, x, r));
+    if (b) PetscCall(MatResidual(A, b, x, r));
+    else PetscCall(MatMult(A, x, r));
     if (rnorm) PetscCall(VecNorm(r, type, rnorm));
     PetscCall(SFILUApply_Device(s, r, y, PETSC_FALSE));
   }
@@ -317,9 +320,9 @@ PetscBool SFILUHasFusedResidual_Device(SFILU *s)
   (void)s;
   return PETSC_FALSE;
 }
-PetscBool SFILUFusedResidualPays_Device(SFILU *s)
+PetscBool SFILUFusedResidualPays_Device(SFILU *s, PetscBool product)
 {
-  (void)s;
+  (void)s, (void)product;
   return PETSC_FALSE;
 }
 PetscErrorCode SFILUResidualApply_Device(SFILU *s, Mat A, Vec b, Vec x, Vec r, Vec y, NormType type, PetscReal *rnorm)
