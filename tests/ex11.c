@@ -521,8 +521,9 @@ int main(int argc, char **argv)
       args: -nx 23 -ny 45 -nz 7 -dirichlet -nodm -layout auto -fact ilu0
 
   # GPU, B A x of a left-preconditioned KSP with A x formed inside the L sweep (-pc_sfilu_ba_fused): ILU(0) and SIP,
-  # blocks of 1 and 8 planes, Dirichlet rows (rows read by CSR), no DMDA, the grid read from the pattern; on 2 ranks and
-  # on the 27-point box the product is not fused (MatMult() and the apply)
+  # blocks of 1 and 8 planes, Dirichlet rows (rows read by CSR), no DMDA, the grid read from the pattern; the 27-point
+  # box (gridbox.cu's residual tiles: Dirichlet rows, 64 planes past the skew's wraps, three tile lines a plane); on
+  # 2 ranks the product is not fused (MatMult() and the apply)
   testset:
     requires: gpu
     args: -device -use_gpu_aware_mpi 0 -ba -d_pc_sfilu_ba_fused true
@@ -541,6 +542,9 @@ int main(int argc, char **argv)
     test:
       suffix: gpu_ba_box
       args: -nx 9 -ny 37 -nz 4 -dirichlet -box -corners -fact ilu0
+    test:
+      suffix: gpu_ba_box_deep
+      args: -nx 6 -ny 70 -nz 64 -box -corners -fact ilu0
 
   # GPU, 27-point matrices (gridbox.cu, ILU(0) only): tile lines of 30 y-lines, so ny = 45 (a short last one), 30, 31,
   # 61, ny < 30, sides of length 1, more than 30 and 60 z-planes, Dirichlet rows (boundary rows with only a diagonal), no DMDA (the grid read from

@@ -5,7 +5,7 @@
 # a failing pivot and a NaN; MATHYBSF triangles (build, single sweeps, refill) with rows of 0 to
 # 3000 entries; SIP's GPU factorization, sync-free and level-synchronous, on a non-cubic grid, and with a zero pivot; the
 # grid layout's sweeps (ILU(0) and SIP, two tile lines per plane, Dirichlet rows, chunks of 4 and 2, blocks of 8 and 2 planes, a block of 8 planes and one of 3; the 27-point
-# box's, two tile lines per plane, past the skew's wrap at plane 30, and as MATHYBSF triangles; its factorization by hyperplanes with a zero pivot and a NaN) and its
+# box's, two tile lines per plane, past the skew's wrap at plane 30, and as MATHYBSF triangles, with the residual and the product A x fused into its L sweep; its factorization by hyperplanes with a zero pivot and a NaN) and its
 # Richardson iteration with the residual fused into the forward sweep (tile tasks, flags, norm partial sums); the
 # GPU multicolor DILU (JPL, greedy and grid colorings, both sweep variants, the local order, a nonsymmetric pattern, a zero
 # pivot with shifts, the fused Richardson step under GAMG, the transposed applies of ex13 in color and local order and of a failed E); the GPU adaptive FSAI set-up (search
@@ -53,7 +53,7 @@ cases=(
   "$ex11 -device -nx 6 -ny 35 -nz 11 -d_pc_sfilu_grid_planes 8 -dr_pc_sfilu_grid_planes 8"
   "$ex11 -device -nx 9 -ny 7 -nz 4 -dirichlet -nodm -layout auto -fact ilu0"
   "$ex11 -device -nx 6 -ny 35 -nz 11 -dirichlet -ba -d_pc_sfilu_ba_fused true -d_pc_sfilu_grid_planes 8"
-  "$ex11 -device -nx 9 -ny 37 -nz 4 -dirichlet -box -corners -fact ilu0"
+  "$ex11 -device -nx 9 -ny 37 -nz 4 -dirichlet -box -corners -fact ilu0 -ba -d_pc_sfilu_ba_fused true"
   "$ex11 -device -nx 5 -ny 37 -nz 33 -box -corners -fact ilu0"
   "$ex2 -dll_append $lib -mat_type aijcusparse -problem poisson27 -n 5 -pc_sfilu_layout grid -pc_sfilu_grid 5,5,5 -case zeropivot -pc_sfilu_shift_type nonzero"
   "$ex2 -dll_append $lib -mat_type aijcusparse -problem poisson27 -n 5 -pc_sfilu_layout grid -pc_sfilu_grid 5,5,5 -case nan"

@@ -37,6 +37,7 @@
 #include <sfpc/private/sfpcimpl.h>
 #include <sfpc/private/sfdevice.cuh>
 #include <sfpc/private/gridslabs.cuh>
+#include <sfpc/private/gridresidual.cuh>
 #include <petscdevice_cuda.h>
 
 namespace
@@ -54,6 +55,77 @@ template <bool UP>
 __device__ __forceinline__ int BoxPoint(const BoxArgs &g, int rp)
 {
   return UP ? g.n - 1 - rp : rp;
+}
+
+/* The lanes first .. last of tile line (jb, k) that lie on lines of the grid (none: last < first; the skew leaves a plane's first or last tile line empty). */
+__device__ __forceinline__ void BoxTaskLanes(const BoxArgs &g, int jb, int k, int *first, int *last)
+{
+  const int j1 = BoxLaneLine(jb, k, 1);
+  *first       = max(1, 1 - j1);
+  *last        = min(BOX_LINES, g.ny - j1);
+}
+
+/*
+   Part p of tile w of the fused residual (gridresidual.cuh): the rows of BOX_RES_LINES of sweep task w's lines,
+   consecutive y-lines of one z-plane, by one warp, BOX_RES_ROWS rows a lane at a time. A tile comes in
+   BOX_RES_PARTS parts, each its own ticket and flag, so that a tile is written soon after its tickets are taken.
+   SFPCGridFindOutside_Device() put every column inside its row's box and CSR sorts them, so a row with as many
+   entries as it has box neighbours in the grid has exactly those, in box-slot order: its x values are loaded while
+   its row pointers are on their way, and its columns are not read. Other rows (fewer entries: Dirichlet rows, a
+   19-point stencil) read their columns.
+*/
+#define BOX_RES_ROWS 2
+__device__ void BoxResidualPart(const BoxArgs &g, const GridResidual &R, long long w, int p, double *red)
+{
+  const int lane = threadIdx.x & 31, k = (int)(w / g.njb), jb = (int)(w - (long long)k * g.njb), plane = g.nx * g.ny;
+  int       first, last;
+  double    acc = 0;
+
+  BoxTaskLanes(g, jb, k, &first, &last);
+  const int l0 = first + BOX_RES_LINES * p, l1 = min(last, l0 + BOX_RES_LINES - 1);
+  const int j0 = BoxLaneLine(jb, k, l0), rows = l1 >= l0 ? (l1 - l0 + 1) * g.nx : 0, row0 = (k * g.ny + j0) * g.nx;
+  const unsigned hz = (k > 0) | 2u | (k < g.nz - 1) << 2; /* bit d + 1: the neighbour at dk = d is in the grid */
+  for (int i0 = 0; i0 < rows; i0 += 32 * BOX_RES_ROWS) {
+    int      r[BOX_RES_ROWS], e[BOX_RES_ROWS], e1[BOX_RES_ROWS];
+    unsigned has[BOX_RES_ROWS]; /* bit t: box slot t is in the grid; 0 where the row is read by CSR */
+    double   s[BOX_RES_ROWS];
+#pragma unroll
+    for (int u = 0; u < BOX_RES_ROWS; u++) {
+      const int i = i0 + 32 * u + lane, l = i / g.nx, px = i - l * g.nx, py = j0 + l;
+      r[u] = row0 + i, has[u] = 0, e[u] = e1[u] = 0, s[u] = 0;
+      if (i < rows) {
+        const unsigned hx = (px > 0) | 2u | (px < g.nx - 1) << 2, hy = (py > 0) | 2u | (py < g.ny - 1) << 2;
+        e[u] = R.ai[r[u]], e1[u] = R.ai[r[u] + 1];
+#pragma unroll
+        for (int t = 0; t < 27; t++) has[u] |= (hx >> (t % 3) & hy >> (t / 3 % 3) & hz >> (t / 9) & 1u) << t;
+      }
+    }
+    /* a z-plane of the box at a time: 18 loads a row in flight, and registers under the sweep's */
+#pragma unroll
+    for (int t0 = 0; t0 < 27; t0 += 9) {
+      double xv[BOX_RES_ROWS][9], v[BOX_RES_ROWS][9];
+#pragma unroll
+      for (int u = 0; u < BOX_RES_ROWS; u++) {
+        if (t0 == 0 && e1[u] - e[u] != __popc(has[u])) has[u] = 0;
+#pragma unroll
+        for (int t = 0; t < 9; t++)
+          if (has[u] >> (t0 + t) & 1) xv[u][t] = R.x0[r[u] + (t % 3 - 1) + g.nx * (t / 3 - 1) + plane * (t0 / 9 - 1)], v[u][t] = R.a[e[u]++];
+      }
+#pragma unroll
+      for (int u = 0; u < BOX_RES_ROWS; u++)
+#pragma unroll
+        for (int t = 0; t < 9; t++)
+          if (has[u] >> (t0 + t) & 1) s[u] = __dadd_rn(s[u], __dmul_rn(v[u][t], xv[u][t]));
+    }
+#pragma unroll
+    for (int u = 0; u < BOX_RES_ROWS; u++)
+      if (i0 + 32 * u + lane < rows) {
+        if (!has[u])
+          for (int q = e[u]; q < e1[u]; q++) s[u] = __dadd_rn(s[u], __dmul_rn(R.a[q], R.x0[R.aj[q]]));
+        GridResidualStore(R, r[u], s[u], acc);
+      }
+  }
+  GridResidualPublish<1>(R, (int)(w * BOX_RES_PARTS + p), acc, red);
 }
 
 /* A lane's geometry in its tile line, in the walk's numbering. */
@@ -167,18 +239,28 @@ __device__ __forceinline__ void BoxSteps(const BoxArgs &g, const BoxLine &L, dou
   }
 }
 
-template <bool UP, bool UNIT, int C>
-__global__ void __launch_bounds__(32) BoxKernel(BoxArgs g, const double *b, double *x, double *reset, unsigned long long *counter, unsigned long long base)
+/* With RES, the L sweep of a fused residual whose tiles (BoxResidualPart()) share the warps' ticket stream (gridresidual.cuh); b is then R.r. */
+template <bool UP, bool UNIT, int C, bool RES>
+__global__ void __launch_bounds__(32) BoxKernel(BoxArgs g, GridResidual R, const double *b, double *x, double *reset, unsigned long long *counter, unsigned long long base)
 {
-  const unsigned full = 0xffffffffu;
-  const int      lane = threadIdx.x & 31, plane = g.nx * g.ny;
+  __shared__ double red[1];
+  const unsigned    full = 0xffffffffu;
+  const int         lane = threadIdx.x & 31, plane = g.nx * g.ny;
+  const long long   ntickets = RES ? SFPCGridResidualTickets(g.ntasks, BOX_RES_PARTS, R.lead) : g.ntasks;
 
   for (;;) {
-    const long long w = sfpc::TakeTask(counter, base);
+    const long long t = sfpc::TakeTask(counter, base);
+    long long       w = t >= ntickets ? g.ntasks : t, tw;
+    int             p;
+    if (RES && t < ntickets && (w = GridResidualTicket(t, BOX_RES_PARTS, R.lead, &tw, &p)) < 0) {
+      if (tw < g.ntasks) BoxResidualPart(g, R, tw, p, red);
+      continue;
+    }
     if (w >= g.ntasks) break;
-    const int k = (int)(w / g.njb), jb = (int)(w - (long long)k * g.njb), j = BoxLaneLine(jb, k, lane), j1 = BoxLaneLine(jb, k, 1);
-    const int first = max(1, 1 - j1), last = min(BOX_LINES, g.ny - j1); /* lanes on lines of the grid; lane `last` ends at step nx - 1 + 2 last */
-    if (last < first) continue;                                          /* the skew leaves a plane's first or last tile line empty */
+    const int k = (int)(w / g.njb), jb = (int)(w - (long long)k * g.njb), j = BoxLaneLine(jb, k, lane);
+    int       first, last; /* lanes on lines of the grid; lane `last` ends at step nx - 1 + 2 last */
+    BoxTaskLanes(g, jb, k, &first, &last);
+    if (last < first) continue;
     const int  nsteps = g.nx + 2 * last;
     const bool line   = j >= 0 && j < g.ny;
     BoxLine    L;
@@ -207,6 +289,8 @@ __global__ void __launch_bounds__(32) BoxKernel(BoxArgs g, const double *b, doub
         if (st.zw[q] == SFPC_SENTINEL) st.zw[q] = sfpc::LoadBits(x, BoxPoint<UP>(g, L.below + q - 3 - 2 * lane));
     }
 
+    if (RES) /* after the wait for the plane below, by which the tile is mostly written */
+      for (int p = 0; p < BOX_RES_PARTS; p++) GridResidualWait(R, (int)(w * BOX_RES_PARTS + p));
     BoxChunk<C> ca, cb; /* two chunks in turn, so that none is copied */
     BoxLoad<UP, C>(g, L, b, x, lane, 0, ca);
     for (int t0 = 0; t0 < nsteps; t0 += 2 * C) {
@@ -291,6 +375,12 @@ PetscErrorCode SFPCGridBoxFill_Device(SFPCTriDevice T, cudaStream_t stream)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Flags (and norm partial sums) of a fused residual on the box layout: BOX_RES_PARTS a task. */
+long long SFPCGridBoxResidualParts(SFPCTriDevice T)
+{
+  return SFPCGridBoxTasks(T) * BOX_RES_PARTS;
+}
+
 /* Tasks of a box sweep: tile lines, BOX_LINES y-lines of a z-plane each (skewed: gridslabs.cuh). */
 long long SFPCGridBoxTasks(SFPCTriDevice T)
 {
@@ -303,35 +393,69 @@ int SFPCGridBoxWarps(SFPCTriDevice T, const SFPCSchedule *S)
   return (int)PetscMin(SFPCGridBoxTasks(T), (long long)S->solve_resident);
 }
 
+/* The arguments of a box sweep of T's lower or upper part and its warp count. */
+static void BoxSweepArgs(SFPCTriDevice T, const SFPCSchedule *S, BoxArgs *g, int *warps)
+{
+  const BoxSlabs slabs = SFPCGridBoxSlabs(T);
+
+  g->nx     = T->grid.nx;
+  g->ny     = T->grid.ny;
+  g->nz     = T->grid.nz;
+  g->njb    = slabs.njb;
+  g->n      = (int)T->n;
+  g->ts     = slabs.ts;
+  g->ntasks = SFPCGridBoxTasks(T);
+  g->coef   = (const BoxCoef *)S->gcoef;
+  g->mask   = (const unsigned short *)S->gmask;
+  *warps    = SFPCGridBoxWarps(T, S);
+}
+
+/* Launches a box sweep of `tickets` tickets (a ticket per task, or the fused residual's), counting them and one past the end per warp out of T's tickets. */
+template <bool RES>
+static PetscErrorCode BoxLaunch(SFPCTriDevice T, PetscBool lower, const BoxArgs &g, int warps, long long tickets, const GridResidual &R, const double *b, double *x, double *reset, cudaStream_t stream)
+{
+  const PetscBool          unit = lower ? T->lower.unit : T->upper.unit;
+  const unsigned long long base = T->ticketbase;
+
+  PetscFunctionBegin;
+  T->ticketbase += (unsigned long long)tickets + (unsigned long long)warps;
+  if (RES) { /* the L sweep of ILU's unit L only */
+    PetscCheck(lower && unit, PETSC_COMM_SELF, PETSC_ERR_PLIB, "The fused residual needs a unit L sweep");
+    BoxKernel<false, true, BOX_CHUNK, true><<<warps, 32, 0, stream>>>(g, R, b, x, reset, T->counter, base);
+  } else if (lower) {
+    if (unit) BoxKernel<false, true, BOX_CHUNK, false><<<warps, 32, 0, stream>>>(g, R, b, x, reset, T->counter, base);
+    else BoxKernel<false, false, BOX_CHUNK, false><<<warps, 32, 0, stream>>>(g, R, b, x, reset, T->counter, base);
+  } else {
+    if (unit) BoxKernel<true, true, BOX_CHUNK, false><<<warps, 32, 0, stream>>>(g, R, b, x, reset, T->counter, base);
+    else BoxKernel<true, false, BOX_CHUNK, false><<<warps, 32, 0, stream>>>(g, R, b, x, reset, T->counter, base);
+  }
+  PetscCallCUDA(cudaGetLastError());
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* x = L^{-1} b (lower) or U^{-1} b on the 27-point grid layout; x holds the sentinel on entry, reset (may be NULL) gets it point by point. */
 PetscErrorCode SFPCGridBoxSweep_Device(SFPCTriDevice T, PetscBool lower, const PetscScalar *b, PetscScalar *x, PetscScalar *reset, cudaStream_t stream)
 {
-  const SFPCSchedule *S = lower ? &T->lower : &T->upper;
-  const BoxSlabs      slabs = SFPCGridBoxSlabs(T);
-  BoxArgs             g;
-  int                 warps;
-  unsigned long long  base;
+  BoxArgs      g;
+  GridResidual R = {};
+  int          warps;
 
   PetscFunctionBegin;
-  g.nx     = T->grid.nx;
-  g.ny     = T->grid.ny;
-  g.nz     = T->grid.nz;
-  g.njb    = slabs.njb;
-  g.n      = (int)T->n;
-  g.ts     = slabs.ts;
-  g.ntasks = SFPCGridBoxTasks(T);
-  g.coef   = (const BoxCoef *)S->gcoef;
-  g.mask   = (const unsigned short *)S->gmask;
-  warps    = SFPCGridBoxWarps(T, S);
-  base     = T->ticketbase;
-  T->ticketbase += (unsigned long long)g.ntasks + (unsigned long long)warps; /* a ticket per task, one past the end per warp */
-  if (lower) {
-    if (S->unit) BoxKernel<false, true, BOX_CHUNK><<<warps, 32, 0, stream>>>(g, b, x, reset, T->counter, base);
-    else BoxKernel<false, false, BOX_CHUNK><<<warps, 32, 0, stream>>>(g, b, x, reset, T->counter, base);
-  } else {
-    if (S->unit) BoxKernel<true, true, BOX_CHUNK><<<warps, 32, 0, stream>>>(g, b, x, reset, T->counter, base);
-    else BoxKernel<true, false, BOX_CHUNK><<<warps, 32, 0, stream>>>(g, b, x, reset, T->counter, base);
-  }
-  PetscCallCUDA(cudaGetLastError());
+  BoxSweepArgs(T, lower ? &T->lower : &T->upper, &g, &warps);
+  PetscCall(BoxLaunch<false>(T, lower, g, warps, g.ntasks, R, b, x, reset, stream));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The L sweep of SFPCGridSweepResidual_Device() on the 27-point grid layout: x = L^{-1} R->r, R's tiles a tile line each (its lead set here). */
+PetscErrorCode SFPCGridBoxSweepResidual_Device(SFPCTriDevice T, const GridResidual *R, PetscScalar *x, PetscScalar *reset, cudaStream_t stream)
+{
+  BoxArgs      g;
+  GridResidual Rl = *R;
+  int          warps;
+
+  PetscFunctionBegin;
+  BoxSweepArgs(T, &T->lower, &g, &warps);
+  Rl.lead = SFPCGridResidualLead(g.ntasks);
+  PetscCall(BoxLaunch<true>(T, PETSC_TRUE, g, warps, SFPCGridResidualTickets(g.ntasks, BOX_RES_PARTS, Rl.lead), Rl, Rl.r, x, reset, stream));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

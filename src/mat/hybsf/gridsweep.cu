@@ -46,6 +46,7 @@
 #include <sfpc/private/sfpcimpl.h>
 #include <sfpc/private/sfdevice.cuh>
 #include <sfpc/private/gridslabs.cuh>
+#include <sfpc/private/gridresidual.cuh>
 #include <petscdevice_cuda.h>
 
 namespace
@@ -57,25 +58,6 @@ struct GridArgs {
   long long ntasks;
   const GridCoef *__restrict__ coef;
   const unsigned char *__restrict__ mask;
-};
-
-/*
-   The residual fused into the L sweep (SFPCGridSweepResidual_Device()): r = b - A x0 (or A x0) is computed tile by
-   tile (the 32 y-lines of one z-plane of a tile column, nx points each) by tasks of the same ticket
-   stream as the sweep's, so that it runs in the time the sweep's chain leaves the machine idle instead
-   of before it. Ticket order: the tiles of the first `lead` sweep tasks, then per sweep task w the task
-   itself followed by the W tiles of task w + lead. A tile task never waits, and a sweep task's tiles
-   have lower tickets: a block waiting on a tile waits on a block that has taken it and runs, so
-   residency cannot deadlock. A finished tile publishes flag[tile] = epoch (release); the sweep's warp
-   of that plane acquires it before its first load of r.
-*/
-struct GridResidual {
-  const int *__restrict__ ai, *__restrict__ aj;
-  const double *__restrict__ a, *__restrict__ b, *__restrict__ x0;
-  double *r;    /* the L sweep's right-hand side: written by tile tasks, read by sweep tasks */
-  int    *flag; /* per tile (k * njb + jb) */
-  double *part; /* per tile: the sum of |r_i| (norm 1) or r_i^2 (norm 2) over its points */
-  int     epoch, norm, lead;
 };
 
 /* Point r' of the walk, in the factor's numbering. */
@@ -220,30 +202,10 @@ __device__ void GridResidualTile(const GridArgs &g, const GridResidual &R, int k
         for (int e = e0[u]; e < e1[u]; e++) s[u] = __dadd_rn(s[u], __dmul_rn(R.a[e], R.x0[R.aj[e]]));
     }
 #pragma unroll
-    for (int u = 0; u < GRID_RES_ROWS; u++) {
-      const int i = i0 + 32 * u + lane;
-      if (i < count) {
-        const double ri = R.b ? __dsub_rn(R.b[first + i], s[u]) : s[u];
-        R.r[first + i]  = ri;
-        if (R.norm) acc = __dadd_rn(acc, R.norm == 1 ? fabs(ri) : __dmul_rn(ri, ri));
-      }
-    }
+    for (int u = 0; u < GRID_RES_ROWS; u++)
+      if (i0 + 32 * u + lane < count) GridResidualStore(R, first + i0 + 32 * u + lane, s[u], acc);
   }
-  if (R.norm) { /* a fixed reduction order: the same partial sums every run */
-#pragma unroll
-    for (int o = 16; o > 0; o >>= 1) acc = __dadd_rn(acc, __shfl_down_sync(0xffffffffu, acc, o));
-    if (lane == 0) red[q] = acc;
-  }
-  __threadfence();
-  __syncthreads(); /* every thread's stores of r are visible device-wide, and red[] is complete */
-  if (threadIdx.x == 0) {
-    if (R.norm) {
-      double t = red[0];
-      for (int w = 1; w < W; w++) t = __dadd_rn(t, red[w]);
-      R.part[tile] = t;
-    }
-    sfpc::StoreRelease(R.flag + tile, R.epoch);
-  }
+  GridResidualPublish<W>(R, tile, acc, red);
 }
 
 /* A hand-over slot's value: one compare-and-swap that leaves it as it is (an atomic add of 0 compiled to a load and a compare-and-swap loop). */
@@ -252,20 +214,15 @@ __device__ __forceinline__ unsigned long long HandRead(unsigned long long *p)
   return atomicCAS(p, SFPC_SENTINEL, SFPC_SENTINEL);
 }
 
-/* With RES (the L sweep of a fused residual, GridResidual): which task ticket t is; a tile task returns -1 and its tile in *tile (-1: none, past the end). */
+/* With RES (the L sweep of a fused residual): which task ticket t is; a tile task returns -1 and its tile in *tile (-1: none, past the end). */
 template <int W>
-__device__ __forceinline__ long long GridResidualTicket(const GridArgs &g, const GridResidual &R, long long t, long long *tile)
+__device__ __forceinline__ long long GridResidualTask(const GridArgs &g, const GridResidual &R, long long t, long long *tile)
 {
-  long long w = -1, tw;
+  long long tw;
   int       p;
-  if (t < (long long)W * R.lead) tw = t / W, p = (int)(t % W);
-  else {
-    const long long u = t - (long long)W * R.lead, o = u % (W + 1);
-    if (o == 0) return u / (W + 1);
-    tw = u / (W + 1) + R.lead, p = (int)o - 1;
-  }
+  const long long w = GridResidualTicket(t, W, R.lead, &tw, &p);
   *tile = -1;
-  if (tw < g.ntasks) {
+  if (w < 0 && tw < g.ntasks) {
     const int kb = (int)(tw / g.njb), jb = (int)(tw - (long long)kb * g.njb), k = W * kb + p;
     if (k < g.nz) *tile = (long long)k * g.njb + jb;
   }
@@ -280,14 +237,14 @@ __global__ void __launch_bounds__(32 * W) GridPlanesKernel(GridArgs g, GridResid
   __shared__ double             red[W];
   const unsigned                full = 0xffffffffu;
   const int                     lane = threadIdx.x & 31, q = threadIdx.x >> 5, plane = g.nx * g.ny;
-  const long long               ntickets = RES ? (long long)W * R.lead + (long long)(W + 1) * g.ntasks : g.ntasks;
+  const long long               ntickets = RES ? SFPCGridResidualTickets(g.ntasks, W, R.lead) : g.ntasks;
 
   for (int e = threadIdx.x; e < (W > 1 ? W - 1 : 1) * GRID_HAND * C * 32; e += blockDim.x) (&hand[0][0][0][0])[e] = SFPC_SENTINEL; /* every task leaves them so */
   for (;;) {
     if (threadIdx.x == 0) {
       const long long t = (long long)(atomicAdd(counter, 1ULL) - base);
       long long       tl = -1;
-      task               = t >= ntickets ? g.ntasks : RES ? GridResidualTicket<W>(g, R, t, &tl) : t;
+      task               = t >= ntickets ? g.ntasks : RES ? GridResidualTask<W>(g, R, t, &tl) : t;
       rtile              = tl;
     }
     __syncthreads();
@@ -317,10 +274,7 @@ __global__ void __launch_bounds__(32 * W) GridPlanesKernel(GridArgs g, GridResid
       L.active   = lane < nact;
       L.hasbelow = L.active && k > 0 && q == 0;
       L.hasleft  = jb > 0 && lane < C;
-      if (RES) { /* this plane's tile of r is written (acquire: the loads of r below see it) */
-        const int *f = R.flag + k * g.njb + jb;
-        while (cuda::atomic_ref<const int, cuda::thread_scope_device>(*f).load(cuda::memory_order_acquire) != R.epoch) sfpc::Backoff();
-      }
+      if (RES) GridResidualWait(R, k * g.njb + jb); /* this plane's tile of r is written */
       /*
          Chunk c, its inputs in cur, the next chunk's loads into nxt. The path from warp q - 1's results (or another block's) to this
          warp's holds only the wait and the arithmetic: the next chunk's own loads are issued before the wait, warp q - 1's step s is
@@ -683,20 +637,30 @@ PetscErrorCode SFPCGridSweep_Device(SFPCTriDevice T, PetscBool lower, const Pets
    256 2.210 / 2.549: the product's tiles cost more than a MatMult() of their own until the chain is long enough
    to hide them, so it takes a larger grid (SFPC_GRID_BA_MIN_ROWS).
 */
-#define SFPC_GRID_RES_LEAD_PART 8
-#define SFPC_GRID_RES_MIN_ROWS  2000000
-#define SFPC_GRID_BA_MIN_ROWS   4000000
+#define SFPC_GRID_RES_MIN_ROWS 2000000
+#define SFPC_GRID_BA_MIN_ROWS  4000000
+/*
+   The 27-point layout (gridbox.cu): B A x fused against MatMult() and the apply, H100, 27-point n^3, ms (bench/README.md,
+   sfilu, "The 27-point layout's fused product"): n = 128 1.76 / 1.85, 160 2.64 / 2.79, 192 3.89 / 3.86, 224 5.48 / 5.38,
+   256 7.58-7.67 / 7.25-7.27 (the lead an eighth; a quarter or a half: 128 1.74, 1.81, 256 7.64, 7.80). The walk at 256^3 already needs 3.0 ms of its 4.9 without waiting for
+   anything (bench/README.md, "The 27-point grid layout"): the product's 3.9 GB do not hide there as they do where the
+   walk waits for its chain. The Richardson residual is the same work and one more read of b, so it takes the same window.
+*/
+#define SFPC_BOX_RES_MIN_ROWS 2000000
+#define SFPC_BOX_RES_MAX_ROWS 5000000
 
 PetscBool SFPCTriDeviceFusedResidualPays(SFPCTriDevice T, PetscBool product)
 {
-  return (PetscBool)(SFPCTriDeviceHasFusedResidual(T) && SFPCGridPlanes(T) > 1 && T->n >= (product ? SFPC_GRID_BA_MIN_ROWS : SFPC_GRID_RES_MIN_ROWS));
+  if (!SFPCTriDeviceHasFusedResidual(T)) return PETSC_FALSE;
+  if (T->grid.box) return (PetscBool)(T->n >= SFPC_BOX_RES_MIN_ROWS && T->n <= SFPC_BOX_RES_MAX_ROWS);
+  return (PetscBool)(SFPCGridPlanes(T) > 1 && T->n >= (product ? SFPC_GRID_BA_MIN_ROWS : SFPC_GRID_RES_MIN_ROWS));
 }
 
 /* The fused residual's tickets, its lead set on the way. */
 static long long GridResidualTickets(long long ntasks, int planes, void *lead)
 {
-  *(int *)lead = (int)PetscMax(1, ntasks / SFPC_GRID_RES_LEAD_PART);
-  return (long long)planes * *(int *)lead + (long long)(planes + 1) * ntasks;
+  *(int *)lead = SFPCGridResidualLead(ntasks);
+  return SFPCGridResidualTickets(ntasks, planes, *(int *)lead);
 }
 
 /* Adds the tiles' partial sums in a fixed order: one block, each thread a strided share, then a tree. */
@@ -726,7 +690,7 @@ PetscErrorCode SFPCGridSweepResidual_Device(SFPCTriDevice T, const int *ai, cons
   GridResidual       R;
   int                blocks;
   unsigned long long base;
-  const int          chunk = (int)T->opt.grid_chunk, planes = SFPCGridPlanes(T), ntiles = T->grid.nz * ((T->grid.ny + 31) / 32);
+  const int          chunk = (int)T->opt.grid_chunk, planes = SFPCGridPlanes(T), ntiles = T->grid.box ? (int)SFPCGridBoxResidualParts(T) : T->grid.nz * ((T->grid.ny + 31) / 32);
   SFPCGridResidual  *res   = &T->grid.res;
 
   PetscFunctionBegin;
@@ -744,10 +708,13 @@ PetscErrorCode SFPCGridSweepResidual_Device(SFPCTriDevice T, const int *ai, cons
     PetscCallCUDA(cudaMemsetAsync(res->flag, 0, sizeof(int) * ntiles, stream));
     res->epoch = 1;
   }
-  GridSweepArgs(T, PETSC_TRUE, GridResidualTickets, &R.lead, &g, &blocks, &base);
   R.ai = ai, R.aj = aj, R.a = a, R.b = b, R.x0 = x0, R.r = r;
   R.flag = res->flag, R.part = res->part, R.epoch = res->epoch, R.norm = (int)norm;
-  PetscCall(Launch<false, true, true>(chunk, planes, blocks, stream, g, R, r, x, reset, T->counter, base));
+  if (T->grid.box) PetscCall(SFPCGridBoxSweepResidual_Device(T, &R, x, reset, stream));
+  else {
+    GridSweepArgs(T, PETSC_TRUE, GridResidualTickets, &R.lead, &g, &blocks, &base);
+    PetscCall(Launch<false, true, true>(chunk, planes, blocks, stream, g, R, r, x, reset, T->counter, base));
+  }
   if (norm) {
     GridResidualNormKernel<<<1, 256, 0, stream>>>(ntiles, res->part, res->sum);
     PetscCallCUDA(cudaGetLastError());

@@ -184,10 +184,10 @@ PetscErrorCode SFPCTriDeviceSolve(SFPCTriDevice T, const PetscScalar *b, PetscSc
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Whether SFPCTriDeviceSolveResidual() can fuse the residual into the L sweep: a unit L with the 7-point grid layout, and an upper sweep. */
+/* Whether SFPCTriDeviceSolveResidual() can fuse the residual into the L sweep: a unit L with the grid layout (7-point or 27-point), and an upper sweep. */
 PetscBool SFPCTriDeviceHasFusedResidual(SFPCTriDevice T)
 {
-  return (PetscBool)(T && T->n > 0 && T->opt.lower && T->opt.upper && T->lower.layout == SFPC_LAYOUT_GRID && !T->grid.box && T->lower.unit);
+  return (PetscBool)(T && T->n > 0 && T->opt.lower && T->opt.upper && T->lower.layout == SFPC_LAYOUT_GRID && T->lower.unit);
 }
 
 /*
