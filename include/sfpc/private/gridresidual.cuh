@@ -3,7 +3,7 @@
    product of B A x) is computed tile by tile by tasks of the same ticket stream as the sweep's, so that it runs in the
    time the sweep's chain leaves the machine idle instead of before it. A tile is the rows one sweep task reads its
    right-hand sides from: the 32 y-lines of a z-plane of a 7-point sweep's tile column (gridsweep.cu, W tiles a block
-   task of W planes), or the 30 skewed y-lines of a 27-point sweep's tile line (gridbox.cu, one tile a task).
+   task of W planes), or 5 of the 30 skewed y-lines of a 27-point sweep's tile line (gridbox.cu, BOX_RES_PARTS tiles a task).
 
    Ticket order: the tiles of the first `lead` sweep tasks, then per sweep task w the task itself followed by the tiles
    of task w + lead. A tile task never waits, and a sweep task's tiles have lower tickets: a warp waiting on a tile

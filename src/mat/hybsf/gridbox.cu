@@ -29,6 +29,10 @@
    pattern lacks are skipped. The U sweep is the same walk over the reversed numbering r' = n - 1 - r,
    where U's neighbours are the lower ones and ascending columns are the terms in reverse.
 
+   The residual b - A x (or the product A x) fused into the L sweep (gridresidual.cuh): residual tasks in the walk's
+   ticket stream, six a sweep task (its lines in parts of five), each waited for by that task after its wait for the
+   plane below. On an H100 it pays on 27-point grids of 2-5*10^6 points only (gridsweep.cu, SFPC_BOX_RES_MAX_ROWS).
+
    Coefficients: the 13 terms and the inverse pivot of a point, and the mask of the terms the pattern has,
    in skewed slabs (gridslabs.cuh): slot (w * (nx + 62) + t) * 32 + l is what lane l of tile line w needs at
    step t, one coalesced run a step. The 27-point factorization stores them as it goes; other values are
@@ -100,7 +104,7 @@ __device__ void BoxResidualPart(const BoxArgs &g, const GridResidual &R, long lo
         for (int t = 0; t < 27; t++) has[u] |= (hx >> (t % 3) & hy >> (t / 3 % 3) & hz >> (t / 9) & 1u) << t;
       }
     }
-    /* a z-plane of the box at a time: 18 loads a row in flight, and registers under the sweep's */
+    /* a z-plane of the box at a time, 18 loads a row in flight: all 27 at once (one row a lane) took the kernel past 255 registers into 700 bytes of spills */
 #pragma unroll
     for (int t0 = 0; t0 < 27; t0 += 9) {
       double xv[BOX_RES_ROWS][9], v[BOX_RES_ROWS][9];
@@ -418,9 +422,9 @@ static PetscErrorCode BoxLaunch(SFPCTriDevice T, PetscBool lower, const BoxArgs 
   const unsigned long long base = T->ticketbase;
 
   PetscFunctionBegin;
+  PetscCheck(!RES || (lower && unit), PETSC_COMM_SELF, PETSC_ERR_PLIB, "The fused residual needs a unit L sweep");
   T->ticketbase += (unsigned long long)tickets + (unsigned long long)warps;
   if (RES) { /* the L sweep of ILU's unit L only */
-    PetscCheck(lower && unit, PETSC_COMM_SELF, PETSC_ERR_PLIB, "The fused residual needs a unit L sweep");
     BoxKernel<false, true, BOX_CHUNK, true><<<warps, 32, 0, stream>>>(g, R, b, x, reset, T->counter, base);
   } else if (lower) {
     if (unit) BoxKernel<false, true, BOX_CHUNK, false><<<warps, 32, 0, stream>>>(g, R, b, x, reset, T->counter, base);
@@ -446,7 +450,7 @@ PetscErrorCode SFPCGridBoxSweep_Device(SFPCTriDevice T, PetscBool lower, const P
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The L sweep of SFPCGridSweepResidual_Device() on the 27-point grid layout: x = L^{-1} R->r, R's tiles a tile line each (its lead set here). */
+/* The L sweep of SFPCGridSweepResidual_Device() on the 27-point grid layout: x = L^{-1} R->r, r written by BOX_RES_PARTS residual tasks a sweep task (R's lead set here). */
 PetscErrorCode SFPCGridBoxSweepResidual_Device(SFPCTriDevice T, const GridResidual *R, PetscScalar *x, PetscScalar *reset, cudaStream_t stream)
 {
   BoxArgs      g;

@@ -449,13 +449,14 @@ static PetscErrorCode PCDestroy_SFILU(PC pc)
                         sync-free (one launch, points poll the values their neighbours publish) or level-synchronous (one launch per hyperplane); both give
                         the host's factor bit for bit
 .  -pc_sfilu_richardson_fused <auto,true,false> - GPU grid layout: `KSPRICHARDSON` (with its default convergence test or none, no monitor) forms the
-                        residual b - A x inside the L sweep (`PCApplyRichardson()`) instead of with a `MatMult()` of its own; auto: on grids
-                        of at least 2*10^6 points (and blocks of several planes), where it is faster (smaller grids are slower fused: see bench/README.md)
+                        residual b - A x inside the L sweep (`PCApplyRichardson()`) instead of with a `MatMult()` of its own; auto: on 7-point
+                        grids of at least 2*10^6 points (and blocks of several planes) and 27-point grids of 2-5*10^6 points, where it is
+                        faster (smaller 7-point and larger 27-point grids are slower fused: see bench/README.md)
 .  -pc_sfilu_richardson_norm <preconditioned,unpreconditioned,1> - what the fused iteration tests against the `KSP`'s rtol, abstol and
                         dtol: the 2-norm of (LU)^{-1} (b - A x) (as `KSPRICHARDSON`'s default test), the 2-norm of b - A x, or its 1-norm
 -  -pc_sfilu_ba_fused <auto,true,false> - GPU grid layout: a left-preconditioned `KSP` (GMRES, BiCGStab, ...) forms A x inside the L sweep of
-                        (LU)^{-1} A x (`PCApplyBAorAB()`) instead of with a `MatMult()` of its own; auto: on grids of at least 4*10^6
-                        points (and blocks of several planes), where it is faster (bench/README.md, sfilu)
+                        (LU)^{-1} A x (`PCApplyBAorAB()`) instead of with a `MatMult()` of its own; auto: on 7-point grids of at least 4*10^6
+                        points (and blocks of several planes) and 27-point grids of 2-5*10^6 points, where it is faster (bench/README.md, sfilu)
 
    Notes:
    Works on `MATSEQAIJ` (on the host) and `MATSEQAIJCUSPARSE` (entirely on the GPU: analysis, sync-free factorization
@@ -470,7 +471,7 @@ static PetscErrorCode PCDestroy_SFILU(PC pc)
    of `-pc_sfilu_sip_grid` its rows cover. The standalone SIP iteration of the
    papers (residual, forward, backward, x += delta) is `-ksp_type richardson -pc_type sfilu -pc_sfilu_factorization sip`;
    their stopping test on the 1-norm of the residual, relative to the first, is `SFPCKSPSetConvergedResidual1Norm()`.
-   On the GPU with the grid layout, on grids of at least 2*10^6 points (or with -pc_sfilu_richardson_fused true), the iteration
+   On the GPU with the grid layout, on the grids -pc_sfilu_richardson_fused auto takes (or with true), the iteration
    forms the residual inside the forward sweep (three kernels a step: the fused forward sweep, the backward sweep, the update)
    when `KSPRICHARDSON` keeps its default test, or none; the 1-norm test is then
    -pc_sfilu_richardson_norm 1. Like `PCMG`'s, this iteration tests rtol and abstol even with -ksp_norm_type none:
