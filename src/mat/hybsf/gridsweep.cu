@@ -642,7 +642,8 @@ PetscErrorCode SFPCGridSweep_Device(SFPCTriDevice T, PetscBool lower, const Pets
 /*
    The 27-point layout (gridbox.cu): B A x fused against MatMult() and the apply, H100, 27-point n^3, ms (bench/README.md,
    sfilu, "The 27-point layout's fused product"): n = 128 1.76 / 1.85, 160 2.64 / 2.79, 192 3.89 / 3.86, 224 5.48 / 5.38,
-   256 7.58-7.67 / 7.25-7.27 (the lead an eighth; a quarter or a half: 128 1.74, 1.81, 256 7.64, 7.80). The walk at 256^3 already needs 3.0 ms of its 4.9 without waiting for
+   256 7.58-7.67 / 7.25-7.27 (the lead an eighth; a quarter or a half: 128 1.74, 1.81, 256 7.64, 7.80); an H200 the same
+   window (128 1.66 / 1.73, 160 2.44 / 2.51, 192 3.57 / 3.49). The walk at 256^3 already needs 3.0 ms of its 4.9 without waiting for
    anything (bench/README.md, "The 27-point grid layout"): the product's 3.9 GB do not hide there as they do where the
    walk waits for its chain. The Richardson residual is the same work and one more read of b, so it takes the same window.
 */
