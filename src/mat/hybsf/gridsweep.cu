@@ -641,7 +641,8 @@ PetscErrorCode SFPCGridSweep_Device(SFPCTriDevice T, PetscBool lower, const Pets
 #define SFPC_GRID_BA_MIN_ROWS  4000000
 /*
    The 27-point layout (gridbox.cu): B A x fused against MatMult() and the apply, H100, 27-point n^3, ms (bench/README.md,
-   sfilu, "The 27-point layout's fused product"): n = 128 1.76 / 1.85, 160 2.64 / 2.79, 192 3.89 / 3.86, 224 5.48 / 5.38,
+   sfilu, "The 27-point layout's fused product"): n = 48 0.470 / 0.390, 64 0.640 / 0.583, 80 0.894 / 0.828, 96 1.116 / 1.105,
+   112 1.442 / 1.445, 128 1.76 / 1.85, 160 2.64 / 2.79, 192 3.89 / 3.86, 224 5.48 / 5.38,
    256 7.58-7.67 / 7.25-7.27 (the lead an eighth; a quarter or a half: 128 1.74, 1.81, 256 7.64, 7.80); an H200 the same
    window (128 1.66 / 1.73, 160 2.44 / 2.51, 192 3.57 / 3.49). The walk at 256^3 already needs 3.0 ms of its 4.9 without waiting for
    anything (bench/README.md, "The 27-point grid layout"): the product's 3.9 GB do not hide there as they do where the
