@@ -31,7 +31,7 @@
 
    The residual b - A x (or the product A x) fused into the L sweep (gridresidual.cuh): residual tasks in the walk's
    ticket stream, six a sweep task (its lines in parts of five), each waited for by that task after its wait for the
-   plane below. On an H100 it pays on 27-point grids of 2-5*10^6 points only (gridsweep.cu, SFPC_BOX_RES_MAX_ROWS).
+   plane below. On an H100 it pays from about 5*10^5 points (gridsweep.cu, SFPC_BOX_RES_MIN_ROWS).
 
    Coefficients: the 13 terms and the inverse pivot of a point, and the mask of the terms the pattern has,
    in skewed slabs (gridslabs.cuh): slot (w * (nx + 62) + t) * 32 + l is what lane l of tile line w needs at
@@ -71,14 +71,14 @@ __device__ __forceinline__ void BoxTaskLanes(const BoxArgs &g, int jb, int k, in
 
 /*
    Part p of tile w of the fused residual (gridresidual.cuh): the rows of BOX_RES_LINES of sweep task w's lines,
-   consecutive y-lines of one z-plane, by one warp, BOX_RES_ROWS rows a lane at a time. A tile comes in
+   consecutive y-lines of one z-plane, by one warp, a row a lane at a time. A tile comes in
    BOX_RES_PARTS parts, each its own ticket and flag, so that a tile is written soon after its tickets are taken.
    SFPCGridFindOutside_Device() put every column inside its row's box and CSR sorts them, so a row with as many
    entries as it has box neighbours in the grid has exactly those, in box-slot order: its x values are loaded while
    its row pointers are on their way, and its columns are not read. Other rows (fewer entries: Dirichlet rows, a
    19-point stencil) read their columns.
 */
-#define BOX_RES_ROWS 2
+#define BOX_RES_ROWS 1 /* rows a lane at a time: 2 spilled (see below) */
 __device__ void BoxResidualPart(const BoxArgs &g, const GridResidual &R, long long w, int p, double *red)
 {
   const int lane = threadIdx.x & 31, k = (int)(w / g.njb), jb = (int)(w - (long long)k * g.njb), plane = g.nx * g.ny;
@@ -104,7 +104,8 @@ __device__ void BoxResidualPart(const BoxArgs &g, const GridResidual &R, long lo
         for (int t = 0; t < 27; t++) has[u] |= (hx >> (t % 3) & hy >> (t / 3 % 3) & hz >> (t / 9) & 1u) << t;
       }
     }
-    /* a z-plane of the box at a time, 18 loads a row in flight: all 27 at once (one row a lane) took the kernel past 255 registers into 700 bytes of spills */
+    /* a z-plane of the box at a time, 18 loads in flight a lane: all 27 at once took the kernel past 255 registers into 700 bytes of
+       spills, and two rows a lane into 80 bytes, which cost the walk more than the loads saved (bench/README.md) */
 #pragma unroll
     for (int t0 = 0; t0 < 27; t0 += 9) {
       double xv[BOX_RES_ROWS][9], v[BOX_RES_ROWS][9];

@@ -641,20 +641,16 @@ PetscErrorCode SFPCGridSweep_Device(SFPCTriDevice T, PetscBool lower, const Pets
 #define SFPC_GRID_BA_MIN_ROWS  4000000
 /*
    The 27-point layout (gridbox.cu): B A x fused against MatMult() and the apply, H100, 27-point n^3, ms (bench/README.md,
-   sfilu, "The 27-point layout's fused product"): n = 48 0.470 / 0.390, 64 0.640 / 0.583, 80 0.894 / 0.828, 96 1.116 / 1.105,
-   112 1.442 / 1.445, 128 1.76 / 1.85, 160 2.64 / 2.79, 192 3.89 / 3.86, 224 5.48 / 5.38,
-   256 7.58-7.67 / 7.25-7.27 (the lead an eighth; a quarter or a half: 128 1.74, 1.81, 256 7.64, 7.80); an H200 the same
-   window (128 1.66 / 1.73, 160 2.44 / 2.51, 192 3.57 / 3.49). The walk at 256^3 already needs 3.0 ms of its 4.9 without waiting for
-   anything (bench/README.md, "The 27-point grid layout"): the product's 3.9 GB do not hide there as they do where the
-   walk waits for its chain. The Richardson residual is the same work and one more read of b, so it takes the same window.
+   sfilu, "The 27-point layout's fused product"): n = 48 0.419 / 0.396, 64 0.603 / 0.587, 80 0.819 / 0.837, 96 1.054 / 1.108,
+   112 1.342 / 1.439, 128 1.667-1.673 / 1.836-1.857, 192 3.58 / 3.82, 256 6.95-7.00 / 7.25-7.38. The Richardson residual
+   is the same work and one more read of b, so it takes the same threshold.
 */
-#define SFPC_BOX_RES_MIN_ROWS 2000000
-#define SFPC_BOX_RES_MAX_ROWS 5000000
+#define SFPC_BOX_RES_MIN_ROWS 500000
 
 PetscBool SFPCTriDeviceFusedResidualPays(SFPCTriDevice T, PetscBool product)
 {
   if (!SFPCTriDeviceHasFusedResidual(T)) return PETSC_FALSE;
-  if (T->grid.box) return (PetscBool)(T->n >= SFPC_BOX_RES_MIN_ROWS && T->n <= SFPC_BOX_RES_MAX_ROWS);
+  if (T->grid.box) return (PetscBool)(T->n >= SFPC_BOX_RES_MIN_ROWS);
   return (PetscBool)(SFPCGridPlanes(T) > 1 && T->n >= (product ? SFPC_GRID_BA_MIN_ROWS : SFPC_GRID_RES_MIN_ROWS));
 }
 
