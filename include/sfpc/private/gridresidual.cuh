@@ -53,6 +53,14 @@ __device__ __forceinline__ long long GridResidualTicket(long long t, int W, int 
   return -1;
 }
 
+/* A row's sum over its CSR entries e0 .. e1 - 1, columns read (rows whose columns the geometry does not give). */
+__device__ __forceinline__ double GridResidualRowByCSR(const GridResidual &R, int e0, int e1)
+{
+  double s = 0;
+  for (int e = e0; e < e1; e++) s = __dadd_rn(s, __dmul_rn(R.a[e], R.x0[R.aj[e]]));
+  return s;
+}
+
 /* r_i = b_i - s (s alone without b); its share of the tile's norm added to acc. */
 __device__ __forceinline__ void GridResidualStore(const GridResidual &R, int row, double s, double &acc)
 {

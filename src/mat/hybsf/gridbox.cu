@@ -78,7 +78,6 @@ __device__ __forceinline__ void BoxTaskLanes(const BoxArgs &g, int jb, int k, in
    its row pointers are on their way, and its columns are not read. Other rows (fewer entries: Dirichlet rows, a
    19-point stencil) read their columns.
 */
-#define BOX_RES_ROWS 1 /* rows a lane at a time: 2 spilled (see below) */
 __device__ void BoxResidualPart(const BoxArgs &g, const GridResidual &R, long long w, int p, double *red)
 {
   const int lane = threadIdx.x & 31, k = (int)(w / g.njb), jb = (int)(w - (long long)k * g.njb), plane = g.nx * g.ny;
@@ -89,46 +88,29 @@ __device__ void BoxResidualPart(const BoxArgs &g, const GridResidual &R, long lo
   const int l0 = first + BOX_RES_LINES * p, l1 = min(last, l0 + BOX_RES_LINES - 1);
   const int j0 = BoxLaneLine(jb, k, l0), rows = l1 >= l0 ? (l1 - l0 + 1) * g.nx : 0, row0 = (k * g.ny + j0) * g.nx;
   const unsigned hz = (k > 0) | 2u | (k < g.nz - 1) << 2; /* bit d + 1: the neighbour at dk = d is in the grid */
-  for (int i0 = 0; i0 < rows; i0 += 32 * BOX_RES_ROWS) {
-    int      r[BOX_RES_ROWS], e[BOX_RES_ROWS], e1[BOX_RES_ROWS];
-    unsigned has[BOX_RES_ROWS]; /* bit t: box slot t is in the grid; 0 where the row is read by CSR */
-    double   s[BOX_RES_ROWS];
+  for (int i = lane; i < rows; i += 32) {
+    const int      r = row0 + i, l = i / g.nx, px = i - l * g.nx, py = j0 + l, e0 = R.ai[r], e1 = R.ai[r + 1];
+    const unsigned hx = (px > 0) | 2u | (px < g.nx - 1) << 2, hy = (py > 0) | 2u | (py < g.ny - 1) << 2;
+    unsigned       has = 0; /* bit t: box slot t is in the grid */
+    double         s   = 0;
 #pragma unroll
-    for (int u = 0; u < BOX_RES_ROWS; u++) {
-      const int i = i0 + 32 * u + lane, l = i / g.nx, px = i - l * g.nx, py = j0 + l;
-      r[u] = row0 + i, has[u] = 0, e[u] = e1[u] = 0, s[u] = 0;
-      if (i < rows) {
-        const unsigned hx = (px > 0) | 2u | (px < g.nx - 1) << 2, hy = (py > 0) | 2u | (py < g.ny - 1) << 2;
-        e[u] = R.ai[r[u]], e1[u] = R.ai[r[u] + 1];
+    for (int t = 0; t < 27; t++) has |= (hx >> (t % 3) & hy >> (t / 3 % 3) & hz >> (t / 9) & 1u) << t;
+    if (e1 - e0 == __popc(has)) {
+      int e = e0;
+      /* a z-plane of the box at a time, 18 loads in flight a lane: all 27 at once took the kernel past 255 registers into 700 bytes
+         of spills, and two rows a lane into 80 bytes, which cost the walk more than the loads saved (bench/README.md) */
 #pragma unroll
-        for (int t = 0; t < 27; t++) has[u] |= (hx >> (t % 3) & hy >> (t / 3 % 3) & hz >> (t / 9) & 1u) << t;
-      }
-    }
-    /* a z-plane of the box at a time, 18 loads in flight a lane: all 27 at once took the kernel past 255 registers into 700 bytes of
-       spills, and two rows a lane into 80 bytes, which cost the walk more than the loads saved (bench/README.md) */
-#pragma unroll
-    for (int t0 = 0; t0 < 27; t0 += 9) {
-      double xv[BOX_RES_ROWS][9], v[BOX_RES_ROWS][9];
-#pragma unroll
-      for (int u = 0; u < BOX_RES_ROWS; u++) {
-        if (t0 == 0 && e1[u] - e[u] != __popc(has[u])) has[u] = 0;
+      for (int t0 = 0; t0 < 27; t0 += 9) {
+        double xv[9], v[9];
 #pragma unroll
         for (int t = 0; t < 9; t++)
-          if (has[u] >> (t0 + t) & 1) xv[u][t] = R.x0[r[u] + (t % 3 - 1) + g.nx * (t / 3 - 1) + plane * (t0 / 9 - 1)], v[u][t] = R.a[e[u]++];
-      }
-#pragma unroll
-      for (int u = 0; u < BOX_RES_ROWS; u++)
+          if (has >> (t0 + t) & 1) xv[t] = R.x0[r + (t % 3 - 1) + g.nx * (t / 3 - 1) + plane * (t0 / 9 - 1)], v[t] = R.a[e++];
 #pragma unroll
         for (int t = 0; t < 9; t++)
-          if (has[u] >> (t0 + t) & 1) s[u] = __dadd_rn(s[u], __dmul_rn(v[u][t], xv[u][t]));
-    }
-#pragma unroll
-    for (int u = 0; u < BOX_RES_ROWS; u++)
-      if (i0 + 32 * u + lane < rows) {
-        if (!has[u])
-          for (int q = e[u]; q < e1[u]; q++) s[u] = __dadd_rn(s[u], __dmul_rn(R.a[q], R.x0[R.aj[q]]));
-        GridResidualStore(R, r[u], s[u], acc);
+          if (has >> (t0 + t) & 1) s = __dadd_rn(s, __dmul_rn(v[t], xv[t]));
       }
+    } else s = GridResidualRowByCSR(R, e0, e1);
+    GridResidualStore(R, r, s, acc);
   }
   GridResidualPublish<1>(R, (int)(w * BOX_RES_PARTS + p), acc, red);
 }

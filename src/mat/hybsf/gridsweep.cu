@@ -199,7 +199,7 @@ __device__ void GridResidualTile(const GridArgs &g, const GridResidual &R, int k
         for (int t = 0; t < GRID_RES_ENTRIES; t++)
           if (has[u] >> t & 1) s[u] = __dadd_rn(s[u], __dmul_rn(v[u][t], xv[u][t]));
       } else
-        for (int e = e0[u]; e < e1[u]; e++) s[u] = __dadd_rn(s[u], __dmul_rn(R.a[e], R.x0[R.aj[e]]));
+        s[u] = GridResidualRowByCSR(R, e0[u], e1[u]);
     }
 #pragma unroll
     for (int u = 0; u < GRID_RES_ROWS; u++)
