@@ -241,8 +241,8 @@ int main(int argc, char **argv)
     PetscCall(TimeDeviceOp(ApplyOp, &c, (int)warmup, (int)repeat, &apply[l]));
     PetscCall(KSPDestroy(&ksp));
     /* the sweeps one at a time: the same engine kernels on A's own triangles (the sweeps' cost depends on the pattern, not the values) */
-    PetscCall(MatCreateHYBSF(A, MAT_HYBSF_LOWER, PETSC_TRUE, SFPC_LAYOUT_AUTO, SFPC_LEVELS_AUTO, &L));
-    PetscCall(MatCreateHYBSF(A, MAT_HYBSF_UPPER, PETSC_FALSE, SFPC_LAYOUT_AUTO, SFPC_LEVELS_AUTO, &U));
+    PetscCall(MatCreateHYBSF(A, MAT_HYBSF_LOWER, PETSC_TRUE, l ? SFPC_LAYOUT_AUTO : SFPC_LAYOUT_HYB, SFPC_LEVELS_AUTO, &L)); /* auto would read the grid */
+    PetscCall(MatCreateHYBSF(A, MAT_HYBSF_UPPER, PETSC_FALSE, l ? SFPC_LAYOUT_AUTO : SFPC_LAYOUT_HYB, SFPC_LEVELS_AUTO, &U));
     if (l) {
       PetscCall(MatHYBSFSetGrid(L, N, N, N));
       PetscCall(MatHYBSFSetGrid(U, N, N, N));

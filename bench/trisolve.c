@@ -39,11 +39,6 @@ static const struct {
   {"sfpc-hyb-alap", SFPC_LAYOUT_HYB,  SFPC_LEVELS_ALAP},
   {"sfpc-auto",     SFPC_LAYOUT_AUTO, SFPC_LEVELS_AUTO}
 };
-/* Names of the enum values, kept here so the benchmark links against nothing of MATHYBSF but its two
-   entry points. Order as in include/sfpc.h. */
-static const char *const LayoutName[] = {"auto", "csr", "hyb"};
-static const char *const LevelsName[] = {"auto", "asap", "alap"};
-
 /* What one method measured on one triangle (times in seconds). */
 typedef struct {
   const char  *name;
@@ -238,7 +233,7 @@ static PetscErrorCode WriteRecord(FILE *f, const RunInfo *ri, MatHYBSFTriangle t
 
   PetscFunctionBegin;
   if (m->sfpc)
-    PetscCall(PetscSNPrintf(extra, sizeof(extra), "\"requested_layout\": \"%s\", \"requested_levels\": \"%s\", \"layout\": \"%s\", \"levels\": \"%s\", \"nlevels\": %" PetscInt_FMT ", \"ntasks\": %" PetscInt_FMT ", \"stored_offdiag\": %" PetscInt_FMT ", \"bytes\": %.0f, \"csr_bytes\": %.0f, ", LayoutName[m->layout], LevelsName[m->levels], LayoutName[m->info.layout], LevelsName[m->info.levels], m->info.nlevels, m->info.ntasks, m->info.nnz, (double)m->info.bytes, (double)m->info.csr_bytes));
+    PetscCall(PetscSNPrintf(extra, sizeof(extra), "\"requested_layout\": \"%s\", \"requested_levels\": \"%s\", \"layout\": \"%s\", \"levels\": \"%s\", \"nlevels\": %" PetscInt_FMT ", \"ntasks\": %" PetscInt_FMT ", \"stored_offdiag\": %" PetscInt_FMT ", \"bytes\": %.0f, \"csr_bytes\": %.0f, ", SFPCLayouts[m->layout], SFPCLevelsTypes[m->levels], SFPCLayouts[m->info.layout], SFPCLevelsTypes[m->info.levels], m->info.nlevels, m->info.ntasks, m->info.nnz, (double)m->info.bytes, (double)m->info.csr_bytes));
   else PetscCall(PetscSNPrintf(extra, sizeof(extra), "\"requested_layout\": null, \"requested_levels\": null, \"layout\": null, \"levels\": null, \"nlevels\": null, \"ntasks\": null, \"stored_offdiag\": null, \"bytes\": null, \"csr_bytes\": null, "));
   PetscCall(PetscSNPrintf(rec, sizeof(rec),
                           "{\"benchmark\": \"trisolve\", \"case\": \"%s\", \"rows\": %" PetscInt_FMT ", \"nnz\": %" PetscInt_FMT ", \"offdiag_per_row_A\": %.4f, "
@@ -462,7 +457,7 @@ int main(int argc, char **argv)
       const Method *x = &mk[v];
       char          chose[16] = "";
 
-      if (x->sfpc) PetscCall(PetscSNPrintf(chose, sizeof(chose), "%s/%s", LayoutName[x->info.layout], LevelsName[x->info.levels]));
+      if (x->sfpc) PetscCall(PetscSNPrintf(chose, sizeof(chose), "%s/%s", SFPCLayouts[x->info.layout], SFPCLevelsTypes[x->info.levels]));
       if (x->sfpc)
         PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-3s %-14s %-9s %5" PetscInt_FMT " %8" PetscInt_FMT " %11.3f %10.4f %8.2f %8.2f %8.2f %10.2f %9.2e %9.2e%s\n", k ? "U" : "L", x->name, chose, x->info.nlevels, x->info.ntasks, 1e3 * x->analysis, 1e3 * x->solve, mk[0].solve / x->solve, (mk[0].analysis + 10 * mk[0].solve) / (x->analysis + 10 * x->solve),
                               (mk[0].analysis + 100 * mk[0].solve) / (x->analysis + 100 * x->solve), x->solve / spmv[k], x->relerr, x->berr, x->relerr <= 1e-8 && x->berr <= 1e-8 ? "" : "  WRONG"));

@@ -163,8 +163,8 @@ PETSC_EXTERN const char *const SFPCLevelsTypes[];
 typedef struct {
   SFPCLayout     layout;    /* csr, hyb or grid: what auto resolved to */
   SFPCLevels     levels;    /* asap or alap */
-  PetscInt       nlevels;   /* dependency levels of the triangle */
-  PetscInt       ntasks;    /* warp tasks of a sweep */
+  PetscInt       nlevels;   /* dependency levels of the triangle; 0 where the grid layout was chosen at creation (no levels computed) */
+  PetscInt       ntasks;    /* warp tasks of a sweep (grid layout: warp lines of the walk) */
   PetscInt       nnz;       /* stored off-diagonal entries */
   PetscLogDouble bytes;     /* device (or host) memory of the matrix and its analysis */
   PetscLogDouble csr_bytes; /* the same triangle in CSR (row offsets, columns, values) */

@@ -11,6 +11,7 @@ static char help[] = "MATHYBSF triangular solves against a plain host triangular
                      "  -values random|original  problem case: random diagonally dominant values on its pattern, or its own\n"
                      "  -bad rectangular|missingdiag|zerodiag|zerodiag_reuse|pattern_reuse|layout_enum  spoil the input: must be an error\n"
                      "  -mat_hybsf_grid nx,ny,nz   the MatConvert() solve with the grid layout (GPU; on the host the pattern is checked)\n"
+                     "  -auto_grid   on the GPU, auto must resolve to the grid layout (read from the pattern); without it, to csr or hyb\n"
                      "The matrix type comes from -mat_type (seqaij: host path; aijcusparse: GPU path).\n";
 
 #include <petscmat.h>
@@ -522,7 +523,7 @@ static PetscErrorCode ReferenceSolve(Mat A, PetscBool lower, PetscBool unit, Ref
 
 static const char *LayoutName(SFPCLayout l)
 {
-  return l == SFPC_LAYOUT_CSR ? "csr" : l == SFPC_LAYOUT_HYB ? "hyb" : l == SFPC_LAYOUT_AUTO ? "auto" : "(invalid)";
+  return l == SFPC_LAYOUT_CSR ? "csr" : l == SFPC_LAYOUT_HYB ? "hyb" : l == SFPC_LAYOUT_AUTO ? "auto" : l == SFPC_LAYOUT_GRID ? "grid" : "(invalid)";
 }
 
 static const char *LevelsName(SFPCLevels l)
@@ -590,11 +591,12 @@ static PetscErrorCode SolveVerdict(Mat T, PetscBool transpose, Vec b, PetscInt n
    dependency levels (computed here). fresh and fresht: the solutions (plain and transposed) of a matrix
    built anew from the same values, or NULL.
    What T reports must agree: its off-diagonal count, whether it is on the device (as A is), and on the
-   device the levels it counted and the layout and levels it was asked for (or resolved from auto). The
-   host path reports csr/asap and no levels whatever was asked (it solves row by row). A disagreement is
+   device the levels it counted (none where it walks the grid from its creation) and the layout and levels it was
+   asked for, or resolved from auto: the grid layout with autogrid (the pattern is a grid's stencil in natural
+   order, which the GPU build must read), csr or hyb without. The host path reports csr/asap and no levels whatever was asked (it solves row by row). A disagreement is
    printed on a line of its own and fails the run.
 */
-static PetscErrorCode CheckSolve(Mat T, const char *label, SFPCLayout layout, SFPCLevels levels, PetscBool ondevice, Vec b, const Reference *ref, Vec fresh, Vec fresht, PetscReal tol, PetscBool *ok)
+static PetscErrorCode CheckSolve(Mat T, const char *label, SFPCLayout layout, SFPCLevels levels, PetscBool ondevice, PetscBool autogrid, Vec b, const Reference *ref, Vec fresh, Vec fresht, PetscReal tol, PetscBool *ok)
 {
   MatHYBSFInfo info;
   PetscReal    err, errt;
@@ -615,11 +617,11 @@ static PetscErrorCode CheckSolve(Mat T, const char *label, SFPCLayout layout, SF
     *ok = PETSC_FALSE;
   }
   if (ondevice) {
-    if (info.nlevels != ref->nlevels) {
+    if (info.nlevels != ref->nlevels && !(info.layout == SFPC_LAYOUT_GRID && info.nlevels == 0)) { /* a grid walk chosen at creation counts no levels */
       PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %s: reports %" PetscInt_FMT " levels, the triangle has %" PetscInt_FMT "\n", label, info.nlevels, ref->nlevels));
       *ok = PETSC_FALSE;
     }
-    if ((layout == SFPC_LAYOUT_AUTO && info.layout != SFPC_LAYOUT_CSR && info.layout != SFPC_LAYOUT_HYB) || (layout != SFPC_LAYOUT_AUTO && info.layout != layout)) {
+    if ((layout == SFPC_LAYOUT_AUTO && autogrid && info.layout != SFPC_LAYOUT_GRID) || (layout == SFPC_LAYOUT_AUTO && !autogrid && info.layout != SFPC_LAYOUT_CSR && info.layout != SFPC_LAYOUT_HYB) || (layout != SFPC_LAYOUT_AUTO && info.layout != layout)) {
       PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %s: reports layout %s for %s\n", label, LayoutName(info.layout), LayoutName(layout)));
       *ok = PETSC_FALSE;
     }
@@ -667,7 +669,7 @@ int main(int argc, char **argv)
   char                    which[32] = "random", bad[32] = "none", values[32] = "random", desc[256] = "";
   char                   *tris[2]   = {NULL, NULL};
   PetscInt                ntri = 2, nunit = 2, n = -1, seed = 1;
-  PetscBool               units[2] = {PETSC_FALSE, PETSC_TRUE}, isproblem, ok = PETSC_TRUE, flg;
+  PetscBool               units[2] = {PETSC_FALSE, PETSC_TRUE}, isproblem, ok = PETSC_TRUE, flg, autogrid = PETSC_FALSE;
   PetscBool               rectangular, missingdiag, zerodiag, zerodiag_reuse, pattern_reuse, layout_enum;
   PetscReal               tol = 1e-12;
   PetscScalar            *orig = NULL;
@@ -682,6 +684,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetString(NULL, NULL, "-values", values, sizeof(values), NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-seed", &seed, NULL));
   PetscCall(PetscOptionsGetReal(NULL, NULL, "-tol", &tol, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-auto_grid", &autogrid, NULL));
   PetscCall(PetscOptionsGetStringArray(NULL, NULL, "-triangle", tris, &ntri, &flg));
   if (!flg) {
     PetscCall(PetscStrallocpy("lower", &tris[0]));
@@ -806,7 +809,7 @@ int main(int argc, char **argv)
           PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s: %" PetscInt_FMT " off-diagonal entries, %" PetscInt_FMT " levels, %" PetscInt_FMT " rows later under alap than under asap\n", trilabel, ref.nnzoff, ref.nlevels, ref.moved));
         }
         PetscCall(PetscSNPrintf(label, sizeof(label), "%s %s %s", trilabel, LayoutName(layouts[k]), LevelsName(levels[k])));
-        PetscCall(CheckSolve(T[k], label, layouts[k], levels[k], ondevice, b, &ref, NULL, NULL, tol, &ok));
+        PetscCall(CheckSolve(T[k], label, layouts[k], levels[k], ondevice, autogrid, b, &ref, NULL, NULL, tol, &ok));
       }
 
       /* new values, same pattern: MatConvert() refills each of them */
@@ -836,7 +839,7 @@ int main(int argc, char **argv)
         PetscCall(MatSolve(Tf, b, xf));
         PetscCall(MatSolveTranspose(Tf, b, xtf));
         PetscCall(PetscSNPrintf(label, sizeof(label), "%s %s %s reused", trilabel, LayoutName(layouts[k]), LevelsName(levels[k])));
-        PetscCall(CheckSolve(T[k], label, layouts[k], levels[k], ondevice, b, &ref, xf, xtf, tol, &ok));
+        PetscCall(CheckSolve(T[k], label, layouts[k], levels[k], ondevice, autogrid, b, &ref, xf, xtf, tol, &ok));
         PetscCall(VecDestroy(&xf));
         PetscCall(VecDestroy(&xtf));
         PetscCall(MatDestroy(&Tf));
@@ -858,7 +861,7 @@ int main(int argc, char **argv)
         PetscCall(PetscOptionsGetIntArray(NULL, NULL, "-mat_hybsf_grid", dims, &nd, &grid));
         if (grid) layout = SFPC_LAYOUT_GRID; /* -mat_hybsf_grid: the GPU solves must walk the grid */
         PetscCall(PetscSNPrintf(label, sizeof(label), "%s from MatConvert()", trilabel));
-        PetscCall(CheckSolve(Tc, label, layout, lev, ondevice, b, &ref, NULL, NULL, tol, &ok));
+        PetscCall(CheckSolve(Tc, label, layout, lev, ondevice, autogrid, b, &ref, NULL, NULL, tol, &ok));
         PetscCall(MatDestroy(&Tc));
       }
     }
@@ -939,6 +942,9 @@ int main(int argc, char **argv)
     test: # the 27-point box (gridbox.cu on the GPU)
       suffix: grid_box
       args: -case problem -problem poisson27 -n 8 -values original -mat_hybsf_grid 8,8,8
+    test: # no grid given: on the GPU auto reads it from the pattern (-auto_grid checks that it did)
+      suffix: natural
+      args: -case problem -problem poisson7 -n 12 -values original -auto_grid
     # a grid of the wrong size, a pattern off the 27-point box (grid 4 x 16: columns 7 apart are 3 apart in x), two sizes, a grid with another layout, the grid layout without a grid
     test:
       suffix: grid_size
@@ -1050,12 +1056,16 @@ int main(int argc, char **argv)
       output_file: output/ex4_layout_option.out
     test:
       suffix: gpu_grid
-      args: -case problem -problem convdiff -n 8 -values original -mat_hybsf_grid 8,8,8
+      args: -case problem -problem convdiff -n 8 -values original -mat_hybsf_grid 8,8,8 -auto_grid
       output_file: output/ex4_grid.out
     test:
       suffix: gpu_grid_box
-      args: -case problem -problem poisson27 -n 8 -values original -mat_hybsf_grid 8,8,8
+      args: -case problem -problem poisson27 -n 8 -values original -mat_hybsf_grid 8,8,8 -auto_grid
       output_file: output/ex4_grid_box.out
+    test:
+      suffix: gpu_natural
+      args: -case problem -problem poisson7 -n 12 -values original -auto_grid
+      output_file: output/ex4_natural.out
     test:
       suffix: gpu_grid_size
       args: -case problem -problem convdiff -n 8 -values original -triangle lower -unit 0 -mat_hybsf_grid 8,8,9

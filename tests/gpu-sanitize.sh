@@ -45,6 +45,7 @@ cases=(
   "$ex4 -mat_type aijcusparse -case random -n 300 -sfpc_analysis_queue_rows 0"
   "$ex4 -mat_type aijcusparse -case rowlengths -triangle upper -sfpc_analysis_queue_rows 0"
   "$ex4 -mat_type aijcusparse -case problem -problem convdiff -n 6 -values original -mat_hybsf_grid 6,6,6"
+  "$ex4 -mat_type aijcusparse -case problem -problem poisson7 -n 7 -values original -auto_grid"
   "$ex5 -device -nx 7 -ny 5 -nz 4 -alphas 0,0.92"
   "$ex5 -device -nx 7 -ny 5 -nz 4 -zero_row 100 -alphas 0.92"
   "$ex11 -device -nx 9 -ny 37 -nz 4 -dirichlet"

@@ -61,6 +61,7 @@ typedef struct {
   PetscInt   grid_chunk;   /* grid layout: x steps per read of another warp's results (2 or 4) */
   PetscInt   grid_planes;  /* grid layout: z-planes per block, the -z line handed over in shared memory (1, 2, 4 or 8; 0: SFPCGridPlanes() decides) */
   PetscInt   window_major; /* > 0: dispatch by windows of this many rows of the solve's order, levels inside each (analysis.cu); 0: by levels */
+  PetscBool  solves_only;  /* nothing but the sweeps' own solves uses the schedules (MATHYBSF, one triangle): a sweep that walks the grid computes no levels */
 } SFPCTriOptions;
 
 /* Storage of the residual fused into the grid layout's L sweep (gridsweep.cu), made by its first use. */
@@ -230,4 +231,5 @@ PETSC_INTERN PetscErrorCode SFPCGridDestroy_Device(SFPCTriDevice);
 PETSC_INTERN PetscErrorCode SFPCTriDeviceSetGrid(SFPCTriDevice, const PetscInt[3]);
 PETSC_INTERN double         SFPCGridBoxBytes(SFPCTriDevice);
 PETSC_INTERN long long      SFPCGridBoxTasks(SFPCTriDevice);
+PETSC_INTERN long long      SFPCGridTasks(SFPCTriDevice);
 PETSC_INTERN int            SFPCGridBoxWarps(SFPCTriDevice, const SFPCSchedule *);

@@ -570,6 +570,12 @@ PetscErrorCode SFPCGridDestroy_Device(SFPCTriDevice T)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Warp tasks of a grid sweep: lines of 32 y-lines of a z-plane (7-point), or the box's tile lines. */
+long long SFPCGridTasks(SFPCTriDevice T)
+{
+  return T->grid.box ? SFPCGridBoxTasks(T) : (long long)((T->grid.ny + 31) / 32) * T->grid.nz;
+}
+
 /* Planes per block of the grid sweeps: the option, or by default 8 on grids of enough tile lines (see SFPC_GRID_PLANES). */
 int SFPCGridPlanes(SFPCTriDevice T)
 {

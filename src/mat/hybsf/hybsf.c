@@ -73,7 +73,8 @@ static PetscErrorCode HYBSFBuild(Mat B, Mat A, PetscBool reuse)
 + A      - the source, `MATSEQAIJCUSPARSE` (analysis and solves on the GPU) or `MATSEQAIJ` (on the host); not changed
 . tri    - `MAT_HYBSF_LOWER` or `MAT_HYBSF_UPPER`: the entries on and below, or on and above, the diagonal
 . unit   - the diagonal is taken as 1 (stored diagonal entries are ignored and may be absent)
-. layout - `SFPC_LAYOUT_CSR`, `SFPC_LAYOUT_HYB` or `SFPC_LAYOUT_AUTO`
+. layout - `SFPC_LAYOUT_CSR`, `SFPC_LAYOUT_HYB` or `SFPC_LAYOUT_AUTO` (on the GPU: the grid layout where A's pattern reads as a
+           7-point or 27-point stencil in natural order on a grid, else csr or hyb per the analysis)
 - levels - `SFPC_LEVELS_ASAP`, `SFPC_LEVELS_ALAP` or `SFPC_LEVELS_AUTO`
 
   Output Parameter:
@@ -81,10 +82,15 @@ static PetscErrorCode HYBSFBuild(Mat B, Mat A, PetscBool reuse)
 
   Level: intermediate
 
-  Note:
+  Notes:
   A missing or zero diagonal entry (when not unit) is an error.
 
-.seealso: `MATHYBSF`, `MatHYBSFGetInfo()`, `MatConvert()`
+  With `SFPC_LAYOUT_AUTO` on the GPU, a grid is read from a few rows of A's pattern (distances 1, nx and nx*ny to the
+  neighbours of an interior point, or the 27 of a box) and the whole triangle is checked against its stencil; where it
+  fits, the solves walk the grid (`MatHYBSFSetGrid()`) and the set-up computes no dependency levels, which is most of a
+  level layout's analysis. Ask for `SFPC_LAYOUT_HYB` or `SFPC_LAYOUT_CSR` to keep the level layouts.
+
+.seealso: `MATHYBSF`, `MatHYBSFGetInfo()`, `MatConvert()`, `MatHYBSFSetGrid()`
 @*/
 PetscErrorCode MatCreateHYBSF(Mat A, MatHYBSFTriangle tri, PetscBool unit, SFPCLayout layout, SFPCLevels levels, Mat *T)
 {
@@ -262,7 +268,7 @@ PetscErrorCode MatHYBSFGetInfo(Mat T, MatHYBSFInfo *info)
     info->layout          = S->layout;
     info->levels          = S->levels;
     info->nlevels         = S->nlevels;
-    info->ntasks          = S->ntasks;
+    info->ntasks          = S->layout == SFPC_LAYOUT_GRID ? (PetscInt)SFPCGridTasks(h->T) : S->ntasks;
     info->nnz             = S->nnz;
     PetscCall(SFPCTriDeviceBytes(h->T, &info->bytes, &info->csr_bytes));
 #endif
@@ -365,7 +371,7 @@ static PetscErrorCode MatDestroy_HYBSF(Mat B)
    Options Database Keys (prefix of the source matrix, read by `MatConvert()`):
 +  -mat_hybsf_triangle <lower,upper> - the triangle, diagonal included
 .  -mat_hybsf_unit_diagonal <false> - take the diagonal as 1
-.  -mat_hybsf_layout <auto,csr,hyb> - storage on the GPU
+.  -mat_hybsf_layout <auto,csr,hyb> - storage on the GPU (auto: the grid layout where the pattern reads as a grid, see `MatCreateHYBSF()`)
 .  -mat_hybsf_levels <auto,asap,alap> - dependency levels ordering the rows
 -  -mat_hybsf_grid <nx,ny,nz> - the rows are the points of this grid (x fastest): the grid layout, `MatHYBSFSetGrid()`
 
@@ -384,6 +390,7 @@ PetscErrorCode MatCreate_HYBSF(Mat B)
   PetscFunctionBegin;
   PetscCall(PetscNew(&h));
   PetscCall(SFPCTriOptionsDefault(&h->opt));
+  h->opt.solves_only      = PETSC_TRUE; /* one triangle, no factorization ordered by its levels */
   B->data                 = h;
   B->ops->solve           = MatSolve_HYBSF;
   B->ops->solvetranspose  = MatSolveTranspose_HYBSF;

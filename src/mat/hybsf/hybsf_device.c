@@ -8,20 +8,26 @@
 #if defined(SFPC_HAVE_CUDA)
   #include <petscdevice_cuda.h>
 
-/* Builds (or, with reuse, refills) the device factor from A's device CSR. */
+/*
+   Builds (or, with reuse, refills) the device factor from A's device CSR. With the layout left to auto and no grid
+   given, a grid read from A's pattern (a 7-point or 27-point stencil in natural order, SFPCGridGuess_Device()) gives
+   the grid layout if the triangle fits its stencil: the sweeps walk the grid and no levels are computed.
+*/
 PetscErrorCode MatHYBSFBuild_Device(Mat_HYBSF *h, Mat A, PetscBool reuse)
 {
   const PetscInt    *ai, *aj;
   const PetscScalar *aa;
   PetscInt           n;
   const PetscBool    lower = (PetscBool)(h->tri == MAT_HYBSF_LOWER);
+  SFPCTriOptions     o     = h->opt;
 
   PetscFunctionBegin;
   PetscCall(MatGetLocalSize(A, &n, NULL));
   PetscCall(MatSeqAIJCUSPARSEGetIJ(A, PETSC_FALSE, &ai, &aj));
   PetscCall(MatSeqAIJCUSPARSEGetArrayRead(A, &aa));
+  if (!reuse && o.layout == SFPC_LAYOUT_AUTO && o.grid[0] <= 0) PetscCall(SFPCGridGuess_Device(n, ai, aj, PETSC_TRUE, o.grid));
   if (reuse) PetscCall(SFPCTriangleSetValues_Device(h->T, ai, aj, aa, lower, h->unit));
-  else PetscCall(SFPCTriangleCreate_Device(n, ai, aj, aa, lower, h->unit, &h->opt, &h->T));
+  else PetscCall(SFPCTriangleCreate_Device(n, ai, aj, aa, lower, h->unit, &o, &h->T));
   PetscCall(MatSeqAIJCUSPARSERestoreArrayRead(A, &aa));
   PetscCall(MatSeqAIJCUSPARSERestoreIJ(A, PETSC_FALSE, &ai, &aj));
   PetscFunctionReturn(PETSC_SUCCESS);

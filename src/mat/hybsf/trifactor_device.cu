@@ -97,7 +97,7 @@ PetscErrorCode SFPCTriDeviceNextEpoch(SFPCTriDevice T, int *epoch)
 static void SweepBytes(const SFPCTriDevice T, const SFPCSchedule *S, PetscLogDouble *own, PetscLogDouble *csr)
 {
   const PetscLogDouble slots = 32.0 * S->ntasks;
-  *own = (PetscLogDouble)T->n * sizeof(int) + (S->ntasks + 1.0) * (sizeof(int) + 1); /* order, start and vec */
+  *own = S->order ? (PetscLogDouble)T->n * sizeof(int) + (S->ntasks + 1.0) * (sizeof(int) + 1) : 0; /* order, start and vec (a grid walk may have none) */
   if (S->layout == SFPC_LAYOUT_HYB) *own += slots * (2 * sizeof(int) + sizeof(PetscScalar)) + (S->unit ? 0 : (PetscLogDouble)T->n * sizeof(PetscScalar));
   if (S->layout == SFPC_LAYOUT_GRID) *own += T->grid.box ? SFPCGridBoxBytes(T) : 32.0 * ((T->grid.ny + 31) / 32) * T->grid.nz * (T->grid.nx + 31.0) * (4 * sizeof(PetscScalar) + 1); /* skewed slabs */
   *csr = (PetscLogDouble)S->nnz * (sizeof(int) + sizeof(PetscScalar)) + (T->n + 1.0) * sizeof(int);
@@ -117,7 +117,11 @@ static PetscErrorCode SweepBuild(SFPCTriDevice T, PetscBool lower, SFPCSchedule 
   PetscFunctionBegin;
   S->unit = lower ? T->opt.lower_unit : T->opt.upper_unit;
   if (levels == SFPC_LEVELS_AUTO) levels = SFPC_LEVELS_ASAP;
-  PetscCall(SFPCScheduleBuild(T, lower, levels, S));
+  if (T->grid.nx > 0 && T->opt.solves_only && !(T->opt.lower && T->opt.upper)) {
+    /* the walk orders itself: no levels pass (most of an analysis), no order; a lone triangle's entries are all but its diagonal slots */
+    S->levels = levels;
+    S->nnz    = T->nnz - T->n;
+  } else PetscCall(SFPCScheduleBuild(T, lower, levels, S));
   S->layout = T->grid.nx > 0 ? SFPC_LAYOUT_GRID : T->opt.layout; /* GridDecide() took the grid: every sweep walks it */
   if (S->layout == SFPC_LAYOUT_AUTO) {
     PetscLogDouble own, csr;
@@ -404,11 +408,11 @@ static PetscErrorCode SweepView(const SFPCTriDevice T, const SFPCSchedule *S, in
   }
   if (B->bs > 1 && S->layout != SFPC_LAYOUT_GRID) PetscCall(PetscViewerASCIIPrintf(viewer, "%s: row by row, not by point-blocks of %" PetscInt_FMT " rows (%s%d levels of blocks against %d of rows)\n", name, B->bs, B->sweeps == PETSC_BOOL3_FALSE ? "told not to; " : "", Q->nlevels, S->nlevels));
   if (S->layout == SFPC_LAYOUT_GRID && T->grid.box) {
-    PetscCall(PetscViewerASCIIPrintf(viewer, "%s: grid layout (27-point box) on the %d x %d x %d grid: %lld warp lines of 30 y-lines, %" PetscInt_FMT " off-diagonal entries, %d warps per SM\n", name, T->grid.nx, T->grid.ny, T->grid.nz, SFPCGridBoxTasks(T), S->nnz, SFPCGridBoxWarps(T, S) / sms));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "%s: grid layout (27-point box) on the %d x %d x %d grid: %lld warp lines of 30 y-lines, %" PetscInt_FMT " off-diagonal entries, %d warps per SM\n", name, T->grid.nx, T->grid.ny, T->grid.nz, SFPCGridTasks(T), S->nnz, SFPCGridBoxWarps(T, S) / sms));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   if (S->layout == SFPC_LAYOUT_GRID) {
-    PetscCall(PetscViewerASCIIPrintf(viewer, "%s: grid layout on the %d x %d x %d grid: %d warp lines of 32 y-lines, chunks of %" PetscInt_FMT " x-steps, blocks of %" PetscInt_FMT " z-planes, %" PetscInt_FMT " off-diagonal entries, %d warps per SM\n", name, T->grid.nx, T->grid.ny, T->grid.nz, ((T->grid.ny + 31) / 32) * T->grid.nz, T->opt.grid_chunk, (PetscInt)SFPCGridPlanes(T), S->nnz, SFPCGridBlocks(T, S) * SFPCGridPlanes(T) / sms));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "%s: grid layout on the %d x %d x %d grid: %lld warp lines of 32 y-lines, chunks of %" PetscInt_FMT " x-steps, blocks of %" PetscInt_FMT " z-planes, %" PetscInt_FMT " off-diagonal entries, %d warps per SM\n", name, T->grid.nx, T->grid.ny, T->grid.nz, SFPCGridTasks(T), T->opt.grid_chunk, (PetscInt)SFPCGridPlanes(T), S->nnz, SFPCGridBlocks(T, S) * SFPCGridPlanes(T) / sms));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(PetscViewerASCIIPrintf(viewer, "%s: %s layout, %s levels: %d levels, %d warp tasks, %" PetscInt_FMT " off-diagonal entries, %d warps per SM", name, SFPCLayouts[S->layout], SFPCLevelsTypes[S->levels], S->nlevels, S->ntasks, S->nnz, S->solve_resident / sms));

@@ -118,6 +118,7 @@ PetscErrorCode SFPCTriOptionsDefault(SFPCTriOptions *o)
   o->grid_chunk                        = SFPC_GRID_CHUNK;
   o->grid_planes                       = 0; /* SFPCGridPlanes() decides */
   o->window_major                      = 0;
+  o->solves_only                       = PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
