@@ -63,6 +63,14 @@ def fmt3(xs, unit="x"):
     return f"median {med:7.2f}{unit}   min {lo:7.2f}{unit}   max {hi:7.2f}{unit}   ({len(xs)} samples)"
 
 
+def chose(r):
+    """What a SFPC method resolved to: layout/levels, or blocks<bs>/levels where its sweep went by point-blocks."""
+    if not r.get("layout"):
+        return ""
+    bs = r.get("block_size") or 1
+    return f"{'blocks' + str(bs) if bs > 1 else r['layout']}/{r['levels']}"
+
+
 def case_table(case, tris):
     first = next(iter(next(iter(tris.values())).values()))
     print(f"\n{case}: {first['rows']} rows, {first['nnz']} nonzeros, {first['offdiag_per_row_A']:.2f} off-diagonal per row")
@@ -73,18 +81,17 @@ def case_table(case, tris):
             r = ms.get(name)
             if r is None:
                 continue
-            chose = f"{r['layout']}/{r['levels']}" if r.get("layout") else ""
             nlev = r["nlevels"] if r.get("nlevels") is not None else ""
             ntasks = r["ntasks"] if r.get("ntasks") is not None else ""
             wrong = "" if r.get("correct", True) else "  WRONG"
-            print(f"  {tri:3} {name:14} {chose:9} {nlev:>6} {ntasks:>8} {r['analysis_ms']:11.3f} {r['solve_ms']:10.4f} {r['speedup_solve']:8.2f} {r['speedup_a10']:7.2f} {r['speedup_a100']:7.2f} {r['solve_over_spmv']:10.2f} {r['relerr']:9.2e}{wrong}")
+            print(f"  {tri:3} {name:14} {chose(r):9} {nlev:>6} {ntasks:>8} {r['analysis_ms']:11.3f} {r['solve_ms']:10.4f} {r['speedup_solve']:8.2f} {r['speedup_a10']:7.2f} {r['speedup_a100']:7.2f} {r['solve_over_spmv']:10.2f} {r['relerr']:9.2e}{wrong}")
 
 
 def compact_line(key, ms):
     base, auto = ms[BASE], ms["sfpc-auto"]
     best = min((ms[v] for v in VARIANTS if v in ms), key=lambda r: r["solve_ms"])
     print(f"  {key[0]:30} {key[1]} {base['rows']:>9} {base['tri_offdiag_per_row']:6.2f} {base['solve_ms']:10.4f} "
-          f"{auto['speedup_solve']:7.2f} {auto['layout'] + '/' + auto['levels']:9} {best['speedup_solve']:7.2f} {best['method']:14} "
+          f"{auto['speedup_solve']:7.2f} {chose(auto):9} {best['speedup_solve']:7.2f} {best['method']:14} "
           f"{auto['speedup_a10']:7.2f} {auto['solve_over_spmv']:7.2f}")
 
 

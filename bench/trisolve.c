@@ -233,8 +233,8 @@ static PetscErrorCode WriteRecord(FILE *f, const RunInfo *ri, MatHYBSFTriangle t
 
   PetscFunctionBegin;
   if (m->sfpc)
-    PetscCall(PetscSNPrintf(extra, sizeof(extra), "\"requested_layout\": \"%s\", \"requested_levels\": \"%s\", \"layout\": \"%s\", \"levels\": \"%s\", \"nlevels\": %" PetscInt_FMT ", \"ntasks\": %" PetscInt_FMT ", \"stored_offdiag\": %" PetscInt_FMT ", \"bytes\": %.0f, \"csr_bytes\": %.0f, ", SFPCLayouts[m->layout], SFPCLevelsTypes[m->levels], SFPCLayouts[m->info.layout], SFPCLevelsTypes[m->info.levels], m->info.nlevels, m->info.ntasks, m->info.nnz, (double)m->info.bytes, (double)m->info.csr_bytes));
-  else PetscCall(PetscSNPrintf(extra, sizeof(extra), "\"requested_layout\": null, \"requested_levels\": null, \"layout\": null, \"levels\": null, \"nlevels\": null, \"ntasks\": null, \"stored_offdiag\": null, \"bytes\": null, \"csr_bytes\": null, "));
+    PetscCall(PetscSNPrintf(extra, sizeof(extra), "\"requested_layout\": \"%s\", \"requested_levels\": \"%s\", \"layout\": \"%s\", \"levels\": \"%s\", \"nlevels\": %" PetscInt_FMT ", \"ntasks\": %" PetscInt_FMT ", \"block_size\": %" PetscInt_FMT ", \"stored_offdiag\": %" PetscInt_FMT ", \"bytes\": %.0f, \"csr_bytes\": %.0f, ", SFPCLayouts[m->layout], SFPCLevelsTypes[m->levels], SFPCLayouts[m->info.layout], SFPCLevelsTypes[m->info.levels], m->info.nlevels, m->info.ntasks, m->info.block_size, m->info.nnz, (double)m->info.bytes, (double)m->info.csr_bytes));
+  else PetscCall(PetscSNPrintf(extra, sizeof(extra), "\"requested_layout\": null, \"requested_levels\": null, \"layout\": null, \"levels\": null, \"nlevels\": null, \"ntasks\": null, \"block_size\": null, \"stored_offdiag\": null, \"bytes\": null, \"csr_bytes\": null, "));
   PetscCall(PetscSNPrintf(rec, sizeof(rec),
                           "{\"benchmark\": \"trisolve\", \"case\": \"%s\", \"rows\": %" PetscInt_FMT ", \"nnz\": %" PetscInt_FMT ", \"offdiag_per_row_A\": %.4f, "
                           "\"triangle\": \"%s\", \"unit_diagonal\": %s, \"tri_nnz\": %" PetscInt_FMT ", \"tri_offdiag_per_row\": %.4f, \"method\": \"%s\", %s"
@@ -457,7 +457,8 @@ int main(int argc, char **argv)
       const Method *x = &mk[v];
       char          chose[16] = "";
 
-      if (x->sfpc) PetscCall(PetscSNPrintf(chose, sizeof(chose), "%s/%s", SFPCLayouts[x->info.layout], SFPCLevelsTypes[x->info.levels]));
+      if (x->sfpc && x->info.block_size > 1) PetscCall(PetscSNPrintf(chose, sizeof(chose), "blocks%" PetscInt_FMT "/%s", x->info.block_size, SFPCLevelsTypes[x->info.levels]));
+      else if (x->sfpc) PetscCall(PetscSNPrintf(chose, sizeof(chose), "%s/%s", SFPCLayouts[x->info.layout], SFPCLevelsTypes[x->info.levels]));
       if (x->sfpc)
         PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-3s %-14s %-9s %5" PetscInt_FMT " %8" PetscInt_FMT " %11.3f %10.4f %8.2f %8.2f %8.2f %10.2f %9.2e %9.2e%s\n", k ? "U" : "L", x->name, chose, x->info.nlevels, x->info.ntasks, 1e3 * x->analysis, 1e3 * x->solve, mk[0].solve / x->solve, (mk[0].analysis + 10 * mk[0].solve) / (x->analysis + 10 * x->solve),
                               (mk[0].analysis + 100 * mk[0].solve) / (x->analysis + 100 * x->solve), x->solve / spmv[k], x->relerr, x->berr, x->relerr <= 1e-8 && x->berr <= 1e-8 ? "" : "  WRONG"));

@@ -166,6 +166,7 @@ typedef struct {
   PetscInt       nlevels;   /* dependency levels of the triangle; 0 where the grid layout was chosen at creation (no levels computed) */
   PetscInt       ntasks;    /* warp tasks of a sweep (grid layout: warp lines of the walk) */
   PetscInt       nnz;       /* stored off-diagonal entries */
+  PetscInt       block_size; /* rows of the point-blocks the GPU sweep goes by, a warp a block (1: row by row) */
   PetscLogDouble bytes;     /* device (or host) memory of the matrix and its analysis */
   PetscLogDouble csr_bytes; /* the same triangle in CSR (row offsets, columns, values) */
   PetscBool      ondevice;

@@ -12,6 +12,7 @@ static char help[] = "MATHYBSF triangular solves against a plain host triangular
                      "  -bad rectangular|missingdiag|zerodiag|zerodiag_reuse|pattern_reuse|layout_enum  spoil the input: must be an error\n"
                      "  -mat_hybsf_grid nx,ny,nz   the MatConvert() solve with the grid layout (GPU; on the host the pattern is checked)\n"
                      "  -auto_grid   on the GPU, auto must resolve to the grid layout (read from the pattern); without it, to csr or hyb\n"
+                     "  -auto_blocks   on the GPU, auto must sweep by the problem's point-blocks (its block size); without it, row by row\n"
                      "The matrix type comes from -mat_type (seqaij: host path; aijcusparse: GPU path).\n";
 
 #include <petscmat.h>
@@ -21,6 +22,7 @@ static char help[] = "MATHYBSF triangular solves against a plain host triangular
 /* A square sparsity pattern in CSR with sorted columns (the full matrix, both triangles). */
 typedef struct {
   PetscInt  n, ncols; /* ncols > n only for the rectangular bad case */
+  PetscInt  bs;       /* the problem matrix's block size (fields a point), 1 for generated patterns */
   PetscInt *i, *j;
 } Pattern;
 
@@ -92,6 +94,7 @@ static PetscErrorCode PatternAddLowerEntry(const Pattern *P, PetscInt r, Pattern
   PetscCheck(c < r, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Row %" PetscInt_FMT " has a full lower triangle", r);
   Q->n     = P->n;
   Q->ncols = P->ncols;
+  Q->bs    = P->bs;
   PetscCall(PetscMalloc1(P->n + 1, &Q->i));
   PetscCall(PetscMalloc1(P->i[P->n] + 1, &Q->j));
   for (PetscInt k = 0; k <= P->n; k++) Q->i[k] = P->i[k] + (k > r);
@@ -244,6 +247,7 @@ static PetscErrorCode PatternFromLower(const Rows *L, PetscBool (*keepdiag)(Pets
   PetscFunctionBegin;
   P->n     = n;
   P->ncols = n;
+  P->bs    = 1;
   PetscCall(PetscMalloc1(n + 1, &P->i));
   PetscCall(PetscMalloc1(2 * L->nnz + n, &P->j));
   P->i[0] = nz = 0;
@@ -290,6 +294,7 @@ static PetscErrorCode PatternFromProblem(Pattern *P, PetscScalar **vals, char *d
   PetscCall(MatSeqAIJGetArrayRead(Ah, &aa));
   P->n     = n;
   P->ncols = n;
+  PetscCall(MatGetBlockSize(A, &P->bs));
   PetscCall(PetscMalloc1(n + 1, &P->i));
   PetscCall(PetscMalloc1(ai[n], &P->j));
   PetscCall(PetscMalloc1(ai[n], vals));
@@ -313,6 +318,7 @@ static PetscErrorCode MatrixCreate(const Pattern *P, Mat *A)
   PetscCall(MatCreate(PETSC_COMM_WORLD, A));
   PetscCall(MatSetSizes(*A, PETSC_DECIDE, PETSC_DECIDE, P->n, P->ncols));
   PetscCall(MatSetFromOptions(*A));
+  PetscCall(MatSetBlockSize(*A, P->bs)); /* MATHYBSF's auto takes point-blocks from it */
   PetscCall(MatGetLayouts(*A, &rmap, &cmap));
   PetscCall(PetscLayoutSetUp(rmap));
   PetscCall(PetscLayoutSetUp(cmap));
@@ -593,10 +599,11 @@ static PetscErrorCode SolveVerdict(Mat T, PetscBool transpose, Vec b, PetscInt n
    What T reports must agree: its off-diagonal count, whether it is on the device (as A is), and on the
    device the levels it counted (none where it walks the grid from its creation) and the layout and levels it was
    asked for, or resolved from auto: the grid layout with autogrid (the pattern is a grid's stencil in natural
-   order, which the GPU build must read), csr or hyb without. The host path reports csr/asap and no levels whatever was asked (it solves row by row). A disagreement is
+   order, which the GPU build must read), csr or hyb without; and sweeps by point-blocks of autobs rows with auto
+   (1: row by row, as every other layout goes). The host path reports csr/asap and no levels whatever was asked (it solves row by row). A disagreement is
    printed on a line of its own and fails the run.
 */
-static PetscErrorCode CheckSolve(Mat T, const char *label, SFPCLayout layout, SFPCLevels levels, PetscBool ondevice, PetscBool autogrid, Vec b, const Reference *ref, Vec fresh, Vec fresht, PetscReal tol, PetscBool *ok)
+static PetscErrorCode CheckSolve(Mat T, const char *label, SFPCLayout layout, SFPCLevels levels, PetscBool ondevice, PetscBool autogrid, PetscInt autobs, Vec b, const Reference *ref, Vec fresh, Vec fresht, PetscReal tol, PetscBool *ok)
 {
   MatHYBSFInfo info;
   PetscReal    err, errt;
@@ -627,6 +634,10 @@ static PetscErrorCode CheckSolve(Mat T, const char *label, SFPCLayout layout, SF
     }
     if ((levels == SFPC_LEVELS_AUTO && info.levels != SFPC_LEVELS_ASAP && info.levels != SFPC_LEVELS_ALAP) || (levels != SFPC_LEVELS_AUTO && info.levels != levels)) {
       PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %s: reports levels %s for %s\n", label, LevelsName(info.levels), LevelsName(levels)));
+      *ok = PETSC_FALSE;
+    }
+    if (info.block_size != (layout == SFPC_LAYOUT_AUTO ? autobs : 1)) {
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %s: sweeps by blocks of %" PetscInt_FMT " rows, expected %" PetscInt_FMT "\n", label, info.block_size, layout == SFPC_LAYOUT_AUTO ? autobs : 1));
       *ok = PETSC_FALSE;
     }
     if (info.ntasks <= 0 || info.bytes <= 0 || info.csr_bytes <= 0) {
@@ -669,7 +680,7 @@ int main(int argc, char **argv)
   char                    which[32] = "random", bad[32] = "none", values[32] = "random", desc[256] = "";
   char                   *tris[2]   = {NULL, NULL};
   PetscInt                ntri = 2, nunit = 2, n = -1, seed = 1;
-  PetscBool               units[2] = {PETSC_FALSE, PETSC_TRUE}, isproblem, ok = PETSC_TRUE, flg, autogrid = PETSC_FALSE;
+  PetscBool               units[2] = {PETSC_FALSE, PETSC_TRUE}, isproblem, ok = PETSC_TRUE, flg, autogrid = PETSC_FALSE, autoblocks = PETSC_FALSE;
   PetscBool               rectangular, missingdiag, zerodiag, zerodiag_reuse, pattern_reuse, layout_enum;
   PetscReal               tol = 1e-12;
   PetscScalar            *orig = NULL;
@@ -685,6 +696,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-seed", &seed, NULL));
   PetscCall(PetscOptionsGetReal(NULL, NULL, "-tol", &tol, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-auto_grid", &autogrid, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-auto_blocks", &autoblocks, NULL));
   PetscCall(PetscOptionsGetStringArray(NULL, NULL, "-triangle", tris, &ntri, &flg));
   if (!flg) {
     PetscCall(PetscStrallocpy("lower", &tris[0]));
@@ -809,7 +821,7 @@ int main(int argc, char **argv)
           PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s: %" PetscInt_FMT " off-diagonal entries, %" PetscInt_FMT " levels, %" PetscInt_FMT " rows later under alap than under asap\n", trilabel, ref.nnzoff, ref.nlevels, ref.moved));
         }
         PetscCall(PetscSNPrintf(label, sizeof(label), "%s %s %s", trilabel, LayoutName(layouts[k]), LevelsName(levels[k])));
-        PetscCall(CheckSolve(T[k], label, layouts[k], levels[k], ondevice, autogrid, b, &ref, NULL, NULL, tol, &ok));
+        PetscCall(CheckSolve(T[k], label, layouts[k], levels[k], ondevice, autogrid, autoblocks ? P.bs : 1, b, &ref, NULL, NULL, tol, &ok));
       }
 
       /* new values, same pattern: MatConvert() refills each of them */
@@ -839,7 +851,7 @@ int main(int argc, char **argv)
         PetscCall(MatSolve(Tf, b, xf));
         PetscCall(MatSolveTranspose(Tf, b, xtf));
         PetscCall(PetscSNPrintf(label, sizeof(label), "%s %s %s reused", trilabel, LayoutName(layouts[k]), LevelsName(levels[k])));
-        PetscCall(CheckSolve(T[k], label, layouts[k], levels[k], ondevice, autogrid, b, &ref, xf, xtf, tol, &ok));
+        PetscCall(CheckSolve(T[k], label, layouts[k], levels[k], ondevice, autogrid, autoblocks ? P.bs : 1, b, &ref, xf, xtf, tol, &ok));
         PetscCall(VecDestroy(&xf));
         PetscCall(VecDestroy(&xtf));
         PetscCall(MatDestroy(&Tf));
@@ -861,7 +873,7 @@ int main(int argc, char **argv)
         PetscCall(PetscOptionsGetIntArray(NULL, NULL, "-mat_hybsf_grid", dims, &nd, &grid));
         if (grid) layout = SFPC_LAYOUT_GRID; /* -mat_hybsf_grid: the GPU solves must walk the grid */
         PetscCall(PetscSNPrintf(label, sizeof(label), "%s from MatConvert()", trilabel));
-        PetscCall(CheckSolve(Tc, label, layout, lev, ondevice, autogrid, b, &ref, NULL, NULL, tol, &ok));
+        PetscCall(CheckSolve(Tc, label, layout, lev, ondevice, autogrid, autoblocks ? P.bs : 1, b, &ref, NULL, NULL, tol, &ok));
         PetscCall(MatDestroy(&Tc));
       }
     }
@@ -945,6 +957,9 @@ int main(int argc, char **argv)
     test: # no grid given: on the GPU auto reads it from the pattern (-auto_grid checks that it did)
       suffix: natural
       args: -case problem -problem poisson7 -n 12 -values original -auto_grid
+    test: # 4 fields a point of a 2-D grid: on the GPU auto sweeps by point-blocks of 4 rows (-auto_blocks checks it)
+      suffix: blocks
+      args: -case problem -problem fields -dim 2 -n 20 -dof 4 -values original -auto_blocks
     # a grid of the wrong size, a pattern off the 27-point box (grid 4 x 16: columns 7 apart are 3 apart in x), two sizes, a grid with another layout, the grid layout without a grid
     test:
       suffix: grid_size
@@ -1066,6 +1081,10 @@ int main(int argc, char **argv)
       suffix: gpu_natural
       args: -case problem -problem poisson7 -n 12 -values original -auto_grid
       output_file: output/ex4_natural.out
+    test:
+      suffix: gpu_blocks
+      args: -case problem -problem fields -dim 2 -n 20 -dof 4 -values original -auto_blocks
+      output_file: output/ex4_blocks.out
     test:
       suffix: gpu_grid_size
       args: -case problem -problem convdiff -n 8 -values original -triangle lower -unit 0 -mat_hybsf_grid 8,8,9

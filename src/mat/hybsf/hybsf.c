@@ -88,7 +88,10 @@ static PetscErrorCode HYBSFBuild(Mat B, Mat A, PetscBool reuse)
   With `SFPC_LAYOUT_AUTO` on the GPU, a grid is read from a few rows of A's pattern (distances 1, nx and nx*ny to the
   neighbours of an interior point, or the 27 of a box) and the whole triangle is checked against its stencil; where it
   fits, the solves walk the grid (`MatHYBSFSetGrid()`) and the set-up computes no dependency levels, which is most of a
-  level layout's analysis. Ask for `SFPC_LAYOUT_HYB` or `SFPC_LAYOUT_CSR` to keep the level layouts.
+  level layout's analysis. Otherwise, still with `SFPC_LAYOUT_AUTO`, A's block size (`MatGetBlockSize()`, e.g. the fields
+  of a `DMDA` point) gives point-blocks: where the graph of the blocks has at most 3/4 of the rows' levels, the GPU
+  sweep goes a warp a block, resolving a block's own rows inside the warp (`MatHYBSFGetInfo()` reports the block size).
+  Ask for `SFPC_LAYOUT_HYB` or `SFPC_LAYOUT_CSR` to keep the level layouts, row by row.
 
 .seealso: `MATHYBSF`, `MatHYBSFGetInfo()`, `MatConvert()`, `MatHYBSFSetGrid()`
 @*/
@@ -270,11 +273,13 @@ PetscErrorCode MatHYBSFGetInfo(Mat T, MatHYBSFInfo *info)
     info->nlevels         = S->nlevels;
     info->ntasks          = S->layout == SFPC_LAYOUT_GRID ? (PetscInt)SFPCGridTasks(h->T) : S->ntasks;
     info->nnz             = S->nnz;
+    info->block_size      = h->T->blocks.use[h->tri == MAT_HYBSF_LOWER ? 0 : 1] ? h->T->blocks.bs : 1;
     PetscCall(SFPCTriDeviceBytes(h->T, &info->bytes, &info->csr_bytes));
 #endif
   } else {
-    info->layout    = SFPC_LAYOUT_CSR;
-    info->levels    = SFPC_LEVELS_ASAP;
+    info->layout     = SFPC_LAYOUT_CSR;
+    info->levels     = SFPC_LEVELS_ASAP;
+    info->block_size = 1;
     info->nnz       = h->F.nnz - h->F.n;
     info->bytes     = (PetscLogDouble)h->F.nnz * (sizeof(PetscInt) + sizeof(PetscScalar)) + (h->F.n * 2.0 + 1) * sizeof(PetscInt);
     info->csr_bytes = (PetscLogDouble)info->nnz * (sizeof(PetscInt) + sizeof(PetscScalar)) + (h->F.n + 1.0) * sizeof(PetscInt);

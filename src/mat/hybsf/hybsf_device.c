@@ -11,7 +11,9 @@
 /*
    Builds (or, with reuse, refills) the device factor from A's device CSR. With the layout left to auto and no grid
    given, a grid read from A's pattern (a 7-point or 27-point stencil in natural order, SFPCGridGuess_Device()) gives
-   the grid layout if the triangle fits its stencil: the sweeps walk the grid and no levels are computed.
+   the grid layout if the triangle fits its stencil: the sweeps walk the grid and no levels are computed. Otherwise,
+   still with auto, A's block size gives the engine's point-blocks, which the sweep goes by where that shortens its
+   chain of levels (SFPCTriDeviceSetBlocks(); a multi-field Jacobian such as SNES ex19's).
 */
 PetscErrorCode MatHYBSFBuild_Device(Mat_HYBSF *h, Mat A, PetscBool reuse)
 {
@@ -28,6 +30,11 @@ PetscErrorCode MatHYBSFBuild_Device(Mat_HYBSF *h, Mat A, PetscBool reuse)
   if (!reuse && o.layout == SFPC_LAYOUT_AUTO && o.grid[0] <= 0) PetscCall(SFPCGridGuess_Device(n, ai, aj, PETSC_TRUE, o.grid));
   if (reuse) PetscCall(SFPCTriangleSetValues_Device(h->T, ai, aj, aa, lower, h->unit));
   else PetscCall(SFPCTriangleCreate_Device(n, ai, aj, aa, lower, h->unit, &o, &h->T));
+  if (!reuse && o.layout == SFPC_LAYOUT_AUTO && !h->T->grid.nx) {
+    PetscInt bs;
+    PetscCall(MatGetBlockSize(A, &bs));
+    if (bs > 1) PetscCall(SFPCTriDeviceSetBlocks(h->T, bs, PETSC_BOOL3_UNKNOWN, PETSC_BOOL3_UNKNOWN));
+  }
   PetscCall(MatSeqAIJCUSPARSERestoreArrayRead(A, &aa));
   PetscCall(MatSeqAIJCUSPARSERestoreIJ(A, PETSC_FALSE, &ai, &aj));
   PetscFunctionReturn(PETSC_SUCCESS);
