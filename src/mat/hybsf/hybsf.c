@@ -280,9 +280,9 @@ PetscErrorCode MatHYBSFGetInfo(Mat T, MatHYBSFInfo *info)
     info->layout     = SFPC_LAYOUT_CSR;
     info->levels     = SFPC_LEVELS_ASAP;
     info->block_size = 1;
-    info->nnz       = h->F.nnz - h->F.n;
-    info->bytes     = (PetscLogDouble)h->F.nnz * (sizeof(PetscInt) + sizeof(PetscScalar)) + (h->F.n * 2.0 + 1) * sizeof(PetscInt);
-    info->csr_bytes = (PetscLogDouble)info->nnz * (sizeof(PetscInt) + sizeof(PetscScalar)) + (h->F.n + 1.0) * sizeof(PetscInt);
+    info->nnz        = h->F.nnz - h->F.n;
+    info->bytes      = (PetscLogDouble)h->F.nnz * (sizeof(PetscInt) + sizeof(PetscScalar)) + (h->F.n * 2.0 + 1) * sizeof(PetscInt);
+    info->csr_bytes  = (PetscLogDouble)info->nnz * (sizeof(PetscInt) + sizeof(PetscScalar)) + (h->F.n + 1.0) * sizeof(PetscInt);
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
