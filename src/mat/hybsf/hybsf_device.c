@@ -27,13 +27,15 @@ PetscErrorCode MatHYBSFBuild_Device(Mat_HYBSF *h, Mat A, PetscBool reuse)
   PetscCall(MatGetLocalSize(A, &n, NULL));
   PetscCall(MatSeqAIJCUSPARSEGetIJ(A, PETSC_FALSE, &ai, &aj));
   PetscCall(MatSeqAIJCUSPARSEGetArrayRead(A, &aa));
-  if (!reuse && o.layout == SFPC_LAYOUT_AUTO && o.grid[0] <= 0) PetscCall(SFPCGridGuess_Device(n, ai, aj, PETSC_TRUE, o.grid));
   if (reuse) PetscCall(SFPCTriangleSetValues_Device(h->T, ai, aj, aa, lower, h->unit));
-  else PetscCall(SFPCTriangleCreate_Device(n, ai, aj, aa, lower, h->unit, &o, &h->T));
-  if (!reuse && o.layout == SFPC_LAYOUT_AUTO && !h->T->grid.nx) {
-    PetscInt bs;
+  else {
+    const PetscBool autolayout = (PetscBool)(o.layout == SFPC_LAYOUT_AUTO);
+    PetscInt        bs;
+
+    if (autolayout && o.grid[0] <= 0) PetscCall(SFPCGridGuess_Device(n, ai, aj, PETSC_TRUE, o.grid));
+    PetscCall(SFPCTriangleCreate_Device(n, ai, aj, aa, lower, h->unit, &o, &h->T));
     PetscCall(MatGetBlockSize(A, &bs));
-    if (bs > 1) PetscCall(SFPCTriDeviceSetBlocks(h->T, bs, PETSC_BOOL3_UNKNOWN, PETSC_BOOL3_UNKNOWN));
+    if (autolayout && !h->T->grid.nx && bs > 1) PetscCall(SFPCTriDeviceSetBlocks(h->T, bs, PETSC_BOOL3_UNKNOWN, PETSC_BOOL3_UNKNOWN));
   }
   PetscCall(MatSeqAIJCUSPARSERestoreArrayRead(A, &aa));
   PetscCall(MatSeqAIJCUSPARSERestoreIJ(A, PETSC_FALSE, &ai, &aj));

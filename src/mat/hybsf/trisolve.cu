@@ -121,7 +121,6 @@ template <bool LOWER, bool UNIT>
 PetscErrorCode Sweep(SFPCTriDevice T, const SFPCSchedule &S, const PetscScalar *b, PetscScalar *x, PetscScalar *reset, cudaStream_t stream)
 {
   PetscFunctionBegin;
-  if (!T->n) PetscFunctionReturn(PETSC_SUCCESS); /* a grid walk has no level tasks (S.ntasks = 0, MATHYBSF) */
   if (T->blocks.use[LOWER ? 0 : 1]) PetscCall(SFPCBlockSweep_Device(T, (PetscBool)LOWER, b, x, reset, stream));
   else if (S.layout == SFPC_LAYOUT_GRID) PetscCall(SFPCGridSweep_Device(T, (PetscBool)LOWER, b, x, reset, stream));
   else if (S.layout == SFPC_LAYOUT_HYB) {
