@@ -4,7 +4,8 @@
 # applies alone; box: the 27-point ones in full, and at 128^3 the apply with 4 and 16 warps per SM (default 8);
 # iluk: ILU(1) and ILU(2), which PETSc's aijcusparse factors on the host, against sfilu's on the GPU; blocks: matrices
 # with several fields a point (2-D and 3-D, Q1 elasticity), ILU(0) by point-blocks (the default, the matrix's block size) beside row
-# by row, -block_sizes 1)
+# by row, -block_sizes 1; planes: the 7-point applies alone from 48^3 to 128^3 with 1, 2, 4 and 8 z-planes a block and
+# chunks of 4 and 2, the measurement behind SFPCGridPlanes()'s default)
 # Writes one JSON record per case and metric to bench/results/sfilu-<gpu>.json (copied to $OUT
 # when set) and prints the side-by-side tables.
 set -eu
@@ -14,6 +15,7 @@ out=bench/results/sfilu-$gpu.json
 [ "${1:-}" = iluk ] && out=bench/results/sfilu-iluk-$gpu.json
 [ "${1:-}" = box ] && out=bench/results/sfilu-box-$gpu.json
 [ "${1:-}" = blocks ] && out=bench/results/sfilu-blocks-$gpu.json
+[ "${1:-}" = planes ] && out=bench/results/sfilu-planes-$gpu.json
 mkdir -p bench/results; : > "$out"
 b=build/bench/sfilu
 run() { echo "+ $b $*"; $b -json "$out" "$@"; }
@@ -21,6 +23,13 @@ if [ "${1:-}" = grid ]; then
   run -case poisson7-128 -problem poisson7 -n 128 -repeat 10 -grid 128,128,128 -apply_only
   run -case convdiff-128-pe100 -problem convdiff -n 128 -peclet 100 -repeat 10 -grid 128,128,128 -apply_only
   run -case poisson7-256 -problem poisson7 -n 256 -repeat 5 -warmup 1 -grid 256,256,256 -apply_only
+  [ -n "${OUT:-}" ] && cp "$out" "$OUT/" || true
+  exit 0
+fi
+if [ "${1:-}" = planes ]; then
+  for n in ${SIZES:-48 64 80 96 112 128}; do
+    run -case poisson7-$n -problem poisson7 -n $n -repeat 20 -warmup 3 -grid $n,$n,$n -apply_only -grid_planes 1,2,4,8 -grid_chunks 4,2
+  done
   [ -n "${OUT:-}" ] && cp "$out" "$OUT/" || true
   exit 0
 fi

@@ -178,13 +178,13 @@ struct _n_SFPCTriDevice {
 /* 27-point grid layout (gridbox.cu): warps per SM, one tile line (30 y-lines of a z-plane) each. */
 #define SFPC_GRID_BOX_WARPS_PER_SM 8
 /*
-   Grid layout, z-planes per block of warps: 8 where the grid has at least SFPC_GRID_PLANES_MIN_LINES
-   tile lines (32 y-lines of a z-plane), else 1 (on an H100 8 planes made the L+U apply 1.58x faster at
-   256^3 and 1.18x at 128^3 (512 tile lines) than one warp per tile line, but slower at 64^3 (128 tile
-   lines: 16 block tasks, too few to fill the machine); bench/README.md, grid layout).
+   Grid layout, z-planes per block of warps, at most (fewer only on grids of fewer z-planes). Since a plane in a block
+   waits for the one below step by step, 8 planes were the fastest of 1, 2, 4 and 8 on every cube measured, 16^3 to
+   128^3 on an H200 and 32^3 to 128^3 on an H100 (L+U apply against one plane a block: 1.03-1.08x up to 64^3,
+   1.18-1.41x at 80^3-112^3, 1.46-1.50x at 128^3; bench/README.md, sfilu, "Planes per block on small and mid-size
+   grids"); on an H100, 1.58x faster than one warp a tile line at 256^3 ("Planes per block").
 */
-#define SFPC_GRID_PLANES           8
-#define SFPC_GRID_PLANES_MIN_LINES 512
+#define SFPC_GRID_PLANES 8
 PETSC_INTERN PetscErrorCode SFPCTriOptionsDefault(SFPCTriOptions *);
 /* -sfpc_analysis_queue_rows (src/sys/sfpcinit.c): PETSC_DECIDE unless given */
 PETSC_INTERN PetscInt SFPCAnalysisQueueRows;

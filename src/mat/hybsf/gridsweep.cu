@@ -583,11 +583,14 @@ long long SFPCGridTasks(SFPCTriDevice T)
   return T->grid.box ? SFPCGridBoxTasks(T) : (long long)((T->grid.ny + 31) / 32) * T->grid.nz;
 }
 
-/* Planes per block of the grid sweeps: the option, or by default 8 on grids of enough tile lines (see SFPC_GRID_PLANES). */
+/* Planes per block of the grid sweeps: the option, or SFPC_GRID_PLANES, halved while it exceeds the grid's planes (a block's extra warps would have no plane). */
 int SFPCGridPlanes(SFPCTriDevice T)
 {
-  const long long lines = (long long)((T->grid.ny + 31) / 32) * T->grid.nz;
-  return T->opt.grid_planes ? (int)T->opt.grid_planes : (lines >= SFPC_GRID_PLANES_MIN_LINES ? SFPC_GRID_PLANES : 1);
+  int planes = SFPC_GRID_PLANES;
+
+  if (T->opt.grid_planes) return (int)T->opt.grid_planes;
+  while (planes > 1 && planes > T->grid.nz) planes /= 2;
+  return planes;
 }
 
 /* Resident blocks of a grid sweep (before the cap by its tasks): its warps per SM in blocks of SFPCGridPlanes() warps, at least a block per SM. */

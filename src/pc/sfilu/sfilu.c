@@ -304,7 +304,7 @@ static PetscErrorCode PCSetFromOptions_SFILU(PC pc, PetscOptionItems PetscOption
   }
   {
     PetscInt planes = s->engine.grid_planes;
-    PetscCall(PetscOptionsInt("-pc_sfilu_grid_planes", "GPU grid layout: z-planes per block of warps, handing the -z line over in shared memory (1, 2, 4 or 8; default: 8 on grids of at least 512 tile lines of 32 y-lines, else 1)", "PCSFILU", planes, &planes, &set));
+    PetscCall(PetscOptionsInt("-pc_sfilu_grid_planes", "GPU grid layout: z-planes per block of warps, handing the -z line over in shared memory (1, 2, 4 or 8; default: 8, fewer on grids of fewer z-planes)", "PCSFILU", planes, &planes, &set));
     PetscCheck(!set || planes == 1 || planes == 2 || planes == 4 || planes == 8, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_sfilu_grid_planes %" PetscInt_FMT " is out of range: it must be 1, 2, 4 or 8", planes);
     s->engine.grid_planes = planes;
   }
@@ -410,7 +410,7 @@ static PetscErrorCode PCDestroy_SFILU(PC pc)
                         (without it, read from the pattern where that is a 7-point or 27-point stencil in natural order)
 .  -pc_sfilu_grid_chunk <4> - GPU grid layout, 7-point: x steps per read of the neighbouring warps' results (2 or 4)
 .  -pc_sfilu_grid_planes <p> - GPU grid layout, 7-point: z-planes per block of warps, the -z line handed over in shared memory (1, 2, 4 or 8;
-                        default 8 on grids of at least 512 tile lines of 32 y-lines, else 1)
+                        default 8, fewer on grids of fewer z-planes)
 .  -pc_sfilu_grid_factor <true> - GPU grid layout: ILU(0) factored by hyperplanes of the grid instead of the generic sync-free
                         ILU(0) kernel, the host's factor bit for bit either way: on a 7-point pattern the planes i + j + k = const
                         with SIP's kernel and alpha 0 (exactly ILU(0)'s operations there; 48 bytes a grid point more), on a 27-point
