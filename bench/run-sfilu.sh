@@ -4,7 +4,7 @@
 # applies alone; box: the 27-point ones in full, and at 128^3 the apply with 4 and 16 warps per SM (default 8);
 # iluk: ILU(1) and ILU(2), which PETSc's aijcusparse factors on the host, against sfilu's on the GPU; blocks: matrices
 # with several fields a point (2-D and 3-D, Q1 elasticity), ILU(0) by point-blocks (the default, the matrix's block size) beside row
-# by row, -block_sizes 1; planes: the 7-point applies alone from 48^3 to 128^3 with 1, 2, 4 and 8 z-planes a block and
+# by row, -block_sizes 1; planes: the 7-point applies alone, cubes of SIZES (default 48 64 80 96 112 128), with 1, 2, 4 and 8 z-planes a block and
 # chunks of 4 and 2, the measurement behind SFPCGridPlanes()'s default)
 # Writes one JSON record per case and metric to bench/results/sfilu-<gpu>.json (copied to $OUT
 # when set) and prints the side-by-side tables.

@@ -477,6 +477,12 @@ int main(int argc, char **argv)
     test:
       suffix: gpu_convdiff
       args: -problem convdiff -n 20 -peclet {{0.1 10}separate output} -ksp_gmres_restart 100
+    test: # the grid layout's default blocks of z-planes (SFPCGridPlanes()): 8, halved on a grid of fewer planes
+      suffix: gpu_grid_planes
+      args: -problem convdiff -n 20 -peclet 10 -ksp_gmres_restart 100 -expect_view "L: grid layout on the 20 x 20 x 20 grid,blocks of 8 z-planes"
+    test:
+      suffix: gpu_grid_planes_few
+      args: -problem convdiff -n 6 -peclet 10 -ksp_gmres_restart 100 -expect_view "L: grid layout on the 6 x 6 x 6 grid,blocks of 4 z-planes"
     test: # BiCG applies the transposed preconditioner
       suffix: gpu_bicg
       args: -problem convdiff -n 16 -peclet 5 -ksp_type bicg -pc_sfilu_factor_match {{map search broadcast}shared output}
