@@ -656,6 +656,13 @@ PetscErrorCode SFPCGridSweep_Device(SFPCTriDevice T, PetscBool lower, const Pets
 #define SFPC_GRID_RES_MIN_ROWS 2000000
 #define SFPC_GRID_BA_MIN_ROWS  4000000
 /*
+   Those measurements are cubes, where 2*10^6 points come with at least 504 sweep tasks (126^3). Flat grids of as many
+   points have few tasks, each a long chain of x-steps, and fusing slows them: H200, SIP under KSPRICHARDSON, unfused /
+   fused solve time, 256 x 256 x 32 (256 tasks) 0.81x, 512 x 512 x 8 (128) 0.76x, 1024 x 1024 x 2 (64) 0.57x,
+   2048 x 1024 x 2 (64) 0.46x (bench/README.md, SIP, "Flat grids").
+*/
+#define SFPC_GRID_RES_MIN_TASKS 504
+/*
    The 27-point layout (gridbox.cu): B A x fused against MatMult() and the apply, H100, 27-point n^3, ms (bench/README.md,
    sfilu, "The 27-point layout's fused product"): n = 48 0.419 / 0.396, 64 0.603 / 0.587, 80 0.819 / 0.837, 96 1.054 / 1.108,
    112 1.342 / 1.439, 128 1.667-1.673 / 1.836-1.857, 192 3.58 / 3.82, 256 6.95-7.00 / 7.25-7.38. The Richardson residual
@@ -667,7 +674,7 @@ PetscBool SFPCTriDeviceFusedResidualPays(SFPCTriDevice T, PetscBool product)
 {
   if (!SFPCTriDeviceHasFusedResidual(T)) return PETSC_FALSE;
   if (T->grid.box) return (PetscBool)(T->n >= SFPC_BOX_RES_MIN_ROWS);
-  return (PetscBool)(SFPCGridPlanes(T) > 1 && T->n >= (product ? SFPC_GRID_BA_MIN_ROWS : SFPC_GRID_RES_MIN_ROWS));
+  return (PetscBool)(SFPCGridPlanes(T) > 1 && SFPCGridTasks(T) >= SFPC_GRID_RES_MIN_TASKS && T->n >= (product ? SFPC_GRID_BA_MIN_ROWS : SFPC_GRID_RES_MIN_ROWS));
 }
 
 /* The fused residual's tickets, its lead set on the way. */
