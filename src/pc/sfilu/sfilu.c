@@ -99,7 +99,9 @@ static PetscErrorCode PCSFILULocalMatrix(PC pc, Mat *A)
    compared before the update with max(rtol r0, abstol) and dtol r0, where r0 is what KSPConvergedDefault()
    takes (the first norm; with a nonzero guess the 2-norm of B b or of b) or, for the 1-norm, what
    SFPCKSPConvergedResidual1Norm() takes (the first). Like PCMG's PCApplyRichardson() it tests even under
-   -ksp_norm_type none; -ksp_rtol 0 -ksp_atol 0 runs exactly its steps and waits for no norm.
+   -ksp_norm_type none; -ksp_rtol 0 -ksp_atol 0 runs exactly its steps and waits for no norm. Its steps done without
+   meeting the test end in PCRICHARDSON_CONVERGED_ITS (KSP_CONVERGED_ITS), as PCMG's and PCSOR's do: the enum has
+   no DIVERGED_ITS, which KSPRICHARDSON's own loop reports there.
 */
 static PetscErrorCode PCApplyRichardson_SFILU(PC pc, Vec b, Vec x, Vec w, PetscReal rtol, PetscReal abstol, PetscReal dtol, PetscInt its, PetscBool guesszero, PetscInt *outits, PCRichardsonConvergedReason *reason)
 {
