@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # The MPI scaling benchmark (bench/scaling.c) on a GPU host with 4 GPUs, one rank per GPU:
-#   bench/gpu-run bash bench/run-scaling.sh [weak|global|global-large|strong|convdiff|gamg|gamg-small|gamg-levels|gamg-2m|gamg-4m|gamg-threshold|gamg-grid]...
+#   bench/gpu-run bash bench/run-scaling.sh [weak|weak-boxes|global|global-large|strong|convdiff|gamg|gamg-small|gamg-levels|gamg-2m|gamg-4m|gamg-threshold|gamg-grid]...
 # weak:     3-D Poisson, about 2*10^7 rows per GPU (271^3, 342^3, 431^3 on 1, 2, 4 GPUs): PETSc's
 #           block-Jacobi ILU(0) and every SFPC block-Jacobi PC (sfilu, SIP, sfdilu, afsai).
 # global:   the same at about 5*10^6 rows per GPU (171^3, 215^3, 271^3), with the two global modes
 #           (-pc_sfdilu_parallel, -pc_afsai_gather 4) too; GLOBAL_CONFIGS=... runs only those configurations.
 # strong:   271^3 on 2 and 4 GPUs (the 1-GPU run is weak's).
 # global-large: the global DILU (-pc_sfdilu_parallel) at weak's sizes (about 2*10^7 rows per GPU).
+# weak-boxes: weak with each rank owning the box a 3-D DMDA gives it (-boxes; 1 x 2 x 2 on 4 ranks, z-slabs on 2), as a
+#           DMDA application's matrix is split: half the halo of z-slabs' middle ranks on 4 GPUs.
 # convdiff: weak for upwinded convection-diffusion (Pe 5), aFSAI (SPD only) left out.
 # gamg:     GAMG with its default smoothers, sfdilu and afsai smoothers, about 2.5*10^6 rows per GPU; GAMG's
 #           Galerkin products run on the host (bench/README.md). gamg-small: the same at about 10^6 (100^3,
@@ -46,6 +48,7 @@ for series in "${@:-weak}"; do
   case $series in
   weak) for pn in 1:271 2:342 4:431; do run ${pn%:*} -series weak -problem poisson7 -n ${pn#*:} $fixed -configs $block,afsai; done ;;
   global) for pn in 1:171 2:215 4:271; do run ${pn%:*} -series weak5m -problem poisson7 -n ${pn#*:} $fixed -configs ${GLOBAL_CONFIGS:-$block,afsai,sfdilu-global,afsai-gather}; done ;;
+  weak-boxes) for pn in 1:271 2:342 4:431; do run ${pn%:*} -series weak-boxes -problem poisson7 -n ${pn#*:} -boxes $fixed -configs $block,afsai; done ;;
   global-large) for pn in 1:271 2:342 4:431; do run ${pn%:*} -series weak -problem poisson7 -n ${pn#*:} $fixed -configs sfdilu-global; done ;;
   strong) for p in 2 4; do run $p -series strong -problem poisson7 -n 271 $fixed -configs $block,afsai; done ;;
   convdiff) for pn in 1:271 2:342 4:431; do run ${pn%:*} -series weak -problem convdiff -peclet 5 -n ${pn#*:} $fixed -configs $block; done ;;

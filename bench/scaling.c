@@ -3,7 +3,7 @@ static char help[] = "Benchmark: SFPC's preconditioners on MPI ranks, one GPU ea
                      "For each configuration: set-up time (KSPSetUp, wall clock after a device synchronization on every\n"
                      "rank), iterations and solve time to -rtol (median of -repeat solves after one warm-up solve),\n"
                      "time per iteration. Options: problem options of tests/problems.c (-zslabs is set: each rank owns whole\n"
-                     "z-planes, so SIP's blocks are grids), -configs <list> (names below), -series <label> (weak, strong),\n"
+                     "z-planes, so SIP's blocks are grids; unless -boxes: each rank owns the box a 3-D DMDA gives it), -configs <list> (names below), -series <label> (weak, strong),\n"
                      "-json <file> (append records), -host (aij instead of aijcusparse), -repeat <r>, -rtol <1e-8>, -max_it <300>\n"
                      "(every configuration's KSP tolerances).\n"
                      "Each configuration's options carry its name as prefix, so -<name>_<option> changes one of them.\n";
@@ -92,7 +92,7 @@ int main(int argc, char **argv)
   PetscInt        n, nnz, nconf = 32, repeat = 2, N = 16, maxit = 300;
   PetscReal       rtol = 1e-8;
   char           *conf[32], json[PETSC_MAX_PATH_LEN] = "", series[32] = "", casename[128], desc[256];
-  PetscBool       host = PETSC_FALSE, gamg = PETSC_FALSE, set;
+  PetscBool       host = PETSC_FALSE, gamg = PETSC_FALSE, boxes = PETSC_FALSE, set;
   PetscMPIInt     size;
   BenchProvenance pv;
   PetscRandom     rnd;
@@ -103,6 +103,7 @@ int main(int argc, char **argv)
   PetscCall(SFPCInitializePackage());
   PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-host", &host, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-boxes", &boxes, NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-repeat", &repeat, NULL));
   PetscCheck(repeat >= 1, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-repeat must be at least 1");
   PetscCall(PetscOptionsGetString(NULL, NULL, "-json", json, sizeof(json), NULL));
@@ -121,7 +122,7 @@ int main(int argc, char **argv)
         gamg  = (PetscBool)(gamg || !strncmp(conf[c], "gamg", 4));
         PetscCall(PetscSNPrintf(prefix, sizeof(prefix), "%s_", Configs[k].name));
         PetscCall(TestOptionsSetPrefixed(prefix, Configs[k].options));
-        if (!strcmp(Configs[k].name, "sip")) { /* SIP's grid: each rank's z-planes of the cube */
+        if (!strcmp(Configs[k].name, "sip") && !boxes) { /* SIP's grid: each rank's z-planes of the cube (with -boxes SIP reads each rank's box from the pattern) */
           char grid[64];
           PetscCall(PetscSNPrintf(grid, sizeof(grid), "%" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT, N, N, N));
           PetscCall(PetscOptionsSetValue(NULL, "-sip_pc_sfilu_sip_grid", grid));
@@ -133,7 +134,7 @@ int main(int argc, char **argv)
     PetscCall(PetscOptionsSetValue(NULL, "-matptap_backend_cpu", "1"));
     PetscCall(PetscOptionsSetValue(NULL, "-mat_product_algorithm_backend_cpu", "1"));
   }
-  PetscCall(PetscOptionsSetValue(NULL, "-zslabs", "1"));
+  if (!boxes) PetscCall(PetscOptionsSetValue(NULL, "-zslabs", "1"));
   PetscCall(PetscOptionsSetValue(NULL, "-mat_type", host ? "aij" : "aijcusparse"));
   PetscCall(TestProblemCreate(PETSC_COMM_WORLD, &A, desc, sizeof(desc)));
   PetscCall(PetscStrncpy(casename, desc, sizeof(casename)));

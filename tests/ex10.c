@@ -1,8 +1,8 @@
 static char help[] = "Every SFPC preconditioner on MPI matrices, on this number of ranks: for each of -pcs (sfilu, sip, sfdilu,\n"
                      "sfdilu-global, afsai, afsai-gather) a Krylov solve with the matrix as aij (the host path) and, with\n"
                      "-device, as aijcusparse (each rank on its GPU): the same iterations and residual histories within -tol\n"
-                     "(relative, default 1e-6). Problem options of problems.c; the rows are split by whole z-planes (-zslabs), so\n"
-                     "SIP's block on each rank is a grid.\n";
+                     "(relative, default 1e-6). Problem options of problems.c; the rows are split by whole z-planes (-zslabs), or with\n"
+                     "-boxes into the boxes a 3-D DMDA would give the ranks, so SIP's block on each rank is a grid.\n";
 
 #include <petscksp.h>
 #include <sfpc.h>
@@ -65,7 +65,7 @@ int main(int argc, char **argv)
   char        desc[256], *names[16], opt[256], grid[64];
   PetscInt    npcs = 16, N = 16;
   PetscReal   tol  = 1e-6;
-  PetscBool   device = PETSC_FALSE, set;
+  PetscBool   device = PETSC_FALSE, boxes = PETSC_FALSE, set;
   PetscMPIInt size;
   Run        *host, *gpu;
 
@@ -78,7 +78,8 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-n", &N, NULL));
   PetscCall(PetscOptionsGetStringArray(NULL, NULL, "-pcs", names, &npcs, &set));
   PetscCheck(set && npcs > 0, PETSC_COMM_WORLD, PETSC_ERR_USER_INPUT, "Name the preconditioners: -pcs a,b,...");
-  PetscCall(PetscOptionsSetValue(NULL, "-zslabs", "1"));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-boxes", &boxes, NULL));
+  if (!boxes) PetscCall(PetscOptionsSetValue(NULL, "-zslabs", "1"));
   PetscCall(PetscOptionsSetValue(NULL, "-mat_type", "aij"));
   PetscCall(TestProblemCreate(PETSC_COMM_WORLD, &A, desc, sizeof(desc)));
   if (device) PetscCall(MatConvert(A, MATAIJCUSPARSE, MAT_INITIAL_MATRIX, &Ad));
@@ -93,7 +94,7 @@ int main(int argc, char **argv)
     PetscCheck(k >= 0, PETSC_COMM_WORLD, PETSC_ERR_ARG_UNKNOWN_TYPE, "Unknown preconditioner %s", names[p]);
     PetscCall(PetscSNPrintf(opt, sizeof(opt), "%s_", PCs[k].name));
     PetscCall(TestOptionsSetPrefixed(opt, PCs[k].options));
-    if (!strcmp(PCs[k].name, "sip")) PetscCall(PetscOptionsSetValue(NULL, "-sip_pc_sfilu_sip_grid", grid)); /* each rank's z-planes of the cube */
+    if (!strcmp(PCs[k].name, "sip") && !boxes) PetscCall(PetscOptionsSetValue(NULL, "-sip_pc_sfilu_sip_grid", grid)); /* each rank's z-planes of the cube; a box is read from the pattern */
     PetscCall(Solve(A, k, host));
     if (!device) {
       PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-13s host: %s in %" PetscInt_FMT "\n", PCs[k].name, KSPConvergedReasons[host->reason], host->its));
@@ -134,6 +135,13 @@ int main(int argc, char **argv)
     nsize: {{1 2 3}separate output}
     args: -problem convdiff -peclet 5 -n 10 -pcs sfilu,sip,sfdilu,sfdilu-global
 
+  # each rank a box of the grid as a DMDA splits it (1 x 2 x 2 on 4 ranks: 10 x 5 x 5 points; z-slabs on 2 and 3): SIP and
+  # the grid layout read each rank's box from the pattern
+  test:
+    suffix: boxes
+    nsize: {{1 4}separate output}
+    args: -problem poisson7 -n 10 -boxes -pcs sfilu,sip,sfdilu,afsai
+
   # the global DILU with the grid's colors, the grid read from each rank's z-planes: the same iterations on 1-3 ranks
   test:
     suffix: global_grid
@@ -156,6 +164,10 @@ int main(int argc, char **argv)
       suffix: gpu_global_grid
       nsize: {{1 2}separate output}
       args: -problem convdiff -peclet 5 -n 12 -pcs sfdilu-global -sfdilu-global_pc_sfdilu_coloring grid
+    test:
+      suffix: gpu_boxes
+      nsize: 4
+      args: -problem convdiff -peclet 5 -n 12 -boxes -pcs sfilu,sip,sfdilu
     test: # ILU(2) in each rank's block
       suffix: gpu_iluk
       nsize: {{1 2}separate output}

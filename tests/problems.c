@@ -18,6 +18,9 @@
                        while their neighbours do not (rows of both kinds share a warp on the GPU)
      -zslabs           on several ranks, give each rank whole z-planes of the grid (SIP's block per rank
                        then is a grid; the default splits rows evenly)
+     -boxes            (poisson7, poisson27, anisotropic, convdiff) on several ranks, give each rank the box of the
+                       grid a 3-D DMDA would (PETSc's process grid), its rows numbered x fastest within the box and
+                       rank after rank, as a DMDA's matrix is: less surface between ranks than z-slabs
      -dof <d>          fields: unknowns per grid point (default 4)
      -dim 2|3          fields: an N x N (default) or N x N x N grid
    Stencils are scaled by h^2 so entries are O(1) (elasticity's element matrices by 1/h, entries O(E)).
@@ -38,18 +41,89 @@
 */
 #include "problems.h"
 
-static PetscErrorCode StencilAssemble(Mat A, PetscInt N, const char *problem, PetscReal aniso, PetscReal pe)
+/*
+   Global row numbers of the points of an N^3 grid: natural (x fastest), or by boxes as a 3-D DMDA splits the grid over
+   the ranks (-boxes): rank after rank in the DMDA's rank order (x fastest over its m x n x p process grid), x fastest
+   within a box. Per direction the owning box's index of every coordinate and the boxes' starts; per rank the first row.
+*/
+typedef struct {
+  PetscInt  N, m[3];        /* m: boxes per direction (1 1 1: natural numbering) */
+  PetscInt *owner[3];       /* owner[d][c]: the box index along d of coordinate c */
+  PetscInt *start[3];       /* start[d][b]: the first coordinate of box b along d (b = 0..m[d]) */
+  PetscInt *first;          /* first[r]: the first row of rank r's box */
+} GridNumbering;
+
+static PetscErrorCode GridNumberingCreate(MPI_Comm comm, PetscInt N, PetscBool boxes, GridNumbering *g)
 {
-  PetscInt rstart, rend;
+  const PetscInt *l[3] = {NULL, NULL, NULL};
+  DM              da = NULL;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMemzero(g, sizeof(*g)));
+  g->N = N, g->m[0] = g->m[1] = g->m[2] = 1;
+  if (boxes) {
+    PetscCall(DMDACreate3d(comm, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DMDA_STENCIL_STAR, N, N, N, PETSC_DECIDE, PETSC_DECIDE, PETSC_DECIDE, 1, 1, NULL, NULL, NULL, &da));
+    PetscCall(DMSetUp(da));
+    PetscCall(DMDAGetInfo(da, NULL, NULL, NULL, NULL, &g->m[0], &g->m[1], &g->m[2], NULL, NULL, NULL, NULL, NULL, NULL));
+    PetscCall(DMDAGetOwnershipRanges(da, &l[0], &l[1], &l[2]));
+  }
+  for (int d = 0; d < 3; d++) {
+    PetscCall(PetscMalloc2(N, &g->owner[d], g->m[d] + 1, &g->start[d]));
+    g->start[d][0] = 0;
+    for (PetscInt b = 0; b < g->m[d]; b++) g->start[d][b + 1] = g->start[d][b] + (l[d] ? l[d][b] : N);
+    for (PetscInt b = 0; b < g->m[d]; b++)
+      for (PetscInt c = g->start[d][b]; c < g->start[d][b + 1]; c++) g->owner[d][c] = b;
+  }
+  PetscCall(PetscMalloc1(g->m[0] * g->m[1] * g->m[2] + 1, &g->first));
+  g->first[0] = 0;
+  for (PetscInt bk = 0, r = 0; bk < g->m[2]; bk++)
+    for (PetscInt bj = 0; bj < g->m[1]; bj++)
+      for (PetscInt bi = 0; bi < g->m[0]; bi++, r++) g->first[r + 1] = g->first[r] + (g->start[0][bi + 1] - g->start[0][bi]) * (g->start[1][bj + 1] - g->start[1][bj]) * (g->start[2][bk + 1] - g->start[2][bk]);
+  PetscCall(DMDestroy(&da));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode GridNumberingDestroy(GridNumbering *g)
+{
+  PetscFunctionBegin;
+  for (int d = 0; d < 3; d++) PetscCall(PetscFree2(g->owner[d], g->start[d]));
+  PetscCall(PetscFree(g->first));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The row of grid point (i, j, k). */
+static inline PetscInt GridRow(const GridNumbering *g, PetscInt i, PetscInt j, PetscInt k)
+{
+  const PetscInt bi = g->owner[0][i], bj = g->owner[1][j], bk = g->owner[2][k];
+  const PetscInt nx = g->start[0][bi + 1] - g->start[0][bi], ny = g->start[1][bj + 1] - g->start[1][bj];
+
+  return g->first[bi + g->m[0] * (bj + g->m[1] * bk)] + (i - g->start[0][bi]) + nx * ((j - g->start[1][bj]) + ny * (k - g->start[2][bk]));
+}
+
+/* The grid point of a row: its box is the last whose first row is at most row. */
+static inline void GridPoint(const GridNumbering *g, PetscInt row, PetscInt *i, PetscInt *j, PetscInt *k)
+{
+  PetscInt r = 0, bi, bj, bk, nx, ny, l;
+
+  while (g->first[r + 1] <= row) r++;
+  bi = r % g->m[0], bj = (r / g->m[0]) % g->m[1], bk = r / (g->m[0] * g->m[1]);
+  nx = g->start[0][bi + 1] - g->start[0][bi], ny = g->start[1][bj + 1] - g->start[1][bj], l = row - g->first[r];
+  *i = g->start[0][bi] + l % nx, *j = g->start[1][bj] + (l / nx) % ny, *k = g->start[2][bk] + l / (nx * ny);
+}
+
+static PetscErrorCode StencilAssemble(Mat A, const GridNumbering *g, const char *problem, PetscReal aniso, PetscReal pe)
+{
+  const PetscInt N = g->N;
+  PetscInt       rstart, rend;
 
   PetscFunctionBegin;
   PetscCall(MatGetOwnershipRange(A, &rstart, &rend));
   for (PetscInt row = rstart; row < rend; row++) {
-    const PetscInt i = row % N, j = (row / N) % N, k = row / (N * N);
-    PetscInt       cols[27], nc = 0;
-    PetscScalar    vals[27];
-    PetscBool      p27, cd;
+    PetscInt    i, j, k, cols[27], nc = 0;
+    PetscScalar vals[27];
+    PetscBool   p27, cd;
 
+    GridPoint(g, row, &i, &j, &k);
     PetscCall(PetscStrcmp(problem, "poisson27", &p27));
     PetscCall(PetscStrcmp(problem, "convdiff", &cd));
     for (PetscInt dk = -1; dk <= 1; dk++)
@@ -66,7 +140,7 @@ static PetscErrorCode StencilAssemble(Mat A, PetscInt N, const char *problem, Pe
           else v = -1.0;
           /* first-order upwinding of a flow along (1,1,1): the upstream neighbour takes the convection */
           if (cd && dist == 1 && di + dj + dk < 0) v -= 2.0 * pe;
-          cols[nc]   = row + di + dj * N + dk * N * N;
+          cols[nc]   = GridRow(g, i + di, j + dj, k + dk);
           vals[nc++] = v;
         }
     PetscCall(MatSetValues(A, 1, &row, nc, cols, vals, INSERT_VALUES));
@@ -497,7 +571,7 @@ PetscErrorCode TestProblemCreate(MPI_Comm comm, Mat *A, char *desc, size_t len)
   char      problem[64] = "poisson7", file[PETSC_MAX_PATH_LEN] = "";
   PetscInt  N = 16, seed = -1, cubes = 4, hub = 0, dof = 4, dim = 2;
   PetscReal aniso = 1.0, pe = 0.0, jump = 1e4, E = 1.0, nu = 0.3;
-  PetscBool isfile, iselast, isfields, zslabs = PETSC_FALSE;
+  PetscBool isfile, iselast, isfields, zslabs = PETSC_FALSE, boxes = PETSC_FALSE;
 
   PetscFunctionBegin;
   PetscOptionsBegin(comm, NULL, "Test problem", NULL);
@@ -515,7 +589,9 @@ PetscErrorCode TestProblemCreate(MPI_Comm comm, Mat *A, char *desc, size_t len)
   PetscCall(PetscOptionsInt("-permute", "Seed of a random symmetric permutation", NULL, seed, &seed, NULL));
   PetscCall(PetscOptionsInt("-hub", "Couple unknown 0 with every k-th unknown (0: not)", NULL, hub, &hub, NULL));
   PetscCall(PetscOptionsBool("-zslabs", "Each rank owns whole z-planes of the grid", NULL, zslabs, &zslabs, NULL));
+  PetscCall(PetscOptionsBool("-boxes", "Each rank owns the box of the grid a 3-D DMDA would give it", NULL, boxes, &boxes, NULL));
   PetscOptionsEnd();
+  PetscCheck(!(zslabs && boxes), comm, PETSC_ERR_ARG_INCOMP, "-zslabs and -boxes are two ways to split the grid: choose one");
   PetscCall(PetscStrcmp(problem, "file", &isfile));
   PetscCall(PetscStrcmp(problem, "elasticity", &iselast));
   PetscCall(PetscStrcmp(problem, "fields", &isfields));
@@ -572,8 +648,21 @@ PetscErrorCode TestProblemCreate(MPI_Comm comm, Mat *A, char *desc, size_t len)
     PetscCheck(N > 1, comm, PETSC_ERR_ARG_OUTOFRANGE, "-n must be at least 2");
     PetscCall(PetscStrcmp(problem, "anisotropic", &flg));
     if (!flg) aniso = 1.0;
-    PetscInt nlocal = PETSC_DECIDE, width;
-    if (zslabs) {
+    PetscInt      nlocal = PETSC_DECIDE, width;
+    GridNumbering g;
+    PetscBool     stencil = PETSC_FALSE;
+
+    for (const char *const *p = (const char *const[]){"poisson7", "poisson27", "anisotropic", "convdiff", NULL}; *p; p++) {
+      PetscCall(PetscStrcmp(problem, *p, &flg));
+      stencil = (PetscBool)(stencil || flg);
+    }
+    PetscCheck(!boxes || stencil, comm, PETSC_ERR_ARG_INCOMP, "-boxes numbers the grid of -problem poisson7, poisson27, anisotropic or convdiff, not %s", problem);
+    PetscCall(GridNumberingCreate(comm, N, boxes, &g));
+    if (boxes) {
+      PetscMPIInt rank;
+      PetscCallMPI(MPI_Comm_rank(comm, &rank));
+      nlocal = g.first[rank + 1] - g.first[rank];
+    } else if (zslabs) {
       PetscMPIInt rank, size;
       PetscCallMPI(MPI_Comm_rank(comm, &rank));
       PetscCallMPI(MPI_Comm_size(comm, &size));
@@ -594,7 +683,8 @@ PetscErrorCode TestProblemCreate(MPI_Comm comm, Mat *A, char *desc, size_t len)
       PetscCheck(jump > 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-jump must be positive");
       PetscCheck(cubes >= 1 && cubes <= N, comm, PETSC_ERR_ARG_OUTOFRANGE, "-jump_cubes must be in [1, -n]");
       PetscCall(JumpsAssemble(*A, N, cubes, jump));
-    } else if (!flg) PetscCall(StencilAssemble(*A, N, problem, aniso, pe));
+    } else if (!flg) PetscCall(StencilAssemble(*A, &g, problem, aniso, pe));
+    PetscCall(GridNumberingDestroy(&g));
     PetscCall(PetscSNPrintf(desc, len, "%s %" PetscInt_FMT "^3%s", problem, N, ""));
     if (isjumps) PetscCall(PetscSNPrintf(desc, len, "%s %" PetscInt_FMT "^3, jump %g on %" PetscInt_FMT "^3 cubes", problem, N, (double)jump, cubes));
     if (aniso != 1.0) PetscCall(PetscSNPrintf(desc, len, "%s %" PetscInt_FMT "^3, eps %g", problem, N, (double)aniso));
