@@ -3,7 +3,8 @@ static char help[] = "Benchmark: SFPC's preconditioners on MPI ranks, one GPU ea
                      "For each configuration: set-up time (KSPSetUp, wall clock after a device synchronization on every\n"
                      "rank), iterations and solve time to -rtol (median of -repeat solves after one warm-up solve),\n"
                      "time per iteration. Options: problem options of tests/problems.c (-zslabs is set: each rank owns whole\n"
-                     "z-planes, so SIP's blocks are grids; unless -boxes: each rank owns the box a 3-D DMDA gives it), -configs <list> (names below), -series <label> (weak, strong),\n"
+                     "z-planes, so SIP's blocks are grids; with -boxes each rank owns the box a 3-D DMDA gives it instead),\n"
+                     "-configs <list> (names below), -series <label> (weak, strong),\n"
                      "-json <file> (append records), -host (aij instead of aijcusparse), -repeat <r>, -rtol <1e-8>, -max_it <300>\n"
                      "(every configuration's KSP tolerances).\n"
                      "Each configuration's options carry its name as prefix, so -<name>_<option> changes one of them.\n";
