@@ -135,11 +135,11 @@ int main(int argc, char **argv)
     nsize: {{1 2 3}separate output}
     args: -problem convdiff -peclet 5 -n 10 -pcs sfilu,sip,sfdilu,sfdilu-global
 
-  # each rank a box of the grid as a DMDA splits it (1 x 2 x 2 on 4 ranks: 10 x 5 x 5 points; z-slabs on 2 and 3): SIP and
-  # the grid layout read each rank's box from the pattern
+  # each rank a box of the grid as a DMDA splits it (1 x 2 x 2 on 4 ranks: 10 x 5 x 5 points, 2 x 2 x 2 on 8; z-slabs on 2
+  # and 3): SIP and the grid layout read each rank's box from the pattern
   test:
     suffix: boxes
-    nsize: {{1 4}separate output}
+    nsize: {{1 4 8}separate output}
     args: -problem poisson7 -n 10 -boxes -pcs sfilu,sip,sfdilu,afsai
 
   # the global DILU with the grid's colors, the grid read from each rank's z-planes: the same iterations on 1-3 ranks
