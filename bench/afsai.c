@@ -136,8 +136,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-host", &hostref, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-gamg", &gamg, NULL));
   nsolvers = gamg ? 4 : 2;
-  /* PETSc 3.26.1's GPU PtAP (cuSPARSE SpGEMM) hung in GAMG's set-up on an H100 (bench/README.md): Galerkin products on the host, as bench/scaling does */
-  if (gamg) PetscCall(PetscOptionsSetValue(NULL, "-matptap_backend_cpu", "1"));
+  if (gamg) PetscCall(BenchGAMGProductsOnHost());
   PetscCall(BenchProblemCreate(&A, &x, &b, casename, sizeof(casename), &n, &nnz));
 
   /* GPU set-ups from scratch (the first also warms up CUDA and cuSPARSE, so it is not counted), then the host's */

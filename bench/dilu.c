@@ -197,10 +197,7 @@ int main(int argc, char **argv)
   PetscCall(VecDuplicate(s.b, &s.y));
   PetscCall(VecSet(s.x, 0.0));
   PetscCall(TimeDeviceOp(SpMVOp, &s, (int)warmup, (int)repeat, &spmv));
-  if (withgamg) { /* PETSc 3.26.1's GPU PtAP (cuSPARSE SpGEMM) hung in GAMG's set-up at 48^3 and 64^3 on an H100, without SFPC too (bench/README.md) */
-    PetscCall(PetscOptionsSetValue(NULL, "-matptap_backend_cpu", "1"));
-    PetscCall(PetscOptionsSetValue(NULL, "-mat_product_algorithm_backend_cpu", "1"));
-  }
+  if (withgamg) PetscCall(BenchGAMGProductsOnHost());
   PetscCall(PetscMemzero(r, sizeof(r)));
   for (int k = 0; smoother && k < 2; k++) PetscCall(TimeSmoother(&s, coloring, sweeps[k], k ? order : "color", (int)warmup, (int)repeat, &r[k]));
   if (withgamg)

@@ -131,10 +131,7 @@ int main(int argc, char **argv)
       }
     PetscCheck(known, PETSC_COMM_WORLD, PETSC_ERR_ARG_UNKNOWN_TYPE, "Unknown configuration %s", conf[c]);
   }
-  if (!host && gamg) { /* PETSc 3.26.1's GPU PtAP (cuSPARSE SpGEMM) hung in GAMG's set-up on an H100 (bench/README.md): Galerkin products on the host */
-    PetscCall(PetscOptionsSetValue(NULL, "-matptap_backend_cpu", "1"));
-    PetscCall(PetscOptionsSetValue(NULL, "-mat_product_algorithm_backend_cpu", "1"));
-  }
+  if (!host && gamg) PetscCall(BenchGAMGProductsOnHost());
   if (!boxes) PetscCall(PetscOptionsSetValue(NULL, "-zslabs", "1"));
   PetscCall(PetscOptionsSetValue(NULL, "-mat_type", host ? "aij" : "aijcusparse"));
   PetscCall(TestProblemCreate(PETSC_COMM_WORLD, &A, desc, sizeof(desc)));

@@ -1,4 +1,5 @@
-/* Helpers shared by SFPC's benchmarks: the problem, medians, wall clock after a device sync, CUDA-event timing, provenance. */
+/* Helpers shared by SFPC's benchmarks: the problem, medians, wall clock after a device sync, CUDA-event timing, provenance,
+   GAMG's sparse products on the host. */
 #pragma once
 
 #include <petscmat.h>
@@ -131,5 +132,21 @@ static inline PetscErrorCode BenchProblemCreate(Mat *A, Vec *x, Vec *b, char cas
   PetscCall(VecSetRandom(*x, rnd));
   PetscCall(PetscRandomDestroy(&rnd));
   PetscCall(MatMult(*A, *x, *b));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+   GAMG's sparse matrix products on the host, for every GAMG the benchmark builds (PETSc 3.26.1 on GPU matrices): its
+   Galerkin PtAP hung in cuSPARSE's SpGEMM on an H100, and on 4 H200 ranks the prolongator smoothing's MatMatMult()
+   failed in MatProductSymbolic_SeqAIJCUSPARSE_SeqAIJCUSPARSE() (bench/README.md, sfdilu and MPI scaling). Each
+   product takes its own option: -matmatmult_/-matptap_backend_cpu for MatMatMult()/MatPtAP() (which GAMG calls),
+   -mat_product_algorithm_backend_cpu for products made through MatProductCreate() (as the MPI products' local parts).
+*/
+static inline PetscErrorCode BenchGAMGProductsOnHost(void)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscOptionsSetValue(NULL, "-matmatmult_backend_cpu", "1"));
+  PetscCall(PetscOptionsSetValue(NULL, "-matptap_backend_cpu", "1"));
+  PetscCall(PetscOptionsSetValue(NULL, "-mat_product_algorithm_backend_cpu", "1"));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
