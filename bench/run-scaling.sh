@@ -46,9 +46,9 @@ fixed="-rtol 1e-12 -max_it 100"
 block=bjacobi-ilu,sfilu,sip,sfdilu
 for series in "${@:-weak}"; do
   case $series in
-  weak) for pn in 1:271 2:342 4:431; do run ${pn%:*} -series weak -problem poisson7 -n ${pn#*:} $fixed -configs $block,afsai; done ;;
+  weak|weak-boxes) split=; [ "$series" = weak-boxes ] && split=-boxes
+    for pn in 1:271 2:342 4:431; do run ${pn%:*} -series $series -problem poisson7 -n ${pn#*:} $split $fixed -configs $block,afsai; done ;;
   global) for pn in 1:171 2:215 4:271; do run ${pn%:*} -series weak5m -problem poisson7 -n ${pn#*:} $fixed -configs ${GLOBAL_CONFIGS:-$block,afsai,sfdilu-global,afsai-gather}; done ;;
-  weak-boxes) for pn in 1:271 2:342 4:431; do run ${pn%:*} -series weak-boxes -problem poisson7 -n ${pn#*:} -boxes $fixed -configs $block,afsai; done ;;
   global-large) for pn in 1:271 2:342 4:431; do run ${pn%:*} -series weak -problem poisson7 -n ${pn#*:} $fixed -configs sfdilu-global; done ;;
   strong) for p in 2 4; do run $p -series strong -problem poisson7 -n 271 $fixed -configs $block,afsai; done ;;
   convdiff) for pn in 1:271 2:342 4:431; do run ${pn%:*} -series weak -problem convdiff -peclet 5 -n ${pn#*:} $fixed -configs $block; done ;;

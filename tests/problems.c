@@ -100,14 +100,21 @@ static inline PetscInt GridRow(const GridNumbering *g, PetscInt i, PetscInt j, P
   return g->first[bi + g->m[0] * (bj + g->m[1] * bk)] + (i - g->start[0][bi]) + nx * ((j - g->start[1][bj]) + ny * (k - g->start[2][bk]));
 }
 
-/* The grid point of a row: its box is the last whose first row is at most row. */
-static inline void GridPoint(const GridNumbering *g, PetscInt row, PetscInt *i, PetscInt *j, PetscInt *k)
+/* The box holding row: the last whose first row is at most row. */
+static PetscInt GridBox(const GridNumbering *g, PetscInt row)
 {
-  PetscInt r = 0, bi, bj, bk, nx, ny, l;
+  PetscInt r = 0;
 
   while (g->first[r + 1] <= row) r++;
-  bi = r % g->m[0], bj = (r / g->m[0]) % g->m[1], bk = r / (g->m[0] * g->m[1]);
-  nx = g->start[0][bi + 1] - g->start[0][bi], ny = g->start[1][bj + 1] - g->start[1][bj], l = row - g->first[r];
+  return r;
+}
+
+/* The grid point of a row of box r. */
+static inline void GridPoint(const GridNumbering *g, PetscInt r, PetscInt row, PetscInt *i, PetscInt *j, PetscInt *k)
+{
+  const PetscInt bi = r % g->m[0], bj = (r / g->m[0]) % g->m[1], bk = r / (g->m[0] * g->m[1]);
+  const PetscInt nx = g->start[0][bi + 1] - g->start[0][bi], ny = g->start[1][bj + 1] - g->start[1][bj], l = row - g->first[r];
+
   *i = g->start[0][bi] + l % nx, *j = g->start[1][bj] + (l / nx) % ny, *k = g->start[2][bk] + l / (nx * ny);
 }
 
@@ -118,12 +125,13 @@ static PetscErrorCode StencilAssemble(Mat A, const GridNumbering *g, const char 
 
   PetscFunctionBegin;
   PetscCall(MatGetOwnershipRange(A, &rstart, &rend));
+  const PetscInt box = rend > rstart ? GridBox(g, rstart) : 0; /* a rank's rows lie in one box (the rank's, or the natural numbering's only one) */
   for (PetscInt row = rstart; row < rend; row++) {
     PetscInt    i, j, k, cols[27], nc = 0;
     PetscScalar vals[27];
     PetscBool   p27, cd;
 
-    GridPoint(g, row, &i, &j, &k);
+    GridPoint(g, box, row, &i, &j, &k);
     PetscCall(PetscStrcmp(problem, "poisson27", &p27));
     PetscCall(PetscStrcmp(problem, "convdiff", &cd));
     for (PetscInt dk = -1; dk <= 1; dk++)
