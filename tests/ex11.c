@@ -178,7 +178,7 @@ static PetscErrorCode CompareRichardson(Mat A, Mat Ad, DM da, PetscBool nodm, co
 
   PetscFunctionBegin;
   PetscCall(PetscOptionsSetValue(NULL, "-dr_pc_sfilu_richardson_norm", type == NORM_1 ? "1" : "preconditioned"));
-  PetscCall(PetscOptionsSetValue(NULL, "-dr_pc_sfilu_richardson_fused", "true")); /* by default only on grids of 2*10^6 points */
+  PetscCall(PetscOptionsSetValue(NULL, "-dr_pc_sfilu_richardson_fused", "true")); /* by default only on grids of 2.5*10^6 points */
   PetscCall(MakeKSP(A, da, nodm, "hr_", fact, layout, &k[0]));
   PetscCall(MakeKSP(Ad, da, nodm, "dr_", fact, layout, &k[1]));
   for (int i = 0; i < 2; i++) {

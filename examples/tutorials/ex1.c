@@ -149,6 +149,9 @@ int main(int argc, char **argv)
     filter: grep -o -e "products with A formed inside the L sweep: .*" -e "L: grid layout on the [0-9 x]* grid"
     test:
       suffix: gpu_fused_cube
+      args: -n 144
+    test: # 2.1*10^6 points: slower fused, left unfused
+      suffix: gpu_fused_cube_small
       args: -n 128
     test:
       suffix: gpu_fused_flat

@@ -652,11 +652,15 @@ PetscErrorCode SFPCGridSweep_Device(SFPCTriDevice T, PetscBool lower, const Pets
    (bench/README.md, sfilu): n = 128 0.595 / 0.573, 160 0.825 / 0.874, 192 1.144 / 1.258, 224 1.625 / 1.871,
    256 2.210 / 2.549: the product's tiles cost more than a MatMult() of their own until the chain is long enough
    to hide them, so it takes a larger grid (SFPC_GRID_BA_MIN_ROWS).
+   Those Richardson figures predate 8 planes a block on every grid (2026-11-27), which sped the unfused 128^3 sweeps
+   up (H200 iteration 0.851 -> 0.604 ms) more than the fused ones: remeasured 2026-11-28 (bench/run-sip.sh cubes, the
+   demo's solve, unfused / fused, H100 and H200): 128^3 0.94-0.99 (and the bench's iteration 0.97 / 0.94), 144^3
+   1.02-1.05 on the H100, 0.99-1.00 on the H200, 160^3 1.03-1.08. Hence 2.5*10^6: 128^3 stays unfused, 144^3 is fused.
 */
-#define SFPC_GRID_RES_MIN_ROWS 2000000
+#define SFPC_GRID_RES_MIN_ROWS 2500000
 #define SFPC_GRID_BA_MIN_ROWS  4000000
 /*
-   Those measurements are cubes, where 2*10^6 points come with at least 504 sweep tasks (126^3). Flat grids of as many
+   Those measurements are cubes, where 2*10^6 points or more come with at least 504 sweep tasks (126^3). Flat grids of as many
    points have few tasks, each a long chain of x-steps, and fusing slows them: H200, SIP under KSPRICHARDSON, unfused /
    fused solve time, 256 x 256 x 32 (256 tasks) 0.81x, 512 x 512 x 8 (128) 0.76x, 1024 x 1024 x 2 (64) 0.57x,
    2048 x 1024 x 2 (64) 0.46x (bench/README.md, SIP, "Flat grids").

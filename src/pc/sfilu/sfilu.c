@@ -452,7 +452,7 @@ static PetscErrorCode PCDestroy_SFILU(PC pc)
                         the host's factor bit for bit
 .  -pc_sfilu_richardson_fused <auto,true,false> - GPU grid layout: `KSPRICHARDSON` (with its default convergence test or none, no monitor) forms the
                         residual b - A x inside the L sweep (`PCApplyRichardson()`) instead of with a `MatMult()` of its own; auto: on 7-point
-                        grids of at least 2*10^6 points and 504 tile lines of 32 y-lines (flat grids, slower fused, stay unfused) and 27-point grids of at least 5*10^5 points, where it
+                        grids of at least 2.5*10^6 points and 504 tile lines of 32 y-lines (flat grids, slower fused, stay unfused) and 27-point grids of at least 5*10^5 points, where it
                         is faster (smaller grids are slower fused: see bench/README.md)
 .  -pc_sfilu_richardson_norm <preconditioned,unpreconditioned,1> - what the fused iteration tests against the `KSP`'s rtol, abstol and
                         dtol: the 2-norm of (LU)^{-1} (b - A x) (as `KSPRICHARDSON`'s default test), the 2-norm of b - A x, or its 1-norm
