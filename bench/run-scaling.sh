@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The MPI scaling benchmark (bench/scaling.c) on a GPU host with 4 GPUs, one rank per GPU:
-#   bench/gpu-run bash bench/run-scaling.sh [weak|global|global-large|strong|convdiff (each also NAME-boxes)|gamg|gamg-small|gamg-levels|gamg-2m|gamg-4m|gamg-threshold|gamg-grid]...
+#   bench/gpu-run bash bench/run-scaling.sh [weak|global|global-large|strong|convdiff|strongcd (each also NAME-boxes)|gamg|gamg-small|gamg-levels|gamg-2m|gamg-4m|gamg-threshold|gamg-grid]...
 # weak:     3-D Poisson, about 2*10^7 rows per GPU (271^3, 342^3, 431^3 on 1, 2, 4 GPUs): PETSc's
 #           block-Jacobi ILU(0) and every SFPC block-Jacobi PC (sfilu, SIP, sfdilu, afsai).
 # global:   the same at about 5*10^6 rows per GPU (171^3, 215^3, 271^3), with the two global modes
@@ -10,8 +10,9 @@
 # weak-boxes: weak with each rank owning the box a 3-D DMDA gives it (-boxes; 1 x 2 x 2 on 4 ranks, z-slabs on 2), as a
 #           DMDA application's matrix is split: half the halo of z-slabs' middle ranks on 4 GPUs. So do
 #           global-boxes, global-large-boxes, convdiff-boxes (records in the series weak5m-boxes, weak-boxes, weak-boxes)
-#           and strong-boxes.
-# convdiff: weak for upwinded convection-diffusion (Pe 5), aFSAI (SPD only) left out.
+#           and strong-boxes, strongcd-boxes (strong-boxes).
+# convdiff: weak for upwinded convection-diffusion (Pe 5), aFSAI (SPD only) left out; strongcd: strong for it (records in
+#           the series strong; the 1-GPU run is convdiff's).
 # gamg:     GAMG with its default smoothers, sfdilu and afsai smoothers, about 2.5*10^6 rows per GPU; GAMG's
 #           Galerkin products run on the host (bench/README.md). gamg-small: the same at about 10^6 (100^3,
 #           126^3, 159^3). gamg-levels: one GPU, 10^6 rows (100^3), Poisson, anisotropic (1e-3) and
@@ -53,6 +54,7 @@ for series in "${@:-weak}"; do
   global) for pn in 1:171 2:215 4:271; do run ${pn%:*} -series ${series/global/weak5m} -problem poisson7 -n ${pn#*:} $split $fixed -configs ${GLOBAL_CONFIGS:-$block,afsai,sfdilu-global,afsai-gather}; done ;;
   global-large) for pn in 1:271 2:342 4:431; do run ${pn%:*} -series ${series/global-large/weak} -problem poisson7 -n ${pn#*:} $split $fixed -configs sfdilu-global; done ;;
   strong) for p in 2 4; do run $p -series $series -problem poisson7 -n 271 $split $fixed -configs $block,afsai; done ;;
+  strongcd) for p in 2 4; do run $p -series ${series/strongcd/strong} -problem convdiff -peclet 5 -n 271 $split $fixed -configs $block; done ;;
   convdiff) for pn in 1:271 2:342 4:431; do run ${pn%:*} -series ${series/convdiff/weak} -problem convdiff -peclet 5 -n ${pn#*:} $split $fixed -configs $block; done ;;
   gamg-small) for pn in 1:100 2:126 4:159; do run ${pn%:*} -series weak1m -problem poisson7 -n ${pn#*:} -rtol 1e-8 -configs gamg,gamg-sfdilu,gamg-afsai; done ;;
   gamg-levels) for pr in "poisson7" "anisotropic -aniso 1e-3" "convdiff -peclet 20"; do run 1 -series gamg-levels -problem $pr -n 100 -rtol 1e-8 -repeat 5 -configs gamg,gamg-sfdilu,gamg-sfdilu-jpl,gamg-sfdilu-greedy,gamg-sfdilu-1,gamg-sfdilu-fine,gamg-sfdilu-top,gamg-sfdilu-top2; done ;;
