@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The MPI scaling benchmark (bench/scaling.c) on a GPU host with 4 GPUs, one rank per GPU:
-#   bench/gpu-run bash bench/run-scaling.sh [weak|global|global-large|strong|convdiff|strongcd (each also NAME-boxes)|gamg|gamg-small|gamg-levels|gamg-2m|gamg-4m|gamg-threshold|gamg-grid]...
+#   bench/gpu-run bash bench/run-scaling.sh [weak|global|global-large|strong|convdiff|strongcd (each also NAME-boxes)|gamg|gamg-strong|gamg-small|gamg-levels|gamg-2m|gamg-4m|gamg-threshold|gamg-grid]...
 # weak:     3-D Poisson, about 2*10^7 rows per GPU (271^3, 342^3, 431^3 on 1, 2, 4 GPUs): PETSc's
 #           block-Jacobi ILU(0) and every SFPC block-Jacobi PC (sfilu, SIP, sfdilu, afsai).
 # global:   the same at about 5*10^6 rows per GPU (171^3, 215^3, 271^3), with the two global modes
@@ -14,7 +14,8 @@
 # convdiff: weak for upwinded convection-diffusion (Pe 5), aFSAI (SPD only) left out; strongcd: strong for it (records in
 #           the series strong; the 1-GPU run is convdiff's).
 # gamg:     GAMG with its default smoothers, sfdilu and afsai smoothers, about 2.5*10^6 rows per GPU; GAMG's
-#           Galerkin products run on the host (bench/README.md). gamg-small: the same at about 10^6 (100^3,
+#           Galerkin products run on the host (bench/README.md). gamg-strong: the same at 215^3 (9.9*10^6 rows) on 1, 2
+#           and 4 GPUs (records in the series strong). gamg-small: the same at about 10^6 (100^3,
 #           126^3, 159^3). gamg-levels: one GPU, 10^6 rows (100^3), Poisson, anisotropic (1e-3) and
 #           convection-diffusion (Pe 20): GAMG's defaults against sfdilu smoothers as auto colors them (greedy on
 #           the small levels, JPL on the others), with JPL on every level (the earlier default), with greedy on
@@ -63,6 +64,7 @@ for series in "${@:-weak}"; do
     for n in 100 126; do run 1 -series gamg-threshold -problem anisotropic -aniso 1e-3 -n $n -rtol 1e-8 -repeat 5 -configs gamg,gamg-sfdilu-top $th; done ;;
   gamg-grid) for n in 126 160; do run 1 -series gamg-grid -problem anisotropic -aniso 1e-3 -n $n -rtol 1e-8 -repeat 5 -configs gamg,gamg-sfdilu-top,gamg-sfdilu-top-grid; done ;;
   gamg-4m) run 1 -series gamg-4m -problem anisotropic -aniso 1e-3 -n 160 -rtol 1e-8 -repeat 5 -configs gamg,gamg-sfdilu-top ;;
+  gamg-strong) for p in 1 2 4; do run $p -series strong -problem poisson7 -n 215 -rtol 1e-8 -configs gamg,gamg-sfdilu,gamg-afsai; done ;;
   gamg) for pn in 1:136 2:171 4:215; do run ${pn%:*} -series weak -problem poisson7 -n ${pn#*:} -rtol 1e-8 -configs gamg,gamg-sfdilu,gamg-afsai; done ;;
   *) echo "unknown series $series"; exit 1 ;;
   esac
