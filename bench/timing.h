@@ -140,7 +140,8 @@ static inline PetscErrorCode BenchProblemCreate(Mat *A, Vec *x, Vec *b, char cas
    Galerkin PtAP hung in cuSPARSE's SpGEMM on an H100, and on 4 H200 ranks the prolongator smoothing's MatMatMult()
    failed in MatProductSymbolic_SeqAIJCUSPARSE_SeqAIJCUSPARSE() (bench/README.md, sfdilu and MPI scaling). Each
    product takes its own option: -matmatmult_/-matptap_backend_cpu for MatMatMult()/MatPtAP() (which GAMG calls),
-   -mat_product_algorithm_backend_cpu for products made through MatProductCreate() (as the MPI products' local parts).
+   -mat_product_algorithm_backend_cpu for products made through MatProductCreate() (none in GAMG's default set-up, where
+   PETSc reports it unused; kept for GAMG options that build products that way).
 */
 static inline PetscErrorCode BenchGAMGProductsOnHost(void)
 {

@@ -122,18 +122,18 @@ static PetscErrorCode StencilAssemble(Mat A, const GridNumbering *g, const char 
 {
   const PetscInt N = g->N;
   PetscInt       rstart, rend;
+  PetscBool      p27, cd;
 
   PetscFunctionBegin;
+  PetscCall(PetscStrcmp(problem, "poisson27", &p27));
+  PetscCall(PetscStrcmp(problem, "convdiff", &cd));
   PetscCall(MatGetOwnershipRange(A, &rstart, &rend));
   const PetscInt box = rend > rstart ? GridBox(g, rstart) : 0; /* a rank's rows lie in one box (the rank's, or the natural numbering's only one) */
   for (PetscInt row = rstart; row < rend; row++) {
     PetscInt    i, j, k, cols[27], nc = 0;
     PetscScalar vals[27];
-    PetscBool   p27, cd;
 
     GridPoint(g, box, row, &i, &j, &k);
-    PetscCall(PetscStrcmp(problem, "poisson27", &p27));
-    PetscCall(PetscStrcmp(problem, "convdiff", &cd));
     for (PetscInt dk = -1; dk <= 1; dk++)
       for (PetscInt dj = -1; dj <= 1; dj++)
         for (PetscInt di = -1; di <= 1; di++) {
