@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The MPI scaling benchmark (bench/scaling.c) on a GPU host with 4 GPUs, one rank per GPU:
-#   bench/gpu-run bash bench/run-scaling.sh [weak|global|global-large|strong|convdiff|strongcd (each also NAME-boxes)|gamg|gamg-strong|gamg-small|gamg-levels|gamg-2m|gamg-4m|gamg-threshold|gamg-grid]...
+#   bench/gpu-run bash bench/run-scaling.sh [weak|global|global-large|strong|convdiff|strongcd (each also NAME-boxes)|gamg|gamg-strong|gamg-convdiff|gamg-strongcd|gamg-small|gamg-levels|gamg-2m|gamg-4m|gamg-threshold|gamg-grid]...
 # weak:     3-D Poisson, about 2*10^7 rows per GPU (271^3, 342^3, 431^3 on 1, 2, 4 GPUs): PETSc's
 #           block-Jacobi ILU(0) and every SFPC block-Jacobi PC (sfilu, SIP, sfdilu, afsai).
 # global:   the same at about 5*10^6 rows per GPU (171^3, 215^3, 271^3), with the two global modes
@@ -15,7 +15,9 @@
 #           the series strong; the 1-GPU run is convdiff's).
 # gamg:     GAMG with its default smoothers, sfdilu and afsai smoothers, about 2.5*10^6 rows per GPU; GAMG's
 #           Galerkin products run on the host (bench/README.md). gamg-strong: the same at 215^3 (9.9*10^6 rows) on 1, 2
-#           and 4 GPUs (records in the series strong). gamg-small: the same at about 10^6 (100^3,
+#           and 4 GPUs (records in the series strong). gamg-convdiff, gamg-strongcd: gamg and gamg-strong for the
+#           upwinded convection-diffusion problem (Pe 5), without aFSAI (SPD only). GAMG's set-up at 215^3 on one GPU
+#           takes about a minute a configuration: give these RUN_LIMIT=400. gamg-small: the same at about 10^6 (100^3,
 #           126^3, 159^3). gamg-levels: one GPU, 10^6 rows (100^3), Poisson, anisotropic (1e-3) and
 #           convection-diffusion (Pe 20): GAMG's defaults against sfdilu smoothers as auto colors them (greedy on
 #           the small levels, JPL on the others), with JPL on every level (the earlier default), with greedy on
@@ -66,6 +68,8 @@ for series in "${@:-weak}"; do
   gamg-4m) run 1 -series gamg-4m -problem anisotropic -aniso 1e-3 -n 160 -rtol 1e-8 -repeat 5 -configs gamg,gamg-sfdilu-top ;;
   gamg-strong) for p in 1 2 4; do run $p -series strong -problem poisson7 -n 215 -rtol 1e-8 -configs gamg,gamg-sfdilu,gamg-afsai; done ;;
   gamg) for pn in 1:136 2:171 4:215; do run ${pn%:*} -series weak -problem poisson7 -n ${pn#*:} -rtol 1e-8 -configs gamg,gamg-sfdilu,gamg-afsai; done ;;
+  gamg-convdiff) for pn in 1:136 2:171 4:215; do run ${pn%:*} -series weak -problem convdiff -peclet 5 -n ${pn#*:} -rtol 1e-8 -configs gamg,gamg-sfdilu; done ;;
+  gamg-strongcd) for p in 1 2 4; do run $p -series strong -problem convdiff -peclet 5 -n 215 -rtol 1e-8 -configs gamg,gamg-sfdilu; done ;;
   *) echo "unknown series $series"; exit 1 ;;
   esac
 done
