@@ -34,7 +34,7 @@
 # All but gamg run a fixed 100 iterations (-rtol 1e-12 -max_it 100): time per iteration is the weak-scaling
 # metric. Each run has a 150 s limit (RUN_LIMIT); one silent for 100 s (QUIET) prints its processes' stacks
 # and is ended (bench/stacks-if-stuck.sh). Records go to bench/results/scaling-<gpu>.json (and $OUT); a table at
-# the end (bench/scaling-summary.py); RESULTS=<file> writes them elsewhere. On an H200 x4, weak took 250 s and
+# the end (bench/scaling-summary.py); RESULTS=<file> writes them elsewhere; RANKS="1 2" runs only those rank counts. On an H200 x4, weak took 250 s and
 # global 160 s. On fewer GPUs the runs with more ranks than GPUs are skipped.
 set -u
 gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1 | tr 'A-Z ' 'a-z-')
@@ -44,6 +44,7 @@ mkdir -p bench/results
 run() { # ranks, then the benchmark's options
   local p=$1; shift
   [ "$p" -le "$ngpu" ] || { echo "skipped: $p ranks on $ngpu GPUs"; return; }
+  [[ " ${RANKS:-$p} " == *" $p "* ]] || { echo "skipped: $p ranks (RANKS=$RANKS)"; return; }
   echo "+ mpiexec -n $p build/bench/scaling $*"; local t0=$SECONDS
   timeout ${RUN_LIMIT:-150} bash bench/stacks-if-stuck.sh -q ${QUIET:-100} mpiexec -n "$p" build/bench/scaling -json "$out" -repeat 1 "$@" || echo "  failed or timed out"
   echo "  ($((SECONDS - t0)) s)"
