@@ -103,7 +103,8 @@ PETSC_EXTERN PetscErrorCode PCSFDILUGetColoring(PC, PetscInt *, const PetscInt *
    grown per row along the gradient of the Kaporin number; a preconditioner and a multigrid level smoother
    (-mg_levels_pc_type afsai). Options: -pc_afsai_steps <10>, -pc_afsai_step_size <1>, -pc_afsai_tol <1e-3>,
    -pc_afsai_max_nnz_row, -pc_afsai_filter <0>, -pc_afsai_omega (Richardson weight, automatic by default),
-   -pc_afsai_reuse_pattern <true>. Set-up on the host; on MATSEQAIJCUSPARSE the apply runs on the GPU.
+   -pc_afsai_reuse_pattern <true>, -pc_afsai_setup <device> (host: the host reference's set-up). On MATSEQAIJCUSPARSE the set-up
+   (pattern search and values) and the apply run on the GPU; on MATSEQAIJ everything runs on the host.
 J*/
 #define PCAFSAI "afsai"
 

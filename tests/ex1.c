@@ -6,8 +6,9 @@ static char help[] = "Compares PCSFILU with PETSc's PCILU on one system: iterati
                      "f times its iterations (default: one iteration). -matsolver: the same through PCILU with\n"
                      "-pc_factor_mat_solver_type sfilu. -fill_levels <k>: ILU(k) in every run (PCFactorSetLevels(), which PCSFILU\n"
                      "also takes). -expect_view <text>[,<text>...]: the GPU PC's view must contain each text (e.g. which kernel\n"
-                     "factored; !text: must not). -refactor_options <string>: options inserted before the refactorization,\n"
-                     "which every PC reads again (e.g. another block size on the same pattern).\n"
+                     "factored; !text: must not; first:text, refactored:text: only after that stage). -refactor_options <name=value>[,<name=value>...]: options (without\n"
+                     "their dash: PETSc would read a value that starts with one as the next option) inserted before the\n"
+                     "refactorization, which every PC reads again (e.g. pc_sfilu_block_size=2: another block size, same pattern).\n"
                      "A run passes when it ends like PETSc's ILU, within one iteration, and -tol <t> bounds\n"
                      "|r_sfilu(k) - r_ilu(k)| / r_ilu(k) at every iteration k.\n";
 
@@ -202,7 +203,9 @@ int main(int argc, char **argv)
   PetscRandom rnd;
   PetscReal   tol = 1e-6, applytol = 1e-10, itstol = 0;
   PetscBool   refactor = PETSC_FALSE, device = PETSC_FALSE, matsolver = PETSC_FALSE, ok = PETSC_TRUE;
-  char        desc[256], *expect[4], refopts[256] = "";
+  char        desc[256], *expect[4], *refopts[8];
+  PetscInt    nrefopts = 8;
+  PetscBool   refset;
   PetscInt    nexpect = 4;
   PetscBool   expectset;
   PetscInt    nsym, nnum, levels = 0;
@@ -218,7 +221,8 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-matsolver", &matsolver, NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-fill_levels", &levels, NULL));
   PetscCall(PetscOptionsGetStringArray(NULL, NULL, "-expect_view", expect, &nexpect, &expectset));
-  PetscCall(PetscOptionsGetString(NULL, NULL, "-refactor_options", refopts, sizeof(refopts), NULL));
+  PetscCall(PetscOptionsGetStringArray(NULL, NULL, "-refactor_options", refopts, &nrefopts, &refset));
+  if (!refset) nrefopts = 0;
   if (!expectset) nexpect = 0;
   PetscCall(TestProblemCreate(PETSC_COMM_WORLD, &A, desc, sizeof(desc)));
   PetscCall(MatCreateVecs(A, &xt, NULL));
@@ -241,9 +245,17 @@ int main(int argc, char **argv)
   for (PetscInt stage = 0; stage < (refactor ? 2 : 1); stage++) {
     const char *name = stage ? "refactored" : "first";
 
-    if (stage && refopts[0]) {
+    if (stage && nrefopts) {
       Run *runs[3] = {ilu, sf, sfd};
-      PetscCall(PetscOptionsInsertString(NULL, refopts));
+      for (PetscInt k = 0; k < nrefopts; k++) {
+        char *eq, opt[256];
+        PetscCall(PetscStrchr(refopts[k], '=', &eq));
+        PetscCheck(eq, PETSC_COMM_WORLD, PETSC_ERR_USER_INPUT, "-refactor_options takes name=value pairs, not %s", refopts[k]);
+        *eq = 0;
+        PetscCall(PetscSNPrintf(opt, sizeof(opt), "-%s", refopts[k]));
+        PetscCall(PetscOptionsSetValue(NULL, opt, eq + 1));
+        PetscCall(PetscPrintf(PETSC_COMM_WORLD, "refactorization with %s %s\n", opt, eq + 1));
+      }
       for (int k = 0; k < 3; k++) {
         PC pc;
         if (!runs[k]) continue;
@@ -268,12 +280,18 @@ int main(int argc, char **argv)
       PetscCall(CheckDeviceRun(sfd, &ok));
       PetscCall(CompareApply(sf, sfd, xt, applytol, &ok));
       for (PetscInt e = 0; e < nexpect; e++) {
-        PC              pd;
-        PetscBool       has;
-        const PetscBool absent = (PetscBool)(expect[e][0] == '!');
+        PC          pd;
+        PetscBool   has, absent, first, refactored;
+        const char *text = expect[e];
+
+        PetscCall(PetscStrbeginswith(text, "first:", &first));
+        PetscCall(PetscStrbeginswith(text, "refactored:", &refactored));
+        if ((first && stage) || (refactored && !stage)) continue;
+        text += first ? 6 : (refactored ? 11 : 0);
+        absent = (PetscBool)(text[0] == '!');
         PetscCall(KSPGetPC(sfd->ksp, &pd));
-        PetscCall(TestPCViewHas(pd, expect[e] + absent, &has));
-        PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s view %s \"%s\": %s\n", sfd->name, absent ? "does not say" : "says", expect[e] + absent, has != absent ? "yes" : "NO"));
+        PetscCall(TestPCViewHas(pd, text + absent, &has));
+        PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s view %s \"%s\": %s\n", sfd->name, absent ? "does not say" : "says", text + absent, has != absent ? "yes" : "NO"));
         ok = (PetscBool)(ok && has != absent);
       }
     }
@@ -290,6 +308,7 @@ int main(int argc, char **argv)
   if (sfd) PetscCall(RunDestroy(sfd));
   PetscCall(PetscFree(sfd));
   for (PetscInt e = 0; e < nexpect; e++) PetscCall(PetscFree(expect[e]));
+  for (PetscInt k = 0; k < nrefopts; k++) PetscCall(PetscFree(refopts[k]));
   PetscCall(MatDestroy(&Ad));
   PetscCall(PetscRandomDestroy(&rnd));
   PetscCall(VecDestroy(&xt));
@@ -431,7 +450,16 @@ int main(int argc, char **argv)
       args: -problem fields -n 16 -dof 2 -peclet 2 -refactor -fill_levels 1 -expect_view "factored by blocks of 2 rows,U: by point-blocks of 2 rows"
     test: # the block size changed on the same pattern: the hyb slabs the block sweeps dropped come back, or go
       suffix: gpu_fields_switch
-      args: -problem fields -n 16 -dof 4 -peclet 2 -refactor -pc_sfilu_layout hyb -pc_sfilu_block_size {{1 4}separate output} -refactor_options "-pc_sfilu_block_size 2"
+      args: -problem fields -n 16 -dof 4 -peclet 2 -refactor -pc_sfilu_layout hyb -pc_sfilu_block_size {{1 4}separate output} -refactor_options pc_sfilu_block_size=2
+    test: # the block sweep options changed on the same pattern: the factorization's blocks follow the engine's new ones
+      suffix: gpu_fields_sweeps_switch
+      args: -problem fields -n 16 -dof 4 -peclet 2 -refactor -refactor_options pc_sfilu_block_sweeps=false -expect_view "factored by blocks of 4 rows"
+    test:
+      suffix: gpu_fields_slabs_switch
+      args: -problem fields -n 16 -dof 4 -peclet 2 -refactor -refactor_options pc_sfilu_block_slabs=false -expect_view "factored by blocks of 4 rows"
+    test: # blocks of short rows need the match map: tried again when -pc_sfilu_factor_match changes to map
+      suffix: gpu_fields_match_switch
+      args: -problem poisson7 -n 24 -permute 7 -refactor -pc_sfilu_block_size 4 -pc_sfilu_factor_match search -refactor_options pc_sfilu_factor_match=map -expect_view "first:!factored by blocks,refactored:factored by blocks of 4 rows"
     test:
       suffix: gpu_fields_rowsweeps
       args: -problem fields -n 16 -dof 3 -peclet 2 -pc_sfilu_block_sweeps false -expect_view "factored by blocks of 3 rows,!L: by point-blocks,U: row by row"

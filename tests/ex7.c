@@ -1,7 +1,8 @@
 static char help[] = "SFPC preconditioners on MPI matrices: each rank works on its diagonal block, so -pc_type sfilu equals\n"
                      "-pc_type bjacobi -sub_pc_type ilu (PETSc's) and -pc_type sfdilu equals bjacobi with sfdilu blocks, residual\n"
                      "history for residual history. The matrix is a 3-D convection-diffusion stencil (7-point, upwind) with\n"
-                     "uneven rows per rank; -empty_rank <r> gives rank r no rows.\n"
+                     "uneven rows per rank (-planes: whole z-planes, so each block is a grid); -empty_rank <r> gives rank r no rows;\n"
+                     "-check_colors: PCSFDILUGetColoring() on every rank, the colors summed.\n"
                      "With -global: the global multicolor DILU (-pc_sfdilu_parallel) instead, whose iterations and colors must\n"
                      "not depend on the number of ranks.\n"
                      "Options: -n <grid points per direction>, -peclet <p>, -empty_rank <r>, -global, -nan_row <r> (a NaN\n"
@@ -17,7 +18,7 @@ static char help[] = "SFPC preconditioners on MPI matrices: each rank works on i
 #include <sfpc.h>
 #include "problems.h"
 
-static PetscErrorCode Assemble(PetscInt N, PetscReal peclet, PetscInt empty, PetscBool asym, Mat *A)
+static PetscErrorCode Assemble(PetscInt N, PetscReal peclet, PetscInt empty, PetscBool asym, PetscBool planes, Mat *A)
 {
   PetscMPIInt rank, size;
   PetscInt    n = N * N * N, nlocal, rstart, rend;
@@ -30,8 +31,9 @@ static PetscErrorCode Assemble(PetscInt N, PetscReal peclet, PetscInt empty, Pet
     PetscInt weight = 0, before = 0;
     for (PetscMPIInt r = 0; r < size; r++) weight += r == empty ? 0 : r + 1;
     for (PetscMPIInt r = 0; r < rank; r++) before += r == empty ? 0 : r + 1;
-    rstart = n * before / weight;
-    rend   = n * (before + (rank == empty ? 0 : rank + 1)) / weight;
+    const PetscInt unit = planes ? N * N : 1, units = n / unit; /* planes: whole z-planes a rank, so each block is a grid */
+    rstart = unit * (units * before / weight);
+    rend   = unit * (units * (before + (rank == empty ? 0 : rank + 1)) / weight);
     nlocal = rend - rstart;
   }
   PetscCall(MatCreate(PETSC_COMM_WORLD, A));
@@ -176,6 +178,23 @@ static PetscErrorCode Solve(Mat A, Vec b, const char *prefix, PetscInt *its, Pet
   PetscCall(KSPGetResidualHistory(ksp, &h, nhist));
   PetscCall(PetscMalloc1(*nhist, hist));
   PetscCall(PetscArraycpy(*hist, h, *nhist));
+  {
+    PC        pc;
+    PetscBool isdilu, checkcolors = PETSC_FALSE;
+    PetscCall(PetscOptionsGetBool(NULL, NULL, "-check_colors", &checkcolors, NULL));
+    PetscCall(KSPGetPC(ksp, &pc));
+    PetscCall(PetscObjectTypeCompare((PetscObject)pc, PCSFDILU, &isdilu));
+    if (isdilu && checkcolors) { /* every rank's block is colored, an empty one with no colors (Not Collective) */
+      PetscInt    nc, ncsum, nrows;
+      PetscMPIInt empties, isempty;
+      PetscCall(PCSFDILUGetColoring(pc, &nc, NULL));
+      PetscCall(MatGetLocalSize(A, &nrows, NULL));
+      isempty = nrows == 0;
+      PetscCallMPI(MPIU_Allreduce(&nc, &ncsum, 1, MPIU_INT, MPI_SUM, PETSC_COMM_WORLD));
+      PetscCallMPI(MPIU_Allreduce(&isempty, &empties, 1, MPI_INT, MPI_SUM, PETSC_COMM_WORLD));
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "-%spc_type: the blocks' colors sum to %" PetscInt_FMT " (%d empty block(s))\n", prefix, ncsum, empties));
+    }
+  }
   PetscCall(VecDestroy(&x));
   PetscCall(KSPDestroy(&ksp));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -188,7 +207,7 @@ int main(int argc, char **argv)
   PetscInt    N = 10, empty = -1, nanrow = -1;
   PetscReal   peclet = 20;
   PetscMPIInt size;
-  PetscBool   global = PETSC_FALSE, asym = PETSC_FALSE, compare = PETSC_FALSE;
+  PetscBool   global = PETSC_FALSE, asym = PETSC_FALSE, compare = PETSC_FALSE, planes = PETSC_FALSE;
   const char *pairs[2][2] = {{"sfilu_", "bjacobi_ilu_"}, {"sfdilu_", "bjacobi_sfdilu_"}};
 
   PetscFunctionBeginUser;
@@ -201,9 +220,10 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-nan_row", &nanrow, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-asymmetric", &asym, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-compare_host", &compare, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-planes", &planes, NULL));
   if (compare) PetscCall(PetscLogDefaultBegin()); /* event counts */
   PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
-  PetscCall(Assemble(N, peclet, empty, asym, &A));
+  PetscCall(Assemble(N, peclet, empty, asym, planes, &A));
   if (nanrow >= 0) {
     PetscInt rstart, rend;
     PetscCall(MatGetOwnershipRange(A, &rstart, &rend));
@@ -284,6 +304,10 @@ int main(int argc, char **argv)
     suffix: empty_rank
     nsize: 3
     args: -n 9 -empty_rank 1
+  test: # the grid coloring of each rank's block, one of them empty
+    suffix: empty_rank_grid
+    nsize: 3
+    args: -n 9 -empty_rank 1 -planes -check_colors -sfdilu_pc_sfdilu_coloring grid -bjacobi_sfdilu_sub_pc_sfdilu_coloring grid
 
   # ILU(k) in each rank's block: PETSc's bjacobi with ILU(k) blocks, bit for bit
   test:

@@ -3,7 +3,8 @@ static char help[] = "PCAFSAI (adaptive FSAI) on the host. Checks of the factor 
                      "-ref: G against an independent dense implementation of the search and values (sequential, small);\n"
                      "-mono <K>: psi_i = 1/g_ii^2, row i's factor in the Kaporin number, never increases over steps 0..K;\n"
                      "-cg: CG iterations with afsai against Jacobi; -reuse: new values of the same pattern (pattern kept,\n"
-                     "or searched again with -afsai_pc_afsai_reuse_pattern 0); -gamg: afsai as GAMG level smoother under\n"
+                     "or searched again with -afsai_pc_afsai_reuse_pattern 0; -reuse_steps <k>: then new values again with k search\n"
+                     "steps, which a new search must follow); -gamg: afsai as GAMG level smoother under\n"
                      "Richardson and Chebyshev; -bjacobi: -pc_type afsai against bjacobi with afsai blocks (MPI); -split: the split\n"
                      "preconditioner G A G^T (-ksp_pc_side symmetric) with GMRES.\n"
                      "Matrix: problem options of tests/problems.c, -jitter (off-diagonals scaled by 0.5-1.5, symmetric, then\n"
@@ -544,7 +545,7 @@ static PetscErrorCode CompareSetups(Mat A, Vec b)
 }
 
 /* New values of the same pattern (2 A + I): what the re-set-up redid, and the checks of the refreshed factor. */
-static PetscErrorCode Reuse(Mat A, Vec b)
+static PetscErrorCode Reuse(Mat A, Vec b, PetscInt steps)
 {
   KSP                ksp;
   PC                 pc;
@@ -557,6 +558,15 @@ static PetscErrorCode Reuse(Mat A, Vec b)
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "new values, same pattern: %s in %" PetscInt_FMT " iterations; the re-set-up searched %" PetscInt_FMT " patterns and computed values %" PetscInt_FMT " times\n", KSPConvergedReasons[reason], its, np, nv));
   PetscCall(KSPGetPC(ksp, &pc));
   PetscCall(CheckFactor(pc, A, "after new values"));
+  if (steps >= 0) { /* other search options on the same pattern: the pattern is searched again with them */
+    char value[32];
+    PetscCall(PetscSNPrintf(value, sizeof(value), "%" PetscInt_FMT, steps));
+    PetscCall(PetscOptionsSetValue(NULL, "-afsai_pc_afsai_steps", value));
+    PetscCall(PCSetFromOptions(pc));
+    PetscCall(TestResolveNewValues(ksp, A, b, "AFSAIPattern", "AFSAIValues", &its, &reason, &np, &nv));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "new values and %" PetscInt_FMT " search steps: %s in %" PetscInt_FMT " iterations; the re-set-up searched %" PetscInt_FMT " patterns and computed values %" PetscInt_FMT " times\n", steps, KSPConvergedReasons[reason], its, np, nv));
+    PetscCall(CheckFactor(pc, A, "after new search steps"));
+  }
   PetscCall(KSPDestroy(&ksp));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -653,7 +663,7 @@ int main(int argc, char **argv)
   Vec         b;
   PetscRandom rnd;
   char        desc[256];
-  PetscInt    mono = -1, empty = -1, negrow = -1, nanrow = -1;
+  PetscInt    mono = -1, empty = -1, negrow = -1, nanrow = -1, reuse_steps = -1;
   PetscReal   shift = 0;
   PetscBool   device = PETSC_FALSE, compare = PETSC_FALSE, ref = PETSC_FALSE, cg = PETSC_FALSE, reuse = PETSC_FALSE, gamg = PETSC_FALSE, bjacobi = PETSC_FALSE, split = PETSC_FALSE, jitter = PETSC_FALSE, uneven = PETSC_FALSE, breakdown = PETSC_FALSE, symmetric = PETSC_FALSE, rbm = PETSC_FALSE;
 
@@ -667,6 +677,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-mono", &mono, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-cg", &cg, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-reuse", &reuse, NULL));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-reuse_steps", &reuse_steps, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-gamg", &gamg, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-bjacobi", &bjacobi, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-split", &split, NULL));
@@ -719,7 +730,7 @@ int main(int argc, char **argv)
   if (bjacobi) PetscCall(CompareBJacobi(A, b));
   if (split) PetscCall(CheckSplit(A, b));
   if (gamg) PetscCall(Gamg(A, b));
-  if (reuse) PetscCall(Reuse(A, b)); /* last: it changes A's values */
+  if (reuse) PetscCall(Reuse(A, b, reuse_steps)); /* last: it changes A's values */
   PetscCall(PetscRandomDestroy(&rnd));
   PetscCall(VecDestroy(&b));
   PetscCall(MatDestroy(&A));
@@ -803,6 +814,9 @@ int main(int argc, char **argv)
   test:
     suffix: reuse
     args: -problem poisson7 -n 8 -reuse -afsai_pc_afsai_reuse_pattern {{1 0}separate output}
+  test:
+    suffix: reuse_steps
+    args: -problem poisson7 -n 8 -reuse -reuse_steps 2 -afsai_pc_afsai_max_nnz_row {{-1 11}separate output}
 
   # not SPD: a negative diagonal, a non-positive psi (diagonal 1, off-diagonals -1), a Cholesky breakdown
   test:
@@ -922,6 +936,10 @@ int main(int argc, char **argv)
     test:
       suffix: gpu_reuse
       args: -problem poisson7 -n 8 -reuse -afsai_pc_afsai_reuse_pattern {{1 0}separate output}
+    test:
+      suffix: gpu_reuse_steps
+      output_file: output/ex8_reuse_steps_afsai_pc_afsai_max_nnz_row--1.out
+      args: -problem poisson7 -n 8 -reuse -reuse_steps 2
     test:
       suffix: gpu_gamg
       args: -problem poisson7 -n 16 -gamg

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # compute-sanitizer (memcheck, racecheck, synccheck, initcheck) over SFPC's GPU paths on small
 # cases: analysis (ASAP and ALAP; the polling pass and the ready queue), sync-free ILU(0) (both ways of matching U's columns, and by point-blocks:
-# 4 fields a point, blocks of 8 permuted rows, a NaN and a shifted zero pivot, dense blocks of 5 fields in 3-D and of elasticity's nodes; sweeps by point-blocks of 8 permuted rows, of 3 fields, of 5 fields in 3-D and of Q1 elasticity's nodes, 81 entries a row, their columns from slabs or, past 8 slots a lane, the CSR) and ILU(k) (A's values scattered into the fill pattern), both solves in both layouts, refactorization,
+# 4 fields a point (and the block sweep options or the match changed on the same pattern), blocks of 8 permuted rows, a NaN and a shifted zero pivot, dense blocks of 5 fields in 3-D and of elasticity's nodes; sweeps by point-blocks of 8 permuted rows, of 3 fields, of 5 fields in 3-D and of Q1 elasticity's nodes, 81 entries a row, their columns from slabs or, past 8 slots a lane, the CSR) and ILU(k) (A's values scattered into the fill pattern), both solves in both layouts, refactorization,
 # a failing pivot and a NaN; MATHYBSF triangles (build, single sweeps, refill; auto on a grid read from the pattern and by point-blocks) with rows of 0 to
 # 3000 entries; SIP's GPU factorization, sync-free and level-synchronous, on a non-cubic grid, and with a zero pivot; the
 # grid layout's sweeps (ILU(0) and SIP, two tile lines per plane, Dirichlet rows, chunks of 4 and 2, blocks of 8 and 2 planes, a block of 8 planes and one of 3; the 27-point
@@ -9,7 +9,7 @@
 # Richardson iteration with the residual fused into the forward sweep (tile tasks, flags, norm partial sums); the
 # GPU multicolor DILU (JPL, greedy and grid colorings, both sweep variants, the local order, a nonsymmetric pattern, a zero
 # pivot with shifts, the fused Richardson step under GAMG, the transposed applies of ex13 in color and local order and of a failed E); the GPU adaptive FSAI set-up (search
-# variants with the filter and the row limit, a NaN, a Cholesky breakdown, the values-only re-set-up, the split apply);
+# variants with the filter and the row limit, a NaN, a Cholesky breakdown, the values-only re-set-up and one with other search steps, the split apply);
 # the gathered aFSAI set-up on mpiaijcusparse (one rank); host vectors through each GPU PC's device copies (ex12); on 2 ranks (mpicases, each rank under its own
 # sanitizer) the global DILU across ranks on the GPU (transposed too) and the gathered aFSAI.
 # Run on the GPU host through bench/gpu-run: bench/gpu-run bash tests/gpu-sanitize.sh [PATTERN]
@@ -31,6 +31,8 @@ cases=(
   "$ex2 -dll_append $lib -mat_type aijcusparse -case zeropivot -pc_sfilu_shift_type nonzero -pc_sfilu_factor_match search"
   "$ex2 -dll_append $lib -mat_type aijcusparse -case nan"
   "$ex1 -dll_append $lib -device -problem fields -n 6 -dof 4 -peclet 2 -refactor -expect_view blocks"
+  "$ex1 -dll_append $lib -device -problem fields -n 6 -dof 4 -peclet 2 -refactor -refactor_options pc_sfilu_block_sweeps=false"
+  "$ex1 -dll_append $lib -device -problem poisson7 -n 6 -permute 7 -refactor -pc_sfilu_block_size 4 -pc_sfilu_factor_match search -refactor_options pc_sfilu_factor_match=map"
   "$ex1 -dll_append $lib -device -problem poisson7 -n 6 -permute 3 -refactor -pc_sfilu_block_size 8 -pc_sfilu_block_sweeps true -expect_view blocks,point-blocks"
   "$ex1 -dll_append $lib -device -problem fields -n 6 -dof 3 -peclet 2 -pc_sfilu_layout hyb -expect_view point-blocks"
   "$ex1 -dll_append $lib -device -problem fields -dim 3 -n 4 -dof 5 -peclet 2 -pc_sfilu_layout csr -refactor -expect_view dense,point-blocks"
@@ -75,7 +77,7 @@ cases=(
   "$ex8 -mat_type aijcusparse -problem poisson7 -n 6 -jitter -compare_setup -afsai_pc_afsai_steps 8 -afsai_pc_afsai_step_size 2 -afsai_pc_afsai_max_nnz_row 6 -afsai_pc_afsai_filter 0.05"
   "$ex8 -mat_type aijcusparse -problem poisson7 -n 4 -nan_row 37"
   "$ex8 -mat_type aijcusparse -breakdown -afsai_pc_afsai_tol 0.01"
-  "$ex8 -mat_type aijcusparse -problem poisson7 -n 5 -reuse"
+  "$ex8 -mat_type aijcusparse -problem poisson7 -n 5 -reuse -reuse_steps 2"
   "$ex8 -mat_type aijcusparse -problem poisson7 -n 5 -split"
   "$ex9 -mat_type mpiaijcusparse -problem poisson7 -n 6 -gathers 2 -compare_setup"
   "$ex9 -mat_type mpiaijcusparse -problem poisson7 -n 6 -gathers 2 -reuse"

@@ -356,6 +356,7 @@ PetscErrorCode SFPCTriDeviceDestroy(SFPCTriDevice *T)
     void *p[] = {(*T)->i, (*T)->j, (*T)->diag, (*T)->a, (*T)->flags, (*T)->counter, (*T)->z, (*T)->report, (*T)->perm};
     PetscCall(FreeAll(stream, 9, p));
   }
+  PetscCall(SFPCGridDestroy_Device(*T)); /* the grid slabs and the fused residual's flags, sums, pinned word and event */
   PetscCall(SFPCScheduleFree(&(*T)->lower, stream));
   PetscCall(SFPCScheduleFree(&(*T)->upper, stream));
   PetscCall(SFPCBlocksDestroy_Device(*T));

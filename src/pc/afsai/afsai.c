@@ -214,6 +214,12 @@ static PetscErrorCode AFSAIReduce(PC pc, PetscInt nnzA)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Whether a pattern searched with options a is the one options b would search for. */
+static PetscBool AFSAISameSearch(const AFSAIParams *a, const AFSAIParams *b)
+{
+  return (PetscBool)(a->steps == b->steps && a->stepsize == b->stepsize && a->maxnnzrow == b->maxnnzrow && a->tol == b->tol && a->filter == b->filter);
+}
+
 /* Whether this set-up gathers rows across ranks (-pc_afsai_gather k > 0 on an MPI matrix). */
 static PetscBool AFSAIGathered(PC_AFSAI *s, Mat A)
 {
@@ -237,7 +243,11 @@ static PetscErrorCode PCSetUp_AFSAI(PC pc)
   PetscCall(MatGetLocalSize(Ad, &m, NULL));
   devsetup = (PetscBool)(ondevice && s->setup == AFSAI_SETUP_DEVICE && !bound); /* a CUSPARSE matrix bound to the CPU keeps its values on the host */
   /* new values of the same pattern keep G's pattern (unless asked not to) and recompute its values */
-  newpattern = (PetscBool)(!pc->setupcalled || pc->flag != SAME_NONZERO_PATTERN || !s->reusepattern || s->failure != PC_NOERROR || !s->G || s->n != m || s->ondevice != ondevice || s->devsetup != devsetup || (s->ext != NULL) != AFSAIGathered(s, pc->pmat));
+  newpattern = (PetscBool)(!pc->setupcalled || pc->flag != SAME_NONZERO_PATTERN || !s->reusepattern || s->failure != PC_NOERROR || !s->G || s->n != m || s->ondevice != ondevice || s->devsetup != devsetup || (s->ext != NULL) != AFSAIGathered(s, pc->pmat) || !AFSAISameSearch(&s->pbuilt, &s->p) || s->gbuilt != s->gather);
+  if (newpattern) {
+    s->pbuilt = s->p;
+    s->gbuilt = s->gather;
+  }
   PetscCall(PetscObjectReference((PetscObject)Ad));
   PetscCall(MatDestroy(&s->A));
   s->A         = Ad;
@@ -382,11 +392,11 @@ static PetscErrorCode AFSAIEstimateOmega(PC pc)
     lambda = PetscRealPart(num) / PetscRealPart(den);
     PetscCall(VecCopy(z, x));
   }
-  PetscCheck(lambda > 0 && !PetscIsInfOrNanReal(lambda), PetscObjectComm((PetscObject)pc), PETSC_ERR_NOT_CONVERGED, "PCAFSAI: the estimate of rho(G^T G A) is %g; is the operator SPD?", (double)lambda);
-  s->omegaauto = 1.0 / (AFSAI_OMEGA_SAFETY * lambda);
   PetscCall(VecDestroy(&x));
   PetscCall(VecDestroy(&ax));
   PetscCall(VecDestroy(&z));
+  PetscCheck(lambda > 0 && !PetscIsInfOrNanReal(lambda), PetscObjectComm((PetscObject)pc), PETSC_ERR_NOT_CONVERGED, "PCAFSAI: the estimate of rho(G^T G A) is %g; is the operator SPD?", (double)lambda);
+  s->omegaauto = 1.0 / (AFSAI_OMEGA_SAFETY * lambda);
   PetscCall(PetscTime(&t1));
   s->tomega = t1 - t0;
   PetscCall(PetscInfo(pc, "rho(G^T G A) estimated as %g after %d power iterations: omega %g\n", (double)lambda, AFSAI_POWER_ITS, (double)s->omegaauto));
@@ -411,14 +421,15 @@ static PetscErrorCode PCApplyRichardson_AFSAI(PC pc, Vec b, Vec x, Vec w, PetscR
 }
 
 /* An integer option in [lo, hi]; the message names the option and the range. */
-static PetscErrorCode AFSAIOptionsInt(PetscOptionItems PetscOptionsObject, PC pc, const char *name, const char *text, PetscInt lo, PetscInt hi, PetscInt *value)
+/* An integer option in [lo, hi], or (determine) -1 for the value derived from the others */
+static PetscErrorCode AFSAIOptionsInt(PetscOptionItems PetscOptionsObject, PC pc, const char *name, const char *text, PetscInt lo, PetscInt hi, PetscBool determine, PetscInt *value)
 {
   PetscInt  v;
   PetscBool set;
 
   PetscFunctionBegin;
   PetscCall(PetscOptionsInt(name, text, "PCAFSAI", *value, &v, &set));
-  PetscCheck(!set || (v >= lo && v <= hi), PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "%s %" PetscInt_FMT " is out of range: it must be in [%" PetscInt_FMT ", %" PetscInt_FMT "]", name, v, lo, hi);
+  PetscCheck(!set || (v >= lo && v <= hi) || (determine && v == PETSC_DETERMINE), PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "%s %" PetscInt_FMT " is out of range: it must be in [%" PetscInt_FMT ", %" PetscInt_FMT "]%s", name, v, lo, hi, determine ? " or -1" : "");
   if (set) *value = v;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -432,9 +443,9 @@ static PetscErrorCode PCSetFromOptions_AFSAI(PC pc, PetscOptionItems PetscOption
 
   PetscFunctionBegin;
   PetscOptionsHeadBegin(PetscOptionsObject, "AFSAI options");
-  PetscCall(AFSAIOptionsInt(PetscOptionsObject, pc, "-pc_afsai_steps", "Pattern search steps per row (k_max)", 0, 1024, &s->p.steps));
-  PetscCall(AFSAIOptionsInt(PetscOptionsObject, pc, "-pc_afsai_step_size", "Entries added to a row per step (s)", 1, 1024, &s->p.stepsize));
-  PetscCall(AFSAIOptionsInt(PetscOptionsObject, pc, "-pc_afsai_max_nnz_row", "Most entries of a row of G, the diagonal included (-1: steps * step_size + 1)", 1, 1025, &s->p.maxnnzrow));
+  PetscCall(AFSAIOptionsInt(PetscOptionsObject, pc, "-pc_afsai_steps", "Pattern search steps per row (k_max)", 0, 1024, PETSC_FALSE, &s->p.steps));
+  PetscCall(AFSAIOptionsInt(PetscOptionsObject, pc, "-pc_afsai_step_size", "Entries added to a row per step (s)", 1, 1024, PETSC_FALSE, &s->p.stepsize));
+  PetscCall(AFSAIOptionsInt(PetscOptionsObject, pc, "-pc_afsai_max_nnz_row", "Most entries of a row of G, the diagonal included (-1: steps * step_size + 1)", 1, 1025, PETSC_TRUE, &s->p.maxnnzrow));
   PetscCall(PetscOptionsReal("-pc_afsai_tol", "A row's search stops when psi_k / psi_0 <= tol", "PCAFSAI", s->p.tol, &r, &set));
   PetscCheck(!set || (r >= 0 && r < 1), comm, PETSC_ERR_ARG_OUTOFRANGE, "-pc_afsai_tol %g is out of range: it must be in [0, 1)", (double)r);
   if (set) s->p.tol = r;
@@ -445,7 +456,7 @@ static PetscErrorCode PCSetFromOptions_AFSAI(PC pc, PetscOptionItems PetscOption
   PetscCheck(!set || r == PETSC_DETERMINE || (r > 0 && r < 2), comm, PETSC_ERR_ARG_OUTOFRANGE, "-pc_afsai_omega %g is out of range: it must be in (0, 2), or -1 for the automatic weight", (double)r);
   if (set) s->omega = r;
   PetscCall(PetscOptionsEnum("-pc_afsai_setup", "Where the set-up of an aijcusparse matrix runs (host matrices: always the host)", "PCAFSAI", AFSAISetupTypes, (PetscEnum)s->setup, (PetscEnum *)&s->setup, NULL));
-  PetscCall(AFSAIOptionsInt(PetscOptionsObject, pc, "-pc_afsai_gather", "MPI: gather the rows within this graph distance of a rank's rows for its pattern search (0: each rank's diagonal block)", 0, 16, &s->gather));
+  PetscCall(AFSAIOptionsInt(PetscOptionsObject, pc, "-pc_afsai_gather", "MPI: gather the rows within this graph distance of a rank's rows for its pattern search (0: each rank's diagonal block)", 0, 16, PETSC_FALSE, &s->gather));
   PetscCall(PetscOptionsBool("-pc_afsai_reuse_pattern", "On new values of the same nonzero pattern keep G's pattern and recompute its values only", "PCAFSAI", s->reusepattern, &s->reusepattern, NULL));
   PetscOptionsHeadEnd();
   PetscFunctionReturn(PETSC_SUCCESS);

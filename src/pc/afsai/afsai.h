@@ -156,6 +156,8 @@ typedef struct {
   PetscInt       gather;    /* MPI: 0, each rank's diagonal block; k > 0, rows within distance k gathered (afsai_gather.c) */
 
   /* per pattern */
+  AFSAIParams  pbuilt; /* the search options G's pattern was found with: other values ask for a new search */
+  PetscInt     gbuilt; /* ... and its gather distance */
   Mat          A;    /* the sequential matrix G was built from (the diagonal block of an MPI one) */
   PetscInt     n;    /* rows of A */
   AFSAIPattern pat;

@@ -571,6 +571,8 @@ PetscErrorCode AFSAIPattern_Device(Mat A, const AFSAIParams *prm, PetscInt r0, P
   PetscCallCUDA(cudaMemcpyAsync(hmax, dmax, sizeof(int), cudaMemcpyDeviceToHost, stream));
   PetscCallCUDA(cudaStreamSynchronize(stream));
   D->maxrowA = hmax[0];
+  /* a row's candidates are its pattern's rows merged: (cap + 1) * maxrowA entries of scratch, indexed in int */
+  PetscCheck((cap + 1) * (PetscInt64)D->maxrowA <= PETSC_INT_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "PCAFSAI: %" PetscInt64_FMT " entries per row of G times a longest row of A of %" PetscInt_FMT " entries exceed 32-bit scratch indices; lower -pc_afsai_max_nnz_row", cap + 1, D->maxrowA);
   sp.steps    = (int)prm->steps;
   sp.stepsize = (int)prm->stepsize;
   sp.mmax     = (int)cap;
@@ -735,9 +737,11 @@ static PetscErrorCode CreateFactors(AFSAIDevice D, cudaStream_t stream, Mat *G, 
   PetscCallCUDA(cudaMallocAsync(&idx, sizeof(int) * PetscMax(nnz, 1), stream));
   PetscCallCUDA(cudaMemsetAsync(count, 0, sizeof(int) * (n + 1), stream));
   ColumnCounts<<<Blocks(nnz, 256), 256, 0, stream>>>((int)nnz, D->gj, count);
+  PetscCallCUDA(cudaGetLastError());
   PetscCall(sfpc::CubCall(stream, [&](void *tmp, size_t &bytes) { return cub::DeviceScan::ExclusiveSum(tmp, bytes, count, ti, (int)n + 1, stream); }));
   /* a radix sort is stable: the entries of a column keep G's row order, so G^T's rows come out sorted */
   Iota<<<Blocks(nnz, 256), 256, 0, stream>>>((int)nnz, idx);
+  PetscCallCUDA(cudaGetLastError());
   while ((1 << bits) < n) bits++;
   PetscCall(sfpc::CubCall(stream, [&](void *tmp, size_t &bytes) { return cub::DeviceRadixSort::SortPairs(tmp, bytes, D->gj, keys, idx, D->tperm, (int)nnz, 0, bits, stream); }));
   TransposeColumns<<<Blocks(nnz, 256), 256, 0, stream>>>((int)nnz, D->tperm, D->ci, tj);
@@ -772,9 +776,13 @@ static PetscErrorCode CreateFactors(AFSAIDevice D, cudaStream_t stream, Mat *G, 
   */
   PetscCall(PetscOptionsHasName(NULL, NULL, "-mat_no_inode", &userinode));
   if (!userinode) PetscCall(PetscOptionsSetValue(NULL, "-mat_no_inode", "true"));
-  PetscCall(MatCreateSeqAIJWithArrays(PETSC_COMM_SELF, n, n, (PetscInt *)D->hi[0].p, (PetscInt *)D->hj[0].p, (PetscScalar *)D->ha[0].p, G));
-  PetscCall(MatCreateSeqAIJWithArrays(PETSC_COMM_SELF, n, n, (PetscInt *)D->hi[1].p, (PetscInt *)D->hj[1].p, (PetscScalar *)D->ha[1].p, Gt));
-  if (!userinode) PetscCall(PetscOptionsClearValue(NULL, "-mat_no_inode"));
+  { /* the option is cleared again whether or not the creation succeeds: it must not outlive these two Mats */
+    PetscErrorCode ierr = MatCreateSeqAIJWithArrays(PETSC_COMM_SELF, n, n, (PetscInt *)D->hi[0].p, (PetscInt *)D->hj[0].p, (PetscScalar *)D->ha[0].p, G);
+
+    if (!ierr) ierr = MatCreateSeqAIJWithArrays(PETSC_COMM_SELF, n, n, (PetscInt *)D->hi[1].p, (PetscInt *)D->hj[1].p, (PetscScalar *)D->ha[1].p, Gt);
+    if (!userinode) PetscCall(PetscOptionsClearValue(NULL, "-mat_no_inode"));
+    PetscCall(ierr);
+  }
   PetscCall(MatConvert(*G, MATSEQAIJCUSPARSE, MAT_INPLACE_MATRIX, G));
   PetscCall(MatConvert(*Gt, MATSEQAIJCUSPARSE, MAT_INPLACE_MATRIX, Gt));
   PetscCall(PetscLogEventEnd(SFPC_AFSAIMats, 0, 0, 0, 0));

@@ -63,9 +63,12 @@ PetscErrorCode AFSAIRowCapacity(const AFSAIParams *p, PetscInt64 *mmax)
 
 static PetscErrorCode AFSAIRowCreate(const AFSAICSR *A, PetscInt mmax, AFSAIRow *w)
 {
-  const PetscInt cmax = (mmax + 1) * A->maxrow;
+  const PetscInt64 cmax64 = (mmax + 1) * (PetscInt64)A->maxrow; /* a row's candidates: its pattern's rows merged */
+  PetscInt         cmax;
 
   PetscFunctionBegin;
+  PetscCheck(cmax64 < PETSC_INT_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "PCAFSAI: %" PetscInt_FMT " entries per row of G times a longest row of A of %" PetscInt_FMT " entries exceed 32-bit indices; lower -pc_afsai_max_nnz_row", mmax + 1, A->maxrow);
+  cmax = (PetscInt)cmax64;
   w->mmax = mmax;
   PetscCall(PetscMalloc5(mmax + 1, &w->P, mmax + 1, &w->Psorted, mmax * mmax + 1, &w->L, mmax + 1, &w->y, mmax + 1, &w->g));
   PetscCall(PetscMalloc4(cmax + 1, &w->ccol, cmax + 1, &w->cidx, cmax + 1, &w->cval, cmax + 1, &w->gval));

@@ -341,11 +341,13 @@ static PetscErrorCode ColorJPL_Device(SFDILU *s, PetscInt n, const int *ai, cons
   PetscCallCUDA(cudaMemsetAsync(extra, 0, sizeof(int) * (n + 1), stream));
   PetscCallCUDA(cudaMemsetAsync(xfill, 0, sizeof(int) * (n + 1), stream));
   TransposePositions<<<Blocks(n), TPB, 0, stream>>>((int)n, ai, aj, D->tpos, extra);
+  PetscCallCUDA(cudaGetLastError());
   PetscCall(sfpc::CubCall(stream, [&](void *tmp, size_t &bytes) { return cub::DeviceScan::ExclusiveSum(tmp, bytes, extra, xi, (int)n + 1, stream); }));
   PetscCallCUDA(cudaMemcpyAsync(&nx, xi + n, sizeof(int), cudaMemcpyDeviceToHost, stream));
   PetscCallCUDA(cudaStreamSynchronize(stream));
   PetscCallCUDA(cudaMallocAsync(&xj, sizeof(int) * PetscMax(nx, 1), stream));
   FillExtra<<<Blocks(n), TPB, 0, stream>>>((int)n, ai, aj, D->tpos, xi, xfill, xj);
+  PetscCallCUDA(cudaGetLastError());
 
   PetscCallCUDA(cudaMemsetAsync(D->color, 0xff, sizeof(int) * n, stream)); /* -1: uncolored */
   PetscCallCUDA(cudaMallocAsync(&dcolored, sizeof(int), stream));
@@ -353,6 +355,7 @@ static PetscErrorCode ColorJPL_Device(SFDILU *s, PetscInt n, const int *ai, cons
     int colored;
     PetscCallCUDA(cudaMemsetAsync(dcolored, 0, sizeof(int), stream));
     JPLRound<<<Blocks(n), TPB, 0, stream>>>((int)n, ai, aj, xi, xj, D->color, round, (unsigned)s->seed, dcolored);
+    PetscCallCUDA(cudaGetLastError()); /* a failed round colors nothing: without the check the loop would not end */
     PetscCallCUDA(cudaMemcpyAsync(&colored, dcolored, sizeof(int), cudaMemcpyDeviceToHost, stream));
     PetscCallCUDA(cudaStreamSynchronize(stream));
     left -= colored;
@@ -399,6 +402,7 @@ static PetscErrorCode ColorGreedy_Device(SFDILU *s, PetscInt n, PetscInt nnz, co
   PetscCallCUDA(cudaStreamSynchronize(stream));
   PetscCall(PetscFree3(hi, hj, hc));
   TransposePositions<<<Blocks(n), TPB, 0, stream>>>((int)n, ai, aj, s->dev->tpos, NULL);
+  PetscCallCUDA(cudaGetLastError());
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -427,6 +431,7 @@ static PetscErrorCode ColorGrid_Device(SFDILU *s, PetscInt n, const int *ai, con
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   TransposePositions<<<Blocks(n), TPB, 0, stream>>>((int)n, ai, aj, s->dev->tpos, NULL);
+  PetscCallCUDA(cudaGetLastError());
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -444,6 +449,7 @@ static PetscErrorCode SortRows(SFDILU *s, PetscInt n, const int *ai, const int *
   PetscCallCUDA(cudaMallocAsync(&count, sizeof(int) * PetscMax(nc, 1), stream));
   PetscCallCUDA(cudaMemsetAsync(count, 0, sizeof(int) * PetscMax(nc, 1), stream));
   CountColors<<<Blocks(n), TPB, 0, stream>>>((int)n, D->color, count);
+  PetscCallCUDA(cudaGetLastError());
   PetscCall(PetscMalloc1(PetscMax(nc, 1), &hcount));
   PetscCallCUDA(cudaMemcpyAsync(hcount, count, sizeof(int) * nc, cudaMemcpyDeviceToHost, stream));
   PetscCallCUDA(cudaStreamSynchronize(stream));
@@ -463,6 +469,7 @@ static PetscErrorCode SortRows(SFDILU *s, PetscInt n, const int *ai, const int *
   PetscCallCUDA(cudaMallocAsync(&rows, sizeof(int) * PetscMax(n, 1), stream));
   PetscCallCUDA(cudaMallocAsync(&skeys, sizeof(int) * PetscMax(n, 1), stream));
   RenumberColors<<<Blocks(n), TPB, 0, stream>>>((int)n, map, D->color, rows);
+  PetscCallCUDA(cudaGetLastError());
   while ((1 << bits) < s->ncolors) bits++;
   {
     int dev, l2;
@@ -478,6 +485,7 @@ static PetscErrorCode SortRows(SFDILU *s, PetscInt n, const int *ai, const int *
     PetscCallCUDA(cudaMallocAsync(&dbw, sizeof(int), stream));
     PetscCallCUDA(cudaMemsetAsync(dbw, 0, sizeof(int), stream));
     BandwidthKernel<<<Blocks(n), TPB, 0, stream>>>((int)n, ai, aj, dbw);
+    PetscCallCUDA(cudaGetLastError());
     PetscCallCUDA(cudaMemcpyAsync(&bw, dbw, sizeof(int), cudaMemcpyDeviceToHost, stream));
     PetscCallCUDA(cudaStreamSynchronize(stream));
     PetscCallCUDA(cudaMallocAsync(&key, sizeof(unsigned long long) * PetscMax(n, 1), stream));
@@ -488,6 +496,7 @@ static PetscErrorCode SortRows(SFDILU *s, PetscInt n, const int *ai, const int *
       int                      kbits = 1;
       while (kbits < 64 && (kmax >> kbits)) kbits++;
       LocalKeys<<<Blocks(n), TPB, 0, stream>>>((int)n, D->color, skew, (long long)s->localwindow, (int)s->ncolors, key);
+      PetscCallCUDA(cudaGetLastError());
       PetscCall(sfpc::CubCall(stream, [&](void *tmp, size_t &bytes) { return cub::DeviceRadixSort::SortPairs(tmp, bytes, key, skey, rows, D->order, (int)n, 0, kbits, stream); }));
     }
     PetscCallCUDA(cudaFreeAsync(skey, stream));
@@ -496,6 +505,7 @@ static PetscErrorCode SortRows(SFDILU *s, PetscInt n, const int *ai, const int *
     D->bandwidth = bw;
   } else PetscCall(sfpc::CubCall(stream, [&](void *tmp, size_t &bytes) { return cub::DeviceRadixSort::SortPairs(tmp, bytes, D->color, skeys, rows, D->order, (int)n, 0, bits, stream); }));
   InvertOrder<<<Blocks(n), TPB, 0, stream>>>((int)n, D->order, D->iperm);
+  PetscCallCUDA(cudaGetLastError());
   PetscCallCUDA(cudaStreamSynchronize(stream)); /* hcount is read by the copy above */
   PetscCall(PetscFree(hcount));
   PetscCallCUDA(cudaFreeAsync(skeys, stream));
@@ -516,6 +526,7 @@ static PetscErrorCode PermutedFactor(SFDILU *s, PetscInt n, const int *ai, const
   PetscCallCUDA(cudaMallocAsync(&pi, sizeof(int) * (n + 1), stream));
   PetscCallCUDA(cudaMemsetAsync(len + n, 0, sizeof(int), stream));
   PermutedLengths<<<Blocks(n), TPB, 0, stream>>>((int)n, ai, aj, D->order, len);
+  PetscCallCUDA(cudaGetLastError());
   PetscCall(sfpc::CubCall(stream, [&](void *tmp, size_t &bytes) { return cub::DeviceScan::ExclusiveSum(tmp, bytes, len, pi, (int)n + 1, stream); }));
   PetscCallCUDA(cudaMemcpyAsync(&npnz, pi + n, sizeof(int), cudaMemcpyDeviceToHost, stream));
   PetscCallCUDA(cudaStreamSynchronize(stream));
@@ -524,6 +535,7 @@ static PetscErrorCode PermutedFactor(SFDILU *s, PetscInt n, const int *ai, const
   PetscCallCUDA(cudaMallocAsync(&psrc, sizeof(int) * PetscMax(npnz, 1), stream));
   PetscCallCUDA(cudaMallocAsync(&D->src, sizeof(int) * PetscMax(npnz, 1), stream));
   PermutedEntries<<<Blocks(n), TPB, 0, stream>>>((int)n, ai, aj, D->order, D->iperm, pi, pj, psrc);
+  PetscCallCUDA(cudaGetLastError());
   PetscCall(sfpc::CubCall(stream, [&](void *tmp, size_t &bytes) { return cub::DeviceSegmentedSort::SortPairs(tmp, bytes, pj, sj, psrc, D->src, npnz, (int)n, pi, pi + 1, stream); }));
   opt.window_major = s->ordered == PCSFDILU_ORDER_LOCAL ? PetscMax(s->localwindow / 2, 1) : 0;
   PetscCall(SFPCTriDeviceCreate(n, npnz, pi, sj, PETSC_TRUE, &opt, &D->T));
@@ -669,11 +681,11 @@ static PetscErrorCode Sweeps(SFDILU *s, PetscBool transpose, cudaStream_t stream
   PetscCall(PetscLogGpuTimeBegin());
   for (PetscInt c = 0; c < s->ncolors; c++) {
     const PetscInt q0 = D->cstart[c], q1 = D->cstart[c + 1];
-    ColorSweep<true><<<(int)((q1 - q0) * D->sweeplanes + TPB - 1) / TPB, TPB, 0, stream>>>((int)q0, (int)q1, D->sweeplanes, T->i, T->j, T->diag, T->a, D->rp);
+    ColorSweep<true><<<(int)(((q1 - q0) * (long long)D->sweeplanes + TPB - 1) / TPB), TPB, 0, stream>>>((int)q0, (int)q1, D->sweeplanes, T->i, T->j, T->diag, T->a, D->rp);
   }
   for (PetscInt c = s->ncolors - 1; c >= 0; c--) {
     const PetscInt q0 = D->cstart[c], q1 = D->cstart[c + 1];
-    ColorSweep<false><<<(int)((q1 - q0) * D->sweeplanes + TPB - 1) / TPB, TPB, 0, stream>>>((int)q0, (int)q1, D->sweeplanes, T->i, T->j, T->diag, T->a, D->rp);
+    ColorSweep<false><<<(int)(((q1 - q0) * (long long)D->sweeplanes + TPB - 1) / TPB), TPB, 0, stream>>>((int)q0, (int)q1, D->sweeplanes, T->i, T->j, T->diag, T->a, D->rp);
   }
   PetscCallCUDA(cudaGetLastError());
   PetscCall(PetscLogGpuTimeEnd());
@@ -719,11 +731,13 @@ PetscErrorCode SFDILURichardson_Device(SFDILU *s, Mat A, const PetscScalar *b, P
   if (guesszero) {
     PetscCall(PetscLogGpuTimeBegin());
     Gather<<<Blocks(s->n), TPB, 0, stream>>>((int)s->n, D->order, b, D->rp);
+    PetscCallCUDA(cudaGetLastError());
   } else {
     PetscCall(MatSeqAIJCUSPARSEGetIJ(A, PETSC_FALSE, &ai, &aj));
     PetscCall(MatSeqAIJCUSPARSEGetArrayRead(A, &aa));
     PetscCall(PetscLogGpuTimeBegin());
-    ResidualGather<<<(int)((s->n * D->lanes + TPB - 1) / TPB), TPB, 0, stream>>>((int)s->n, D->lanes, ai, aj, aa, D->iperm, b, x, D->rp);
+    ResidualGather<<<(int)((s->n * (long long)D->lanes + TPB - 1) / TPB), TPB, 0, stream>>>((int)s->n, D->lanes, ai, aj, aa, D->iperm, b, x, D->rp);
+    PetscCallCUDA(cudaGetLastError());
     PetscCall(PetscLogGpuFlops(2.0 * D->nnz));
   }
   PetscCallCUDA(cudaGetLastError());

@@ -152,7 +152,7 @@ PetscErrorCode SFDILUColor_Host(SFDILU *s, Mat A)
   PetscCall(MatGetRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &n, &ai, &aj, &done));
   PetscCheck(done, PETSC_COMM_SELF, PETSC_ERR_SUP, "SFPC cannot read the CSR structure of this matrix");
   s->n       = n;
-  PetscCall(PetscMalloc5(n, &s->color, n, &s->order, n + 1, &s->cstart, PetscMax(ai[n], 1), &s->tpos, n, &s->einv));
+  PetscCall(PetscMalloc5(PetscMax(n, 1), &s->color, n, &s->order, /* color non-NULL even on an empty rank: it says the rows were colored */ n + 1, &s->cstart, PetscMax(ai[n], 1), &s->tpos, n, &s->einv));
   if (SFDILUTriesGrid(s, n)) PetscCall(ColorGrid(s, n, ai, aj, &grid));
   s->colored = grid ? PCSFDILU_COLORING_GRID : (s->coloring == PCSFDILU_COLORING_JPL ? PCSFDILU_COLORING_JPL : PCSFDILU_COLORING_GREEDY);
   if (!grid) PetscCall(SFDILUColorRows_Host(n, ai, aj, s->colored, s->seed, s->color, &s->ncolors));

@@ -75,7 +75,8 @@ static PetscErrorCode SFDILUSetUpValues(SFDILU *s, Mat Ad, PetscReal shift, Pets
 */
 PetscBool SFDILUTriesGrid(const SFDILU *s, PetscInt n)
 {
-  return (PetscBool)(s->coloring == PCSFDILU_COLORING_GRID || (s->coloring == PCSFDILU_COLORING_AUTO && n > SFDILU_AUTO_SMALL_ROWS));
+  /* an empty block (a rank with no rows) has no grid to find and nothing to color */
+  return (PetscBool)(n > 0 && (s->coloring == PCSFDILU_COLORING_GRID || (s->coloring == PCSFDILU_COLORING_AUTO && n > SFDILU_AUTO_SMALL_ROWS)));
 }
 
 /*
@@ -371,13 +372,18 @@ static PetscErrorCode PCSetFromOptions_SFDILU(PC pc, PetscOptionItems PetscOptio
 
 static PetscErrorCode PCView_SFDILU(PC pc, PetscViewer viewer)
 {
-  SFDILU   *s = (SFDILU *)pc->data;
-  PetscBool isascii;
+  SFDILU     *s = (SFDILU *)pc->data;
+  PetscBool   isascii;
+  PetscMPIInt size;
+  PetscInt    nsum = s->n;
 
   PetscFunctionBegin;
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &isascii));
   if (!isascii) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(PetscViewerASCIIPrintf(viewer, "  multicolor DILU on the %s%s, %" PetscInt_FMT " rows, %" PetscInt_FMT " colors (%s), omega %g\n", s->ondevice ? "GPU" : "host", s->glob ? ", global across ranks" : "", s->n, s->ncolors,
+  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)pc), &size));
+  if (size > 1) PetscCallMPI(MPIU_Allreduce(&s->n, &nsum, 1, MPIU_INT, MPI_SUM, PetscObjectComm((PetscObject)pc)));
+  if (size > 1 && !s->glob) PetscCall(PetscViewerASCIIPrintf(viewer, "  each of %d ranks' diagonal blocks (block Jacobi), %" PetscInt_FMT " rows in all; the figures below are rank 0's block\n", size, nsum));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  multicolor DILU on the %s%s, %" PetscInt_FMT " rows, %" PetscInt_FMT " colors (%s), omega %g\n", s->ondevice ? "GPU" : "host", s->glob ? ", global across ranks" : "", s->glob ? nsum : s->n, s->ncolors,
                                    s->colored == PCSFDILU_COLORING_JPL ? "JPL" : (s->colored == PCSFDILU_COLORING_GRID ? "grid" : "greedy, natural order"), (double)s->omega));
   if (s->colored == PCSFDILU_COLORING_GRID)
     PetscCall(PetscViewerASCIIPrintf(viewer, "  grid coloring: modulus %" PetscInt_FMT ", %" PetscInt_FMT " field(s), box %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT "\n", s->grid.m, s->grid.dof, s->grid.size[0], s->grid.size[1], s->grid.size[2]));

@@ -116,8 +116,11 @@ PetscErrorCode SFILUSymbolic(SFILU *s, Mat A, PetscBool ondevice)
 
     PetscCall(MatGetRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &n, &ai, &aj, &done));
     PetscCheck(done, PETSC_COMM_SELF, PETSC_ERR_SUP, "SFPC cannot read the CSR structure of this matrix");
-    PetscCall(SFPCTriFactorCreateFromCSR(n, ai, aj, &s->F));
-    PetscCall(MatRestoreRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &n, &ai, &aj, &done));
+    {
+      PetscErrorCode ierr = SFPCTriFactorCreateFromCSR(n, ai, aj, &s->F); /* a missing diagonal is an error: the row structure is given back first */
+      PetscCall(MatRestoreRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &n, &ai, &aj, &done));
+      PetscCall(ierr);
+    }
     {
       PetscErrorCode ierr = s->sip ? SFILUCheckSIPPattern(&s->F, s->sip_dims) : PETSC_SUCCESS;
       if (!ierr) ierr = SFPCGridLayoutCheck_Host(&s->F, &s->engine); /* a grid layout asked for is checked on CPU runs too */
@@ -291,7 +294,7 @@ PetscErrorCode SFILUView(SFILU *s, PetscViewer viewer)
   else if (s->sip) PetscCall(PetscViewerASCIIPrintf(viewer, "SIP (Stone), alpha %g, on the %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " grid, factorization and solves on the host\n", (double)s->sip_alpha, s->sip_dims[0], s->sip_dims[1], s->sip_dims[2]));
   else if (s->ondevice && SFILUHyperplaneILU0_Device(s) && s->T->grid.box) PetscCall(PetscViewerASCIIPrintf(viewer, "ILU(0), natural ordering, factorization on the GPU by hyperplanes i + 2j + 4k of the 27-point grid (%" PetscInt_FMT " hyperplanes), sync-free solves\n", s->planes.nplanes));
   else if (s->ondevice && SFILUHyperplaneILU0_Device(s)) PetscCall(PetscViewerASCIIPrintf(viewer, "ILU(0), natural ordering, factorization on the GPU by hyperplanes of the grid (SIP's kernel with alpha 0, %" PetscInt_FMT " hyperplanes), sync-free solves\n", s->planes.nplanes));
-  else PetscCall(PetscViewerASCIIPrintf(viewer, "ILU(%" PetscInt_FMT "), natural ordering, factorization and solves on the %s\n", s->fill_levels, s->ondevice ? "GPU (sync-free)" : "host"));
+  else PetscCall(PetscViewerASCIIPrintf(viewer, "ILU(%" PetscInt_FMT "), natural ordering, factorization and solves on the %s\n", (s->ondevice ? s->T != NULL : s->F.i != NULL) ? s->built_levels : s->fill_levels, s->ondevice ? "GPU (sync-free)" : "host"));
   if (s->fill.nnz) PetscCall(PetscViewerASCIIPrintf(viewer, "levels of fill %" PetscInt_FMT ": the factor has %" PetscInt_FMT " entries, %.3g times A's %" PetscInt_FMT " (pattern built on the host); A's values in its pattern and their map: %.3g MiB more\n", s->built_levels, s->fill.nnz, (double)s->fill.nnz / (double)PetscMax(s->fill.nnz_a, 1), s->fill.nnz_a, (double)((sizeof(PetscScalar) + sizeof(PetscInt)) * s->fill.nnz) / 1048576.0));
   PetscCall(PetscViewerASCIIPrintf(viewer, "shift type %s, zero pivot tolerance %g (relative to row sums of |A|)\n", MatFactorShiftTypes[s->shifttype], (double)s->zeropivot));
   if (s->ondevice && s->T) PetscCall(SFILUView_Device(s, viewer));

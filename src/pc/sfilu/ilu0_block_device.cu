@@ -304,7 +304,8 @@ PetscErrorCode SFILUBlocksCreate_Device(SFPCTriDevice T, SFILUMatchMap *M, Petsc
 
   PetscFunctionBegin;
   PetscCall(SFILUBlocksDestroy_Device(K));
-  K->tried = PETSC_TRUE;
+  K->tried     = PETSC_TRUE;
+  K->tried_map = (PetscBool)(M != NULL);
   if (bs < 2) PetscFunctionReturn(PETSC_SUCCESS);
   if (T->blocks.bs != bs) {
     K->why = T->blocks.why ? T->blocks.why : "the engine has no point-blocks of this size";

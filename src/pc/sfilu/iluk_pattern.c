@@ -11,12 +11,16 @@
 */
 #include "sfilu.h"
 
-/* Grows the three per-entry outputs of *cap entries to hold need. */
-static PetscErrorCode Reserve(PetscInt need, PetscInt *cap, PetscInt **pj, PetscInt **plev, PetscInt **fmap)
+/* Grows the three per-entry outputs of *cap entries to hold need (counted in 64 bits: ILU(k) fill can pass 32-bit indices). */
+static PetscErrorCode Reserve(PetscInt64 need, PetscInt *cap, PetscInt **pj, PetscInt **plev, PetscInt **fmap)
 {
+  PetscInt64 c = *cap;
+
   PetscFunctionBegin;
-  if (need <= *cap) PetscFunctionReturn(PETSC_SUCCESS);
-  while (*cap < need) *cap = 2 * *cap + 16;
+  if (need <= c) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCheck(need <= PETSC_INT_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "The ILU(k) pattern has more than %" PetscInt_FMT " entries, beyond this PETSc's 32-bit indices: use fewer levels of fill", PETSC_INT_MAX);
+  while (c < need) c = PetscMin(2 * c + 16, (PetscInt64)PETSC_INT_MAX);
+  *cap = (PetscInt)c;
   PetscCall(PetscRealloc(sizeof(PetscInt) * *cap, pj));
   PetscCall(PetscRealloc(sizeof(PetscInt) * *cap, plev));
   PetscCall(PetscRealloc(sizeof(PetscInt) * *cap, fmap));
@@ -35,7 +39,7 @@ static PetscErrorCode Reserve(PetscInt need, PetscInt *cap, PetscInt **pj, Petsc
 */
 PetscErrorCode SFILUFillPattern(PetscInt n, const PetscInt ai[], const PetscInt aj[], PetscInt levels, PetscInt **pi_out, PetscInt **pj_out, PetscInt **fmap_out)
 {
-  PetscInt *pi, *pj, *plev, *pdiag, *next, *lev, *fmap, cap = 2 * ai[n] + 16, nnz = 0;
+  PetscInt *pi, *pj, *plev, *pdiag, *next, *lev, *fmap, cap = (PetscInt)PetscMin(2 * (PetscInt64)ai[n] + 16, (PetscInt64)PETSC_INT_MAX), nnz = 0;
 
   PetscFunctionBegin;
   PetscCheck(levels >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Levels of fill must be nonnegative, not %" PetscInt_FMT, levels);
@@ -76,7 +80,7 @@ PetscErrorCode SFILUFillPattern(PetscInt n, const PetscInt ai[], const PetscInt 
       }
     }
     for (PetscInt c = next[n]; c < n; c = next[c]) len++;
-    PetscCall(Reserve(nnz + len, &cap, &pj, &plev, &fmap));
+    PetscCall(Reserve((PetscInt64)nnz + len, &cap, &pj, &plev, &fmap));
     for (PetscInt c = next[n], q = ai[i]; c < n; c = next[c]) {
       if (c == i) pdiag[i] = nnz;
       fmap[nnz] = q < ai[i + 1] && aj[q] == c ? q++ : -1; /* A's columns are a sorted subset of the row's */

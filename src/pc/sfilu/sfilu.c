@@ -195,9 +195,10 @@ static PetscErrorCode PCSetUp_SFILU(PC pc)
   PetscCall(SFILUCheckMatrix(A, &ondevice));
   /* SIP needs the grid; the GPU sweeps take the grid layout when one is known (auto) and must have one when asked for it */
   PetscCall(PCSFILUGrid(pc, A, ondevice, (PetscBool)(s->sip || s->engine.layout == SFPC_LAYOUT_GRID), &regrid));
-  if (regrid || s->sip != s->built_sip || s->fill_levels != s->built_levels || !pc->setupcalled || pc->flag != SAME_NONZERO_PATTERN || ondevice != s->ondevice || !(s->F.i || s->T) || (s->T && (s->T->opt.layout != s->engine.layout || s->T->opt.levels != s->engine.levels || s->T->opt.grid_chunk != s->engine.grid_chunk || s->T->opt.grid_planes != s->engine.grid_planes))) {
+  if (regrid || s->sip != s->built_sip || s->fill_levels != s->built_levels || s->grid_factor != s->built_grid_factor || !pc->setupcalled || pc->flag != SAME_NONZERO_PATTERN || ondevice != s->ondevice || !(s->F.i || s->T) || (s->T && (s->T->opt.layout != s->engine.layout || s->T->opt.levels != s->engine.levels || s->T->opt.grid_chunk != s->engine.grid_chunk || s->T->opt.grid_planes != s->engine.grid_planes))) {
     PetscCall(SFILUSymbolic(s, A, ondevice));
-    s->built_sip = s->sip;
+    s->built_sip         = s->sip;
+    s->built_grid_factor = s->grid_factor;
   }
   PetscCall(SFILUNumeric(s, A, (PetscObject)pc, pc->erroriffailure));
   pc->failedreason = s->failure;
@@ -227,7 +228,7 @@ static PetscErrorCode PCFactorSetShiftType_SFILU(PC pc, MatFactorShiftType type)
 
   PetscFunctionBegin;
   if (type == (MatFactorShiftType)PETSC_DECIDE) type = MAT_SHIFT_NONE;
-  PetscCheck(type == MAT_SHIFT_NONE || type == MAT_SHIFT_NONZERO || type == MAT_SHIFT_POSITIVE_DEFINITE, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PCSFILU supports shift types none, nonzero and positive_definite, not %s", MatFactorShiftTypes[type]);
+  PetscCheck(type == MAT_SHIFT_NONE || type == MAT_SHIFT_NONZERO || type == MAT_SHIFT_POSITIVE_DEFINITE, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PCSFILU supports shift types none, nonzero and positive_definite, not %s", type == MAT_SHIFT_INBLOCKS ? "INBLOCKS" : "an unknown one");
   s->shifttype = type;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -354,12 +355,15 @@ static PetscErrorCode PCSetFromOptions_SFILU(PC pc, PetscOptionItems PetscOption
 
 static PetscErrorCode PCView_SFILU(PC pc, PetscViewer viewer)
 {
-  PetscBool isascii;
+  PetscBool   isascii;
+  PetscMPIInt size;
 
   PetscFunctionBegin;
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &isascii));
   if (!isascii) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscViewerASCIIPushTab(viewer));
+  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)pc), &size));
+  if (size > 1) PetscCall(PetscViewerASCIIPrintf(viewer, "each of %d ranks factors its diagonal block (block Jacobi); the figures below are rank 0's\n", size));
   PetscCall(SFILUView((SFILU *)pc->data, viewer));
   if (pc->ops->applyrichardson || pc->ops->applyBA) PetscCall(PetscViewerASCIIPrintf(viewer, "products with A formed inside the L sweep: %s%s%s\n", pc->ops->applyrichardson ? "Richardson's residual" : "", pc->ops->applyrichardson && pc->ops->applyBA ? ", " : "", pc->ops->applyBA ? "left-preconditioned B A x" : ""));
   PetscCall(PetscViewerASCIIPopTab(viewer));

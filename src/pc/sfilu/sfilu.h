@@ -112,6 +112,7 @@ typedef struct {
   PetscInt    nlevels; /* levels of the block graph */
   const int  *order;   /* device, nb: blocks in dispatch order (the engine's) */
   PetscBool   tried;   /* built (or found not to fit) for the current pattern */
+  PetscBool   tried_map; /* ... with a match map (-pc_sfilu_factor_match map), which blocks of short rows need */
   const char *why;     /* why bs is 0 after a try; NULL when blocks are used */
   PetscInt    max_entries, max_lentries, max_stage; /* the largest block's needs */
   PetscBool     dense;     /* factored as dense point-blocks (ilu0_dense_device.cu) */
@@ -154,6 +155,7 @@ typedef struct {
   SFILUSIPVariant    sip_variant; /* GPU factorization schedule */
   PetscBool          built_sip;   /* the factor's pattern was set up (and checked) for SIP */
   PetscBool          grid_factor; /* GPU grid layout: ILU(0) factored by SIP's hyperplane kernel with alpha 0 (SFILUHyperplaneILU0_Device()) */
+  PetscBool          built_grid_factor; /* grid_factor when the factor's pattern was set up */
   SFILUFactorMatch   factor_match; /* GPU generic ILU(0) kernel: how a row finds its entries in U(c) */
   PetscInt           block_size;   /* GPU generic ILU(0) kernel: rows per point-block (PETSC_DECIDE: the matrix's block size; 1: none) */
   PetscInt           block_rows;   /* the block size the current pattern was set up with */

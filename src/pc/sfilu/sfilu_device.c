@@ -86,7 +86,9 @@ PetscErrorCode SFILUGetValues_Device(SFILU *s, Mat A, const PetscScalar **aa)
   PetscFunctionBegin;
   PetscCall(SFPCTriDeviceSetWarpsPerSM(s->T, s->engine.warps_per_sm));
   if (bs == PETSC_DECIDE) PetscCall(MatGetBlockSize(A, &bs));
-  if (bs != s->block_rows) { /* blocks set up again by the next factorization that uses them */
+  /* s->blocks borrows the engine's block order, which SFPCTriDeviceSetBlocks() rebuilds when the block size or the
+     block sweep options change: then the factorization's blocks are set up again by the next factorization too */
+  if (bs != s->block_rows || s->T->blocks.asked != (bs < 1 ? 1 : bs) || s->T->blocks.sweeps != s->block_sweeps || s->T->blocks.slabs != s->block_slabs) {
     PetscCall(SFILUBlocksDestroy_Device(&s->blocks));
     s->block_rows = bs;
   }
@@ -102,7 +104,7 @@ PetscErrorCode SFILUAttempt_Device(SFILU *s, const PetscScalar *aa, PetscReal sh
     const PetscBool usemap = SFILUFactorMatchUsesMap(s->factor_match);
 
     /* blocks first: dense blocks have their own map, of the points' pattern; the rows' map (a factor's worth of words) only where used */
-    if (s->block_rows > 1 && !s->blocks.tried) PetscCall(SFILUBlocksCreate_Device(s->T, usemap ? &s->map : NULL, s->block_rows, &s->blocks));
+    if (s->block_rows > 1 && (!s->blocks.tried || s->blocks.tried_map != usemap)) PetscCall(SFILUBlocksCreate_Device(s->T, usemap ? &s->map : NULL, s->block_rows, &s->blocks));
     if (usemap && !s->blocks.dense && !s->map.lstart) PetscCall(SFILUMatchMapCreate_Device(s->T, &s->map));
     if (s->blocks.bs > 1) PetscCall(SFILUFactorBlocks_Device(s->T, s->blocks.dense ? NULL : &s->map, &s->blocks, aa, shift, s->zeropivot, positive, res));
     else PetscCall(SFILUFactorNumeric_Device(s->T, &s->map, aa, shift, s->zeropivot, positive, s->factor_match, res));
