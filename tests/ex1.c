@@ -330,6 +330,10 @@ int main(int argc, char **argv)
     test:
       suffix: poisson7_refactor
       args: -problem poisson7 -n 12 -refactor
+    test: # a grid layout asked for on the same pattern is checked then too (host runs raise the GPU path's errors)
+      suffix: layout_switch
+      args: -problem poisson7 -n 6 -permute 3 -refactor -pc_sfilu_grid 6,6,6 -refactor_options pc_sfilu_layout=grid
+      filter: Error: grep -E "refactorization with|grid layout needs" | sed -e "s/^\[0\]PETSC ERROR: //"
     test: # an AIJ subtype is read as AIJ
       suffix: aijperm
       args: -problem poisson7 -n 12 -mat_type aijperm

@@ -156,6 +156,7 @@ typedef struct {
   PetscBool          built_sip;   /* the factor's pattern was set up (and checked) for SIP */
   PetscBool          grid_factor; /* GPU grid layout: ILU(0) factored by SIP's hyperplane kernel with alpha 0 (SFILUHyperplaneILU0_Device()) */
   PetscBool          built_grid_factor; /* grid_factor when the factor's pattern was set up */
+  SFPCLayout         built_layout;      /* engine.layout then (the host path checks a grid layout asked for at set-up) */
   SFILUFactorMatch   factor_match; /* GPU generic ILU(0) kernel: how a row finds its entries in U(c) */
   PetscInt           block_size;   /* GPU generic ILU(0) kernel: rows per point-block (PETSC_DECIDE: the matrix's block size; 1: none) */
   PetscInt           block_rows;   /* the block size the current pattern was set up with */
