@@ -209,7 +209,7 @@ int main(int argc, char **argv)
   test:
     suffix: mismatch
     args: -mismatch
-    filter: Error: grep -E "DMDA has" | sed -e "s/^\[0\]PETSC ERROR: //"
+    filter: Error: grep -E "DMDA does not split" | sed -e "s/^\[0\]PETSC ERROR: //"
   test: # the default coloring takes the grid's above 2^14 rows
     suffix: auto
     args: -dim 3 -n 26 -auto

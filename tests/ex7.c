@@ -2,7 +2,7 @@ static char help[] = "SFPC preconditioners on MPI matrices: each rank works on i
                      "-pc_type bjacobi -sub_pc_type ilu (PETSc's) and -pc_type sfdilu equals bjacobi with sfdilu blocks, residual\n"
                      "history for residual history. The matrix is a 3-D convection-diffusion stencil (7-point, upwind) with\n"
                      "uneven rows per rank (-planes: whole z-planes, so each block is a grid); -empty_rank <r> gives rank r no rows;\n"
-                     "-check_colors: PCSFDILUGetColoring() on every rank, the colors summed.\n"
+                     "-check_colors: PCSFDILUGetColoring() on every rank, the colors summed; -columns_decide: columns split evenly.\n"
                      "With -global: the global multicolor DILU (-pc_sfdilu_parallel) instead, whose iterations and colors must\n"
                      "not depend on the number of ranks.\n"
                      "Options: -n <grid points per direction>, -peclet <p>, -empty_rank <r>, -global, -nan_row <r> (a NaN\n"
@@ -37,7 +37,11 @@ static PetscErrorCode Assemble(PetscInt N, PetscReal peclet, PetscInt empty, Pet
     nlocal = rend - rstart;
   }
   PetscCall(MatCreate(PETSC_COMM_WORLD, A));
-  PetscCall(MatSetSizes(*A, nlocal, nlocal, n, n));
+  { /* -columns_decide: columns split evenly, unlike the rows (a diagonal block that is not square: an error) */
+    PetscBool decide = PETSC_FALSE;
+    PetscCall(PetscOptionsGetBool(NULL, NULL, "-columns_decide", &decide, NULL));
+    PetscCall(MatSetSizes(*A, nlocal, decide ? PETSC_DECIDE : nlocal, n, n));
+  }
   PetscCall(MatSetFromOptions(*A));
   PetscCall(MatSeqAIJSetPreallocation(*A, 7, NULL));
   PetscCall(MatMPIAIJSetPreallocation(*A, 7, NULL, 6, NULL));
@@ -304,6 +308,11 @@ int main(int argc, char **argv)
     suffix: empty_rank
     nsize: 3
     args: -n 9 -empty_rank 1
+  test: # rows and columns split differently: each PC refuses the matrix on every rank
+    suffix: columns_split
+    nsize: 2
+    args: -n 6 -columns_decide
+    filter: Error: grep -E "split alike" | sed -e "s/^\[[0-9]\]PETSC ERROR: //" | sort -u
   test: # the grid coloring of each rank's block, one of them empty
     suffix: empty_rank_grid
     nsize: 3

@@ -17,7 +17,15 @@ PetscErrorCode SFPCLocalAIJ(Mat A, const char *who, Mat *Ad, PetscBool *cusparse
   PetscCall(MatGetType(A, &type));
   PetscCheck(isseq || ismpi, PetscObjectComm((PetscObject)A), PETSC_ERR_SUP, "%s supports %s, %s and, through each rank's diagonal block, %s and %s; not %s", who, MATSEQAIJ, MATSEQAIJCUSPARSE, MATMPIAIJ, MATMPIAIJCUSPARSE, type);
   *Ad = A;
-  if (ismpi) PetscCall(MatGetDiagonalBlock(A, Ad));
+  if (ismpi) {
+    PetscLayout rows, cols;
+    PetscBool   same;
+    /* the diagonal block is square only where the rows and columns are split alike (the same answer on every rank) */
+    PetscCall(MatGetLayouts(A, &rows, &cols));
+    PetscCall(PetscLayoutCompare(rows, cols, &same));
+    PetscCheck(same, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_INCOMP, "%s needs the rows and the columns of a %s split alike over the ranks (each rank's diagonal block square)", who, type);
+    PetscCall(MatGetDiagonalBlock(A, Ad));
+  }
   PetscCall(PetscObjectTypeCompare((PetscObject)*Ad, MATSEQAIJCUSPARSE, cusparse));
   *bound = PETSC_FALSE;
   if (*cusparse) PetscCall(MatBoundToCPU(*Ad, bound));

@@ -54,6 +54,7 @@ PetscErrorCode SFPCInitializePackage(void)
   PetscFunctionBegin;
   if (SFPCPackageInitialized) PetscFunctionReturn(PETSC_SUCCESS);
   SFPCPackageInitialized = PETSC_TRUE;
+  PetscCall(PetscRegisterFinalize(SFPCFinalizePackage)); /* first: a failure below must not leave the flag set past PetscFinalize() */
   PetscCall(PCRegister(PCSFILU, PCCreate_SFILU));
   PetscCall(PCRegister(PCSFDILU, PCCreate_SFDILU));
   PetscCall(PCRegister(PCAFSAI, PCCreate_AFSAI));
@@ -83,7 +84,6 @@ PetscErrorCode SFPCInitializePackage(void)
   PetscCall(PetscLogEventSetCollective(SFPC_AFSAIDeviceCSR, PETSC_FALSE));
   PetscCall(PetscLogEventSetCollective(SFPC_AFSAIFill, PETSC_FALSE));
   PetscCall(SFPCSetFromOptions());
-  PetscCall(PetscRegisterFinalize(SFPCFinalizePackage));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -8,6 +8,7 @@ typedef struct {
   MatHYBSFTriangle tri;
   PetscBool        unit;
   SFPCTriOptions   opt;      /* layout and levels asked for (auto resolved per factor) */
+  PetscBool        built;    /* made by MatCreateHYBSF() or MatConvert() (a MatSetType() shell is not, even once assembled) */
   PetscBool        ondevice; /* built from MATSEQAIJCUSPARSE: T, else F */
   SFPCTriFactor    F;
   SFPCTriDevice    T;

@@ -25,8 +25,17 @@ static PetscErrorCode HYBSFCheckSource(Mat A, PetscBool *ondevice)
   PetscCall(MatGetType(A, &type));
   PetscCheck(isseqaij || iscusparse, PetscObjectComm((PetscObject)A), PETSC_ERR_SUP, "MATHYBSF is built from %s or %s, not %s", MATSEQAIJ, MATSEQAIJCUSPARSE, type);
   PetscCheck(A->assembled, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_WRONGSTATE, "MATHYBSF needs an assembled matrix");
+  PetscCheck(!A->factortype, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_WRONGSTATE, "MATHYBSF takes a triangle of an unfactored matrix; this one is a factor (MatGetFactor())");
   if (iscusparse) PetscCall(MatBoundToCPU(A, &bound));
   *ondevice = (PetscBool)(iscusparse && !bound);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Solves, conversions and queries need a triangle made by MatCreateHYBSF() or MatConvert(), not an empty MatSetType() shell. */
+static PetscErrorCode HYBSFCheckBuilt(Mat B)
+{
+  PetscFunctionBegin;
+  PetscCheck(((Mat_HYBSF *)B->data)->built, PetscObjectComm((PetscObject)B), PETSC_ERR_ARG_WRONGSTATE, "MATHYBSF not built: use MatCreateHYBSF() or MatConvert()");
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -58,6 +67,7 @@ static PetscErrorCode HYBSFBuild(Mat B, Mat A, PetscBool reuse)
   }
   PetscCall(PetscLogEventEnd(SFPC_TriAnalysis, B, A, 0, 0));
   h->ondevice     = ondevice;
+  h->built        = PETSC_TRUE;
   B->assembled    = PETSC_TRUE;
   B->preallocated = PETSC_TRUE;
   PetscCall(PetscObjectStateIncrease((PetscObject)B));
@@ -160,11 +170,15 @@ static PetscErrorCode MatConvertFrom_HYBSF(Mat A, MatType type, MatReuse reuse, 
   PetscCheck(grid || layout != SFPC_LAYOUT_GRID, PetscObjectComm((PetscObject)A), PETSC_ERR_USER_INPUT, "-mat_hybsf_layout grid needs the grid: -mat_hybsf_grid nx,ny,nz");
   PetscCheck(!grid || layout == SFPC_LAYOUT_GRID || layout == SFPC_LAYOUT_AUTO, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_INCOMP, "-mat_hybsf_grid gives the grid layout: it does not go with -mat_hybsf_layout %s", SFPCLayouts[layout]);
   PetscCall(MatCreateHYBSF(A, tri, unit, grid ? SFPC_LAYOUT_AUTO : layout, levels, M));
-  if (grid) PetscCall(MatHYBSFSetGrid(*M, dims[0], dims[1], dims[2]));
+  if (grid) { /* a grid the pattern does not fit: no half-made matrix is left to the caller */
+    PetscErrorCode ierr = MatHYBSFSetGrid(*M, dims[0], dims[1], dims[2]);
+    if (ierr) PetscCall(MatDestroy(M));
+    PetscCall(ierr);
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* MatConvert(T, MATSEQAIJ or MATSEQAIJCUSPARSE, ...): the triangle as stored, with its true diagonal (1 when unit). */
+/* MatConvert(T, MATSEQAIJ or MATSEQAIJCUSPARSE, ...): the triangle as stored, its diagonal 1 / (the stored inverse), so A's to rounding (1 when unit). */
 static PetscErrorCode MatConvert_HYBSF(Mat B, MatType type, MatReuse reuse, Mat *M)
 {
   Mat_HYBSF   *h = (Mat_HYBSF *)B->data;
@@ -174,6 +188,7 @@ static PetscErrorCode MatConvert_HYBSF(Mat B, MatType type, MatReuse reuse, Mat 
 
   PetscFunctionBegin;
   PetscCheck(reuse != MAT_INPLACE_MATRIX, PetscObjectComm((PetscObject)B), PETSC_ERR_SUP, "MATHYBSF converts to a new matrix only");
+  PetscCall(HYBSFCheckBuilt(B));
   if (h->ondevice) PetscCall(MatHYBSFGetCSR_Device(h, &i, &j, &a));
   else {
     PetscCall(PetscMalloc3(n + 1, &i, h->F.nnz, &j, h->F.nnz, &a));
@@ -204,6 +219,7 @@ static PetscErrorCode HYBSFSolve(Mat B, Vec b, Vec x, PetscBool transpose)
   const PetscBool lower = (PetscBool)(h->tri == MAT_HYBSF_LOWER);
 
   PetscFunctionBegin;
+  PetscCall(HYBSFCheckBuilt(B));
   PetscCall(PetscLogEventBegin(SFPC_TriSolve, B, b, x, 0));
   if (h->ondevice) PetscCall(MatHYBSFSolve_Device(h, b, x, transpose));
   else {
@@ -261,8 +277,8 @@ PetscErrorCode MatHYBSFGetInfo(Mat T, MatHYBSFInfo *info)
   PetscAssertPointer(info, 2);
   PetscCall(PetscObjectTypeCompare((PetscObject)T, MATHYBSF, &ishybsf));
   PetscCheck(ishybsf, PetscObjectComm((PetscObject)T), PETSC_ERR_ARG_WRONG, "Not a MATHYBSF matrix");
-  PetscCheck(T->assembled, PetscObjectComm((PetscObject)T), PETSC_ERR_ARG_WRONGSTATE, "MATHYBSF not built: use MatCreateHYBSF() or MatConvert()");
   h = (Mat_HYBSF *)T->data;
+  PetscCall(HYBSFCheckBuilt(T));
   PetscCall(PetscMemzero(info, sizeof(*info)));
   info->ondevice = h->ondevice;
   if (h->ondevice) {
@@ -319,8 +335,8 @@ PetscErrorCode MatHYBSFSetGrid(Mat T, PetscInt nx, PetscInt ny, PetscInt nz)
   PetscValidHeaderSpecific(T, MAT_CLASSID, 1);
   PetscCall(PetscObjectTypeCompare((PetscObject)T, MATHYBSF, &ishybsf));
   PetscCheck(ishybsf, PetscObjectComm((PetscObject)T), PETSC_ERR_ARG_WRONG, "Not a MATHYBSF matrix");
-  PetscCheck(T->assembled, PetscObjectComm((PetscObject)T), PETSC_ERR_ARG_WRONGSTATE, "MATHYBSF not built: use MatCreateHYBSF() or MatConvert()");
   h = (Mat_HYBSF *)T->data;
+  PetscCall(HYBSFCheckBuilt(T));
   if (h->ondevice) PetscCall(MatHYBSFSetGrid_Device(h, dims));
   else {
     PetscInt r, c;
@@ -339,8 +355,8 @@ static PetscErrorCode MatView_HYBSF(Mat B, PetscViewer viewer)
 
   PetscFunctionBegin;
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &isascii));
-  PetscCheck(isascii, PetscObjectComm((PetscObject)B), PETSC_ERR_SUP, "MATHYBSF views as ASCII only; MatConvert() it to AIJ to see its entries");
-  if (!B->assembled) {
+  if (!isascii) PetscFunctionReturn(PETSC_SUCCESS); /* as PETSc's types do with viewers they have nothing for; MatConvert() to AIJ shows the entries */
+  if (!h->built) {
     PetscCall(PetscViewerASCIIPrintf(viewer, "MATHYBSF, not built\n"));
     PetscFunctionReturn(PETSC_SUCCESS);
   }

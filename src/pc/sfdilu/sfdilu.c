@@ -141,8 +141,12 @@ static PetscErrorCode SFDILUGridFromDM(PC pc, Mat A, SFDILU *s)
   PetscCall(DMDAGetInfo(pc->dm, &dim, NULL, NULL, NULL, NULL, NULL, NULL, &dof, &sw, NULL, NULL, NULL, NULL));
   PetscCall(DMDAGetCorners(pc->dm, &xs[0], &xs[1], &xs[2], &xm[0], &xm[1], &xm[2]));
   PetscCall(MatGetLocalSize(A, &nrows, NULL));
-  PetscCheck(nrows == dof * xm[0] * xm[1] * xm[2] || s->coloring != PCSFDILU_COLORING_GRID, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "-pc_sfdilu_coloring grid: the PC's DMDA has %" PetscInt_FMT " unknowns on this rank but the matrix %" PetscInt_FMT " rows", dof * xm[0] * xm[1] * xm[2], nrows);
-  if (nrows != dof * xm[0] * xm[1] * xm[2]) PetscFunctionReturn(PETSC_SUCCESS); /* auto: not this matrix's grid */
+  { /* the DMDA splits the grid as the matrix's rows on every rank, or it is not this matrix's grid (decided on all ranks together) */
+    PetscMPIInt fits = nrows == dof * xm[0] * xm[1] * xm[2], all;
+    PetscCallMPI(MPIU_Allreduce(&fits, &all, 1, MPI_INT, MPI_LAND, PetscObjectComm((PetscObject)pc)));
+    PetscCheck(all || s->coloring != PCSFDILU_COLORING_GRID, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_SIZ, "-pc_sfdilu_coloring grid: the PC's DMDA does not split the unknowns as the matrix's rows (rank 0: %" PetscInt_FMT " unknowns, %" PetscInt_FMT " rows)", dof * xm[0] * xm[1] * xm[2], nrows);
+    if (!all) PetscFunctionReturn(PETSC_SUCCESS); /* auto: not this matrix's grid */
+  }
   s->grid.dim = dim;
   s->grid.dof = dof;
   s->grid.m   = PetscMax(s->gridmod, sw + 1);
