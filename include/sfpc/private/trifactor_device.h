@@ -145,6 +145,7 @@ struct _n_SFPCTriDevice {
   int               *perm;            /* in a transposed factor: a[k] = (original factor's a)[perm[k]] */
   SFPCGrid           grid;            /* the grid layout's grid, when a sweep uses it */
   SFPCBlockSweeps    blocks;          /* point-blocks, when set */
+  PetscInt           blocks_epoch;    /* counts the rebuilds of blocks: what borrowed its order before one must not use it */
 };
 
 /*

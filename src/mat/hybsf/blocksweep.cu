@@ -371,6 +371,7 @@ PetscErrorCode SFPCTriDeviceSetBlocks(SFPCTriDevice T, PetscInt bs, PetscBool3 s
   if (B->asked == bs && B->sweeps == sweeps && B->slabs == slabs) PetscFunctionReturn(PETSC_SUCCESS);
   for (int k = 0; k < 2; k++) PetscCall(RestoreSlabs(T, k));
   PetscCall(SFPCBlocksDestroy_Device(T));
+  T->blocks_epoch++;
   B->asked  = bs;
   B->sweeps = sweeps;
   B->slabs  = slabs;

@@ -420,8 +420,7 @@ static PetscErrorCode PCApplyRichardson_AFSAI(PC pc, Vec b, Vec x, Vec w, PetscR
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* An integer option in [lo, hi]; the message names the option and the range. */
-/* An integer option in [lo, hi], or (determine) -1 for the value derived from the others */
+/* An integer option in [lo, hi], or (determine) -1 for the value derived from the others; the message names the option and the range. */
 static PetscErrorCode AFSAIOptionsInt(PetscOptionItems PetscOptionsObject, PC pc, const char *name, const char *text, PetscInt lo, PetscInt hi, PetscBool determine, PetscInt *value)
 {
   PetscInt  v;

@@ -731,13 +731,11 @@ PetscErrorCode SFDILURichardson_Device(SFDILU *s, Mat A, const PetscScalar *b, P
   if (guesszero) {
     PetscCall(PetscLogGpuTimeBegin());
     Gather<<<Blocks(s->n), TPB, 0, stream>>>((int)s->n, D->order, b, D->rp);
-    PetscCallCUDA(cudaGetLastError());
   } else {
     PetscCall(MatSeqAIJCUSPARSEGetIJ(A, PETSC_FALSE, &ai, &aj));
     PetscCall(MatSeqAIJCUSPARSEGetArrayRead(A, &aa));
     PetscCall(PetscLogGpuTimeBegin());
     ResidualGather<<<(int)((s->n * (long long)D->lanes + TPB - 1) / TPB), TPB, 0, stream>>>((int)s->n, D->lanes, ai, aj, aa, D->iperm, b, x, D->rp);
-    PetscCallCUDA(cudaGetLastError());
     PetscCall(PetscLogGpuFlops(2.0 * D->nnz));
   }
   PetscCallCUDA(cudaGetLastError());

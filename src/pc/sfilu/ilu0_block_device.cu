@@ -306,6 +306,7 @@ PetscErrorCode SFILUBlocksCreate_Device(SFPCTriDevice T, SFILUMatchMap *M, Petsc
   PetscCall(SFILUBlocksDestroy_Device(K));
   K->tried     = PETSC_TRUE;
   K->tried_map = (PetscBool)(M != NULL);
+  K->epoch     = T->blocks_epoch;
   if (bs < 2) PetscFunctionReturn(PETSC_SUCCESS);
   if (T->blocks.bs != bs) {
     K->why = T->blocks.why ? T->blocks.why : "the engine has no point-blocks of this size";

@@ -195,7 +195,7 @@ static PetscErrorCode PCSetUp_SFILU(PC pc)
   PetscCall(SFILUCheckMatrix(A, &ondevice));
   /* SIP needs the grid; the GPU sweeps take the grid layout when one is known (auto) and must have one when asked for it */
   PetscCall(PCSFILUGrid(pc, A, ondevice, (PetscBool)(s->sip || s->engine.layout == SFPC_LAYOUT_GRID), &regrid));
-  if (regrid || s->sip != s->built_sip || s->fill_levels != s->built_levels || s->grid_factor != s->built_grid_factor || s->engine.layout != s->built_layout || !pc->setupcalled || pc->flag != SAME_NONZERO_PATTERN || ondevice != s->ondevice || !(s->F.i || s->T) || (s->T && (s->T->opt.layout != s->engine.layout || s->T->opt.levels != s->engine.levels || s->T->opt.grid_chunk != s->engine.grid_chunk || s->T->opt.grid_planes != s->engine.grid_planes))) {
+  if (regrid || s->sip != s->built_sip || s->fill_levels != s->built_levels || s->grid_factor != s->built_grid_factor || s->engine.layout != s->built_layout || !pc->setupcalled || pc->flag != SAME_NONZERO_PATTERN || ondevice != s->ondevice || !(s->F.i || s->T) || (s->T && (s->T->opt.levels != s->engine.levels || s->T->opt.grid_chunk != s->engine.grid_chunk || s->T->opt.grid_planes != s->engine.grid_planes))) {
     PetscCall(SFILUSymbolic(s, A, ondevice));
     s->built_sip         = s->sip;
     s->built_grid_factor = s->grid_factor;

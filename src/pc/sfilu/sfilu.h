@@ -113,6 +113,7 @@ typedef struct {
   const int  *order;   /* device, nb: blocks in dispatch order (the engine's) */
   PetscBool   tried;   /* built (or found not to fit) for the current pattern */
   PetscBool   tried_map; /* ... with a match map (-pc_sfilu_factor_match map), which blocks of short rows need */
+  PetscInt    epoch;     /* ... against the engine's blocks of this T->blocks_epoch (their order is borrowed) */
   const char *why;     /* why bs is 0 after a try; NULL when blocks are used */
   PetscInt    max_entries, max_lentries, max_stage; /* the largest block's needs */
   PetscBool     dense;     /* factored as dense point-blocks (ilu0_dense_device.cu) */

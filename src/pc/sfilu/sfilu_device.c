@@ -86,13 +86,13 @@ PetscErrorCode SFILUGetValues_Device(SFILU *s, Mat A, const PetscScalar **aa)
   PetscFunctionBegin;
   PetscCall(SFPCTriDeviceSetWarpsPerSM(s->T, s->engine.warps_per_sm));
   if (bs == PETSC_DECIDE) PetscCall(MatGetBlockSize(A, &bs));
-  /* s->blocks borrows the engine's block order, which SFPCTriDeviceSetBlocks() rebuilds when the block size or the
-     block sweep options change: then the factorization's blocks are set up again by the next factorization too */
-  if (bs != s->block_rows || s->T->blocks.asked != (bs < 1 ? 1 : bs) || s->T->blocks.sweeps != s->block_sweeps || s->T->blocks.slabs != s->block_slabs) {
+  PetscCall(SFPCTriDeviceSetBlocks(s->T, bs, s->block_sweeps, s->block_slabs));
+  /* s->blocks borrows the engine's block order: after the engine rebuilt its blocks (another block size or block sweep
+     options) the next factorization sets them up again */
+  if (bs != s->block_rows || (s->blocks.tried && s->blocks.epoch != s->T->blocks_epoch)) {
     PetscCall(SFILUBlocksDestroy_Device(&s->blocks));
     s->block_rows = bs;
   }
-  PetscCall(SFPCTriDeviceSetBlocks(s->T, bs, s->block_sweeps, s->block_slabs));
   PetscCall(MatSeqAIJCUSPARSEGetArrayRead(A, aa));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
