@@ -5,7 +5,9 @@
 # iluk: ILU(1) and ILU(2), which PETSc's aijcusparse factors on the host, against sfilu's on the GPU; blocks: matrices
 # with several fields a point (2-D and 3-D, Q1 elasticity), ILU(0) by point-blocks (the default, the matrix's block size) beside row
 # by row, -block_sizes 1; planes: the 7-point applies alone, cubes of SIZES (default 48 64 80 96 112 128), with 1, 2, 4 and 8 z-planes a block and
-# chunks of 4 and 2, the measurement behind SFPCGridPlanes()'s default)
+# chunks of 4 and 2, the measurement behind SFPCGridPlanes()'s default; ksp: the KSPSolve alone with the Krylov method a user
+# would pick beside GMRES, CG on the symmetric stencils and BiCGStab on the nonsymmetric ones, whose operators cost less
+# than GMRES's orthogonalization)
 # Writes one JSON record per case and metric to bench/results/sfilu-<gpu>.json (copied to $OUT
 # when set) and prints the side-by-side tables.
 set -eu
@@ -16,6 +18,7 @@ out=bench/results/sfilu-$gpu.json
 [ "${1:-}" = box ] && out=bench/results/sfilu-box-$gpu.json
 [ "${1:-}" = blocks ] && out=bench/results/sfilu-blocks-$gpu.json
 [ "${1:-}" = planes ] && out=bench/results/sfilu-planes-$gpu.json
+[ "${1:-}" = ksp ] && out=bench/results/sfilu-ksp-$gpu.json
 mkdir -p bench/results; : > "$out"
 b=build/bench/sfilu
 run() { echo "+ $b $*"; $b -json "$out" "$@"; }
@@ -30,6 +33,18 @@ if [ "${1:-}" = planes ]; then
   for n in ${SIZES:-48 64 80 96 112 128}; do
     run -case poisson7-$n -problem poisson7 -n $n -repeat 20 -warmup 3 -grid $n,$n,$n -apply_only -grid_planes 1,2,4,8 -grid_chunks 4,2
   done
+  [ -n "${OUT:-}" ] && cp "$out" "$OUT/" || true
+  exit 0
+fi
+if [ "${1:-}" = ksp ]; then
+  s="-solve_only -repeat 12 -warmup 1"
+  for n in 128 256; do
+    g="-n $n -grid $n,$n,$n $s"
+    for k in gmres cg bcgs; do run -case poisson7-$n -problem poisson7 $g -solve_ksp $k; done
+    run -case poisson27-$n -problem poisson27 $g -solve_ksp cg
+  done
+  run -case aniso-128 -problem anisotropic -aniso 0.001 -n 128 -grid 128,128,128 $s -solve_ksp cg
+  for pe in 0.1 100; do run -case convdiff-128-pe$pe -problem convdiff -peclet $pe -n 128 -grid 128,128,128 $s -solve_ksp bcgs; done
   [ -n "${OUT:-}" ] && cp "$out" "$OUT/" || true
   exit 0
 fi

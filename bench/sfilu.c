@@ -7,7 +7,9 @@ static char help[] = "Benchmark: SFPC's sfilu against PETSc's ILU(0) on aijcuspa
                      "Options: problem options of tests/problems.c, -case <name>, -json <file> (append records),\n"
                      "-grid nx,ny,nz (the problem is a 7-point or 27-point stencil on this grid: sfilu also with the grid layout of its\n"
                      "sweeps, -pc_sfilu_layout grid, beside the hyb layout; and once more with -pc_sfilu_grid_factor 0), -apply_only (one set-up, the apply alone),\n"
-                     "-solve 0 (no KSPSolve: set-up, refactorization and apply only),\n"
+                     "-solve 0 (no KSPSolve: set-up, refactorization and apply only), -solve_only (one set-up, then the KSPSolve alone),\n"
+                     "-solve_ksp <type> (the KSP of the whole solve for every method, default gmres: e.g. cg on the symmetric\n"
+                     "problems, bcgs on the nonsymmetric ones; its metric is then kspsolve_<type>_s),\n"
                      "-grid_planes p1,p2,.. and -grid_chunks c1,c2 (with -grid: the grid layout also with these -pc_sfilu_grid_planes and\n"
                      "-pc_sfilu_grid_chunk, every pair, as more methods), -grid_unfused (with -grid: the grid layout also with\n"
                      "-pc_sfilu_ba_fused false, GMRES's B A x as MatMult() and the apply), -factor_matches m1,m2,.. (the hyb layout also with these\n"
@@ -53,6 +55,9 @@ static PetscErrorCode SpMVOp(void *ctx)
   Operands *o = (Operands *)ctx;
   return MatMult((Mat)o->obj, o->x, o->y);
 }
+/* The KSP of the whole solve (-solve_ksp), the same for every method. */
+static char solve_ksp[64] = KSPGMRES;
+
 static PetscErrorCode MakeKSP(Mat A, const Method *m, KSP *ksp)
 {
   PC pc;
@@ -61,7 +66,7 @@ static PetscErrorCode MakeKSP(Mat A, const Method *m, KSP *ksp)
   PetscCall(KSPCreate(PETSC_COMM_WORLD, ksp));
   PetscCall(KSPSetOptionsPrefix(*ksp, m->prefix));
   PetscCall(KSPSetOperators(*ksp, A, A));
-  PetscCall(KSPSetType(*ksp, KSPGMRES));
+  PetscCall(KSPSetType(*ksp, solve_ksp));
   PetscCall(KSPSetTolerances(*ksp, 1e-8, PETSC_CURRENT, PETSC_CURRENT, 10000));
   PetscCall(KSPGetPC(*ksp, &pc));
   PetscCall(PCSetType(pc, m->pctype));
@@ -70,7 +75,7 @@ static PetscErrorCode MakeKSP(Mat A, const Method *m, KSP *ksp)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode TimeMethod(Mat A, Vec b, Vec x, Method *m, int warmup, int repeat, PetscBool apply_only, PetscBool solve)
+static PetscErrorCode TimeMethod(Mat A, Vec b, Vec x, Method *m, int warmup, int repeat, PetscBool apply_only, PetscBool solve, PetscBool solve_only)
 {
   double *t;
   KSP     ksp;
@@ -90,7 +95,7 @@ static PetscErrorCode TimeMethod(Mat A, Vec b, Vec x, Method *m, int warmup, int
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   /* set-up from scratch: a new PC each time */
-  for (int r = -warmup; r < repeat; r++) {
+  for (int r = -warmup; !solve_only && r < repeat; r++) {
     double w0, w1;
     PetscCall(MakeKSP(A, m, &ksp));
     PetscCall(KSPGetPC(ksp, &pc));
@@ -100,12 +105,12 @@ static PetscErrorCode TimeMethod(Mat A, Vec b, Vec x, Method *m, int warmup, int
     if (r >= 0) t[r] = w1 - w0;
     PetscCall(KSPDestroy(&ksp));
   }
-  m->setup = Median(t, repeat);
+  if (!solve_only) m->setup = Median(t, repeat);
   /* refactorization: values change, pattern kept (scaling by 2 and back keeps the problem) */
   PetscCall(MakeKSP(A, m, &ksp));
   PetscCall(KSPGetPC(ksp, &pc));
   PetscCall(PCSetUp(pc));
-  for (int r = -warmup; r < repeat; r++) {
+  for (int r = -warmup; !solve_only && r < repeat; r++) {
     double w0, w1;
     PetscCall(MatScale(A, (r % 2) ? 0.5 : 2.0));
     PetscCall(WallNow(&w0));
@@ -113,10 +118,12 @@ static PetscErrorCode TimeMethod(Mat A, Vec b, Vec x, Method *m, int warmup, int
     PetscCall(WallNow(&w1));
     if (r >= 0) t[r] = w1 - w0;
   }
-  if ((warmup + repeat) % 2) PetscCall(MatScale(A, 0.5));
-  PetscCall(PCSetUp(pc));
-  m->refactor = Median(t, repeat);
-  {
+  if (!solve_only) {
+    if ((warmup + repeat) % 2) PetscCall(MatScale(A, 0.5));
+    PetscCall(PCSetUp(pc));
+    m->refactor = Median(t, repeat);
+  }
+  if (!solve_only) {
     Operands o = {(PetscObject)pc, b, x, NULL};
     PetscCall(TimeDeviceOp(ApplyOp, &o, warmup, repeat, &m->apply));
     PetscCall(VecDuplicate(b, &o.w));
@@ -153,7 +160,8 @@ int main(int argc, char **argv)
   PetscInt        nmatch = 4, bsizes[4], nbs = 4;
   char            bnames[4][32], bprefix[4][8];
   double          spmv = 0;
-  PetscBool       grid = PETSC_FALSE, apply_only = PETSC_FALSE, solve = PETSC_TRUE, grid_unfused = PETSC_FALSE;
+  PetscBool       grid = PETSC_FALSE, apply_only = PETSC_FALSE, solve = PETSC_TRUE, solve_only = PETSC_FALSE, grid_unfused = PETSC_FALSE, gmres;
+  char            solve_metric[96];
 
   PetscFunctionBeginUser;
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
@@ -164,6 +172,12 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetIntArray(NULL, NULL, "-grid", dims, &nd, &grid));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-apply_only", &apply_only, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-solve", &solve, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-solve_only", &solve_only, NULL));
+  PetscCheck(!solve_only || (solve && !apply_only), PETSC_COMM_WORLD, PETSC_ERR_ARG_INCOMP, "-solve_only times the KSPSolve alone: not with -solve 0 or -apply_only");
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-solve_ksp", solve_ksp, sizeof(solve_ksp), NULL));
+  PetscCall(PetscStrcmp(solve_ksp, KSPGMRES, &gmres));
+  /* GMRES's solve keeps the metric name of the records before -solve_ksp */
+  PetscCall(PetscSNPrintf(solve_metric, sizeof(solve_metric), gmres ? "kspsolve_s" : "kspsolve_%s_s", solve_ksp));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-grid_unfused", &grid_unfused, NULL));
   PetscCheck(!grid_unfused || grid, PETSC_COMM_WORLD, PETSC_ERR_ARG_INCOMP, "-grid_unfused needs -grid nx,ny,nz (it compares the grid layout with and without the fused product)");
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-fill_levels", &levels, NULL));
@@ -237,15 +251,20 @@ int main(int argc, char **argv)
     PetscCall(TimeDeviceOp(SpMVOp, &o, (int)warmup, (int)repeat, &spmv));
   }
   PetscCall(MatMult(A, x, b));
-  for (int k = 0; k < nm; k++) PetscCall(TimeMethod(A, b, x, &m[k], (int)warmup, (int)repeat, apply_only, solve));
+  for (int k = 0; k < nm; k++) PetscCall(TimeMethod(A, b, x, &m[k], (int)warmup, (int)repeat, apply_only, solve, solve_only));
 
   PetscCall(BenchProvenanceGet(argc, argv, &pv));
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "\n%s: %" PetscInt_FMT " rows, %" PetscInt_FMT " nonzeros, ILU(%" PetscInt_FMT "), %s; SpMV %.4f ms\n", casename, n, nnz, levels, pv.gpu, 1e3 * spmv));
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-20s %12s %12s %12s %12s %12s %6s %10s\n", "method", "setup ms", "refactor ms", "apply ms", "B A x ms", "solve ms", "its", "apply/SpMV"));
-  for (int k = 0; k < nm; k++) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-20s %12.3f %12.3f %12.4f %12.4f %12.2f %6" PetscInt_FMT " %10.2f\n", m[k].name, 1e3 * m[k].setup, 1e3 * m[k].refactor, 1e3 * m[k].apply, 1e3 * m[k].ba, 1e3 * m[k].solve, m[k].its, m[k].apply / spmv));
-  for (int k = 1; k < nm; k++) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-20s %12.2f %12.2f %12.2f %12.2f %12.2f   (baseline time / %s time)\n", "speedup", m[0].setup / m[k].setup, m[0].refactor / m[k].refactor, m[0].apply / m[k].apply, m[0].ba / m[k].ba, m[0].solve / m[k].solve, m[k].name));
-  if (grid) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  apply, hyb / grid layout: %.2f\n", m[1].apply / m[2].apply));
-  for (int k = 3; grid && k < ngridm; k++) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  apply, %s / grid layout: %.2f\n", m[k].name, m[k].apply / m[2].apply));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "\n%s: %" PetscInt_FMT " rows, %" PetscInt_FMT " nonzeros, ILU(%" PetscInt_FMT "), %s; SpMV %.4f ms; solve: %s%s\n", casename, n, nnz, levels, pv.gpu, 1e3 * spmv, solve_ksp, solve_only ? " (the solve alone timed)" : ""));
+  if (solve_only) { /* the solve alone: its time, iterations and time per iteration (iterations may differ by one or two) */
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-24s %12s %6s %10s %8s\n", "method", "solve ms", "its", "ms / it", "speedup"));
+    for (int k = 0; k < nm; k++) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-24s %12.2f %6" PetscInt_FMT " %10.4f %8.2f\n", m[k].name, 1e3 * m[k].solve, m[k].its, 1e3 * m[k].solve / PetscMax(m[k].its, 1), m[0].solve / m[k].solve));
+  } else {
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-20s %12s %12s %12s %12s %12s %6s %10s\n", "method", "setup ms", "refactor ms", "apply ms", "B A x ms", "solve ms", "its", "apply/SpMV"));
+    for (int k = 0; k < nm; k++) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-20s %12.3f %12.3f %12.4f %12.4f %12.2f %6" PetscInt_FMT " %10.2f\n", m[k].name, 1e3 * m[k].setup, 1e3 * m[k].refactor, 1e3 * m[k].apply, 1e3 * m[k].ba, 1e3 * m[k].solve, m[k].its, m[k].apply / spmv));
+    for (int k = 1; k < nm; k++) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-20s %12.2f %12.2f %12.2f %12.2f %12.2f   (baseline time / %s time)\n", "speedup", m[0].setup / m[k].setup, m[0].refactor / m[k].refactor, m[0].apply / m[k].apply, m[0].ba / m[k].ba, m[0].solve / m[k].solve, m[k].name));
+  }
+  if (grid && !solve_only) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  apply, hyb / grid layout: %.2f\n", m[1].apply / m[2].apply));
+  for (int k = 3; grid && !solve_only && k < ngridm; k++) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  apply, %s / grid layout: %.2f\n", m[k].name, m[k].apply / m[2].apply));
   if (grid && grid_unfused && !apply_only) {
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  B A x, %s / grid layout: %.3f", m[ngridm - 1].name, m[ngridm - 1].ba / m[2].ba));
     if (solve) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "; solve: %.3f", m[ngridm - 1].solve / m[2].solve));
@@ -253,14 +272,14 @@ int main(int argc, char **argv)
   }
   if (json[0]) {
     FILE       *f;
-    const char *metric[] = {"setup_s", "refactor_s", "apply_s", "kspsolve_s", "applyba_s"};
+    const char *metric[] = {"setup_s", "refactor_s", "apply_s", solve_metric, "applyba_s"};
     double      bv[5]    = {m[0].setup, m[0].refactor, m[0].apply, m[0].solve, m[0].ba};
 
     PetscCall(PetscFOpen(PETSC_COMM_WORLD, json, "a", &f));
     for (int j = 1; j < nm; j++) {
       double sv[5] = {m[j].setup, m[j].refactor, m[j].apply, m[j].solve, m[j].ba};
       for (int k = 0; k < 5; k++) {
-        if ((apply_only && k != 2) || (!solve && k == 3)) continue;
+        if ((apply_only && k != 2) || (!solve && k == 3) || (solve_only && k != 3)) continue;
         PetscCall(PetscFPrintf(PETSC_COMM_WORLD, f, "{\"benchmark\": \"sfilu\", \"case\": \"%s\", \"rows\": %" PetscInt_FMT ", \"nnz\": %" PetscInt_FMT ", \"metric\": \"%s\", \"method\": \"%s\", \"sfpc\": %.6e, \"baseline\": %.6e, \"baseline_name\": \"%s\", \"ratio\": %.4f, \"spmv_s\": %.6e, \"its_sfpc\": %" PetscInt_FMT ", \"its_baseline\": %" PetscInt_FMT ", \"fill_levels\": %" PetscInt_FMT ", ", casename, n, nnz, metric[k], m[j].name, sv[k], bv[k], m[0].name, bv[k] / sv[k], spmv, m[j].its, m[0].its, levels));
         PetscCall(PetscFPrintf(PETSC_COMM_WORLD, f, "\"gpu\": \"%s\", \"petsc\": \"%d.%d.%d\", \"cuda_runtime\": %d, \"command\": \"%s\", \"date\": \"%s\"}\n", pv.gpu, PETSC_VERSION_MAJOR, PETSC_VERSION_MINOR, PETSC_VERSION_SUBMINOR, pv.cudart, pv.cmd, pv.date));
       }
