@@ -184,6 +184,21 @@ static PetscBool SFILUFuses(PC pc, Mat A, PetscBool3 opt, PetscBool product)
   return opt == PETSC_BOOL3_TRUE ? SFILUHasFusedResidual_Device(s) : SFILUFusedResidualPays_Device(s, product);
 }
 
+/*
+   Whether the factor's pattern and analysis must be built again (SFILUSymbolic()), not only its values: a new pattern, a
+   factor not built yet or built elsewhere (host/device), a new grid, or a change of an option the pattern or the analysis
+   was built for.
+*/
+static PetscBool SFILUNeedsSymbolic(PC pc, PetscBool ondevice, PetscBool regrid)
+{
+  SFILU *s = (SFILU *)pc->data;
+
+  if (!pc->setupcalled || pc->flag != SAME_NONZERO_PATTERN || !(s->F.i || s->T) || ondevice != s->ondevice || regrid) return PETSC_TRUE;
+  if (s->sip != s->built_sip || s->fill_levels != s->built_levels || s->grid_factor != s->built_grid_factor || s->engine.layout != s->built_layout) return PETSC_TRUE;
+  /* the engine options its analysis was built with (warps per SM and point-blocks are applied at each factorization, SFILUGetValues_Device()) */
+  return (PetscBool)(s->T && (s->T->opt.levels != s->engine.levels || s->T->opt.grid_chunk != s->engine.grid_chunk || s->T->opt.grid_planes != s->engine.grid_planes));
+}
+
 static PetscErrorCode PCSetUp_SFILU(PC pc)
 {
   SFILU    *s = (SFILU *)pc->data;
@@ -195,7 +210,7 @@ static PetscErrorCode PCSetUp_SFILU(PC pc)
   PetscCall(SFILUCheckMatrix(A, &ondevice));
   /* SIP needs the grid; the GPU sweeps take the grid layout when one is known (auto) and must have one when asked for it */
   PetscCall(PCSFILUGrid(pc, A, ondevice, (PetscBool)(s->sip || s->engine.layout == SFPC_LAYOUT_GRID), &regrid));
-  if (regrid || s->sip != s->built_sip || s->fill_levels != s->built_levels || s->grid_factor != s->built_grid_factor || s->engine.layout != s->built_layout || !pc->setupcalled || pc->flag != SAME_NONZERO_PATTERN || ondevice != s->ondevice || !(s->F.i || s->T) || (s->T && (s->T->opt.levels != s->engine.levels || s->T->opt.grid_chunk != s->engine.grid_chunk || s->T->opt.grid_planes != s->engine.grid_planes))) {
+  if (SFILUNeedsSymbolic(pc, ondevice, regrid)) {
     PetscCall(SFILUSymbolic(s, A, ondevice));
     s->built_sip         = s->sip;
     s->built_grid_factor = s->grid_factor;
