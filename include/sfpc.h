@@ -103,7 +103,7 @@ PETSC_EXTERN PetscErrorCode PCSFDILUGetColoring(PC, PetscInt *, const PetscInt *
    grown per row along the gradient of the Kaporin number; a preconditioner and a multigrid level smoother
    (-mg_levels_pc_type afsai). Options: -pc_afsai_steps <10>, -pc_afsai_step_size <1>, -pc_afsai_tol <1e-3>,
    -pc_afsai_max_nnz_row, -pc_afsai_filter <0>, -pc_afsai_omega (Richardson weight, automatic by default),
-   -pc_afsai_reuse_pattern <true>, -pc_afsai_setup <device> (host: the host reference's set-up). On MATSEQAIJCUSPARSE the set-up
+   -pc_afsai_reuse_pattern <true>, -pc_afsai_setup <device> (host: the host reference's set-up), -pc_afsai_gather <0>. On MATSEQAIJCUSPARSE the set-up
    (pattern search and values) and the apply run on the GPU; on MATSEQAIJ everything runs on the host.
 J*/
 #define PCAFSAI "afsai"
@@ -126,12 +126,14 @@ J*/
    layout: per warp task a slab of 32 lane-contiguous column/value slots, rows longer than 32 entries
    continuing in the CSR) and grid (7-point or 27-point patterns on a known 3-D grid, MatHYBSFSetGrid(): one warp per line
    of 32 (27-point: 30) grid lines, the x dependency in registers and the y one in a shuffle). Levels: asap (earliest level a row can run at) and alap (latest level that
-   delays no row depending on it). auto picks both from the analysis statistics.
+   delays no row depending on it). auto: the grid layout where a grid is known and the pattern fits it, else hyb
+   unless that takes more than 3x the triangle's CSR memory (then csr); levels asap.
 
    Options (prefix of the source matrix, read by MatConvert()):
-+  -mat_hybsf_triangle <lower,upper> - which triangle of the source matrix, diagonal included
++  -mat_hybsf_triangle <lower,upper> - which triangle of the source matrix, diagonal included (default lower)
 .  -mat_hybsf_unit_diagonal <bool>   - the diagonal is 1: stored diagonal entries are ignored and may be absent
-.  -mat_hybsf_layout <auto,csr,hyb>  - storage of the off-diagonal entries on the GPU
+.  -mat_hybsf_layout <auto,csr,hyb,grid> - storage of the off-diagonal entries on the GPU (grid needs -mat_hybsf_grid)
+.  -mat_hybsf_grid <nx,ny,nz>        - the rows are this grid's points, x fastest: the grid layout
 -  -mat_hybsf_levels <auto,asap,alap> - dependency levels that order the rows
 
    Create with MatCreateHYBSF() or MatConvert(A, MATHYBSF, MAT_INITIAL_MATRIX, &T); MatConvert() with

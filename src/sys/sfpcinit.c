@@ -17,7 +17,7 @@ static PetscErrorCode SFPCSetFromOptions(void)
 
   PetscFunctionBegin;
   PetscOptionsBegin(PETSC_COMM_WORLD, NULL, "SFPC engine options", "Sys");
-  PetscCall(PetscOptionsInt("-sfpc_analysis_queue_rows", "MATHYBSF analysis: dependency levels from the ready queue for triangles of at least this many rows (default: from the GPU's warps in flight and the rows' lengths)", "MATHYBSF", m, &m, &set));
+  PetscCall(PetscOptionsInt("-sfpc_analysis_queue_rows", "SFPC engine analysis (every triangle and factor): dependency levels from the ready queue for triangles of at least this many rows (default: from the GPU's warps in flight and the rows' lengths)", "MATHYBSF", m, &m, &set));
   PetscOptionsEnd();
   PetscCheck(!set || m >= 0, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-sfpc_analysis_queue_rows %" PetscInt_FMT " is out of range: it must be >= 0", m);
   if (set) SFPCAnalysisQueueRows = m;

@@ -390,9 +390,9 @@ static PetscErrorCode MatDestroy_HYBSF(Mat B)
    MATHYBSF - "hybsf": one triangle of a square sparse matrix for synchronization-free triangular solves; see `MatCreateHYBSF()`.
 
    Options Database Keys (prefix of the source matrix, read by `MatConvert()`):
-+  -mat_hybsf_triangle <lower,upper> - the triangle, diagonal included
++  -mat_hybsf_triangle <lower,upper> - the triangle, diagonal included (default lower)
 .  -mat_hybsf_unit_diagonal <false> - take the diagonal as 1
-.  -mat_hybsf_layout <auto,csr,hyb> - storage on the GPU (auto: the grid layout where the pattern reads as a grid, see `MatCreateHYBSF()`)
+.  -mat_hybsf_layout <auto,csr,hyb,grid> - storage on the GPU (auto: the grid layout where the pattern reads as a grid, see `MatCreateHYBSF()`; grid needs -mat_hybsf_grid, which goes with auto or grid only)
 .  -mat_hybsf_levels <auto,asap,alap> - dependency levels ordering the rows
 -  -mat_hybsf_grid <nx,ny,nz> - the rows are the points of this grid (x fastest): the grid layout, `MatHYBSFSetGrid()`
 

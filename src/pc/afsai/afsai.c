@@ -562,12 +562,12 @@ static PetscErrorCode PCDestroy_AFSAI(PC pc)
 +  -pc_afsai_steps <10> - pattern search steps per row (k_max)
 .  -pc_afsai_step_size <1> - entries added to a row per step (s)
 .  -pc_afsai_tol <1e-3> - a row stops when psi_k / psi_0 <= tol, psi the row's factor in the Kaporin number
-.  -pc_afsai_max_nnz_row <steps * step_size + 1> - most entries of a row of G, the diagonal included
+.  -pc_afsai_max_nnz_row <steps * step_size + 1> - most entries of a row of G, the diagonal included, in [1, 1025] (-1: the default)
 .  -pc_afsai_filter <0> - after the search, drop g_ij with |g_ij| sqrt(a_jj / a_ii) < filter (unit-diagonal row); values recomputed
 .  -pc_afsai_setup <device> - where a `MATSEQAIJCUSPARSE` (or `MATMPIAIJCUSPARSE`) is set up: device (default) or host (from its host copy, for comparison)
-.  -pc_afsai_omega <auto> - Richardson weight (`-mg_levels_ksp_type richardson`); automatic: 1 / (1.1 x a power-iteration estimate of rho(G^T G A))
+.  -pc_afsai_omega <auto> - Richardson weight (`-mg_levels_ksp_type richardson`) in (0, 2), or -1 (the default) for the automatic 1 / (1.1 x a power-iteration estimate of rho(G^T G A))
 .  -pc_afsai_reuse_pattern <true> - on `SAME_NONZERO_PATTERN` keep G's pattern and recompute its values only
--  -pc_afsai_gather <0> - MPI: 0, each rank's diagonal block; k > 0, A's rows within graph distance k of a rank's rows are gathered
+-  -pc_afsai_gather <0> - MPI, k in [0, 16]: 0, each rank's diagonal block; k > 0, A's rows within graph distance k of a rank's rows are gathered
    for its search, and G, G^T are MPI matrices (`MATMPIAIJCUSPARSE`, set up on the GPU, for a `MATMPIAIJCUSPARSE` A)
 
    Notes:

@@ -170,7 +170,7 @@ static PetscErrorCode PCSetUp_SFDILU(PC pc)
   PetscCall(SFDILULocalMatrix(pc->pmat, &Ad, &ondevice));
   PetscCall(MatGetLocalSize(Ad, &m, NULL));
   if (s->parallel) { /* the whole matrix: colored on the host, E and the apply where the matrix is */
-    if (ondevice) PetscCall(PetscInfo(pc, "-pc_sfdilu_parallel: coloring on the host (once per pattern), E and the sweeps on the GPU\n"));
+    if (ondevice) PetscCall(PetscInfo(pc, "-pc_sfdilu_parallel: the symmetrized pattern on the host (once per pattern); coloring rounds, E and the sweeps on the GPU\n"));
     Ad = pc->pmat;
   }
   /* a new pattern is colored again; new values of the same pattern only redo E */
@@ -343,7 +343,7 @@ static PetscErrorCode PCSetFromOptions_SFDILU(PC pc, PetscOptionItems PetscOptio
     PetscInt             gridmod  = s->gridmod;
     PetscCall(PetscOptionsInt("-pc_sfdilu_coloring_seed", "Seed of the JPL coloring's hash", "PCSFDILU", seed, &seed, &set));
     PetscCheck(!set || seed >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_sfdilu_coloring_seed %" PetscInt_FMT " is out of range: it must be nonnegative", seed);
-    PetscCall(PetscOptionsInt("-pc_sfdilu_grid_modulus", "Grid coloring: point (i, j, k) takes color (i mod m) + m (j mod m) + m^2 (k mod m) per field (at least a DMDA's stencil width + 1)", "PCSFDILU", gridmod, &gridmod, &set));
+    PetscCall(PetscOptionsInt("-pc_sfdilu_grid_modulus", "Grid coloring: point (i, j, k) takes color (i mod m) + m (j mod m) + m^2 (k mod m) per field (with a DMDA, raised to its stencil width + 1 where smaller)", "PCSFDILU", gridmod, &gridmod, &set));
     PetscCheck(!set || (gridmod >= 2 && gridmod <= 64), PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_sfdilu_grid_modulus %" PetscInt_FMT " is out of range: it must be in [2, 64]", gridmod);
     if (coloring != s->coloring || seed != s->seed || gridmod != s->gridmod) s->coloring_changed = PETSC_TRUE;
     s->coloring = coloring;
@@ -470,27 +470,27 @@ PetscErrorCode PCSFDILUGetColoring(PC pc, PetscInt *ncolors, const PetscInt *col
 
    Options Database Keys:
 +  -pc_sfdilu_omega <1> - weight of the Richardson update (`-mg_levels_ksp_type richardson` calls `PCApplyRichardson()`)
-.  -pc_sfdilu_zeropivot <100*eps> - E_i fails when |E_i| <= zeropivot * sum_j |a_ij|
+.  -pc_sfdilu_zeropivot <100*eps> - E_i fails when |E_i| <= zeropivot * sum_j |a_ij|; in [0, 1)
 .  -pc_sfdilu_shift_type <none,nonzero> - on a failed E_i, fail the PC or redo with A + a I, a doubled until none fails
-.  -pc_sfdilu_shift_amount <100*eps> - the first a, relative to the largest row sum of |A|
+.  -pc_sfdilu_shift_amount <100*eps> - the first a, relative to the largest row sum of |A|; positive and finite
 .  -pc_sfdilu_coloring <auto,greedy,jpl,grid> - greedy (on the host) or Jones-Plassmann-Luby (on the device for a GPU matrix);
    grid: by the residues of a structured grid's coordinates (a `DMDA` attached to the PC, or a 7-point pattern in natural order),
    checked against every entry; auto: grid above 2^14 rows where a grid is known and its colors are proper, else greedy for
    host matrices and GPU ones of up to 2^14 rows (GAMG's coarse levels: fewer colors, shorter sweeps), jpl for larger GPU ones
-.  -pc_sfdilu_coloring_seed <0> - seed of the JPL hash
-.  -pc_sfdilu_grid_modulus <3> - the grid coloring's m (at least a DMDA's stencil width + 1): field f of point (i, j, k) takes color
+.  -pc_sfdilu_coloring_seed <0> - seed of the JPL hash, nonnegative
+.  -pc_sfdilu_grid_modulus <3> - the grid coloring's m, in [2, 64] (with a DMDA, raised to its stencil width + 1 where smaller): field f of point (i, j, k) takes color
    f + dof ((i mod m) + m (j mod m) + m^2 (k mod m))
 .  -pc_sfdilu_parallel <false> - the global multicolor DILU of the whole MPI matrix (JPL on global rows, or with -pc_sfdilu_coloring
    grid the residues of the global coordinates of the `DMDA` attached to the PC, or of each rank's whole z-planes of a 7-point grid
-   in natural order, checked across ranks; auto is JPL here; before each
+   in natural order, checked across ranks; auto and greedy are JPL here; -pc_sfdilu_sweep, _order and _local_window do not apply; before each
    color only the ghosts of the previous color are exchanged; the coloring rounds, E and the sweeps on the GPU for a CUSPARSE matrix,
    bitwise the host's), whose iterations do not depend on the number of ranks, instead of one DILU per diagonal block
 .  -pc_sfdilu_sweep <auto,syncfree,percolor> - GPU: one sync-free kernel per sweep with colors as dependency levels, or one launch per
    color; auto: syncfree, except in color order (-pc_sfdilu_order color) with a vector over 40% of the GPU's L2, where one launch per color was faster
--  -pc_sfdilu_order <auto,color,local> - GPU, sync-free sweeps: rows sorted by color, or local (by windows of row + color * D, D a few
+.  -pc_sfdilu_order <auto,color,local> - GPU, sync-free sweeps: rows sorted by color, or local (by windows of row + color * D, D a few
    times the bandwidth, then color, and dispatched window by window: the unknowns a row reads stay in L2); auto: local where a
    vector of the matrix's size exceeds 40% of the GPU's L2 cache
-.  -pc_sfdilu_local_window <2^18> - local order: keys (row + color * D) per window; the sweeps are dispatched by windows of half as many rows
+-  -pc_sfdilu_local_window <2^18> - local order: keys (row + color * D) per window, in [2, 2^30]; the sweeps are dispatched by windows of half as many rows
 
    Notes:
    On `MATSEQAIJ` everything runs on the host. On `MATSEQAIJCUSPARSE` everything runs on the GPU from PETSc's device

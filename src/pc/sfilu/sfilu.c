@@ -327,7 +327,7 @@ static PetscErrorCode PCSetFromOptions_SFILU(PC pc, PetscOptionItems PetscOption
     PetscCheck(!set || planes == 1 || planes == 2 || planes == 4 || planes == 8, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_sfilu_grid_planes %" PetscInt_FMT " is out of range: it must be 1, 2, 4 or 8", planes);
     s->engine.grid_planes = planes;
   }
-  PetscCall(PetscOptionsEnum("-pc_sfilu_factor_match", "GPU generic ILU(0) kernel: how a row finds its entries in a dependency's U row: by masks built once per pattern (map), a binary search over the lanes (search), or the U row broadcast entry by entry (broadcast); auto: map, and for rows the masks cannot hold search where the levels are wide", "PCSFILU", SFILUFactorMatches, (PetscEnum)s->factor_match, (PetscEnum *)&s->factor_match, NULL));
+  PetscCall(PetscOptionsEnum("-pc_sfilu_factor_match", "GPU generic ILU(0) kernel: how a row finds its entries in a dependency's U row: by masks built once per pattern (map), a binary search over the lanes (search), or the U row broadcast entry by entry (broadcast); auto: map, and for rows the masks cannot hold search from 8 warp tasks per level and SM, else broadcast", "PCSFILU", SFILUFactorMatches, (PetscEnum)s->factor_match, (PetscEnum *)&s->factor_match, NULL));
   {
     PetscInt bs = s->block_size;
     PetscCall(PetscOptionsInt("-pc_sfilu_block_size", "GPU generic ILU(0) kernel and sweeps: rows a warp factors and solves together, a point-block of consecutive rows whose dependencies on one another are resolved inside the warp (default: the matrix's block size; 1: row by row)", "PCSFILU", bs, &bs, &set));
@@ -354,7 +354,7 @@ static PetscErrorCode PCSetFromOptions_SFILU(PC pc, PetscOptionItems PetscOption
       if (set)
         for (int d = 0; d < 3; d++) s->sip_grid[d] = dims[d];
     }
-    PetscCall(PetscOptionsEnum("-pc_sfilu_sip_variant", "SIP on the GPU: factorization sync-free (flags per point, one launch) or level-synchronous (one launch per hyperplane)", "PCSFILU", SFILUSIPVariants, (PetscEnum)s->sip_variant, (PetscEnum *)&s->sip_variant, NULL));
+    PetscCall(PetscOptionsEnum("-pc_sfilu_sip_variant", "SIP on the GPU: factorization sync-free (one launch; points poll the values their neighbours publish) or level-synchronous (one launch per hyperplane)", "PCSFILU", SFILUSIPVariants, (PetscEnum)s->sip_variant, (PetscEnum *)&s->sip_variant, NULL));
   }
   PetscCall(PetscOptionsBool3("-pc_sfilu_richardson_fused", "GPU grid layout: -ksp_type richardson forms the residual inside the L sweep (PCApplyRichardson()) instead of with MatMult() (auto: on grids where that is faster)", "PCSFILU", s->rich_fused, &s->rich_fused, NULL));
   {
@@ -364,7 +364,7 @@ static PetscErrorCode PCSetFromOptions_SFILU(PC pc, PetscOptionItems PetscOption
     s->rich_norm = (SFILURichardsonNorm)norm;
   }
   PetscCall(PetscOptionsBool3("-pc_sfilu_ba_fused", "GPU grid layout: a left-preconditioned KSP (GMRES, BiCGStab, ...) forms A x inside the L sweep of B A x (PCApplyBAorAB()) instead of with MatMult() (auto: on grids where that is faster)", "PCSFILU", s->ba_fused, &s->ba_fused, NULL));
-  PetscCall(PetscOptionsEnum("-pc_sfilu_levels", "GPU sweeps: dependency levels ordering the rows (auto chooses per triangle)", "PCSFILU", SFPCLevelsTypes, (PetscEnum)s->engine.levels, (PetscEnum *)&s->engine.levels, NULL));
+  PetscCall(PetscOptionsEnum("-pc_sfilu_levels", "GPU sweeps: dependency levels ordering the rows (auto: asap)", "PCSFILU", SFPCLevelsTypes, (PetscEnum)s->engine.levels, (PetscEnum *)&s->engine.levels, NULL));
   PetscOptionsHeadEnd();
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -418,10 +418,11 @@ static PetscErrorCode PCDestroy_SFILU(PC pc)
                         with a = shift_amount * max_i sum_j |a_ij| doubled until every pivot passes (nonzero), or
                         refactor with fractions 1/16 .. 2 of the shift that makes A + a I diagonally dominant until every
                         pivot is positive (positive_definite)
-.  -pc_sfilu_shift_amount <100*eps> - see above
-.  -pc_sfilu_zeropivot <100*eps> - pivot u_ii fails when |u_ii| <= zeropivot * sum_j |a_ij| (Re(u_ii) for positive_definite)
-.  -pc_sfilu_warps_per_sm <w> - GPU only: warps each sync-free sweep keeps per SM (default: per triangle, 48 where
-                        its levels are wide, else 16 for the solves, and for the factorization 24 where its levels hold 8 tasks
+.  -pc_sfilu_shift_amount <100*eps> - see above; positive and finite
+.  -pc_sfilu_zeropivot <100*eps> - pivot u_ii fails when |u_ii| <= zeropivot * sum_j |a_ij| (Re(u_ii) for positive_definite); in [0, 1)
+.  -pc_sfilu_warps_per_sm <w> - GPU only: warps each sync-free sweep keeps per SM, in [1, 64] (below 4 taken as 4; when set it
+                        also sizes the analysis pass, else 64) (default: per triangle, 48 where
+                        its levels are wide, else 16 for the solves (the grid layout's sweeps: 4 on 7-point grids, 8 on 27-point ones), and for the factorization 24 where its levels hold 8 tasks
                         per SM or more, else 16; 8 for SIP's sync-free factorization and for the hyperplane ILU(0) of a 7-point grid;
                         the 27-point grid's factorization keeps every warp its registers allow, 32, and w caps it)
 .  -pc_sfilu_layout <auto,csr,hyb,grid> - GPU only: how the sweeps store L and U (see `MATHYBSF`); grid walks the 3-D grid
@@ -447,8 +448,10 @@ static PetscErrorCode PCDestroy_SFILU(PC pc)
 .  -pc_sfilu_block_size <bs> - GPU generic ILU(0) kernel: a warp factors bs consecutive rows (a point-block) together, their
                         dependencies on one another resolved inside the warp (registers and shared memory), so that the factorization waits once per level of the
                         block graph instead of once per level of the rows (default: the matrix's block size, MatGetBlockSize(), e.g. a
-                        DMDA's dof; 1: row by row). Needs the match map and blocks that fit the kernel's shared memory (128 entries, 64 L
-                        entries, 512 staged U values, at most 8 rows of at most 32 entries); otherwise rows go one by one and the view says why.
+                        DMDA's dof; 1: row by row). Blocks whose couplings are dense point-blocks (a DMDA's fields, elasticity) are factored
+                        as dense blocks (at most 8 rows and 256 entries, a point coupled to at most 32 points); other blocks need the match map
+                        and to fit the kernel's shared memory (128 entries, 64 L entries, 512 staged U values, at most 8 rows of at most 32
+                        entries); otherwise rows go one by one and the view says why.
                         The sweeps go by the same blocks (see -pc_sfilu_block_sweeps)
 .  -pc_sfilu_block_sweeps <bool> - GPU sweeps (the L and U solves of every apply) by the point-blocks of -pc_sfilu_block_size, a warp a block:
                         each block waits once for the blocks it depends on and solves its own rows inside the warp, so a sweep waits once per

@@ -134,7 +134,7 @@ PetscErrorCode MatGetFactor_SFILU(Mat A, MatFactorType ftype, Mat *F)
   B->factortype              = MAT_FACTOR_ILU;
   B->assembled               = PETSC_TRUE; /* what -ksp_view expects of a factor */
   B->preallocated            = PETSC_TRUE;
-  B->canuseordering          = PETSC_FALSE; /* natural ordering only */
+  B->canuseordering          = PETSC_FALSE; /* natural ordering only: PCFactor then passes no ordering (its view says external) */
   PetscCall(PetscFree(B->solvertype));
   PetscCall(PetscStrallocpy(MATSOLVERSFILU, &B->solvertype));
   PetscCall(PetscStrallocpy(MATORDERINGNATURAL, (char **)&B->preferredordering[MAT_FACTOR_ILU]));
