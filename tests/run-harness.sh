@@ -6,6 +6,8 @@
 # SFPC_HARNESS_FLAGS goes to every run script, e.g. -V: under valgrind, failing on any error it reports)
 set -u
 testdir=$1 sfpc=$2 harness=$3 glob=${4:-*}
+# under -V, valgrind (PETSc's petscmpiexec) also takes SFPC's suppressions: errors it reports in glibc's loader as CUDA's libraries load
+export PETSCVALGRIND_OPTIONS="--suppressions=$sfpc/config/valgrind.supp ${PETSCVALGRIND_OPTIONS:-}"
 tap=$testdir/test_build_tap.log
 rm -rf "$testdir/counts" "$tap" "$testdir/test_build_err.log"
 mkdir -p "$testdir/counts"; touch "$tap"
