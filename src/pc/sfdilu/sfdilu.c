@@ -144,7 +144,7 @@ static PetscErrorCode SFDILUGridFromDM(PC pc, Mat A, SFDILU *s)
   { /* the DMDA splits the grid as the matrix's rows on every rank, or it is not this matrix's grid (decided on all ranks together) */
     PetscMPIInt fits = nrows == dof * xm[0] * xm[1] * xm[2], all;
     PetscCallMPI(MPIU_Allreduce(&fits, &all, 1, MPI_INT, MPI_LAND, PetscObjectComm((PetscObject)pc)));
-    PetscCheck(all || s->coloring != PCSFDILU_COLORING_GRID, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_SIZ, "-pc_sfdilu_coloring grid: the PC's DMDA does not split the unknowns as the matrix's rows (rank 0: %" PetscInt_FMT " unknowns, %" PetscInt_FMT " rows)", dof * xm[0] * xm[1] * xm[2], nrows);
+    PetscCheck(all || s->coloring != PCSFDILU_COLORING_GRID, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_SIZ, "-pc_sfdilu_coloring grid: the PC's DMDA does not split the unknowns as the matrix's rows (on this rank %" PetscInt_FMT " unknowns, %" PetscInt_FMT " rows)", dof * xm[0] * xm[1] * xm[2], nrows);
     if (!all) PetscFunctionReturn(PETSC_SUCCESS); /* auto: not this matrix's grid */
   }
   s->grid.dim = dim;

@@ -128,8 +128,12 @@ PetscErrorCode SFILUSymbolic(SFILU *s, Mat A, PetscBool ondevice)
       PetscCall(ierr);
     }
   }
-  s->ondevice     = ondevice;
-  s->built_levels = s->fill_levels;
+  /* what the pattern was built for: SFILUNeedsSymbolic() (sfilu.c) compares it with the options at the next set-up */
+  s->ondevice          = ondevice;
+  s->built_levels      = s->fill_levels;
+  s->built_sip         = s->sip;
+  s->built_grid_factor = s->grid_factor;
+  s->built_layout      = s->engine.layout;
   PetscCall(PetscLogEventEnd(SFPC_ILUSymbolic, A, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

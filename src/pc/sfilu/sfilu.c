@@ -210,12 +210,7 @@ static PetscErrorCode PCSetUp_SFILU(PC pc)
   PetscCall(SFILUCheckMatrix(A, &ondevice));
   /* SIP needs the grid; the GPU sweeps take the grid layout when one is known (auto) and must have one when asked for it */
   PetscCall(PCSFILUGrid(pc, A, ondevice, (PetscBool)(s->sip || s->engine.layout == SFPC_LAYOUT_GRID), &regrid));
-  if (SFILUNeedsSymbolic(pc, ondevice, regrid)) {
-    PetscCall(SFILUSymbolic(s, A, ondevice));
-    s->built_sip         = s->sip;
-    s->built_grid_factor = s->grid_factor;
-    s->built_layout      = s->engine.layout;
-  }
+  if (SFILUNeedsSymbolic(pc, ondevice, regrid)) PetscCall(SFILUSymbolic(s, A, ondevice));
   PetscCall(SFILUNumeric(s, A, (PetscObject)pc, pc->erroriffailure));
   pc->failedreason = s->failure;
   /* -ksp_type richardson takes PCApplyRichardson() only where it saves the residual's pass over A; elsewhere KSPRICHARDSON's own loop is the same iteration */
