@@ -217,6 +217,53 @@ PetscErrorCode SFPCTriDeviceSolveResidual(SFPCTriDevice T, const int *ai, const 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+namespace
+{
+__global__ void EisenstatMidKernel(int n, const double *__restrict__ x, const double *__restrict__ k, const double *__restrict__ t, double *__restrict__ w)
+{
+  const int r = blockIdx.x * blockDim.x + threadIdx.x;
+  if (r < n) w[r] = x[r] + k[r] * t[r];
+}
+
+/* y = t + dinv y, and t (the engine's z) back to the sentinel */
+__global__ void EisenstatEndKernel(int n, const double *__restrict__ dinv, double *__restrict__ t, double *__restrict__ y)
+{
+  const int r = blockIdx.x * blockDim.x + threadIdx.x;
+  if (r < n) {
+    y[r] = t[r] + dinv[r] * y[r];
+    sfpc::ResetValue(t, r);
+  }
+}
+} // namespace
+
+/*
+   Eisenstat's trick for a factor whose off-diagonal entries are A's (U's exactly, L's as a_rc / u_cc): with
+   D = diag(U), P = D + L_A and Q = D + U_A, so that the factor is P D^{-1} Q and A = P + Q + K with K = diag(A) - 2 D,
+   y = P^{-1} A Q^{-1} x = t + P^{-1} (x + K t), t = Q^{-1} x: two sweeps and no product with A. k holds K,
+   dinv 1/D (P^{-1} = D^{-1} L^{-1}); w is work; x, w and y are distinct device arrays. The U sweep readies y for
+   the L sweep and the last pass T->z for the next solve, as SFPCTriDeviceSolve() does.
+*/
+PetscErrorCode SFPCTriDeviceEisenstat(SFPCTriDevice T, const PetscScalar *x, const PetscScalar *k, const PetscScalar *dinv, PetscScalar *w, PetscScalar *y)
+{
+  cudaStream_t stream;
+  const int    tpb = 256, blocks = (int)((T->n + tpb - 1) / tpb);
+
+  PetscFunctionBegin;
+  if (!T->n) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCheck(T->opt.lower && T->opt.upper && T->lower.unit && !T->upper.unit, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Eisenstat's form needs an LU factor with unit L");
+  PetscCall(PetscGetCurrentCUDAStream(&stream));
+  PetscCall(PetscLogGpuTimeBegin());
+  PetscCall(Sweep<false>(T, x, T->z, y, stream));
+  EisenstatMidKernel<<<blocks, tpb, 0, stream>>>((int)T->n, x, k, T->z, w);
+  PetscCallCUDA(cudaGetLastError());
+  PetscCall(Sweep<true>(T, w, y, NULL, stream));
+  EisenstatEndKernel<<<blocks, tpb, 0, stream>>>((int)T->n, dinv, T->z, y);
+  PetscCallCUDA(cudaGetLastError());
+  PetscCall(PetscLogGpuTimeEnd());
+  PetscCall(PetscLogGpuFlops(2.0 * T->nnz + 4.0 * T->n));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* One sweep, x = L^{-1} b (lower) or U^{-1} b; x must not alias b. */
 PetscErrorCode SFPCTriDeviceSweep(SFPCTriDevice T, PetscBool lower, const PetscScalar *b, PetscScalar *x)
 {

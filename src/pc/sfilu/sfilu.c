@@ -214,22 +214,25 @@ static PetscErrorCode PCSetUp_SFILU(PC pc)
   PetscCall(SFILUNumeric(s, A, (PetscObject)pc, pc->erroriffailure));
   pc->failedreason = s->failure;
   /* -ksp_type richardson takes PCApplyRichardson() only where it saves the residual's pass over A; elsewhere KSPRICHARDSON's own loop is the same iteration */
-  pc->ops->applyrichardson = SFILUFuses(pc, A, s->rich_fused, PETSC_FALSE) ? PCApplyRichardson_SFILU : NULL;
-  pc->ops->applyBA         = SFILUFuses(pc, A, s->ba_fused, PETSC_TRUE) ? PCApplyBA_SFILU : NULL;
+  pc->ops->applyrichardson = !s->eis.use && SFILUFuses(pc, A, s->rich_fused, PETSC_FALSE) ? PCApplyRichardson_SFILU : NULL;
+  pc->ops->applyBA         = !s->eis.use && SFILUFuses(pc, A, s->ba_fused, PETSC_TRUE) ? PCApplyBA_SFILU : NULL;
+  PetscCall(PCSFILUEisenstatSetUp(pc)); /* the Eisenstat form's operator already avoids A: the fusions above are its alternative */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode PCApply_SFILU(PC pc, Vec x, Vec y)
 {
   PetscFunctionBegin;
-  PetscCall(SFILUApply((SFILU *)pc->data, x, y, PETSC_FALSE));
+  if (((SFILU *)pc->data)->eis.active) PetscCall(PCSFILUEisenstatApply(pc, x, y));
+  else PetscCall(SFILUApply((SFILU *)pc->data, x, y, PETSC_FALSE));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode PCApplyTranspose_SFILU(PC pc, Vec x, Vec y)
 {
   PetscFunctionBegin;
-  PetscCall(SFILUApply((SFILU *)pc->data, x, y, PETSC_TRUE));
+  if (((SFILU *)pc->data)->eis.active) PetscCall(PCSFILUEisenstatApply(pc, x, y));
+  else PetscCall(SFILUApply((SFILU *)pc->data, x, y, PETSC_TRUE));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -359,6 +362,7 @@ static PetscErrorCode PCSetFromOptions_SFILU(PC pc, PetscOptionItems PetscOption
     s->rich_norm = (SFILURichardsonNorm)norm;
   }
   PetscCall(PetscOptionsBool3("-pc_sfilu_ba_fused", "GPU grid layout: a left-preconditioned KSP (GMRES, BiCGStab, ...) forms A x inside the L sweep of B A x (PCApplyBAorAB()) instead of with MatMult() (auto: on grids where that is faster)", "PCSFILU", s->ba_fused, &s->ba_fused, NULL));
+  PetscCall(PetscOptionsBool("-pc_sfilu_eisenstat", "Eisenstat's form: inside KSPSolve() the operator is (D + L_A)^{-1} A (D + U_A)^{-1}, two sweeps without a product with A, preconditioned by D = diag(U); the same preconditioned spectrum, a MatMult() less an iteration for CG (ILU(0) whose off-diagonal entries are A's, e.g. 5- and 7-point stencils; one rank)", "PCSFILU", s->eis.use, &s->eis.use, NULL));
   PetscCall(PetscOptionsEnum("-pc_sfilu_levels", "GPU sweeps: dependency levels ordering the rows (auto: asap)", "PCSFILU", SFPCLevelsTypes, (PetscEnum)s->engine.levels, (PetscEnum *)&s->engine.levels, NULL));
   PetscOptionsHeadEnd();
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -376,6 +380,7 @@ static PetscErrorCode PCView_SFILU(PC pc, PetscViewer viewer)
   PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)pc), &size));
   if (size > 1) PetscCall(PetscViewerASCIIPrintf(viewer, "each of %d ranks factors its diagonal block (block Jacobi); the figures below are rank 0's\n", size));
   PetscCall(SFILUView((SFILU *)pc->data, viewer));
+  PetscCall(PCSFILUEisenstatView(pc, viewer));
   if (pc->ops->applyrichardson || pc->ops->applyBA) PetscCall(PetscViewerASCIIPrintf(viewer, "products with A formed inside the L sweep: %s%s%s\n", pc->ops->applyrichardson ? "Richardson's residual" : "", pc->ops->applyrichardson && pc->ops->applyBA ? ", " : "", pc->ops->applyBA ? "left-preconditioned B A x" : ""));
   PetscCall(PetscViewerASCIIPopTab(viewer));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -384,6 +389,7 @@ static PetscErrorCode PCView_SFILU(PC pc, PetscViewer viewer)
 static PetscErrorCode PCReset_SFILU(PC pc)
 {
   PetscFunctionBegin;
+  PetscCall(PCSFILUEisenstatReset(pc));
   PetscCall(SFILUReset((SFILU *)pc->data));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -142,6 +142,27 @@ typedef enum {
   SFILU_RICHARDSON_NORM_1
 } SFILURichardsonNorm;
 
+/*
+   Eisenstat's form of sfilu (-pc_sfilu_eisenstat, eisenstat.c). Where ILU(0) leaves A's off-diagonal entries as
+   they are (5- and 7-point stencils: no update reaches one), the factor is P D^{-1} Q with D = diag(U), P = D + L_A,
+   Q = D + U_A, and A = P + Q + K with K = diag(A) - 2 D. Between PCPreSolve() and PCPostSolve() the KSP then solves
+   P^{-1} A Q^{-1} (Q x) = P^{-1} b, preconditioned by D: the operator is t + P^{-1} (x + K t), t = Q^{-1} x, two
+   sweeps and no product with A, and the preconditioned operator D P^{-1} A Q^{-1} is similar to (LU)^{-1} A. A KSP
+   that applies A and the PC separately (CG) saves a MatMult() an iteration. PETSc's PCEISENSTAT does the same for SSOR.
+*/
+typedef struct {
+  PetscBool  use;            /* -pc_sfilu_eisenstat */
+  PetscBool3 dilu;           /* the pattern's ILU(0) keeps A's off-diagonal entries; unknown: not checked since the pattern was built */
+  PetscInt   badrow, badcol; /* where it does not: entry (badrow, badcol) is updated */
+  Mat        shell;          /* P^{-1} A Q^{-1}: the KSP's operator while active */
+  Mat        A;              /* the operator the shell stands in for */
+  Vec        dinv, k;        /* 1/D and K, as PETSc vectors of pc->pmat */
+  Vec        w, t;           /* the operator's work (t: host factors only; the device keeps t in the engine's z) */
+  Vec        b, x;           /* the caller's right-hand side, saved; and a copy of x for the changes of variable */
+  PetscInt   depth;          /* PCPreSolve() nesting */
+  PetscBool  active;         /* between PCPreSolve() and PCPostSolve() */
+} SFILUEisenstat;
+
 typedef struct {
   /* options */
   MatFactorShiftType shifttype;
@@ -187,6 +208,8 @@ typedef struct {
   PCFailedReason failure; /* PC_NOERROR, PC_FACTOR_NUMERIC_ZEROPIVOT or PC_FACTOR_OTHER */
   PetscInt       failrow;
   PetscScalar    failvalue;
+
+  SFILUEisenstat eis;
 } SFILU;
 
 PETSC_INTERN PetscErrorCode SFILUInitialize(SFILU *);
@@ -196,6 +219,15 @@ PETSC_INTERN PetscErrorCode SFILUSymbolic(SFILU *, Mat, PetscBool);
 PETSC_INTERN PetscErrorCode SFILUNumeric(SFILU *, Mat, PetscObject, PetscBool);
 PETSC_INTERN PetscErrorCode SFILUApply(SFILU *, Vec, Vec, PetscBool);
 PETSC_INTERN PetscErrorCode SFILUView(SFILU *, PetscViewer);
+
+/* Eisenstat's form (eisenstat.c, eisenstat_device.cu) */
+PETSC_INTERN PetscErrorCode PCSFILUEisenstatSetUp(PC);
+PETSC_INTERN PetscErrorCode PCSFILUEisenstatReset(PC);
+PETSC_INTERN PetscErrorCode PCSFILUEisenstatApply(PC, Vec, Vec);
+PETSC_INTERN PetscErrorCode PCSFILUEisenstatView(PC, PetscViewer);
+PETSC_INTERN PetscErrorCode SFILUDILUForm_Device(SFPCTriDevice, PetscInt *, PetscInt *);
+PETSC_INTERN PetscErrorCode SFILUEisenstatDiagonals_Device(SFPCTriDevice, const PetscScalar *, PetscScalar *, PetscScalar *);
+PETSC_INTERN PetscErrorCode SFILUMultUpper_Device(SFPCTriDevice, const PetscScalar *, const PetscScalar *, PetscScalar *);
 
 /* host and device kernels of the numeric factorization */
 PETSC_INTERN PetscErrorCode SFILUFillPattern(PetscInt, const PetscInt[], const PetscInt[], PetscInt, PetscInt **, PetscInt **, PetscInt **);

@@ -317,6 +317,21 @@ PetscBool SFILUHyperplaneILU0_Device(SFILU *s)
   (void)s;
   return PETSC_FALSE;
 }
+PetscErrorCode SFILUDILUForm_Device(SFPCTriDevice T, PetscInt *row, PetscInt *col)
+{
+  (void)T, (void)row, (void)col;
+  SFILU_NO_CUDA;
+}
+PetscErrorCode SFILUEisenstatDiagonals_Device(SFPCTriDevice T, const PetscScalar *adiag, PetscScalar *dinv, PetscScalar *k)
+{
+  (void)T, (void)adiag, (void)dinv, (void)k;
+  SFILU_NO_CUDA;
+}
+PetscErrorCode SFILUMultUpper_Device(SFPCTriDevice T, const PetscScalar *dinv, const PetscScalar *x, PetscScalar *y)
+{
+  (void)T, (void)dinv, (void)x, (void)y;
+  SFILU_NO_CUDA;
+}
 PetscBool SFILUHasFusedResidual_Device(SFILU *s)
 {
   (void)s;

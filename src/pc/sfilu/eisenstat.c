@@ -1,0 +1,301 @@
+/*
+   sfilu's Eisenstat form (-pc_sfilu_eisenstat; the algebra is in sfilu.h, SFILUEisenstat): between PCPreSolve()
+   and PCPostSolve() the KSP's operator is the shell P^{-1} A Q^{-1}, its right-hand side P^{-1} b, its unknown
+   Q x, and the PC applies D. The host loops here are the reference of the GPU path, which runs the engine's
+   sweeps (SFPCTriDeviceEisenstat()) and the kernels of eisenstat_device.cu.
+*/
+#include "sfilu.h"
+#include <petsc/private/pcimpl.h>
+
+/* The first off-diagonal entry (row, col) of the pattern that ILU(0) updates: for an L entry (r, c), an entry (c, j) of U(c) with j != r in row r. */
+static PetscErrorCode DILUForm_Host(const SFPCTriFactor *F, PetscInt *row, PetscInt *col)
+{
+  PetscBool *in;
+
+  PetscFunctionBegin;
+  *row = *col = -1;
+  PetscCall(PetscCalloc1(F->n, &in));
+  for (PetscInt r = 0; r < F->n && *row < 0; r++) {
+    for (PetscInt k = F->i[r]; k < F->i[r + 1]; k++) in[F->j[k]] = PETSC_TRUE;
+    for (PetscInt k = F->i[r]; k < F->diag[r] && *row < 0; k++) {
+      const PetscInt c = F->j[k];
+      for (PetscInt m = F->diag[c] + 1; m < F->i[c + 1]; m++) {
+        if (F->j[m] != r && in[F->j[m]]) {
+          *row = r;
+          *col = F->j[m];
+          break;
+        }
+      }
+    }
+    for (PetscInt k = F->i[r]; k < F->i[r + 1]; k++) in[F->j[k]] = PETSC_FALSE;
+  }
+  PetscCall(PetscFree(in));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* x = L^{-1} b (unit) or U^{-1} b; b and x distinct. */
+static PetscErrorCode Sweep(SFILU *s, PetscBool lower, Vec b, Vec x)
+{
+  const PetscScalar *ba;
+  PetscScalar       *xa;
+  Vec                bs, xs;
+
+  PetscFunctionBegin;
+  if (s->ondevice) {
+    PetscCall(SFPCStageVecs(b, x, PETSC_FALSE, "sfilu", &s->xd, &s->yd, &bs, &xs));
+    PetscCall(VecGetArrayReadAndMemType(bs, &ba, NULL));
+    PetscCall(VecGetArrayWriteAndMemType(xs, &xa, NULL));
+#if defined(SFPC_HAVE_CUDA) /* s->ondevice is never set in a build without CUDA */
+    PetscCall(SFPCTriDeviceSweep(s->T, lower, ba, xa));
+#endif
+    PetscCall(VecRestoreArrayWriteAndMemType(xs, &xa));
+    PetscCall(VecRestoreArrayReadAndMemType(bs, &ba));
+    PetscCall(SFPCUnstageVecs(x, xs));
+  } else {
+    PetscCall(VecGetArrayRead(b, &ba));
+    PetscCall(VecGetArrayWrite(x, &xa));
+    PetscCall(SFPCTriFactorSweep_Host(&s->F, lower, lower, ba, xa));
+    PetscCall(VecRestoreArrayWrite(x, &xa));
+    PetscCall(VecRestoreArrayRead(b, &ba));
+    PetscCall(PetscLogFlops((PetscLogDouble)s->F.nnz)); /* about half the factor's entries, two flops each */
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* y = Q x = D x + U_A x (U's off-diagonal entries are A's). */
+static PetscErrorCode MultUpper(SFILU *s, Vec x, Vec y)
+{
+  const PetscScalar *xa, *da;
+  PetscScalar       *ya;
+  Vec                xs, ys;
+
+  PetscFunctionBegin;
+  PetscCall(VecGetArrayReadAndMemType(s->eis.dinv, &da, NULL));
+  if (s->ondevice) {
+    PetscCall(SFPCStageVecs(x, y, PETSC_FALSE, "sfilu", &s->xd, &s->yd, &xs, &ys));
+    PetscCall(VecGetArrayReadAndMemType(xs, &xa, NULL));
+    PetscCall(VecGetArrayWriteAndMemType(ys, &ya, NULL));
+    PetscCall(SFILUMultUpper_Device(s->T, da, xa, ya));
+    PetscCall(VecRestoreArrayWriteAndMemType(ys, &ya));
+    PetscCall(VecRestoreArrayReadAndMemType(xs, &xa));
+    PetscCall(SFPCUnstageVecs(y, ys));
+  } else {
+    const SFPCTriFactor *F = &s->F;
+
+    PetscCall(VecGetArrayRead(x, &xa));
+    PetscCall(VecGetArrayWrite(y, &ya));
+    for (PetscInt r = 0; r < F->n; r++) {
+      PetscScalar v = xa[r] / da[r];
+      for (PetscInt k = F->diag[r] + 1; k < F->i[r + 1]; k++) v += F->a[k] * xa[F->j[k]];
+      ya[r] = v;
+    }
+    PetscCall(VecRestoreArrayWrite(y, &ya));
+    PetscCall(VecRestoreArrayRead(x, &xa));
+    PetscCall(PetscLogFlops((PetscLogDouble)F->nnz + F->n));
+  }
+  PetscCall(VecRestoreArrayReadAndMemType(s->eis.dinv, &da));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The KSP's operator: y = t + P^{-1} (x + K t), t = Q^{-1} x, P^{-1} = D^{-1} L^{-1}. */
+static PetscErrorCode MatMult_SFILUEisenstat(Mat S, Vec x, Vec y)
+{
+  PC                 pc;
+  SFILU             *s;
+  SFILUEisenstat    *E;
+  const PetscScalar *xa, *ka, *da;
+  PetscScalar       *ya, *wa;
+  Vec                xs, ys;
+
+  PetscFunctionBegin;
+  PetscCall(MatShellGetContext(S, &pc));
+  s = (SFILU *)pc->data;
+  E = &s->eis;
+  PetscCall(VecGetArrayReadAndMemType(E->k, &ka, NULL));
+  PetscCall(VecGetArrayReadAndMemType(E->dinv, &da, NULL));
+  PetscCall(VecGetArrayWriteAndMemType(E->w, &wa, NULL));
+  if (s->ondevice) {
+    PetscCall(SFPCStageVecs(x, y, PETSC_FALSE, "sfilu", &s->xd, &s->yd, &xs, &ys));
+    PetscCall(VecGetArrayReadAndMemType(xs, &xa, NULL));
+    PetscCall(VecGetArrayWriteAndMemType(ys, &ya, NULL));
+#if defined(SFPC_HAVE_CUDA)
+    PetscCall(SFPCTriDeviceEisenstat(s->T, xa, ka, da, wa, ya));
+#endif
+    PetscCall(VecRestoreArrayWriteAndMemType(ys, &ya));
+    PetscCall(VecRestoreArrayReadAndMemType(xs, &xa));
+    PetscCall(SFPCUnstageVecs(y, ys));
+  } else {
+    const PetscInt n = s->F.n;
+    PetscScalar   *ta;
+
+    PetscCall(VecGetArrayRead(x, &xa));
+    PetscCall(VecGetArrayWrite(y, &ya));
+    PetscCall(VecGetArrayWrite(E->t, &ta));
+    PetscCall(SFPCTriFactorSweep_Host(&s->F, PETSC_FALSE, PETSC_FALSE, xa, ta));
+    for (PetscInt r = 0; r < n; r++) wa[r] = xa[r] + ka[r] * ta[r];
+    PetscCall(SFPCTriFactorSweep_Host(&s->F, PETSC_TRUE, PETSC_TRUE, wa, ya));
+    for (PetscInt r = 0; r < n; r++) ya[r] = ta[r] + da[r] * ya[r];
+    PetscCall(VecRestoreArrayWrite(E->t, &ta));
+    PetscCall(VecRestoreArrayWrite(y, &ya));
+    PetscCall(VecRestoreArrayRead(x, &xa));
+    PetscCall(PetscLogFlops(2.0 * s->F.nnz + 4.0 * n));
+  }
+  PetscCall(VecRestoreArrayWriteAndMemType(E->w, &wa));
+  PetscCall(VecRestoreArrayReadAndMemType(E->dinv, &da));
+  PetscCall(VecRestoreArrayReadAndMemType(E->k, &ka));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+   b <- P^{-1} b (the caller's b saved), x <- Q x when the KSP starts from x, and the shell in place of A. A failed
+   factor is left as it is: its applies give Inf, which stops the KSP as without this form.
+*/
+static PetscErrorCode PCPreSolve_SFILUEisenstat(PC pc, KSP ksp, Vec b, Vec x)
+{
+  SFILU          *s = (SFILU *)pc->data;
+  SFILUEisenstat *E = &s->eis;
+  PetscBool       nonzero;
+
+  PetscFunctionBegin;
+  E->depth++;
+  PetscCheck(E->depth == 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "PCSFILU with -pc_sfilu_eisenstat cannot serve a KSPSolve() nested in another that shares the PC (KSPCHEBYSHEV's eigenvalue estimate does so): use another KSP or drop -pc_sfilu_eisenstat");
+  if (s->failure != PC_NOERROR) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCheck(pc->mat == pc->pmat, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "-pc_sfilu_eisenstat forms A from the factor: the KSP's operator must be the matrix factored (KSPSetOperators(ksp, A, A))");
+  if (!E->b) PetscCall(VecDuplicate(b, &E->b));
+  if (!E->x) PetscCall(VecDuplicate(x, &E->x));
+  PetscCall(KSPGetInitialGuessNonzero(ksp, &nonzero));
+  if (nonzero) {
+    PetscCall(VecCopy(x, E->x));
+    PetscCall(MultUpper(s, E->x, x));
+  }
+  PetscCall(VecCopy(b, E->b));
+  PetscCall(Sweep(s, PETSC_TRUE, E->b, b));
+  PetscCall(VecPointwiseMult(b, b, E->dinv));
+  E->A      = pc->mat;
+  pc->mat   = E->shell;
+  E->active = PETSC_TRUE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* x <- Q^{-1} x, the caller's b back, A back. */
+static PetscErrorCode PCPostSolve_SFILUEisenstat(PC pc, KSP ksp, Vec b, Vec x)
+{
+  SFILU          *s = (SFILU *)pc->data;
+  SFILUEisenstat *E = &s->eis;
+
+  PetscFunctionBegin;
+  (void)ksp;
+  E->depth--;
+  if (!E->active) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(VecCopy(x, E->x));
+  PetscCall(Sweep(s, PETSC_FALSE, E->x, x));
+  PetscCall(VecCopy(E->b, b));
+  pc->mat   = E->A;
+  E->A      = NULL;
+  E->active = PETSC_FALSE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The PC's apply while the form is active: y = D x (also the transpose's). */
+PetscErrorCode PCSFILUEisenstatApply(PC pc, Vec x, Vec y)
+{
+  PetscFunctionBegin;
+  PetscCall(VecPointwiseDivide(y, x, ((SFILU *)pc->data)->eis.dinv));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode PCSFILUEisenstatReset(PC pc)
+{
+  SFILUEisenstat *E = &((SFILU *)pc->data)->eis;
+
+  PetscFunctionBegin;
+  PetscCheck(!E->active, PetscObjectComm((PetscObject)pc), PETSC_ERR_ORDER, "PCSFILU's Eisenstat form is reset inside a KSPSolve()");
+  PetscCall(MatDestroy(&E->shell));
+  PetscCall(VecDestroy(&E->dinv));
+  PetscCall(VecDestroy(&E->k));
+  PetscCall(VecDestroy(&E->w));
+  PetscCall(VecDestroy(&E->t));
+  PetscCall(VecDestroy(&E->b));
+  PetscCall(VecDestroy(&E->x));
+  E->dilu = PETSC_BOOL3_UNKNOWN;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+   At the end of PCSetUp(): checks that the form holds (one rank, ILU(0) of a pattern whose factorization updates
+   no off-diagonal entry, checked once per pattern), builds D^{-1} and K from the new factor, and installs the
+   pre- and post-solve. Without the option it uninstalls them.
+*/
+PetscErrorCode PCSFILUEisenstatSetUp(PC pc)
+{
+  SFILU          *s    = (SFILU *)pc->data;
+  SFILUEisenstat *E    = &s->eis;
+  MPI_Comm        comm = PetscObjectComm((PetscObject)pc);
+  PetscMPIInt     size;
+
+  PetscFunctionBegin;
+  pc->ops->presolve  = NULL;
+  pc->ops->postsolve = NULL;
+  if (!E->use) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCallMPI(MPI_Comm_size(comm, &size));
+  PetscCheck(size == 1, comm, PETSC_ERR_SUP, "-pc_sfilu_eisenstat works on one rank: on %d the factor is of the diagonal blocks, and A's couplings between ranks would need their own product", size);
+  PetscCheck(!s->built_sip && s->built_levels == 0, comm, PETSC_ERR_SUP, "-pc_sfilu_eisenstat needs ILU(0), whose off-diagonal entries are A's: not %s", s->built_sip ? "SIP" : "ILU(k) with fill");
+  if (E->dilu == PETSC_BOOL3_UNKNOWN) { /* a new pattern since the last check: new vectors too (the factor may have moved between host and device) */
+    PetscCall(PCSFILUEisenstatReset(pc));
+    if (s->ondevice) PetscCall(SFILUDILUForm_Device(s->T, &E->badrow, &E->badcol));
+    else PetscCall(DILUForm_Host(&s->F, &E->badrow, &E->badcol));
+    E->dilu = E->badrow < 0 ? PETSC_BOOL3_TRUE : PETSC_BOOL3_FALSE;
+  }
+  PetscCheck(E->dilu == PETSC_BOOL3_TRUE, comm, PETSC_ERR_SUP, "-pc_sfilu_eisenstat needs an ILU(0) that leaves A's off-diagonal entries as they are, as on 5- and 7-point stencils; on this pattern it updates entry (%" PetscInt_FMT ", %" PetscInt_FMT ")", E->badrow, E->badcol);
+  if (!E->shell) {
+    PetscInt m, n, M, N;
+    VecType  vtype;
+
+    PetscCall(MatCreateVecs(pc->pmat, &E->dinv, &E->k));
+    PetscCall(VecDuplicate(E->dinv, &E->w));
+    if (!s->ondevice) PetscCall(VecDuplicate(E->dinv, &E->t));
+    PetscCall(MatGetLocalSize(pc->pmat, &m, &n));
+    PetscCall(MatGetSize(pc->pmat, &M, &N));
+    PetscCall(MatCreateShell(comm, m, n, M, N, pc, &E->shell));
+    PetscCall(MatShellSetOperation(E->shell, MATOP_MULT, (PetscErrorCodeFn *)MatMult_SFILUEisenstat));
+    PetscCall(MatGetVecType(pc->pmat, &vtype));
+    PetscCall(MatShellSetVecType(E->shell, vtype));
+  }
+  if (s->failure == PC_NOERROR) { /* D^{-1} from the factor's diagonal slots, K = diag(A) - 2 D */
+    PetscCall(MatGetDiagonal(pc->pmat, E->k));
+    if (s->ondevice) {
+      const PetscScalar *ad;
+      PetscScalar       *da, *ka;
+
+      PetscCall(VecGetArrayWriteAndMemType(E->dinv, &da, NULL));
+      PetscCall(VecGetArrayAndMemType(E->k, &ka, NULL));
+      ad = ka; /* in place: each entry is read before it is written */
+      PetscCall(SFILUEisenstatDiagonals_Device(s->T, ad, da, ka));
+      PetscCall(VecRestoreArrayAndMemType(E->k, &ka));
+      PetscCall(VecRestoreArrayWriteAndMemType(E->dinv, &da));
+    } else {
+      PetscScalar *da, *ka;
+
+      PetscCall(VecGetArrayWrite(E->dinv, &da));
+      PetscCall(VecGetArray(E->k, &ka));
+      for (PetscInt r = 0; r < s->F.n; r++) {
+        da[r] = s->F.a[s->F.diag[r]];
+        ka[r] = ka[r] - 2.0 / da[r];
+      }
+      PetscCall(VecRestoreArray(E->k, &ka));
+      PetscCall(VecRestoreArrayWrite(E->dinv, &da));
+    }
+  }
+  pc->ops->presolve  = PCPreSolve_SFILUEisenstat;
+  pc->ops->postsolve = PCPostSolve_SFILUEisenstat;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode PCSFILUEisenstatView(PC pc, PetscViewer viewer)
+{
+  SFILUEisenstat *E = &((SFILU *)pc->data)->eis;
+
+  PetscFunctionBegin;
+  if (E->use) PetscCall(PetscViewerASCIIPrintf(viewer, "Eisenstat's form (-pc_sfilu_eisenstat): inside KSPSolve() the operator is (D + L_A)^{-1} A (D + U_A)^{-1}, two sweeps and no product with A, preconditioned by D = diag(U)\n"));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

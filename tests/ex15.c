@@ -1,0 +1,289 @@
+static char help[] = "PCSFILU's Eisenstat form (-pc_sfilu_eisenstat) against the plain sfilu on one system (problem options of problems.c).\n"
+                     "Preconditioned Richardson with a fixed number of steps (-steps, rtol 0) is the same iteration in both forms (the\n"
+                     "form changes variables, not iterates): the solutions must agree to -tol, from a zero and from a random guess. A\n"
+                     "Krylov solve (-ksp_type, default cg; -ksp_rtol, default 1e-8): the iterations and reasons of both, the true residual\n"
+                     "||b - A x|| / ||b|| of the Eisenstat form's solution below -true_tol (default 10 rtol), b given back bit for bit,\n"
+                     "and PCApply() outside a solve the plain sfilu's apply bit for bit. -device: the Eisenstat form also on an\n"
+                     "aijcusparse copy with CUDA vectors: Richardson's solutions to -tol of the host's, the Krylov iterations (within one)\n"
+                     "and residual history (to -tol) of the host's, two solves bit for bit. Options for both PCs (layout, shifts) are\n"
+                     "given as usual (-pc_sfilu_...): each PC reads them, the form itself is set here.\n";
+
+#include <petscksp.h>
+#include <sfpc.h>
+#include "problems.h"
+
+#define MAXHIST 2000
+
+typedef struct {
+  PetscInt           its, nhist;
+  KSPConvergedReason reason;
+  PetscReal          hist[MAXHIST];
+} Run;
+
+/* A KSP with sfilu (Eisenstat form or not) on A, from the options; steps > 0: Richardson, that many steps, no test. */
+static PetscErrorCode KSPMake(Mat A, PetscBool eis, PetscInt steps, KSP *ksp)
+{
+  PC pc;
+
+  PetscFunctionBeginUser;
+  PetscCall(KSPCreate(PetscObjectComm((PetscObject)A), ksp));
+  PetscCall(KSPSetOperators(*ksp, A, A));
+  PetscCall(KSPSetType(*ksp, KSPCG));
+  PetscCall(KSPGetPC(*ksp, &pc));
+  PetscCall(PCSetType(pc, PCSFILU));
+  PetscCall(PetscOptionsSetValue(NULL, "-pc_sfilu_eisenstat", eis ? "1" : "0"));
+  PetscCall(KSPSetTolerances(*ksp, 1e-8, PETSC_CURRENT, PETSC_CURRENT, 10000));
+  PetscCall(KSPSetFromOptions(*ksp));
+  if (steps > 0) {
+    PetscCall(KSPSetType(*ksp, KSPRICHARDSON));
+    PetscCall(KSPSetNormType(*ksp, KSP_NORM_NONE));
+    PetscCall(KSPSetTolerances(*ksp, 0, 0, PETSC_CURRENT, steps));
+  }
+  PetscCall(PetscOptionsClearValue(NULL, "-pc_sfilu_eisenstat"));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode Solve(KSP ksp, Vec b, Vec x0, Vec x, Run *run)
+{
+  PetscFunctionBeginUser;
+  if (x0) {
+    PetscCall(VecCopy(x0, x));
+    PetscCall(KSPSetInitialGuessNonzero(ksp, PETSC_TRUE));
+  } else PetscCall(KSPSetInitialGuessNonzero(ksp, PETSC_FALSE));
+  PetscCall(KSPSetResidualHistory(ksp, run->hist, MAXHIST, PETSC_TRUE));
+  PetscCall(KSPSolve(ksp, b, x));
+  PetscCall(KSPGetIterationNumber(ksp, &run->its));
+  PetscCall(KSPGetConvergedReason(ksp, &run->reason));
+  PetscCall(KSPGetResidualHistory(ksp, NULL, &run->nhist));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* max_i |x_i - y_i| / max_i |y_i| */
+static PetscErrorCode RelDiff(Vec x, Vec y, PetscReal *d)
+{
+  Vec       e;
+  PetscReal ny;
+
+  PetscFunctionBeginUser;
+  PetscCall(VecDuplicate(y, &e));
+  PetscCall(VecWAXPY(e, -1.0, y, x));
+  PetscCall(VecNorm(e, NORM_INFINITY, d));
+  PetscCall(VecNorm(y, NORM_INFINITY, &ny));
+  if (ny > 0) *d /= ny;
+  if (PetscIsInfOrNanReal(*d)) *d = PETSC_INFINITY;
+  PetscCall(VecDestroy(&e));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Host vectors of A's layout holding v's values (v may be a CUDA vector). */
+static PetscErrorCode ToHost(Vec v, Vec h)
+{
+  PetscFunctionBeginUser;
+  PetscCall(VecCopy(v, h));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The same histories: equal lengths within one, entries within tol of the first's scale over the common length. */
+static PetscBool SameHistory(const Run *a, const Run *b, PetscReal tol)
+{
+  const PetscInt n = PetscMin(a->nhist, b->nhist);
+
+  if (a->reason != b->reason || PetscAbsInt(a->its - b->its) > 1) return PETSC_FALSE;
+  for (PetscInt k = 0; k < n; k++)
+    if (!(PetscAbsReal(a->hist[k] - b->hist[k]) <= tol * PetscMax(a->hist[k], PETSC_SMALL * a->hist[0]))) return PETSC_FALSE;
+  return PETSC_TRUE;
+}
+
+int main(int argc, char **argv)
+{
+  Mat         A, Ad = NULL;
+  Vec         b, x, xe, x0, bsave, r, xh, bd, xd, xd2, x0d;
+  PetscRandom rnd;
+  KSP         kp, ke, kd;
+  PC          pp, pe;
+  Run        *plain, *eis, *gpu, *gpu2;
+  PetscReal   tol = 1e-10, truetol = -1, rtol, d, nb, nr;
+  PetscInt    steps = 6;
+  PetscBool   device = PETSC_FALSE, same;
+  char        desc[256], ktype[64] = KSPCG;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscCall(PetscOptionsGetReal(NULL, NULL, "-tol", &tol, NULL));
+  PetscCall(PetscOptionsGetReal(NULL, NULL, "-true_tol", &truetol, NULL));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-steps", &steps, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-device", &device, NULL));
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-ksp_type", ktype, sizeof(ktype), NULL));
+  PetscCall(TestProblemCreate(PETSC_COMM_WORLD, &A, desc, sizeof(desc)));
+  PetscCall(TestProblemVariants(&A, desc, sizeof(desc)));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "problem: %s\n", desc));
+  PetscCall(PetscCalloc4(1, &plain, 1, &eis, 1, &gpu, 1, &gpu2));
+  PetscCall(MatCreateVecs(A, &x, &b));
+  PetscCall(VecDuplicate(x, &xe));
+  PetscCall(VecDuplicate(x, &x0));
+  PetscCall(VecDuplicate(x, &r));
+  PetscCall(VecDuplicate(x, &xh));
+  PetscCall(VecDuplicate(b, &bsave));
+  PetscCall(PetscRandomCreate(PETSC_COMM_WORLD, &rnd));
+  PetscCall(PetscRandomSetSeed(rnd, 7));
+  PetscCall(PetscRandomSeed(rnd));
+  PetscCall(VecSetRandom(b, rnd));
+  PetscCall(VecSetRandom(x0, rnd));
+  if (device) {
+    PetscCall(MatConvert(A, MATSEQAIJCUSPARSE, MAT_INITIAL_MATRIX, &Ad));
+    PetscCall(MatCreateVecs(Ad, &xd, &bd));
+    PetscCall(VecDuplicate(xd, &xd2));
+    PetscCall(VecDuplicate(xd, &x0d));
+    PetscCall(VecCopy(b, bd));
+    PetscCall(VecCopy(x0, x0d));
+  }
+
+  /* Richardson: the same iterates */
+  PetscCall(KSPMake(A, PETSC_FALSE, steps, &kp));
+  PetscCall(KSPMake(A, PETSC_TRUE, steps, &ke));
+  if (device) PetscCall(KSPMake(Ad, PETSC_TRUE, steps, &kd));
+  for (int g = 0; g < 2; g++) {
+    PCFailedReason failed;
+
+    PetscCall(Solve(kp, b, g ? x0 : NULL, x, plain));
+    PetscCall(KSPGetPC(kp, &pp));
+    PetscCall(PCGetFailedReason(pp, &failed));
+    if (failed != PC_NOERROR) break; /* a failed factor: the Krylov part below reports it */
+    PetscCall(Solve(ke, b, g ? x0 : NULL, xe, eis));
+    PetscCall(RelDiff(xe, x, &d));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "richardson %" PetscInt_FMT " steps from a %s guess: the same solution to %g: %s\n", steps, g ? "random" : "zero", (double)tol, d <= tol ? "yes" : "no"));
+    if (d > tol) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  relative difference %g\n", (double)d));
+    if (device) {
+      PetscCall(Solve(kd, bd, g ? x0d : NULL, xd, gpu));
+      PetscCall(ToHost(xd, xh));
+      PetscCall(RelDiff(xh, xe, &d));
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  GPU: the host's solution to %g: %s\n", (double)tol, d <= tol ? "yes" : "no"));
+      if (d > tol) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  relative difference %g\n", (double)d));
+    }
+  }
+  PetscCall(KSPDestroy(&kp));
+  PetscCall(KSPDestroy(&ke));
+  if (device) PetscCall(KSPDestroy(&kd));
+
+  /* Krylov */
+  PetscCall(KSPMake(A, PETSC_FALSE, 0, &kp));
+  PetscCall(KSPMake(A, PETSC_TRUE, 0, &ke));
+  PetscCall(KSPGetTolerances(ke, &rtol, NULL, NULL, NULL));
+  if (truetol < 0) truetol = 10 * rtol;
+  PetscCall(Solve(kp, b, NULL, x, plain));
+  PetscCall(VecCopy(b, bsave));
+  PetscCall(Solve(ke, b, NULL, xe, eis));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s: plain %s in %" PetscInt_FMT " iterations, eisenstat %s in %" PetscInt_FMT "\n", ktype, KSPConvergedReasons[plain->reason], plain->its, KSPConvergedReasons[eis->reason], eis->its));
+  PetscCall(VecEqual(b, bsave, &same));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "eisenstat: b given back bit for bit: %s\n", same ? "yes" : "no"));
+  if (eis->reason > 0) {
+    PetscCall(MatMult(A, xe, r));
+    PetscCall(VecAYPX(r, -1.0, b));
+    PetscCall(VecNorm(r, NORM_2, &nr));
+    PetscCall(VecNorm(b, NORM_2, &nb));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "eisenstat: true residual below %g: %s\n", (double)truetol, nr <= truetol * nb ? "yes" : "no"));
+    if (nr > truetol * nb) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  ||b - A x|| / ||b|| = %g\n", (double)(nr / nb)));
+    /* outside a KSPSolve() the PC is sfilu's */
+    PetscCall(KSPGetPC(kp, &pp));
+    PetscCall(KSPGetPC(ke, &pe));
+    PetscCall(PCApply(pp, x0, x));
+    PetscCall(PCApply(pe, x0, xe));
+    PetscCall(VecEqual(x, xe, &same));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "eisenstat: PCApply() outside a solve is sfilu's bit for bit: %s\n", same ? "yes" : "no"));
+  }
+  if (device) {
+    PetscCall(KSPMake(Ad, PETSC_TRUE, 0, &kd));
+    PetscCall(Solve(kd, bd, NULL, xd, gpu));
+    PetscCall(Solve(kd, bd, NULL, xd2, gpu2));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "GPU: %s in %s the host's iterations, residual history to %g: %s\n", KSPConvergedReasons[gpu->reason], gpu->its == eis->its ? "exactly" : "within one of", (double)tol, SameHistory(eis, gpu, tol) ? "yes" : "no"));
+    if (!SameHistory(eis, gpu, tol)) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  GPU %" PetscInt_FMT " iterations, host %" PetscInt_FMT "\n", gpu->its, eis->its));
+    PetscCall(VecEqual(xd, xd2, &same));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "GPU: two solves bit for bit: %s\n", same ? "yes" : "no"));
+    PetscCall(VecEqual(bd, b, &same));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "GPU: b given back bit for bit: %s\n", same ? "yes" : "no"));
+    PetscCall(KSPDestroy(&kd));
+  }
+  PetscCall(KSPDestroy(&kp));
+  PetscCall(KSPDestroy(&ke));
+
+  PetscCall(PetscFree4(plain, eis, gpu, gpu2));
+  PetscCall(VecDestroy(&x));
+  PetscCall(VecDestroy(&xe));
+  PetscCall(VecDestroy(&x0));
+  PetscCall(VecDestroy(&r));
+  PetscCall(VecDestroy(&xh));
+  PetscCall(VecDestroy(&b));
+  PetscCall(VecDestroy(&bsave));
+  if (device) {
+    PetscCall(VecDestroy(&xd));
+    PetscCall(VecDestroy(&xd2));
+    PetscCall(VecDestroy(&x0d));
+    PetscCall(VecDestroy(&bd));
+    PetscCall(MatDestroy(&Ad));
+  }
+  PetscCall(PetscRandomDestroy(&rnd));
+  PetscCall(MatDestroy(&A));
+  PetscCall(PetscFinalize());
+  return 0;
+}
+
+/*TEST
+
+  build:
+    depends: problems.c
+
+  testset:
+    args: -dll_append ${sfpc_dir}/lib/libsfpc.so
+    test:
+      suffix: poisson7
+      args: -problem poisson7 -n 16
+    test: # nonsymmetric: BiCGStab and GMRES
+      suffix: convdiff
+      args: -problem convdiff -n 14 -peclet 10 -ksp_type {{bcgs gmres}separate output}
+    test:
+      suffix: aniso
+      args: -problem anisotropic -n 14 -aniso 0.001
+    test: # a 5-point 2-D grid, permuted: the form holds for any ordering of a pattern whose ILU(0) has no fill to drop into it
+      suffix: poisson2d_permuted
+      args: -problem fields -dim 2 -dof 1 -n 40 -permute 5 -ksp_type bcgs
+    test: # a shifted factor (A + s I, a_00 = 0): K is formed with A's diagonal
+      suffix: shift
+      args: -problem poisson7 -n 10 -zero -pc_sfilu_shift_type positive_definite -ksp_type gmres
+    test: # a failed factor: both stop with the PC's failure
+      suffix: zeropivot
+      args: -problem poisson7 -n 8 -zero
+    test: # 27 points: ILU(0) updates off-diagonal entries, the form does not hold
+      suffix: poisson27
+      args: -problem poisson27 -n 6
+      filter: Error: grep -E "pc_sfilu_eisenstat needs" | sed -e "s/^\[0\]PETSC ERROR: //"
+    test:
+      suffix: iluk
+      args: -problem poisson7 -n 6 -pc_sfilu_fill_levels 1
+      filter: Error: grep -E "pc_sfilu_eisenstat needs" | sed -e "s/^\[0\]PETSC ERROR: //"
+    test: # KSPCHEBYSHEV estimates the eigenvalues of the operator it is given, here the Eisenstat form's
+      suffix: chebyshev
+      args: -problem poisson7 -n 6 -ksp_type chebyshev -ksp_chebyshev_esteig
+    test:
+      suffix: mpi
+      nsize: 2
+      args: -problem poisson7 -n 6
+      filter: Error: grep -E "works on one rank" | sed -e "s/^\[.\]PETSC ERROR: //" | sort -u
+
+  testset:
+    requires: gpu
+    args: -dll_append ${sfpc_dir}/lib/libsfpc.so -device -use_gpu_aware_mpi 0 -tol 1e-8
+    test:
+      suffix: gpu_poisson7
+      args: -problem poisson7 -n 24 -pc_sfilu_layout {{grid hyb csr}shared output}
+    test:
+      suffix: gpu_convdiff
+      args: -problem convdiff -n 20 -peclet 10 -ksp_type bcgs -pc_sfilu_layout {{grid hyb}shared output}
+    test:
+      suffix: gpu_poisson2d_permuted
+      args: -problem fields -dim 2 -dof 1 -n 60 -permute 5 -ksp_type bcgs
+    test:
+      suffix: gpu_poisson27
+      args: -problem poisson27 -n 8
+      filter: Error: grep -E "pc_sfilu_eisenstat needs" | sed -e "s/^\[0\]PETSC ERROR: //"
+
+TEST*/
