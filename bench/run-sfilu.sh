@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The sfilu benchmark suite, on the GPU host: bench/gpu-run bash bench/run-sfilu.sh [quick|grid|box|iluk|blocks]
+# The sfilu benchmark suite, on the GPU host: bench/gpu-run bash bench/run-sfilu.sh [quick|grid|box|iluk|blocks|planes|ksp|eisenstat]
 # (7-point and 27-point cases on an n^3 grid also run sfilu with the grid layout, -grid; grid: the 7-point
 # applies alone; box: the 27-point ones in full, and at 128^3 the apply with 4 and 16 warps per SM (default 8);
 # iluk: ILU(1) and ILU(2), which PETSc's aijcusparse factors on the host, against sfilu's on the GPU; blocks: matrices
@@ -7,7 +7,8 @@
 # by row, -block_sizes 1; planes: the 7-point applies alone, cubes of SIZES (default 48 64 80 96 112 128), with 1, 2, 4 and 8 z-planes a block and
 # chunks of 4 and 2, the measurement behind SFPCGridPlanes()'s default; ksp: the KSPSolve alone with the Krylov method a user
 # would pick beside GMRES, CG on the symmetric stencils and BiCGStab on the nonsymmetric ones, whose operators cost less
-# than GMRES's orthogonalization)
+# than GMRES's orthogonalization; eisenstat: the same solves with sfilu also in Eisenstat's form, -pc_sfilu_eisenstat, whose
+# operator needs no MatMult(): CG on the symmetric 7-point grids, BiCGStab on a nonsymmetric one)
 # Writes one JSON record per case and metric to bench/results/sfilu-<gpu>.json (copied to $OUT
 # when set) and prints the side-by-side tables.
 set -eu
@@ -19,6 +20,7 @@ out=bench/results/sfilu-$gpu.json
 [ "${1:-}" = blocks ] && out=bench/results/sfilu-blocks-$gpu.json
 [ "${1:-}" = planes ] && out=bench/results/sfilu-planes-$gpu.json
 [ "${1:-}" = ksp ] && out=bench/results/sfilu-ksp-$gpu.json
+[ "${1:-}" = eisenstat ] && out=bench/results/sfilu-eisenstat-$gpu.json
 mkdir -p bench/results; : > "$out"
 b=build/bench/sfilu
 run() { echo "+ $b $*"; $b -json "$out" "$@"; }
@@ -45,6 +47,15 @@ if [ "${1:-}" = ksp ]; then
   done
   run -case aniso-128 -problem anisotropic -aniso 0.001 -n 128 -grid 128,128,128 $s -solve_ksp cg
   for pe in 0.1 100; do run -case convdiff-128-pe$pe -problem convdiff -peclet $pe -n 128 -grid 128,128,128 $s -solve_ksp bcgs; done
+  [ -n "${OUT:-}" ] && cp "$out" "$OUT/" || true
+  exit 0
+fi
+if [ "${1:-}" = eisenstat ]; then
+  s="-solve_only -repeat 12 -warmup 1 -eisenstat"
+  for n in 128 256; do run -case poisson7-$n -problem poisson7 -n $n -grid $n,$n,$n $s -solve_ksp cg; done
+  run -case aniso-128 -problem anisotropic -aniso 0.001 -n 128 -grid 128,128,128 $s -solve_ksp cg
+  run -case convdiff-128-pe100 -problem convdiff -peclet 100 -n 128 -grid 128,128,128 $s -solve_ksp bcgs
+  run -case poisson7-256 -problem poisson7 -n 256 -grid 256,256,256 $s -solve_ksp bcgs
   [ -n "${OUT:-}" ] && cp "$out" "$OUT/" || true
   exit 0
 fi

@@ -12,7 +12,8 @@ static char help[] = "Benchmark: SFPC's sfilu against PETSc's ILU(0) on aijcuspa
                      "problems, bcgs on the nonsymmetric ones; its metric is then kspsolve_<type>_s),\n"
                      "-grid_planes p1,p2,.. and -grid_chunks c1,c2 (with -grid: the grid layout also with these -pc_sfilu_grid_planes and\n"
                      "-pc_sfilu_grid_chunk, every pair, as more methods), -grid_unfused (with -grid: the grid layout also with\n"
-                     "-pc_sfilu_ba_fused false, GMRES's B A x as MatMult() and the apply), -factor_matches m1,m2,.. (the hyb layout also with these\n"
+                     "-pc_sfilu_ba_fused false, GMRES's B A x as MatMult() and the apply), -eisenstat (sfilu also in Eisenstat's form,\n"
+                     "-pc_sfilu_eisenstat, with the grid layout where -grid is given, else hyb: its solve needs no MatMult()), -factor_matches m1,m2,.. (the hyb layout also with these\n"
                      "-pc_sfilu_factor_match, as more methods), -block_sizes b1,b2,.. (the hyb layout also with these -pc_sfilu_block_size,\n"
                      "as more methods), -fill_levels k (ILU(k) in every method: PETSc's then factors on the host,\n"
                      "as its aijcusparse ILU does for k > 0, and solves with cuSPARSE; not with -grid).\n";
@@ -160,7 +161,7 @@ int main(int argc, char **argv)
   PetscInt        nmatch = 4, bsizes[4], nbs = 4;
   char            bnames[4][32], bprefix[4][8];
   double          spmv = 0;
-  PetscBool       grid = PETSC_FALSE, apply_only = PETSC_FALSE, solve = PETSC_TRUE, solve_only = PETSC_FALSE, grid_unfused = PETSC_FALSE, gmres;
+  PetscBool       grid = PETSC_FALSE, apply_only = PETSC_FALSE, solve = PETSC_TRUE, solve_only = PETSC_FALSE, grid_unfused = PETSC_FALSE, gmres, eisenstat = PETSC_FALSE;
   char            solve_metric[96];
 
   PetscFunctionBeginUser;
@@ -180,6 +181,7 @@ int main(int argc, char **argv)
   PetscCall(PetscSNPrintf(solve_metric, sizeof(solve_metric), gmres ? "kspsolve_s" : "kspsolve_%s_s", solve_ksp));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-grid_unfused", &grid_unfused, NULL));
   PetscCheck(!grid_unfused || grid, PETSC_COMM_WORLD, PETSC_ERR_ARG_INCOMP, "-grid_unfused needs -grid nx,ny,nz (it compares the grid layout with and without the fused product)");
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-eisenstat", &eisenstat, NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-fill_levels", &levels, NULL));
   PetscCheck(levels >= 0 && !(levels > 0 && grid), PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-fill_levels must be nonnegative, and 0 with -grid (the grid layout sweeps ILU(0)'s pattern)");
   {
@@ -228,6 +230,12 @@ int main(int argc, char **argv)
     PetscCall(PetscOptionsInsertString(NULL, buf));
   }
   ngridm = nm;
+  if (eisenstat) { /* Eisenstat's form: the KSP's operator is two sweeps, no MatMult() */
+    m[nm++] = (Method){grid ? "sfpc-sfilu-grid-eisenstat" : "sfpc-sfilu-eisenstat", "sfilu", NULL, "ge_", 0, 0, 0, 0, 0};
+    if (grid) PetscCall(PetscSNPrintf(buf, sizeof(buf), "-ge_pc_sfilu_grid %" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT " -ge_pc_sfilu_layout grid -ge_pc_sfilu_eisenstat", dims[0], dims[1], dims[2]));
+    else PetscCall(PetscSNPrintf(buf, sizeof(buf), "-ge_pc_sfilu_layout hyb -ge_pc_sfilu_eisenstat"));
+    PetscCall(PetscOptionsInsertString(NULL, buf));
+  }
   for (PetscInt v = 0; v < nmatch; v++) { /* the hyb layout with other ways of matching rows in the factorization */
     PetscCall(PetscSNPrintf(mnames[v], sizeof(mnames[v]), "sfpc-sfilu-%s", matches[v]));
     PetscCall(PetscSNPrintf(mprefix[v], sizeof(mprefix[v]), "f%" PetscInt_FMT "_", v));

@@ -245,7 +245,7 @@ int main(int argc, char **argv)
       args: -problem anisotropic -n 14 -aniso 0.001
     test: # a 5-point 2-D grid, permuted: the form holds for any ordering of a pattern whose ILU(0) has no fill to drop into it
       suffix: poisson2d_permuted
-      args: -problem fields -dim 2 -dof 1 -n 40 -permute 5 -ksp_type bcgs
+      args: -problem fields -dim 2 -dof 1 -n 40 -permute 5 -ksp_type gmres -ksp_gmres_restart 200
     test: # a shifted factor (A + s I, a_00 = 0): K is formed with A's diagonal
       suffix: shift
       args: -problem poisson7 -n 10 -zero -pc_sfilu_shift_type positive_definite -ksp_type gmres
@@ -280,7 +280,7 @@ int main(int argc, char **argv)
       args: -problem convdiff -n 20 -peclet 10 -ksp_type bcgs -pc_sfilu_layout {{grid hyb}shared output}
     test:
       suffix: gpu_poisson2d_permuted
-      args: -problem fields -dim 2 -dof 1 -n 60 -permute 5 -ksp_type bcgs
+      args: -problem fields -dim 2 -dof 1 -n 60 -permute 5 -ksp_type gmres -ksp_gmres_restart 200
     test:
       suffix: gpu_poisson27
       args: -problem poisson27 -n 8
