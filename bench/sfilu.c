@@ -31,6 +31,7 @@ typedef struct {
   const char *prefix; /* options prefix of its KSP (sfilu's layout is set under it) */
   double      setup, refactor, apply, solve, ba; /* ba: B A x as left-preconditioned GMRES forms it (PCApplyBAorAB()) */
   PetscInt    its;
+  PetscReal   truerel; /* ||b - A x|| / ||b|| after the last solve */
 } Method;
 
 /* An operator y = op(x) with its object, for TimeDeviceOp(). */
@@ -140,7 +141,19 @@ static PetscErrorCode TimeMethod(Mat A, Vec b, Vec x, Method *m, int warmup, int
     PetscCall(WallNow(&w1));
     if (r >= 0) t[r] = w1 - w0;
   }
-  if (solve) m->solve = Median(t, PetscMax(repeat / 4, 3));
+  if (solve) {
+    Vec       r;
+    PetscReal nr, nb;
+
+    m->solve = Median(t, PetscMax(repeat / 4, 3));
+    PetscCall(VecDuplicate(b, &r));
+    PetscCall(MatMult(A, x, r));
+    PetscCall(VecAYPX(r, -1.0, b));
+    PetscCall(VecNorm(r, NORM_2, &nr));
+    PetscCall(VecNorm(b, NORM_2, &nb));
+    m->truerel = nr / nb;
+    PetscCall(VecDestroy(&r));
+  }
   PetscCall(KSPGetIterationNumber(ksp, &m->its));
   PetscCall(KSPDestroy(&ksp));
   PetscCall(PetscFree(t));
@@ -264,8 +277,8 @@ int main(int argc, char **argv)
   PetscCall(BenchProvenanceGet(argc, argv, &pv));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "\n%s: %" PetscInt_FMT " rows, %" PetscInt_FMT " nonzeros, ILU(%" PetscInt_FMT "), %s; SpMV %.4f ms; solve: %s%s\n", casename, n, nnz, levels, pv.gpu, 1e3 * spmv, solve_ksp, solve_only ? " (the solve alone timed)" : ""));
   if (solve_only) { /* the solve alone: its time, iterations and time per iteration (iterations may differ by one or two) */
-    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-24s %12s %6s %10s %8s\n", "method", "solve ms", "its", "ms / it", "speedup"));
-    for (int k = 0; k < nm; k++) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-24s %12.2f %6" PetscInt_FMT " %10.4f %8.2f\n", m[k].name, 1e3 * m[k].solve, m[k].its, 1e3 * m[k].solve / PetscMax(m[k].its, 1), m[0].solve / m[k].solve));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-24s %12s %6s %10s %8s %14s\n", "method", "solve ms", "its", "ms / it", "speedup", "||b-Ax||/||b||"));
+    for (int k = 0; k < nm; k++) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-24s %12.2f %6" PetscInt_FMT " %10.4f %8.2f %14.3e\n", m[k].name, 1e3 * m[k].solve, m[k].its, 1e3 * m[k].solve / PetscMax(m[k].its, 1), m[0].solve / m[k].solve, (double)m[k].truerel));
   } else {
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-20s %12s %12s %12s %12s %12s %6s %10s\n", "method", "setup ms", "refactor ms", "apply ms", "B A x ms", "solve ms", "its", "apply/SpMV"));
     for (int k = 0; k < nm; k++) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-20s %12.3f %12.3f %12.4f %12.4f %12.2f %6" PetscInt_FMT " %10.2f\n", m[k].name, 1e3 * m[k].setup, 1e3 * m[k].refactor, 1e3 * m[k].apply, 1e3 * m[k].ba, 1e3 * m[k].solve, m[k].its, m[k].apply / spmv));
@@ -289,6 +302,7 @@ int main(int argc, char **argv)
       for (int k = 0; k < 5; k++) {
         if ((apply_only && k != 2) || (!solve && k == 3) || (solve_only && k != 3)) continue;
         PetscCall(PetscFPrintf(PETSC_COMM_WORLD, f, "{\"benchmark\": \"sfilu\", \"case\": \"%s\", \"rows\": %" PetscInt_FMT ", \"nnz\": %" PetscInt_FMT ", \"metric\": \"%s\", \"method\": \"%s\", \"sfpc\": %.6e, \"baseline\": %.6e, \"baseline_name\": \"%s\", \"ratio\": %.4f, \"spmv_s\": %.6e, \"its_sfpc\": %" PetscInt_FMT ", \"its_baseline\": %" PetscInt_FMT ", \"fill_levels\": %" PetscInt_FMT ", ", casename, n, nnz, metric[k], m[j].name, sv[k], bv[k], m[0].name, bv[k] / sv[k], spmv, m[j].its, m[0].its, levels));
+        if (k == 3) PetscCall(PetscFPrintf(PETSC_COMM_WORLD, f, "\"true_residual_sfpc\": %.3e, \"true_residual_baseline\": %.3e, ", (double)m[j].truerel, (double)m[0].truerel));
         PetscCall(PetscFPrintf(PETSC_COMM_WORLD, f, "\"gpu\": \"%s\", \"petsc\": \"%d.%d.%d\", \"cuda_runtime\": %d, \"command\": \"%s\", \"date\": \"%s\"}\n", pv.gpu, PETSC_VERSION_MAJOR, PETSC_VERSION_MINOR, PETSC_VERSION_SUBMINOR, pv.cudart, pv.cmd, pv.date));
       }
     }

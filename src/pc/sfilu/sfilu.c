@@ -480,6 +480,9 @@ static PetscErrorCode PCDestroy_SFILU(PC pc)
                         is faster (smaller grids are slower fused: see bench/README.md)
 .  -pc_sfilu_richardson_norm <preconditioned,unpreconditioned,1> - what the fused iteration tests against the `KSP`'s rtol, abstol and
                         dtol: the 2-norm of (LU)^{-1} (b - A x) (as `KSPRICHARDSON`'s default test), the 2-norm of b - A x, or its 1-norm
+.  -pc_sfilu_eisenstat <false> - Eisenstat's form: where ILU(0) keeps A's off-diagonal entries (5- and 7-point stencils), inside
+                        `KSPSolve()` the operator is (D + L_A)^{-1} A (D + U_A)^{-1} (two sweeps, no `MatMult()`), preconditioned by D = diag(U);
+                        b and the guess are transformed by `PCPreSolve()`, x and b restored by `PCPostSolve()`. One rank
 -  -pc_sfilu_ba_fused <auto,true,false> - GPU grid layout: a left-preconditioned `KSP` (GMRES, BiCGStab, ...) forms A x inside the L sweep of
                         (LU)^{-1} A x (`PCApplyBAorAB()`) instead of with a `MatMult()` of its own; auto: on 7-point grids of at least 4*10^6
                         points and 504 tile lines (flat grids, slower fused, stay unfused) and 27-point grids of at least 5*10^5 points, where it is faster (bench/README.md, sfilu)
