@@ -5,8 +5,11 @@ static char help[] = "PCSFILU's Eisenstat form (-pc_sfilu_eisenstat) against the
                      "||b - A x|| / ||b|| of the Eisenstat form's solution below -true_tol (default 10 rtol), b given back bit for bit,\n"
                      "and PCApply() outside a solve the plain sfilu's apply bit for bit. -device: the Eisenstat form also on an\n"
                      "aijcusparse copy with CUDA vectors: Richardson's solutions to -tol of the host's, the Krylov iterations (within one)\n"
-                     "and residual history (to -tol) of the host's, two solves bit for bit. Options for both PCs (layout, shifts) are\n"
-                     "given as usual (-pc_sfilu_...): each PC reads them, the form itself is set here.\n";
+                     "and residual history (to -tol) of the host's, two solves bit for bit, the operator itself (taken between\n"
+                     "PCPreSolve() and PCPostSolve()) on a random vector the host's to 1e-13 (-bitwise: bit for bit, as the 7-point grid\n"
+                     "layout's sweeps and its fused operator compute the host's operations), and PCApply() after the solves the host's\n"
+                     "to 1e-13. Options for both PCs (layout, shifts) are given as usual (-pc_sfilu_...): each PC reads them, the form\n"
+                     "itself is set here.\n";
 
 #include <petscksp.h>
 #include <sfpc.h>
@@ -83,6 +86,21 @@ static PetscErrorCode ToHost(Vec v, Vec h)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The Eisenstat form's operator on v, taken between PCPreSolve() and PCPostSolve() of ksp (after a solve, which gave ksp its b and x). */
+static PetscErrorCode ApplyOperator(KSP ksp, Vec v, Vec y)
+{
+  PC  pc;
+  Mat S;
+
+  PetscFunctionBeginUser;
+  PetscCall(KSPGetPC(ksp, &pc));
+  PetscCall(PCPreSolve(pc, ksp));
+  PetscCall(PCGetOperators(pc, &S, NULL));
+  PetscCall(MatMult(S, v, y));
+  PetscCall(PCPostSolve(pc, ksp));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* The same histories: equal lengths within one, entries within tol of the first's scale over the common length. */
 static PetscBool SameHistory(const Run *a, const Run *b, PetscReal tol)
 {
@@ -104,7 +122,7 @@ int main(int argc, char **argv)
   Run        *plain, *eis, *gpu, *gpu2;
   PetscReal   tol = 1e-10, truetol = -1, rtol, d, nb, nr;
   PetscInt    steps = 6;
-  PetscBool   device = PETSC_FALSE, same;
+  PetscBool   device = PETSC_FALSE, bitwise = PETSC_FALSE, same;
   char        desc[256], ktype[64] = KSPCG;
 
   PetscFunctionBeginUser;
@@ -113,6 +131,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetReal(NULL, NULL, "-true_tol", &truetol, NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-steps", &steps, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-device", &device, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-bitwise", &bitwise, NULL));
   PetscCall(PetscOptionsGetString(NULL, NULL, "-ksp_type", ktype, sizeof(ktype), NULL));
   PetscCall(TestProblemCreate(PETSC_COMM_WORLD, &A, desc, sizeof(desc)));
   PetscCall(TestProblemVariants(&A, desc, sizeof(desc)));
@@ -201,6 +220,25 @@ int main(int argc, char **argv)
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "GPU: two solves bit for bit: %s\n", same ? "yes" : "no"));
     PetscCall(VecEqual(bd, b, &same));
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "GPU: b given back bit for bit: %s\n", same ? "yes" : "no"));
+    if (eis->reason > 0) { /* the operator alone, and the plain apply after the solves (the fused sweep leaves the engine's work vector to be reset) */
+      PetscCall(ApplyOperator(ke, x0, xe));
+      PetscCall(ApplyOperator(kd, x0d, xd));
+      PetscCall(ToHost(xd, xh));
+      if (bitwise) {
+        PetscCall(VecEqual(xh, xe, &same));
+        PetscCall(PetscPrintf(PETSC_COMM_WORLD, "GPU: the operator on a random vector bit for bit the host's: %s\n", same ? "yes" : "no"));
+      } else {
+        PetscCall(RelDiff(xh, xe, &d));
+        PetscCall(PetscPrintf(PETSC_COMM_WORLD, "GPU: the operator on a random vector the host's to 1e-13: %s\n", d <= 1e-13 ? "yes" : "no"));
+      }
+      PetscCall(KSPGetPC(kd, &pe));
+      PetscCall(PCApply(pe, x0d, xd));
+      PetscCall(KSPGetPC(ke, &pe));
+      PetscCall(PCApply(pe, x0, xe));
+      PetscCall(ToHost(xd, xh));
+      PetscCall(RelDiff(xh, xe, &d));
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "GPU: PCApply() after the solves the host's to 1e-13: %s\n", d <= 1e-13 ? "yes" : "no"));
+    }
     PetscCall(KSPDestroy(&kd));
   }
   PetscCall(KSPDestroy(&kp));
@@ -275,6 +313,9 @@ int main(int argc, char **argv)
     test:
       suffix: gpu_poisson7
       args: -problem poisson7 -n 24 -pc_sfilu_layout {{grid hyb csr}shared output}
+    test: # the grid layout's fused operator: the host's operations, bit for bit (a short last block of planes, two tile lines a plane)
+      suffix: gpu_grid_bitwise
+      args: -problem convdiff -n 37 -peclet 3 -ksp_type bcgs -pc_sfilu_layout grid -bitwise
     test:
       suffix: gpu_convdiff
       args: -problem convdiff -n 20 -peclet 10 -ksp_type bcgs -pc_sfilu_layout {{grid hyb}shared output}
