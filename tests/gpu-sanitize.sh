@@ -6,8 +6,8 @@
 # 3000 entries; SIP's GPU factorization, sync-free and level-synchronous, on a non-cubic grid, and with a zero pivot; the
 # grid layout's sweeps (ILU(0) and SIP, two tile lines per plane, Dirichlet rows, chunks of 4 and 2, blocks of 8 and 2 planes, a block of 8 planes and one of 3; the 27-point
 # box's, two tile lines per plane, past the skew's wrap at plane 30, and as MATHYBSF triangles, with the residual and the product A x fused into its L sweep; its factorization by hyperplanes with a zero pivot and a NaN) and its
-# Eisenstat form of sfilu (ex15: its operator, fused into the grid sweep on two tile lines a plane and unfused (hyb), the
-# pattern check, the product with Q); the
+# Eisenstat form of sfilu (ex15: its operator with the grid layout, two tile lines a plane, and hyb, the pattern check,
+# the product with Q); the
 # Richardson iteration with the residual fused into the forward sweep (tile tasks, flags, norm partial sums); the
 # GPU multicolor DILU (JPL, greedy and grid colorings, both sweep variants, the local order, a nonsymmetric pattern, a zero
 # pivot with shifts, the fused Richardson step under GAMG, the transposed applies of ex13 in color and local order and of a failed E); the GPU adaptive FSAI set-up (search

@@ -26,8 +26,6 @@
 
 /* A grid-layout sweep (gridsweep.cu), x = T^{-1} b for the lower or upper part, with the reset of the engine's solves (see trisolve.cu). */
 PETSC_INTERN PetscErrorCode SFPCGridSweep_Device(SFPCTriDevice, PetscBool, const PetscScalar *, PetscScalar *, PetscScalar *, cudaStream_t);
-/* Eisenstat's L sweep fused with its right-hand side b + k t and its result t + x / u_rr (gridsweep.cu; trisolve.cu's SFPCTriDeviceEisenstat()). */
-PETSC_INTERN PetscErrorCode SFPCGridSweepEisenstat_Device(SFPCTriDevice, const PetscScalar *, const PetscScalar *, PetscScalar *, PetscScalar *, PetscScalar *, cudaStream_t);
 PETSC_INTERN PetscErrorCode SFPCBlockSweep_Device(SFPCTriDevice, PetscBool, const PetscScalar *, PetscScalar *, PetscScalar *, cudaStream_t);
 PETSC_INTERN PetscErrorCode SFPCScheduleFree(SFPCSchedule *, cudaStream_t);
 PETSC_INTERN PetscErrorCode SFPCScheduleFreeSlabs(SFPCSchedule *, cudaStream_t);

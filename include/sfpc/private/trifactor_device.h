@@ -138,9 +138,7 @@ struct _n_SFPCTriDevice {
   int                sms;          /* multiprocessors of the device */
   int                resident;     /* warps of the analysis sweeps (persistent warps); the schedules hold their own */
   int                hybblocks;    /* blocks of the hyb solve kernels that are all resident at once */
-  PetscScalar       *z;            /* L-solve output, U-solve input; holds the solve sentinel between applies, unless zdirty */
-  PetscBool          zdirty;       /* z holds the fused Eisenstat sweep's results: the next solve resets it first */
-  PetscScalar       *t;            /* the fused Eisenstat operator's U-sweep output (made by its first use); holds the sentinel between uses */
+  PetscScalar       *z;            /* L-solve output, U-solve input; holds the solve sentinel between applies */
   int               *report;       /* two ints in which a sweep reports rows back (e.g. the first failing pivot) */
   SFPCTriDevice      transpose;       /* the factor of the transposed matrix, built by the first transposed solve (transpose.cu) */
   PetscBool          transpose_stale; /* its values predate the last change of a */

@@ -67,21 +67,11 @@ __device__ __forceinline__ int Point(const GridArgs &g, int rp)
   return UP ? g.n - 1 - rp : rp;
 }
 
-/*
-   Eisenstat's operator fused into the L sweep (SFPCGridSweepEisenstat_Device()): the right-hand side is b + k t, and each point,
-   once solved (v), writes y = t + v / u_rr (the inverse pivot is the L slab's fourth coefficient); t is reset to the sentinel
-   along x when the line is done (the sweep's reset array), ready for the next U sweep into it.
-*/
-struct GridEisenstat {
-  const double *__restrict__ k, *__restrict__ t;
-  double *__restrict__ y;
-};
-
-/* What a lane needs for C steps of its line besides the coefficients: right-hand sides, masks, the -z results, lane 0's -y results (and t, fused Eisenstat). */
+/* What a lane needs for C steps of its line besides the coefficients: right-hand sides, masks, the -z results, lane 0's -y results. */
 template <int C>
 struct GridChunk {
   GridCoef           c[C];
-  double             b[C], t[C];
+  double             b[C];
   unsigned           m[C];
   unsigned long long z[C], y;
 };
@@ -97,8 +87,8 @@ struct GridLine {
    Issues the loads of the chunk of steps t0 .. t0 + C - 1 that no other warp writes (none waits here: the results are used a chunk
    later), and prefetches the next chunk's slabs into L2.
 */
-template <bool UP, int C, bool EIS>
-__device__ __forceinline__ void LoadChunk(const GridArgs &g, const GridLine &L, const double *b, const GridEisenstat &E, int lane, int t0, GridChunk<C> &c)
+template <bool UP, int C>
+__device__ __forceinline__ void LoadChunk(const GridArgs &g, const GridLine &L, const double *b, int lane, int t0, GridChunk<C> &c)
 {
 #pragma unroll
   for (int s = 0; s < C; s++) {
@@ -107,10 +97,7 @@ __device__ __forceinline__ void LoadChunk(const GridArgs &g, const GridLine &L, 
     c.m[s]        = 0;
     if (in) {
       const int r = Point<UP>(g, L.line + i);
-      if (EIS) { /* the host's operations: no fused multiply-add */
-        c.t[s] = E.t[r];
-        c.b[s] = __dadd_rn(b[r], __dmul_rn(E.k[r], c.t[s]));
-      } else c.b[s] = b[r]; /* a plain load: in an LU solve b may be the array this sweep resets (its own points only) */
+      c.b[s]      = b[r]; /* a plain load: in an LU solve b may be the array this sweep resets (its own points only) */
       c.m[s]      = g.mask[L.slot + 32 * (t0 + s)];
       c.c[s]      = g.coef[L.slot + 32 * (t0 + s)];
     }
@@ -242,8 +229,8 @@ __device__ __forceinline__ long long GridResidualTask(const GridArgs &g, const G
   return w;
 }
 
-template <bool UP, bool UNIT, int C, int W, bool RES, bool EIS>
-__global__ void __launch_bounds__(32 * W) GridPlanesKernel(GridArgs g, GridResidual R, GridEisenstat E, const double *b, double *x, double *reset, unsigned long long *counter, unsigned long long base)
+template <bool UP, bool UNIT, int C, int W, bool RES>
+__global__ void __launch_bounds__(32 * W) GridPlanesKernel(GridArgs g, GridResidual R, const double *b, double *x, double *reset, unsigned long long *counter, unsigned long long base)
 {
   __shared__ unsigned long long hand[W > 1 ? W - 1 : 1][GRID_HAND][C][32]; /* warp q's results for warp q + 1 */
   __shared__ long long          task, rtile;
@@ -297,7 +284,7 @@ __global__ void __launch_bounds__(32 * W) GridPlanesKernel(GridArgs g, GridResid
         const int           t0 = c * C;
         unsigned long long *in = &hand[fed ? q - 1 : 0][c % GRID_HAND][0][lane], *out = &hand[feeds ? q : 0][c % GRID_HAND][0][lane];
 
-        if (t0 + C < nsteps) LoadChunk<UP, C, EIS>(g, L, b, E, lane, t0 + C, nxt);
+        if (t0 + C < nsteps) LoadChunk<UP, C>(g, L, b, lane, t0 + C, nxt);
 
         if (fed) { /* the -z line from warp q - 1: the chunk's C slots read together; a step waits below only for its own */
 #pragma unroll
@@ -348,7 +335,6 @@ __global__ void __launch_bounds__(32 * W) GridPlanesKernel(GridArgs g, GridResid
             }
             if (!UNIT) v = __dmul_rn(v, cur.c[s].w);
             sfpc::PublishValue(x, r, v);
-            if (EIS) E.y[r] = __dadd_rn(cur.t[s], __dmul_rn(cur.c[s].w, v));
             prev = v;
           }
           if (feeds) atomicExch(out + 32 * s, sfpc::PublishedBits(prev)); /* every slot is written (warp q + 1 uses it only where this lane computed a point) */
@@ -364,7 +350,7 @@ __global__ void __launch_bounds__(32 * W) GridPlanesKernel(GridArgs g, GridResid
         }
       };
       /* the two buffers in turn, the loop unrolled by two, so that no chunk is copied (a copy waits for the loads in flight) */
-      LoadChunk<UP, C, EIS>(g, L, b, E, lane, 0, ping);
+      LoadChunk<UP, C>(g, L, b, lane, 0, ping);
       LoadLinks<UP, C>(g, L, x, lane, 0, ping);
       for (int c = 0; c < nchunks; c += 2) {
         chunk(c, ping, pong);
@@ -433,22 +419,22 @@ __global__ void GridFillKernel(int n, const int *__restrict__ ai, const int *__r
   GridStore(S, at[0], at[1], at[2], lo, up, a[ad[r]], ml, mu);
 }
 
-template <bool UP, bool UNIT, int C, bool RES, bool EIS>
-PetscErrorCode LaunchPlanes(int planes, int blocks, cudaStream_t stream, const GridArgs &g, const GridResidual &R, const GridEisenstat &E, const double *b, double *x, double *reset, unsigned long long *counter, unsigned long long base)
+template <bool UP, bool UNIT, int C, bool RES>
+PetscErrorCode LaunchPlanes(int planes, int blocks, cudaStream_t stream, const GridArgs &g, const GridResidual &R, const double *b, double *x, double *reset, unsigned long long *counter, unsigned long long base)
 {
   PetscFunctionBegin;
   switch (planes) {
   case 1:
-    GridPlanesKernel<UP, UNIT, C, 1, RES, EIS><<<blocks, 32, 0, stream>>>(g, R, E, b, x, reset, counter, base);
+    GridPlanesKernel<UP, UNIT, C, 1, RES><<<blocks, 32, 0, stream>>>(g, R, b, x, reset, counter, base);
     break;
   case 2:
-    GridPlanesKernel<UP, UNIT, C, 2, RES, EIS><<<blocks, 64, 0, stream>>>(g, R, E, b, x, reset, counter, base);
+    GridPlanesKernel<UP, UNIT, C, 2, RES><<<blocks, 64, 0, stream>>>(g, R, b, x, reset, counter, base);
     break;
   case 4:
-    GridPlanesKernel<UP, UNIT, C, 4, RES, EIS><<<blocks, 128, 0, stream>>>(g, R, E, b, x, reset, counter, base);
+    GridPlanesKernel<UP, UNIT, C, 4, RES><<<blocks, 128, 0, stream>>>(g, R, b, x, reset, counter, base);
     break;
   case 8:
-    GridPlanesKernel<UP, UNIT, C, 8, RES, EIS><<<blocks, 256, 0, stream>>>(g, R, E, b, x, reset, counter, base);
+    GridPlanesKernel<UP, UNIT, C, 8, RES><<<blocks, 256, 0, stream>>>(g, R, b, x, reset, counter, base);
     break;
   default:
     SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Grid planes per block must be 1, 2, 4 or 8, not %d", planes);
@@ -456,16 +442,16 @@ PetscErrorCode LaunchPlanes(int planes, int blocks, cudaStream_t stream, const G
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-template <bool UP, bool UNIT, bool RES, bool EIS = false>
-PetscErrorCode Launch(int chunk, int planes, int blocks, cudaStream_t stream, const GridArgs &g, const GridResidual &R, const GridEisenstat &E, const double *b, double *x, double *reset, unsigned long long *counter, unsigned long long base)
+template <bool UP, bool UNIT, bool RES>
+PetscErrorCode Launch(int chunk, int planes, int blocks, cudaStream_t stream, const GridArgs &g, const GridResidual &R, const double *b, double *x, double *reset, unsigned long long *counter, unsigned long long base)
 {
   PetscFunctionBegin;
   switch (chunk) {
   case 4:
-    PetscCall(LaunchPlanes<UP, UNIT, 4, RES, EIS>(planes, blocks, stream, g, R, E, b, x, reset, counter, base));
+    PetscCall(LaunchPlanes<UP, UNIT, 4, RES>(planes, blocks, stream, g, R, b, x, reset, counter, base));
     break;
   case 2:
-    PetscCall(LaunchPlanes<UP, UNIT, 2, RES, EIS>(planes, blocks, stream, g, R, E, b, x, reset, counter, base));
+    PetscCall(LaunchPlanes<UP, UNIT, 2, RES>(planes, blocks, stream, g, R, b, x, reset, counter, base));
     break;
   default:
     SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Grid chunk must be 2 or 4, not %d", chunk);
@@ -639,7 +625,6 @@ PetscErrorCode SFPCGridSweep_Device(SFPCTriDevice T, PetscBool lower, const Pets
 {
   GridArgs           g;
   GridResidual       R = {};
-  GridEisenstat      E = {};
   int                blocks;
   unsigned long long base;
   const int          chunk = (int)T->opt.grid_chunk, planes = SFPCGridPlanes(T);
@@ -651,27 +636,8 @@ PetscErrorCode SFPCGridSweep_Device(SFPCTriDevice T, PetscBool lower, const Pets
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   GridSweepArgs(T, lower, NULL, NULL, &g, &blocks, &base);
-  if (lower) PetscCall(unit ? Launch<false, true, false>(chunk, planes, blocks, stream, g, R, E, b, x, reset, T->counter, base) : Launch<false, false, false>(chunk, planes, blocks, stream, g, R, E, b, x, reset, T->counter, base));
-  else PetscCall(unit ? Launch<true, true, false>(chunk, planes, blocks, stream, g, R, E, b, x, reset, T->counter, base) : Launch<true, false, false>(chunk, planes, blocks, stream, g, R, E, b, x, reset, T->counter, base));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/*
-   Eisenstat's L sweep (SFPCTriDeviceEisenstat()) with the 7-point grid layout: x = L^{-1} (b + k t), and y = t + x / u_rr written
-   on the way; t gets the sentinel back line by line. x holds the sentinel on entry.
-*/
-PetscErrorCode SFPCGridSweepEisenstat_Device(SFPCTriDevice T, const PetscScalar *b, const PetscScalar *k, PetscScalar *t, PetscScalar *x, PetscScalar *y, cudaStream_t stream)
-{
-  GridArgs            g;
-  const GridResidual  R = {};
-  const GridEisenstat E = {k, t, y};
-  int                 blocks;
-  unsigned long long  base;
-
-  PetscFunctionBegin;
-  PetscCheck(T->lower.layout == SFPC_LAYOUT_GRID && T->lower.unit && !T->grid.box, PETSC_COMM_SELF, PETSC_ERR_PLIB, "The fused Eisenstat sweep needs a unit L sweep with the 7-point grid layout");
-  GridSweepArgs(T, PETSC_TRUE, NULL, NULL, &g, &blocks, &base);
-  PetscCall(Launch<false, true, false, true>((int)T->opt.grid_chunk, SFPCGridPlanes(T), blocks, stream, g, R, E, b, x, t, T->counter, base));
+  if (lower) PetscCall(unit ? Launch<false, true, false>(chunk, planes, blocks, stream, g, R, b, x, reset, T->counter, base) : Launch<false, false, false>(chunk, planes, blocks, stream, g, R, b, x, reset, T->counter, base));
+  else PetscCall(unit ? Launch<true, true, false>(chunk, planes, blocks, stream, g, R, b, x, reset, T->counter, base) : Launch<true, false, false>(chunk, planes, blocks, stream, g, R, b, x, reset, T->counter, base));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -772,8 +738,7 @@ PetscErrorCode SFPCGridSweepResidual_Device(SFPCTriDevice T, const int *ai, cons
   if (T->grid.box) PetscCall(SFPCGridBoxSweepResidual_Device(T, &R, x, reset, stream));
   else {
     GridSweepArgs(T, PETSC_TRUE, GridResidualTickets, &R.lead, &g, &blocks, &base);
-    const GridEisenstat E = {};
-    PetscCall(Launch<false, true, true>(chunk, planes, blocks, stream, g, R, E, r, x, reset, T->counter, base));
+    PetscCall(Launch<false, true, true>(chunk, planes, blocks, stream, g, R, r, x, reset, T->counter, base));
   }
   if (norm) {
     GridResidualNormKernel<<<1, 256, 0, stream>>>(ntiles, res->part, res->sum);

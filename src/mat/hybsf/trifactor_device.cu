@@ -353,8 +353,8 @@ PetscErrorCode SFPCTriDeviceDestroy(SFPCTriDevice *T)
   if (!*T) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscGetCurrentCUDAStream(&stream));
   {
-    void *p[] = {(*T)->i, (*T)->j, (*T)->diag, (*T)->a, (*T)->flags, (*T)->counter, (*T)->z, (*T)->report, (*T)->perm, (*T)->t};
-    PetscCall(FreeAll(stream, 10, p));
+    void *p[] = {(*T)->i, (*T)->j, (*T)->diag, (*T)->a, (*T)->flags, (*T)->counter, (*T)->z, (*T)->report, (*T)->perm};
+    PetscCall(FreeAll(stream, 9, p));
   }
   PetscCall(SFPCGridDestroy_Device(*T)); /* the grid slabs and the fused residual's flags, sums, pinned word and event */
   PetscCall(SFPCScheduleFree(&(*T)->lower, stream));

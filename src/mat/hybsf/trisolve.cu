@@ -151,15 +151,6 @@ PetscErrorCode Sweep(SFPCTriDevice T, const PetscScalar *b, PetscScalar *x, Pets
 }
 } // namespace
 
-/* T->z back to the sentinel if the fused Eisenstat sweep left its results there: every solve through z calls it first. */
-static PetscErrorCode ReadyZ(SFPCTriDevice T)
-{
-  PetscFunctionBegin;
-  if (T->zdirty) PetscCall(SFPCFillSentinel(T->n, T->z));
-  T->zdirty = PETSC_FALSE;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 /* Blocks per SM at which every hyb solve kernel is resident (the cap of their cooperative launches). */
 PetscErrorCode SFPCHybBlocksPerSM(int *blocks)
 {
@@ -185,7 +176,6 @@ PetscErrorCode SFPCTriDeviceSolve(SFPCTriDevice T, const PetscScalar *b, PetscSc
   PetscCall(PetscGetCurrentCUDAStream(&stream));
   PetscCall(PetscLogGpuTimeBegin());
   /* b -> z (L), z -> x (U); T->z holds the sentinel between applies, and the L sweep sets x to it */
-  PetscCall(ReadyZ(T));
   PetscCall(Sweep<true>(T, b, T->z, x, stream));
   PetscCall(Sweep<false>(T, T->z, x, T->z, stream));
   PetscCall(PetscLogGpuTimeEnd());
@@ -216,7 +206,6 @@ PetscErrorCode SFPCTriDeviceSolveResidual(SFPCTriDevice T, const int *ai, const 
   PetscCheck(!rnorm || type == NORM_1 || type == NORM_2, PETSC_COMM_SELF, PETSC_ERR_SUP, "The fused residual computes 1- and 2-norms only");
   PetscCall(PetscGetCurrentCUDAStream(&stream));
   PetscCall(PetscLogGpuTimeBegin());
-  PetscCall(ReadyZ(T));
   PetscCall(SFPCGridSweepResidual_Device(T, ai, aj, a, b, x0, r, norm, T->z, x, stream));
   PetscCall(Sweep<false>(T, T->z, x, T->z, stream));
   PetscCall(PetscLogGpuTimeEnd());
@@ -230,7 +219,7 @@ PetscErrorCode SFPCTriDeviceSolveResidual(SFPCTriDevice T, const int *ai, const 
 
 namespace
 {
-/* The host's operations (eisenstat.c), no fused multiply-add: the grid layout's operator is then the host's bit for bit. */
+/* The host's operations (eisenstat.c), no fused multiply-add: with the grid layout, whose sweeps are the host's too, the operator is the host's bit for bit. */
 __global__ void EisenstatMidKernel(int n, const double *__restrict__ x, const double *__restrict__ k, const double *__restrict__ t, double *__restrict__ w)
 {
   const int r = blockIdx.x * blockDim.x + threadIdx.x;
@@ -252,12 +241,9 @@ __global__ void EisenstatEndKernel(int n, const double *__restrict__ dinv, doubl
    Eisenstat's trick for a factor whose off-diagonal entries are A's (U's exactly, L's as a_rc / u_cc): with
    D = diag(U), P = D + L_A and Q = D + U_A, so that the factor is P D^{-1} Q and A = P + Q + K with K = diag(A) - 2 D,
    y = P^{-1} A Q^{-1} x = t + P^{-1} (x + K t), t = Q^{-1} x: two sweeps and no product with A. k holds K,
-   dinv 1/D (P^{-1} = D^{-1} L^{-1}); w is work; x, w and y are distinct device arrays.
-   With the 7-point grid layout both passes around the L sweep are fused into it (SFPCGridSweepEisenstat_Device()):
-   U sweep x -> T->t (which holds the sentinel between uses), then the L sweep reads x + k t, publishes its results in
-   T->z, writes y = t + dinv x, and resets T->t; T->z is left to the next U sweep here (its reset array) or to the
-   next solve (ReadyZ()). Elsewhere: U sweep x -> T->z (readying y), w = x + k t, L sweep w -> y, then y = t + dinv y
-   and T->z reset, in two passes of their own.
+   dinv 1/D (P^{-1} = D^{-1} L^{-1}); w is work; x, w and y are distinct device arrays. The U sweep readies y for
+   the L sweep and the last pass T->z for the next solve, as SFPCTriDeviceSolve() does. The two passes stay kernels of
+   their own: fused into the grid layout's L sweep they made it slower (bench/README.md, sfilu, "Eisenstat's form").
 */
 PetscErrorCode SFPCTriDeviceEisenstat(SFPCTriDevice T, const PetscScalar *x, const PetscScalar *k, const PetscScalar *dinv, PetscScalar *w, PetscScalar *y)
 {
@@ -269,24 +255,12 @@ PetscErrorCode SFPCTriDeviceEisenstat(SFPCTriDevice T, const PetscScalar *x, con
   PetscCheck(T->opt.lower && T->opt.upper && T->lower.unit && !T->upper.unit, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Eisenstat's form needs an LU factor with unit L");
   PetscCall(PetscGetCurrentCUDAStream(&stream));
   PetscCall(PetscLogGpuTimeBegin());
-  if (T->lower.layout == SFPC_LAYOUT_GRID && T->upper.layout == SFPC_LAYOUT_GRID && !T->grid.box && !T->blocks.use[0] && !T->blocks.use[1]) {
-    if (!T->t) {
-      PetscCallCUDA(cudaMallocAsync((void **)&T->t, sizeof(PetscScalar) * T->n, stream));
-      PetscCall(SFPCFillSentinel(T->n, T->t));
-    }
-    PetscCall(Sweep<false>(T, x, T->t, T->zdirty ? T->z : NULL, stream));
-    T->zdirty = PETSC_FALSE;
-    PetscCall(SFPCGridSweepEisenstat_Device(T, x, k, T->t, T->z, y, stream));
-    T->zdirty = PETSC_TRUE;
-  } else {
-    PetscCall(ReadyZ(T));
-    PetscCall(Sweep<false>(T, x, T->z, y, stream));
-    EisenstatMidKernel<<<blocks, tpb, 0, stream>>>((int)T->n, x, k, T->z, w);
-    PetscCallCUDA(cudaGetLastError());
-    PetscCall(Sweep<true>(T, w, y, NULL, stream));
-    EisenstatEndKernel<<<blocks, tpb, 0, stream>>>((int)T->n, dinv, T->z, y);
-    PetscCallCUDA(cudaGetLastError());
-  }
+  PetscCall(Sweep<false>(T, x, T->z, y, stream));
+  EisenstatMidKernel<<<blocks, tpb, 0, stream>>>((int)T->n, x, k, T->z, w);
+  PetscCallCUDA(cudaGetLastError());
+  PetscCall(Sweep<true>(T, w, y, NULL, stream));
+  EisenstatEndKernel<<<blocks, tpb, 0, stream>>>((int)T->n, dinv, T->z, y);
+  PetscCallCUDA(cudaGetLastError());
   PetscCall(PetscLogGpuTimeEnd());
   PetscCall(PetscLogGpuFlops(2.0 * T->nnz + 4.0 * T->n));
   PetscFunctionReturn(PETSC_SUCCESS);
