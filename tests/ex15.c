@@ -149,7 +149,7 @@ int main(int argc, char **argv)
   PetscCall(VecSetRandom(b, rnd));
   PetscCall(VecSetRandom(x0, rnd));
   if (device) {
-    PetscCall(MatConvert(A, MATSEQAIJCUSPARSE, MAT_INITIAL_MATRIX, &Ad));
+    PetscCall(MatConvert(A, MATAIJCUSPARSE, MAT_INITIAL_MATRIX, &Ad));
     PetscCall(MatCreateVecs(Ad, &xd, &bd));
     PetscCall(VecDuplicate(xd, &xd2));
     PetscCall(VecDuplicate(xd, &x0d));
@@ -305,11 +305,19 @@ int main(int argc, char **argv)
     test: # KSPCHEBYSHEV estimates the eigenvalues of the operator it is given, here the Eisenstat form's
       suffix: chebyshev
       args: -problem poisson7 -n 6 -ksp_type chebyshev -ksp_chebyshev_esteig
-    test:
+    test: # several ranks: each factors its diagonal block, and the couplings between ranks are multiplied on the way
       suffix: mpi
+      nsize: {{2 3}separate output}
+      args: -problem {{poisson7 convdiff}separate output} -n 12 -peclet 5 -ksp_type bcgs
+    test:
+      suffix: mpi_cg
+      nsize: 3
+      args: -problem poisson7 -n 12
+    test:
+      suffix: mpi_poisson27
       nsize: 2
-      args: -problem poisson7 -n 6
-      filter: Error: grep -E "works on one rank" | sed -e "s/^\[.\]PETSC ERROR: //" | sort -u
+      args: -problem poisson27 -n 6
+      filter: Error: grep -E "pc_sfilu_eisenstat needs" | sed -e "s/^\[.\]PETSC ERROR: //" | sort -u
 
   testset:
     requires: gpu
@@ -326,6 +334,10 @@ int main(int argc, char **argv)
     test: # permuted: the hyb layout (a 7-point graph has no triangles, so no ordering gives its ILU(0) fill to drop into it)
       suffix: gpu_convdiff_permuted
       args: -problem convdiff -n 20 -peclet 10 -permute 5 -ksp_type gmres
+    test: # two ranks on the GPU (one GPU is enough: PETSc gives rank r GPU r mod their number)
+      suffix: gpu_mpi
+      nsize: 2
+      args: -problem poisson7 -n 20 -zslabs
     test:
       suffix: gpu_poisson27
       args: -problem poisson27 -n 8

@@ -2,7 +2,8 @@
    sfilu's Eisenstat form (-pc_sfilu_eisenstat; the algebra is in sfilu.h, SFILUEisenstat): between PCPreSolve()
    and PCPostSolve() the KSP's operator is the shell P^{-1} A Q^{-1}, its right-hand side P^{-1} b, its unknown
    Q x, and the PC applies D. The host loops here are the reference of the GPU path, which runs the engine's
-   sweeps (SFPCTriDeviceEisenstat()) and the kernels of eisenstat_device.cu.
+   sweeps (SFPCTriDeviceEisenstat()) and the kernels of eisenstat_device.cu. On several ranks the operator is put
+   together from the sweeps, PETSc's vector operations and the product with the couplings between ranks (MatMultMPI()).
 */
 #include "sfilu.h"
 #include <petsc/private/pcimpl.h>
@@ -97,6 +98,26 @@ static PetscErrorCode MultUpper(SFILU *s, Vec x, Vec y)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Several ranks: y = t + P^{-1} (x + K t + A_o t), t = Q^{-1} x, with t's ghost values on the way while x + K t is formed. */
+static PetscErrorCode MatMultMPI(SFILU *s, Vec x, Vec y)
+{
+  SFILUEisenstat *E = &s->eis;
+
+  PetscFunctionBegin;
+  PetscCall(Sweep(s, PETSC_FALSE, x, E->t));
+  PetscCall(VecScatterBegin(E->scatter, E->t, E->ghost, INSERT_VALUES, SCATTER_FORWARD));
+  PetscCall(VecPointwiseMult(E->w, E->k, E->t));
+  PetscCall(VecAXPY(E->w, 1.0, x));
+  PetscCall(VecScatterEnd(E->scatter, E->t, E->ghost, INSERT_VALUES, SCATTER_FORWARD));
+  PetscCall(VecGetLocalVector(E->w, E->wl));
+  PetscCall(MatMultAdd(E->Ao, E->ghost, E->wl, E->wl));
+  PetscCall(VecRestoreLocalVector(E->w, E->wl));
+  PetscCall(Sweep(s, PETSC_TRUE, E->w, y));
+  PetscCall(VecPointwiseMult(y, y, E->dinv));
+  PetscCall(VecAXPY(y, 1.0, E->t));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* The KSP's operator: y = t + P^{-1} (x + K t), t = Q^{-1} x, P^{-1} = D^{-1} L^{-1}. */
 static PetscErrorCode MatMult_SFILUEisenstat(Mat S, Vec x, Vec y)
 {
@@ -111,6 +132,10 @@ static PetscErrorCode MatMult_SFILUEisenstat(Mat S, Vec x, Vec y)
   PetscCall(MatShellGetContext(S, &pc));
   s = (SFILU *)pc->data;
   E = &s->eis;
+  if (E->scatter) {
+    PetscCall(MatMultMPI(s, x, y));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   PetscCall(VecGetArrayReadAndMemType(E->k, &ka, NULL));
   PetscCall(VecGetArrayReadAndMemType(E->dinv, &da, NULL));
   PetscCall(VecGetArrayWriteAndMemType(E->w, &wa, NULL));
@@ -217,14 +242,40 @@ PetscErrorCode PCSFILUEisenstatReset(PC pc)
   PetscCall(VecDestroy(&E->t));
   PetscCall(VecDestroy(&E->b));
   PetscCall(VecDestroy(&E->x));
+  PetscCall(VecDestroy(&E->ghost));
+  PetscCall(VecDestroy(&E->wl));
+  PetscCall(VecScatterDestroy(&E->scatter));
+  E->Ao   = NULL;
   E->dilu = PETSC_BOOL3_UNKNOWN;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Several ranks: pc->pmat's couplings to other ranks (taken again at each set-up: the operators may be new matrices) and the exchange of t's values they need. */
+static PetscErrorCode SetUpCouplings(PC pc)
+{
+  SFILUEisenstat *E = &((SFILU *)pc->data)->eis;
+  Mat             Ad;
+  const PetscInt *garray;
+  PetscInt        nghost;
+  IS              is;
+
+  PetscFunctionBegin;
+  PetscCall(VecDestroy(&E->ghost));
+  PetscCall(VecScatterDestroy(&E->scatter));
+  PetscCall(MatMPIAIJGetSeqAIJ(pc->pmat, &Ad, &E->Ao, &garray));
+  PetscCall(MatGetLocalSize(E->Ao, NULL, &nghost));
+  PetscCall(MatCreateVecs(E->Ao, &E->ghost, NULL));
+  PetscCall(ISCreateGeneral(PETSC_COMM_SELF, nghost, garray, PETSC_USE_POINTER, &is));
+  PetscCall(VecScatterCreate(E->t, is, E->ghost, NULL, &E->scatter));
+  PetscCall(ISDestroy(&is));
+  if (!E->wl) PetscCall(VecCreateLocalVector(E->w, &E->wl));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*
-   At the end of PCSetUp(): checks that the form holds (one rank, ILU(0) of a pattern whose factorization updates
-   no off-diagonal entry, checked once per pattern), builds D^{-1} and K from the new factor, and installs the
-   pre- and post-solve. Without the option it uninstalls them.
+   At the end of PCSetUp(): checks that the form holds (ILU(0) of a pattern whose factorization updates no off-diagonal
+   entry, on every rank, checked once per pattern), builds D^{-1} and K from the new factor (and on several ranks the
+   exchange the couplings between ranks need), and installs the pre- and post-solve. Without the option it uninstalls them.
 */
 PetscErrorCode PCSFILUEisenstatSetUp(PC pc)
 {
@@ -238,22 +289,30 @@ PetscErrorCode PCSFILUEisenstatSetUp(PC pc)
   pc->ops->postsolve = NULL;
   if (!E->use) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCallMPI(MPI_Comm_size(comm, &size));
-  PetscCheck(size == 1, comm, PETSC_ERR_SUP, "-pc_sfilu_eisenstat works on one rank: on %d the factor is of the diagonal blocks, and A's couplings between ranks would need their own product", size);
   PetscCheck(!s->built_sip && s->built_levels == 0, comm, PETSC_ERR_SUP, "-pc_sfilu_eisenstat needs ILU(0), whose off-diagonal entries are A's: not %s", s->built_sip ? "SIP" : "ILU(k) with fill");
   if (E->dilu == PETSC_BOOL3_UNKNOWN) { /* a new pattern since the last check: new vectors too (the factor may have moved between host and device) */
+    PetscBool bad;
+
     PetscCall(PCSFILUEisenstatReset(pc));
     if (s->ondevice) PetscCall(SFILUDILUForm_Device(s->T, &E->badrow, &E->badcol));
     else PetscCall(DILUForm_Host(&s->F, &E->badrow, &E->badcol));
-    E->dilu = E->badrow < 0 ? PETSC_BOOL3_TRUE : PETSC_BOOL3_FALSE;
+    bad = (PetscBool)(E->badrow >= 0);
+    PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, &bad, 1, MPI_C_BOOL, MPI_LOR, comm));
+    E->dilu = bad ? PETSC_BOOL3_FALSE : PETSC_BOOL3_TRUE;
   }
-  PetscCheck(E->dilu == PETSC_BOOL3_TRUE, comm, PETSC_ERR_SUP, "-pc_sfilu_eisenstat needs an ILU(0) that leaves A's off-diagonal entries as they are, as on 5- and 7-point stencils; on this pattern it updates entry (%" PetscInt_FMT ", %" PetscInt_FMT ")", E->badrow, E->badcol);
+  if (E->dilu != PETSC_BOOL3_TRUE) { /* the entry this rank found, if any, in the numbering of its block */
+    char where[96] = "on another rank";
+
+    if (E->badrow >= 0) PetscCall(PetscSNPrintf(where, sizeof(where), "entry (%" PetscInt_FMT ", %" PetscInt_FMT ")%s", E->badrow, E->badcol, size > 1 ? " of this rank's block" : ""));
+    SETERRQ(comm, PETSC_ERR_SUP, "-pc_sfilu_eisenstat needs an ILU(0) that leaves A's off-diagonal entries as they are, as on 5- and 7-point stencils; on this pattern it updates %s", where);
+  }
   if (!E->shell) {
     PetscInt m, n, M, N;
     VecType  vtype;
 
     PetscCall(MatCreateVecs(pc->pmat, &E->dinv, &E->k));
     PetscCall(VecDuplicate(E->dinv, &E->w));
-    if (!s->ondevice) PetscCall(VecDuplicate(E->dinv, &E->t));
+    if (!s->ondevice || size > 1) PetscCall(VecDuplicate(E->dinv, &E->t)); /* the device keeps t in the engine on one rank */
     PetscCall(MatGetLocalSize(pc->pmat, &m, &n));
     PetscCall(MatGetSize(pc->pmat, &M, &N));
     PetscCall(MatCreateShell(comm, m, n, M, N, pc, &E->shell));
@@ -261,6 +320,7 @@ PetscErrorCode PCSFILUEisenstatSetUp(PC pc)
     PetscCall(MatGetVecType(pc->pmat, &vtype));
     PetscCall(MatShellSetVecType(E->shell, vtype));
   }
+  if (size > 1) PetscCall(SetUpCouplings(pc));
   if (s->failure == PC_NOERROR) { /* D^{-1} from the factor's diagonal slots, K = diag(A) - 2 D */
     PetscCall(MatGetDiagonal(pc->pmat, E->k));
     if (s->ondevice) {

@@ -362,7 +362,7 @@ static PetscErrorCode PCSetFromOptions_SFILU(PC pc, PetscOptionItems PetscOption
     s->rich_norm = (SFILURichardsonNorm)norm;
   }
   PetscCall(PetscOptionsBool3("-pc_sfilu_ba_fused", "GPU grid layout: a left-preconditioned KSP (GMRES, BiCGStab, ...) forms A x inside the L sweep of B A x (PCApplyBAorAB()) instead of with MatMult() (auto: on grids where that is faster)", "PCSFILU", s->ba_fused, &s->ba_fused, NULL));
-  PetscCall(PetscOptionsBool("-pc_sfilu_eisenstat", "Eisenstat's form: inside KSPSolve() the operator is (D + L_A)^{-1} A (D + U_A)^{-1}, two sweeps without a product with A, preconditioned by D = diag(U); the same preconditioned spectrum, a MatMult() less an iteration for CG (ILU(0) whose off-diagonal entries are A's, e.g. 5- and 7-point stencils; one rank)", "PCSFILU", s->eis.use, &s->eis.use, NULL));
+  PetscCall(PetscOptionsBool("-pc_sfilu_eisenstat", "Eisenstat's form: inside KSPSolve() the operator is (D + L_A)^{-1} A (D + U_A)^{-1}, two sweeps without a product with A, preconditioned by D = diag(U); the same preconditioned spectrum, a MatMult() less an iteration for CG (ILU(0) whose off-diagonal entries are A's, e.g. 5- and 7-point stencils)", "PCSFILU", s->eis.use, &s->eis.use, NULL));
   PetscCall(PetscOptionsEnum("-pc_sfilu_levels", "GPU sweeps: dependency levels ordering the rows (auto: asap)", "PCSFILU", SFPCLevelsTypes, (PetscEnum)s->engine.levels, (PetscEnum *)&s->engine.levels, NULL));
   PetscOptionsHeadEnd();
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -482,7 +482,8 @@ static PetscErrorCode PCDestroy_SFILU(PC pc)
                         dtol: the 2-norm of (LU)^{-1} (b - A x) (as `KSPRICHARDSON`'s default test), the 2-norm of b - A x, or its 1-norm
 .  -pc_sfilu_eisenstat <false> - Eisenstat's form: where ILU(0) keeps A's off-diagonal entries (5- and 7-point stencils), inside
                         `KSPSolve()` the operator is (D + L_A)^{-1} A (D + U_A)^{-1} (two sweeps, no `MatMult()`), preconditioned by D = diag(U);
-                        b and the guess are transformed by `PCPreSolve()`, x and b restored by `PCPostSolve()`. One rank
+                        b and the guess are transformed by `PCPreSolve()`, x and b restored by `PCPostSolve()`. On several ranks (block
+                        Jacobi) the couplings between ranks are multiplied on the way (their part of a `MatMult()`)
 -  -pc_sfilu_ba_fused <auto,true,false> - GPU grid layout: a left-preconditioned `KSP` (GMRES, BiCGStab, ...) forms A x inside the L sweep of
                         (LU)^{-1} A x (`PCApplyBAorAB()`) instead of with a `MatMult()` of its own; auto: on 7-point grids of at least 4*10^6
                         points and 504 tile lines (flat grids, slower fused, stay unfused) and 27-point grids of at least 5*10^5 points, where it is faster (bench/README.md, sfilu)

@@ -149,6 +149,8 @@ typedef enum {
    P^{-1} A Q^{-1} (Q x) = P^{-1} b, preconditioned by D: the operator is t + P^{-1} (x + K t), t = Q^{-1} x, two
    sweeps and no product with A, and the preconditioned operator D P^{-1} A Q^{-1} is similar to (LU)^{-1} A. A KSP
    that applies A and the PC separately (CG) saves a MatMult() an iteration. PETSc's PCEISENSTAT does the same for SSOR.
+   On several ranks the factor is each rank's diagonal block (block Jacobi) and A also has the couplings A_o between
+   ranks: the operator is t + P^{-1} (x + K t + A_o t), t's ghost values exchanged as MatMult() exchanges x's.
 */
 typedef struct {
   PetscBool  use;            /* -pc_sfilu_eisenstat */
@@ -159,6 +161,9 @@ typedef struct {
   Vec        dinv, k;        /* 1/D and K, as PETSc vectors of pc->pmat */
   Vec        w, t;           /* the operator's work (t: host factors only; the device keeps t in the engine's z) */
   Vec        b, x;           /* the caller's right-hand side, saved; and a copy of x for the changes of variable */
+  Mat        Ao;             /* several ranks: pc->pmat's couplings to other ranks' unknowns (MatMPIAIJGetSeqAIJ(), borrowed) */
+  Vec        ghost, wl;      /* the values of t those columns need, and w's local part */
+  VecScatter scatter;        /* t -> ghost */
   PetscInt   depth;          /* PCPreSolve() nesting */
   PetscBool  active;         /* between PCPreSolve() and PCPostSolve() */
 } SFILUEisenstat;
