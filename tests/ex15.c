@@ -7,9 +7,12 @@ static char help[] = "PCSFILU's Eisenstat form (-pc_sfilu_eisenstat) against the
                      "aijcusparse copy with CUDA vectors: Richardson's solutions to -tol of the host's, the Krylov iterations (within one)\n"
                      "and residual history (to -tol) of the host's, two solves bit for bit, the operator itself (taken between\n"
                      "PCPreSolve() and PCPostSolve()) on a random vector the host's to 1e-13 (-bitwise: bit for bit, as the 7-point grid\n"
-                     "layout's sweeps and its fused operator compute the host's operations), and PCApply() after the solves the host's\n"
-                     "to 1e-13. Options for both PCs (layout, shifts) are given as usual (-pc_sfilu_...): each PC reads them, the form\n"
-                     "itself is set here.\n";
+                     "layout's sweeps and the operator's two passes compute the host's operations), and PCApply() after the solves the\n"
+                     "host's to 1e-13. Every Krylov solve says whether its operator was the form's (a MATSHELL inside the solve).\n"
+                     "Where the form steps aside (host): -refactor (new values: it is built again), -reuse (new values with\n"
+                     "KSPSetReusePreconditioner(): plain sfilu), -transpose (KSPSolveTranspose(): plain), -nullspace (the constants\n"
+                     "attached as A's null space: plain, the plain sfilu's solution bit for bit). Options for both PCs (layout, shifts)\n"
+                     "are given as usual (-pc_sfilu_...): each PC reads them, the form itself is set here.\n";
 
 #include <petscksp.h>
 #include <sfpc.h>
@@ -21,7 +24,25 @@ typedef struct {
   PetscInt           its, nhist;
   KSPConvergedReason reason;
   PetscReal          hist[MAXHIST];
+  PetscBool          shell;     /* the KSP's operator inside the solve was a MATSHELL (the form's) */
+  PetscBool          transpose; /* solve with KSPSolveTranspose() */
 } Run;
+
+/* Notes, at the solve's first monitor call, whether the KSP's operator is the form's shell. */
+static PetscErrorCode NoteOperator(KSP ksp, PetscInt it, PetscReal rnorm, void *ctx)
+{
+  Run *run = (Run *)ctx;
+  PC   pc;
+  Mat  A;
+
+  PetscFunctionBeginUser;
+  (void)rnorm;
+  if (it > 0) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(KSPGetPC(ksp, &pc));
+  PetscCall(PCGetOperators(pc, &A, NULL));
+  PetscCall(PetscObjectTypeCompare((PetscObject)A, MATSHELL, &run->shell));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
 /* A KSP with sfilu (Eisenstat form or not) on A, from the options; steps > 0: Richardson, that many steps, no test. */
 static PetscErrorCode KSPMake(Mat A, PetscBool eis, PetscInt steps, KSP *ksp)
@@ -49,12 +70,16 @@ static PetscErrorCode KSPMake(Mat A, PetscBool eis, PetscInt steps, KSP *ksp)
 static PetscErrorCode Solve(KSP ksp, Vec b, Vec x0, Vec x, Run *run)
 {
   PetscFunctionBeginUser;
+  run->shell = PETSC_FALSE;
+  PetscCall(KSPMonitorCancel(ksp));
+  PetscCall(KSPMonitorSet(ksp, NoteOperator, run, NULL));
   if (x0) {
     PetscCall(VecCopy(x0, x));
     PetscCall(KSPSetInitialGuessNonzero(ksp, PETSC_TRUE));
   } else PetscCall(KSPSetInitialGuessNonzero(ksp, PETSC_FALSE));
   PetscCall(KSPSetResidualHistory(ksp, run->hist, MAXHIST, PETSC_TRUE));
-  PetscCall(KSPSolve(ksp, b, x));
+  if (run->transpose) PetscCall(KSPSolveTranspose(ksp, b, x));
+  else PetscCall(KSPSolve(ksp, b, x));
   PetscCall(KSPGetIterationNumber(ksp, &run->its));
   PetscCall(KSPGetConvergedReason(ksp, &run->reason));
   PetscCall(KSPGetResidualHistory(ksp, NULL, &run->nhist));
@@ -78,6 +103,24 @@ static PetscErrorCode RelDiff(Vec x, Vec y, PetscReal *d)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Whether ||b - op(A) x|| <= tol ||b|| (op: A or its transpose). */
+static PetscErrorCode TrueResidualBelow(Mat A, PetscBool transpose, Vec b, Vec x, PetscReal tol, PetscBool *below)
+{
+  Vec       r;
+  PetscReal nr, nb;
+
+  PetscFunctionBeginUser;
+  PetscCall(VecDuplicate(b, &r));
+  if (transpose) PetscCall(MatMultTranspose(A, x, r));
+  else PetscCall(MatMult(A, x, r));
+  PetscCall(VecAYPX(r, -1.0, b));
+  PetscCall(VecNorm(r, NORM_2, &nr));
+  PetscCall(VecNorm(b, NORM_2, &nb));
+  *below = (PetscBool)(nr <= tol * nb);
+  PetscCall(VecDestroy(&r));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* Host vectors of A's layout holding v's values (v may be a CUDA vector). */
 static PetscErrorCode ToHost(Vec v, Vec h)
 {
@@ -89,13 +132,16 @@ static PetscErrorCode ToHost(Vec v, Vec h)
 /* The Eisenstat form's operator on v, taken between PCPreSolve() and PCPostSolve() of ksp (after a solve, which gave ksp its b and x). */
 static PetscErrorCode ApplyOperator(KSP ksp, Vec v, Vec y)
 {
-  PC  pc;
-  Mat S;
+  PC        pc;
+  Mat       S;
+  PetscBool isshell;
 
   PetscFunctionBeginUser;
   PetscCall(KSPGetPC(ksp, &pc));
   PetscCall(PCPreSolve(pc, ksp));
   PetscCall(PCGetOperators(pc, &S, NULL));
+  PetscCall(PetscObjectTypeCompare((PetscObject)S, MATSHELL, &isshell));
+  PetscCheck(isshell, PetscObjectComm((PetscObject)pc), PETSC_ERR_PLIB, "The Eisenstat form did not take the KSP's operator: the comparison would be of A");
   PetscCall(MatMult(S, v, y));
   PetscCall(PCPostSolve(pc, ksp));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -122,7 +168,7 @@ int main(int argc, char **argv)
   Run        *plain, *eis, *gpu, *gpu2;
   PetscReal   tol = 1e-10, truetol = -1, rtol, d, nb, nr;
   PetscInt    steps = 6;
-  PetscBool   device = PETSC_FALSE, bitwise = PETSC_FALSE, same;
+  PetscBool   device = PETSC_FALSE, bitwise = PETSC_FALSE, same, refactor = PETSC_FALSE, reuse = PETSC_FALSE, transpose = PETSC_FALSE, nullspace = PETSC_FALSE, below;
   char        desc[256], ktype[64] = KSPCG;
 
   PetscFunctionBeginUser;
@@ -132,10 +178,22 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-steps", &steps, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-device", &device, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-bitwise", &bitwise, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-refactor", &refactor, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-reuse", &reuse, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-transpose", &transpose, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-nullspace", &nullspace, NULL));
   PetscCall(PetscOptionsGetString(NULL, NULL, "-ksp_type", ktype, sizeof(ktype), NULL));
   PetscCall(TestProblemCreate(PETSC_COMM_WORLD, &A, desc, sizeof(desc)));
   PetscCall(TestProblemVariants(&A, desc, sizeof(desc)));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "problem: %s\n", desc));
+  if (nullspace) { /* the constants, attached as A's null space (and its transpose's): KSPSolve() then projects b, and the form steps aside */
+    MatNullSpace nsp;
+
+    PetscCall(MatNullSpaceCreate(PETSC_COMM_WORLD, PETSC_TRUE, 0, NULL, &nsp));
+    PetscCall(MatSetNullSpace(A, nsp));
+    PetscCall(MatSetTransposeNullSpace(A, nsp));
+    PetscCall(MatNullSpaceDestroy(&nsp));
+  }
   PetscCall(PetscCalloc4(1, &plain, 1, &eis, 1, &gpu, 1, &gpu2));
   PetscCall(MatCreateVecs(A, &x, &b));
   PetscCall(VecDuplicate(x, &xe));
@@ -195,7 +253,9 @@ int main(int argc, char **argv)
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s: plain %s in %" PetscInt_FMT " iterations, eisenstat %s in %" PetscInt_FMT "\n", ktype, KSPConvergedReasons[plain->reason], plain->its, KSPConvergedReasons[eis->reason], eis->its));
   PetscCall(VecEqual(b, bsave, &same));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "eisenstat: b given back bit for bit: %s\n", same ? "yes" : "no"));
-  if (eis->reason > 0) {
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "eisenstat: the KSP's operator inside the solve is the form's: %s\n", eis->shell ? "yes" : "no"));
+  if (eis->reason > 0 && nullspace) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "eisenstat: the solution is the plain sfilu's bit for bit: %s\n", (VecEqual(x, xe, &same), same) ? "yes" : "no"));
+  if (eis->reason > 0 && !nullspace) {
     PetscCall(MatMult(A, xe, r));
     PetscCall(VecAYPX(r, -1.0, b));
     PetscCall(VecNorm(r, NORM_2, &nr));
@@ -224,7 +284,7 @@ int main(int argc, char **argv)
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "GPU: two solves bit for bit: %s\n", same ? "yes" : "no"));
     PetscCall(VecEqual(bd, b, &same));
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "GPU: b given back bit for bit: %s\n", same ? "yes" : "no"));
-    if (eis->reason > 0) { /* the operator alone, and the plain apply after the solves (the fused sweep leaves the engine's work vector to be reset) */
+    if (eis->reason > 0) { /* the operator alone, and the plain apply after the solves (the engine's work vector must be ready again) */
       PetscCall(ApplyOperator(ke, x0, r)); /* not into the KSPs' solutions, which PCPostSolve() changes */
       PetscCall(ApplyOperator(kd, x0d, xd));
       PetscCall(ToHost(xd, xh));
@@ -244,6 +304,28 @@ int main(int argc, char **argv)
       PetscCall(PetscPrintf(PETSC_COMM_WORLD, "GPU: PCApply() after the solves the host's to 1e-13: %s\n", d <= 1e-13 ? "yes" : "no"));
     }
     PetscCall(KSPDestroy(&kd));
+  }
+  if (refactor) { /* new values of the same pattern: D^{-1} and K built again */
+    PetscCall(MatShift(A, 1.0));
+    PetscCall(Solve(kp, b, NULL, x, plain));
+    PetscCall(Solve(ke, b, NULL, xe, eis));
+    PetscCall(TrueResidualBelow(A, PETSC_FALSE, b, xe, truetol, &below));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "new values: plain %s in %" PetscInt_FMT " iterations, eisenstat %s in %" PetscInt_FMT ", the form's operator: %s, true residual below %g: %s\n", KSPConvergedReasons[plain->reason], plain->its, KSPConvergedReasons[eis->reason], eis->its, eis->shell ? "yes" : "no", (double)truetol, below ? "yes" : "no"));
+  }
+  if (reuse) { /* new values, the PC kept (KSPSetReusePreconditioner()): its D^{-1} and K are the old matrix's, so the solve runs plain */
+    PetscCall(KSPSetReusePreconditioner(ke, PETSC_TRUE));
+    PetscCall(MatShift(A, 1.0));
+    PetscCall(Solve(ke, b, NULL, xe, eis));
+    PetscCall(TrueResidualBelow(A, PETSC_FALSE, b, xe, truetol, &below));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "reused PC after new values: eisenstat %s, the form's operator: %s, true residual below %g: %s\n", KSPConvergedReasons[eis->reason], eis->shell ? "yes" : "no", (double)truetol, below ? "yes" : "no"));
+    PetscCall(KSPSetReusePreconditioner(ke, PETSC_FALSE));
+  }
+  if (transpose) { /* KSPSolveTranspose(): the shell has no transpose, so the solve runs plain */
+    eis->transpose = PETSC_TRUE;
+    PetscCall(Solve(ke, b, NULL, xe, eis));
+    eis->transpose = PETSC_FALSE;
+    PetscCall(TrueResidualBelow(A, PETSC_TRUE, b, xe, truetol, &below));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "transposed solve: eisenstat %s, the form's operator: %s, true residual of A^T x = b below %g: %s\n", KSPConvergedReasons[eis->reason], eis->shell ? "yes" : "no", (double)truetol, below ? "yes" : "no"));
   }
   PetscCall(KSPDestroy(&kp));
   PetscCall(KSPDestroy(&ke));
@@ -291,6 +373,16 @@ int main(int argc, char **argv)
     test: # a shifted factor (A + s I, a_00 = 0): K is formed with A's diagonal
       suffix: shift
       args: -problem poisson7 -n 10 -zero -pc_sfilu_shift_type positive_definite -ksp_type gmres
+    test: # new values (the form rebuilt), a reused PC and a transposed solve (the form steps aside, the solves still right)
+      suffix: variants
+      args: -problem convdiff -n 10 -peclet 5 -ksp_type gmres -refactor -reuse -transpose
+    test:
+      suffix: variants_mpi
+      nsize: 2
+      args: -problem convdiff -n 10 -peclet 5 -ksp_type gmres -refactor -reuse -transpose
+    test: # a null space attached to A: KSPSolve() projects the right-hand side, so the form steps aside
+      suffix: nullspace
+      args: -problem poisson7 -n 8 -nullspace -ksp_type gmres
     test: # a failed factor: both stop with the PC's failure
       suffix: zeropivot
       args: -problem poisson7 -n 8 -zero

@@ -7,6 +7,7 @@
 */
 #include "sfilu.h"
 #include <petsc/private/pcimpl.h>
+#include <petsc/private/kspimpl.h> /* KSP's transpose_solve */
 
 /* The first off-diagonal entry (row, col) of the pattern that ILU(0) updates: for an L entry (r, c), an entry (c, j) of U(c) with j != r in row r. */
 static PetscErrorCode DILUForm_Host(const SFPCTriFactor *F, PetscInt *row, PetscInt *col)
@@ -71,18 +72,20 @@ static PetscErrorCode MultUpper(SFILU *s, Vec x, Vec y)
   Vec                xs, ys;
 
   PetscFunctionBegin;
-  PetscCall(VecGetArrayReadAndMemType(s->eis.dinv, &da, NULL));
   if (s->ondevice) {
     PetscCall(SFPCStageVecs(x, y, PETSC_FALSE, "sfilu", &s->xd, &s->yd, &xs, &ys));
+    PetscCall(VecGetArrayReadAndMemType(s->eis.dinv, &da, NULL));
     PetscCall(VecGetArrayReadAndMemType(xs, &xa, NULL));
     PetscCall(VecGetArrayWriteAndMemType(ys, &ya, NULL));
     PetscCall(SFILUMultUpper_Device(s->T, da, xa, ya));
     PetscCall(VecRestoreArrayWriteAndMemType(ys, &ya));
     PetscCall(VecRestoreArrayReadAndMemType(xs, &xa));
+    PetscCall(VecRestoreArrayReadAndMemType(s->eis.dinv, &da));
     PetscCall(SFPCUnstageVecs(y, ys));
-  } else {
+  } else { /* host arrays whatever the vectors' type (an aijcusparse matrix bound to the CPU has CUDA vectors) */
     const SFPCTriFactor *F = &s->F;
 
+    PetscCall(VecGetArrayRead(s->eis.dinv, &da));
     PetscCall(VecGetArrayRead(x, &xa));
     PetscCall(VecGetArrayWrite(y, &ya));
     for (PetscInt r = 0; r < F->n; r++) {
@@ -92,18 +95,20 @@ static PetscErrorCode MultUpper(SFILU *s, Vec x, Vec y)
     }
     PetscCall(VecRestoreArrayWrite(y, &ya));
     PetscCall(VecRestoreArrayRead(x, &xa));
+    PetscCall(VecRestoreArrayRead(s->eis.dinv, &da));
     PetscCall(PetscLogFlops((PetscLogDouble)F->nnz + F->n));
   }
-  PetscCall(VecRestoreArrayReadAndMemType(s->eis.dinv, &da));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* Several ranks: y = t + P^{-1} (x + K t + A_o t), t = Q^{-1} x, with t's ghost values on the way while x + K t is formed. */
-static PetscErrorCode MatMultMPI(SFILU *s, Vec x, Vec y)
+static PetscErrorCode MatMultMPI(SFILU *s, Vec xin, Vec yout)
 {
   SFILUEisenstat *E = &s->eis;
+  Vec             x = xin, y = yout;
 
   PetscFunctionBegin;
+  if (s->ondevice) PetscCall(SFPCStageVecs(xin, yout, PETSC_FALSE, "sfilu", &s->xd, &s->yd, &x, &y)); /* host vectors of the KSP: device copies, as the apply makes */
   PetscCall(Sweep(s, PETSC_FALSE, x, E->t));
   PetscCall(VecScatterBegin(E->scatter, E->t, E->ghost, INSERT_VALUES, SCATTER_FORWARD));
   PetscCall(VecPointwiseMult(E->w, E->k, E->t));
@@ -115,6 +120,7 @@ static PetscErrorCode MatMultMPI(SFILU *s, Vec x, Vec y)
   PetscCall(Sweep(s, PETSC_TRUE, E->w, y));
   PetscCall(VecPointwiseMult(y, y, E->dinv));
   PetscCall(VecAXPY(y, 1.0, E->t));
+  if (s->ondevice) PetscCall(SFPCUnstageVecs(yout, y));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -126,33 +132,37 @@ static PetscErrorCode MatMult_SFILUEisenstat(Mat S, Vec x, Vec y)
   SFILUEisenstat    *E;
   const PetscScalar *xa, *ka, *da;
   PetscScalar       *ya, *wa;
-  Vec                xs, ys;
 
   PetscFunctionBegin;
   PetscCall(MatShellGetContext(S, &pc));
   s = (SFILU *)pc->data;
   E = &s->eis;
-  if (E->scatter) {
-    PetscCall(MatMultMPI(s, x, y));
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }
-  PetscCall(VecGetArrayReadAndMemType(E->k, &ka, NULL));
-  PetscCall(VecGetArrayReadAndMemType(E->dinv, &da, NULL));
-  PetscCall(VecGetArrayWriteAndMemType(E->w, &wa, NULL));
-  if (s->ondevice) {
+  if (E->scatter) PetscCall(MatMultMPI(s, x, y));
+  else if (s->ondevice) {
+    Vec xs, ys;
+
     PetscCall(SFPCStageVecs(x, y, PETSC_FALSE, "sfilu", &s->xd, &s->yd, &xs, &ys));
+    PetscCall(VecGetArrayReadAndMemType(E->k, &ka, NULL));
+    PetscCall(VecGetArrayReadAndMemType(E->dinv, &da, NULL));
+    PetscCall(VecGetArrayWriteAndMemType(E->w, &wa, NULL));
     PetscCall(VecGetArrayReadAndMemType(xs, &xa, NULL));
     PetscCall(VecGetArrayWriteAndMemType(ys, &ya, NULL));
-#if defined(SFPC_HAVE_CUDA)
+#if defined(SFPC_HAVE_CUDA) /* s->ondevice is never set in a build without CUDA */
     PetscCall(SFPCTriDeviceEisenstat(s->T, xa, ka, da, wa, ya));
 #endif
     PetscCall(VecRestoreArrayWriteAndMemType(ys, &ya));
     PetscCall(VecRestoreArrayReadAndMemType(xs, &xa));
+    PetscCall(VecRestoreArrayWriteAndMemType(E->w, &wa));
+    PetscCall(VecRestoreArrayReadAndMemType(E->dinv, &da));
+    PetscCall(VecRestoreArrayReadAndMemType(E->k, &ka));
     PetscCall(SFPCUnstageVecs(y, ys));
-  } else {
+  } else { /* host arrays whatever the vectors' type */
     const PetscInt n = s->F.n;
     PetscScalar   *ta;
 
+    PetscCall(VecGetArrayRead(E->k, &ka));
+    PetscCall(VecGetArrayRead(E->dinv, &da));
+    PetscCall(VecGetArrayWrite(E->w, &wa));
     PetscCall(VecGetArrayRead(x, &xa));
     PetscCall(VecGetArrayWrite(y, &ya));
     PetscCall(VecGetArrayWrite(E->t, &ta));
@@ -163,29 +173,68 @@ static PetscErrorCode MatMult_SFILUEisenstat(Mat S, Vec x, Vec y)
     PetscCall(VecRestoreArrayWrite(E->t, &ta));
     PetscCall(VecRestoreArrayWrite(y, &ya));
     PetscCall(VecRestoreArrayRead(x, &xa));
+    PetscCall(VecRestoreArrayWrite(E->w, &wa));
+    PetscCall(VecRestoreArrayRead(E->dinv, &da));
+    PetscCall(VecRestoreArrayRead(E->k, &ka));
     PetscCall(PetscLogFlops(2.0 * s->F.nnz + 4.0 * n));
   }
-  PetscCall(VecRestoreArrayWriteAndMemType(E->w, &wa));
-  PetscCall(VecRestoreArrayReadAndMemType(E->dinv, &da));
-  PetscCall(VecRestoreArrayReadAndMemType(E->k, &ka));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+   Why this solve cannot take the form, or NULL. The solve then runs with the plain sfilu (PetscInfo() says why), which
+   is what the KSP asked for in every case: a transposed solve (the shell has no transpose); an operator with a null
+   space (KSPSolve() removes it from the right-hand side, which the form has changed); a matrix changed since the PC
+   was set up (a reused preconditioner: K and D^{-1}, and the couplings between ranks, belong to the old one); another
+   operator than the matrix factored.
+*/
+static const char *FormRefused(PC pc, KSP ksp)
+{
+  SFILUEisenstat  *E = &((SFILU *)pc->data)->eis;
+  MatNullSpace     nsp = NULL, tnsp = NULL;
+  PetscObjectState state;
+  PetscObjectId    id;
+
+  if (ksp->transpose_solve) return "a transposed solve";
+  if (pc->mat != pc->pmat) return "the KSP's operator is not the matrix factored";
+  if (MatGetNullSpace(pc->mat, &nsp) || MatGetTransposeNullSpace(pc->mat, &tnsp) || nsp || tnsp) return "the operator has a null space";
+  if (PetscObjectStateGet((PetscObject)pc->pmat, &state) || PetscObjectGetId((PetscObject)pc->pmat, &id) || id != E->pmat || state != E->state) return "the matrix changed since the PC was set up (a reused preconditioner)";
+  return NULL;
+}
+
+/* The caller's b and A back (PCPostSolve(), or PCReset() after a solve that failed half way). */
+static PetscErrorCode Deactivate(PC pc)
+{
+  SFILUEisenstat *E = &((SFILU *)pc->data)->eis;
+
+  PetscFunctionBegin;
+  PetscCall(VecCopy(E->b, E->bcaller));
+  PetscCall(VecDestroy(&E->bcaller));
+  pc->mat   = E->A;
+  E->A      = NULL;
+  E->active = PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*
    b <- P^{-1} b (the caller's b saved), x <- Q x when the KSP starts from x, and the shell in place of A. A failed
-   factor is left as it is: its applies give Inf, which stops the KSP as without this form.
+   factor is left as it is (its applies give Inf, which stops the KSP as without this form), and so are the solves
+   FormRefused() names.
 */
 static PetscErrorCode PCPreSolve_SFILUEisenstat(PC pc, KSP ksp, Vec b, Vec x)
 {
   SFILU          *s = (SFILU *)pc->data;
   SFILUEisenstat *E = &s->eis;
   PetscBool       nonzero;
+  const char     *why;
 
   PetscFunctionBegin;
-  E->depth++;
-  PetscCheck(E->depth == 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "PCSFILU with -pc_sfilu_eisenstat cannot serve a KSPSolve() nested in another that shares the PC (KSPCHEBYSHEV's eigenvalue estimate does so): use another KSP or drop -pc_sfilu_eisenstat");
+  PetscCheck(!E->active, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "PCSFILU with -pc_sfilu_eisenstat cannot serve a KSPSolve() nested in another that shares the PC and took the form: give the inner KSP a PC of its own or drop -pc_sfilu_eisenstat");
   if (s->failure != PC_NOERROR) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCheck(pc->mat == pc->pmat, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "-pc_sfilu_eisenstat forms A from the factor: the KSP's operator must be the matrix factored (KSPSetOperators(ksp, A, A))");
+  if ((why = FormRefused(pc, ksp))) {
+    PetscCall(PetscInfo(pc, "Eisenstat form not taken for this solve (%s): plain sfilu\n", why));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   if (!E->b) PetscCall(VecDuplicate(b, &E->b));
   if (!E->x) PetscCall(VecDuplicate(x, &E->x));
   PetscCall(KSPGetInitialGuessNonzero(ksp, &nonzero));
@@ -196,9 +245,11 @@ static PetscErrorCode PCPreSolve_SFILUEisenstat(PC pc, KSP ksp, Vec b, Vec x)
   PetscCall(VecCopy(b, E->b));
   PetscCall(Sweep(s, PETSC_TRUE, E->b, b));
   PetscCall(VecPointwiseMult(b, b, E->dinv));
-  E->A      = pc->mat;
-  pc->mat   = E->shell;
-  E->active = PETSC_TRUE;
+  PetscCall(PetscObjectReference((PetscObject)b));
+  E->bcaller = b;
+  E->A       = pc->mat;
+  pc->mat    = E->shell;
+  E->active  = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -209,15 +260,11 @@ static PetscErrorCode PCPostSolve_SFILUEisenstat(PC pc, KSP ksp, Vec b, Vec x)
   SFILUEisenstat *E = &s->eis;
 
   PetscFunctionBegin;
-  (void)ksp;
-  E->depth--;
+  (void)ksp, (void)b;
   if (!E->active) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(VecCopy(x, E->x));
   PetscCall(Sweep(s, PETSC_FALSE, E->x, x));
-  PetscCall(VecCopy(E->b, b));
-  pc->mat   = E->A;
-  E->A      = NULL;
-  E->active = PETSC_FALSE;
+  PetscCall(Deactivate(pc));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -234,7 +281,7 @@ PetscErrorCode PCSFILUEisenstatReset(PC pc)
   SFILUEisenstat *E = &((SFILU *)pc->data)->eis;
 
   PetscFunctionBegin;
-  PetscCheck(!E->active, PetscObjectComm((PetscObject)pc), PETSC_ERR_ORDER, "PCSFILU's Eisenstat form is reset inside a KSPSolve()");
+  if (E->active) PetscCall(Deactivate(pc)); /* a solve that stopped on an error between PCPreSolve() and PCPostSolve() */
   PetscCall(MatDestroy(&E->shell));
   PetscCall(VecDestroy(&E->dinv));
   PetscCall(VecDestroy(&E->k));
@@ -245,7 +292,8 @@ PetscErrorCode PCSFILUEisenstatReset(PC pc)
   PetscCall(VecDestroy(&E->ghost));
   PetscCall(VecDestroy(&E->wl));
   PetscCall(VecScatterDestroy(&E->scatter));
-  E->Ao   = NULL;
+  PetscCall(MatDestroy(&E->Ao));
+  E->pmat = 0;
   E->dilu = PETSC_BOOL3_UNKNOWN;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -262,7 +310,9 @@ static PetscErrorCode SetUpCouplings(PC pc)
   PetscFunctionBegin;
   PetscCall(VecDestroy(&E->ghost));
   PetscCall(VecScatterDestroy(&E->scatter));
+  PetscCall(MatDestroy(&E->Ao));
   PetscCall(MatMPIAIJGetSeqAIJ(pc->pmat, &Ad, &E->Ao, &garray));
+  PetscCall(PetscObjectReference((PetscObject)E->Ao)); /* pc->pmat may be replaced and destroyed while the form keeps it */
   PetscCall(MatGetLocalSize(E->Ao, NULL, &nghost));
   PetscCall(MatCreateVecs(E->Ao, &E->ghost, NULL));
   PetscCall(ISCreateGeneral(PETSC_COMM_SELF, nghost, garray, PETSC_USE_POINTER, &is));
@@ -346,8 +396,18 @@ PetscErrorCode PCSFILUEisenstatSetUp(PC pc)
       PetscCall(VecRestoreArrayWrite(E->dinv, &da));
     }
   }
+  PetscCall(PetscObjectGetId((PetscObject)pc->pmat, &E->pmat)); /* what D^{-1}, K and the couplings belong to */
+  PetscCall(PetscObjectStateGet((PetscObject)pc->pmat, &E->state));
   pc->ops->presolve  = PCPreSolve_SFILUEisenstat;
   pc->ops->postsolve = PCPostSolve_SFILUEisenstat;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Whether PCPreSolve() changes the right-hand side (PCMG and KSPMatSolve() then give it a copy to change). */
+PetscErrorCode PCPreSolveChangeRHS_SFILU(PC pc, PetscBool *change)
+{
+  PetscFunctionBegin;
+  *change = ((SFILU *)pc->data)->eis.use;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

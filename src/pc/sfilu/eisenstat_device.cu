@@ -8,7 +8,10 @@
 
 namespace
 {
-/* The lowest (row, column) key of an off-diagonal entry of row r that an ILU(0) update reaches: for L entry (r, c), U(c)'s entries (c, j), j != r, in row r. */
+/*
+   An off-diagonal entry of row r that an ILU(0) update reaches (for L entry (r, c), U(c)'s entries (c, j), j != r, in row r),
+   the first found in update order, as the key (r << 32) | j; the lowest row's is kept (the host check reports the same entry).
+*/
 __global__ void DILUFormKernel(int n, const int *__restrict__ ai, const int *__restrict__ aj, const int *__restrict__ ad, unsigned long long *first)
 {
   const int r = blockIdx.x * blockDim.x + threadIdx.x;

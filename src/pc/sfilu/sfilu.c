@@ -403,6 +403,7 @@ static PetscErrorCode PCDestroy_SFILU(PC pc)
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCFactorSetZeroPivot_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCFactorGetLevels_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCFactorSetLevels_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCPreSolveChangeRHS_C", NULL));
   PetscCall(PetscFree(pc->data));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -483,7 +484,8 @@ static PetscErrorCode PCDestroy_SFILU(PC pc)
 .  -pc_sfilu_eisenstat <false> - Eisenstat's form: where ILU(0) keeps A's off-diagonal entries (5- and 7-point stencils), inside
                         `KSPSolve()` the operator is (D + L_A)^{-1} A (D + U_A)^{-1} (two sweeps, no `MatMult()`), preconditioned by D = diag(U);
                         b and the guess are transformed by `PCPreSolve()`, x and b restored by `PCPostSolve()`. On several ranks (block
-                        Jacobi) the couplings between ranks are multiplied on the way (their part of a `MatMult()`)
+                        Jacobi) the couplings between ranks are multiplied on the way (their part of a `MatMult()`). Transposed solves,
+                        operators with a null space, a reused (lagged) PC and an operator other than the matrix factored run the plain sfilu
 -  -pc_sfilu_ba_fused <auto,true,false> - GPU grid layout: a left-preconditioned `KSP` (GMRES, BiCGStab, ...) forms A x inside the L sweep of
                         (LU)^{-1} A x (`PCApplyBAorAB()`) instead of with a `MatMult()` of its own; auto: on 7-point grids of at least 4*10^6
                         points and 504 tile lines (flat grids, slower fused, stay unfused) and 27-point grids of at least 5*10^5 points, where it is faster (bench/README.md, sfilu)
@@ -534,5 +536,6 @@ PetscErrorCode PCCreate_SFILU(PC pc)
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCFactorSetZeroPivot_C", PCFactorSetZeroPivot_SFILU));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCFactorGetLevels_C", PCFactorGetLevels_SFILU));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCFactorSetLevels_C", PCFactorSetLevels_SFILU));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCPreSolveChangeRHS_C", PCPreSolveChangeRHS_SFILU));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
