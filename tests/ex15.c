@@ -5,7 +5,7 @@ static char help[] = "PCSFILU's Eisenstat form (-pc_sfilu_eisenstat) against the
                      "||b - A x|| / ||b|| of the Eisenstat form's solution below -true_tol (default 10 rtol), b given back bit for bit,\n"
                      "and PCApply() outside a solve the plain sfilu's apply bit for bit. -device: the Eisenstat form also on an\n"
                      "aijcusparse copy with CUDA vectors: Richardson's solutions to -tol of the host's, the Krylov iterations (within one)\n"
-                     "and residual history (to -tol) of the host's, two solves bit for bit, the operator itself (taken between\n"
+                     "and residual history (to -tol) of the host's, two solves bit for bit (-host_vecs: with host vectors), the operator itself (taken between\n"
                      "PCPreSolve() and PCPostSolve()) on a random vector the host's to 1e-13 (-bitwise: bit for bit, as the 7-point grid\n"
                      "layout's sweeps and the operator's two passes compute the host's operations), and PCApply() after the solves the\n"
                      "host's to 1e-13. Every Krylov solve says whether its operator was the form's (a MATSHELL inside the solve).\n"
@@ -168,7 +168,7 @@ int main(int argc, char **argv)
   Run        *plain, *eis, *gpu, *gpu2;
   PetscReal   tol = 1e-10, truetol = -1, rtol, d, nb, nr;
   PetscInt    steps = 6;
-  PetscBool   device = PETSC_FALSE, bitwise = PETSC_FALSE, same, refactor = PETSC_FALSE, reuse = PETSC_FALSE, transpose = PETSC_FALSE, nullspace = PETSC_FALSE, below;
+  PetscBool   device = PETSC_FALSE, hostvecs = PETSC_FALSE, bitwise = PETSC_FALSE, same, refactor = PETSC_FALSE, reuse = PETSC_FALSE, transpose = PETSC_FALSE, nullspace = PETSC_FALSE, below;
   char        desc[256], ktype[64] = KSPCG;
 
   PetscFunctionBeginUser;
@@ -178,6 +178,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-steps", &steps, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-device", &device, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-bitwise", &bitwise, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-host_vecs", &hostvecs, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-refactor", &refactor, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-reuse", &reuse, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-transpose", &transpose, NULL));
@@ -208,7 +209,8 @@ int main(int argc, char **argv)
   PetscCall(VecSetRandom(x0, rnd));
   if (device) {
     PetscCall(MatConvert(A, MATAIJCUSPARSE, MAT_INITIAL_MATRIX, &Ad));
-    PetscCall(MatCreateVecs(Ad, &xd, &bd));
+    if (hostvecs) PetscCall(MatCreateVecs(A, &xd, &bd)); /* the GPU PC with the KSP's vectors on the host: staged through device copies */
+    else PetscCall(MatCreateVecs(Ad, &xd, &bd));
     PetscCall(VecDuplicate(xd, &xd2));
     PetscCall(VecDuplicate(xd, &x0d));
     PetscCall(VecCopy(b, bd));
@@ -426,6 +428,10 @@ int main(int argc, char **argv)
     test: # permuted: the hyb layout (a 7-point graph has no triangles, so no ordering gives its ILU(0) fill to drop into it)
       suffix: gpu_convdiff_permuted
       args: -problem convdiff -n 20 -peclet 10 -permute 5 -ksp_type gmres
+    test: # the GPU PC with host vectors in the KSP (staged through device copies), one and two ranks
+      suffix: gpu_host_vecs
+      nsize: {{1 2}separate output}
+      args: -problem poisson7 -n 12 -host_vecs -zslabs
     test: # two ranks on the GPU (one GPU is enough: PETSc gives rank r GPU r mod their number)
       suffix: gpu_mpi
       nsize: 2
