@@ -121,14 +121,6 @@ static PetscErrorCode TrueResidualBelow(Mat A, PetscBool transpose, Vec b, Vec x
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Host vectors of A's layout holding v's values (v may be a CUDA vector). */
-static PetscErrorCode ToHost(Vec v, Vec h)
-{
-  PetscFunctionBeginUser;
-  PetscCall(VecCopy(v, h));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 /* The Eisenstat form's operator on v, taken between PCPreSolve() and PCPostSolve() of ksp (after a solve, which gave ksp its b and x). */
 static PetscErrorCode ApplyOperator(KSP ksp, Vec v, Vec y)
 {
@@ -234,7 +226,7 @@ int main(int argc, char **argv)
     if (d > tol) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  relative difference %g\n", (double)d));
     if (device) {
       PetscCall(Solve(kd, bd, g ? x0d : NULL, xd, gpu));
-      PetscCall(ToHost(xd, xh));
+      PetscCall(VecCopy(xd, xh)); /* the GPU's values on the host */
       PetscCall(RelDiff(xh, xe, &d));
       PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  GPU: the host's solution to %g: %s\n", (double)tol, d <= tol ? "yes" : "no"));
       if (d > tol) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  relative difference %g\n", (double)d));
@@ -289,7 +281,7 @@ int main(int argc, char **argv)
     if (eis->reason > 0) { /* the operator alone, and the plain apply after the solves (the engine's work vector must be ready again) */
       PetscCall(ApplyOperator(ke, x0, r)); /* not into the KSPs' solutions, which PCPostSolve() changes */
       PetscCall(ApplyOperator(kd, x0d, xd));
-      PetscCall(ToHost(xd, xh));
+      PetscCall(VecCopy(xd, xh)); /* the GPU's values on the host */
       if (bitwise) {
         PetscCall(VecEqual(xh, r, &same));
         PetscCall(PetscPrintf(PETSC_COMM_WORLD, "GPU: the operator on a random vector bit for bit the host's: %s\n", same ? "yes" : "no"));
@@ -301,7 +293,7 @@ int main(int argc, char **argv)
       PetscCall(PCApply(pe, x0d, xd));
       PetscCall(KSPGetPC(ke, &pe));
       PetscCall(PCApply(pe, x0, xe));
-      PetscCall(ToHost(xd, xh));
+      PetscCall(VecCopy(xd, xh)); /* the GPU's values on the host */
       PetscCall(RelDiff(xh, xe, &d));
       PetscCall(PetscPrintf(PETSC_COMM_WORLD, "GPU: PCApply() after the solves the host's to 1e-13: %s\n", d <= 1e-13 ? "yes" : "no"));
     }
