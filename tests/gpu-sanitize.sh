@@ -13,7 +13,8 @@
 # pivot with shifts, the fused Richardson step under GAMG, the transposed applies of ex13 in color and local order and of a failed E); the GPU adaptive FSAI set-up (search
 # variants with the filter and the row limit, a NaN, a Cholesky breakdown, the values-only re-set-up and one with other search steps, the split apply);
 # the gathered aFSAI set-up on mpiaijcusparse (one rank); host vectors through each GPU PC's device copies (ex12); on 2 ranks (mpicases, each rank under its own
-# sanitizer) the global DILU across ranks on the GPU (transposed too) and the gathered aFSAI.
+# sanitizer) the global DILU across ranks on the GPU (transposed too), the gathered aFSAI and the Eisenstat form's operator
+# with the couplings between ranks.
 # Run on the GPU host through bench/gpu-run: bench/gpu-run bash tests/gpu-sanitize.sh [PATTERN]
 # (PATTERN: only the cases whose command line matches it, e.g. ex6; SANITIZE_TOOLS="memcheck racecheck": only those tools).
 set -u
@@ -94,6 +95,7 @@ mpicases=(
   "$ex13 -device -problem convdiff -n 6 -peclet 5 -asymmetric -bicg_ksp_type bicg -bicg_pc_type sfdilu -bicg_pc_sfdilu_parallel -dilu_pc_sfdilu_parallel"
   "$ex9 -mat_type mpiaijcusparse -problem poisson7 -n 6 -gathers 2 -compare_setup"
   "$ex9 -mat_type mpiaijcusparse -problem poisson7 -n 6 -gathers 2 -reuse"
+  "$ex15 -dll_append $lib -device -problem poisson7 -n 8 -zslabs -steps 3"
 )
 only=${1:-}
 status=0

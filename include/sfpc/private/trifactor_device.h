@@ -201,6 +201,9 @@ PETSC_INTERN PetscErrorCode SFPCTriDeviceSweep(SFPCTriDevice, PetscBool, const P
 PETSC_INTERN PetscErrorCode SFPCTriDeviceSolveTranspose(SFPCTriDevice, const PetscScalar *, PetscScalar *);
 PETSC_INTERN PetscErrorCode SFPCTriDeviceSweepTranspose(SFPCTriDevice, PetscBool, const PetscScalar *, PetscScalar *);
 PETSC_INTERN PetscErrorCode SFPCTriDeviceEisenstat(SFPCTriDevice, const PetscScalar *, const PetscScalar *, const PetscScalar *, PetscScalar *, PetscScalar *);
+PETSC_INTERN PetscErrorCode SFPCTriDeviceEisenstatBegin(SFPCTriDevice, const PetscScalar *, PetscScalar *, const PetscScalar **);
+PETSC_INTERN PetscErrorCode SFPCTriDeviceEisenstatMid(SFPCTriDevice, const PetscScalar *, const PetscScalar *, PetscScalar *);
+PETSC_INTERN PetscErrorCode SFPCTriDeviceEisenstatEnd(SFPCTriDevice, const PetscScalar *, const PetscScalar *, PetscScalar *);
 PETSC_INTERN PetscErrorCode SFPCTriDeviceSolveResidual(SFPCTriDevice, const int *, const int *, const PetscScalar *, const PetscScalar *, const PetscScalar *, PetscScalar *, NormType, PetscScalar *, PetscReal *);
 PETSC_INTERN PetscBool      SFPCTriDeviceHasFusedResidual(SFPCTriDevice);
 PETSC_INTERN PetscBool      SFPCTriDeviceFusedResidualPays(SFPCTriDevice, PetscBool);

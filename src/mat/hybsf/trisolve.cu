@@ -244,25 +244,69 @@ __global__ void EisenstatEndKernel(int n, const double *__restrict__ dinv, doubl
    dinv 1/D (P^{-1} = D^{-1} L^{-1}); w is work; x, w and y are distinct device arrays. The U sweep readies y for
    the L sweep and the last pass T->z for the next solve, as SFPCTriDeviceSolve() does. The two passes stay kernels of
    their own: fused into the grid layout's L sweep they made it slower (bench/README.md, sfilu, "Eisenstat's form").
+   In three steps for a caller that exchanges t's ghost values while w is formed and adds the couplings between ranks
+   to w before the L sweep.
 */
 PetscErrorCode SFPCTriDeviceEisenstat(SFPCTriDevice T, const PetscScalar *x, const PetscScalar *k, const PetscScalar *dinv, PetscScalar *w, PetscScalar *y)
+{
+  const PetscScalar *t;
+
+  PetscFunctionBegin;
+  PetscCall(SFPCTriDeviceEisenstatBegin(T, x, y, &t));
+  PetscCall(SFPCTriDeviceEisenstatMid(T, x, k, w));
+  PetscCall(SFPCTriDeviceEisenstatEnd(T, w, dinv, y));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The first step: t = Q^{-1} x, kept in the engine (*t, readable until the last step), y readied for the L sweep. */
+PetscErrorCode SFPCTriDeviceEisenstatBegin(SFPCTriDevice T, const PetscScalar *x, PetscScalar *y, const PetscScalar **t)
+{
+  cudaStream_t stream;
+
+  PetscFunctionBegin;
+  *t = T->z;
+  if (!T->n) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCheck(T->opt.lower && T->opt.upper && T->lower.unit && !T->upper.unit, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Eisenstat's form needs an LU factor with unit L");
+  PetscCall(PetscGetCurrentCUDAStream(&stream));
+  PetscCall(PetscLogGpuTimeBegin());
+  PetscCall(Sweep<false>(T, x, T->z, y, stream));
+  PetscCall(PetscLogGpuTimeEnd());
+  PetscCall(PetscLogGpuFlops(T->nnz));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The middle step: w = x + K t. */
+PetscErrorCode SFPCTriDeviceEisenstatMid(SFPCTriDevice T, const PetscScalar *x, const PetscScalar *k, PetscScalar *w)
 {
   cudaStream_t stream;
   const int    tpb = 256, blocks = (int)((T->n + tpb - 1) / tpb);
 
   PetscFunctionBegin;
   if (!T->n) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCheck(T->opt.lower && T->opt.upper && T->lower.unit && !T->upper.unit, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Eisenstat's form needs an LU factor with unit L");
   PetscCall(PetscGetCurrentCUDAStream(&stream));
   PetscCall(PetscLogGpuTimeBegin());
-  PetscCall(Sweep<false>(T, x, T->z, y, stream));
   EisenstatMidKernel<<<blocks, tpb, 0, stream>>>((int)T->n, x, k, T->z, w);
   PetscCallCUDA(cudaGetLastError());
+  PetscCall(PetscLogGpuTimeEnd());
+  PetscCall(PetscLogGpuFlops(2.0 * T->n));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The last step: y = t + D^{-1} L^{-1} w, and the engine's t back to the sentinel. */
+PetscErrorCode SFPCTriDeviceEisenstatEnd(SFPCTriDevice T, const PetscScalar *w, const PetscScalar *dinv, PetscScalar *y)
+{
+  cudaStream_t stream;
+  const int    tpb = 256, blocks = (int)((T->n + tpb - 1) / tpb);
+
+  PetscFunctionBegin;
+  if (!T->n) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscGetCurrentCUDAStream(&stream));
+  PetscCall(PetscLogGpuTimeBegin());
   PetscCall(Sweep<true>(T, w, y, NULL, stream));
   EisenstatEndKernel<<<blocks, tpb, 0, stream>>>((int)T->n, dinv, T->z, y);
   PetscCallCUDA(cudaGetLastError());
   PetscCall(PetscLogGpuTimeEnd());
-  PetscCall(PetscLogGpuFlops(2.0 * T->nnz + 4.0 * T->n));
+  PetscCall(PetscLogGpuFlops(T->nnz + 2.0 * T->n));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

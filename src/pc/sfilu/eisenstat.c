@@ -1,9 +1,9 @@
 /*
    sfilu's Eisenstat form (-pc_sfilu_eisenstat; the algebra is in sfilu.h, SFILUEisenstat): between PCPreSolve()
    and PCPostSolve() the KSP's operator is the shell P^{-1} A Q^{-1}, its right-hand side P^{-1} b, its unknown
-   Q x, and the PC applies D. The host loops here are the reference of the GPU path, which runs the engine's
-   sweeps (SFPCTriDeviceEisenstat()) and the kernels of eisenstat_device.cu. On several ranks the operator is put
-   together from the sweeps, PETSc's vector operations and the product with the couplings between ranks (MatMultMPI()).
+   Q x, and the PC applies D. The host loops here are the reference of the GPU path (eisenstat_device.cu, which runs
+   the engine's sweeps). On several ranks the host operator is put together from the sweeps, PETSc's vector
+   operations and the product with the couplings between ranks (MatMultMPI()).
 */
 #include "sfilu.h"
 #include <petsc/private/pcimpl.h>
@@ -40,20 +40,10 @@ static PetscErrorCode Sweep(SFILU *s, PetscBool lower, Vec b, Vec x)
 {
   const PetscScalar *ba;
   PetscScalar       *xa;
-  Vec                bs, xs;
 
   PetscFunctionBegin;
-  if (s->ondevice) {
-    PetscCall(SFPCStageVecs(b, x, PETSC_FALSE, "sfilu", &s->xd, &s->yd, &bs, &xs));
-    PetscCall(VecGetArrayReadAndMemType(bs, &ba, NULL));
-    PetscCall(VecGetArrayWriteAndMemType(xs, &xa, NULL));
-#if defined(SFPC_HAVE_CUDA) /* s->ondevice is never set in a build without CUDA */
-    PetscCall(SFPCTriDeviceSweep(s->T, lower, ba, xa));
-#endif
-    PetscCall(VecRestoreArrayWriteAndMemType(xs, &xa));
-    PetscCall(VecRestoreArrayReadAndMemType(bs, &ba));
-    PetscCall(SFPCUnstageVecs(x, xs));
-  } else {
+  if (s->ondevice) PetscCall(SFILUEisenstatSweep_Device(s, lower, b, x));
+  else {
     PetscCall(VecGetArrayRead(b, &ba));
     PetscCall(VecGetArrayWrite(x, &xa));
     PetscCall(SFPCTriFactorSweep_Host(&s->F, lower, lower, ba, xa));
@@ -67,48 +57,37 @@ static PetscErrorCode Sweep(SFILU *s, PetscBool lower, Vec b, Vec x)
 /* y = Q x = D x + U_A x (U's off-diagonal entries are A's). */
 static PetscErrorCode MultUpper(SFILU *s, Vec x, Vec y)
 {
-  const PetscScalar *xa, *da;
-  PetscScalar       *ya;
-  Vec                xs, ys;
+  const SFPCTriFactor *F = &s->F;
+  const PetscScalar   *xa, *da;
+  PetscScalar         *ya;
 
   PetscFunctionBegin;
   if (s->ondevice) {
-    PetscCall(SFPCStageVecs(x, y, PETSC_FALSE, "sfilu", &s->xd, &s->yd, &xs, &ys));
-    PetscCall(VecGetArrayReadAndMemType(s->eis.dinv, &da, NULL));
-    PetscCall(VecGetArrayReadAndMemType(xs, &xa, NULL));
-    PetscCall(VecGetArrayWriteAndMemType(ys, &ya, NULL));
-    PetscCall(SFILUMultUpper_Device(s->T, da, xa, ya));
-    PetscCall(VecRestoreArrayWriteAndMemType(ys, &ya));
-    PetscCall(VecRestoreArrayReadAndMemType(xs, &xa));
-    PetscCall(VecRestoreArrayReadAndMemType(s->eis.dinv, &da));
-    PetscCall(SFPCUnstageVecs(y, ys));
-  } else { /* host arrays whatever the vectors' type (an aijcusparse matrix bound to the CPU has CUDA vectors) */
-    const SFPCTriFactor *F = &s->F;
-
-    PetscCall(VecGetArrayRead(s->eis.dinv, &da));
-    PetscCall(VecGetArrayRead(x, &xa));
-    PetscCall(VecGetArrayWrite(y, &ya));
-    for (PetscInt r = 0; r < F->n; r++) {
-      PetscScalar v = xa[r] / da[r];
-      for (PetscInt k = F->diag[r] + 1; k < F->i[r + 1]; k++) v += F->a[k] * xa[F->j[k]];
-      ya[r] = v;
-    }
-    PetscCall(VecRestoreArrayWrite(y, &ya));
-    PetscCall(VecRestoreArrayRead(x, &xa));
-    PetscCall(VecRestoreArrayRead(s->eis.dinv, &da));
-    PetscCall(PetscLogFlops((PetscLogDouble)F->nnz + F->n));
+    PetscCall(SFILUEisenstatMultUpper_Device(s, x, y));
+    PetscFunctionReturn(PETSC_SUCCESS);
   }
+  /* host arrays whatever the vectors' type (an aijcusparse matrix bound to the CPU has CUDA vectors) */
+  PetscCall(VecGetArrayRead(s->eis.dinv, &da));
+  PetscCall(VecGetArrayRead(x, &xa));
+  PetscCall(VecGetArrayWrite(y, &ya));
+  for (PetscInt r = 0; r < F->n; r++) {
+    PetscScalar v = xa[r] / da[r];
+    for (PetscInt k = F->diag[r] + 1; k < F->i[r + 1]; k++) v += F->a[k] * xa[F->j[k]];
+    ya[r] = v;
+  }
+  PetscCall(VecRestoreArrayWrite(y, &ya));
+  PetscCall(VecRestoreArrayRead(x, &xa));
+  PetscCall(VecRestoreArrayRead(s->eis.dinv, &da));
+  PetscCall(PetscLogFlops((PetscLogDouble)F->nnz + F->n));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Several ranks: y = t + P^{-1} (x + K t + A_o t), t = Q^{-1} x, with t's ghost values on the way while x + K t is formed. */
-static PetscErrorCode MatMultMPI(SFILU *s, Vec xin, Vec yout)
+/* Several ranks, host factors: y = t + P^{-1} (x + K t + A_o t), t = Q^{-1} x, with t's ghost values on the way while x + K t is formed. */
+static PetscErrorCode MatMultMPI(SFILU *s, Vec x, Vec y)
 {
   SFILUEisenstat *E = &s->eis;
-  Vec             x = xin, y = yout;
 
   PetscFunctionBegin;
-  if (s->ondevice) PetscCall(SFPCStageVecs(xin, yout, PETSC_FALSE, "sfilu", &s->xd, &s->yd, &x, &y)); /* host vectors of the KSP: device copies, as the apply makes */
   PetscCall(Sweep(s, PETSC_FALSE, x, E->t));
   PetscCall(VecScatterBegin(E->scatter, E->t, E->ghost, INSERT_VALUES, SCATTER_FORWARD));
   PetscCall(VecPointwiseMult(E->w, E->k, E->t));
@@ -120,45 +99,26 @@ static PetscErrorCode MatMultMPI(SFILU *s, Vec xin, Vec yout)
   PetscCall(Sweep(s, PETSC_TRUE, E->w, y));
   PetscCall(VecPointwiseMult(y, y, E->dinv));
   PetscCall(VecAXPY(y, 1.0, E->t));
-  if (s->ondevice) PetscCall(SFPCUnstageVecs(yout, y));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* The KSP's operator: y = t + P^{-1} (x + K t), t = Q^{-1} x, P^{-1} = D^{-1} L^{-1}. */
 static PetscErrorCode MatMult_SFILUEisenstat(Mat S, Vec x, Vec y)
 {
-  PC                 pc;
-  SFILU             *s;
-  SFILUEisenstat    *E;
-  const PetscScalar *xa, *ka, *da;
-  PetscScalar       *ya, *wa;
+  PC              pc;
+  SFILU          *s;
+  SFILUEisenstat *E;
 
   PetscFunctionBegin;
   PetscCall(MatShellGetContext(S, &pc));
   s = (SFILU *)pc->data;
   E = &s->eis;
-  if (E->scatter) PetscCall(MatMultMPI(s, x, y));
-  else if (s->ondevice) {
-    Vec xs, ys;
-
-    PetscCall(SFPCStageVecs(x, y, PETSC_FALSE, "sfilu", &s->xd, &s->yd, &xs, &ys));
-    PetscCall(VecGetArrayReadAndMemType(E->k, &ka, NULL));
-    PetscCall(VecGetArrayReadAndMemType(E->dinv, &da, NULL));
-    PetscCall(VecGetArrayWriteAndMemType(E->w, &wa, NULL));
-    PetscCall(VecGetArrayReadAndMemType(xs, &xa, NULL));
-    PetscCall(VecGetArrayWriteAndMemType(ys, &ya, NULL));
-#if defined(SFPC_HAVE_CUDA) /* s->ondevice is never set in a build without CUDA */
-    PetscCall(SFPCTriDeviceEisenstat(s->T, xa, ka, da, wa, ya));
-#endif
-    PetscCall(VecRestoreArrayWriteAndMemType(ys, &ya));
-    PetscCall(VecRestoreArrayReadAndMemType(xs, &xa));
-    PetscCall(VecRestoreArrayWriteAndMemType(E->w, &wa));
-    PetscCall(VecRestoreArrayReadAndMemType(E->dinv, &da));
-    PetscCall(VecRestoreArrayReadAndMemType(E->k, &ka));
-    PetscCall(SFPCUnstageVecs(y, ys));
-  } else { /* host arrays whatever the vectors' type */
-    const PetscInt n = s->F.n;
-    PetscScalar   *ta;
+  if (s->ondevice) PetscCall(SFILUEisenstatMult_Device(s, x, y));
+  else if (E->scatter) PetscCall(MatMultMPI(s, x, y));
+  else { /* host arrays whatever the vectors' type */
+    const PetscInt     n = s->F.n;
+    const PetscScalar *xa, *ka, *da;
+    PetscScalar       *ya, *wa, *ta;
 
     PetscCall(VecGetArrayRead(E->k, &ka));
     PetscCall(VecGetArrayRead(E->dinv, &da));
@@ -316,7 +276,7 @@ static PetscErrorCode SetUpCouplings(PC pc)
   PetscCall(MatGetLocalSize(E->Ao, NULL, &nghost));
   PetscCall(MatCreateVecs(E->Ao, &E->ghost, NULL));
   PetscCall(ISCreateGeneral(PETSC_COMM_SELF, nghost, garray, PETSC_USE_POINTER, &is));
-  PetscCall(VecScatterCreate(E->t, is, E->ghost, NULL, &E->scatter));
+  PetscCall(VecScatterCreate(E->w, is, E->ghost, NULL, &E->scatter)); /* w has t's layout; t may have no array yet */
   PetscCall(ISDestroy(&is));
   if (!E->wl) PetscCall(VecCreateLocalVector(E->w, &E->wl));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -362,7 +322,7 @@ PetscErrorCode PCSFILUEisenstatSetUp(PC pc)
 
     PetscCall(MatCreateVecs(pc->pmat, &E->dinv, &E->k));
     PetscCall(VecDuplicate(E->dinv, &E->w));
-    if (!s->ondevice || size > 1) PetscCall(VecDuplicate(E->dinv, &E->t)); /* the device keeps t in the engine on one rank */
+    if (!s->ondevice) PetscCall(VecDuplicate(E->dinv, &E->t)); /* the device keeps t in the engine */
     PetscCall(MatGetLocalSize(pc->pmat, &m, &n));
     PetscCall(MatGetSize(pc->pmat, &M, &N));
     PetscCall(MatCreateShell(comm, m, n, M, N, pc, &E->shell));
@@ -373,17 +333,8 @@ PetscErrorCode PCSFILUEisenstatSetUp(PC pc)
   if (size > 1) PetscCall(SetUpCouplings(pc));
   if (s->failure == PC_NOERROR) { /* D^{-1} from the factor's diagonal slots, K = diag(A) - 2 D */
     PetscCall(MatGetDiagonal(pc->pmat, E->k));
-    if (s->ondevice) {
-      const PetscScalar *ad;
-      PetscScalar       *da, *ka;
-
-      PetscCall(VecGetArrayWriteAndMemType(E->dinv, &da, NULL));
-      PetscCall(VecGetArrayAndMemType(E->k, &ka, NULL));
-      ad = ka; /* in place: each entry is read before it is written */
-      PetscCall(SFILUEisenstatDiagonals_Device(s->T, ad, da, ka));
-      PetscCall(VecRestoreArrayAndMemType(E->k, &ka));
-      PetscCall(VecRestoreArrayWriteAndMemType(E->dinv, &da));
-    } else {
+    if (s->ondevice) PetscCall(SFILUEisenstatDiagonals_Device(s, E->dinv, E->k));
+    else {
       PetscScalar *da, *ka;
 
       PetscCall(VecGetArrayWrite(E->dinv, &da));

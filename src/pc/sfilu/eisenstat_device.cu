@@ -1,7 +1,8 @@
 /*
    The GPU side of sfilu's Eisenstat form (eisenstat.c): the check that ILU(0) of the pattern keeps A's
-   off-diagonal entries, the diagonals the operator needs, and the product with Q = D + U_A. The operator itself
-   is the engine's (SFPCTriDeviceEisenstat(), trisolve.cu): it runs the engine's sweeps.
+   off-diagonal entries, the diagonals the operator needs, the product with Q = D + U_A, the single sweeps of the
+   changes of variable, and the operator, whose sweeps and vector passes are the engine's (SFPCTriDeviceEisenstat(),
+   trisolve.cu). The PETSc vectors given are staged through device copies where they live on the host.
 */
 #include <petscdevice_cuda.h>
 #include "sfilu.h"
@@ -82,31 +83,119 @@ PetscErrorCode SFILUDILUForm_Device(SFPCTriDevice T, PetscInt *row, PetscInt *co
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode SFILUEisenstatDiagonals_Device(SFPCTriDevice T, const PetscScalar *adiag, PetscScalar *dinv, PetscScalar *k)
+/* D^{-1} (the factor's diagonal slots hold 1/D) and K = diag(A) - 2 D; k holds diag(A) on entry. */
+PetscErrorCode SFILUEisenstatDiagonals_Device(SFILU *s, Vec dinv, Vec k)
 {
-  cudaStream_t stream;
-  const int    tpb = 256;
+  SFPCTriDevice T = s->T;
+  cudaStream_t  stream;
+  const int     tpb = 256;
+  PetscScalar  *da, *ka;
 
   PetscFunctionBegin;
-  if (!T->n) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(PetscGetCurrentCUDAStream(&stream));
-  DiagonalsKernel<<<(int)((T->n + tpb - 1) / tpb), tpb, 0, stream>>>((int)T->n, T->diag, T->a, adiag, dinv, k);
-  PetscCallCUDA(cudaGetLastError());
+  PetscCall(VecGetArrayWriteAndMemType(dinv, &da, NULL));
+  PetscCall(VecGetArrayAndMemType(k, &ka, NULL));
+  if (T->n) {
+    PetscCall(PetscGetCurrentCUDAStream(&stream));
+    DiagonalsKernel<<<(int)((T->n + tpb - 1) / tpb), tpb, 0, stream>>>((int)T->n, T->diag, T->a, ka, da, ka); /* in place: each entry read before it is written */
+    PetscCallCUDA(cudaGetLastError());
+  }
+  PetscCall(VecRestoreArrayAndMemType(k, &ka));
+  PetscCall(VecRestoreArrayWriteAndMemType(dinv, &da));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode SFILUMultUpper_Device(SFPCTriDevice T, const PetscScalar *dinv, const PetscScalar *x, PetscScalar *y)
+/* y = Q x = D x + U_A x */
+PetscErrorCode SFILUEisenstatMultUpper_Device(SFILU *s, Vec x, Vec y)
 {
-  cudaStream_t stream;
-  const int    tpb = 256;
+  SFPCTriDevice      T = s->T;
+  cudaStream_t       stream;
+  const int          tpb = 256;
+  const PetscScalar *xa, *da;
+  PetscScalar       *ya;
+  Vec                xs, ys;
 
   PetscFunctionBegin;
-  if (!T->n) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(PetscGetCurrentCUDAStream(&stream));
-  PetscCall(PetscLogGpuTimeBegin());
-  MultUpperKernel<<<(int)((T->n + tpb - 1) / tpb), tpb, 0, stream>>>((int)T->n, T->i, T->j, T->diag, T->a, dinv, x, y);
-  PetscCallCUDA(cudaGetLastError());
-  PetscCall(PetscLogGpuTimeEnd());
-  PetscCall(PetscLogGpuFlops(2.0 * T->upper.nnz + T->n));
+  PetscCall(SFPCStageVecs(x, y, PETSC_FALSE, "sfilu", &s->xd, &s->yd, &xs, &ys));
+  PetscCall(VecGetArrayReadAndMemType(s->eis.dinv, &da, NULL));
+  PetscCall(VecGetArrayReadAndMemType(xs, &xa, NULL));
+  PetscCall(VecGetArrayWriteAndMemType(ys, &ya, NULL));
+  if (T->n) {
+    PetscCall(PetscGetCurrentCUDAStream(&stream));
+    PetscCall(PetscLogGpuTimeBegin());
+    MultUpperKernel<<<(int)((T->n + tpb - 1) / tpb), tpb, 0, stream>>>((int)T->n, T->i, T->j, T->diag, T->a, da, xa, ya);
+    PetscCallCUDA(cudaGetLastError());
+    PetscCall(PetscLogGpuTimeEnd());
+    PetscCall(PetscLogGpuFlops(2.0 * T->upper.nnz + T->n));
+  }
+  PetscCall(VecRestoreArrayWriteAndMemType(ys, &ya));
+  PetscCall(VecRestoreArrayReadAndMemType(xs, &xa));
+  PetscCall(VecRestoreArrayReadAndMemType(s->eis.dinv, &da));
+  PetscCall(SFPCUnstageVecs(y, ys));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* x = L^{-1} b (unit) or U^{-1} b; b and x distinct. */
+PetscErrorCode SFILUEisenstatSweep_Device(SFILU *s, PetscBool lower, Vec b, Vec x)
+{
+  const PetscScalar *ba;
+  PetscScalar       *xa;
+  Vec                bs, xs;
+
+  PetscFunctionBegin;
+  PetscCall(SFPCStageVecs(b, x, PETSC_FALSE, "sfilu", &s->xd, &s->yd, &bs, &xs));
+  PetscCall(VecGetArrayReadAndMemType(bs, &ba, NULL));
+  PetscCall(VecGetArrayWriteAndMemType(xs, &xa, NULL));
+  PetscCall(SFPCTriDeviceSweep(s->T, lower, ba, xa));
+  PetscCall(VecRestoreArrayWriteAndMemType(xs, &xa));
+  PetscCall(VecRestoreArrayReadAndMemType(bs, &ba));
+  PetscCall(SFPCUnstageVecs(x, xs));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+   The KSP's operator, y = t + P^{-1} (x + K t), t = Q^{-1} x. On several ranks the engine's three steps: t's ghost
+   values, read from the engine's copy of t (placed in E->t, which has no array of its own), travel while w = x + K t
+   is formed (the host's MPI progress overlapping that pass on the GPU), and the couplings between ranks (PETSc's product
+   with A_o) are added to w before the L sweep.
+*/
+PetscErrorCode SFILUEisenstatMult_Device(SFILU *s, Vec x, Vec y)
+{
+  SFILUEisenstat    *E = &s->eis;
+  const PetscScalar *xa, *ka, *da, *ta, *wr;
+  PetscScalar       *ya, *wa;
+  Vec                xs, ys;
+
+  PetscFunctionBegin;
+  PetscCall(SFPCStageVecs(x, y, PETSC_FALSE, "sfilu", &s->xd, &s->yd, &xs, &ys));
+  PetscCall(VecGetArrayReadAndMemType(E->k, &ka, NULL));
+  PetscCall(VecGetArrayReadAndMemType(E->dinv, &da, NULL));
+  PetscCall(VecGetArrayReadAndMemType(xs, &xa, NULL));
+  PetscCall(VecGetArrayWriteAndMemType(ys, &ya, NULL));
+  if (!E->scatter) {
+    PetscCall(VecGetArrayWriteAndMemType(E->w, &wa, NULL));
+    PetscCall(SFPCTriDeviceEisenstat(s->T, xa, ka, da, wa, ya));
+    PetscCall(VecRestoreArrayWriteAndMemType(E->w, &wa));
+  } else {
+    if (!E->t) PetscCall(VecCreateMPICUDAWithArray(PetscObjectComm((PetscObject)E->w), 1, s->T->n, PETSC_DETERMINE, NULL, &E->t));
+    PetscCall(SFPCTriDeviceEisenstatBegin(s->T, xa, ya, &ta));
+    PetscCall(VecCUDAPlaceArray(E->t, ta));
+    PetscCall(VecScatterBegin(E->scatter, E->t, E->ghost, INSERT_VALUES, SCATTER_FORWARD));
+    PetscCall(VecGetArrayWriteAndMemType(E->w, &wa, NULL));
+    PetscCall(SFPCTriDeviceEisenstatMid(s->T, xa, ka, wa));
+    PetscCall(VecRestoreArrayWriteAndMemType(E->w, &wa));
+    PetscCall(VecScatterEnd(E->scatter, E->t, E->ghost, INSERT_VALUES, SCATTER_FORWARD));
+    PetscCall(VecCUDAResetArray(E->t));
+    PetscCall(VecGetLocalVector(E->w, E->wl));
+    PetscCall(MatMultAdd(E->Ao, E->ghost, E->wl, E->wl));
+    PetscCall(VecRestoreLocalVector(E->w, E->wl));
+    PetscCall(VecGetArrayReadAndMemType(E->w, &wr, NULL));
+    PetscCall(SFPCTriDeviceEisenstatEnd(s->T, wr, da, ya));
+    PetscCall(VecRestoreArrayReadAndMemType(E->w, &wr));
+  }
+  PetscCall(VecRestoreArrayWriteAndMemType(ys, &ya));
+  PetscCall(VecRestoreArrayReadAndMemType(xs, &xa));
+  PetscCall(VecRestoreArrayReadAndMemType(E->dinv, &da));
+  PetscCall(VecRestoreArrayReadAndMemType(E->k, &ka));
+  PetscCall(SFPCUnstageVecs(y, ys));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

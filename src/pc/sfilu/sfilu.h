@@ -159,7 +159,7 @@ typedef struct {
   Mat        shell;          /* P^{-1} A Q^{-1}: the KSP's operator while active */
   Mat        A;              /* the operator the shell stands in for */
   Vec        dinv, k;        /* 1/D and K, as PETSc vectors of pc->pmat */
-  Vec        w, t;           /* the operator's work (t: host factors and several ranks; on one rank the device keeps t in the engine's z) */
+  Vec        w, t;           /* the operator's work (t: host factors; on the device t is the engine's z, placed in t, which has no array, for the exchange between ranks) */
   Vec        b, x;           /* the caller's right-hand side, saved; and a copy of x for the changes of variable */
   Vec        bcaller;        /* while active: the caller's right-hand side (referenced), given back its values even if the solve fails */
   PetscObjectId    pmat;     /* the matrix D^{-1} and K were built from (its id: unique), and its state then: a solve with another runs plain */
@@ -234,8 +234,10 @@ PETSC_INTERN PetscErrorCode PCSFILUEisenstatApply(PC, Vec, Vec);
 PETSC_INTERN PetscErrorCode PCSFILUEisenstatView(PC, PetscViewer);
 PETSC_INTERN PetscErrorCode PCPreSolveChangeRHS_SFILU(PC, PetscBool *);
 PETSC_INTERN PetscErrorCode SFILUDILUForm_Device(SFPCTriDevice, PetscInt *, PetscInt *);
-PETSC_INTERN PetscErrorCode SFILUEisenstatDiagonals_Device(SFPCTriDevice, const PetscScalar *, PetscScalar *, PetscScalar *);
-PETSC_INTERN PetscErrorCode SFILUMultUpper_Device(SFPCTriDevice, const PetscScalar *, const PetscScalar *, PetscScalar *);
+PETSC_INTERN PetscErrorCode SFILUEisenstatDiagonals_Device(SFILU *, Vec, Vec);
+PETSC_INTERN PetscErrorCode SFILUEisenstatMultUpper_Device(SFILU *, Vec, Vec);
+PETSC_INTERN PetscErrorCode SFILUEisenstatSweep_Device(SFILU *, PetscBool, Vec, Vec);
+PETSC_INTERN PetscErrorCode SFILUEisenstatMult_Device(SFILU *, Vec, Vec);
 
 /* host and device kernels of the numeric factorization */
 PETSC_INTERN PetscErrorCode SFILUFillPattern(PetscInt, const PetscInt[], const PetscInt[], PetscInt, PetscInt **, PetscInt **, PetscInt **);

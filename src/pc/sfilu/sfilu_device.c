@@ -322,14 +322,24 @@ PetscErrorCode SFILUDILUForm_Device(SFPCTriDevice T, PetscInt *row, PetscInt *co
   (void)T, (void)row, (void)col;
   SFILU_NO_CUDA;
 }
-PetscErrorCode SFILUEisenstatDiagonals_Device(SFPCTriDevice T, const PetscScalar *adiag, PetscScalar *dinv, PetscScalar *k)
+PetscErrorCode SFILUEisenstatDiagonals_Device(SFILU *s, Vec dinv, Vec k)
 {
-  (void)T, (void)adiag, (void)dinv, (void)k;
+  (void)s, (void)dinv, (void)k;
   SFILU_NO_CUDA;
 }
-PetscErrorCode SFILUMultUpper_Device(SFPCTriDevice T, const PetscScalar *dinv, const PetscScalar *x, PetscScalar *y)
+PetscErrorCode SFILUEisenstatMultUpper_Device(SFILU *s, Vec x, Vec y)
 {
-  (void)T, (void)dinv, (void)x, (void)y;
+  (void)s, (void)x, (void)y;
+  SFILU_NO_CUDA;
+}
+PetscErrorCode SFILUEisenstatSweep_Device(SFILU *s, PetscBool lower, Vec b, Vec x)
+{
+  (void)s, (void)lower, (void)b, (void)x;
+  SFILU_NO_CUDA;
+}
+PetscErrorCode SFILUEisenstatMult_Device(SFILU *s, Vec x, Vec y)
+{
+  (void)s, (void)x, (void)y;
   SFILU_NO_CUDA;
 }
 PetscBool SFILUHasFusedResidual_Device(SFILU *s)
