@@ -160,7 +160,7 @@ PetscErrorCode SFILUEisenstatSweep_Device(SFILU *s, PetscBool lower, Vec b, Vec 
 */
 PetscErrorCode SFILUEisenstatMult_Device(SFILU *s, Vec x, Vec y)
 {
-  SFILUEisenstat    *E = &s->eis;
+  SFPCEisenstat     *E = &s->eis;
   const PetscScalar *xa, *ka, *da, *ta, *wr;
   PetscScalar       *ya, *wa;
   Vec                xs, ys;

@@ -134,7 +134,7 @@ PetscErrorCode SFILUSymbolic(SFILU *s, Mat A, PetscBool ondevice)
   s->built_sip         = s->sip;
   s->built_grid_factor = s->grid_factor;
   s->built_layout      = s->engine.layout;
-  s->eis.dilu          = PETSC_BOOL3_UNKNOWN; /* the Eisenstat form checks the new pattern at its set-up */
+  s->dilu             = PETSC_BOOL3_UNKNOWN; /* the Eisenstat form checks the new pattern at its set-up */
   PetscCall(PetscLogEventEnd(SFPC_ILUSymbolic, A, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -223,7 +223,7 @@ static PetscErrorCode PCSetUp_SFILU(PC pc)
 static PetscErrorCode PCApply_SFILU(PC pc, Vec x, Vec y)
 {
   PetscFunctionBegin;
-  if (((SFILU *)pc->data)->eis.active) PetscCall(PCSFILUEisenstatApply(pc, x, y));
+  if (((SFILU *)pc->data)->eis.active) PetscCall(SFPCEisenstatApply(&((SFILU *)pc->data)->eis, x, y));
   else PetscCall(SFILUApply((SFILU *)pc->data, x, y, PETSC_FALSE));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -231,7 +231,7 @@ static PetscErrorCode PCApply_SFILU(PC pc, Vec x, Vec y)
 static PetscErrorCode PCApplyTranspose_SFILU(PC pc, Vec x, Vec y)
 {
   PetscFunctionBegin;
-  if (((SFILU *)pc->data)->eis.active) PetscCall(PCSFILUEisenstatApply(pc, x, y));
+  if (((SFILU *)pc->data)->eis.active) PetscCall(SFPCEisenstatApply(&((SFILU *)pc->data)->eis, x, y));
   else PetscCall(SFILUApply((SFILU *)pc->data, x, y, PETSC_TRUE));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -380,7 +380,7 @@ static PetscErrorCode PCView_SFILU(PC pc, PetscViewer viewer)
   PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)pc), &size));
   if (size > 1) PetscCall(PetscViewerASCIIPrintf(viewer, "each of %d ranks factors its diagonal block (block Jacobi); the figures below are rank 0's\n", size));
   PetscCall(SFILUView((SFILU *)pc->data, viewer));
-  PetscCall(PCSFILUEisenstatView(pc, viewer));
+  PetscCall(SFPCEisenstatView(&((SFILU *)pc->data)->eis, "diag(U)", viewer));
   if (pc->ops->applyrichardson || pc->ops->applyBA) PetscCall(PetscViewerASCIIPrintf(viewer, "products with A formed inside the L sweep: %s%s%s\n", pc->ops->applyrichardson ? "Richardson's residual" : "", pc->ops->applyrichardson && pc->ops->applyBA ? ", " : "", pc->ops->applyBA ? "left-preconditioned B A x" : ""));
   PetscCall(PetscViewerASCIIPopTab(viewer));
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -8,6 +8,7 @@
 #include <sfpc/private/sfpcimpl.h>
 #include <sfpc/private/trifactor.h>
 #include <sfpc/private/trifactor_device.h>
+#include <sfpc/private/eisenstat.h>
 
 /* What one numeric ILU(0) attempt found; rows are -1 when nothing was found. */
 typedef struct {
@@ -142,33 +143,6 @@ typedef enum {
   SFILU_RICHARDSON_NORM_1
 } SFILURichardsonNorm;
 
-/*
-   Eisenstat's form of sfilu (-pc_sfilu_eisenstat, eisenstat.c). Where ILU(0) leaves A's off-diagonal entries as
-   they are (5- and 7-point stencils: no update reaches one), the factor is P D^{-1} Q with D = diag(U), P = D + L_A,
-   Q = D + U_A, and A = P + Q + K with K = diag(A) - 2 D. Between PCPreSolve() and PCPostSolve() the KSP then solves
-   P^{-1} A Q^{-1} (Q x) = P^{-1} b, preconditioned by D: the operator is t + P^{-1} (x + K t), t = Q^{-1} x, two
-   sweeps and no product with A, and the preconditioned operator D P^{-1} A Q^{-1} is similar to (LU)^{-1} A. A KSP
-   that applies A and the PC separately (CG) saves a MatMult() an iteration. PETSc's PCEISENSTAT does the same for SSOR.
-   On several ranks the factor is each rank's diagonal block (block Jacobi) and A also has the couplings A_o between
-   ranks: the operator is t + P^{-1} (x + K t + A_o t), t's ghost values exchanged as MatMult() exchanges x's.
-*/
-typedef struct {
-  PetscBool  use;            /* -pc_sfilu_eisenstat */
-  PetscBool3 dilu;           /* the pattern's ILU(0) keeps A's off-diagonal entries; unknown: not checked since the pattern was built */
-  PetscInt   badrow, badcol; /* where it does not: entry (badrow, badcol) is updated */
-  Mat        shell;          /* P^{-1} A Q^{-1}: the KSP's operator while active */
-  Mat        A;              /* the operator the shell stands in for */
-  Vec        dinv, k;        /* 1/D and K, as PETSc vectors of pc->pmat */
-  Vec        w, t;           /* the operator's work (t: host factors; on the device t is the engine's z, placed in t, which has no array, for the exchange between ranks) */
-  Vec        b, x;           /* the caller's right-hand side, saved; and a copy of x for the changes of variable */
-  Vec        bcaller;        /* while active: the caller's right-hand side (referenced), given back its values even if the solve fails */
-  PetscObjectId    pmat;     /* the matrix D^{-1} and K were built from (its id: unique), and its state then: a solve with another runs plain */
-  PetscObjectState state;
-  Mat        Ao;             /* several ranks: pc->pmat's couplings to other ranks' unknowns (MatMPIAIJGetSeqAIJ(), borrowed) */
-  Vec        ghost, wl;      /* the values of t those columns need, and w's local part */
-  VecScatter scatter;        /* t -> ghost */
-  PetscBool  active;         /* between PCPreSolve() and PCPostSolve() */
-} SFILUEisenstat;
 
 typedef struct {
   /* options */
@@ -216,7 +190,10 @@ typedef struct {
   PetscInt       failrow;
   PetscScalar    failvalue;
 
-  SFILUEisenstat eis;
+  /* Eisenstat's form (-pc_sfilu_eisenstat; include/sfpc/private/eisenstat.h, eisenstat.c) */
+  SFPCEisenstat eis;
+  PetscBool3    dilu;           /* the pattern's ILU(0) keeps A's off-diagonal entries; unknown: not checked since the pattern was built */
+  PetscInt      badrow, badcol; /* where it does not: entry (badrow, badcol) is updated */
 } SFILU;
 
 PETSC_INTERN PetscErrorCode SFILUInitialize(SFILU *);
@@ -230,8 +207,6 @@ PETSC_INTERN PetscErrorCode SFILUView(SFILU *, PetscViewer);
 /* Eisenstat's form (eisenstat.c, eisenstat_device.cu) */
 PETSC_INTERN PetscErrorCode PCSFILUEisenstatSetUp(PC);
 PETSC_INTERN PetscErrorCode PCSFILUEisenstatReset(PC);
-PETSC_INTERN PetscErrorCode PCSFILUEisenstatApply(PC, Vec, Vec);
-PETSC_INTERN PetscErrorCode PCSFILUEisenstatView(PC, PetscViewer);
 PETSC_INTERN PetscErrorCode PCPreSolveChangeRHS_SFILU(PC, PetscBool *);
 PETSC_INTERN PetscErrorCode SFILUDILUForm_Device(SFPCTriDevice, PetscInt *, PetscInt *);
 PETSC_INTERN PetscErrorCode SFILUEisenstatDiagonals_Device(SFILU *, Vec, Vec);

@@ -1,0 +1,212 @@
+/*
+   Eisenstat's form of a PC whose factor is P D^{-1} Q with A's off-diagonal entries in P and Q (the algebra and the
+   contract with the PC: include/sfpc/private/eisenstat.h). Here: the changes of variable around the KSP's solve, the
+   shell operator composed from the PC's sweeps (unless the PC fuses it), D as the PC while the form is active, the
+   couplings between ranks, and the cases where the form steps aside.
+*/
+#include <sfpc/private/eisenstat.h>
+#include <petsc/private/kspimpl.h> /* KSP's transpose_solve */
+
+/* The KSP's operator, y = t + P^{-1} (x + K t [+ A_o t]), t = Q^{-1} x, with t's ghost values on the way while x + K t is formed. */
+static PetscErrorCode MatMult_Eisenstat(Mat S, Vec xin, Vec yout)
+{
+  SFPCEisenstat *E;
+  Vec            x = xin, y = yout;
+
+  PetscFunctionBegin;
+  PetscCall(MatShellGetContext(S, &E));
+  if (E->ops.mult) {
+    PetscCall((*E->ops.mult)(E->pc, xin, yout));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  if (E->ondevice) PetscCall(SFPCStageVecs(xin, yout, PETSC_FALSE, E->option, &E->xd, &E->yd, &x, &y)); /* the KSP's host vectors: device copies */
+  if (!E->t) PetscCall(VecDuplicate(E->w, &E->t));
+  PetscCall((*E->ops.solveq)(E->pc, x, E->t));
+  if (E->scatter) PetscCall(VecScatterBegin(E->scatter, E->t, E->ghost, INSERT_VALUES, SCATTER_FORWARD));
+  PetscCall(VecPointwiseMult(E->w, E->k, E->t));
+  PetscCall(VecAXPY(E->w, 1.0, x));
+  if (E->scatter) {
+    PetscCall(VecScatterEnd(E->scatter, E->t, E->ghost, INSERT_VALUES, SCATTER_FORWARD));
+    PetscCall(VecGetLocalVector(E->w, E->wl));
+    PetscCall(MatMultAdd(E->Ao, E->ghost, E->wl, E->wl));
+    PetscCall(VecRestoreLocalVector(E->w, E->wl));
+  }
+  PetscCall((*E->ops.solvep)(E->pc, E->w, y));
+  PetscCall(VecAXPY(y, 1.0, E->t));
+  if (E->ondevice) PetscCall(SFPCUnstageVecs(yout, y));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+   Why this solve cannot take the form, or NULL. The solve then runs with the plain PC (PetscInfo() says why), which
+   is what the KSP asked for in every case: a transposed solve (the shell has no transpose); an operator with a null
+   space (KSPSolve() removes it from the right-hand side, which the form has changed); a matrix changed since the PC
+   was set up (a reused preconditioner: K and D^{-1}, and the couplings between ranks, belong to the old one); another
+   operator than the matrix factored.
+*/
+static const char *FormRefused(SFPCEisenstat *E, KSP ksp)
+{
+  PC               pc  = E->pc;
+  MatNullSpace     nsp = NULL, tnsp = NULL;
+  PetscObjectState state;
+  PetscObjectId    id;
+
+  if (ksp->transpose_solve) return "a transposed solve";
+  if (pc->mat != pc->pmat) return "the KSP's operator is not the matrix factored";
+  if (MatGetNullSpace(pc->mat, &nsp) || MatGetTransposeNullSpace(pc->mat, &tnsp) || nsp || tnsp) return "the operator has a null space";
+  if (PetscObjectStateGet((PetscObject)pc->pmat, &state) || PetscObjectGetId((PetscObject)pc->pmat, &id) || id != E->pmat || state != E->state) return "the matrix changed since the PC was set up (a reused preconditioner)";
+  return NULL;
+}
+
+/* The caller's b and A back (PCPostSolve(), or PCReset() after a solve that failed half way). */
+static PetscErrorCode Deactivate(SFPCEisenstat *E)
+{
+  PetscFunctionBegin;
+  PetscCall(VecCopy(E->b, E->bcaller));
+  PetscCall(VecDestroy(&E->bcaller));
+  E->pc->mat = E->A;
+  E->A       = NULL;
+  E->active  = PETSC_FALSE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+   b <- P^{-1} b (the caller's b saved), x <- Q x when the KSP starts from x, and the shell in place of A. A failed
+   factor is left as it is (its applies give Inf, which stops the KSP as without this form), and so are the solves
+   FormRefused() names.
+*/
+PetscErrorCode SFPCEisenstatPreSolve(SFPCEisenstat *E, KSP ksp, Vec b, Vec x)
+{
+  PC          pc = E->pc;
+  PetscBool   nonzero;
+  const char *why;
+
+  PetscFunctionBegin;
+  PetscCheck(!E->active, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "%s cannot serve a KSPSolve() nested in another that shares the PC and took the form: give the inner KSP a PC of its own or drop %s", E->option, E->option);
+  if (pc->failedreason != PC_NOERROR) PetscFunctionReturn(PETSC_SUCCESS);
+  if ((why = FormRefused(E, ksp))) {
+    PetscCall(PetscInfo(pc, "Eisenstat form not taken for this solve (%s): plain %s\n", why, ((PetscObject)pc)->type_name));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  if (!E->b) PetscCall(VecDuplicate(b, &E->b));
+  if (!E->x) PetscCall(VecDuplicate(x, &E->x));
+  PetscCall(KSPGetInitialGuessNonzero(ksp, &nonzero));
+  if (nonzero) {
+    PetscCall(VecCopy(x, E->x));
+    PetscCall((*E->ops.multq)(pc, E->x, x));
+  }
+  PetscCall(VecCopy(b, E->b));
+  PetscCall((*E->ops.solvep)(pc, E->b, b));
+  PetscCall(PetscObjectReference((PetscObject)b));
+  E->bcaller = b;
+  E->A       = pc->mat;
+  pc->mat    = E->shell;
+  E->active  = PETSC_TRUE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* x <- Q^{-1} x, the caller's b back, A back. */
+PetscErrorCode SFPCEisenstatPostSolve(SFPCEisenstat *E, Vec x)
+{
+  PetscFunctionBegin;
+  if (!E->active) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(VecCopy(x, E->x));
+  PetscCall((*E->ops.solveq)(E->pc, E->x, x));
+  PetscCall(Deactivate(E));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The PC's apply while the form is active: y = D x (also the transpose's). */
+PetscErrorCode SFPCEisenstatApply(SFPCEisenstat *E, Vec x, Vec y)
+{
+  PetscFunctionBegin;
+  PetscCall(VecPointwiseDivide(y, x, E->dinv));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SFPCEisenstatReset(SFPCEisenstat *E)
+{
+  PetscFunctionBegin;
+  if (E->active) PetscCall(Deactivate(E)); /* a solve that stopped on an error between PCPreSolve() and PCPostSolve() */
+  PetscCall(MatDestroy(&E->shell));
+  PetscCall(VecDestroy(&E->dinv));
+  PetscCall(VecDestroy(&E->k));
+  PetscCall(VecDestroy(&E->w));
+  PetscCall(VecDestroy(&E->t));
+  PetscCall(VecDestroy(&E->b));
+  PetscCall(VecDestroy(&E->x));
+  PetscCall(VecDestroy(&E->xd));
+  PetscCall(VecDestroy(&E->yd));
+  PetscCall(VecDestroy(&E->ghost));
+  PetscCall(VecDestroy(&E->wl));
+  PetscCall(VecScatterDestroy(&E->scatter));
+  PetscCall(MatDestroy(&E->Ao));
+  E->pmat = 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Several ranks: pc->pmat's couplings to other ranks (taken again at each set-up: the operators may be new matrices) and the exchange of t's values they need. */
+static PetscErrorCode SetUpCouplings(SFPCEisenstat *E)
+{
+  Mat             Ad;
+  const PetscInt *garray;
+  PetscInt        nghost;
+  IS              is;
+
+  PetscFunctionBegin;
+  PetscCall(VecDestroy(&E->ghost));
+  PetscCall(VecScatterDestroy(&E->scatter));
+  PetscCall(MatDestroy(&E->Ao));
+  PetscCall(MatMPIAIJGetSeqAIJ(E->pc->pmat, &Ad, &E->Ao, &garray));
+  PetscCall(PetscObjectReference((PetscObject)E->Ao)); /* pc->pmat may be replaced and destroyed while the form keeps it */
+  PetscCall(MatGetLocalSize(E->Ao, NULL, &nghost));
+  PetscCall(MatCreateVecs(E->Ao, &E->ghost, NULL));
+  PetscCall(ISCreateGeneral(PETSC_COMM_SELF, nghost, garray, PETSC_USE_POINTER, &is));
+  PetscCall(VecScatterCreate(E->w, is, E->ghost, NULL, &E->scatter)); /* w has t's layout; t may have no array yet */
+  PetscCall(ISDestroy(&is));
+  if (!E->wl) PetscCall(VecCreateLocalVector(E->w, &E->wl));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+   At the end of the PC's set-up, once the PC has checked that the form holds: the shell and the vectors (kept until
+   SFPCEisenstatReset()), the couplings between ranks, and D^{-1} and K from the new factor unless it failed.
+*/
+PetscErrorCode SFPCEisenstatSetUp(PC pc, SFPCEisenstat *E, PetscBool ondevice)
+{
+  MPI_Comm    comm = PetscObjectComm((PetscObject)pc);
+  PetscMPIInt size;
+
+  PetscFunctionBegin;
+  E->pc       = pc;
+  E->ondevice = ondevice;
+  PetscCallMPI(MPI_Comm_size(comm, &size));
+  if (!E->shell) {
+    PetscInt m, n, M, N;
+    VecType  vtype;
+
+    PetscCall(MatCreateVecs(pc->pmat, &E->dinv, &E->k));
+    PetscCall(VecDuplicate(E->dinv, &E->w));
+    PetscCall(MatGetLocalSize(pc->pmat, &m, &n));
+    PetscCall(MatGetSize(pc->pmat, &M, &N));
+    PetscCall(MatCreateShell(comm, m, n, M, N, E, &E->shell));
+    PetscCall(MatShellSetOperation(E->shell, MATOP_MULT, (PetscErrorCodeFn *)MatMult_Eisenstat));
+    PetscCall(MatGetVecType(pc->pmat, &vtype));
+    PetscCall(MatShellSetVecType(E->shell, vtype));
+  }
+  if (size > 1) PetscCall(SetUpCouplings(E));
+  if (pc->failedreason == PC_NOERROR) {
+    PetscCall(MatGetDiagonal(pc->pmat, E->k));
+    PetscCall((*E->ops.diagonals)(pc, E->dinv, E->k));
+  }
+  PetscCall(PetscObjectGetId((PetscObject)pc->pmat, &E->pmat)); /* what D^{-1}, K and the couplings belong to */
+  PetscCall(PetscObjectStateGet((PetscObject)pc->pmat, &E->state));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SFPCEisenstatView(SFPCEisenstat *E, const char *what, PetscViewer viewer)
+{
+  PetscFunctionBegin;
+  if (E->use) PetscCall(PetscViewerASCIIPrintf(viewer, "Eisenstat's form (%s): inside KSPSolve() the operator is (D + L_A)^{-1} A (D + U_A)^{-1}, two sweeps and no product with A, preconditioned by D = %s\n", E->option, what));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
