@@ -6,8 +6,8 @@
 # global:   the same at about 5*10^6 rows per GPU (171^3, 215^3, 271^3), with the two global modes
 #           (-pc_sfdilu_parallel, -pc_afsai_gather 4) too; GLOBAL_CONFIGS=... runs only those configurations.
 # strong:   271^3 on 2 and 4 GPUs (the 1-GPU run is weak's).
-# eisenstat: weak's problems under CG: PETSc's block-Jacobi ILU(0), sfilu, and sfilu with -pc_sfilu_eisenstat (no
-#           MatMult() in CG's operator; the couplings between ranks multiplied inside it), records in the series weak.
+# eisenstat: weak's problems under CG: PETSc's block-Jacobi ILU(0), sfilu and sfdilu, each with and without Eisenstat's
+#           form (no MatMult() in CG's operator; the couplings between ranks multiplied inside it), records in the series weak.
 # global-large: the global DILU (-pc_sfdilu_parallel) at weak's sizes (about 2*10^7 rows per GPU).
 # weak-boxes: weak with each rank owning the box a 3-D DMDA gives it (-boxes; 1 x 2 x 2 on 4 ranks, z-slabs on 2), as a
 #           DMDA application's matrix is split: half the halo of z-slabs' middle ranks on 4 GPUs. So do
@@ -59,7 +59,7 @@ for series in "${@:-weak}"; do
   weak) for pn in 1:271 2:342 4:431; do run ${pn%:*} -series $series -problem poisson7 -n ${pn#*:} $split $fixed -configs $block,afsai; done ;;
   global) for pn in 1:171 2:215 4:271; do run ${pn%:*} -series ${series/global/weak5m} -problem poisson7 -n ${pn#*:} $split $fixed -configs ${GLOBAL_CONFIGS:-$block,afsai,sfdilu-global,afsai-gather}; done ;;
   global-large) for pn in 1:271 2:342 4:431; do run ${pn%:*} -series ${series/global-large/weak} -problem poisson7 -n ${pn#*:} $split $fixed -configs sfdilu-global; done ;;
-  eisenstat) for pn in 1:271 2:342 4:431; do run ${pn%:*} -series ${series/eisenstat/weak} -problem poisson7 -n ${pn#*:} $split $fixed -configs bjacobi-ilu-cg,sfilu-cg,sfilu-cg-eisenstat; done ;;
+  eisenstat) for pn in 1:271 2:342 4:431; do run ${pn%:*} -series ${series/eisenstat/weak} -problem poisson7 -n ${pn#*:} $split $fixed -configs bjacobi-ilu-cg,sfilu-cg,sfilu-cg-eisenstat,sfdilu-cg,sfdilu-cg-eisenstat; done ;;
   strong) for p in 2 4; do run $p -series $series -problem poisson7 -n 271 $split $fixed -configs $block,afsai; done ;;
   strongcd) for p in 2 4; do run $p -series ${series/strongcd/strong} -problem convdiff -peclet 5 -n 271 $split $fixed -configs $block; done ;;
   convdiff) for pn in 1:271 2:342 4:431; do run ${pn%:*} -series ${series/convdiff/weak} -problem convdiff -peclet 5 -n ${pn#*:} $split $fixed -configs $block; done ;;

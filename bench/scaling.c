@@ -28,6 +28,8 @@ static const struct {
   {"bjacobi-ilu-cg", "PETSc block-Jacobi ILU(0) (cuSPARSE), CG", "-ksp_type cg -pc_type bjacobi -sub_pc_type ilu"},
   {"sfilu-cg", "SFPC sync-free ILU(0), block Jacobi, CG", "-ksp_type cg -pc_type sfilu"},
   {"sfilu-cg-eisenstat", "SFPC sync-free ILU(0), block Jacobi, CG, Eisenstat's form", "-ksp_type cg -pc_type sfilu -pc_sfilu_eisenstat"},
+  {"sfdilu-cg", "SFPC multicolor DILU, block Jacobi, CG", "-ksp_type cg -pc_type sfdilu"},
+  {"sfdilu-cg-eisenstat", "SFPC multicolor DILU, block Jacobi, CG, Eisenstat's form", "-ksp_type cg -pc_type sfdilu -pc_sfdilu_eisenstat"},
   {"gamg", "PETSc GAMG, default smoothers", "-ksp_type gmres -pc_type gamg"},
   {"gamg-sfdilu", "GAMG, sfdilu Richardson smoothers", "-ksp_type gmres -pc_type gamg -mg_levels_ksp_type richardson -mg_levels_pc_type sfdilu"},
   {"gamg-sfdilu-greedy", "GAMG, sfdilu Richardson smoothers, greedy coloring on every level", "-ksp_type gmres -pc_type gamg -mg_levels_ksp_type richardson -mg_levels_pc_type sfdilu -mg_levels_pc_sfdilu_coloring greedy"},

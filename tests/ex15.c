@@ -1,4 +1,5 @@
-static char help[] = "PCSFILU's Eisenstat form (-pc_sfilu_eisenstat) against the plain sfilu on one system (problem options of problems.c).\n"
+static char help[] = "The Eisenstat form of PCSFILU (-pc_sfilu_eisenstat), or of PCSFDILU with -pc sfdilu (-pc_sfdilu_eisenstat), against the\n"
+                     "plain PC on one system (problem options of problems.c).\n"
                      "Preconditioned Richardson with a fixed number of steps (-steps, rtol 0) is the same iteration in both forms (the\n"
                      "form changes variables, not iterates): the solutions must agree to -tol, from a zero and from a random guess. A\n"
                      "Krylov solve (-ksp_type, default cg; -ksp_rtol, default 1e-8): the iterations and reasons of both, the true residual\n"
@@ -44,18 +45,20 @@ static PetscErrorCode NoteOperator(KSP ksp, PetscInt it, PetscReal rnorm, void *
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* A KSP with sfilu (Eisenstat form or not) on A, from the options; steps > 0: Richardson, that many steps, no test. */
-static PetscErrorCode KSPMake(Mat A, PetscBool eis, PetscInt steps, KSP *ksp)
+/* A KSP with the PC pctype (Eisenstat form or not) on A, from the options; steps > 0: Richardson, that many steps, no test. */
+static PetscErrorCode KSPMake(Mat A, const char *pctype, PetscBool eis, PetscInt steps, KSP *ksp)
 {
-  PC pc;
+  PC   pc;
+  char opt[64];
 
   PetscFunctionBeginUser;
+  PetscCall(PetscSNPrintf(opt, sizeof(opt), "-pc_%s_eisenstat", pctype));
   PetscCall(KSPCreate(PetscObjectComm((PetscObject)A), ksp));
   PetscCall(KSPSetOperators(*ksp, A, A));
   PetscCall(KSPSetType(*ksp, KSPCG));
   PetscCall(KSPGetPC(*ksp, &pc));
-  PetscCall(PCSetType(pc, PCSFILU));
-  PetscCall(PetscOptionsSetValue(NULL, "-pc_sfilu_eisenstat", eis ? "1" : "0"));
+  PetscCall(PCSetType(pc, pctype));
+  PetscCall(PetscOptionsSetValue(NULL, opt, eis ? "1" : "0"));
   PetscCall(KSPSetTolerances(*ksp, 1e-8, PETSC_CURRENT, PETSC_CURRENT, 10000));
   PetscCall(KSPSetFromOptions(*ksp));
   if (steps > 0) {
@@ -63,7 +66,7 @@ static PetscErrorCode KSPMake(Mat A, PetscBool eis, PetscInt steps, KSP *ksp)
     PetscCall(KSPSetNormType(*ksp, KSP_NORM_NONE));
     PetscCall(KSPSetTolerances(*ksp, 0, 0, PETSC_CURRENT, steps));
   }
-  PetscCall(PetscOptionsClearValue(NULL, "-pc_sfilu_eisenstat"));
+  PetscCall(PetscOptionsClearValue(NULL, opt));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -161,7 +164,7 @@ int main(int argc, char **argv)
   PetscReal   tol = 1e-10, truetol = -1, rtol, d, nb, nr;
   PetscInt    steps = 6;
   PetscBool   device = PETSC_FALSE, hostvecs = PETSC_FALSE, bitwise = PETSC_FALSE, same, refactor = PETSC_FALSE, reuse = PETSC_FALSE, transpose = PETSC_FALSE, nullspace = PETSC_FALSE, below;
-  char        desc[256], ktype[64] = KSPCG;
+  char        desc[256], ktype[64] = KSPCG, pctype[64] = PCSFILU;
 
   PetscFunctionBeginUser;
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
@@ -176,6 +179,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-transpose", &transpose, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-nullspace", &nullspace, NULL));
   PetscCall(PetscOptionsGetString(NULL, NULL, "-ksp_type", ktype, sizeof(ktype), NULL));
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-pc", pctype, sizeof(pctype), NULL));
   PetscCall(TestProblemCreate(PETSC_COMM_WORLD, &A, desc, sizeof(desc)));
   PetscCall(TestProblemVariants(&A, desc, sizeof(desc)));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "problem: %s\n", desc));
@@ -210,9 +214,9 @@ int main(int argc, char **argv)
   }
 
   /* Richardson: the same iterates */
-  PetscCall(KSPMake(A, PETSC_FALSE, steps, &kp));
-  PetscCall(KSPMake(A, PETSC_TRUE, steps, &ke));
-  if (device) PetscCall(KSPMake(Ad, PETSC_TRUE, steps, &kd));
+  PetscCall(KSPMake(A, pctype, PETSC_FALSE, steps, &kp));
+  PetscCall(KSPMake(A, pctype, PETSC_TRUE, steps, &ke));
+  if (device) PetscCall(KSPMake(Ad, pctype, PETSC_TRUE, steps, &kd));
   for (int g = 0; g < 2; g++) {
     PCFailedReason failed;
 
@@ -237,8 +241,8 @@ int main(int argc, char **argv)
   if (device) PetscCall(KSPDestroy(&kd));
 
   /* Krylov */
-  PetscCall(KSPMake(A, PETSC_FALSE, 0, &kp));
-  PetscCall(KSPMake(A, PETSC_TRUE, 0, &ke));
+  PetscCall(KSPMake(A, pctype, PETSC_FALSE, 0, &kp));
+  PetscCall(KSPMake(A, pctype, PETSC_TRUE, 0, &ke));
   PetscCall(KSPGetTolerances(ke, &rtol, NULL, NULL, NULL));
   if (truetol < 0) truetol = 10 * rtol;
   PetscCall(Solve(kp, b, NULL, x, plain));
@@ -248,7 +252,7 @@ int main(int argc, char **argv)
   PetscCall(VecEqual(b, bsave, &same));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "eisenstat: b given back bit for bit: %s\n", same ? "yes" : "no"));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "eisenstat: the KSP's operator inside the solve is the form's: %s\n", eis->shell ? "yes" : "no"));
-  if (eis->reason > 0 && nullspace) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "eisenstat: the solution is the plain sfilu's bit for bit: %s\n", (VecEqual(x, xe, &same), same) ? "yes" : "no"));
+  if (eis->reason > 0 && nullspace) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "eisenstat: the solution is the plain %s's bit for bit: %s\n", pctype, (VecEqual(x, xe, &same), same) ? "yes" : "no"));
   if (eis->reason > 0 && !nullspace) {
     PetscCall(MatMult(A, xe, r));
     PetscCall(VecAYPX(r, -1.0, b));
@@ -256,16 +260,16 @@ int main(int argc, char **argv)
     PetscCall(VecNorm(b, NORM_2, &nb));
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "eisenstat: true residual below %g: %s\n", (double)truetol, nr <= truetol * nb ? "yes" : "no"));
     if (nr > truetol * nb) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  ||b - A x|| / ||b|| = %g\n", (double)(nr / nb)));
-    /* outside a KSPSolve() the PC is sfilu's */
+    /* outside a KSPSolve() the PC is the plain one's */
     PetscCall(KSPGetPC(kp, &pp));
     PetscCall(KSPGetPC(ke, &pe));
     PetscCall(PCApply(pp, x0, x));
     PetscCall(PCApply(pe, x0, xe));
     PetscCall(VecEqual(x, xe, &same));
-    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "eisenstat: PCApply() outside a solve is sfilu's bit for bit: %s\n", same ? "yes" : "no"));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "eisenstat: PCApply() outside a solve is %s's bit for bit: %s\n", pctype, same ? "yes" : "no"));
   }
   if (device) {
-    PetscCall(KSPMake(Ad, PETSC_TRUE, 0, &kd));
+    PetscCall(KSPMake(Ad, pctype, PETSC_TRUE, 0, &kd));
     PetscCall(Solve(kd, bd, NULL, xd, gpu));
     PetscCall(Solve(kd, bd, NULL, xd2, gpu2));
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "GPU: %s in %s the host's iterations, residual history to %g: %s\n", KSPConvergedReasons[gpu->reason], gpu->its == eis->its ? "exactly" : "within one of", (double)tol, SameHistory(eis, gpu, tol) ? "yes" : "no"));
@@ -404,6 +408,33 @@ int main(int argc, char **argv)
       nsize: 2
       args: -problem poisson27 -n 6
       filter: Error: grep -E "pc_sfilu_eisenstat needs" | sed -e "s/^\[.\]PETSC ERROR: //" | sort -u
+    test: # sfdilu's form: in color order DILU's triangles always carry A's off-diagonal entries (no pattern to check)
+      suffix: dilu
+      args: -pc sfdilu -problem {{poisson7 anisotropic}separate output} -n 14 -aniso 0.001
+    test:
+      suffix: dilu_convdiff
+      args: -pc sfdilu -problem convdiff -n 14 -peclet 10 -ksp_type bcgs
+    test:
+      suffix: dilu_variants
+      args: -pc sfdilu -problem convdiff -n 10 -peclet 5 -ksp_type gmres -refactor -reuse -transpose
+    test: # a shifted E (a_00 = 0): K is formed with A's own diagonal
+      suffix: dilu_shift
+      args: -pc sfdilu -problem poisson7 -n 10 -zero -pc_sfdilu_shift_type nonzero -pc_sfdilu_shift_amount 0.05 -ksp_type gmres
+    test:
+      suffix: dilu_zeropivot
+      args: -pc sfdilu -problem poisson7 -n 8 -zero
+    test:
+      suffix: dilu_chebyshev
+      args: -pc sfdilu -problem poisson7 -n 6 -ksp_type chebyshev -ksp_chebyshev_esteig
+    test:
+      suffix: dilu_mpi
+      nsize: {{2 3}separate output}
+      args: -pc sfdilu -problem convdiff -n 12 -peclet 5 -ksp_type bcgs
+    test: # the global DILU's triangles hold the couplings between ranks: refused
+      suffix: dilu_parallel
+      nsize: 2
+      args: -pc sfdilu -problem poisson7 -n 8 -pc_sfdilu_parallel
+      filter: Error: grep -E "pc_sfdilu_eisenstat works" | sed -e "s/^\[.\]PETSC ERROR: //" | sort -u
 
   testset:
     requires: gpu
@@ -432,5 +463,18 @@ int main(int argc, char **argv)
       suffix: gpu_poisson27
       args: -problem poisson27 -n 8
       filter: Error: grep -E "pc_sfilu_eisenstat needs" | sed -e "s/^\[0\]PETSC ERROR: //"
+    test: # sfdilu's form on the GPU: the engine's operator between a gather into color (or local) order and a scatter back; JPL colors both alike
+      suffix: gpu_dilu
+      args: -pc sfdilu -pc_sfdilu_coloring jpl -problem poisson7 -n 24 -pc_sfdilu_order {{color local}shared output}
+    test: # nonsymmetric: GMRES (BiCGStab's residual history leaves the host's at 1e-5 within its 21 iterations, from rounding)
+      suffix: gpu_dilu_convdiff
+      args: -pc sfdilu -pc_sfdilu_coloring jpl -problem convdiff -n 24 -peclet 10 -ksp_type gmres -pc_sfdilu_order {{color local}shared output}
+    test: # two ranks: the operator composed from the GPU sweeps and PETSc's vector operations
+      suffix: gpu_dilu_mpi
+      nsize: 2
+      args: -pc sfdilu -pc_sfdilu_coloring jpl -problem poisson7 -n 20 -zslabs
+    test:
+      suffix: gpu_dilu_host_vecs
+      args: -pc sfdilu -pc_sfdilu_coloring jpl -problem poisson7 -n 12 -host_vecs
 
 TEST*/

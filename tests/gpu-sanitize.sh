@@ -7,7 +7,7 @@
 # grid layout's sweeps (ILU(0) and SIP, two tile lines per plane, Dirichlet rows, chunks of 4 and 2, blocks of 8 and 2 planes, a block of 8 planes and one of 3; the 27-point
 # box's, two tile lines per plane, past the skew's wrap at plane 30, and as MATHYBSF triangles, with the residual and the product A x fused into its L sweep; its factorization by hyperplanes with a zero pivot and a NaN) and its
 # Eisenstat form of sfilu (ex15: its operator with the grid layout, two tile lines a plane, and hyb, the pattern check,
-# the product with Q); the
+# the product with Q; and sfdilu's, in color order); the
 # Richardson iteration with the residual fused into the forward sweep (tile tasks, flags, norm partial sums); the
 # GPU multicolor DILU (JPL, greedy and grid colorings, both sweep variants, the local order, a nonsymmetric pattern, a zero
 # pivot with shifts, the fused Richardson step under GAMG, the transposed applies of ex13 in color and local order and of a failed E); the GPU adaptive FSAI set-up (search
@@ -25,6 +25,7 @@ cases=(
   "$ex15 -dll_append $lib -device -problem poisson7 -n 6 -steps 3"
   "$ex15 -dll_append $lib -device -problem convdiff -n 6 -peclet 10 -ksp_type bcgs -pc_sfilu_layout hyb -steps 3"
   "$ex15 -dll_append $lib -device -problem convdiff -n 33 -peclet 3 -ksp_type bcgs -pc_sfilu_layout grid -steps 2 -ksp_max_it 3"
+  "$ex15 -dll_append $lib -device -pc sfdilu -pc_sfdilu_coloring jpl -problem convdiff -n 6 -peclet 10 -ksp_type bcgs -steps 3"
   "$ex1 -dll_append $lib -device -problem poisson7 -n 6 -refactor"
   "$ex1 -dll_append $lib -device -problem poisson7 -n 6 -refactor -pc_sfilu_layout hyb -pc_sfilu_levels alap"
   "$ex1 -dll_append $lib -device -problem convdiff -n 5 -peclet 10 -permute 3"

@@ -226,6 +226,28 @@ __global__ void EisenstatMidKernel(int n, const double *__restrict__ x, const do
   if (r < n) w[r] = __dadd_rn(x[r], __dmul_rn(k[r], t[r]));
 }
 
+/* dinv = 1/D from the factor's diagonal slots, k = diag(A) - 2 D; adiag may be k */
+__global__ void EisenstatDiagonalsKernel(int n, const int *__restrict__ ad, const double *__restrict__ a, const double *adiag, double *__restrict__ dinv, double *k)
+{
+  const int r = blockIdx.x * blockDim.x + threadIdx.x;
+  if (r < n) {
+    const double di = a[ad[r]];
+    dinv[r]         = di;
+    k[r]            = adiag[r] - 2.0 / di;
+  }
+}
+
+/* y = D x + U_A x, D from the diagonal slots (1/D) */
+__global__ void MultUpperKernel(int n, const int *__restrict__ ai, const int *__restrict__ aj, const int *__restrict__ ad, const double *__restrict__ a, const double *__restrict__ x, double *__restrict__ y)
+{
+  const int r = blockIdx.x * blockDim.x + threadIdx.x;
+  if (r < n) {
+    double s = x[r] / a[ad[r]];
+    for (int k = ad[r] + 1; k < ai[r + 1]; k++) s += a[k] * x[aj[k]];
+    y[r] = s;
+  }
+}
+
 /* y = t + dinv y, and t (the engine's z) back to the sentinel */
 __global__ void EisenstatEndKernel(int n, const double *__restrict__ dinv, double *__restrict__ t, double *__restrict__ y)
 {
@@ -307,6 +329,37 @@ PetscErrorCode SFPCTriDeviceEisenstatEnd(SFPCTriDevice T, const PetscScalar *w, 
   PetscCallCUDA(cudaGetLastError());
   PetscCall(PetscLogGpuTimeEnd());
   PetscCall(PetscLogGpuFlops(T->nnz + 2.0 * T->n));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* For Eisenstat's form: dinv = 1/D (the factor's diagonal slots) and k = diag(A) - 2 D, adiag holding diag(A) (adiag may be k). */
+PetscErrorCode SFPCTriDeviceEisenstatDiagonals(SFPCTriDevice T, const PetscScalar *adiag, PetscScalar *dinv, PetscScalar *k)
+{
+  cudaStream_t stream;
+  const int    tpb = 256;
+
+  PetscFunctionBegin;
+  if (!T->n) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscGetCurrentCUDAStream(&stream));
+  EisenstatDiagonalsKernel<<<(int)((T->n + tpb - 1) / tpb), tpb, 0, stream>>>((int)T->n, T->diag, T->a, adiag, dinv, k);
+  PetscCallCUDA(cudaGetLastError());
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* For Eisenstat's form: y = Q x = D x + U_A x (the upper factor's rows, a thread a row: a change of variable once a solve). */
+PetscErrorCode SFPCTriDeviceMultUpper(SFPCTriDevice T, const PetscScalar *x, PetscScalar *y)
+{
+  cudaStream_t stream;
+  const int    tpb = 256;
+
+  PetscFunctionBegin;
+  if (!T->n) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscGetCurrentCUDAStream(&stream));
+  PetscCall(PetscLogGpuTimeBegin());
+  MultUpperKernel<<<(int)((T->n + tpb - 1) / tpb), tpb, 0, stream>>>((int)T->n, T->i, T->j, T->diag, T->a, x, y);
+  PetscCallCUDA(cudaGetLastError());
+  PetscCall(PetscLogGpuTimeEnd());
+  PetscCall(PetscLogGpuFlops(2.0 * T->upper.nnz + T->n));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

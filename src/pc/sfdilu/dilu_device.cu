@@ -37,6 +37,7 @@ struct _n_SFDILUDevice {
   int         *src;    /* per entry of the factor: its position in A, or -1 (a diagonal A lacks) */
   PetscScalar *einv;   /* 1/E, in color order */
   PetscScalar *rp, *yp; /* work vectors in color order */
+  PetscScalar *kp;      /* Eisenstat's form: K = diag(A) - 2 E in color order (made by its first set-up) */
   PetscInt    *cstart; /* host: positions of color c are cstart[c] .. cstart[c+1] */
   PetscInt    *hcolor; /* host copy of color, made on request */
   int          lanes;      /* lanes per row of the residual kernel (A's rows) */
@@ -290,6 +291,13 @@ __global__ void Scatter(int n, const int *__restrict__ order, const double *__re
   if (q >= n) return;
   const int r = sfpc::LoadOnce(order + q);
   y[r]        = mode == COPY ? yp[q] : (mode == SCALE ? omega * yp[q] : y[r] + omega * yp[q]);
+}
+
+/* Back to natural order, scaled entry by entry: y = d yp (d in color order) */
+__global__ void ScatterScaled(int n, const int *__restrict__ order, const double *__restrict__ yp, const double *__restrict__ d, double *y)
+{
+  const int q = blockIdx.x * blockDim.x + threadIdx.x;
+  if (q < n) y[sfpc::LoadOnce(order + q)] = d[q] * yp[q];
 }
 
 /* rp = P (b - A x): vectors of s lanes per row, rows in natural order (A, b and x read as an SpMV reads them), scattered writes. */
@@ -753,6 +761,87 @@ PetscErrorCode SFDILURichardson_Device(SFDILU *s, Mat A, const PetscScalar *b, P
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*
+   Eisenstat's form (dilu_eisenstat.c): the engine factor is (I + L_c E^{-1}) and (E + U_c) in color order, so
+   P = E + L_c has P^{-1} = E^{-1} L^{-1} and Q = E + U_c is the engine's U: the pieces of the form are the engine's
+   (trisolve.cu), between a gather into color order and a scatter back. Device arrays in natural order.
+*/
+
+/* x = P^{-1} b (lower) or Q^{-1} b */
+PetscErrorCode SFDILUEisenstatSolve_Device(SFDILU *s, PetscBool lower, const PetscScalar *b, PetscScalar *x)
+{
+  SFDILUDevice D = s->dev;
+  cudaStream_t stream;
+
+  PetscFunctionBegin;
+  if (!s->n) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscGetCurrentCUDAStream(&stream));
+  Gather<<<Blocks(s->n), TPB, 0, stream>>>((int)s->n, D->order, b, D->rp);
+  PetscCallCUDA(cudaGetLastError());
+  PetscCall(SFPCTriDeviceSweep(D->T, lower, D->rp, D->yp));
+  if (lower) ScatterScaled<<<Blocks(s->n), TPB, 0, stream>>>((int)s->n, D->order, D->yp, D->einv, x);
+  else Scatter<<<Blocks(s->n), TPB, 0, stream>>>((int)s->n, D->order, D->yp, x, 1.0, COPY);
+  PetscCallCUDA(cudaGetLastError());
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* y = Q x */
+PetscErrorCode SFDILUEisenstatMultUpper_Device(SFDILU *s, const PetscScalar *x, PetscScalar *y)
+{
+  SFDILUDevice D = s->dev;
+  cudaStream_t stream;
+
+  PetscFunctionBegin;
+  if (!s->n) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscGetCurrentCUDAStream(&stream));
+  Gather<<<Blocks(s->n), TPB, 0, stream>>>((int)s->n, D->order, x, D->rp);
+  PetscCallCUDA(cudaGetLastError());
+  PetscCall(SFPCTriDeviceMultUpper(D->T, D->rp, D->yp));
+  Scatter<<<Blocks(s->n), TPB, 0, stream>>>((int)s->n, D->order, D->yp, y, 1.0, COPY);
+  PetscCallCUDA(cudaGetLastError());
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* dinv = 1/E and k = diag(A) - 2 E, natural order (k holds diag(A) on entry); K is kept in color order for the operator */
+PetscErrorCode SFDILUEisenstatDiagonals_Device(SFDILU *s, PetscScalar *dinv, PetscScalar *k)
+{
+  SFDILUDevice D = s->dev;
+  cudaStream_t stream;
+
+  PetscFunctionBegin;
+  if (!s->n) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscGetCurrentCUDAStream(&stream));
+  if (!D->kp) PetscCallCUDA(cudaMallocAsync((void **)&D->kp, sizeof(PetscScalar) * s->n, stream));
+  Gather<<<Blocks(s->n), TPB, 0, stream>>>((int)s->n, D->order, k, D->kp);
+  PetscCallCUDA(cudaGetLastError());
+  PetscCall(SFPCTriDeviceEisenstatDiagonals(D->T, D->kp, D->rp, D->kp));
+  Scatter<<<Blocks(s->n), TPB, 0, stream>>>((int)s->n, D->order, D->rp, dinv, 1.0, COPY);
+  Scatter<<<Blocks(s->n), TPB, 0, stream>>>((int)s->n, D->order, D->kp, k, 1.0, COPY);
+  PetscCallCUDA(cudaGetLastError());
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The operator y = t + P^{-1} (x + K t), t = Q^{-1} x: the engine's, in color order; w is work of n entries. */
+PetscErrorCode SFDILUEisenstatMult_Device(SFDILU *s, const PetscScalar *x, PetscScalar *w, PetscScalar *y)
+{
+  SFDILUDevice D = s->dev;
+  cudaStream_t stream;
+
+  PetscFunctionBegin;
+  if (!s->n) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscGetCurrentCUDAStream(&stream));
+  PetscCall(PetscLogGpuTimeBegin());
+  Gather<<<Blocks(s->n), TPB, 0, stream>>>((int)s->n, D->order, x, D->rp);
+  PetscCallCUDA(cudaGetLastError());
+  PetscCall(PetscLogGpuTimeEnd());
+  PetscCall(SFPCTriDeviceEisenstat(D->T, D->rp, D->kp, D->einv, w, D->yp));
+  PetscCall(PetscLogGpuTimeBegin());
+  Scatter<<<Blocks(s->n), TPB, 0, stream>>>((int)s->n, D->order, D->yp, y, 1.0, COPY);
+  PetscCallCUDA(cudaGetLastError());
+  PetscCall(PetscLogGpuTimeEnd());
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* A host copy of the colors (natural order), made on the first request after each coloring. */
 PetscErrorCode SFDILUGetColors_Device(SFDILU *s, const PetscInt **color)
 {
@@ -791,7 +880,7 @@ PetscErrorCode SFDILUReset_Device(SFDILU *s)
   if (!D) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscGetCurrentCUDAStream(&stream));
   { /* a set-up that failed half way leaves some unallocated */
-    void *arrays[] = {D->color, D->order, D->iperm, D->tpos, D->src, D->einv, D->rp, D->yp};
+    void *arrays[] = {D->color, D->order, D->iperm, D->tpos, D->src, D->einv, D->rp, D->yp, D->kp};
     for (size_t k = 0; k < sizeof(arrays) / sizeof(arrays[0]); k++)
       if (arrays[k]) PetscCallCUDA(cudaFreeAsync(arrays[k], stream));
   }

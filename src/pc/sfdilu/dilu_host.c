@@ -271,6 +271,39 @@ PetscErrorCode SFDILUApply_Host(SFDILU *s, PetscBool transpose, const PetscScala
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*
+   Eisenstat's form (dilu_eisenstat.c): x = P^{-1} b with P = E + L_c, up the colors (lower), or x = Q^{-1} b with
+   Q = E + U_c, down the colors; or (mult) y = Q b = E b + U_c b.
+*/
+static void EisenstatRows(const SFDILU *s, PetscBool lower, PetscBool mult, PetscInt n, const PetscInt ai[], const PetscInt aj[], const PetscScalar aa[], const PetscScalar b[], PetscScalar x[])
+{
+  for (PetscInt p = 0; p < n; p++) {
+    const PetscInt i = s->order[lower ? p : n - 1 - p];
+    PetscScalar    t = 0;
+    for (PetscInt k = ai[i]; k < ai[i + 1]; k++)
+      if (lower ? s->color[aj[k]] < s->color[i] : s->color[aj[k]] > s->color[i]) t += aa[k] * (mult ? b[aj[k]] : x[aj[k]]);
+    x[i] = mult ? b[i] / s->einv[i] + t : (b[i] - t) * s->einv[i];
+  }
+}
+
+/* x = P^{-1} b (lower), Q^{-1} b, or (mult) Q b; b and x distinct. */
+PetscErrorCode SFDILUEisenstat_Host(SFDILU *s, PetscBool lower, PetscBool mult, const PetscScalar b[], PetscScalar x[])
+{
+  const PetscInt    *ai, *aj;
+  const PetscScalar *aa;
+  PetscInt           n;
+  PetscBool          done;
+
+  PetscFunctionBegin;
+  PetscCall(MatGetRowIJ(s->A, 0, PETSC_FALSE, PETSC_FALSE, &n, &ai, &aj, &done));
+  PetscCall(MatSeqAIJGetArrayRead(s->A, &aa));
+  EisenstatRows(s, lower, mult, n, ai, aj, aa, b, x);
+  PetscCall(PetscLogFlops((PetscLogDouble)ai[n] + 2.0 * n));
+  PetscCall(MatSeqAIJRestoreArrayRead(s->A, &aa));
+  PetscCall(MatRestoreRowIJ(s->A, 0, PETSC_FALSE, PETSC_FALSE, &n, &ai, &aj, &done));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode SFDILUReset_Host(SFDILU *s)
 {
   PetscFunctionBegin;

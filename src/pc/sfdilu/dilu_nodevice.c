@@ -63,4 +63,24 @@ PetscErrorCode SFDILUView_Device(SFDILU *s, PetscViewer viewer)
   (void)s, (void)viewer;
   SFDILU_NO_CUDA;
 }
+PetscErrorCode SFDILUEisenstatSolve_Device(SFDILU *s, PetscBool lower, const PetscScalar *b, PetscScalar *x)
+{
+  (void)s, (void)lower, (void)b, (void)x;
+  SFDILU_NO_CUDA;
+}
+PetscErrorCode SFDILUEisenstatMultUpper_Device(SFDILU *s, const PetscScalar *x, PetscScalar *y)
+{
+  (void)s, (void)x, (void)y;
+  SFDILU_NO_CUDA;
+}
+PetscErrorCode SFDILUEisenstatDiagonals_Device(SFDILU *s, PetscScalar *dinv, PetscScalar *k)
+{
+  (void)s, (void)dinv, (void)k;
+  SFDILU_NO_CUDA;
+}
+PetscErrorCode SFDILUEisenstatMult_Device(SFDILU *s, const PetscScalar *x, PetscScalar *w, PetscScalar *y)
+{
+  (void)s, (void)x, (void)w, (void)y;
+  SFDILU_NO_CUDA;
+}
 #endif

@@ -157,6 +157,8 @@ static PetscErrorCode SFDILUGridFromDM(PC pc, Mat A, SFDILU *s)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+static PetscErrorCode PCApplyRichardson_SFDILU(PC, Vec, Vec, Vec, PetscReal, PetscReal, PetscReal, PetscInt, PetscBool, PetscInt *, PCRichardsonConvergedReason *);
+
 static PetscErrorCode PCSetUp_SFDILU(PC pc)
 {
   SFDILU   *s = (SFDILU *)pc->data;
@@ -175,6 +177,7 @@ static PetscErrorCode PCSetUp_SFDILU(PC pc)
   }
   /* a new pattern is colored again; new values of the same pattern only redo E */
   if (!pc->setupcalled || pc->flag != SAME_NONZERO_PATTERN || !(s->color || s->dev) || s->n != m || ondevice != s->ondevice || s->coloring_changed) {
+    PetscCall(SFPCEisenstatReset(&s->eis)); /* its vectors follow the factor between host and device */
     PetscCall(SFDILUReset_Global(s)); /* first: it frees its own s->color and s->einv */
     PetscCall(SFDILUReset_Host(s));
     PetscCall(SFDILUReset_Device(s));
@@ -209,6 +212,8 @@ static PetscErrorCode PCSetUp_SFDILU(PC pc)
     PetscCheck(!pc->erroriffailure, PETSC_COMM_SELF, PETSC_ERR_MAT_LU_ZRPVT, "PCSFDILU: the DILU diagonal failed (%s) in row %" PetscInt_FMT, PCFailedReasons[s->failure], s->failrow);
     PetscCall(PetscInfo(pc, "The DILU diagonal failed (%s) in row %" PetscInt_FMT "\n", PCFailedReasons[s->failure], s->failrow));
   }
+  pc->ops->applyrichardson = s->eis.use ? NULL : PCApplyRichardson_SFDILU; /* Richardson on the form's operator is KSPRICHARDSON's own loop */
+  PetscCall(PCSFDILUEisenstatSetUp(pc));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -270,14 +275,16 @@ static PetscErrorCode SFDILUApplyOp(PC pc, PetscBool transpose, Vec x, Vec y)
 static PetscErrorCode PCApply_SFDILU(PC pc, Vec x, Vec y)
 {
   PetscFunctionBegin;
-  PetscCall(SFDILUApplyOp(pc, PETSC_FALSE, x, y));
+  if (((SFDILU *)pc->data)->eis.active) PetscCall(SFPCEisenstatApply(&((SFDILU *)pc->data)->eis, x, y));
+  else PetscCall(SFDILUApplyOp(pc, PETSC_FALSE, x, y));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode PCApplyTranspose_SFDILU(PC pc, Vec x, Vec y)
 {
   PetscFunctionBegin;
-  PetscCall(SFDILUApplyOp(pc, PETSC_TRUE, x, y));
+  if (((SFDILU *)pc->data)->eis.active) PetscCall(SFPCEisenstatApply(&((SFDILU *)pc->data)->eis, x, y));
+  else PetscCall(SFDILUApplyOp(pc, PETSC_TRUE, x, y));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -370,6 +377,7 @@ static PetscErrorCode PCSetFromOptions_SFDILU(PC pc, PetscOptionItems PetscOptio
     s->gpuorder    = order;
     s->localwindow = window;
   }
+  PetscCall(PetscOptionsBool("-pc_sfdilu_eisenstat", "Eisenstat's form: inside KSPSolve() the operator is (E + L_c)^{-1} A (E + U_c)^{-1}, two sweeps without a product with A, preconditioned by E; the same preconditioned spectrum, a MatMult() less an iteration for CG", "PCSFDILU", s->eis.use, &s->eis.use, NULL));
   PetscOptionsHeadEnd();
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -394,6 +402,9 @@ static PetscErrorCode PCView_SFDILU(PC pc, PetscViewer viewer)
   if (s->shifted > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  diagonal shifted by %g\n", (double)s->shifted));
   if (s->failure != PC_NOERROR) PetscCall(PetscViewerASCIIPrintf(viewer, "  DILU diagonal FAILED (%s) in row %" PetscInt_FMT "\n", PCFailedReasons[s->failure], s->failrow));
   if (s->ondevice && s->dev) PetscCall(SFDILUView_Device(s, viewer));
+  PetscCall(PetscViewerASCIIPushTab(viewer));
+  PetscCall(SFPCEisenstatView(&s->eis, "E", viewer));
+  PetscCall(PetscViewerASCIIPopTab(viewer));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -402,6 +413,7 @@ static PetscErrorCode PCReset_SFDILU(PC pc)
   SFDILU *s = (SFDILU *)pc->data;
 
   PetscFunctionBegin;
+  PetscCall(SFPCEisenstatReset(&s->eis)); /* first: a solve stopped between PCPreSolve() and PCPostSolve() gives b and A back */
   PetscCall(SFDILUReset_Global(s)); /* first: it frees its own s->color and s->einv */
   PetscCall(SFDILUReset_Host(s));
   PetscCall(SFDILUReset_Device(s));
@@ -418,6 +430,7 @@ static PetscErrorCode PCDestroy_SFDILU(PC pc)
   PetscFunctionBegin;
   PetscCall(PCReset_SFDILU(pc));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSFDILUGetColoring_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCPreSolveChangeRHS_C", NULL));
   PetscCall(PetscFree(pc->data));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -490,7 +503,12 @@ PetscErrorCode PCSFDILUGetColoring(PC pc, PetscInt *ncolors, const PetscInt *col
 .  -pc_sfdilu_order <auto,color,local> - GPU, sync-free sweeps: rows sorted by color, or local (by windows of row + color * D, D a few
    times the bandwidth, then color, and dispatched window by window: the unknowns a row reads stay in L2); auto: local where a
    vector of the matrix's size exceeds 40% of the GPU's L2 cache
--  -pc_sfdilu_local_window <2^18> - local order: keys (row + color * D) per window, in [2, 2^30]; the sweeps are dispatched by windows of half as many rows
+.  -pc_sfdilu_local_window <2^18> - local order: keys (row + color * D) per window, in [2, 2^30]; the sweeps are dispatched by windows of half as many rows
+-  -pc_sfdilu_eisenstat <false> - Eisenstat's form: inside `KSPSolve()` the operator is (E + L_c)^{-1} A (E + U_c)^{-1}, two sweeps and no
+   product with A, preconditioned by E; the same preconditioned spectrum, a `MatMult()` less an iteration for CG (on each rank's diagonal
+   block: not with -pc_sfdilu_parallel). A solve the form cannot serve (`KSPSolveTranspose()`, an operator with a null space, a matrix
+   changed since set-up, an operator other than the one factored) runs the plain sfdilu; the GPU operator runs the sync-free sweeps whatever
+   -pc_sfdilu_sweep says
 
    Notes:
    On `MATSEQAIJ` everything runs on the host. On `MATSEQAIJCUSPARSE` everything runs on the GPU from PETSc's device
@@ -531,6 +549,7 @@ PetscErrorCode PCCreate_SFDILU(PC pc)
   s->engine.upper_unit = PETSC_FALSE;
   pc->data     = s;
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSFDILUGetColoring_C", PCSFDILUGetColoring_SFDILU));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCPreSolveChangeRHS_C", PCPreSolveChangeRHS_SFDILU));
 
   pc->ops->setup            = PCSetUp_SFDILU;
   pc->ops->apply            = PCApply_SFDILU;

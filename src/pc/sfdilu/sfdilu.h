@@ -11,6 +11,7 @@
 
 #include <sfpc/private/sfpcimpl.h>
 #include <sfpc/private/trifactor_device.h>
+#include <sfpc/private/eisenstat.h>
 
 #if defined(__CUDACC__)
   #define SFDILU_HOSTDEVICE __host__ __device__
@@ -136,6 +137,8 @@ typedef struct {
   Vec            z, d;   /* host: the forward sweep's output; the Richardson correction */
   Vec            xd, yd; /* device copies of host vectors given to a GPU smoother */
   Vec            xs, ys; /* between SFDILUGetDeviceArrays() and the restore: x and y, or xd and yd (not references) */
+
+  SFPCEisenstat eis; /* Eisenstat's form (-pc_sfdilu_eisenstat, dilu_eisenstat.c) */
 } SFDILU;
 
 PETSC_INTERN PetscErrorCode SFDILUColorRows_Host(PetscInt, const PetscInt[], const PetscInt[], PCSFDILUColoringType, PetscInt, PetscInt[], PetscInt *);
@@ -147,6 +150,15 @@ PETSC_INTERN PetscErrorCode SFDILUColor_Host(SFDILU *, Mat);
 PETSC_INTERN PetscErrorCode SFDILUSetUp_Host(SFDILU *, Mat, PetscReal, PetscReal *);
 PETSC_INTERN PetscErrorCode SFDILUApply_Host(SFDILU *, PetscBool, const PetscScalar[], PetscScalar[], PetscScalar[]);
 PETSC_INTERN PetscErrorCode SFDILUReset_Host(SFDILU *);
+
+/* Eisenstat's form (dilu_eisenstat.c; its sweeps in dilu_host.c and dilu_device.cu) */
+PETSC_INTERN PetscErrorCode PCSFDILUEisenstatSetUp(PC);
+PETSC_INTERN PetscErrorCode PCPreSolveChangeRHS_SFDILU(PC, PetscBool *);
+PETSC_INTERN PetscErrorCode SFDILUEisenstat_Host(SFDILU *, PetscBool, PetscBool, const PetscScalar[], PetscScalar[]);
+PETSC_INTERN PetscErrorCode SFDILUEisenstatSolve_Device(SFDILU *, PetscBool, const PetscScalar *, PetscScalar *);
+PETSC_INTERN PetscErrorCode SFDILUEisenstatMultUpper_Device(SFDILU *, const PetscScalar *, PetscScalar *);
+PETSC_INTERN PetscErrorCode SFDILUEisenstatDiagonals_Device(SFDILU *, PetscScalar *, PetscScalar *);
+PETSC_INTERN PetscErrorCode SFDILUEisenstatMult_Device(SFDILU *, const PetscScalar *, PetscScalar *, PetscScalar *);
 
 /* the global DILU across ranks: coloring and metadata on the host (dilu_global.c); E and the apply on the host or, for a CUSPARSE matrix, on the GPU (dilu_global_device.cu) */
 PETSC_INTERN PetscErrorCode SFDILUColor_Global(SFDILU *, Mat);

@@ -1,8 +1,8 @@
 /*
    The GPU side of sfilu's Eisenstat form (eisenstat.c): the check that ILU(0) of the pattern keeps A's
-   off-diagonal entries, the diagonals the operator needs, the product with Q = D + U_A, the single sweeps of the
-   changes of variable, and the operator, whose sweeps and vector passes are the engine's (SFPCTriDeviceEisenstat(),
-   trisolve.cu). The PETSc vectors given are staged through device copies where they live on the host.
+   off-diagonal entries, and the engine's pieces of the form (trisolve.cu: the diagonals, the product with
+   Q = D + U_A, the single sweeps of the changes of variable, the fused operator) on PETSc vectors, staged through
+   device copies where they live on the host.
 */
 #include <petscdevice_cuda.h>
 #include "sfilu.h"
@@ -36,27 +36,6 @@ __global__ void DILUFormKernel(int n, const int *__restrict__ ai, const int *__r
     }
   }
 }
-
-/* adiag may be k */
-__global__ void DiagonalsKernel(int n, const int *__restrict__ ad, const double *__restrict__ a, const double *adiag, double *__restrict__ dinv, double *k)
-{
-  const int r = blockIdx.x * blockDim.x + threadIdx.x;
-  if (r < n) {
-    const double di = a[ad[r]];
-    dinv[r]         = di;
-    k[r]            = adiag[r] - 2.0 / di;
-  }
-}
-
-__global__ void MultUpperKernel(int n, const int *__restrict__ ai, const int *__restrict__ aj, const int *__restrict__ ad, const double *__restrict__ a, const double *__restrict__ dinv, const double *__restrict__ x, double *__restrict__ y)
-{
-  const int r = blockIdx.x * blockDim.x + threadIdx.x;
-  if (r < n) {
-    double s = x[r] / dinv[r];
-    for (int k = ad[r] + 1; k < ai[r + 1]; k++) s += a[k] * x[aj[k]];
-    y[r] = s;
-  }
-}
 } // namespace
 
 PetscErrorCode SFILUDILUForm_Device(SFPCTriDevice T, PetscInt *row, PetscInt *col)
@@ -86,19 +65,12 @@ PetscErrorCode SFILUDILUForm_Device(SFPCTriDevice T, PetscInt *row, PetscInt *co
 /* D^{-1} (the factor's diagonal slots hold 1/D) and K = diag(A) - 2 D; k holds diag(A) on entry. */
 PetscErrorCode SFILUEisenstatDiagonals_Device(SFILU *s, Vec dinv, Vec k)
 {
-  SFPCTriDevice T = s->T;
-  cudaStream_t  stream;
-  const int     tpb = 256;
-  PetscScalar  *da, *ka;
+  PetscScalar *da, *ka;
 
   PetscFunctionBegin;
   PetscCall(VecGetArrayWriteAndMemType(dinv, &da, NULL));
   PetscCall(VecGetArrayAndMemType(k, &ka, NULL));
-  if (T->n) {
-    PetscCall(PetscGetCurrentCUDAStream(&stream));
-    DiagonalsKernel<<<(int)((T->n + tpb - 1) / tpb), tpb, 0, stream>>>((int)T->n, T->diag, T->a, ka, da, ka); /* in place: each entry read before it is written */
-    PetscCallCUDA(cudaGetLastError());
-  }
+  PetscCall(SFPCTriDeviceEisenstatDiagonals(s->T, ka, da, ka)); /* in place: each entry read before it is written */
   PetscCall(VecRestoreArrayAndMemType(k, &ka));
   PetscCall(VecRestoreArrayWriteAndMemType(dinv, &da));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -107,29 +79,17 @@ PetscErrorCode SFILUEisenstatDiagonals_Device(SFILU *s, Vec dinv, Vec k)
 /* y = Q x = D x + U_A x */
 PetscErrorCode SFILUEisenstatMultUpper_Device(SFILU *s, Vec x, Vec y)
 {
-  SFPCTriDevice      T = s->T;
-  cudaStream_t       stream;
-  const int          tpb = 256;
-  const PetscScalar *xa, *da;
+  const PetscScalar *xa;
   PetscScalar       *ya;
   Vec                xs, ys;
 
   PetscFunctionBegin;
   PetscCall(SFPCStageVecs(x, y, PETSC_FALSE, "sfilu", &s->xd, &s->yd, &xs, &ys));
-  PetscCall(VecGetArrayReadAndMemType(s->eis.dinv, &da, NULL));
   PetscCall(VecGetArrayReadAndMemType(xs, &xa, NULL));
   PetscCall(VecGetArrayWriteAndMemType(ys, &ya, NULL));
-  if (T->n) {
-    PetscCall(PetscGetCurrentCUDAStream(&stream));
-    PetscCall(PetscLogGpuTimeBegin());
-    MultUpperKernel<<<(int)((T->n + tpb - 1) / tpb), tpb, 0, stream>>>((int)T->n, T->i, T->j, T->diag, T->a, da, xa, ya);
-    PetscCallCUDA(cudaGetLastError());
-    PetscCall(PetscLogGpuTimeEnd());
-    PetscCall(PetscLogGpuFlops(2.0 * T->upper.nnz + T->n));
-  }
+  PetscCall(SFPCTriDeviceMultUpper(s->T, xa, ya));
   PetscCall(VecRestoreArrayWriteAndMemType(ys, &ya));
   PetscCall(VecRestoreArrayReadAndMemType(xs, &xa));
-  PetscCall(VecRestoreArrayReadAndMemType(s->eis.dinv, &da));
   PetscCall(SFPCUnstageVecs(y, ys));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

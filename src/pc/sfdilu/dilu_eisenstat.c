@@ -1,0 +1,152 @@
+/*
+   sfdilu's Eisenstat form (-pc_sfdilu_eisenstat; the algebra and the PC glue: include/sfpc/private/eisenstat.h,
+   src/pc/common/eisenstat.c). A proper coloring leaves no same-color entry off the diagonal, so in color order
+   M = (E + L_c) E^{-1} (E + U_c) always has A's off-diagonal entries in P = E + L_c and Q = E + U_c, with D = E:
+   no pattern to check. Here: the sweeps the form is made of, on the host (dilu_host.c) or the device
+   (dilu_device.cu, whose operator is the engine's, fused, on one rank).
+*/
+#include "sfdilu.h"
+
+/* x = P^{-1} b (lower), Q^{-1} b, or (mult) Q b */
+static PetscErrorCode Sweep(PC pc, PetscBool lower, PetscBool mult, Vec b, Vec x)
+{
+  SFDILU            *s = (SFDILU *)pc->data;
+  const PetscScalar *ba;
+  PetscScalar       *xa;
+  Vec                bs, xs;
+
+  PetscFunctionBegin;
+  if (s->ondevice) {
+    PetscCall(SFPCStageVecs(b, x, PETSC_FALSE, "PCSFDILU", &s->xd, &s->yd, &bs, &xs));
+    PetscCall(VecGetArrayReadAndMemType(bs, &ba, NULL));
+    PetscCall(VecGetArrayWriteAndMemType(xs, &xa, NULL));
+    if (mult) PetscCall(SFDILUEisenstatMultUpper_Device(s, ba, xa));
+    else PetscCall(SFDILUEisenstatSolve_Device(s, lower, ba, xa));
+    PetscCall(VecRestoreArrayWriteAndMemType(xs, &xa));
+    PetscCall(VecRestoreArrayReadAndMemType(bs, &ba));
+    PetscCall(SFPCUnstageVecs(x, xs));
+  } else { /* host arrays whatever the vectors' type */
+    PetscCall(VecGetArrayRead(b, &ba));
+    PetscCall(VecGetArrayWrite(x, &xa));
+    PetscCall(SFDILUEisenstat_Host(s, lower, mult, ba, xa));
+    PetscCall(VecRestoreArrayWrite(x, &xa));
+    PetscCall(VecRestoreArrayRead(b, &ba));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode SolveP(PC pc, Vec b, Vec x)
+{
+  PetscFunctionBegin;
+  PetscCall(Sweep(pc, PETSC_TRUE, PETSC_FALSE, b, x));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode SolveQ(PC pc, Vec b, Vec x)
+{
+  PetscFunctionBegin;
+  PetscCall(Sweep(pc, PETSC_FALSE, PETSC_FALSE, b, x));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MultQ(PC pc, Vec x, Vec y)
+{
+  PetscFunctionBegin;
+  PetscCall(Sweep(pc, PETSC_FALSE, PETSC_TRUE, x, y));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* 1/E and K = diag(A) - 2 E (k holds diag(A)) */
+static PetscErrorCode Diagonals(PC pc, Vec dinv, Vec k)
+{
+  SFDILU      *s = (SFDILU *)pc->data;
+  PetscScalar *da, *ka;
+
+  PetscFunctionBegin;
+  if (s->ondevice) {
+    PetscCall(VecGetArrayWriteAndMemType(dinv, &da, NULL));
+    PetscCall(VecGetArrayAndMemType(k, &ka, NULL));
+    PetscCall(SFDILUEisenstatDiagonals_Device(s, da, ka));
+    PetscCall(VecRestoreArrayAndMemType(k, &ka));
+    PetscCall(VecRestoreArrayWriteAndMemType(dinv, &da));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(VecGetArrayWrite(dinv, &da));
+  PetscCall(VecGetArray(k, &ka));
+  for (PetscInt r = 0; r < s->n; r++) {
+    da[r] = s->einv[r];
+    ka[r] = ka[r] - 2.0 / da[r];
+  }
+  PetscCall(VecRestoreArray(k, &ka));
+  PetscCall(VecRestoreArrayWrite(dinv, &da));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* One rank on the device: the engine's fused operator between a gather and a scatter. */
+static PetscErrorCode MultDevice(PC pc, Vec x, Vec y)
+{
+  SFDILU            *s = (SFDILU *)pc->data;
+  const PetscScalar *xa;
+  PetscScalar       *ya, *wa;
+  Vec                xs, ys;
+
+  PetscFunctionBegin;
+  PetscCall(SFPCStageVecs(x, y, PETSC_FALSE, "PCSFDILU", &s->xd, &s->yd, &xs, &ys));
+  PetscCall(VecGetArrayReadAndMemType(xs, &xa, NULL));
+  PetscCall(VecGetArrayWriteAndMemType(ys, &ya, NULL));
+  PetscCall(VecGetArrayWriteAndMemType(s->eis.w, &wa, NULL));
+  PetscCall(SFDILUEisenstatMult_Device(s, xa, wa, ya));
+  PetscCall(VecRestoreArrayWriteAndMemType(s->eis.w, &wa));
+  PetscCall(VecRestoreArrayWriteAndMemType(ys, &ya));
+  PetscCall(VecRestoreArrayReadAndMemType(xs, &xa));
+  PetscCall(SFPCUnstageVecs(y, ys));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCPreSolve_SFDILUEisenstat(PC pc, KSP ksp, Vec b, Vec x)
+{
+  PetscFunctionBegin;
+  PetscCall(SFPCEisenstatPreSolve(&((SFDILU *)pc->data)->eis, ksp, b, x));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCPostSolve_SFDILUEisenstat(PC pc, KSP ksp, Vec b, Vec x)
+{
+  PetscFunctionBegin;
+  (void)ksp, (void)b;
+  PetscCall(SFPCEisenstatPostSolve(&((SFDILU *)pc->data)->eis, x));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* At the end of PCSetUp(): the form's set-up and its pre- and post-solve, or none without the option. */
+PetscErrorCode PCSFDILUEisenstatSetUp(PC pc)
+{
+  SFDILU        *s = (SFDILU *)pc->data;
+  SFPCEisenstat *E = &s->eis;
+  PetscMPIInt    size;
+
+  PetscFunctionBegin;
+  pc->ops->presolve  = NULL;
+  pc->ops->postsolve = NULL;
+  if (!E->use) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCheck(!s->parallel, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "-pc_sfdilu_eisenstat works on each rank's diagonal block (block Jacobi): not with -pc_sfdilu_parallel, whose couplings between ranks are in its triangles");
+  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)pc), &size));
+  E->option        = "-pc_sfdilu_eisenstat";
+  E->ops.solvep    = SolveP;
+  E->ops.solveq    = SolveQ;
+  E->ops.multq     = MultQ;
+  E->ops.diagonals = Diagonals;
+  E->ops.mult      = s->ondevice && size == 1 ? MultDevice : NULL; /* several ranks: composed from the device sweeps and PETSc's vector operations */
+  PetscCall(SFPCEisenstatSetUp(pc, E, s->ondevice));
+  pc->ops->presolve  = PCPreSolve_SFDILUEisenstat;
+  pc->ops->postsolve = PCPostSolve_SFDILUEisenstat;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Whether PCPreSolve() changes the right-hand side (PCMG and KSPMatSolve() then give it a copy to change). */
+PetscErrorCode PCPreSolveChangeRHS_SFDILU(PC pc, PetscBool *change)
+{
+  PetscFunctionBegin;
+  *change = ((SFDILU *)pc->data)->eis.use;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
