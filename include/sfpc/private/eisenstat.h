@@ -9,10 +9,10 @@
    On several ranks M is each rank's diagonal block's (block Jacobi) and A also has the couplings A_o between
    ranks: the operator is t + P^{-1} (x + K t + A_o t), t's ghost values exchanged as MatMult() exchanges x's.
 
-   The PC gives the sweeps (src/pc/common/eisenstat.c composes the rest); it calls SFPCEisenstatSetUp() at the end of
-   its set-up, installs its pre- and post-solve (one-line calls of SFPCEisenstatPreSolve(), PostSolve()) where
-   SFPCEisenstatSetUp() says the form is on, applies D while the form is active, and resets the form with the PC and
-   whenever the factor's pattern or place (host, device) changes.
+   The PC gives the sweeps (src/pc/common/eisenstat.c composes the rest): at the end of its set-up it calls
+   SFPCEisenstatSetUp() (which installs the pre- and post-solve) or, without the option, SFPCEisenstatOff(); it applies
+   D (SFPCEisenstatApply()) while the form is active; and it resets the form with the PC and whenever the factor's
+   pattern or place (host, device) changes.
 */
 #pragma once
 
@@ -48,8 +48,7 @@ typedef struct {
 } SFPCEisenstat;
 
 PETSC_INTERN PetscErrorCode SFPCEisenstatSetUp(PC, SFPCEisenstat *, PetscBool);
-PETSC_INTERN PetscErrorCode SFPCEisenstatPreSolve(SFPCEisenstat *, KSP, Vec, Vec);
-PETSC_INTERN PetscErrorCode SFPCEisenstatPostSolve(SFPCEisenstat *, Vec);
+PETSC_INTERN PetscErrorCode SFPCEisenstatOff(PC);
 PETSC_INTERN PetscErrorCode SFPCEisenstatApply(SFPCEisenstat *, Vec, Vec);
 PETSC_INTERN PetscErrorCode SFPCEisenstatReset(SFPCEisenstat *);
 PETSC_INTERN PetscErrorCode SFPCEisenstatView(SFPCEisenstat *, const char *, PetscViewer);

@@ -75,13 +75,14 @@ static PetscErrorCode Deactivate(SFPCEisenstat *E)
    factor is left as it is (its applies give Inf, which stops the KSP as without this form), and so are the solves
    FormRefused() names.
 */
-PetscErrorCode SFPCEisenstatPreSolve(SFPCEisenstat *E, KSP ksp, Vec b, Vec x)
+static PetscErrorCode PCPreSolve_Eisenstat(PC pc, KSP ksp, Vec b, Vec x)
 {
-  PC          pc = E->pc;
-  PetscBool   nonzero;
-  const char *why;
+  SFPCEisenstat *E;
+  PetscBool      nonzero;
+  const char    *why;
 
   PetscFunctionBegin;
+  PetscCall(PetscObjectContainerQuery((PetscObject)pc, "SFPCEisenstat", (void **)&E));
   PetscCheck(!E->active, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "%s cannot serve a KSPSolve() nested in another that shares the PC and took the form: give the inner KSP a PC of its own or drop %s", E->option, E->option);
   if (pc->failedreason != PC_NOERROR) PetscFunctionReturn(PETSC_SUCCESS);
   if ((why = FormRefused(E, ksp))) {
@@ -106,9 +107,13 @@ PetscErrorCode SFPCEisenstatPreSolve(SFPCEisenstat *E, KSP ksp, Vec b, Vec x)
 }
 
 /* x <- Q^{-1} x, the caller's b back, A back. */
-PetscErrorCode SFPCEisenstatPostSolve(SFPCEisenstat *E, Vec x)
+static PetscErrorCode PCPostSolve_Eisenstat(PC pc, KSP ksp, Vec b, Vec x)
 {
+  SFPCEisenstat *E;
+
   PetscFunctionBegin;
+  (void)ksp, (void)b;
+  PetscCall(PetscObjectContainerQuery((PetscObject)pc, "SFPCEisenstat", (void **)&E));
   if (!E->active) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(VecCopy(x, E->x));
   PetscCall((*E->ops.solveq)(E->pc, E->x, x));
@@ -124,10 +129,21 @@ PetscErrorCode SFPCEisenstatApply(SFPCEisenstat *E, Vec x, Vec y)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The PC's set-up without the form: no pre- or post-solve. */
+PetscErrorCode SFPCEisenstatOff(PC pc)
+{
+  PetscFunctionBegin;
+  pc->ops->presolve  = NULL;
+  pc->ops->postsolve = NULL;
+  PetscCall(PetscObjectCompose((PetscObject)pc, "SFPCEisenstat", NULL));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode SFPCEisenstatReset(SFPCEisenstat *E)
 {
   PetscFunctionBegin;
   if (E->active) PetscCall(Deactivate(E)); /* a solve that stopped on an error between PCPreSolve() and PCPostSolve() */
+  if (E->pc) PetscCall(SFPCEisenstatOff(E->pc)); /* the next set-up installs the form again */
   PetscCall(MatDestroy(&E->shell));
   PetscCall(VecDestroy(&E->dinv));
   PetscCall(VecDestroy(&E->k));
@@ -169,8 +185,9 @@ static PetscErrorCode SetUpCouplings(SFPCEisenstat *E)
 }
 
 /*
-   At the end of the PC's set-up, once the PC has checked that the form holds: the shell and the vectors (kept until
-   SFPCEisenstatReset()), the couplings between ranks, and D^{-1} and K from the new factor unless it failed.
+   At the end of the PC's set-up, once the PC has checked that the form holds and set E's ops: the shell and the vectors
+   (kept until SFPCEisenstatReset()), the couplings between ranks, D^{-1} and K from the new factor unless it failed,
+   and the pre- and post-solve, which find E composed with the PC.
 */
 PetscErrorCode SFPCEisenstatSetUp(PC pc, SFPCEisenstat *E, PetscBool ondevice)
 {
@@ -201,8 +218,12 @@ PetscErrorCode SFPCEisenstatSetUp(PC pc, SFPCEisenstat *E, PetscBool ondevice)
   }
   PetscCall(PetscObjectGetId((PetscObject)pc->pmat, &E->pmat)); /* what D^{-1}, K and the couplings belong to */
   PetscCall(PetscObjectStateGet((PetscObject)pc->pmat, &E->state));
+  PetscCall(PetscObjectContainerCompose((PetscObject)pc, "SFPCEisenstat", E, NULL)); /* E lives in pc->data: nothing to free */
+  pc->ops->presolve  = PCPreSolve_Eisenstat;
+  pc->ops->postsolve = PCPostSolve_Eisenstat;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
 
 PetscErrorCode SFPCEisenstatView(SFPCEisenstat *E, const char *what, PetscViewer viewer)
 {

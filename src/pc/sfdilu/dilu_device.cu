@@ -767,8 +767,8 @@ PetscErrorCode SFDILURichardson_Device(SFDILU *s, Mat A, const PetscScalar *b, P
    (trisolve.cu), between a gather into color order and a scatter back. Device arrays in natural order.
 */
 
-/* x = P^{-1} b (lower) or Q^{-1} b */
-PetscErrorCode SFDILUEisenstatSolve_Device(SFDILU *s, PetscBool lower, const PetscScalar *b, PetscScalar *x)
+/* x = P^{-1} b (lower), Q^{-1} b, or (mult) Q b; b and x distinct */
+PetscErrorCode SFDILUEisenstat_Device(SFDILU *s, PetscBool lower, PetscBool mult, const PetscScalar *b, PetscScalar *x)
 {
   SFDILUDevice D = s->dev;
   cudaStream_t stream;
@@ -778,26 +778,10 @@ PetscErrorCode SFDILUEisenstatSolve_Device(SFDILU *s, PetscBool lower, const Pet
   PetscCall(PetscGetCurrentCUDAStream(&stream));
   Gather<<<Blocks(s->n), TPB, 0, stream>>>((int)s->n, D->order, b, D->rp);
   PetscCallCUDA(cudaGetLastError());
-  PetscCall(SFPCTriDeviceSweep(D->T, lower, D->rp, D->yp));
-  if (lower) ScatterScaled<<<Blocks(s->n), TPB, 0, stream>>>((int)s->n, D->order, D->yp, D->einv, x);
+  if (mult) PetscCall(SFPCTriDeviceMultUpper(D->T, D->rp, D->yp));
+  else PetscCall(SFPCTriDeviceSweep(D->T, lower, D->rp, D->yp));
+  if (lower && !mult) ScatterScaled<<<Blocks(s->n), TPB, 0, stream>>>((int)s->n, D->order, D->yp, D->einv, x);
   else Scatter<<<Blocks(s->n), TPB, 0, stream>>>((int)s->n, D->order, D->yp, x, 1.0, COPY);
-  PetscCallCUDA(cudaGetLastError());
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* y = Q x */
-PetscErrorCode SFDILUEisenstatMultUpper_Device(SFDILU *s, const PetscScalar *x, PetscScalar *y)
-{
-  SFDILUDevice D = s->dev;
-  cudaStream_t stream;
-
-  PetscFunctionBegin;
-  if (!s->n) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(PetscGetCurrentCUDAStream(&stream));
-  Gather<<<Blocks(s->n), TPB, 0, stream>>>((int)s->n, D->order, x, D->rp);
-  PetscCallCUDA(cudaGetLastError());
-  PetscCall(SFPCTriDeviceMultUpper(D->T, D->rp, D->yp));
-  Scatter<<<Blocks(s->n), TPB, 0, stream>>>((int)s->n, D->order, D->yp, y, 1.0, COPY);
   PetscCallCUDA(cudaGetLastError());
   PetscFunctionReturn(PETSC_SUCCESS);
 }

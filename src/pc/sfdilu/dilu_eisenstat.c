@@ -20,8 +20,7 @@ static PetscErrorCode Sweep(PC pc, PetscBool lower, PetscBool mult, Vec b, Vec x
     PetscCall(SFPCStageVecs(b, x, PETSC_FALSE, "PCSFDILU", &s->xd, &s->yd, &bs, &xs));
     PetscCall(VecGetArrayReadAndMemType(bs, &ba, NULL));
     PetscCall(VecGetArrayWriteAndMemType(xs, &xa, NULL));
-    if (mult) PetscCall(SFDILUEisenstatMultUpper_Device(s, ba, xa));
-    else PetscCall(SFDILUEisenstatSolve_Device(s, lower, ba, xa));
+    PetscCall(SFDILUEisenstat_Device(s, lower, mult, ba, xa));
     PetscCall(VecRestoreArrayWriteAndMemType(xs, &xa));
     PetscCall(VecRestoreArrayReadAndMemType(bs, &ba));
     PetscCall(SFPCUnstageVecs(x, xs));
@@ -103,21 +102,6 @@ static PetscErrorCode MultDevice(PC pc, Vec x, Vec y)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode PCPreSolve_SFDILUEisenstat(PC pc, KSP ksp, Vec b, Vec x)
-{
-  PetscFunctionBegin;
-  PetscCall(SFPCEisenstatPreSolve(&((SFDILU *)pc->data)->eis, ksp, b, x));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode PCPostSolve_SFDILUEisenstat(PC pc, KSP ksp, Vec b, Vec x)
-{
-  PetscFunctionBegin;
-  (void)ksp, (void)b;
-  PetscCall(SFPCEisenstatPostSolve(&((SFDILU *)pc->data)->eis, x));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 /* At the end of PCSetUp(): the form's set-up and its pre- and post-solve, or none without the option. */
 PetscErrorCode PCSFDILUEisenstatSetUp(PC pc)
 {
@@ -126,9 +110,10 @@ PetscErrorCode PCSFDILUEisenstatSetUp(PC pc)
   PetscMPIInt    size;
 
   PetscFunctionBegin;
-  pc->ops->presolve  = NULL;
-  pc->ops->postsolve = NULL;
-  if (!E->use) PetscFunctionReturn(PETSC_SUCCESS);
+  if (!E->use) {
+    PetscCall(SFPCEisenstatOff(pc));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   PetscCheck(!s->parallel, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "-pc_sfdilu_eisenstat works on each rank's diagonal block (block Jacobi): not with -pc_sfdilu_parallel, whose couplings between ranks are in its triangles");
   PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)pc), &size));
   E->option        = "-pc_sfdilu_eisenstat";
@@ -138,8 +123,6 @@ PetscErrorCode PCSFDILUEisenstatSetUp(PC pc)
   E->ops.diagonals = Diagonals;
   E->ops.mult      = s->ondevice && size == 1 ? MultDevice : NULL; /* several ranks: composed from the device sweeps and PETSc's vector operations */
   PetscCall(SFPCEisenstatSetUp(pc, E, s->ondevice));
-  pc->ops->presolve  = PCPreSolve_SFDILUEisenstat;
-  pc->ops->postsolve = PCPostSolve_SFDILUEisenstat;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

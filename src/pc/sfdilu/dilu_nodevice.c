@@ -63,14 +63,9 @@ PetscErrorCode SFDILUView_Device(SFDILU *s, PetscViewer viewer)
   (void)s, (void)viewer;
   SFDILU_NO_CUDA;
 }
-PetscErrorCode SFDILUEisenstatSolve_Device(SFDILU *s, PetscBool lower, const PetscScalar *b, PetscScalar *x)
+PetscErrorCode SFDILUEisenstat_Device(SFDILU *s, PetscBool lower, PetscBool mult, const PetscScalar *b, PetscScalar *x)
 {
-  (void)s, (void)lower, (void)b, (void)x;
-  SFDILU_NO_CUDA;
-}
-PetscErrorCode SFDILUEisenstatMultUpper_Device(SFDILU *s, const PetscScalar *x, PetscScalar *y)
-{
-  (void)s, (void)x, (void)y;
+  (void)s, (void)lower, (void)mult, (void)b, (void)x;
   SFDILU_NO_CUDA;
 }
 PetscErrorCode SFDILUEisenstatDiagonals_Device(SFDILU *s, PetscScalar *dinv, PetscScalar *k)

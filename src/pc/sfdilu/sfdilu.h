@@ -155,8 +155,7 @@ PETSC_INTERN PetscErrorCode SFDILUReset_Host(SFDILU *);
 PETSC_INTERN PetscErrorCode PCSFDILUEisenstatSetUp(PC);
 PETSC_INTERN PetscErrorCode PCPreSolveChangeRHS_SFDILU(PC, PetscBool *);
 PETSC_INTERN PetscErrorCode SFDILUEisenstat_Host(SFDILU *, PetscBool, PetscBool, const PetscScalar[], PetscScalar[]);
-PETSC_INTERN PetscErrorCode SFDILUEisenstatSolve_Device(SFDILU *, PetscBool, const PetscScalar *, PetscScalar *);
-PETSC_INTERN PetscErrorCode SFDILUEisenstatMultUpper_Device(SFDILU *, const PetscScalar *, PetscScalar *);
+PETSC_INTERN PetscErrorCode SFDILUEisenstat_Device(SFDILU *, PetscBool, PetscBool, const PetscScalar *, PetscScalar *);
 PETSC_INTERN PetscErrorCode SFDILUEisenstatDiagonals_Device(SFDILU *, PetscScalar *, PetscScalar *);
 PETSC_INTERN PetscErrorCode SFDILUEisenstatMult_Device(SFDILU *, const PetscScalar *, PetscScalar *, PetscScalar *);
 

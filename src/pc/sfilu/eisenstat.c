@@ -135,21 +135,6 @@ static PetscErrorCode MultDevice(PC pc, Vec x, Vec y)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode PCPreSolve_SFILUEisenstat(PC pc, KSP ksp, Vec b, Vec x)
-{
-  PetscFunctionBegin;
-  PetscCall(SFPCEisenstatPreSolve(&((SFILU *)pc->data)->eis, ksp, b, x));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode PCPostSolve_SFILUEisenstat(PC pc, KSP ksp, Vec b, Vec x)
-{
-  PetscFunctionBegin;
-  (void)ksp, (void)b;
-  PetscCall(SFPCEisenstatPostSolve(&((SFILU *)pc->data)->eis, x));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 PetscErrorCode PCSFILUEisenstatReset(PC pc)
 {
   SFILU *s = (SFILU *)pc->data;
@@ -173,9 +158,10 @@ PetscErrorCode PCSFILUEisenstatSetUp(PC pc)
   PetscMPIInt    size;
 
   PetscFunctionBegin;
-  pc->ops->presolve  = NULL;
-  pc->ops->postsolve = NULL;
-  if (!E->use) PetscFunctionReturn(PETSC_SUCCESS);
+  if (!E->use) {
+    PetscCall(SFPCEisenstatOff(pc));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   PetscCallMPI(MPI_Comm_size(comm, &size));
   PetscCheck(!s->built_sip && s->built_levels == 0, comm, PETSC_ERR_SUP, "-pc_sfilu_eisenstat needs ILU(0), whose off-diagonal entries are A's: not %s", s->built_sip ? "SIP" : "ILU(k) with fill");
   if (s->dilu == PETSC_BOOL3_UNKNOWN) { /* a new pattern since the last check: new vectors too (the factor may have moved between host and device) */
@@ -201,8 +187,6 @@ PetscErrorCode PCSFILUEisenstatSetUp(PC pc)
   E->ops.diagonals = Diagonals;
   E->ops.mult    = s->ondevice ? MultDevice : NULL;
   PetscCall(SFPCEisenstatSetUp(pc, E, s->ondevice));
-  pc->ops->presolve  = PCPreSolve_SFILUEisenstat;
-  pc->ops->postsolve = PCPostSolve_SFILUEisenstat;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
