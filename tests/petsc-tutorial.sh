@@ -25,6 +25,7 @@ if [ "$mode" = gpu ]; then
     run "$t/ex19" $cav $lib -pc_type sfilu $gpu
     run "$t/ex19" $cav $lib -pc_type sfilu -pc_sfilu_fill_levels 1 $gpu
     run "$t/ex45" -da_grid_x 12 -da_grid_y 12 -da_grid_z 12 $lib -pc_type sfilu -pc_sfilu_eisenstat -ksp_type cg -ksp_converged_reason $gpu
+    run "$t/ex45" -da_grid_x 12 -da_grid_y 12 -da_grid_z 12 $lib -pc_type sfdilu -pc_sfdilu_eisenstat -ksp_type cg -ksp_converged_reason $gpu
     echo "# (2 ranks) ex45 ... -pc_type bjacobi -sub_pc_type ilu -sub_pc_factor_mat_solver_type sfilu (GPU)"
     $MPIEXEC -n 2 "$t/ex45" -da_grid_x 12 -da_grid_y 12 -da_grid_z 12 $lib -pc_type bjacobi -sub_pc_type ilu -sub_pc_factor_mat_solver_type sfilu -ksp_converged_reason $gpu 2>&1 | grep -E "$keep"
   } > "$t/$label.out"
@@ -51,6 +52,10 @@ else
     run "$t/ex45" -da_grid_x 12 -da_grid_y 12 -da_grid_z 12 $lib -pc_type sfilu -pc_sfilu_eisenstat -ksp_type cg -ksp_converged_reason
     run "$t/ex45" -da_grid_x 17 -da_grid_y 17 -da_grid_z 17 $lib -ksp_type cg -pc_type mg -pc_mg_levels 3 -mg_levels_ksp_type richardson -mg_levels_pc_type sfilu -mg_levels_pc_sfilu_eisenstat -ksp_converged_reason
     run "$t/ex45" -da_grid_x 17 -da_grid_y 17 -da_grid_z 17 $lib -ksp_type cg -pc_type mg -pc_mg_levels 3 -mg_levels_ksp_type richardson -mg_levels_pc_type sfilu -ksp_converged_reason
+    # sfdilu under CG, without and with its Eisenstat form (multicolor DILU always has the form)
+    run "$t/ex45" -da_grid_x 12 -da_grid_y 12 -da_grid_z 12 $lib -pc_type sfdilu -ksp_type cg -ksp_converged_reason
+    run "$t/ex45" -da_grid_x 12 -da_grid_y 12 -da_grid_z 12 $lib -pc_type sfdilu -pc_sfdilu_eisenstat -ksp_type cg -ksp_converged_reason
+    MPIEXEC="$MPIEXEC -n 2" run2 "$t/ex45" -da_grid_x 12 -da_grid_y 12 -da_grid_z 12 $lib -pc_type sfdilu -pc_sfdilu_eisenstat -ksp_type cg -ksp_converged_reason
     # the factor as a PCILU solver type, per block of block Jacobi on two ranks
     MPIEXEC="$MPIEXEC -n 2" run2 "$t/ex45" -da_grid_x 12 -da_grid_y 12 -da_grid_z 12 $lib -pc_type bjacobi -sub_pc_type ilu -sub_pc_factor_mat_solver_type sfilu -ksp_converged_reason
     MPIEXEC="$MPIEXEC -n 2" run2 "$t/ex45" -da_grid_x 12 -da_grid_y 12 -da_grid_z 12 -pc_type bjacobi -sub_pc_type ilu -ksp_converged_reason
