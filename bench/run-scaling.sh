@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The MPI scaling benchmark (bench/scaling.c) on a GPU host with 4 GPUs, one rank per GPU:
-#   bench/gpu-run bash bench/run-scaling.sh [weak|eisenstat|global|global-large|strong|convdiff|strongcd (each also NAME-boxes)|gamg|gamg-strong|gamg-convdiff|gamg-strongcd|gamg-small|gamg-levels|gamg-2m|gamg-4m|gamg-threshold|gamg-grid]...
+#   bench/gpu-run bash bench/run-scaling.sh [weak|eisenstat|eisenstat-solve|global|global-large|strong|convdiff|strongcd (each also NAME-boxes)|gamg|gamg-strong|gamg-convdiff|gamg-strongcd|gamg-small|gamg-levels|gamg-2m|gamg-4m|gamg-threshold|gamg-grid]...
 # weak:     3-D Poisson, about 2*10^7 rows per GPU (271^3, 342^3, 431^3 on 1, 2, 4 GPUs): PETSc's
 #           block-Jacobi ILU(0) and every SFPC block-Jacobi PC (sfilu, SIP, sfdilu, afsai).
 # global:   the same at about 5*10^6 rows per GPU (171^3, 215^3, 271^3), with the two global modes
@@ -8,6 +8,7 @@
 # strong:   271^3 on 2 and 4 GPUs (the 1-GPU run is weak's).
 # eisenstat: weak's problems under CG: PETSc's block-Jacobi ILU(0), sfilu and sfdilu, each with and without Eisenstat's
 #           form (no MatMult() in CG's operator; the couplings between ranks multiplied inside it), records in the series weak.
+# eisenstat-solve: the same five on one GPU at 271^3, CG to rtol 1e-8 (median of 3 solves): time to solution.
 # global-large: the global DILU (-pc_sfdilu_parallel) at weak's sizes (about 2*10^7 rows per GPU).
 # weak-boxes: weak with each rank owning the box a 3-D DMDA gives it (-boxes; 1 x 2 x 2 on 4 ranks, z-slabs on 2), as a
 #           DMDA application's matrix is split: half the halo of z-slabs' middle ranks on 4 GPUs. So do
@@ -59,6 +60,7 @@ for series in "${@:-weak}"; do
   weak) for pn in 1:271 2:342 4:431; do run ${pn%:*} -series $series -problem poisson7 -n ${pn#*:} $split $fixed -configs $block,afsai; done ;;
   global) for pn in 1:171 2:215 4:271; do run ${pn%:*} -series ${series/global/weak5m} -problem poisson7 -n ${pn#*:} $split $fixed -configs ${GLOBAL_CONFIGS:-$block,afsai,sfdilu-global,afsai-gather}; done ;;
   global-large) for pn in 1:271 2:342 4:431; do run ${pn%:*} -series ${series/global-large/weak} -problem poisson7 -n ${pn#*:} $split $fixed -configs sfdilu-global; done ;;
+  eisenstat-solve) run 1 -series eisenstat-solve -problem poisson7 -n 271 $split -rtol 1e-8 -max_it 3000 -repeat 3 -configs bjacobi-ilu-cg,sfilu-cg,sfilu-cg-eisenstat,sfdilu-cg,sfdilu-cg-eisenstat ;;
   eisenstat) for pn in 1:271 2:342 4:431; do run ${pn%:*} -series ${series/eisenstat/weak} -problem poisson7 -n ${pn#*:} $split $fixed -configs bjacobi-ilu-cg,sfilu-cg,sfilu-cg-eisenstat,sfdilu-cg,sfdilu-cg-eisenstat; done ;;
   strong) for p in 2 4; do run $p -series $series -problem poisson7 -n 271 $split $fixed -configs $block,afsai; done ;;
   strongcd) for p in 2 4; do run $p -series ${series/strongcd/strong} -problem convdiff -peclet 5 -n 271 $split $fixed -configs $block; done ;;
