@@ -12,7 +12,8 @@ static char help[] = "The Eisenstat form of PCSFILU (-pc_sfilu_eisenstat), or of
                      "host's to 1e-13. Every Krylov solve says whether its operator was the form's (a MATSHELL inside the solve).\n"
                      "Where the form steps aside (host): -refactor (new values: it is built again), -reuse (new values with\n"
                      "KSPSetReusePreconditioner(): plain sfilu), -transpose (KSPSolveTranspose(): plain), -nullspace (the constants\n"
-                     "attached as A's null space: plain, the plain sfilu's solution bit for bit). Options for both PCs (layout, shifts)\n"
+                     "attached as A's null space: plain, the plain sfilu's solution bit for bit). -nonzero_guess: the Krylov solves\n"
+                     "from a random guess (a multiplication by the operator comes first). Options for both PCs (layout, shifts)\n"
                      "are given as usual (-pc_sfilu_...): each PC reads them, the form itself is set here.\n";
 
 #include <petscksp.h>
@@ -163,7 +164,7 @@ int main(int argc, char **argv)
   Run        *plain, *eis, *gpu, *gpu2;
   PetscReal   tol = 1e-10, truetol = -1, rtol, d, nb, nr;
   PetscInt    steps = 6;
-  PetscBool   device = PETSC_FALSE, hostvecs = PETSC_FALSE, bitwise = PETSC_FALSE, same, refactor = PETSC_FALSE, reuse = PETSC_FALSE, transpose = PETSC_FALSE, nullspace = PETSC_FALSE, below;
+  PetscBool   device = PETSC_FALSE, hostvecs = PETSC_FALSE, bitwise = PETSC_FALSE, same, refactor = PETSC_FALSE, reuse = PETSC_FALSE, transpose = PETSC_FALSE, nullspace = PETSC_FALSE, guess = PETSC_FALSE, below;
   char        desc[256], ktype[64] = KSPCG, pctype[64] = PCSFILU;
 
   PetscFunctionBeginUser;
@@ -178,6 +179,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-reuse", &reuse, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-transpose", &transpose, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-nullspace", &nullspace, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-nonzero_guess", &guess, NULL));
   PetscCall(PetscOptionsGetString(NULL, NULL, "-ksp_type", ktype, sizeof(ktype), NULL));
   PetscCall(PetscOptionsGetString(NULL, NULL, "-pc", pctype, sizeof(pctype), NULL));
   PetscCall(TestProblemCreate(PETSC_COMM_WORLD, &A, desc, sizeof(desc)));
@@ -223,6 +225,7 @@ int main(int argc, char **argv)
     PetscCall(Solve(kp, b, g ? x0 : NULL, x, plain));
     PetscCall(KSPGetPC(kp, &pp));
     PetscCall(PCGetFailedReason(pp, &failed));
+    PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, &failed, 1, MPIU_ENUM, MPI_MAX, PETSC_COMM_WORLD)); /* failed on any rank */
     if (failed != PC_NOERROR) break; /* a failed factor: the Krylov part below reports it */
     PetscCall(Solve(ke, b, g ? x0 : NULL, xe, eis));
     PetscCall(RelDiff(xe, x, &d));
@@ -245,9 +248,9 @@ int main(int argc, char **argv)
   PetscCall(KSPMake(A, pctype, PETSC_TRUE, 0, &ke));
   PetscCall(KSPGetTolerances(ke, &rtol, NULL, NULL, NULL));
   if (truetol < 0) truetol = 10 * rtol;
-  PetscCall(Solve(kp, b, NULL, x, plain));
+  PetscCall(Solve(kp, b, guess ? x0 : NULL, x, plain));
   PetscCall(VecCopy(b, bsave));
-  PetscCall(Solve(ke, b, NULL, xe, eis));
+  PetscCall(Solve(ke, b, guess ? x0 : NULL, xe, eis));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s: plain %s in %" PetscInt_FMT " iterations, eisenstat %s in %" PetscInt_FMT "\n", ktype, KSPConvergedReasons[plain->reason], plain->its, KSPConvergedReasons[eis->reason], eis->its));
   PetscCall(VecEqual(b, bsave, &same));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "eisenstat: b given back bit for bit: %s\n", same ? "yes" : "no"));
@@ -430,6 +433,17 @@ int main(int argc, char **argv)
       suffix: dilu_mpi
       nsize: {{2 3}separate output}
       args: -pc sfdilu -problem convdiff -n 12 -peclet 5 -ksp_type bcgs
+    test: # a factor failed on one rank only: every rank runs the plain PC (the form on some ranks only would hang in the first product)
+      suffix: mpi_zeropivot
+      nsize: 2
+      args: -pc {{sfilu sfdilu}separate output} -problem poisson7 -n 8 -zero -nonzero_guess
+    test: # BiCG multiplies by the operator's transpose, which the form's shell lacks: the plain PC
+      suffix: bicg
+      args: -pc {{sfilu sfdilu}separate output} -problem convdiff -n 10 -peclet 5 -ksp_type bicg
+    test: # a Richardson smoother in the form is KSPRICHARDSON's loop, weighted by -ksp_richardson_scale: -pc_sfdilu_omega is refused
+      suffix: dilu_omega
+      args: -pc sfdilu -problem poisson7 -n 6 -pc_sfdilu_omega 0.8
+      filter: Error: grep -E "ksp_richardson_scale" | sed -e "s/^\[0\]PETSC ERROR: //"
     test: # the global DILU's triangles hold the couplings between ranks: refused
       suffix: dilu_parallel
       nsize: 2

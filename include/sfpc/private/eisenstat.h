@@ -36,7 +36,7 @@ typedef struct {
   Mat              shell;   /* P^{-1} A Q^{-1}: the KSP's operator while active */
   Mat              A;       /* the operator the shell stands in for */
   Vec              dinv, k; /* 1/D and K, as PETSc vectors of pc->pmat */
-  Vec              w, t;    /* the operator's work (t made on first use; a fused operator may keep its own) */
+  Vec              w, t;    /* the operator's work (t made on first use) */
   Vec              b, x;    /* the caller's right-hand side, saved; and a copy of x for the changes of variable */
   Vec              bcaller; /* while active: the caller's right-hand side (referenced), given back its values even if the solve fails */
   PetscObjectId    pmat;    /* the matrix D^{-1} and K were built from (its id: unique), and its state then: a solve with another runs plain */
@@ -44,7 +44,9 @@ typedef struct {
   Mat              Ao;        /* several ranks: pc->pmat's couplings to other ranks' unknowns (MatMPIAIJGetSeqAIJ(), referenced) */
   Vec              ghost, wl; /* the values of t those columns need, and w's local part */
   VecScatter       scatter;   /* t -> ghost */
+  PetscBool        failed;    /* the factor failed on some rank at the last set-up: every rank runs the plain PC */
   PetscBool        active;    /* between PCPreSolve() and PCPostSolve() */
+  KSP              ksp;       /* while active: the KSP whose solve took the form (not referenced) */
 } SFPCEisenstat;
 
 PETSC_INTERN PetscErrorCode SFPCEisenstatSetUp(PC, SFPCEisenstat *, PetscBool);

@@ -39,41 +39,55 @@ static PetscErrorCode MatMult_Eisenstat(Mat S, Vec xin, Vec yout)
 
 /*
    Why this solve cannot take the form, or NULL. The solve then runs with the plain PC (PetscInfo() says why), which
-   is what the KSP asked for in every case: a transposed solve (the shell has no transpose); an operator with a null
-   space (KSPSolve() removes it from the right-hand side, which the form has changed); a matrix changed since the PC
-   was set up (a reused preconditioner: K and D^{-1}, and the couplings between ranks, belong to the old one); another
-   operator than the matrix factored.
+   is what the KSP asked for in every case: a transposed solve, or a KSP that multiplies by the operator's transpose
+   (the shell has no transpose); a right-hand side locked read-only (PCBJACOBI's and PCASM's blocks give theirs so);
+   an operator with a null space (KSPSolve() removes it from the right-hand side, which the form has changed); a matrix
+   changed since the PC was set up (a reused preconditioner: K and D^{-1}, and the couplings between ranks, belong to
+   the old one); another operator than the matrix factored. Each is the same on every rank.
 */
-static const char *FormRefused(SFPCEisenstat *E, KSP ksp)
+static const char *FormRefused(SFPCEisenstat *E, KSP ksp, Vec b)
 {
   PC               pc  = E->pc;
   MatNullSpace     nsp = NULL, tnsp = NULL;
   PetscObjectState state;
   PetscObjectId    id;
+  PetscBool        transposes;
+  PetscInt         lock;
 
   if (ksp->transpose_solve) return "a transposed solve";
+  if (PetscObjectTypeCompareAny((PetscObject)ksp, &transposes, KSPBICG, KSPCGNE, KSPCGLS, KSPLSQR, "") || transposes) return "a KSP that multiplies by the operator's transpose";
+  if (VecLockGet(b, &lock) || lock) return "a right-hand side locked read-only (a block of PCBJACOBI or PCASM)";
   if (pc->mat != pc->pmat) return "the KSP's operator is not the matrix factored";
   if (MatGetNullSpace(pc->mat, &nsp) || MatGetTransposeNullSpace(pc->mat, &tnsp) || nsp || tnsp) return "the operator has a null space";
   if (PetscObjectStateGet((PetscObject)pc->pmat, &state) || PetscObjectGetId((PetscObject)pc->pmat, &id) || id != E->pmat || state != E->state) return "the matrix changed since the PC was set up (a reused preconditioner)";
   return NULL;
 }
 
-/* The caller's b and A back (PCPostSolve(), or PCReset() after a solve that failed half way). */
+/*
+   The caller's b and A back (PCPostSolve(), or PCReset() or the next solve after one that stopped on an error half way;
+   b then stays as the form left it where KSPSolve() kept it locked).
+*/
 static PetscErrorCode Deactivate(SFPCEisenstat *E)
 {
+  PetscInt lock;
+
   PetscFunctionBegin;
-  PetscCall(VecCopy(E->b, E->bcaller));
+  PetscCall(VecLockGet(E->bcaller, &lock));
+  if (!lock) PetscCall(VecCopy(E->b, E->bcaller));
+  else PetscCall(PetscInfo(E->pc, "The right-hand side of a solve that stopped on an error is still locked: left as P^{-1} b\n"));
   PetscCall(VecDestroy(&E->bcaller));
   E->pc->mat = E->A;
   E->A       = NULL;
+  E->ksp     = NULL;
   E->active  = PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*
-   b <- P^{-1} b (the caller's b saved), x <- Q x when the KSP starts from x, and the shell in place of A. A failed
-   factor is left as it is (its applies give Inf, which stops the KSP as without this form), and so are the solves
-   FormRefused() names.
+   b <- P^{-1} b (the caller's b saved), x <- Q x when the KSP starts from x, and the shell in place of A. A factor that
+   failed on any rank is left as it is on every rank (its applies give Inf, which stops the KSP as without this form;
+   taken on some ranks only, the form's exchange and A's would wait on each other), and so are the solves FormRefused()
+   names. Still active for the same KSP: its last solve stopped on an error before PCPostSolve(), so that is undone first.
 */
 static PetscErrorCode PCPreSolve_Eisenstat(PC pc, KSP ksp, Vec b, Vec x)
 {
@@ -83,9 +97,10 @@ static PetscErrorCode PCPreSolve_Eisenstat(PC pc, KSP ksp, Vec b, Vec x)
 
   PetscFunctionBegin;
   PetscCall(PetscObjectContainerQuery((PetscObject)pc, "SFPCEisenstat", (void **)&E));
+  if (E->active && E->ksp == ksp) PetscCall(Deactivate(E));
   PetscCheck(!E->active, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "%s cannot serve a KSPSolve() nested in another that shares the PC and took the form: give the inner KSP a PC of its own or drop %s", E->option, E->option);
-  if (pc->failedreason != PC_NOERROR) PetscFunctionReturn(PETSC_SUCCESS);
-  if ((why = FormRefused(E, ksp))) {
+  if (E->failed) PetscFunctionReturn(PETSC_SUCCESS);
+  if ((why = FormRefused(E, ksp, b))) {
     PetscCall(PetscInfo(pc, "Eisenstat form not taken for this solve (%s): plain %s\n", why, ((PetscObject)pc)->type_name));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
@@ -100,6 +115,7 @@ static PetscErrorCode PCPreSolve_Eisenstat(PC pc, KSP ksp, Vec b, Vec x)
   PetscCall((*E->ops.solvep)(pc, E->b, b));
   PetscCall(PetscObjectReference((PetscObject)b));
   E->bcaller = b;
+  E->ksp     = ksp;
   E->A       = pc->mat;
   pc->mat    = E->shell;
   E->active  = PETSC_TRUE;
@@ -212,7 +228,9 @@ PetscErrorCode SFPCEisenstatSetUp(PC pc, SFPCEisenstat *E, PetscBool ondevice)
     PetscCall(MatShellSetVecType(E->shell, vtype));
   }
   if (size > 1) PetscCall(SetUpCouplings(E));
-  if (pc->failedreason == PC_NOERROR) {
+  E->failed = (PetscBool)(pc->failedreason != PC_NOERROR);
+  PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, &E->failed, 1, MPI_C_BOOL, MPI_LOR, comm));
+  if (!E->failed) {
     PetscCall(MatGetDiagonal(pc->pmat, E->k));
     PetscCall((*E->ops.diagonals)(pc, E->dinv, E->k));
   }

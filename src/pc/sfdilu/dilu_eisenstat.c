@@ -115,8 +115,8 @@ PetscErrorCode PCSFDILUEisenstatSetUp(PC pc)
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCheck(!s->parallel, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "-pc_sfdilu_eisenstat works on each rank's diagonal block (block Jacobi): not with -pc_sfdilu_parallel, whose couplings between ranks are in its triangles");
+  PetscCheck(s->omega == 1.0, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "-pc_sfdilu_eisenstat: a Richardson smoother then runs KSPRICHARDSON's own loop on the form's operator, whose weight is -ksp_richardson_scale: not -pc_sfdilu_omega %g", (double)s->omega);
   PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)pc), &size));
-  E->option        = "-pc_sfdilu_eisenstat";
   E->ops.solvep    = SolveP;
   E->ops.solveq    = SolveQ;
   E->ops.multq     = MultQ;
@@ -130,6 +130,6 @@ PetscErrorCode PCSFDILUEisenstatSetUp(PC pc)
 PetscErrorCode PCPreSolveChangeRHS_SFDILU(PC pc, PetscBool *change)
 {
   PetscFunctionBegin;
-  *change = ((SFDILU *)pc->data)->eis.use;
+  *change = (PetscBool)(((SFDILU *)pc->data)->eis.use || pc->ops->presolve); /* installed by a set-up with the option, which may have been turned off since */
   PetscFunctionReturn(PETSC_SUCCESS);
 }

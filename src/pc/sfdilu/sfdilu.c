@@ -506,9 +506,10 @@ PetscErrorCode PCSFDILUGetColoring(PC pc, PetscInt *ncolors, const PetscInt *col
 .  -pc_sfdilu_local_window <2^18> - local order: keys (row + color * D) per window, in [2, 2^30]; the sweeps are dispatched by windows of half as many rows
 -  -pc_sfdilu_eisenstat <false> - Eisenstat's form: inside `KSPSolve()` the operator is (E + L_c)^{-1} A (E + U_c)^{-1}, two sweeps and no
    product with A, preconditioned by E; the same preconditioned spectrum, a `MatMult()` less an iteration for CG (on each rank's diagonal
-   block: not with -pc_sfdilu_parallel). A solve the form cannot serve (`KSPSolveTranspose()`, an operator with a null space, a matrix
-   changed since set-up, an operator other than the one factored) runs the plain sfdilu; the GPU operator runs the sync-free sweeps whatever
-   -pc_sfdilu_sweep says
+   block: not with -pc_sfdilu_parallel; a Richardson smoother is then `KSPRICHARDSON`'s own loop, weighted by -ksp_richardson_scale, and
+   -pc_sfdilu_omega must be 1). A solve the form cannot serve (`KSPSolveTranspose()`, a KSP that multiplies by the transpose, a read-only
+   right-hand side as `PCBJACOBI`'s blocks have, an operator with a null space, a matrix changed since set-up, an operator other than the one
+   factored, a failed E on any rank) runs the plain sfdilu; the GPU operator runs the sync-free sweeps whatever -pc_sfdilu_sweep says
 
    Notes:
    On `MATSEQAIJ` everything runs on the host. On `MATSEQAIJCUSPARSE` everything runs on the GPU from PETSc's device
@@ -539,6 +540,7 @@ PetscErrorCode PCCreate_SFDILU(PC pc)
   s->zeropivot   = 100.0 * PETSC_MACHINE_EPSILON;
   s->shiftamount = 100.0 * PETSC_MACHINE_EPSILON;
   s->failrow   = -1;
+  s->eis.option = "-pc_sfdilu_eisenstat";
   s->ordered   = PCSFDILU_ORDER_COLOR;
   s->localwindow = 1 << 18; /* bench/README.md, sfdilu: the fastest of 2^16 to 2^20 at 256^3 on an H100 */
   s->gridmod     = 3; /* bench/README.md, sfdilu, grid coloring: fewer GMRES iterations than 2 (and than JPL), a faster solve */

@@ -180,7 +180,6 @@ PetscErrorCode PCSFILUEisenstatSetUp(PC pc)
     if (s->badrow >= 0) PetscCall(PetscSNPrintf(where, sizeof(where), "entry (%" PetscInt_FMT ", %" PetscInt_FMT ")%s", s->badrow, s->badcol, size > 1 ? " of this rank's block" : ""));
     SETERRQ(comm, PETSC_ERR_SUP, "-pc_sfilu_eisenstat needs an ILU(0) that leaves A's off-diagonal entries as they are, as on 5- and 7-point stencils; on this pattern it updates %s", where);
   }
-  E->option      = "-pc_sfilu_eisenstat";
   E->ops.solvep  = SolveP;
   E->ops.solveq  = SolveQ;
   E->ops.multq   = MultQ;
@@ -194,6 +193,6 @@ PetscErrorCode PCSFILUEisenstatSetUp(PC pc)
 PetscErrorCode PCPreSolveChangeRHS_SFILU(PC pc, PetscBool *change)
 {
   PetscFunctionBegin;
-  *change = ((SFILU *)pc->data)->eis.use;
+  *change = (PetscBool)(((SFILU *)pc->data)->eis.use || pc->ops->presolve); /* installed by a set-up with the option, which may have been turned off since */
   PetscFunctionReturn(PETSC_SUCCESS);
 }

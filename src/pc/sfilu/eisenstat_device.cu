@@ -114,7 +114,7 @@ PetscErrorCode SFILUEisenstatSweep_Device(SFILU *s, PetscBool lower, Vec b, Vec 
 
 /*
    The KSP's operator, y = t + P^{-1} (x + K t), t = Q^{-1} x. On several ranks the engine's three steps: t's ghost
-   values, read from the engine's copy of t (placed in E->t, which has no array of its own), travel while w = x + K t
+   values, read from the engine's copy of t (placed in E->t for the exchange), travel while w = x + K t
    is formed (the host's MPI progress overlapping that pass on the GPU), and the couplings between ranks (PETSc's product
    with A_o) are added to w before the L sweep.
 */
@@ -136,7 +136,7 @@ PetscErrorCode SFILUEisenstatMult_Device(SFILU *s, Vec x, Vec y)
     PetscCall(SFPCTriDeviceEisenstat(s->T, xa, ka, da, wa, ya));
     PetscCall(VecRestoreArrayWriteAndMemType(E->w, &wa));
   } else {
-    if (!E->t) PetscCall(VecCreateMPICUDAWithArray(PetscObjectComm((PetscObject)E->w), 1, s->T->n, PETSC_DETERMINE, NULL, &E->t));
+    if (!E->t) PetscCall(VecDuplicate(E->w, &E->t)); /* a CUDA vector of t's layout: the engine's copy of t is placed in it */
     PetscCall(SFPCTriDeviceEisenstatBegin(s->T, xa, ya, &ta));
     PetscCall(VecCUDAPlaceArray(E->t, ta));
     PetscCall(VecScatterBegin(E->scatter, E->t, E->ghost, INSERT_VALUES, SCATTER_FORWARD));

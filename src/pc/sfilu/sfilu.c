@@ -485,7 +485,9 @@ static PetscErrorCode PCDestroy_SFILU(PC pc)
                         `KSPSolve()` the operator is (D + L_A)^{-1} A (D + U_A)^{-1} (two sweeps, no `MatMult()`), preconditioned by D = diag(U);
                         b and the guess are transformed by `PCPreSolve()`, x and b restored by `PCPostSolve()`. On several ranks (block
                         Jacobi) the couplings between ranks are multiplied on the way (their part of a `MatMult()`). Transposed solves,
-                        operators with a null space, a reused (lagged) PC and an operator other than the matrix factored run the plain sfilu
+                        KSPs that multiply by the transpose (BiCG, CGNE, CGLS, LSQR), a read-only right-hand side (a `PCBJACOBI` block),
+                        operators with a null space, a reused (lagged) PC, an operator other than the matrix factored and a factor
+                        failed on any rank run the plain sfilu
 -  -pc_sfilu_ba_fused <auto,true,false> - GPU grid layout: a left-preconditioned `KSP` (GMRES, BiCGStab, ...) forms A x inside the L sweep of
                         (LU)^{-1} A x (`PCApplyBAorAB()`) instead of with a `MatMult()` of its own; auto: on 7-point grids of at least 4*10^6
                         points and 504 tile lines (flat grids, slower fused, stay unfused) and 27-point grids of at least 5*10^5 points, where it is faster (bench/README.md, sfilu)
@@ -522,6 +524,7 @@ PetscErrorCode PCCreate_SFILU(PC pc)
   PetscFunctionBegin;
   PetscCall(PetscNew(&s));
   PetscCall(SFILUInitialize(s));
+  s->eis.option = "-pc_sfilu_eisenstat";
   pc->data = s;
 
   pc->ops->setup          = PCSetUp_SFILU;
