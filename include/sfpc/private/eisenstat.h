@@ -18,10 +18,15 @@
 
 #include <sfpc/private/sfpcimpl.h>
 
+/* What a PC's sweep computes, from b into x (distinct vectors) */
+typedef enum {
+  SFPC_EISENSTAT_SOLVE_P, /* x = P^{-1} b */
+  SFPC_EISENSTAT_SOLVE_Q, /* x = Q^{-1} b */
+  SFPC_EISENSTAT_MULT_Q   /* x = Q b */
+} SFPCEisenstatSweep;
+
 typedef struct {
-  PetscErrorCode (*solvep)(PC, Vec, Vec);    /* x = P^{-1} b (b and x distinct) */
-  PetscErrorCode (*solveq)(PC, Vec, Vec);    /* x = Q^{-1} b (b and x distinct) */
-  PetscErrorCode (*multq)(PC, Vec, Vec);     /* y = Q x */
+  PetscErrorCode (*sweep)(PC, SFPCEisenstatSweep, Vec, Vec);
   PetscErrorCode (*diagonals)(PC, Vec, Vec); /* 1/D into the first; K into the second, which holds diag(A) on entry */
   PetscErrorCode (*mult)(PC, Vec, Vec);      /* the operator itself where the PC fuses it (set per set-up), or NULL: composed here */
 } SFPCEisenstatOps;

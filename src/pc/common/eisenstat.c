@@ -21,7 +21,7 @@ static PetscErrorCode MatMult_Eisenstat(Mat S, Vec xin, Vec yout)
   }
   if (E->ondevice) PetscCall(SFPCStageVecs(xin, yout, PETSC_FALSE, E->option, &E->xd, &E->yd, &x, &y)); /* the KSP's host vectors: device copies */
   if (!E->t) PetscCall(VecDuplicate(E->w, &E->t));
-  PetscCall((*E->ops.solveq)(E->pc, x, E->t));
+  PetscCall((*E->ops.sweep)(E->pc, SFPC_EISENSTAT_SOLVE_Q, x, E->t));
   if (E->scatter) PetscCall(VecScatterBegin(E->scatter, E->t, E->ghost, INSERT_VALUES, SCATTER_FORWARD));
   PetscCall(VecPointwiseMult(E->w, E->k, E->t));
   PetscCall(VecAXPY(E->w, 1.0, x));
@@ -31,7 +31,7 @@ static PetscErrorCode MatMult_Eisenstat(Mat S, Vec xin, Vec yout)
     PetscCall(MatMultAdd(E->Ao, E->ghost, E->wl, E->wl));
     PetscCall(VecRestoreLocalVector(E->w, E->wl));
   }
-  PetscCall((*E->ops.solvep)(E->pc, E->w, y));
+  PetscCall((*E->ops.sweep)(E->pc, SFPC_EISENSTAT_SOLVE_P, E->w, y));
   PetscCall(VecAXPY(y, 1.0, E->t));
   if (E->ondevice) PetscCall(SFPCUnstageVecs(yout, y));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -109,10 +109,10 @@ static PetscErrorCode PCPreSolve_Eisenstat(PC pc, KSP ksp, Vec b, Vec x)
   PetscCall(KSPGetInitialGuessNonzero(ksp, &nonzero));
   if (nonzero) {
     PetscCall(VecCopy(x, E->x));
-    PetscCall((*E->ops.multq)(pc, E->x, x));
+    PetscCall((*E->ops.sweep)(pc, SFPC_EISENSTAT_MULT_Q, E->x, x));
   }
   PetscCall(VecCopy(b, E->b));
-  PetscCall((*E->ops.solvep)(pc, E->b, b));
+  PetscCall((*E->ops.sweep)(pc, SFPC_EISENSTAT_SOLVE_P, E->b, b));
   PetscCall(PetscObjectReference((PetscObject)b));
   E->bcaller = b;
   E->ksp     = ksp;
@@ -132,7 +132,7 @@ static PetscErrorCode PCPostSolve_Eisenstat(PC pc, KSP ksp, Vec b, Vec x)
   PetscCall(PetscObjectContainerQuery((PetscObject)pc, "SFPCEisenstat", (void **)&E));
   if (!E->active) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(VecCopy(x, E->x));
-  PetscCall((*E->ops.solveq)(E->pc, E->x, x));
+  PetscCall((*E->ops.sweep)(E->pc, SFPC_EISENSTAT_SOLVE_Q, E->x, x));
   PetscCall(Deactivate(E));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -7,10 +7,11 @@
 */
 #include "sfdilu.h"
 
-/* x = P^{-1} b (lower), Q^{-1} b, or (mult) Q b */
-static PetscErrorCode Sweep(PC pc, PetscBool lower, PetscBool mult, Vec b, Vec x)
+/* x = P^{-1} b, Q^{-1} b or Q b */
+static PetscErrorCode Sweep(PC pc, SFPCEisenstatSweep kind, Vec b, Vec x)
 {
-  SFDILU            *s = (SFDILU *)pc->data;
+  SFDILU            *s     = (SFDILU *)pc->data;
+  const PetscBool    lower = (PetscBool)(kind == SFPC_EISENSTAT_SOLVE_P), mult = (PetscBool)(kind == SFPC_EISENSTAT_MULT_Q);
   const PetscScalar *ba;
   PetscScalar       *xa;
   Vec                bs, xs;
@@ -31,27 +32,6 @@ static PetscErrorCode Sweep(PC pc, PetscBool lower, PetscBool mult, Vec b, Vec x
     PetscCall(VecRestoreArrayWrite(x, &xa));
     PetscCall(VecRestoreArrayRead(b, &ba));
   }
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode SolveP(PC pc, Vec b, Vec x)
-{
-  PetscFunctionBegin;
-  PetscCall(Sweep(pc, PETSC_TRUE, PETSC_FALSE, b, x));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode SolveQ(PC pc, Vec b, Vec x)
-{
-  PetscFunctionBegin;
-  PetscCall(Sweep(pc, PETSC_FALSE, PETSC_FALSE, b, x));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode MultQ(PC pc, Vec x, Vec y)
-{
-  PetscFunctionBegin;
-  PetscCall(Sweep(pc, PETSC_FALSE, PETSC_TRUE, x, y));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -117,9 +97,7 @@ PetscErrorCode PCSFDILUEisenstatSetUp(PC pc)
   PetscCheck(!s->parallel, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "-pc_sfdilu_eisenstat works on each rank's diagonal block (block Jacobi): not with -pc_sfdilu_parallel, whose couplings between ranks are in its triangles");
   PetscCheck(s->omega == 1.0, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "-pc_sfdilu_eisenstat: a Richardson smoother then runs KSPRICHARDSON's own loop on the form's operator, whose weight is -ksp_richardson_scale: not -pc_sfdilu_omega %g", (double)s->omega);
   PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)pc), &size));
-  E->ops.solvep    = SolveP;
-  E->ops.solveq    = SolveQ;
-  E->ops.multq     = MultQ;
+  E->ops.sweep     = Sweep;
   E->ops.diagonals = Diagonals;
   E->ops.mult      = s->ondevice && size == 1 ? MultDevice : NULL; /* several ranks: composed from the device sweeps and PETSc's vector operations */
   PetscCall(SFPCEisenstatSetUp(pc, E, s->ondevice));

@@ -79,29 +79,15 @@ static PetscErrorCode MultUpper(SFILU *s, Vec x, Vec y)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* x = P^{-1} b = D^{-1} L^{-1} b */
-static PetscErrorCode SolveP(PC pc, Vec b, Vec x)
+/* x = P^{-1} b = D^{-1} L^{-1} b, Q^{-1} b = U^{-1} b, or Q b */
+static PetscErrorCode SweepForm(PC pc, SFPCEisenstatSweep kind, Vec b, Vec x)
 {
   SFILU *s = (SFILU *)pc->data;
 
   PetscFunctionBegin;
-  PetscCall(Sweep(s, PETSC_TRUE, b, x));
-  PetscCall(VecPointwiseMult(x, x, s->eis.dinv));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* x = Q^{-1} b = U^{-1} b */
-static PetscErrorCode SolveQ(PC pc, Vec b, Vec x)
-{
-  PetscFunctionBegin;
-  PetscCall(Sweep((SFILU *)pc->data, PETSC_FALSE, b, x));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode MultQ(PC pc, Vec x, Vec y)
-{
-  PetscFunctionBegin;
-  PetscCall(MultUpper((SFILU *)pc->data, x, y));
+  if (kind == SFPC_EISENSTAT_MULT_Q) PetscCall(MultUpper(s, b, x));
+  else PetscCall(Sweep(s, (PetscBool)(kind == SFPC_EISENSTAT_SOLVE_P), b, x));
+  if (kind == SFPC_EISENSTAT_SOLVE_P) PetscCall(VecPointwiseMult(x, x, s->eis.dinv));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -180,11 +166,9 @@ PetscErrorCode PCSFILUEisenstatSetUp(PC pc)
     if (s->badrow >= 0) PetscCall(PetscSNPrintf(where, sizeof(where), "entry (%" PetscInt_FMT ", %" PetscInt_FMT ")%s", s->badrow, s->badcol, size > 1 ? " of this rank's block" : ""));
     SETERRQ(comm, PETSC_ERR_SUP, "-pc_sfilu_eisenstat needs an ILU(0) that leaves A's off-diagonal entries as they are, as on 5- and 7-point stencils; on this pattern it updates %s", where);
   }
-  E->ops.solvep  = SolveP;
-  E->ops.solveq  = SolveQ;
-  E->ops.multq   = MultQ;
+  E->ops.sweep     = SweepForm;
   E->ops.diagonals = Diagonals;
-  E->ops.mult    = s->ondevice ? MultDevice : NULL;
+  E->ops.mult      = s->ondevice ? MultDevice : NULL;
   PetscCall(SFPCEisenstatSetUp(pc, E, s->ondevice));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
