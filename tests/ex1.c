@@ -4,7 +4,7 @@ static char help[] = "Compares PCSFILU with PETSc's PCILU on one system: iterati
                      "on the GPU, that applies and refactorizations repeat bit for bit, and that one apply agrees with the host\n"
                      "sfilu's to -apply_tol (relative, max norm). -its_rtol <f>: the GPU run may differ from PETSc's ILU by\n"
                      "f times its iterations (default: one iteration). -matsolver: the same through PCILU with\n"
-                     "-pc_factor_mat_solver_type sfilu. -fill_levels <k>: ILU(k) in every run (PCFactorSetLevels(), which PCSFILU\n"
+                     "-pc_factor_mat_solver_type sfilu. -icc: PETSc's PCICC against PCICC with the sfilu solver type. -fill_levels <k>: ILU(k) in every run (PCFactorSetLevels(), which PCSFILU\n"
                      "also takes). -expect_view <text>[,<text>...]: the GPU PC's view must contain each text (e.g. which kernel\n"
                      "factored; !text: must not; first:text, refactored:text: only after that stage). -refactor_options <name=value>[,<name=value>...]: options (without\n"
                      "their dash: PETSc would read a value that starts with one as the next option) inserted before the\n"
@@ -202,7 +202,7 @@ int main(int argc, char **argv)
   Run        *ilu, *sf, *sfd = NULL;
   PetscRandom rnd;
   PetscReal   tol = 1e-6, applytol = 1e-10, itstol = 0;
-  PetscBool   refactor = PETSC_FALSE, device = PETSC_FALSE, matsolver = PETSC_FALSE, ok = PETSC_TRUE;
+  PetscBool   refactor = PETSC_FALSE, device = PETSC_FALSE, matsolver = PETSC_FALSE, icc = PETSC_FALSE, ok = PETSC_TRUE;
   char        desc[256], *expect[4], *refopts[8];
   PetscInt    nrefopts = 8;
   PetscBool   refset;
@@ -219,6 +219,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-refactor", &refactor, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-device", &device, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-matsolver", &matsolver, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-icc", &icc, NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-fill_levels", &levels, NULL));
   PetscCall(PetscOptionsGetStringArray(NULL, NULL, "-expect_view", expect, &nexpect, &expectset));
   PetscCall(PetscOptionsGetStringArray(NULL, NULL, "-refactor_options", refopts, &nrefopts, &refset));
@@ -234,13 +235,19 @@ int main(int argc, char **argv)
 
   PetscCall(PetscCalloc1(1, &ilu));
   PetscCall(PetscCalloc1(1, &sf));
-  /* with -matsolver the sfilu runs are PCILU with -pc_factor_mat_solver_type sfilu instead of PCSFILU */
-  PetscCall(RunCreate("ilu", A, PCILU, NULL, levels, ilu));
-  PetscCall(RunCreate(matsolver ? "ilu(sfilu)" : "sfilu", A, matsolver ? PCILU : "sfilu", matsolver ? "sfilu" : NULL, levels, sf));
+  /* with -matsolver the sfilu runs are PCILU with -pc_factor_mat_solver_type sfilu instead of PCSFILU; with -icc, PCICC with it */
+  if (icc) {
+    PetscCall(RunCreate("icc", A, PCICC, NULL, levels, ilu));
+    PetscCall(RunCreate("icc(sfilu)", A, PCICC, "sfilu", levels, sf));
+  } else {
+    PetscCall(RunCreate("ilu", A, PCILU, NULL, levels, ilu));
+    PetscCall(RunCreate(matsolver ? "ilu(sfilu)" : "sfilu", A, matsolver ? PCILU : "sfilu", matsolver ? "sfilu" : NULL, levels, sf));
+  }
   if (device) {
     PetscCall(MatConvert(A, MATSEQAIJCUSPARSE, MAT_INITIAL_MATRIX, &Ad));
     PetscCall(PetscCalloc1(1, &sfd));
-    PetscCall(RunCreate(matsolver ? "ilu(sfilu)-gpu" : "sfilu-gpu", Ad, matsolver ? PCILU : "sfilu", matsolver ? "sfilu" : NULL, levels, sfd));
+    if (icc) PetscCall(RunCreate("icc(sfilu)-gpu", Ad, PCICC, "sfilu", levels, sfd));
+    else PetscCall(RunCreate(matsolver ? "ilu(sfilu)-gpu" : "sfilu-gpu", Ad, matsolver ? PCILU : "sfilu", matsolver ? "sfilu" : NULL, levels, sfd));
   }
   for (PetscInt stage = 0; stage < (refactor ? 2 : 1); stage++) {
     const char *name = stage ? "refactored" : "first";
@@ -383,6 +390,26 @@ int main(int argc, char **argv)
     test:
       suffix: iluk_bcsstk16
       args: -problem file -f ${sfpc_dir}/tests/data/bcsstk16.mtx.gz -ksp_gmres_restart 200 -mat_no_inode -fill_levels 1
+    # PCICC with the sfilu solver type against PETSc's host ICC (CG): the factor mirrors A's upper triangle into the
+    # lower one, as PETSc's ICC reads only the upper, so convection-diffusion's nonsymmetric values (GMRES) agree too
+    test:
+      suffix: icc
+      args: -icc -ksp_type cg -problem {{poisson7 anisotropic poisson27 jumps}separate output} -n 10 -refactor
+    test:
+      suffix: icc_convdiff
+      args: -icc -problem convdiff -n 10 -peclet 5 -refactor -ksp_gmres_restart 100
+    test:
+      suffix: icc_levels
+      args: -icc -ksp_type cg -problem {{poisson7 poisson27}separate output} -n 8 -fill_levels 2 -refactor
+    test:
+      suffix: icc_permuted
+      args: -icc -ksp_type cg -problem poisson7 -n 12 -permute 3
+    test:
+      suffix: icc_elasticity
+      args: -icc -ksp_type cg -problem elasticity -n 4
+    test: # CG's 47 iterations on this ill-conditioned matrix amplify the two factors' rounding to 4e-6 of the residual
+      suffix: icc_bcsstk16
+      args: -icc -ksp_type cg -problem file -f ${sfpc_dir}/tests/data/bcsstk16.mtx.gz -mat_no_inode -tol 1e-4
     # PETSc's ILU uses its inode variant on these block-structured matrices by default: the same
     # factorization with other rounding, which GMRES amplifies on such ill-conditioned systems.
     test:
@@ -413,6 +440,21 @@ int main(int argc, char **argv)
     test:
       suffix: gpu_poisson27
       args: -problem poisson27 -n 16 -pc_sfilu_factor_match {{map search broadcast}shared output}
+    test: # PCICC with the sfilu solver type on the GPU (on 7- and 27-point grids the grid layout), against PETSc's host ICC
+      suffix: gpu_icc
+      args: -icc -ksp_type cg -problem {{poisson7 poisson27}separate output} -n 24 -refactor
+    test:
+      suffix: gpu_icc_convdiff
+      args: -icc -problem convdiff -n 16 -peclet 5 -refactor -ksp_gmres_restart 100 -pc_sfilu_layout {{csr hyb}shared output}
+    test:
+      suffix: gpu_icc_levels
+      args: -icc -ksp_type cg -problem poisson7 -n 16 -fill_levels 2 -refactor
+    test:
+      suffix: gpu_icc_permuted
+      args: -icc -ksp_type cg -problem poisson7 -n 16 -permute 3 -refactor
+    test:
+      suffix: gpu_icc_bcsstk16
+      args: -icc -ksp_type cg -problem file -f ${sfpc_dir}/tests/data/bcsstk16.mtx.gz -mat_no_inode -tol 1e-2
     # ILU(0) by point-blocks (dense couplings: ilu0_dense_device.cu, the view says "as dense blocks"; others of short rows:
     # ilu0_block_device.cu) and sweeps by them (blocksweep.cu): the matrix's block size, or
     # -pc_sfilu_block_size on any matrix (blocks of unrelated rows after a permutation, their sweeps by blocks only when

@@ -1,5 +1,6 @@
 static char help[] = "PCSFILU on bad input: zero and tiny pivots with each shift type, Inf/NaN entries,\n"
-                     "a missing diagonal, a rectangular matrix. -case zeropivot|tinypivot|nan|inf|missingdiag|rectangular.\n"
+                     "a missing diagonal, a rectangular matrix, a pattern that is not symmetric (for ICC).\n"
+                     "-case zeropivot|tinypivot|nan|inf|missingdiag|rectangular|nonsympattern.\n"
                      "The matrix is the 1-D Laplacian of -n rows with row 0 (or the diagonal of row n/2) spoiled;\n"
                      "with -problem (problems.c, e.g. -problem poisson27 -n 6) that problem's matrix, its diagonal spoiled\n"
                      "the same way (zero, tiny, NaN and Inf cases).\n";
@@ -17,7 +18,7 @@ static void Spoil(PetscInt n, PetscBool zero, PetscBool tiny, PetscBool nan, Pet
 
 static PetscErrorCode BuildMatrix(const char *which, PetscInt n, PetscBool problem, Mat *A)
 {
-  PetscBool   missing, rect, zero, tiny, nan, inf;
+  PetscBool   missing, rect, zero, tiny, nan, inf, nonsym;
   PetscInt    bad;
   PetscScalar spoilt;
 
@@ -28,7 +29,8 @@ static PetscErrorCode BuildMatrix(const char *which, PetscInt n, PetscBool probl
   PetscCall(PetscStrcmp(which, "tinypivot", &tiny));
   PetscCall(PetscStrcmp(which, "nan", &nan));
   PetscCall(PetscStrcmp(which, "inf", &inf));
-  PetscCheck(missing || rect || zero || tiny || nan || inf, PETSC_COMM_WORLD, PETSC_ERR_ARG_UNKNOWN_TYPE, "Unknown -case %s", which);
+  PetscCall(PetscStrcmp(which, "nonsympattern", &nonsym));
+  PetscCheck(missing || rect || zero || tiny || nan || inf || nonsym, PETSC_COMM_WORLD, PETSC_ERR_ARG_UNKNOWN_TYPE, "Unknown -case %s", which);
   if (problem) {
     char        desc[256];
     PetscInt    row, rstart, rend;
@@ -56,6 +58,7 @@ static PetscErrorCode BuildMatrix(const char *which, PetscInt n, PetscBool probl
     if (!(missing && r == n / 2)) PetscCall(MatSetValue(*A, r, r, d, INSERT_VALUES));
     if (r < n - 1) PetscCall(MatSetValue(*A, r, r + 1, -1.0, INSERT_VALUES));
   }
+  if (nonsym) PetscCall(MatSetValue(*A, n - 1, 0, -0.5, INSERT_VALUES)); /* below the diagonal, no mirror above it */
   PetscCall(MatAssemblyBegin(*A, MAT_FINAL_ASSEMBLY));
   PetscCall(MatAssemblyEnd(*A, MAT_FINAL_ASSEMBLY));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -226,6 +229,16 @@ int main(int argc, char **argv)
       suffix: badoption_levels
       args: -case zeropivot -pc_sfilu_fill_levels -1
       filter: Error: grep -E "must be|supports|allowed bound" | sed -e "s/^\[0\]PETSC ERROR: //"
+    test: # PCICC with the sfilu solver type: failures with no shift, its default shift (positive definite), a pattern that is not symmetric
+      suffix: icc_failure
+      args: -pc_type icc -pc_factor_mat_solver_type sfilu -pc_factor_shift_type none -case {{zeropivot nan}separate output} -ksp_converged_reason
+    test:
+      suffix: icc_shift
+      args: -pc_type icc -pc_factor_mat_solver_type sfilu -case {{zeropivot tinypivot}separate output} -ksp_converged_reason
+    test:
+      suffix: icc_nonsympattern
+      args: -pc_type icc -pc_factor_mat_solver_type sfilu -case nonsympattern
+      filter: Error: grep -E "structurally symmetric" | sed -e "s/^\[0\]PETSC ERROR: //"
     test: # on 2 ranks each factors its diagonal block; the zero pivot on one rank stops the KSP on both
       suffix: mpi
       nsize: 2
@@ -290,6 +303,17 @@ int main(int argc, char **argv)
     test:
       suffix: gpu_box_shift
       args: -problem poisson27 -n 6 -pc_sfilu_layout grid -pc_sfilu_grid 6,6,6 -case {{zeropivot tinypivot}separate output} -pc_sfilu_shift_type {{nonzero positive_definite}separate output} -pc_sfilu_shift_amount 1e-3
+    test:
+      suffix: gpu_icc_failure
+      args: -pc_type icc -pc_factor_mat_solver_type sfilu -pc_factor_shift_type none -case {{zeropivot nan}separate output} -ksp_converged_reason
+    test:
+      suffix: gpu_icc_shift
+      args: -pc_type icc -pc_factor_mat_solver_type sfilu -case {{zeropivot tinypivot}separate output} -ksp_converged_reason
+    test:
+      suffix: gpu_icc_nonsympattern
+      args: -pc_type icc -pc_factor_mat_solver_type sfilu -case nonsympattern
+      filter: Error: grep -E "structurally symmetric" | sed -e "s/^\[0\]PETSC ERROR: //"
+      output_file: output/ex2_icc_nonsympattern.out
     test:
       suffix: gpu_missingdiag
       args: -case missingdiag

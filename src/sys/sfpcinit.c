@@ -63,6 +63,8 @@ PetscErrorCode SFPCInitializePackage(void)
   PetscCall(MatInitializePackage());
   PetscCall(MatSolverTypeRegister(MATSOLVERSFILU, MATSEQAIJ, MAT_FACTOR_ILU, MatGetFactor_SFILU));
   PetscCall(MatSolverTypeRegister(MATSOLVERSFILU, MATSEQAIJCUSPARSE, MAT_FACTOR_ILU, MatGetFactor_SFILU));
+  PetscCall(MatSolverTypeRegister(MATSOLVERSFILU, MATSEQAIJ, MAT_FACTOR_ICC, MatGetFactor_SFILU));
+  PetscCall(MatSolverTypeRegister(MATSOLVERSFILU, MATSEQAIJCUSPARSE, MAT_FACTOR_ICC, MatGetFactor_SFILU));
   PetscCall(MatRegister(MATHYBSF, MatCreate_HYBSF));
   PetscCall(PetscLogEventRegister("SFILUSymbolic", PC_CLASSID, &SFPC_ILUSymbolic));
   PetscCall(PetscLogEventRegister("SFILUNumeric", PC_CLASSID, &SFPC_ILUNumeric));

@@ -38,8 +38,11 @@ PetscErrorCode SFILUReset(SFILU *s)
   PetscCall(SFPCTriFactorDestroy(&s->F));
   PetscCall(PetscFree(s->fill.fmap));
   PetscCall(PetscFree(s->fill.a));
+  PetscCall(PetscFree(s->mirror.fmap));
+  PetscCall(PetscFree(s->mirror.a));
   PetscCall(SFILUReset_Device(s));
   s->fill.nnz = s->fill.nnz_a = 0;
+  s->mirror.nnz = s->mirror.nnz_a = 0;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -128,6 +131,11 @@ PetscErrorCode SFILUSymbolic(SFILU *s, Mat A, PetscBool ondevice)
       PetscCall(ierr);
     }
   }
+  if (s->icc) {
+    PetscErrorCode ierr = SFILUMirrorCreate(s, A, ondevice);
+    if (ierr) PetscCall(SFILUReset(s));
+    PetscCall(ierr);
+  }
   /* what the pattern was built for: SFILUNeedsSymbolic() (sfilu.c) compares it with the options at the next set-up */
   s->ondevice          = ondevice;
   s->built_levels      = s->fill_levels;
@@ -172,6 +180,20 @@ static PetscBool SFILUNextShift(const SFILU *s, PetscInt k, PetscReal rmax, Pets
   return PETSC_FALSE;
 }
 
+/* *aa = f's gather of the values *aa (on the factor's side), which f keeps. */
+static PetscErrorCode SFILUFillGather(SFILUFill *f, PetscBool ondevice, const PetscScalar **aa)
+{
+  PetscFunctionBegin;
+  if (ondevice) {
+    PetscCall(SFILUFillValues_Device(f, *aa));
+    *aa = f->d_a;
+  } else {
+    for (PetscInt p = 0; p < f->nnz; p++) f->a[p] = f->fmap[p] >= 0 ? (*aa)[f->fmap[p]] : 0;
+    *aa = f->a;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*
    Numeric ILU(k) of A (pattern as at the last SFILUSymbolic()), widening the shift while a pivot
    fails. A failure is left in s->failure/failrow/failvalue and reported through PetscInfo() on
@@ -193,13 +215,8 @@ PetscErrorCode SFILUNumeric(SFILU *s, Mat A, PetscObject obj, PetscBool erroriff
   if (s->ondevice) PetscCall(SFILUGetValues_Device(s, A, &av));
   else PetscCall(MatSeqAIJGetArrayRead(A, &av));
   aa = av;
-  if (s->fill.d_a) { /* ILU(k): A's values into the factor's pattern */
-    PetscCall(SFILUFillValues_Device(&s->fill, av));
-    aa = s->fill.d_a;
-  } else if (s->fill.a) {
-    for (PetscInt p = 0; p < s->fill.nnz; p++) s->fill.a[p] = s->fill.fmap[p] >= 0 ? av[s->fill.fmap[p]] : 0;
-    aa = s->fill.a;
-  }
+  if (s->mirror.nnz) PetscCall(SFILUFillGather(&s->mirror, s->ondevice, &aa)); /* ICC: the lower triangle from the upper */
+  if (s->fill.nnz) PetscCall(SFILUFillGather(&s->fill, s->ondevice, &aa));     /* ILU(k): A's values into the factor's pattern */
   PetscCall(SFILUAttempt(s, aa, 0, &res));
   if (res.badrow >= 0 && res.nonfinite < 0 && s->shifttype != MAT_SHIFT_NONE) {
     if (s->ondevice) PetscCall(SFILUBounds_Device(s, aa, &rmax, &top));
@@ -301,6 +318,7 @@ PetscErrorCode SFILUView(SFILU *s, PetscViewer viewer)
   else if (s->ondevice && SFILUHyperplaneILU0_Device(s)) PetscCall(PetscViewerASCIIPrintf(viewer, "ILU(0), natural ordering, factorization on the GPU by hyperplanes of the grid (SIP's kernel with alpha 0, %" PetscInt_FMT " hyperplanes), sync-free solves\n", s->planes.nplanes));
   else PetscCall(PetscViewerASCIIPrintf(viewer, "ILU(%" PetscInt_FMT "), natural ordering, factorization and solves on the %s\n", (s->ondevice ? s->T != NULL : s->F.i != NULL) ? s->built_levels : s->fill_levels, s->ondevice ? "GPU (sync-free)" : "host"));
   if (s->fill.nnz) PetscCall(PetscViewerASCIIPrintf(viewer, "levels of fill %" PetscInt_FMT ": the factor has %" PetscInt_FMT " entries, %.3g times A's %" PetscInt_FMT " (pattern built on the host); A's values in its pattern and their map: %.3g MiB more\n", s->built_levels, s->fill.nnz, (double)s->fill.nnz / (double)PetscMax(s->fill.nnz_a, 1), s->fill.nnz_a, (double)((sizeof(PetscScalar) + sizeof(PetscInt)) * s->fill.nnz) / 1048576.0));
+  if (s->icc) PetscCall(PetscViewerASCIIPrintf(viewer, "as ICC: the ILU of A with its lower triangle taken from the upper (on a symmetric matrix ICC's preconditioner); the mirrored values and their map: %.3g MiB more\n", (double)((sizeof(PetscScalar) + sizeof(PetscInt)) * s->mirror.nnz) / 1048576.0));
   PetscCall(PetscViewerASCIIPrintf(viewer, "shift type %s, zero pivot tolerance %g (relative to row sums of |A|)\n", MatFactorShiftTypes[s->shifttype], (double)s->zeropivot));
   if (s->ondevice && s->T) PetscCall(SFILUView_Device(s, viewer));
   else if (s->F.i) {

@@ -174,6 +174,8 @@ typedef struct {
   SFILUMatchMap  map;    /* GPU generic ILU(0), built by its first factorization that uses it */
   SFILUBlocks    blocks; /* GPU generic ILU(0) by point-blocks, built with the map */
   SFILUFill      fill;   /* ILU(k), k > 0: where A's values go in the factor */
+  PetscBool      icc;    /* ICC (the solver type behind PCICC): the factor is of A with its lower triangle mirroring the upper (icc_mirror.c) */
+  SFILUFill      mirror; /* icc: A's values with the lower triangle's taken from the upper, in A's pattern */
   PetscInt       built_levels; /* the levels of fill the factor's pattern was built for */
   Vec           xd, yd; /* device stand-ins of host vectors given to a device factor (SFPCStageVecs()) */
   Vec           delta; /* PCApplyRichardson()'s correction (LU)^{-1} r */
@@ -219,6 +221,7 @@ PETSC_INTERN PetscErrorCode SFILUFillPattern(PetscInt, const PetscInt[], const P
 PETSC_INTERN PetscErrorCode SFILUFillCreate_Device(SFILUFill *, const PetscInt[]);
 PETSC_INTERN PetscErrorCode SFILUFillValues_Device(const SFILUFill *, const PetscScalar *);
 PETSC_INTERN PetscErrorCode SFILUFillDestroy_Device(SFILUFill *);
+PETSC_INTERN PetscErrorCode SFILUMirrorCreate(SFILU *, Mat, PetscBool);
 PETSC_INTERN PetscErrorCode SFILUFactorNumeric_Host(SFPCTriFactor *, const PetscScalar[], PetscReal, PetscReal, PetscBool, SFILUResult *);
 PETSC_INTERN PetscErrorCode SFILUCheckSIPGrid(PetscInt, const PetscInt[3]);
 PETSC_INTERN PetscErrorCode SFILUCheckSIPPattern(const SFPCTriFactor *, const PetscInt[3]);

@@ -238,6 +238,7 @@ PetscErrorCode SFILUReset_Device(SFILU *s)
   PetscCall(SFILUMatchMapDestroy_Device(&s->map));
   PetscCall(SFILUBlocksDestroy_Device(&s->blocks));
   PetscCall(SFILUFillDestroy_Device(&s->fill));
+  PetscCall(SFILUFillDestroy_Device(&s->mirror));
   PetscCall(VecDestroy(&s->xd));
   PetscCall(VecDestroy(&s->yd));
   PetscCall(VecDestroy(&s->delta));

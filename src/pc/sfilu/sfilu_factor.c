@@ -1,8 +1,10 @@
 /*
    The "sfilu" MatSolverType: SFPC's ILU factor (ilu0.c) behind PCILU, so that
    -pc_type ilu -pc_factor_mat_solver_type sfilu, and -sub_pc_factor_mat_solver_type sfilu under
-   PCBJACOBI/PCASM, use it. PCFactor's -pc_factor_levels, -pc_factor_shift_type, -pc_factor_shift_amount
-   and -pc_factor_zeropivot apply, with the meaning PCSFILU gives them (zero pivot relative to row sums).
+   PCBJACOBI/PCASM, use it; and behind PCICC (-pc_type icc -pc_factor_mat_solver_type sfilu), where the
+   factor is the ILU of A with its lower triangle mirroring the upper one (icc_mirror.c). PCFactor's
+   -pc_factor_levels, -pc_factor_shift_type, -pc_factor_shift_amount and -pc_factor_zeropivot apply, with
+   the meaning PCSFILU gives them (zero pivot relative to row sums).
 */
 #include "sfilu.h"
 #include <petsc/private/matimpl.h>
@@ -16,7 +18,8 @@ static PetscErrorCode SFILUSetFactorInfo(SFILU *s, const MatFactorInfo *info)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode MatLUFactorNumeric_SFILU(Mat B, Mat A, const MatFactorInfo *info)
+/* LU's and Cholesky's numeric factorization alike: PCICC calls the latter */
+static PetscErrorCode MatFactorNumeric_SFILU(Mat B, Mat A, const MatFactorInfo *info)
 {
   SFILU *s = (SFILU *)B->data;
 
@@ -47,7 +50,7 @@ static PetscErrorCode MatSolveTranspose_SFILU(Mat B, Vec b, Vec x)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode MatILUFactorSymbolic_SFILU(Mat B, Mat A, IS row, IS col, const MatFactorInfo *info)
+static PetscErrorCode FactorSymbolic(Mat B, Mat A, IS row, IS col, const MatFactorInfo *info)
 {
   SFILU    *s = (SFILU *)B->data;
   PetscBool ondevice, idr = PETSC_TRUE, idc = PETSC_TRUE;
@@ -60,10 +63,27 @@ static PetscErrorCode MatILUFactorSymbolic_SFILU(Mat B, Mat A, IS row, IS col, c
   PetscCall(SFILUCheckMatrix(A, &ondevice));
   PetscCall(SFILUSetFactorInfo(s, info));
   s->fill_levels = (PetscInt)info->levels;
+  s->icc         = (PetscBool)(B->factortype == MAT_FACTOR_ICC);
+  B->info.fill_ratio_given = info->fill;
   PetscCall(SFILUSymbolic(s, A, ondevice));
-  B->ops->lufactornumeric = MatLUFactorNumeric_SFILU;
-  B->ops->solve           = MatSolve_SFILU;
-  B->ops->solvetranspose  = MatSolveTranspose_SFILU;
+  B->ops->lufactornumeric       = MatFactorNumeric_SFILU;
+  B->ops->choleskyfactornumeric = MatFactorNumeric_SFILU;
+  B->ops->solve                 = MatSolve_SFILU;
+  B->ops->solvetranspose        = s->icc ? MatSolve_SFILU : MatSolveTranspose_SFILU; /* ICC's factor is symmetric: no transposed factor to build */
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatILUFactorSymbolic_SFILU(Mat B, Mat A, IS row, IS col, const MatFactorInfo *info)
+{
+  PetscFunctionBegin;
+  PetscCall(FactorSymbolic(B, A, row, col, info));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatICCFactorSymbolic_SFILU(Mat B, Mat A, IS perm, const MatFactorInfo *info)
+{
+  PetscFunctionBegin;
+  PetscCall(FactorSymbolic(B, A, perm, perm, info));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -90,6 +110,8 @@ static PetscErrorCode MatGetInfo_SFILU(Mat B, MatInfoType flag, MatInfo *info)
   info->block_size = 1.0;
   info->nz_used    = (PetscLogDouble)(s->ondevice && s->T ? s->T->nnz : s->F.nnz);
   info->nz_allocated = info->nz_used;
+  info->fill_ratio_given  = B->info.fill_ratio_given;
+  info->fill_ratio_needed = s->fill.nnz ? (PetscLogDouble)s->fill.nnz / (PetscLogDouble)PetscMax(s->fill.nnz_a, 1) : 1.0; /* what PCFactor's view prints */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -110,7 +132,7 @@ static PetscErrorCode MatDestroy_SFILU(Mat B)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Registered for MATSEQAIJ and MATSEQAIJCUSPARSE with MAT_FACTOR_ILU (SFPCInitializePackage()). */
+/* Registered for MATSEQAIJ and MATSEQAIJCUSPARSE with MAT_FACTOR_ILU and MAT_FACTOR_ICC (SFPCInitializePackage()). */
 PetscErrorCode MatGetFactor_SFILU(Mat A, MatFactorType ftype, Mat *F)
 {
   Mat      B;
@@ -118,7 +140,7 @@ PetscErrorCode MatGetFactor_SFILU(Mat A, MatFactorType ftype, Mat *F)
   PetscInt n;
 
   PetscFunctionBegin;
-  PetscCheck(ftype == MAT_FACTOR_ILU, PetscObjectComm((PetscObject)A), PETSC_ERR_SUP, "The sfilu solver provides ILU(k) only, not %s", MatFactorTypes[ftype]);
+  PetscCheck(ftype == MAT_FACTOR_ILU || ftype == MAT_FACTOR_ICC, PetscObjectComm((PetscObject)A), PETSC_ERR_SUP, "The sfilu solver provides ILU(k) and ICC(k) only, not %s", MatFactorTypes[ftype]);
   PetscCall(MatGetLocalSize(A, &n, NULL));
   PetscCall(MatCreate(PetscObjectComm((PetscObject)A), &B));
   PetscCall(MatSetSizes(B, n, n, n, n));
@@ -128,16 +150,17 @@ PetscErrorCode MatGetFactor_SFILU(Mat A, MatFactorType ftype, Mat *F)
   PetscCall(SFILUInitialize(s));
   B->data                    = s;
   B->ops->ilufactorsymbolic  = MatILUFactorSymbolic_SFILU;
+  B->ops->iccfactorsymbolic  = MatICCFactorSymbolic_SFILU;
   B->ops->getinfo            = MatGetInfo_SFILU;
   B->ops->view               = MatView_SFILU;
   B->ops->destroy            = MatDestroy_SFILU;
-  B->factortype              = MAT_FACTOR_ILU;
+  B->factortype              = ftype;
   B->assembled               = PETSC_TRUE; /* what -ksp_view expects of a factor */
   B->preallocated            = PETSC_TRUE;
   B->canuseordering          = PETSC_FALSE; /* natural ordering only: PCFactor then passes no ordering (its view says external) */
   PetscCall(PetscFree(B->solvertype));
   PetscCall(PetscStrallocpy(MATSOLVERSFILU, &B->solvertype));
-  PetscCall(PetscStrallocpy(MATORDERINGNATURAL, (char **)&B->preferredordering[MAT_FACTOR_ILU]));
+  PetscCall(PetscStrallocpy(MATORDERINGNATURAL, (char **)&B->preferredordering[ftype]));
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatFactorGetSolverType_C", MatFactorGetSolverType_SFILU));
   *F = B;
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -1,0 +1,74 @@
+/*
+   ICC through the sfilu solver type (-pc_type icc -pc_factor_mat_solver_type sfilu). On a symmetric matrix
+   ILU(k) with a symmetric pattern is ICC(k): its U is D L^T, so (LU)^{-1} is ICC's preconditioner (to
+   rounding). PETSc's ICC reads only one triangle of A (its host factor the upper one), so the factor here
+   is the ILU of the symmetric matrix whose lower triangle mirrors A's upper one: A's values gathered
+   through a map (SFILUFill, as for ILU(k)'s fill) before each numeric factorization, on the host or on
+   the GPU. The pattern must be structurally symmetric (the mirror of every upper entry must have a place).
+*/
+#include "sfilu.h"
+
+/* Position of column col in the sorted row [lo, hi) of aj, or -1. */
+static PetscInt FindColumn(const PetscInt aj[], PetscInt lo, PetscInt hi, PetscInt col)
+{
+  const PetscInt end = hi;
+
+  while (lo < hi) {
+    const PetscInt mid = lo + (hi - lo) / 2;
+    if (aj[mid] < col) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < end && aj[lo] == col ? lo : -1;
+}
+
+/* map[k] = k for A's entries on or above the diagonal, the position of A(j, i) for an entry A(i, j) below it. */
+static PetscErrorCode MirrorMap(PetscInt n, const PetscInt ai[], const PetscInt aj[], PetscInt *map)
+{
+  PetscInt nlower = 0, nupper = 0;
+
+  PetscFunctionBegin;
+  for (PetscInt i = 0; i < n; i++) {
+    for (PetscInt k = ai[i]; k < ai[i + 1]; k++) {
+      const PetscInt j = aj[k];
+
+      PetscCheck(k == ai[i] || aj[k - 1] < j, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "ICC through sfilu needs sorted rows without repeated columns; row %" PetscInt_FMT " is not", i);
+      if (j >= i) {
+        map[k] = k;
+        nupper += (PetscInt)(j > i);
+        continue;
+      }
+      map[k] = FindColumn(aj, ai[j], ai[j + 1], i);
+      PetscCheck(map[k] >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "ICC through sfilu needs a structurally symmetric matrix: A(%" PetscInt_FMT ", %" PetscInt_FMT ") is stored, A(%" PetscInt_FMT ", %" PetscInt_FMT ") is not", i, j, j, i);
+      nlower++;
+    }
+  }
+  /* every lower entry has its upper mirror; as many upper entries as lower ones leaves none without a lower place */
+  PetscCheck(nupper == nlower, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "ICC through sfilu needs a structurally symmetric matrix: %" PetscInt_FMT " entries above the diagonal, %" PetscInt_FMT " below", nupper, nlower);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* s->mirror for A's pattern, on the side of the factor (host or device). */
+PetscErrorCode SFILUMirrorCreate(SFILU *s, Mat A, PetscBool ondevice)
+{
+  const PetscInt *ai, *aj;
+  PetscInt        n, *map = NULL;
+  PetscBool       done;
+  PetscErrorCode  ierr;
+
+  PetscFunctionBegin;
+  PetscCall(MatGetRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &n, &ai, &aj, &done));
+  PetscCheck(done, PETSC_COMM_SELF, PETSC_ERR_SUP, "SFPC cannot read the CSR structure of this matrix");
+  s->mirror.nnz = s->mirror.nnz_a = ai[n];
+  ierr                            = PetscMalloc1(PetscMax(ai[n], 1), &map);
+  if (!ierr) ierr = MirrorMap(n, ai, aj, map);
+  PetscCall(MatRestoreRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &n, &ai, &aj, &done));
+  if (!ierr && ondevice) ierr = SFILUFillCreate_Device(&s->mirror, map);
+  if (!ierr && !ondevice) {
+    s->mirror.fmap = map;
+    map            = NULL;
+    ierr           = PetscMalloc1(PetscMax(s->mirror.nnz, 1), &s->mirror.a);
+  }
+  PetscCall(PetscFree(map));
+  PetscCall(ierr);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
