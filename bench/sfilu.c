@@ -16,7 +16,8 @@ static char help[] = "Benchmark: SFPC's sfilu against PETSc's ILU(0) on aijcuspa
                      "-pc_sfilu_eisenstat, with the grid layout where -grid is given, else hyb: its solve needs no MatMult()), -factor_matches m1,m2,.. (the hyb layout also with these\n"
                      "-pc_sfilu_factor_match, as more methods), -block_sizes b1,b2,.. (the hyb layout also with these -pc_sfilu_block_size,\n"
                      "as more methods), -fill_levels k (ILU(k) in every method: PETSc's then factors on the host,\n"
-                     "as its aijcusparse ILU does for k > 0, and solves with cuSPARSE; not with -grid).\n";
+                     "as its aijcusparse ILU does for k > 0, and solves with cuSPARSE; not with -grid), -icc (PCICC instead: PETSc's ICC on\n"
+                     "aijcusparse, cuSPARSE csric02 and SpSV with L and L^T, against PCICC with -pc_factor_mat_solver_type sfilu; no other variant).\n";
 
 #include <petscksp.h>
 #include <petscdevice_cuda.h>
@@ -174,7 +175,7 @@ int main(int argc, char **argv)
   PetscInt        nmatch = 4, bsizes[4], nbs = 4;
   char            bnames[4][32], bprefix[4][8];
   double          spmv = 0;
-  PetscBool       grid = PETSC_FALSE, apply_only = PETSC_FALSE, solve = PETSC_TRUE, solve_only = PETSC_FALSE, grid_unfused = PETSC_FALSE, gmres, eisenstat = PETSC_FALSE;
+  PetscBool       grid = PETSC_FALSE, apply_only = PETSC_FALSE, solve = PETSC_TRUE, solve_only = PETSC_FALSE, grid_unfused = PETSC_FALSE, gmres, eisenstat = PETSC_FALSE, icc = PETSC_FALSE;
   char            solve_metric[96];
 
   PetscFunctionBeginUser;
@@ -196,6 +197,7 @@ int main(int argc, char **argv)
   PetscCheck(!grid_unfused || grid, PETSC_COMM_WORLD, PETSC_ERR_ARG_INCOMP, "-grid_unfused needs -grid nx,ny,nz (it compares the grid layout with and without the fused product)");
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-eisenstat", &eisenstat, NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-fill_levels", &levels, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-icc", &icc, NULL));
   PetscCheck(levels >= 0 && !(levels > 0 && grid), PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-fill_levels must be nonnegative, and 0 with -grid (the grid layout sweeps ILU(0)'s pattern)");
   {
     PetscBool set;
@@ -209,6 +211,16 @@ int main(int argc, char **argv)
     if (!set) nbs = 0;
   }
   PetscCall(BenchProblemCreate(&A, &x, &b, casename, sizeof(casename), &n, &nnz));
+  if (icc) { /* PCICC with each solver type, the sfilu factor with its default (automatic) layout */
+    PetscCheck(!grid && !eisenstat && !grid_unfused, PETSC_COMM_WORLD, PETSC_ERR_ARG_INCOMP, "-icc compares PCICC's two solver types only: not with -grid, -eisenstat or -grid_unfused");
+    m[0] = (Method){"petsc-icc-cusparse", PCICC, MATSOLVERCUSPARSE, "c_", 0, 0, 0, 0, 0};
+    m[1] = (Method){"sfpc-icc-sfilu", PCICC, MATSOLVERSFILU, "s_", 0, 0, 0, 0, 0};
+    np = nmatch = nbs = 0;
+    if (levels) { /* PCICC's option; the baseline's is given below */
+      PetscCall(PetscSNPrintf(buf, sizeof(buf), "-s_pc_factor_levels %" PetscInt_FMT, levels));
+      PetscCall(PetscOptionsInsertString(NULL, buf));
+    }
+  }
   /* the sfilu methods' layouts: hyb as measured before, and the grid layout where the grid is given */
   PetscCall(PetscOptionsSetValue(NULL, "-s_pc_sfilu_layout", "hyb"));
   if (levels) { /* every method's PC; the variants' prefixes below are given it where they are made */
@@ -275,7 +287,7 @@ int main(int argc, char **argv)
   for (int k = 0; k < nm; k++) PetscCall(TimeMethod(A, b, x, &m[k], (int)warmup, (int)repeat, apply_only, solve, solve_only));
 
   PetscCall(BenchProvenanceGet(argc, argv, &pv));
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "\n%s: %" PetscInt_FMT " rows, %" PetscInt_FMT " nonzeros, ILU(%" PetscInt_FMT "), %s; SpMV %.4f ms; solve: %s%s\n", casename, n, nnz, levels, pv.gpu, 1e3 * spmv, solve_ksp, solve_only ? " (the solve alone timed)" : ""));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "\n%s: %" PetscInt_FMT " rows, %" PetscInt_FMT " nonzeros, %s(%" PetscInt_FMT "), %s; SpMV %.4f ms; solve: %s%s\n", casename, n, nnz, icc ? "ICC" : "ILU", levels, pv.gpu, 1e3 * spmv, solve_ksp, solve_only ? " (the solve alone timed)" : ""));
   if (solve_only) { /* the solve alone: its time, iterations and time per iteration (iterations may differ by one or two) */
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-24s %12s %6s %10s %8s %14s\n", "method", "solve ms", "its", "ms / it", "speedup", "||b-Ax||/||b||"));
     for (int k = 0; k < nm; k++) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-24s %12.2f %6" PetscInt_FMT " %10.4f %8.2f %14.3e\n", m[k].name, 1e3 * m[k].solve, m[k].its, 1e3 * m[k].solve / PetscMax(m[k].its, 1), m[0].solve / m[k].solve, (double)m[k].truerel));

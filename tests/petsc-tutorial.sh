@@ -15,6 +15,7 @@ keep='Linear solve|Nonlinear solve|type: (sfilu|ilu)|ILU\(0\)|shift type|Number 
 cav="-da_grid_x 24 -da_grid_y 24 -snes_converged_reason -ksp_converged_reason"
 if [ "$mode" = gpu ]; then
   gpu="-dm_mat_type aijcusparse -dm_vec_type cuda -use_gpu_aware_mpi 0"
+  gpu2="-mat_type aijcusparse -vec_type cuda -use_gpu_aware_mpi 0" # KSP ex2 has no DM
   label=petsc-tutorials-gpu
   run() {
     echo "# $*" | sed "s|$t/||; s|$sfpc|SFPC|g"
@@ -28,6 +29,9 @@ if [ "$mode" = gpu ]; then
     run "$t/ex45" -da_grid_x 12 -da_grid_y 12 -da_grid_z 12 $lib -pc_type sfdilu -pc_sfdilu_eisenstat -ksp_type cg -ksp_converged_reason $gpu
     echo "# (2 ranks) ex45 ... -pc_type bjacobi -sub_pc_type ilu -sub_pc_factor_mat_solver_type sfilu (GPU)"
     $MPIEXEC -n 2 "$t/ex45" -da_grid_x 12 -da_grid_y 12 -da_grid_z 12 $lib -pc_type bjacobi -sub_pc_type ilu -sub_pc_factor_mat_solver_type sfilu -ksp_converged_reason $gpu 2>&1 | grep -E "$keep"
+    run "$t/ex2" -m 40 -n 40 $lib -pc_type icc -pc_factor_mat_solver_type sfilu -ksp_type cg -ksp_converged_reason $gpu2
+    echo "# (2 ranks) ex2 -m 40 -n 40 ... -pc_type bjacobi -sub_pc_type icc -sub_pc_factor_mat_solver_type sfilu -ksp_type cg (GPU)"
+    $MPIEXEC -n 2 "$t/ex2" -m 40 -n 40 $lib -pc_type bjacobi -sub_pc_type icc -sub_pc_factor_mat_solver_type sfilu -ksp_type cg -ksp_converged_reason $gpu2 2>&1 | grep -E "$keep"
   } > "$t/$label.out"
 else
   label=petsc-tutorials
@@ -63,6 +67,12 @@ else
     MPIEXEC="$MPIEXEC -n 2" run2 "$t/ex45" -da_grid_x 12 -da_grid_y 12 -da_grid_z 12 -pc_type bjacobi -sub_pc_type ilu -ksp_converged_reason
     MPIEXEC="$MPIEXEC -n 2" run2 "$t/ex45" -da_grid_x 12 -da_grid_y 12 -da_grid_z 12 $lib -pc_type bjacobi -sub_pc_type ilu -sub_pc_factor_mat_solver_type sfilu -sub_pc_factor_levels 2 -ksp_converged_reason
     MPIEXEC="$MPIEXEC -n 2" run2 "$t/ex45" -da_grid_x 12 -da_grid_y 12 -da_grid_z 12 -pc_type bjacobi -sub_pc_type ilu -sub_pc_factor_levels 2 -ksp_converged_reason
+    # and as a PCICC solver type, under CG, on one rank and per block on two; PETSc's ICC beside each (KSP ex2's
+    # symmetric Laplacian: ex45's boundary rows are not, and ICC reads the upper triangle only)
+    run "$t/ex2" -m 40 -n 40 $lib -pc_type icc -pc_factor_mat_solver_type sfilu -ksp_type cg -ksp_converged_reason
+    run "$t/ex2" -m 40 -n 40 -pc_type icc -ksp_type cg -ksp_converged_reason
+    MPIEXEC="$MPIEXEC -n 2" run2 "$t/ex2" -m 40 -n 40 $lib -pc_type bjacobi -sub_pc_type icc -sub_pc_factor_mat_solver_type sfilu -ksp_type cg -ksp_converged_reason
+    MPIEXEC="$MPIEXEC -n 2" run2 "$t/ex2" -m 40 -n 40 -pc_type bjacobi -sub_pc_type icc -ksp_type cg -ksp_converged_reason
   } > "$t/$label.out"
 fi
 report_output "$label" "$sfpc/tests/output/$label.out" "$t/$label.out" "$testdir"
