@@ -216,15 +216,11 @@ int main(int argc, char **argv)
     m[0] = (Method){"petsc-icc-cusparse", PCICC, MATSOLVERCUSPARSE, "c_", 0, 0, 0, 0, 0};
     m[1] = (Method){"sfpc-icc-sfilu", PCICC, MATSOLVERSFILU, "s_", 0, 0, 0, 0, 0};
     np = nmatch = nbs = 0;
-    if (levels) { /* PCICC's option; the baseline's is given below */
-      PetscCall(PetscSNPrintf(buf, sizeof(buf), "-s_pc_factor_levels %" PetscInt_FMT, levels));
-      PetscCall(PetscOptionsInsertString(NULL, buf));
-    }
   }
   /* the sfilu methods' layouts: hyb as measured before, and the grid layout where the grid is given */
-  PetscCall(PetscOptionsSetValue(NULL, "-s_pc_sfilu_layout", "hyb"));
+  if (!icc) PetscCall(PetscOptionsSetValue(NULL, "-s_pc_sfilu_layout", "hyb"));
   if (levels) { /* every method's PC; the variants' prefixes below are given it where they are made */
-    PetscCall(PetscSNPrintf(buf, sizeof(buf), "-c_pc_factor_levels %" PetscInt_FMT " -s_pc_sfilu_fill_levels %" PetscInt_FMT, levels, levels));
+    PetscCall(PetscSNPrintf(buf, sizeof(buf), "-c_pc_factor_levels %" PetscInt_FMT " -s_pc_%s %" PetscInt_FMT, levels, icc ? "factor_levels" : "sfilu_fill_levels", levels));
     PetscCall(PetscOptionsInsertString(NULL, buf));
   }
   if (grid) {

@@ -442,10 +442,13 @@ int main(int argc, char **argv)
       args: -problem poisson27 -n 16 -pc_sfilu_factor_match {{map search broadcast}shared output}
     test: # PCICC with the sfilu solver type on the GPU (on 7- and 27-point grids the grid layout), against PETSc's host ICC
       suffix: gpu_icc
-      args: -icc -ksp_type cg -problem {{poisson7 poisson27}separate output} -n 24 -refactor
+      args: -icc -ksp_type cg -problem {{poisson7 poisson27}separate output} -n 24 -refactor -expect_view "L: grid layout,U: grid layout"
+    test: # PCILU's solver type takes the grid layout too
+      suffix: gpu_matsolver_grid
+      args: -matsolver -problem poisson7 -n 20 -refactor -expect_view "L: grid layout on the 20 x 20 x 20 grid,U: grid layout"
     test:
       suffix: gpu_icc_convdiff
-      args: -icc -problem convdiff -n 16 -peclet 5 -refactor -ksp_gmres_restart 100 -pc_sfilu_layout {{csr hyb}shared output}
+      args: -icc -problem convdiff -n 16 -peclet 5 -refactor -ksp_gmres_restart 100
     test:
       suffix: gpu_icc_levels
       args: -icc -ksp_type cg -problem poisson7 -n 16 -fill_levels 2 -refactor

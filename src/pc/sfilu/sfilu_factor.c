@@ -65,6 +65,12 @@ static PetscErrorCode FactorSymbolic(Mat B, Mat A, IS row, IS col, const MatFact
   s->fill_levels = (PetscInt)info->levels;
   s->icc         = (PetscBool)(B->factortype == MAT_FACTOR_ICC);
   B->info.fill_ratio_given = info->fill;
+  if (ondevice && s->fill_levels == 0) { /* as PCSFILU without a DM: the grid layout where the pattern is a 7- or 27-point stencil in natural order */
+    PetscInt dims[3];
+
+    PetscCall(SFILUGridGuess_Device(A, PETSC_TRUE, dims));
+    for (int d = 0; d < 3; d++) s->sip_dims[d] = s->engine.grid[d] = dims[d];
+  }
   PetscCall(SFILUSymbolic(s, A, ondevice));
   B->ops->lufactornumeric       = MatFactorNumeric_SFILU;
   B->ops->choleskyfactornumeric = MatFactorNumeric_SFILU;
