@@ -212,10 +212,9 @@ int main(int argc, char **argv)
   }
   PetscCall(BenchProblemCreate(&A, &x, &b, casename, sizeof(casename), &n, &nnz));
   if (icc) { /* PCICC with each solver type, the sfilu factor with its default (automatic) layout */
-    PetscCheck(!grid && !eisenstat && !grid_unfused, PETSC_COMM_WORLD, PETSC_ERR_ARG_INCOMP, "-icc compares PCICC's two solver types only: not with -grid, -eisenstat or -grid_unfused");
+    PetscCheck(!grid && !eisenstat && !grid_unfused && !np && !nmatch && !nbs, PETSC_COMM_WORLD, PETSC_ERR_ARG_INCOMP, "-icc compares PCICC's two solver types only: not with -grid, -eisenstat, -grid_unfused, -grid_planes, -factor_matches or -block_sizes");
     m[0] = (Method){"petsc-icc-cusparse", PCICC, MATSOLVERCUSPARSE, "c_", 0, 0, 0, 0, 0};
     m[1] = (Method){"sfpc-icc-sfilu", PCICC, MATSOLVERSFILU, "s_", 0, 0, 0, 0, 0};
-    np = nmatch = nbs = 0;
   }
   /* the sfilu methods' layouts: hyb as measured before, and the grid layout where the grid is given */
   if (!icc) PetscCall(PetscOptionsSetValue(NULL, "-s_pc_sfilu_layout", "hyb"));

@@ -114,7 +114,8 @@ J*/
    under PCBJACOBI/PCASM. Works on MATSEQAIJ (host) and MATSEQAIJCUSPARSE (GPU: for k > 0 too, where PETSc's
    own cusparse solver factors on the host). Also for PCICC (-pc_type icc -pc_factor_mat_solver_type sfilu):
    the ILU(k) of A with its lower triangle mirroring the upper one, which on a symmetric matrix is ICC(k)'s
-   preconditioner (the upper triangle is what PETSc's ICC reads); the pattern must be structurally symmetric.
+   preconditioner (the upper triangle is what PETSc's host ICC reads; its aijcusparse ICC(0) reads the lower);
+   the pattern must be structurally symmetric.
 J*/
 #define MATSOLVERSFILU "sfilu"
 

@@ -1,6 +1,6 @@
 static char help[] = "PCSFILU on bad input: zero and tiny pivots with each shift type, Inf/NaN entries,\n"
                      "a missing diagonal, a rectangular matrix, a pattern that is not symmetric (for ICC).\n"
-                     "-case zeropivot|tinypivot|nan|inf|missingdiag|rectangular|nonsympattern.\n"
+                     "-case zeropivot|tinypivot|nan|inf|missingdiag|rectangular|nonsympattern|nonsymupper.\n"
                      "The matrix is the 1-D Laplacian of -n rows with row 0 (or the diagonal of row n/2) spoiled;\n"
                      "with -problem (problems.c, e.g. -problem poisson27 -n 6) that problem's matrix, its diagonal spoiled\n"
                      "the same way (zero, tiny, NaN and Inf cases).\n";
@@ -18,7 +18,7 @@ static void Spoil(PetscInt n, PetscBool zero, PetscBool tiny, PetscBool nan, Pet
 
 static PetscErrorCode BuildMatrix(const char *which, PetscInt n, PetscBool problem, Mat *A)
 {
-  PetscBool   missing, rect, zero, tiny, nan, inf, nonsym;
+  PetscBool   missing, rect, zero, tiny, nan, inf, nonsym, nonsymup;
   PetscInt    bad;
   PetscScalar spoilt;
 
@@ -30,7 +30,8 @@ static PetscErrorCode BuildMatrix(const char *which, PetscInt n, PetscBool probl
   PetscCall(PetscStrcmp(which, "nan", &nan));
   PetscCall(PetscStrcmp(which, "inf", &inf));
   PetscCall(PetscStrcmp(which, "nonsympattern", &nonsym));
-  PetscCheck(missing || rect || zero || tiny || nan || inf || nonsym, PETSC_COMM_WORLD, PETSC_ERR_ARG_UNKNOWN_TYPE, "Unknown -case %s", which);
+  PetscCall(PetscStrcmp(which, "nonsymupper", &nonsymup));
+  PetscCheck(missing || rect || zero || tiny || nan || inf || nonsym || nonsymup, PETSC_COMM_WORLD, PETSC_ERR_ARG_UNKNOWN_TYPE, "Unknown -case %s", which);
   if (problem) {
     char        desc[256];
     PetscInt    row, rstart, rend;
@@ -58,7 +59,8 @@ static PetscErrorCode BuildMatrix(const char *which, PetscInt n, PetscBool probl
     if (!(missing && r == n / 2)) PetscCall(MatSetValue(*A, r, r, d, INSERT_VALUES));
     if (r < n - 1) PetscCall(MatSetValue(*A, r, r + 1, -1.0, INSERT_VALUES));
   }
-  if (nonsym) PetscCall(MatSetValue(*A, n - 1, 0, -0.5, INSERT_VALUES)); /* below the diagonal, no mirror above it */
+  if (nonsym) PetscCall(MatSetValue(*A, n - 1, 0, -0.5, INSERT_VALUES));   /* below the diagonal, no mirror above it */
+  if (nonsymup) PetscCall(MatSetValue(*A, 0, n - 1, -0.5, INSERT_VALUES)); /* above the diagonal, no mirror below it */
   PetscCall(MatAssemblyBegin(*A, MAT_FINAL_ASSEMBLY));
   PetscCall(MatAssemblyEnd(*A, MAT_FINAL_ASSEMBLY));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -239,6 +241,10 @@ int main(int argc, char **argv)
       suffix: icc_nonsympattern
       args: -pc_type icc -pc_factor_mat_solver_type sfilu -case nonsympattern
       filter: Error: grep -E "structurally symmetric" | sed -e "s/^\[0\]PETSC ERROR: //"
+    test:
+      suffix: icc_nonsymupper
+      args: -pc_type icc -pc_factor_mat_solver_type sfilu -case nonsymupper
+      filter: Error: grep -E "structurally symmetric" | sed -e "s/^\[0\]PETSC ERROR: //"
     test: # on 2 ranks each factors its diagonal block; the zero pivot on one rank stops the KSP on both
       suffix: mpi
       nsize: 2
@@ -314,6 +320,11 @@ int main(int argc, char **argv)
       args: -pc_type icc -pc_factor_mat_solver_type sfilu -case nonsympattern
       filter: Error: grep -E "structurally symmetric" | sed -e "s/^\[0\]PETSC ERROR: //"
       output_file: output/ex2_icc_nonsympattern.out
+    test:
+      suffix: gpu_icc_nonsymupper
+      args: -pc_type icc -pc_factor_mat_solver_type sfilu -case nonsymupper
+      filter: Error: grep -E "structurally symmetric" | sed -e "s/^\[0\]PETSC ERROR: //"
+      output_file: output/ex2_icc_nonsymupper.out
     test:
       suffix: gpu_missingdiag
       args: -case missingdiag

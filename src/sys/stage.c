@@ -1,6 +1,6 @@
 /*
    The host vectors that SFPC's GPU paths copy through device vectors (sfilu, sfdilu, MATHYBSF, afsai): a check,
-   and the copying (SFPCStageVecs(), SFPCUnstageVecs()).
+   and the copying (SFPCStageVecs(), SFPCUnstageVecs(); with the arrays, SFPCStagedArraysGet()/Restore()).
 
    PETSc keeps a host vector (VECSEQ, VECMPI) coherent on the host only: its VecGetArray*() give the host array
    whatever its offload mask says. Yet PETSc's CUDA code accepts one where it expects a VECCUDA (only a debug
@@ -99,5 +99,25 @@ PetscErrorCode SFPCUnstageVecs(Vec y, Vec ys)
 {
   PetscFunctionBegin;
   if (ys != y) PetscCall(VecCopy(ys, y));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* x's array to read and y's to write, on the device: SFPCStageVecs() (y not read), then the arrays. */
+PetscErrorCode SFPCStagedArraysGet(Vec x, Vec y, const char *who, Vec *xd, Vec *yd, SFPCStagedArrays *a)
+{
+  PetscFunctionBegin;
+  PetscCall(SFPCStageVecs(x, y, PETSC_FALSE, who, xd, yd, &a->x, &a->y));
+  PetscCall(VecGetArrayReadAndMemType(a->x, &a->xa, NULL));
+  PetscCall(VecGetArrayWriteAndMemType(a->y, &a->ya, NULL));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* After SFPCStagedArraysGet(x, y, ...): the arrays given back, and the result into y. */
+PetscErrorCode SFPCStagedArraysRestore(Vec y, SFPCStagedArrays *a)
+{
+  PetscFunctionBegin;
+  PetscCall(VecRestoreArrayWriteAndMemType(a->y, &a->ya));
+  PetscCall(VecRestoreArrayReadAndMemType(a->x, &a->xa));
+  PetscCall(SFPCUnstageVecs(y, a->y));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -22,5 +22,13 @@ PETSC_INTERN PetscErrorCode SFPCCheckHostVec(Vec, PetscBool, const char *);
 /* The vectors a GPU path computes with: x and y, or device stand-ins holding copies of host ones (src/sys/stage.c); then the result back into y. */
 PETSC_INTERN PetscErrorCode SFPCStageVecs(Vec, Vec, PetscBool, const char *, Vec *, Vec *, Vec *, Vec *);
 PETSC_INTERN PetscErrorCode SFPCUnstageVecs(Vec, Vec);
+/* The two device arrays a GPU path's kernels read (x) and write (y), through SFPCStageVecs(); restored (and y's stand-in copied back) by SFPCStagedArraysRestore() */
+typedef struct {
+  Vec                x, y; /* the vectors the arrays belong to: the caller's, or the stand-ins */
+  const PetscScalar *xa;
+  PetscScalar       *ya;
+} SFPCStagedArrays;
+PETSC_INTERN PetscErrorCode SFPCStagedArraysGet(Vec, Vec, const char *, Vec *, Vec *, SFPCStagedArrays *);
+PETSC_INTERN PetscErrorCode SFPCStagedArraysRestore(Vec, SFPCStagedArrays *);
 /* its sweeps of x += omega M^{-1} (b - A x), M^{-1} applied by apply, r a work vector: a PC's PCApplyRichardson() as a smoother. */
 PETSC_INTERN PetscErrorCode SFPCRichardsonSweeps(PC, PetscErrorCode (*)(PC, Vec, Vec), PetscReal, Vec, Vec, Vec, Vec, PetscInt, PetscBool);

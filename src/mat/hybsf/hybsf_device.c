@@ -45,19 +45,13 @@ PetscErrorCode MatHYBSFBuild_Device(Mat_HYBSF *h, Mat A, PetscBool reuse)
 /* x = T^{-1} b, or T^{-T} b. Host vectors pass through device copies. */
 PetscErrorCode MatHYBSFSolve_Device(Mat_HYBSF *h, Vec b, Vec x, PetscBool transpose)
 {
-  const PetscScalar *ba;
-  PetscScalar       *xa;
-  Vec                bs, xs;
-  const PetscBool    lower = (PetscBool)(h->tri == MAT_HYBSF_LOWER);
+  SFPCStagedArrays a;
+  const PetscBool  lower = (PetscBool)(h->tri == MAT_HYBSF_LOWER);
 
   PetscFunctionBegin;
-  PetscCall(SFPCStageVecs(b, x, PETSC_FALSE, "MATHYBSF", &h->work[0], &h->work[1], &bs, &xs));
-  PetscCall(VecGetArrayReadAndMemType(bs, &ba, NULL));
-  PetscCall(VecGetArrayWriteAndMemType(xs, &xa, NULL));
-  PetscCall((transpose ? SFPCTriDeviceSweepTranspose : SFPCTriDeviceSweep)(h->T, lower, ba, xa));
-  PetscCall(VecRestoreArrayWriteAndMemType(xs, &xa));
-  PetscCall(VecRestoreArrayReadAndMemType(bs, &ba));
-  PetscCall(SFPCUnstageVecs(x, xs));
+  PetscCall(SFPCStagedArraysGet(b, x, "MATHYBSF", &h->work[0], &h->work[1], &a));
+  PetscCall((transpose ? SFPCTriDeviceSweepTranspose : SFPCTriDeviceSweep)(h->T, lower, a.xa, a.ya));
+  PetscCall(SFPCStagedArraysRestore(x, &a));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -14,17 +14,14 @@ static PetscErrorCode Sweep(PC pc, SFPCEisenstatSweep kind, Vec b, Vec x)
   const PetscBool    lower = (PetscBool)(kind == SFPC_EISENSTAT_SOLVE_P), mult = (PetscBool)(kind == SFPC_EISENSTAT_MULT_Q);
   const PetscScalar *ba;
   PetscScalar       *xa;
-  Vec                bs, xs;
 
   PetscFunctionBegin;
   if (s->ondevice) {
-    PetscCall(SFPCStageVecs(b, x, PETSC_FALSE, "PCSFDILU", &s->xd, &s->yd, &bs, &xs));
-    PetscCall(VecGetArrayReadAndMemType(bs, &ba, NULL));
-    PetscCall(VecGetArrayWriteAndMemType(xs, &xa, NULL));
-    PetscCall(SFDILUEisenstat_Device(s, lower, mult, ba, xa));
-    PetscCall(VecRestoreArrayWriteAndMemType(xs, &xa));
-    PetscCall(VecRestoreArrayReadAndMemType(bs, &ba));
-    PetscCall(SFPCUnstageVecs(x, xs));
+    SFPCStagedArrays a;
+
+    PetscCall(SFPCStagedArraysGet(b, x, "PCSFDILU", &s->xd, &s->yd, &a));
+    PetscCall(SFDILUEisenstat_Device(s, lower, mult, a.xa, a.ya));
+    PetscCall(SFPCStagedArraysRestore(x, &a));
   } else { /* host arrays whatever the vectors' type */
     PetscCall(VecGetArrayRead(b, &ba));
     PetscCall(VecGetArrayWrite(x, &xa));
@@ -64,21 +61,16 @@ static PetscErrorCode Diagonals(PC pc, Vec dinv, Vec k)
 /* One rank on the device: the engine's fused operator between a gather and a scatter. */
 static PetscErrorCode MultDevice(PC pc, Vec x, Vec y)
 {
-  SFDILU            *s = (SFDILU *)pc->data;
-  const PetscScalar *xa;
-  PetscScalar       *ya, *wa;
-  Vec                xs, ys;
+  SFDILU          *s = (SFDILU *)pc->data;
+  SFPCStagedArrays a;
+  PetscScalar     *wa;
 
   PetscFunctionBegin;
-  PetscCall(SFPCStageVecs(x, y, PETSC_FALSE, "PCSFDILU", &s->xd, &s->yd, &xs, &ys));
-  PetscCall(VecGetArrayReadAndMemType(xs, &xa, NULL));
-  PetscCall(VecGetArrayWriteAndMemType(ys, &ya, NULL));
+  PetscCall(SFPCStagedArraysGet(x, y, "PCSFDILU", &s->xd, &s->yd, &a));
   PetscCall(VecGetArrayWriteAndMemType(s->eis.w, &wa, NULL));
-  PetscCall(SFDILUEisenstatMult_Device(s, xa, wa, ya));
+  PetscCall(SFDILUEisenstatMult_Device(s, a.xa, wa, a.ya));
   PetscCall(VecRestoreArrayWriteAndMemType(s->eis.w, &wa));
-  PetscCall(VecRestoreArrayWriteAndMemType(ys, &ya));
-  PetscCall(VecRestoreArrayReadAndMemType(xs, &xa));
-  PetscCall(SFPCUnstageVecs(y, ys));
+  PetscCall(SFPCStagedArraysRestore(y, &a));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

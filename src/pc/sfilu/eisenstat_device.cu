@@ -79,36 +79,24 @@ PetscErrorCode SFILUEisenstatDiagonals_Device(SFILU *s, Vec dinv, Vec k)
 /* y = Q x = D x + U_A x */
 PetscErrorCode SFILUEisenstatMultUpper_Device(SFILU *s, Vec x, Vec y)
 {
-  const PetscScalar *xa;
-  PetscScalar       *ya;
-  Vec                xs, ys;
+  SFPCStagedArrays a;
 
   PetscFunctionBegin;
-  PetscCall(SFPCStageVecs(x, y, PETSC_FALSE, "sfilu", &s->xd, &s->yd, &xs, &ys));
-  PetscCall(VecGetArrayReadAndMemType(xs, &xa, NULL));
-  PetscCall(VecGetArrayWriteAndMemType(ys, &ya, NULL));
-  PetscCall(SFPCTriDeviceMultUpper(s->T, xa, ya));
-  PetscCall(VecRestoreArrayWriteAndMemType(ys, &ya));
-  PetscCall(VecRestoreArrayReadAndMemType(xs, &xa));
-  PetscCall(SFPCUnstageVecs(y, ys));
+  PetscCall(SFPCStagedArraysGet(x, y, "sfilu", &s->xd, &s->yd, &a));
+  PetscCall(SFPCTriDeviceMultUpper(s->T, a.xa, a.ya));
+  PetscCall(SFPCStagedArraysRestore(y, &a));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* x = L^{-1} b (unit) or U^{-1} b; b and x distinct. */
 PetscErrorCode SFILUEisenstatSweep_Device(SFILU *s, PetscBool lower, Vec b, Vec x)
 {
-  const PetscScalar *ba;
-  PetscScalar       *xa;
-  Vec                bs, xs;
+  SFPCStagedArrays a;
 
   PetscFunctionBegin;
-  PetscCall(SFPCStageVecs(b, x, PETSC_FALSE, "sfilu", &s->xd, &s->yd, &bs, &xs));
-  PetscCall(VecGetArrayReadAndMemType(bs, &ba, NULL));
-  PetscCall(VecGetArrayWriteAndMemType(xs, &xa, NULL));
-  PetscCall(SFPCTriDeviceSweep(s->T, lower, ba, xa));
-  PetscCall(VecRestoreArrayWriteAndMemType(xs, &xa));
-  PetscCall(VecRestoreArrayReadAndMemType(bs, &ba));
-  PetscCall(SFPCUnstageVecs(x, xs));
+  PetscCall(SFPCStagedArraysGet(b, x, "sfilu", &s->xd, &s->yd, &a));
+  PetscCall(SFPCTriDeviceSweep(s->T, lower, a.xa, a.ya));
+  PetscCall(SFPCStagedArraysRestore(x, &a));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -123,14 +111,14 @@ PetscErrorCode SFILUEisenstatMult_Device(SFILU *s, Vec x, Vec y)
   SFPCEisenstat     *E = &s->eis;
   const PetscScalar *xa, *ka, *da, *ta, *wr;
   PetscScalar       *ya, *wa;
-  Vec                xs, ys;
+  SFPCStagedArrays   a;
 
   PetscFunctionBegin;
-  PetscCall(SFPCStageVecs(x, y, PETSC_FALSE, "sfilu", &s->xd, &s->yd, &xs, &ys));
   PetscCall(VecGetArrayReadAndMemType(E->k, &ka, NULL));
   PetscCall(VecGetArrayReadAndMemType(E->dinv, &da, NULL));
-  PetscCall(VecGetArrayReadAndMemType(xs, &xa, NULL));
-  PetscCall(VecGetArrayWriteAndMemType(ys, &ya, NULL));
+  PetscCall(SFPCStagedArraysGet(x, y, "sfilu", &s->xd, &s->yd, &a));
+  xa = a.xa;
+  ya = a.ya;
   if (!E->scatter) {
     PetscCall(VecGetArrayWriteAndMemType(E->w, &wa, NULL));
     PetscCall(SFPCTriDeviceEisenstat(s->T, xa, ka, da, wa, ya));
@@ -152,10 +140,8 @@ PetscErrorCode SFILUEisenstatMult_Device(SFILU *s, Vec x, Vec y)
     PetscCall(SFPCTriDeviceEisenstatEnd(s->T, wr, da, ya));
     PetscCall(VecRestoreArrayReadAndMemType(E->w, &wr));
   }
-  PetscCall(VecRestoreArrayWriteAndMemType(ys, &ya));
-  PetscCall(VecRestoreArrayReadAndMemType(xs, &xa));
+  PetscCall(SFPCStagedArraysRestore(y, &a));
   PetscCall(VecRestoreArrayReadAndMemType(E->dinv, &da));
   PetscCall(VecRestoreArrayReadAndMemType(E->k, &ka));
-  PetscCall(SFPCUnstageVecs(y, ys));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

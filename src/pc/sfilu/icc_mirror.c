@@ -7,6 +7,7 @@
    the GPU. The pattern must be structurally symmetric (the mirror of every upper entry must have a place).
 */
 #include "sfilu.h"
+#include <petscbt.h>
 
 /* Position of column col in the sorted row [lo, hi) of aj, or -1. */
 static PetscInt FindColumn(const PetscInt aj[], PetscInt lo, PetscInt hi, PetscInt col)
@@ -42,8 +43,21 @@ static PetscErrorCode MirrorMap(PetscInt n, const PetscInt ai[], const PetscInt 
       nlower++;
     }
   }
-  /* every lower entry has its upper mirror; as many upper entries as lower ones leaves none without a lower place */
-  PetscCheck(nupper == nlower, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "ICC through sfilu needs a structurally symmetric matrix: %" PetscInt_FMT " entries above the diagonal, %" PetscInt_FMT " below", nupper, nlower);
+  if (nupper != nlower) { /* every lower entry has its mirror above, so some upper entry has none below: name the first */
+    PetscBT mirrored;
+
+    PetscCall(PetscBTCreate(ai[n], &mirrored));
+    for (PetscInt i = 0; i < n; i++)
+      for (PetscInt k = ai[i]; k < ai[i + 1] && aj[k] < i; k++) PetscCall(PetscBTSet(mirrored, map[k]));
+    for (PetscInt i = 0; i < n; i++) {
+      for (PetscInt k = ai[i]; k < ai[i + 1]; k++) {
+        if (aj[k] <= i || PetscBTLookup(mirrored, k)) continue;
+        PetscCall(PetscBTDestroy(&mirrored));
+        SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "ICC through sfilu needs a structurally symmetric matrix: A(%" PetscInt_FMT ", %" PetscInt_FMT ") is stored, A(%" PetscInt_FMT ", %" PetscInt_FMT ") is not", i, aj[k], aj[k], i);
+      }
+    }
+    PetscCall(PetscBTDestroy(&mirrored));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -61,7 +75,10 @@ PetscErrorCode SFILUMirrorCreate(SFILU *s, Mat A, PetscBool ondevice)
   s->mirror.nnz = s->mirror.nnz_a = ai[n];
   ierr                            = PetscMalloc1(PetscMax(ai[n], 1), &map);
   if (!ierr) ierr = MirrorMap(n, ai, aj, map);
-  PetscCall(MatRestoreRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &n, &ai, &aj, &done));
+  {
+    PetscErrorCode rerr = MatRestoreRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &n, &ai, &aj, &done);
+    if (!ierr) ierr = rerr;
+  }
   if (!ierr && ondevice) ierr = SFILUFillCreate_Device(&s->mirror, map);
   if (!ierr && !ondevice) {
     s->mirror.fmap = map;

@@ -153,18 +153,12 @@ PetscErrorCode SFILURestoreValues_Device(Mat A, const PetscScalar **aa)
 /* y = (LU)^{-1} x, or (LU)^{-T} x. Host vectors (a device matrix used with -vec_type standard) pass through device copies. */
 PetscErrorCode SFILUApply_Device(SFILU *s, Vec x, Vec y, PetscBool transpose)
 {
-  const PetscScalar *xa;
-  PetscScalar       *ya;
-  Vec                xs, ys;
+  SFPCStagedArrays a;
 
   PetscFunctionBegin;
-  PetscCall(SFPCStageVecs(x, y, PETSC_FALSE, "sfilu", &s->xd, &s->yd, &xs, &ys));
-  PetscCall(VecGetArrayReadAndMemType(xs, &xa, NULL));
-  PetscCall(VecGetArrayWriteAndMemType(ys, &ya, NULL));
-  PetscCall((transpose ? SFPCTriDeviceSolveTranspose : SFPCTriDeviceSolve)(s->T, xa, ya));
-  PetscCall(VecRestoreArrayWriteAndMemType(ys, &ya));
-  PetscCall(VecRestoreArrayReadAndMemType(xs, &xa));
-  PetscCall(SFPCUnstageVecs(y, ys));
+  PetscCall(SFPCStagedArraysGet(x, y, "sfilu", &s->xd, &s->yd, &a));
+  PetscCall((transpose ? SFPCTriDeviceSolveTranspose : SFPCTriDeviceSolve)(s->T, a.xa, a.ya));
+  PetscCall(SFPCStagedArraysRestore(y, &a));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -65,10 +65,10 @@ static PetscErrorCode FactorSymbolic(Mat B, Mat A, IS row, IS col, const MatFact
   s->fill_levels = (PetscInt)info->levels;
   s->icc         = (PetscBool)(B->factortype == MAT_FACTOR_ICC);
   B->info.fill_ratio_given = info->fill;
-  if (ondevice && s->fill_levels == 0) { /* as PCSFILU without a DM: the grid layout where the pattern is a 7- or 27-point stencil in natural order */
-    PetscInt dims[3];
+  { /* as PCSFILU without a DM: the grid layout where the pattern is a 7- or 27-point stencil in natural order (ILU(0) on the GPU) */
+    PetscInt dims[3] = {0, 0, 0};
 
-    PetscCall(SFILUGridGuess_Device(A, PETSC_TRUE, dims));
+    if (ondevice && s->fill_levels == 0) PetscCall(SFILUGridGuess_Device(A, PETSC_TRUE, dims));
     for (int d = 0; d < 3; d++) s->sip_dims[d] = s->engine.grid[d] = dims[d];
   }
   PetscCall(SFILUSymbolic(s, A, ondevice));
@@ -155,8 +155,8 @@ PetscErrorCode MatGetFactor_SFILU(Mat A, MatFactorType ftype, Mat *F)
   PetscCall(PetscNew(&s));
   PetscCall(SFILUInitialize(s));
   B->data                    = s;
-  B->ops->ilufactorsymbolic  = MatILUFactorSymbolic_SFILU;
-  B->ops->iccfactorsymbolic  = MatICCFactorSymbolic_SFILU;
+  if (ftype == MAT_FACTOR_ILU) B->ops->ilufactorsymbolic = MatILUFactorSymbolic_SFILU;
+  else B->ops->iccfactorsymbolic = MatICCFactorSymbolic_SFILU;
   B->ops->getinfo            = MatGetInfo_SFILU;
   B->ops->view               = MatView_SFILU;
   B->ops->destroy            = MatDestroy_SFILU;
