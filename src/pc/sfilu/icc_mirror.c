@@ -73,6 +73,16 @@ PetscErrorCode SFILUMirrorCreate(SFILU *s, Mat A, PetscBool ondevice)
   PetscCall(MatGetRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &n, &ai, &aj, &done));
   PetscCheck(done, PETSC_COMM_SELF, PETSC_ERR_SUP, "SFPC cannot read the CSR structure of this matrix");
   s->mirror.nnz = s->mirror.nnz_a = ai[n];
+  if (ondevice) { /* from the device CSR; a pattern that fails there is mapped here, for the error's entry */
+    PetscBool ok;
+
+    ierr = SFILUMirrorCreate_Device(&s->mirror, A, &ok);
+    if (ierr || ok) {
+      PetscCall(MatRestoreRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &n, &ai, &aj, &done));
+      PetscCall(ierr);
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
+  }
   ierr                            = PetscMalloc1(PetscMax(ai[n], 1), &map);
   if (!ierr) ierr = MirrorMap(n, ai, aj, map);
   {

@@ -222,6 +222,7 @@ PETSC_INTERN PetscErrorCode SFILUFillCreate_Device(SFILUFill *, const PetscInt[]
 PETSC_INTERN PetscErrorCode SFILUFillValues_Device(const SFILUFill *, const PetscScalar *);
 PETSC_INTERN PetscErrorCode SFILUFillDestroy_Device(SFILUFill *);
 PETSC_INTERN PetscErrorCode SFILUMirrorCreate(SFILU *, Mat, PetscBool);
+PETSC_INTERN PetscErrorCode SFILUMirrorCreate_Device(SFILUFill *, Mat, PetscBool *);
 PETSC_INTERN PetscErrorCode SFILUFactorNumeric_Host(SFPCTriFactor *, const PetscScalar[], PetscReal, PetscReal, PetscBool, SFILUResult *);
 PETSC_INTERN PetscErrorCode SFILUCheckSIPGrid(PetscInt, const PetscInt[3]);
 PETSC_INTERN PetscErrorCode SFILUCheckSIPPattern(const SFPCTriFactor *, const PetscInt[3]);

@@ -267,6 +267,11 @@ PetscErrorCode SFILUFillDestroy_Device(SFILUFill *f)
   (void)f;
   return PETSC_SUCCESS;
 }
+PetscErrorCode SFILUMirrorCreate_Device(SFILUFill *f, Mat A, PetscBool *ok)
+{
+  (void)f, (void)A, (void)ok;
+  SFILU_NO_CUDA;
+}
 PetscErrorCode SFILUGetValues_Device(SFILU *s, Mat A, const PetscScalar **aa)
 {
   (void)s, (void)A, (void)aa;
