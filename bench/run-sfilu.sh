@@ -68,6 +68,8 @@ if [ "${1:-}" = icc ]; then
   run -case poisson27-128 -problem poisson27 -n 128 -repeat 10 $s
   run -case poisson7-128-icc1 -problem poisson7 -n 128 -repeat 5 -warmup 1 -fill_levels 1 $s
   run -case poisson7-256 -problem poisson7 -n 256 -repeat 5 -warmup 1 $s
+  run -case elasticity-64 -problem elasticity -n 64 -repeat 5 -warmup 1 $s
+  run -case jumps-128 -problem jumps -n 128 -repeat 5 -warmup 1 $s
   [ -n "${OUT:-}" ] && cp "$out" "$OUT/" || true
   exit 0
 fi
