@@ -4,7 +4,9 @@ static char help[] = "Compares PCSFILU with PETSc's PCILU on one system: iterati
                      "on the GPU, that applies and refactorizations repeat bit for bit, and that one apply agrees with the host\n"
                      "sfilu's to -apply_tol (relative, max norm). -its_rtol <f>: the GPU run may differ from PETSc's ILU by\n"
                      "f times its iterations (default: one iteration). -matsolver: the same through PCILU with\n"
-                     "-pc_factor_mat_solver_type sfilu. -icc: PETSc's PCICC against PCICC with the sfilu solver type. -fill_levels <k>: ILU(k) in every run (PCFactorSetLevels(), which PCSFILU\n"
+                     "-pc_factor_mat_solver_type sfilu. -icc: PETSc's PCICC against PCICC with the sfilu solver type. -symmetric_check: the\n"
+                     "sfilu runs' PCApplySymmetricRight(PCApplySymmetricLeft(b)) (MatForwardSolve(), MatBackwardSolve()) must equal\n"
+                     "PCApply(b) to -apply_tol. -fill_levels <k>: ILU(k) in every run (PCFactorSetLevels(), which PCSFILU\n"
                      "also takes). -expect_view <text>[,<text>...]: the GPU PC's view must contain each text (e.g. which kernel\n"
                      "factored; !text: must not; first:text, refactored:text: only after that stage). -refactor_options <name=value>[,<name=value>...]: options (without\n"
                      "their dash: PETSc would read a value that starts with one as the next option) inserted before the\n"
@@ -108,6 +110,33 @@ static PetscErrorCode BitwiseEqual(Vec a, Vec b, PetscBool *same)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The symmetric application, right after left, against the apply: the same operator M^{-1}, to rounding. */
+static PetscErrorCode CheckSymmetricApply(Run *run, PetscReal tol, PetscBool *ok)
+{
+  PC        pc;
+  Vec       t, y1, y2;
+  PetscReal num, den;
+
+  PetscFunctionBegin;
+  PetscCall(KSPGetPC(run->ksp, &pc));
+  PetscCall(VecDuplicate(run->x, &t));
+  PetscCall(VecDuplicate(run->x, &y1));
+  PetscCall(VecDuplicate(run->x, &y2));
+  PetscCall(PCApplySymmetricLeft(pc, run->b, t));
+  PetscCall(PCApplySymmetricRight(pc, t, y1));
+  PetscCall(PCApply(pc, run->b, y2));
+  PetscCall(VecNorm(y2, NORM_INFINITY, &den));
+  PetscCall(VecAXPY(y1, -1.0, y2));
+  PetscCall(VecNorm(y1, NORM_INFINITY, &num));
+  PetscCall(PetscInfo(NULL, "%s: max |right(left(b)) - apply(b)| / max |apply(b)| = %g\n", run->name, (double)(num / den)));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s symmetric application (forward, backward) agrees with the apply to rounding: %s\n", run->name, num <= tol * den ? "yes" : "NO"));
+  *ok = (PetscBool)(*ok && num <= tol * den);
+  PetscCall(VecDestroy(&t));
+  PetscCall(VecDestroy(&y1));
+  PetscCall(VecDestroy(&y2));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode CheckDeviceRun(Run *run, PetscBool *ok)
 {
   PetscLogEvent      ev;
@@ -202,7 +231,7 @@ int main(int argc, char **argv)
   Run        *ilu, *sf, *sfd = NULL;
   PetscRandom rnd;
   PetscReal   tol = 1e-6, applytol = 1e-10, itstol = 0;
-  PetscBool   refactor = PETSC_FALSE, device = PETSC_FALSE, matsolver = PETSC_FALSE, icc = PETSC_FALSE, ok = PETSC_TRUE;
+  PetscBool   refactor = PETSC_FALSE, device = PETSC_FALSE, matsolver = PETSC_FALSE, icc = PETSC_FALSE, symcheck = PETSC_FALSE, ok = PETSC_TRUE;
   char        desc[256], *expect[4], *refopts[8];
   PetscInt    nrefopts = 8;
   PetscBool   refset;
@@ -220,6 +249,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-device", &device, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-matsolver", &matsolver, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-icc", &icc, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-symmetric_check", &symcheck, NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-fill_levels", &levels, NULL));
   PetscCall(PetscOptionsGetStringArray(NULL, NULL, "-expect_view", expect, &nexpect, &expectset));
   PetscCall(PetscOptionsGetStringArray(NULL, NULL, "-refactor_options", refopts, &nrefopts, &refset));
@@ -281,10 +311,12 @@ int main(int argc, char **argv)
     PetscCall(RunSolve(ilu, xt));
     PetscCall(RunSolve(sf, xt));
     PetscCall(Compare(name, ilu, sf, tol, 0, &ok)); /* the host sfilu is held to PETSc's ILU exactly */
+    if (symcheck) PetscCall(CheckSymmetricApply(sf, applytol, &ok));
     if (sfd) {
       PetscCall(RunSolve(sfd, xt));
       PetscCall(Compare(name, ilu, sfd, tol, itstol, &ok));
       PetscCall(CheckDeviceRun(sfd, &ok));
+      if (symcheck) PetscCall(CheckSymmetricApply(sfd, applytol, &ok));
       PetscCall(CompareApply(sf, sfd, xt, applytol, &ok));
       for (PetscInt e = 0; e < nexpect; e++) {
         PC          pd;
@@ -407,6 +439,12 @@ int main(int argc, char **argv)
     test:
       suffix: icc_elasticity
       args: -icc -ksp_type cg -problem elasticity -n 4
+    test: # the symmetric application (GMRES with -ksp_pc_side symmetric: MatForwardSolve(), MatBackwardSolve()), D^{-1/2} made again after a refactorization
+      suffix: icc_symmetric
+      args: -icc -ksp_pc_side symmetric -symmetric_check -problem {{poisson7 anisotropic}separate output} -n 10 -refactor
+    test: # and ILU's (L and U; PETSc's own ILU has none, so the runs stay on the left side)
+      suffix: matsolver_symmetric
+      args: -matsolver -symmetric_check -problem convdiff -n 10 -peclet 5 -refactor -ksp_gmres_restart 100
     test: # CG's 47 iterations on this ill-conditioned matrix amplify the two factors' rounding to 4e-6 of the residual
       suffix: icc_bcsstk16
       args: -icc -ksp_type cg -problem file -f ${sfpc_dir}/tests/data/bcsstk16.mtx.gz -mat_no_inode -tol 1e-4
@@ -443,6 +481,12 @@ int main(int argc, char **argv)
     test: # PCICC with the sfilu solver type on the GPU (on 7- and 27-point grids the grid layout), against PETSc's host ICC
       suffix: gpu_icc
       args: -icc -ksp_type cg -problem {{poisson7 poisson27}separate output} -n 24 -refactor -expect_view "L: grid layout,U: grid layout"
+    test:
+      suffix: gpu_icc_symmetric
+      args: -icc -ksp_pc_side symmetric -symmetric_check -problem poisson7 -n 20 -refactor
+    test:
+      suffix: gpu_matsolver_symmetric
+      args: -matsolver -symmetric_check -problem convdiff -n 16 -peclet 5 -refactor -ksp_gmres_restart 100
     test: # PCILU's solver type takes the grid layout too
       suffix: gpu_matsolver_grid
       args: -matsolver -problem poisson7 -n 20 -refactor -expect_view "L: grid layout on the 20 x 20 x 20 grid,U: grid layout"

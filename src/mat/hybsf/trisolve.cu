@@ -233,7 +233,7 @@ __global__ void EisenstatDiagonalsKernel(int n, const int *__restrict__ ad, cons
   if (r < n) {
     const double di = a[ad[r]];
     dinv[r]         = di;
-    k[r]            = adiag[r] - 2.0 / di;
+    if (k) k[r] = adiag[r] - 2.0 / di;
   }
 }
 
@@ -332,7 +332,7 @@ PetscErrorCode SFPCTriDeviceEisenstatEnd(SFPCTriDevice T, const PetscScalar *w, 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* For Eisenstat's form: dinv = 1/D (the factor's diagonal slots) and k = diag(A) - 2 D, adiag holding diag(A) (adiag may be k). */
+/* For Eisenstat's form: dinv = 1/D (the factor's diagonal slots) and k = diag(A) - 2 D, adiag holding diag(A) (adiag may be k); with k NULL, dinv alone. */
 PetscErrorCode SFPCTriDeviceEisenstatDiagonals(SFPCTriDevice T, const PetscScalar *adiag, PetscScalar *dinv, PetscScalar *k)
 {
   cudaStream_t stream;

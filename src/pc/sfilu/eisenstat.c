@@ -32,25 +32,6 @@ static PetscErrorCode DILUForm_Host(const SFPCTriFactor *F, PetscInt *row, Petsc
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* x = L^{-1} b (unit) or U^{-1} b; b and x distinct. */
-static PetscErrorCode Sweep(SFILU *s, PetscBool lower, Vec b, Vec x)
-{
-  const PetscScalar *ba;
-  PetscScalar       *xa;
-
-  PetscFunctionBegin;
-  if (s->ondevice) PetscCall(SFILUEisenstatSweep_Device(s, lower, b, x));
-  else {
-    PetscCall(VecGetArrayRead(b, &ba));
-    PetscCall(VecGetArrayWrite(x, &xa));
-    PetscCall(SFPCTriFactorSweep_Host(&s->F, lower, lower, ba, xa));
-    PetscCall(VecRestoreArrayWrite(x, &xa));
-    PetscCall(VecRestoreArrayRead(b, &ba));
-    PetscCall(PetscLogFlops((PetscLogDouble)s->F.nnz)); /* about half the factor's entries, two flops each */
-  }
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 /* y = Q x = D x + U_A x (U's off-diagonal entries are A's). */
 static PetscErrorCode MultUpper(SFILU *s, Vec x, Vec y)
 {
@@ -86,7 +67,7 @@ static PetscErrorCode SweepForm(PC pc, SFPCEisenstatSweep kind, Vec b, Vec x)
 
   PetscFunctionBegin;
   if (kind == SFPC_EISENSTAT_MULT_Q) PetscCall(MultUpper(s, b, x));
-  else PetscCall(Sweep(s, (PetscBool)(kind == SFPC_EISENSTAT_SOLVE_P), b, x));
+  else PetscCall(SFILUSweep(s, (PetscBool)(kind == SFPC_EISENSTAT_SOLVE_P), b, x));
   if (kind == SFPC_EISENSTAT_SOLVE_P) PetscCall(VecPointwiseMult(x, x, s->eis.dinv));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -62,6 +62,20 @@ PetscErrorCode SFILUDILUForm_Device(SFPCTriDevice T, PetscInt *row, PetscInt *co
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* d = D^{-1} (a device vector) */
+PetscErrorCode SFILUInverseDiagonal_Device(SFILU *s, Vec d)
+{
+  PetscScalar *da;
+  PetscMemType mt;
+
+  PetscFunctionBegin;
+  PetscCall(VecGetArrayWriteAndMemType(d, &da, &mt));
+  PetscCheck(PetscMemTypeDevice(mt), PETSC_COMM_SELF, PETSC_ERR_PLIB, "The diagonal of a GPU factor needs a device vector");
+  PetscCall(SFPCTriDeviceEisenstatDiagonals(s->T, NULL, da, NULL));
+  PetscCall(VecRestoreArrayWriteAndMemType(d, &da));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* D^{-1} (the factor's diagonal slots hold 1/D) and K = diag(A) - 2 D; k holds diag(A) on entry. */
 PetscErrorCode SFILUEisenstatDiagonals_Device(SFILU *s, Vec dinv, Vec k)
 {
@@ -89,7 +103,7 @@ PetscErrorCode SFILUEisenstatMultUpper_Device(SFILU *s, Vec x, Vec y)
 }
 
 /* x = L^{-1} b (unit) or U^{-1} b; b and x distinct. */
-PetscErrorCode SFILUEisenstatSweep_Device(SFILU *s, PetscBool lower, Vec b, Vec x)
+PetscErrorCode SFILUSweep_Device(SFILU *s, PetscBool lower, Vec b, Vec x)
 {
   SFPCStagedArrays a;
 

@@ -38,6 +38,8 @@ PetscErrorCode SFILUReset(SFILU *s)
   PetscCall(SFPCTriFactorDestroy(&s->F));
   PetscCall(PetscFree(s->fill.fmap));
   PetscCall(PetscFree(s->fill.a));
+  PetscCall(VecDestroy(&s->root));
+  PetscCall(VecDestroy(&s->symwork));
   PetscCall(PetscFree(s->mirror.fmap));
   PetscCall(PetscFree(s->mirror.a));
   PetscCall(SFILUReset_Device(s));
@@ -254,6 +256,40 @@ PetscErrorCode SFILUNumeric(SFILU *s, Mat A, PetscObject obj, PetscBool erroriff
     if (res.nonfinite < 0) PetscCall(PetscSNPrintf(detail, sizeof(detail), ": |value| %g, tolerance %g times the row sum of |A|", (double)PetscAbsScalar(s->failvalue), (double)s->zeropivot));
     PetscCheck(!erroriffailure, PETSC_COMM_SELF, s->failure == PC_FACTOR_NUMERIC_ZEROPIVOT ? PETSC_ERR_MAT_LU_ZRPVT : PETSC_ERR_FP, "PCSFILU: %s in row %" PetscInt_FMT "%s", what, s->failrow, detail);
     PetscCall(PetscInfo(obj, "%s in row %" PetscInt_FMT "%s\n", what, s->failrow, detail));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* x = L^{-1} b (unit) or U^{-1} b, one sweep of the factor; b and x distinct. */
+PetscErrorCode SFILUSweep(SFILU *s, PetscBool lower, Vec b, Vec x)
+{
+  const PetscScalar *ba;
+  PetscScalar       *xa;
+
+  PetscFunctionBegin;
+  if (s->ondevice) PetscCall(SFILUSweep_Device(s, lower, b, x));
+  else {
+    PetscCall(VecGetArrayRead(b, &ba));
+    PetscCall(VecGetArrayWrite(x, &xa));
+    PetscCall(SFPCTriFactorSweep_Host(&s->F, lower, lower, ba, xa));
+    PetscCall(VecRestoreArrayWrite(x, &xa));
+    PetscCall(VecRestoreArrayRead(b, &ba));
+    PetscCall(PetscLogFlops((PetscLogDouble)s->F.nnz)); /* about half the factor's entries, two flops each */
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* d = D^{-1}, D = diag(U) (the factor's diagonal slots hold its inverse); d a device vector for a device factor. */
+PetscErrorCode SFILUInverseDiagonal(SFILU *s, Vec d)
+{
+  PetscScalar *da;
+
+  PetscFunctionBegin;
+  if (s->ondevice) PetscCall(SFILUInverseDiagonal_Device(s, d));
+  else {
+    PetscCall(VecGetArrayWrite(d, &da));
+    for (PetscInt r = 0; r < s->F.n; r++) da[r] = s->F.a[s->F.diag[r]];
+    PetscCall(VecRestoreArrayWrite(d, &da));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }

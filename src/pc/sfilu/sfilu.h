@@ -176,6 +176,8 @@ typedef struct {
   SFILUFill      fill;   /* ILU(k), k > 0: where A's values go in the factor */
   PetscBool      icc;    /* ICC (the solver type behind PCICC): the factor is of A with its lower triangle mirroring the upper (icc_mirror.c) */
   SFILUFill      mirror; /* icc: A's values with the lower triangle's taken from the upper, in A's pattern */
+  Vec              root, symwork;  /* the solver type's symmetric application (sfilu_factor.c): ICC's D^{-1/2}, and a work vector */
+  PetscObjectState root_state;     /* the factor Mat's state root was made at */
   PetscInt       built_levels; /* the levels of fill the factor's pattern was built for */
   Vec           xd, yd; /* device stand-ins of host vectors given to a device factor (SFPCStageVecs()) */
   Vec           delta; /* PCApplyRichardson()'s correction (LU)^{-1} r */
@@ -204,6 +206,9 @@ PETSC_INTERN PetscErrorCode SFILUCheckMatrix(Mat, PetscBool *);
 PETSC_INTERN PetscErrorCode SFILUSymbolic(SFILU *, Mat, PetscBool);
 PETSC_INTERN PetscErrorCode SFILUNumeric(SFILU *, Mat, PetscObject, PetscBool);
 PETSC_INTERN PetscErrorCode SFILUApply(SFILU *, Vec, Vec, PetscBool);
+PETSC_INTERN PetscErrorCode SFILUSweep(SFILU *, PetscBool, Vec, Vec);
+PETSC_INTERN PetscErrorCode SFILUInverseDiagonal(SFILU *, Vec);
+PETSC_INTERN PetscErrorCode SFILUInverseDiagonal_Device(SFILU *, Vec);
 PETSC_INTERN PetscErrorCode SFILUView(SFILU *, PetscViewer);
 
 /* Eisenstat's form (eisenstat.c, eisenstat_device.cu) */
@@ -213,7 +218,7 @@ PETSC_INTERN PetscErrorCode PCPreSolveChangeRHS_SFILU(PC, PetscBool *);
 PETSC_INTERN PetscErrorCode SFILUDILUForm_Device(SFPCTriDevice, PetscInt *, PetscInt *);
 PETSC_INTERN PetscErrorCode SFILUEisenstatDiagonals_Device(SFILU *, Vec, Vec);
 PETSC_INTERN PetscErrorCode SFILUEisenstatMultUpper_Device(SFILU *, Vec, Vec);
-PETSC_INTERN PetscErrorCode SFILUEisenstatSweep_Device(SFILU *, PetscBool, Vec, Vec);
+PETSC_INTERN PetscErrorCode SFILUSweep_Device(SFILU *, PetscBool, Vec, Vec);
 PETSC_INTERN PetscErrorCode SFILUEisenstatMult_Device(SFILU *, Vec, Vec);
 
 /* host and device kernels of the numeric factorization */

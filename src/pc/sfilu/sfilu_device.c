@@ -332,9 +332,14 @@ PetscErrorCode SFILUEisenstatMultUpper_Device(SFILU *s, Vec x, Vec y)
   (void)s, (void)x, (void)y;
   SFILU_NO_CUDA;
 }
-PetscErrorCode SFILUEisenstatSweep_Device(SFILU *s, PetscBool lower, Vec b, Vec x)
+PetscErrorCode SFILUSweep_Device(SFILU *s, PetscBool lower, Vec b, Vec x)
 {
   (void)s, (void)lower, (void)b, (void)x;
+  SFILU_NO_CUDA;
+}
+PetscErrorCode SFILUInverseDiagonal_Device(SFILU *s, Vec d)
+{
+  (void)s, (void)d;
   SFILU_NO_CUDA;
 }
 PetscErrorCode SFILUEisenstatMult_Device(SFILU *s, Vec x, Vec y)

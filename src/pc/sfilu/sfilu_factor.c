@@ -50,6 +50,73 @@ static PetscErrorCode MatSolveTranspose_SFILU(Mat B, Vec b, Vec x)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*
+   The symmetric application (PCApplySymmetricLeft/Right(), -ksp_pc_side symmetric): MatForwardSolve() and
+   MatBackwardSolve(). For ILU they are the L and the U sweep. PETSc writes an ICC factor U^T D U with U unit upper
+   and its forward solve D^{-1/2} U^{-T} b, its backward U^{-1} D^{-1/2} y; here U^T is the unit L and the sweeps' U
+   is D U, so they are D^{-1/2} L^{-1} b and (D U)^{-1} D^{1/2} y, which need D > 0, as PETSc's do.
+*/
+static PetscErrorCode RootDiagonal(Mat B, SFILU *s, Vec like)
+{
+  PetscObjectState state;
+  PetscLayout      map;
+  PetscReal        dmin;
+  PetscInt         row;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectStateGet((PetscObject)B, &state));
+  if (s->root && state == s->root_state) PetscFunctionReturn(PETSC_SUCCESS);
+  if (!s->root) {
+    PetscCall(VecCreate(PetscObjectComm((PetscObject)like), &s->root));
+    PetscCall(VecGetLayout(like, &map));
+    PetscCall(VecSetLayout(s->root, map));
+    PetscCall(VecSetType(s->root, s->ondevice ? VECCUDA : VECSTANDARD)); /* filled by the factor's side */
+  }
+  PetscCall(SFILUInverseDiagonal(s, s->root));
+  PetscCall(VecMin(s->root, &row, &dmin));
+  PetscCheck(dmin > 0, PETSC_COMM_SELF, PETSC_ERR_SUP, "ICC's symmetric application (MatForwardSolve(), MatBackwardSolve()) needs positive pivots; row %" PetscInt_FMT " has 1/D = %g", row, (double)dmin);
+  PetscCall(VecSqrtAbs(s->root));
+  s->root_state = state;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatForwardSolve_SFILU(Mat B, Vec b, Vec y)
+{
+  SFILU *s = (SFILU *)B->data;
+
+  PetscFunctionBegin;
+  if (s->failure != PC_NOERROR) { /* as MatSolve() of a failed factor */
+    PetscCall(VecFlag(y, 1));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(SFILUSweep(s, PETSC_TRUE, b, y));
+  if (s->icc) {
+    PetscCall(RootDiagonal(B, s, b));
+    PetscCall(VecPointwiseMult(y, y, s->root));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatBackwardSolve_SFILU(Mat B, Vec y, Vec x)
+{
+  SFILU *s = (SFILU *)B->data;
+  Vec    t = y;
+
+  PetscFunctionBegin;
+  if (s->failure != PC_NOERROR) {
+    PetscCall(VecFlag(x, 1));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  if (s->icc) {
+    PetscCall(RootDiagonal(B, s, y));
+    if (!s->symwork) PetscCall(VecDuplicate(y, &s->symwork));
+    PetscCall(VecPointwiseDivide(s->symwork, y, s->root));
+    t = s->symwork;
+  }
+  PetscCall(SFILUSweep(s, PETSC_FALSE, t, x));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode FactorSymbolic(Mat B, Mat A, IS row, IS col, const MatFactorInfo *info)
 {
   SFILU    *s = (SFILU *)B->data;
@@ -76,6 +143,8 @@ static PetscErrorCode FactorSymbolic(Mat B, Mat A, IS row, IS col, const MatFact
   B->ops->choleskyfactornumeric = MatFactorNumeric_SFILU;
   B->ops->solve                 = MatSolve_SFILU;
   B->ops->solvetranspose        = s->icc ? MatSolve_SFILU : MatSolveTranspose_SFILU; /* ICC's factor is symmetric: no transposed factor to build */
+  B->ops->forwardsolve          = MatForwardSolve_SFILU;
+  B->ops->backwardsolve         = MatBackwardSolve_SFILU;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
