@@ -260,13 +260,14 @@ PetscErrorCode SFILUNumeric(SFILU *s, Mat A, PetscObject obj, PetscBool erroriff
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* x = L^{-1} b (unit) or U^{-1} b, one sweep of the factor; b and x distinct. */
+/* x = L^{-1} b (unit) or U^{-1} b, one sweep of the factor; b and x distinct. Logged as a triangular solve, as the apply. */
 PetscErrorCode SFILUSweep(SFILU *s, PetscBool lower, Vec b, Vec x)
 {
   const PetscScalar *ba;
   PetscScalar       *xa;
 
   PetscFunctionBegin;
+  PetscCall(PetscLogEventBegin(SFPC_TriSolve, b, x, 0, 0));
   if (s->ondevice) PetscCall(SFILUSweep_Device(s, lower, b, x));
   else {
     PetscCall(VecGetArrayRead(b, &ba));
@@ -276,6 +277,7 @@ PetscErrorCode SFILUSweep(SFILU *s, PetscBool lower, Vec b, Vec x)
     PetscCall(VecRestoreArrayRead(b, &ba));
     PetscCall(PetscLogFlops((PetscLogDouble)s->F.nnz)); /* about half the factor's entries, two flops each */
   }
+  PetscCall(PetscLogEventEnd(SFPC_TriSolve, b, x, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
