@@ -237,6 +237,10 @@ int main(int argc, char **argv)
     test:
       suffix: icc_shift
       args: -pc_type icc -pc_factor_mat_solver_type sfilu -case {{zeropivot tinypivot}separate output} -ksp_converged_reason
+    test: # the error names the factor behind PCICC, not PCSFILU
+      suffix: icc_error
+      args: -pc_type icc -pc_factor_mat_solver_type sfilu -pc_factor_shift_type none -case zeropivot -ksp_error_if_not_converged
+      filter: Error: grep -E "sfilu solver type" | sed -e "s/^\[0\]PETSC ERROR: //"
     test:
       suffix: icc_nonsympattern
       args: -pc_type icc -pc_factor_mat_solver_type sfilu -case nonsympattern
@@ -315,6 +319,11 @@ int main(int argc, char **argv)
     test:
       suffix: gpu_icc_shift
       args: -pc_type icc -pc_factor_mat_solver_type sfilu -case {{zeropivot tinypivot}separate output} -ksp_converged_reason
+    test:
+      suffix: gpu_icc_error
+      args: -pc_type icc -pc_factor_mat_solver_type sfilu -pc_factor_shift_type none -case zeropivot -ksp_error_if_not_converged
+      filter: Error: grep -E "sfilu solver type" | sed -e "s/^\[0\]PETSC ERROR: //"
+      output_file: output/ex2_icc_error.out
     test:
       suffix: gpu_icc_nonsympattern
       args: -pc_type icc -pc_factor_mat_solver_type sfilu -case nonsympattern
