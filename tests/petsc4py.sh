@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SFPC from petsc4py (examples/python/poisson.py): the plugin loaded by -dll_append at
 # petsc4py.init(), every PC chosen by options alone, on 1 and 2 ranks; PETSc's ILU runs beside
-# sfilu as the reference (the host sfilu must give its iteration count exactly). Compared with
+# sfilu as the reference (the host sfilu must give its iteration count exactly), and PETSc's ICC beside ICC
+# through the sfilu solver type. Compared with
 # tests/output/petsc4py.out. Skipped, and counted so, where config/petsc4py.sh finds no petsc4py
 # (so on the GPU host, whose Python is another version than the one petsc4py is built for here:
 # the GPU route from Python is PETSc's -dm_mat_type aijcusparse, not tested from Python).
@@ -29,6 +30,8 @@ run() { # NP ARGS...
   run 1 -n 12 $lib -ksp_type cg -pc_type sfdilu
   run 1 -n 12 $lib -ksp_type cg -pc_type afsai
   run 1 -n 12 $lib -ksp_type cg -pc_type gamg -mg_levels_ksp_type richardson -mg_levels_pc_type sfdilu
+  run 1 -n 12 $lib -ksp_type cg -pc_type icc -pc_factor_mat_solver_type sfilu
+  run 1 -n 12 -ksp_type cg -pc_type icc
   run 2 -n 12 $lib -pc_type sfilu
   run 2 -n 12 -pc_type bjacobi
   run 2 -n 12 $lib -ksp_type cg -pc_type sfdilu -pc_sfdilu_parallel
