@@ -9,19 +9,6 @@
 #include "sfilu.h"
 #include <petscbt.h>
 
-/* Position of column col in the sorted row [lo, hi) of aj, or -1. */
-static PetscInt FindColumn(const PetscInt aj[], PetscInt lo, PetscInt hi, PetscInt col)
-{
-  const PetscInt end = hi;
-
-  while (lo < hi) {
-    const PetscInt mid = lo + (hi - lo) / 2;
-    if (aj[mid] < col) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo < end && aj[lo] == col ? lo : -1;
-}
-
 /* map[k] = k for A's entries on or above the diagonal, the position of A(j, i) for an entry A(i, j) below it. */
 static PetscErrorCode MirrorMap(PetscInt n, const PetscInt ai[], const PetscInt aj[], PetscInt *map)
 {
@@ -38,7 +25,8 @@ static PetscErrorCode MirrorMap(PetscInt n, const PetscInt ai[], const PetscInt 
         nupper += (PetscInt)(j > i);
         continue;
       }
-      map[k] = FindColumn(aj, ai[j], ai[j + 1], i);
+      PetscCall(PetscFindInt(i, ai[j + 1] - ai[j], aj + ai[j], &map[k])); /* row j's position of column i, or negative */
+      if (map[k] >= 0) map[k] += ai[j];
       PetscCheck(map[k] >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "ICC through sfilu needs a structurally symmetric matrix: A(%" PetscInt_FMT ", %" PetscInt_FMT ") is stored, A(%" PetscInt_FMT ", %" PetscInt_FMT ") is not", i, j, j, i);
       nlower++;
     }
