@@ -116,6 +116,11 @@ J*/
    the ILU(k) of A with its lower triangle mirroring the upper one, which on a symmetric matrix is ICC(k)'s
    preconditioner (the upper triangle is what PETSc's host ICC reads; its aijcusparse ICC(0) reads the lower);
    the pattern must be structurally symmetric.
+
+   Options (the PC's prefix, read at each symbolic factorization): PCSFILU's GPU engine options as -mat_sfilu_layout,
+   -mat_sfilu_levels, -mat_sfilu_warps_per_sm, -mat_sfilu_grid_chunk, -mat_sfilu_grid_planes, -mat_sfilu_grid_factor,
+   -mat_sfilu_factor_match, -mat_sfilu_block_size, -mat_sfilu_block_sweeps, -mat_sfilu_block_slabs (see PCSFILU);
+   e.g. -sub_mat_sfilu_layout hyb under PCBJACOBI. Shifts, zero pivot and levels of fill are PCFactor's.
 J*/
 #define MATSOLVERSFILU "sfilu"
 

@@ -241,6 +241,10 @@ int main(int argc, char **argv)
       suffix: icc_error
       args: -pc_type icc -pc_factor_mat_solver_type sfilu -pc_factor_shift_type none -case zeropivot -ksp_error_if_not_converged
       filter: Error: grep -E "sfilu solver type" | sed -e "s/^\[0\]PETSC ERROR: //"
+    test: # the solver type's own options, under the sub-PC's prefix (block Jacobi on one rank)
+      suffix: matsolver_badoption
+      args: -case zeropivot -pc_type bjacobi -sub_pc_type ilu -sub_pc_factor_mat_solver_type sfilu -sub_mat_sfilu_warps_per_sm 0
+      filter: Error: grep -E "out of range" | sed -e "s/^\[0\]PETSC ERROR: //"
     test:
       suffix: icc_nonsympattern
       args: -pc_type icc -pc_factor_mat_solver_type sfilu -case nonsympattern

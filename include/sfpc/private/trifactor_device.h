@@ -204,7 +204,7 @@ PETSC_INTERN PetscErrorCode SFPCTriDeviceEisenstat(SFPCTriDevice, const PetscSca
 PETSC_INTERN PetscErrorCode SFPCTriDeviceEisenstatBegin(SFPCTriDevice, const PetscScalar *, PetscScalar *, const PetscScalar **);
 PETSC_INTERN PetscErrorCode SFPCTriDeviceEisenstatMid(SFPCTriDevice, const PetscScalar *, const PetscScalar *, PetscScalar *);
 PETSC_INTERN PetscErrorCode SFPCTriDeviceEisenstatEnd(SFPCTriDevice, const PetscScalar *, const PetscScalar *, PetscScalar *);
-PETSC_INTERN PetscErrorCode SFPCTriDeviceEisenstatDiagonals(SFPCTriDevice, const PetscScalar *, PetscScalar *, PetscScalar *);
+PETSC_INTERN PetscErrorCode SFPCTriDeviceDiagonals(SFPCTriDevice, const PetscScalar *, PetscScalar *, PetscScalar *);
 PETSC_INTERN PetscErrorCode SFPCTriDeviceMultUpper(SFPCTriDevice, const PetscScalar *, PetscScalar *);
 PETSC_INTERN PetscErrorCode SFPCTriDeviceSolveResidual(SFPCTriDevice, const int *, const int *, const PetscScalar *, const PetscScalar *, const PetscScalar *, PetscScalar *, NormType, PetscScalar *, PetscReal *);
 PETSC_INTERN PetscBool      SFPCTriDeviceHasFusedResidual(SFPCTriDevice);

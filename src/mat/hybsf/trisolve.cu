@@ -226,8 +226,8 @@ __global__ void EisenstatMidKernel(int n, const double *__restrict__ x, const do
   if (r < n) w[r] = __dadd_rn(x[r], __dmul_rn(k[r], t[r]));
 }
 
-/* dinv = 1/D from the factor's diagonal slots, k = diag(A) - 2 D; adiag may be k */
-__global__ void EisenstatDiagonalsKernel(int n, const int *__restrict__ ad, const double *__restrict__ a, const double *adiag, double *__restrict__ dinv, double *k)
+/* dinv = 1/D from the factor's diagonal slots; where k is given, k = diag(A) - 2 D (adiag may be k) */
+__global__ void DiagonalsKernel(int n, const int *__restrict__ ad, const double *__restrict__ a, const double *adiag, double *__restrict__ dinv, double *k)
 {
   const int r = blockIdx.x * blockDim.x + threadIdx.x;
   if (r < n) {
@@ -332,8 +332,8 @@ PetscErrorCode SFPCTriDeviceEisenstatEnd(SFPCTriDevice T, const PetscScalar *w, 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* For Eisenstat's form: dinv = 1/D (the factor's diagonal slots) and k = diag(A) - 2 D, adiag holding diag(A) (adiag may be k); with k NULL, dinv alone. */
-PetscErrorCode SFPCTriDeviceEisenstatDiagonals(SFPCTriDevice T, const PetscScalar *adiag, PetscScalar *dinv, PetscScalar *k)
+/* dinv = 1/D (the factor's diagonal slots hold 1/D); for Eisenstat's form also k = diag(A) - 2 D, adiag holding diag(A) (adiag may be k; k NULL: dinv alone). */
+PetscErrorCode SFPCTriDeviceDiagonals(SFPCTriDevice T, const PetscScalar *adiag, PetscScalar *dinv, PetscScalar *k)
 {
   cudaStream_t stream;
   const int    tpb = 256;
@@ -341,7 +341,7 @@ PetscErrorCode SFPCTriDeviceEisenstatDiagonals(SFPCTriDevice T, const PetscScala
   PetscFunctionBegin;
   if (!T->n) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscGetCurrentCUDAStream(&stream));
-  EisenstatDiagonalsKernel<<<(int)((T->n + tpb - 1) / tpb), tpb, 0, stream>>>((int)T->n, T->diag, T->a, adiag, dinv, k);
+  DiagonalsKernel<<<(int)((T->n + tpb - 1) / tpb), tpb, 0, stream>>>((int)T->n, T->diag, T->a, adiag, dinv, k);
   PetscCallCUDA(cudaGetLastError());
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -798,7 +798,7 @@ PetscErrorCode SFDILUEisenstatDiagonals_Device(SFDILU *s, PetscScalar *dinv, Pet
   if (!D->kp) PetscCallCUDA(cudaMallocAsync((void **)&D->kp, sizeof(PetscScalar) * s->n, stream));
   Gather<<<Blocks(s->n), TPB, 0, stream>>>((int)s->n, D->order, k, D->kp);
   PetscCallCUDA(cudaGetLastError());
-  PetscCall(SFPCTriDeviceEisenstatDiagonals(D->T, D->kp, D->rp, D->kp));
+  PetscCall(SFPCTriDeviceDiagonals(D->T, D->kp, D->rp, D->kp));
   Scatter<<<Blocks(s->n), TPB, 0, stream>>>((int)s->n, D->order, D->rp, dinv, 1.0, COPY);
   Scatter<<<Blocks(s->n), TPB, 0, stream>>>((int)s->n, D->order, D->kp, k, 1.0, COPY);
   PetscCallCUDA(cudaGetLastError());

@@ -71,7 +71,7 @@ PetscErrorCode SFILUInverseDiagonal_Device(SFILU *s, Vec d)
   PetscFunctionBegin;
   PetscCall(VecGetArrayWriteAndMemType(d, &da, &mt));
   PetscCheck(PetscMemTypeDevice(mt), PETSC_COMM_SELF, PETSC_ERR_PLIB, "The diagonal of a GPU factor needs a device vector");
-  PetscCall(SFPCTriDeviceEisenstatDiagonals(s->T, NULL, da, NULL));
+  PetscCall(SFPCTriDeviceDiagonals(s->T, NULL, da, NULL));
   PetscCall(VecRestoreArrayWriteAndMemType(d, &da));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -84,7 +84,7 @@ PetscErrorCode SFILUEisenstatDiagonals_Device(SFILU *s, Vec dinv, Vec k)
   PetscFunctionBegin;
   PetscCall(VecGetArrayWriteAndMemType(dinv, &da, NULL));
   PetscCall(VecGetArrayAndMemType(k, &ka, NULL));
-  PetscCall(SFPCTriDeviceEisenstatDiagonals(s->T, ka, da, ka)); /* in place: each entry read before it is written */
+  PetscCall(SFPCTriDeviceDiagonals(s->T, ka, da, ka)); /* in place: each entry read before it is written */
   PetscCall(VecRestoreArrayAndMemType(k, &ka));
   PetscCall(VecRestoreArrayWriteAndMemType(dinv, &da));
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -5,6 +5,7 @@
    map up. A pattern that fails here is mapped again on the host, whose error names the entry.
 */
 #include <petscdevice_cuda.h>
+#include <sfpc/private/sfdevice.cuh>
 #include "sfilu.h"
 
 namespace
@@ -17,21 +18,13 @@ __global__ void MirrorKernel(int n, const int *__restrict__ ai, const int *__res
   if (i >= n) return;
   for (int k = ai[i]; k < ai[i + 1]; k++) {
     const int j = aj[k];
-    int       lo, hi;
 
     if (j >= i) {
       map[k] = k;
       upper += j > i;
       continue;
     }
-    lo = ai[j];
-    hi = ai[j + 1];
-    while (lo < hi) {
-      const int mid = lo + (hi - lo) / 2;
-      if (aj[mid] < i) lo = mid + 1;
-      else hi = mid;
-    }
-    map[k] = lo < ai[j + 1] && aj[lo] == i ? lo : -1;
+    map[k] = sfpc::FindSorted(aj, ai[j], ai[j + 1], i);
     missing += map[k] < 0;
     lower++;
   }

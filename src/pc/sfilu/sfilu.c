@@ -306,35 +306,7 @@ static PetscErrorCode PCSetFromOptions_SFILU(PC pc, PetscOptionItems PetscOption
     PetscCall(PetscOptionsInt("-pc_sfilu_fill_levels", "ILU(k): levels of fill k (0: ILU(0))", "PCFactorSetLevels", levels, &levels, &set));
     if (set) PetscCall(PCFactorSetLevels_SFILU(pc, levels));
   }
-  { /* unset: each kind of sweep has its own default (PETSC_DECIDE), which the range check would refuse */
-    PetscInt wps = s->engine.warps_per_sm;
-    PetscCall(PetscOptionsInt("-pc_sfilu_warps_per_sm", "GPU sweeps: warps kept per SM (more hide latency, fewer poll less; default: from the width of the levels)", "PCSFILU", wps, &wps, &set));
-    PetscCheck(!set || (wps >= 1 && wps <= 64), PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_sfilu_warps_per_sm %" PetscInt_FMT " is out of range: it must be in [1, 64]", wps);
-    if (set) s->engine.warps_per_sm = wps;
-  }
-  PetscCall(PetscOptionsEnum("-pc_sfilu_layout", "GPU sweeps: storage of the factor's L and U (auto: grid where the grid is known and the pattern fits its 7-point stencil or 27-point box, else per triangle)", "PCSFILU", SFPCLayouts, (PetscEnum)s->engine.layout, (PetscEnum *)&s->engine.layout, NULL));
-  {
-    PetscInt chunk = s->engine.grid_chunk;
-    PetscCall(PetscOptionsInt("-pc_sfilu_grid_chunk", "GPU grid layout: x steps per read of the neighbouring warps' results (2 or 4)", "PCSFILU", chunk, &chunk, &set));
-    PetscCheck(!set || chunk == 2 || chunk == 4, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_sfilu_grid_chunk %" PetscInt_FMT " is out of range: it must be 2 or 4", chunk);
-    s->engine.grid_chunk = chunk;
-  }
-  {
-    PetscInt planes = s->engine.grid_planes;
-    PetscCall(PetscOptionsInt("-pc_sfilu_grid_planes", "GPU grid layout: z-planes per block of warps, handing the -z line over in shared memory (1, 2, 4 or 8; default: 8, fewer on grids of fewer z-planes)", "PCSFILU", planes, &planes, &set));
-    PetscCheck(!set || planes == 1 || planes == 2 || planes == 4 || planes == 8, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_sfilu_grid_planes %" PetscInt_FMT " is out of range: it must be 1, 2, 4 or 8", planes);
-    s->engine.grid_planes = planes;
-  }
-  PetscCall(PetscOptionsEnum("-pc_sfilu_factor_match", "GPU generic ILU(0) kernel: how a row finds its entries in a dependency's U row: by masks built once per pattern (map), a binary search over the lanes (search), or the U row broadcast entry by entry (broadcast); auto: map, and for rows the masks cannot hold search from 8 warp tasks per level and SM, else broadcast", "PCSFILU", SFILUFactorMatches, (PetscEnum)s->factor_match, (PetscEnum *)&s->factor_match, NULL));
-  {
-    PetscInt bs = s->block_size;
-    PetscCall(PetscOptionsInt("-pc_sfilu_block_size", "GPU generic ILU(0) kernel and sweeps: rows a warp factors and solves together, a point-block of consecutive rows whose dependencies on one another are resolved inside the warp (default: the matrix's block size; 1: row by row)", "PCSFILU", bs, &bs, &set));
-    PetscCheck(!set || bs == PETSC_DECIDE || bs >= 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_sfilu_block_size %" PetscInt_FMT " is out of range: it must be at least 1", bs);
-    s->block_size = bs;
-  }
-  PetscCall(PetscOptionsBool3("-pc_sfilu_block_sweeps", "GPU sweeps by the point-blocks of -pc_sfilu_block_size, a warp a block (default: a sweep whose block graph has at most 3/4 of its rows' levels)", "PCSFILU", s->block_sweeps, &s->block_sweeps, NULL));
-  PetscCall(PetscOptionsBool3("-pc_sfilu_block_slabs", "GPU sweeps by point-blocks: a task's columns from a slab indexed by its ticket (8 more bytes an entry), its unknowns polled together, instead of the CSR (default: where a level has at least 4 blocks an SM)", "PCSFILU", s->block_slabs, &s->block_slabs, NULL));
-  PetscCall(PetscOptionsBool("-pc_sfilu_grid_factor", "GPU grid layout: ILU(0) factored by hyperplanes of the grid (7-point: SIP's kernel with alpha 0, 48 more bytes a point; 27-point: planes i + 2j + 4k, 148 more bytes a point; the same factor, faster) instead of the generic sync-free kernel", "PCSFILU", s->grid_factor, &s->grid_factor, NULL));
+  PetscCall(SFILUSetEngineFromOptions(PetscOptionsObject, s, "-pc_sfilu_", "PCSFILU"));
   {
     const char *kinds[] = {"ilu0", "sip"};
     PetscInt    kind    = s->sip ? 1 : 0;
@@ -363,7 +335,6 @@ static PetscErrorCode PCSetFromOptions_SFILU(PC pc, PetscOptionItems PetscOption
   }
   PetscCall(PetscOptionsBool3("-pc_sfilu_ba_fused", "GPU grid layout: a left-preconditioned KSP (GMRES, BiCGStab, ...) forms A x inside the L sweep of B A x (PCApplyBAorAB()) instead of with MatMult() (auto: on grids where that is faster)", "PCSFILU", s->ba_fused, &s->ba_fused, NULL));
   PetscCall(PetscOptionsBool("-pc_sfilu_eisenstat", "Eisenstat's form: inside KSPSolve() the operator is (D + L_A)^{-1} A (D + U_A)^{-1}, two sweeps without a product with A, preconditioned by D = diag(U); the same preconditioned spectrum, a MatMult() less an iteration for CG (ILU(0) whose off-diagonal entries are A's, e.g. 5- and 7-point stencils)", "PCSFILU", s->eis.use, &s->eis.use, NULL));
-  PetscCall(PetscOptionsEnum("-pc_sfilu_levels", "GPU sweeps: dependency levels ordering the rows (auto: asap)", "PCSFILU", SFPCLevelsTypes, (PetscEnum)s->engine.levels, (PetscEnum *)&s->engine.levels, NULL));
   PetscOptionsHeadEnd();
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -499,7 +470,9 @@ static PetscErrorCode PCDestroy_SFILU(PC pc)
    (or `PC_FACTOR_OTHER` for Inf/NaN entries), so a `KSP` stops with `KSP_DIVERGED_PC_FAILED`; with
    `-ksp_error_if_not_converged` it raises an error instead. A matrix with a missing diagonal entry is an error.
    `PCFactorSetLevels()`, `PCFactorSetShiftType()`, `PCFactorSetShiftAmount()` and `PCFactorSetZeroPivot()` apply to this PC. The same factor is
-   available to `PCILU` as `-pc_factor_mat_solver_type sfilu`.
+   available to `PCILU` and `PCICC` as `-pc_factor_mat_solver_type sfilu` (`MATSOLVERSFILU`), which takes the GPU engine's
+   options above (layout, levels, warps per SM, grid chunk, planes and factorization, factor match, point-blocks) as
+   -mat_sfilu_<name> under the PC's prefix.
 
    On several ranks SIP, too, factors each rank's diagonal block: the part of the 3-D `DMDA` the rank owns, or the z-planes
    of `-pc_sfilu_sip_grid` its rows cover. The standalone SIP iteration of the
@@ -515,7 +488,7 @@ static PetscErrorCode PCDestroy_SFILU(PC pc)
 
    Level: beginner
 
-.seealso: `PCILU`, `PCFactorSetShiftType()`, `SFPCKSPSetConvergedResidual1Norm()`
+.seealso: `PCILU`, `PCICC`, `MATSOLVERSFILU`, `PCFactorSetShiftType()`, `SFPCKSPSetConvergedResidual1Norm()`
 M*/
 PetscErrorCode PCCreate_SFILU(PC pc)
 {

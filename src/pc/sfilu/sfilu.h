@@ -210,6 +210,7 @@ PETSC_INTERN PetscErrorCode SFILUSweep(SFILU *, PetscBool, Vec, Vec);
 PETSC_INTERN PetscErrorCode SFILUInverseDiagonal(SFILU *, Vec);
 PETSC_INTERN PetscErrorCode SFILUInverseDiagonal_Device(SFILU *, Vec);
 PETSC_INTERN PetscErrorCode SFILUView(SFILU *, PetscViewer);
+PETSC_INTERN PetscErrorCode SFILUSetEngineFromOptions(PetscOptionItems, SFILU *, const char *, const char *);
 
 /* Eisenstat's form (eisenstat.c, eisenstat_device.cu) */
 PETSC_INTERN PetscErrorCode PCSFILUEisenstatSetUp(PC);

@@ -4,7 +4,8 @@
    PCBJACOBI/PCASM, use it; and behind PCICC (-pc_type icc -pc_factor_mat_solver_type sfilu), where the
    factor is the ILU of A with its lower triangle mirroring the upper one (icc_mirror.c). PCFactor's
    -pc_factor_levels, -pc_factor_shift_type, -pc_factor_shift_amount and -pc_factor_zeropivot apply, with
-   the meaning PCSFILU gives them (zero pivot relative to row sums).
+   the meaning PCSFILU gives them (zero pivot relative to row sums); the GPU engine's options are PCSFILU's
+   under -mat_sfilu_ and the PC's prefix (sfilu_options.c), e.g. -mat_sfilu_layout hyb, -sub_mat_sfilu_warps_per_sm 8.
 */
 #include "sfilu.h"
 #include <petsc/private/matimpl.h>
@@ -129,6 +130,9 @@ static PetscErrorCode FactorSymbolic(Mat B, Mat A, IS row, IS col, const MatFact
   PetscCheck(idr && idc, PetscObjectComm((PetscObject)A), PETSC_ERR_SUP, "The sfilu solver uses the natural ordering; use -pc_factor_mat_ordering_type natural");
   PetscCall(SFILUCheckMatrix(A, &ondevice));
   PetscCall(SFILUSetFactorInfo(s, info));
+  PetscOptionsBegin(PetscObjectComm((PetscObject)B), ((PetscObject)B)->prefix, "Options of the sfilu solver type (SFPC's ILU and ICC behind PCILU and PCICC)", "Mat");
+  PetscCall(SFILUSetEngineFromOptions(PetscOptionsObject, s, "-mat_sfilu_", MATSOLVERSFILU));
+  PetscOptionsEnd();
   s->fill_levels = (PetscInt)info->levels;
   s->icc         = (PetscBool)(B->factortype == MAT_FACTOR_ICC);
   B->info.fill_ratio_given = info->fill;
