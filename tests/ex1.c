@@ -492,8 +492,7 @@ int main(int argc, char **argv)
       args: -matsolver -problem poisson7 -n 20 -refactor -expect_view "L: grid layout on the 20 x 20 x 20 grid,U: grid layout"
     test: # the solver type's own options (-mat_sfilu_*): the same solves in another layout and levels
       suffix: gpu_matsolver_options
-      args: -matsolver -problem poisson7 -n 20 -refactor -mat_sfilu_layout hyb -mat_sfilu_levels alap -mat_sfilu_warps_per_sm 8 -expect_view "L: hyb layout, alap levels,U: hyb layout, alap levels,8 warps per SM"
-      output_file: output/ex1_gpu_matsolver_grid.out
+      args: -matsolver -problem poisson7 -n 20 -refactor -mat_sfilu_layout hyb -mat_sfilu_levels alap -mat_sfilu_warps_per_sm 8 -expect_view "L: hyb layout,U: hyb layout,alap levels"
     test:
       suffix: gpu_icc_convdiff
       args: -icc -problem convdiff -n 16 -peclet 5 -refactor -ksp_gmres_restart 100
