@@ -103,6 +103,23 @@ static PetscErrorCode SFILUSymbolicFill(SFILU *s, Mat A, PetscBool ondevice)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* ICC(k), k > 0: the fill's map taken through the mirror's, so that a factorization gathers A's values once; the mirror's map goes. */
+static PetscErrorCode SFILUMirrorIntoFill(SFILU *s, PetscBool ondevice)
+{
+  PetscFunctionBegin;
+  if (ondevice) {
+    PetscCall(SFILUFillCompose_Device(&s->fill, &s->mirror));
+    PetscCall(SFILUFillDestroy_Device(&s->mirror));
+  } else {
+    for (PetscInt p = 0; p < s->fill.nnz; p++)
+      if (s->fill.fmap[p] >= 0) s->fill.fmap[p] = s->mirror.fmap[s->fill.fmap[p]];
+    PetscCall(PetscFree(s->mirror.fmap));
+    PetscCall(PetscFree(s->mirror.a));
+  }
+  s->mirror.nnz = 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* Copies A's pattern (with the fill of ILU(k)) and analyses it, on the host or on the GPU. */
 PetscErrorCode SFILUSymbolic(SFILU *s, Mat A, PetscBool ondevice)
 {
@@ -135,6 +152,7 @@ PetscErrorCode SFILUSymbolic(SFILU *s, Mat A, PetscBool ondevice)
   }
   if (s->icc) {
     PetscErrorCode ierr = SFILUMirrorCreate(s, A, ondevice);
+    if (!ierr && s->fill.nnz) ierr = SFILUMirrorIntoFill(s, ondevice);
     if (ierr) PetscCall(SFILUReset(s));
     PetscCall(ierr);
   }
@@ -357,7 +375,8 @@ PetscErrorCode SFILUView(SFILU *s, PetscViewer viewer)
   else if (s->ondevice && SFILUHyperplaneILU0_Device(s)) PetscCall(PetscViewerASCIIPrintf(viewer, "ILU(0), natural ordering, factorization on the GPU by hyperplanes of the grid (SIP's kernel with alpha 0, %" PetscInt_FMT " hyperplanes), sync-free solves\n", s->planes.nplanes));
   else PetscCall(PetscViewerASCIIPrintf(viewer, "ILU(%" PetscInt_FMT "), natural ordering, factorization and solves on the %s\n", (s->ondevice ? s->T != NULL : s->F.i != NULL) ? s->built_levels : s->fill_levels, s->ondevice ? "GPU (sync-free)" : "host"));
   if (s->fill.nnz) PetscCall(PetscViewerASCIIPrintf(viewer, "levels of fill %" PetscInt_FMT ": the factor has %" PetscInt_FMT " entries, %.3g times A's %" PetscInt_FMT " (pattern built on the host); A's values in its pattern and their map: %.3g MiB more\n", s->built_levels, s->fill.nnz, (double)s->fill.nnz / (double)PetscMax(s->fill.nnz_a, 1), s->fill.nnz_a, (double)((sizeof(PetscScalar) + sizeof(PetscInt)) * s->fill.nnz) / 1048576.0));
-  if (s->icc) PetscCall(PetscViewerASCIIPrintf(viewer, "as ICC: the ILU of A with its lower triangle taken from the upper (on a symmetric matrix ICC's preconditioner); the mirrored values and their map: %.3g MiB more\n", (double)((sizeof(PetscScalar) + sizeof(PetscInt)) * s->mirror.nnz) / 1048576.0));
+  if (s->icc && s->mirror.nnz) PetscCall(PetscViewerASCIIPrintf(viewer, "as ICC: the ILU of A with its lower triangle taken from the upper (on a symmetric matrix ICC's preconditioner); the mirrored values and their map: %.3g MiB more\n", (double)((sizeof(PetscScalar) + sizeof(PetscInt)) * s->mirror.nnz) / 1048576.0));
+  else if (s->icc) PetscCall(PetscViewerASCIIPrintf(viewer, "as ICC: the ILU of A with its lower triangle taken from the upper (on a symmetric matrix ICC's preconditioner), gathered through the fill's map\n"));
   PetscCall(PetscViewerASCIIPrintf(viewer, "shift type %s, zero pivot tolerance %g (relative to row sums of |A|)\n", MatFactorShiftTypes[s->shifttype], (double)s->zeropivot));
   if (s->ondevice && s->T) PetscCall(SFILUView_Device(s, viewer));
   else if (s->F.i) {

@@ -227,6 +227,7 @@ PETSC_INTERN PetscErrorCode SFILUFillPattern(PetscInt, const PetscInt[], const P
 PETSC_INTERN PetscErrorCode SFILUFillCreate_Device(SFILUFill *, const PetscInt[]);
 PETSC_INTERN PetscErrorCode SFILUFillValues_Device(const SFILUFill *, const PetscScalar *);
 PETSC_INTERN PetscErrorCode SFILUFillDestroy_Device(SFILUFill *);
+PETSC_INTERN PetscErrorCode SFILUFillCompose_Device(SFILUFill *, const SFILUFill *);
 PETSC_INTERN PetscErrorCode SFILUMirrorCreate(SFILU *, Mat, PetscBool);
 PETSC_INTERN PetscErrorCode SFILUMirrorCreate_Device(SFILUFill *, Mat, PetscBool *);
 PETSC_INTERN PetscErrorCode SFILUFactorNumeric_Host(SFPCTriFactor *, const PetscScalar[], PetscReal, PetscReal, PetscBool, SFILUResult *);

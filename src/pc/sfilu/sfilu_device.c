@@ -267,6 +267,11 @@ PetscErrorCode SFILUFillDestroy_Device(SFILUFill *f)
   (void)f;
   return PETSC_SUCCESS;
 }
+PetscErrorCode SFILUFillCompose_Device(SFILUFill *outer, const SFILUFill *inner)
+{
+  (void)outer, (void)inner;
+  SFILU_NO_CUDA;
+}
 PetscErrorCode SFILUMirrorCreate_Device(SFILUFill *f, Mat A, PetscBool *ok)
 {
   (void)f, (void)A, (void)ok;
