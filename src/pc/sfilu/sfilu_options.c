@@ -7,30 +7,30 @@
 */
 #include "sfilu.h"
 
-/* pre followed by name, in buf */
+/* pre followed by name, in buf (SFILUSetEngineFromOptions() checks that every name fits) */
 static const char *OptionName(char *buf, size_t len, const char *pre, const char *name)
 {
-  PetscErrorCode ierr = PetscSNPrintf(buf, len, "%s%s", pre, name);
-
-  return ierr ? name : buf;
+  (void)PetscSNPrintf(buf, len, "%s%s", pre, name);
+  return buf;
 }
 
-/* For errors: the option as given, with the prefix of the options being read (-sub_mat_sfilu_layout, not -mat_sfilu_layout). */
+/* For errors: the option as given, with the prefix of the options being read (-sub_mat_sfilu_layout, not -mat_sfilu_layout); the name alone if a prefix is too long to print. */
 static const char *Given(char *buf, size_t len, PetscOptionItems PetscOptionsObject, const char *name)
 {
-  PetscErrorCode ierr = PetscSNPrintf(buf, len, "-%s%s", PetscOptionsObject->prefix ? PetscOptionsObject->prefix : "", name + 1);
-
-  return ierr ? name : buf;
+  return PetscSNPrintf(buf, len, "-%s%s", PetscOptionsObject->prefix ? PetscOptionsObject->prefix : "", name + 1) ? name : buf;
 }
 
 PetscErrorCode SFILUSetEngineFromOptions(PetscOptionItems PetscOptionsObject, SFILU *s, const char *pre, const char *man)
 {
-  char      name[64], given[128], text[320];
+  char      name[64], given[PETSC_MAX_PATH_LEN], text[320];
   PetscInt  v;
   PetscBool set;
   MPI_Comm  comm = PetscOptionsObject->comm;
+  size_t    plen;
 
   PetscFunctionBegin;
+  PetscCall(PetscStrlen(pre, &plen));
+  PetscCheck(plen + sizeof("warps_per_sm") <= sizeof(name), PETSC_COMM_SELF, PETSC_ERR_PLIB, "Option names under %s do not fit", pre); /* the longest name below */
   /* unset, each kind of sweep has its own default (PETSC_DECIDE), which the range check would refuse */
   v = s->engine.warps_per_sm;
   PetscCall(PetscOptionsInt(OptionName(name, sizeof(name), pre, "warps_per_sm"), "GPU sweeps: warps kept per SM (more hide latency, fewer poll less; default: from the width of the levels)", man, v, &v, &set));
