@@ -81,7 +81,6 @@ PetscErrorCode SFILUMirrorCreate(SFILU *s, Mat A, PetscBool ondevice)
   if (!ierr && !ondevice) {
     s->mirror.fmap = map;
     map            = NULL;
-    ierr           = PetscMalloc1(PetscMax(s->mirror.nnz, 1), &s->mirror.a);
   }
   PetscCall(PetscFree(map));
   PetscCall(ierr);

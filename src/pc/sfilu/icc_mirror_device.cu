@@ -48,7 +48,6 @@ PetscErrorCode SFILUMirrorCreate_Device(SFILUFill *f, Mat A, PetscBool *ok)
   PetscCall(PetscGetCurrentCUDAStream(&stream));
   PetscCall(MatSeqAIJCUSPARSEGetIJ(A, PETSC_FALSE, &ai, &aj));
   PetscCallCUDA(cudaMallocAsync(&f->d_fmap, sizeof(int) * PetscMax(f->nnz, 1), stream));
-  PetscCallCUDA(cudaMallocAsync(&f->d_a, sizeof(PetscScalar) * PetscMax(f->nnz, 1), stream));
   PetscCallCUDA(cudaMallocAsync(&dcounts, sizeof(counts), stream));
   PetscCallCUDA(cudaMemsetAsync(dcounts, 0, sizeof(counts), stream));
   if (n) MirrorKernel<<<(int)((n + tpb - 1) / tpb), tpb, 0, stream>>>((int)n, ai, aj, f->d_fmap, dcounts);

@@ -93,8 +93,7 @@ static PetscErrorCode SFILUSymbolicFill(SFILU *s, Mat A, PetscBool ondevice)
     if (!ierr) ierr = SFILUFillCreate_Device(&s->fill, fmap);
     PetscCall(PetscFree(fmap));
   } else {
-    ierr = SFPCTriFactorCreateFromCSR(nrows, pi, pj, &s->F);
-    if (!ierr) ierr = PetscMalloc1(PetscMax(s->fill.nnz, 1), &s->fill.a);
+    ierr         = SFPCTriFactorCreateFromCSR(nrows, pi, pj, &s->F);
     s->fill.fmap = fmap;
   }
   PetscCall(PetscFree(pi));
@@ -200,7 +199,7 @@ static PetscBool SFILUNextShift(const SFILU *s, PetscInt k, PetscReal rmax, Pets
   return PETSC_FALSE;
 }
 
-/* *aa = f's gather of the values *aa (on the factor's side), which f keeps. */
+/* *aa = f's gather of the values *aa (on the factor's side), which f keeps (allocated by the first gather). */
 static PetscErrorCode SFILUFillGather(SFILUFill *f, PetscBool ondevice, const PetscScalar **aa)
 {
   PetscFunctionBegin;
@@ -208,6 +207,7 @@ static PetscErrorCode SFILUFillGather(SFILUFill *f, PetscBool ondevice, const Pe
     PetscCall(SFILUFillValues_Device(f, *aa));
     *aa = f->d_a;
   } else {
+    if (!f->a) PetscCall(PetscMalloc1(PetscMax(f->nnz, 1), &f->a));
     for (PetscInt p = 0; p < f->nnz; p++) f->a[p] = f->fmap[p] >= 0 ? (*aa)[f->fmap[p]] : 0;
     *aa = f->a;
   }

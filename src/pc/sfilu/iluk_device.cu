@@ -46,20 +46,20 @@ PetscErrorCode SFILUFillCreate_Device(SFILUFill *f, const PetscInt fmap[])
   PetscFunctionBegin;
   PetscCall(PetscGetCurrentCUDAStream(&stream));
   PetscCallCUDA(cudaMallocAsync(&f->d_fmap, sizeof(int) * PetscMax(f->nnz, 1), stream));
-  PetscCallCUDA(cudaMallocAsync(&f->d_a, sizeof(PetscScalar) * PetscMax(f->nnz, 1), stream));
   PetscCallCUDA(cudaMemcpyAsync(f->d_fmap, fmap, sizeof(int) * f->nnz, cudaMemcpyHostToDevice, stream));
   PetscCall(PetscLogCpuToGpu(sizeof(int) * f->nnz));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* f->d_a = A's values aa (device, A's pattern) in the factor's pattern, zero at the fill. */
-PetscErrorCode SFILUFillValues_Device(const SFILUFill *f, const PetscScalar *aa)
+/* f->d_a = A's values aa (device, A's pattern) in the factor's pattern, zero at the fill; d_a is allocated by the first call. */
+PetscErrorCode SFILUFillValues_Device(SFILUFill *f, const PetscScalar *aa)
 {
   cudaStream_t stream;
   const int    tpb = 256;
 
   PetscFunctionBegin;
   PetscCall(PetscGetCurrentCUDAStream(&stream));
+  if (!f->d_a) PetscCallCUDA(cudaMallocAsync(&f->d_a, sizeof(PetscScalar) * PetscMax(f->nnz, 1), stream));
   PetscCall(PetscLogGpuTimeBegin());
   if (f->nnz) GatherKernel<<<(int)((f->nnz + tpb - 1) / tpb), tpb, 0, stream>>>((int)f->nnz, f->d_fmap, aa, f->d_a);
   PetscCallCUDA(cudaGetLastError());

@@ -131,7 +131,7 @@ typedef struct {
   PetscInt     nnz_a;  /* entries of A */
   PetscInt     nnz;    /* entries of the factor */
   PetscInt    *fmap;   /* host factor: position in the factor -> A's entry, -1 at the fill */
-  PetscScalar *a;      /* host factor: A's values in the factor's pattern */
+  PetscScalar *a;      /* host factor: A's values in the factor's pattern (allocated by the first gather: a map composed into another never holds values) */
   int         *d_fmap; /* device factor: the same two on the device */
   PetscScalar *d_a;
 } SFILUFill;
@@ -225,7 +225,7 @@ PETSC_INTERN PetscErrorCode SFILUEisenstatMult_Device(SFILU *, Vec, Vec);
 /* host and device kernels of the numeric factorization */
 PETSC_INTERN PetscErrorCode SFILUFillPattern(PetscInt, const PetscInt[], const PetscInt[], PetscInt, PetscInt **, PetscInt **, PetscInt **);
 PETSC_INTERN PetscErrorCode SFILUFillCreate_Device(SFILUFill *, const PetscInt[]);
-PETSC_INTERN PetscErrorCode SFILUFillValues_Device(const SFILUFill *, const PetscScalar *);
+PETSC_INTERN PetscErrorCode SFILUFillValues_Device(SFILUFill *, const PetscScalar *);
 PETSC_INTERN PetscErrorCode SFILUFillDestroy_Device(SFILUFill *);
 PETSC_INTERN PetscErrorCode SFILUFillCompose_Device(SFILUFill *, const SFILUFill *);
 PETSC_INTERN PetscErrorCode SFILUMirrorCreate(SFILU *, Mat, PetscBool);

@@ -257,7 +257,7 @@ PetscErrorCode SFILUFillCreate_Device(SFILUFill *f, const PetscInt fmap[])
   (void)f, (void)fmap;
   SFILU_NO_CUDA;
 }
-PetscErrorCode SFILUFillValues_Device(const SFILUFill *f, const PetscScalar *aa)
+PetscErrorCode SFILUFillValues_Device(SFILUFill *f, const PetscScalar *aa)
 {
   (void)f, (void)aa;
   SFILU_NO_CUDA;
