@@ -112,8 +112,7 @@ static PetscErrorCode SFILUMirrorIntoFill(SFILU *s, PetscBool ondevice)
   } else {
     for (PetscInt p = 0; p < s->fill.nnz; p++)
       if (s->fill.fmap[p] >= 0) s->fill.fmap[p] = s->mirror.fmap[s->fill.fmap[p]];
-    PetscCall(PetscFree(s->mirror.fmap));
-    PetscCall(PetscFree(s->mirror.a));
+    PetscCall(PetscFree(s->mirror.fmap)); /* the mirror never gathered: its values are allocated by a first gather */
   }
   s->mirror.nnz = 0;
   PetscFunctionReturn(PETSC_SUCCESS);
