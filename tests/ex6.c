@@ -369,6 +369,10 @@ int main(int argc, char **argv)
       args: -problem poisson7 -n 4 -noref -dilu_pc_sfdilu_order local -dilu_pc_sfdilu_sweep percolor
       filter: Error: grep -E "needs sync-free" | sed -e "s/^\[0\]PETSC ERROR: //"
     test:
+      suffix: badlayout
+      args: -problem poisson7 -n 4 -noref -dilu_pc_sfdilu_layout grid
+      filter: Error: grep -E "out of range" | sed -e "s/^\[0\]PETSC ERROR: //"
+    test:
       suffix: badwindow
       args: -problem poisson7 -n 4 -noref -dilu_pc_sfdilu_local_window 1
       filter: Error: grep -E "out of range" | sed -e "s/^\[0\]PETSC ERROR: //"
@@ -458,7 +462,7 @@ int main(int argc, char **argv)
       args: -problem convdiff -n 6 -peclet 20 -asymmetric -dilu_pc_sfdilu_coloring {{jpl greedy}separate output} -dilu_pc_sfdilu_sweep {{syncfree percolor}shared output}
     test:
       suffix: gpu_permuted
-      args: -problem poisson27 -n 5 -permute 3 -dilu_pc_sfdilu_coloring jpl -dilu_pc_sfdilu_sweep {{syncfree percolor}shared output}
+      args: -problem poisson27 -n 5 -permute 3 -dilu_pc_sfdilu_coloring jpl -dilu_pc_sfdilu_sweep {{syncfree percolor}shared output} -dilu_pc_sfdilu_layout {{hyb csr}shared output}
     test:
       # colors wider than the analysis's dispatch window (8192 rows), whose buckets are split by window
       suffix: gpu_wide_colors
@@ -485,8 +489,9 @@ int main(int argc, char **argv)
       suffix: gpu_zeropivot_shift
       args: -problem poisson7 -n 6 -zero -dilu_pc_sfdilu_coloring greedy -dilu_pc_sfdilu_shift_type nonzero -dilu_pc_sfdilu_shift_amount 1e-2
     test:
+      # the smoothers' Richardson steps, x = omega M^{-1} b (b gathered by the L sweep) and x += omega M^{-1} r, in either layout
       suffix: gpu_gamg
-      args: -problem convdiff -n 12 -peclet 20 -noref -gamg -gamg_default_ksp_type gmres -gamg_default_pc_type gamg -gamg_dilu_richardson_ksp_type gmres -gamg_dilu_richardson_pc_type gamg -gamg_dilu_richardson_mg_levels_ksp_type richardson -gamg_dilu_richardson_mg_levels_pc_type sfdilu -gamg_dilu_richardson_mg_levels_pc_sfdilu_coloring jpl -gamg_dilu_richardson_pc_gamg_reuse_interpolation -gamg_dilu_chebyshev_ksp_type gmres -gamg_dilu_chebyshev_pc_type gamg -gamg_dilu_chebyshev_mg_levels_pc_type sfdilu -gamg_dilu_chebyshev_mg_levels_pc_sfdilu_coloring jpl -dilu_pc_sfdilu_coloring jpl
+      args: -gamg_dilu_richardson_mg_levels_pc_sfdilu_layout {{auto csr}shared output} -problem convdiff -n 12 -peclet 20 -noref -gamg -gamg_default_ksp_type gmres -gamg_default_pc_type gamg -gamg_dilu_richardson_ksp_type gmres -gamg_dilu_richardson_pc_type gamg -gamg_dilu_richardson_mg_levels_ksp_type richardson -gamg_dilu_richardson_mg_levels_pc_type sfdilu -gamg_dilu_richardson_mg_levels_pc_sfdilu_coloring jpl -gamg_dilu_richardson_pc_gamg_reuse_interpolation -gamg_dilu_chebyshev_ksp_type gmres -gamg_dilu_chebyshev_pc_type gamg -gamg_dilu_chebyshev_mg_levels_pc_type sfdilu -gamg_dilu_chebyshev_mg_levels_pc_sfdilu_coloring jpl -dilu_pc_sfdilu_coloring jpl
     test:
       suffix: gpu_gamg_pinned
       args: -problem poisson7 -n 16 -noref -gamg -gamg_default_ksp_type cg -gamg_default_pc_type gamg -gamg_dilu_richardson_ksp_type cg -gamg_dilu_richardson_pc_type gamg -gamg_dilu_richardson_mg_levels_ksp_type richardson -gamg_dilu_richardson_mg_levels_pc_type sfdilu -gamg_dilu_richardson_mg_levels_pc_sfdilu_coloring jpl -gamg_dilu_richardson_pc_gamg_cpu_pin_coarse_grids -gamg_dilu_chebyshev_ksp_type cg -gamg_dilu_chebyshev_pc_type gamg -gamg_dilu_chebyshev_mg_levels_pc_type sfdilu -gamg_dilu_chebyshev_mg_levels_pc_sfdilu_coloring jpl -dilu_pc_sfdilu_coloring jpl

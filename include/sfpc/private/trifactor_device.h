@@ -197,6 +197,17 @@ PETSC_INTERN PetscErrorCode SFPCTriDeviceDestroy(SFPCTriDevice *);
 PETSC_INTERN PetscErrorCode SFPCTriDeviceValuesChanged(SFPCTriDevice);
 PETSC_INTERN PetscErrorCode SFPCTriDeviceValuesChangedGridFilled(SFPCTriDevice);
 PETSC_INTERN PetscErrorCode SFPCTriDeviceSolve(SFPCTriDevice, const PetscScalar *, PetscScalar *);
+/*
+   An LU solve whose right-hand side is in the caller's numbering, perm[r] being the caller's index of the engine's row r
+   (sfdilu: natural order around the color order its factor is in): the L sweep reads b[perm[r]], which spares the caller
+   a gather kernel (a launch and a pass over two vectors). Only where the L sweep is csr or hyb (SFPCTriDeviceCanGather()).
+   The U sweep writing its result back through perm too (the scatter) was measured and not kept: against a scatter kernel,
+   sfdilu's applies 1.02-1.15x faster on 7-point grids up to 80^3, 0.92-0.99x on 27-point ones, 0.77x at 128^3 (H200,
+   bench/README.md, sfdilu, "The gather done by the sweeps").
+*/
+PETSC_INTERN PetscErrorCode SFPCTriDeviceCanGather(SFPCTriDevice, PetscBool, PetscBool *);
+PETSC_INTERN PetscErrorCode SFPCTriDeviceSolveGathered(SFPCTriDevice, PetscBool, const int *, const PetscScalar *, PetscScalar *);
+PETSC_INTERN PetscErrorCode SFPCTriDeviceGetTranspose(SFPCTriDevice, SFPCTriDevice *);
 PETSC_INTERN PetscErrorCode SFPCTriDeviceSweep(SFPCTriDevice, PetscBool, const PetscScalar *, PetscScalar *);
 PETSC_INTERN PetscErrorCode SFPCTriDeviceSolveTranspose(SFPCTriDevice, const PetscScalar *, PetscScalar *);
 PETSC_INTERN PetscErrorCode SFPCTriDeviceSweepTranspose(SFPCTriDevice, PetscBool, const PetscScalar *, PetscScalar *);

@@ -115,6 +115,14 @@ PetscErrorCode GetTranspose(SFPCTriDevice T, SFPCTriDevice *Tt)
 }
 } // namespace
 
+/* T's transposed factor (an engine factor in T's numbering whose L sweep is U^T's and U sweep L^T's), built on first use, refilled after T's values changed. */
+PetscErrorCode SFPCTriDeviceGetTranspose(SFPCTriDevice T, SFPCTriDevice *Tt)
+{
+  PetscFunctionBegin;
+  PetscCall(GetTranspose(T, Tt));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* x = (LU)^{-T} b; b and x may be the same. */
 PetscErrorCode SFPCTriDeviceSolveTranspose(SFPCTriDevice T, const PetscScalar *b, PetscScalar *x)
 {

@@ -15,6 +15,7 @@
 #include <sfpc/private/sfpcimpl.h>
 #include <sfpc/private/sfdevice.cuh>
 #include <petscdevice_cuda.h>
+#include <climits>
 
 /*
    Entries a lane of the csr sweeps (and of a hyb row past 32 entries) loads before its first wait
@@ -33,6 +34,13 @@ __device__ __forceinline__ bool NoneAside(int, double)
   return false;
 }
 
+/* Row r's right-hand side: b[r], or with GATHER (an L sweep of SFPCTriDeviceSolveGathered()) b[perm[r]]. */
+template <bool GATHER>
+__device__ __forceinline__ double RightHandSide(const double *b, const int *perm, int r)
+{
+  return b[GATHER ? perm[r] : r];
+}
+
 /*
    LOWER: x = L^{-1} b over the entries left of the diagonal; UPPER: over the entries right of it.
    The diagonal slot holds the inverse diagonal; UNIT sweeps do not read it.
@@ -40,8 +48,8 @@ __device__ __forceinline__ bool NoneAside(int, double)
    the sentinel, which readies the other sweep's output (in an LU solve, L resets the U output, U
    its own input) so that no pass over memory is needed between applies.
 */
-template <bool LOWER, bool UNIT>
-__global__ void __launch_bounds__(32 * SFPC_WARPS_PER_BLOCK) CSRSolveKernel(const int *__restrict__ ai, const int *__restrict__ aj, const int *__restrict__ ad, const double *__restrict__ a, SFPCSchedule S, const double *b, double *x, double *reset, unsigned long long *counter, unsigned long long base)
+template <bool LOWER, bool UNIT, bool GATHER>
+__global__ void __launch_bounds__(32 * SFPC_WARPS_PER_BLOCK) CSRSolveKernel(const int *__restrict__ ai, const int *__restrict__ aj, const int *__restrict__ ad, const double *__restrict__ a, SFPCSchedule S, const double *b, const int *perm, double *x, double *reset, unsigned long long *counter, unsigned long long base)
 {
   const int lane = threadIdx.x & 31;
   for (long long w; (w = sfpc::TakeTask(counter, base)) < S.ntasks;) {
@@ -58,7 +66,7 @@ __global__ void __launch_bounds__(32 * SFPC_WARPS_PER_BLOCK) CSRSolveKernel(cons
     }
     sum = sfpc::VectorSum(sum, s);
     if (active && t == 0) {
-      const double br = b[r];
+      const double br = RightHandSide<GATHER>(b, perm, r);
       if (reset) sfpc::ResetValue(reset, r); /* after reading b: in the U sweep of an LU solve reset is b */
       sfpc::PublishValue(x, r, UNIT ? br - sum : (br - sum) * a[ad[r]]);
     }
@@ -79,15 +87,15 @@ __device__ __forceinline__ HybSlot LoadSlot(const SFPCSchedule &S, int w, int la
   return HybSlot{sfpc::LoadOnce(S.vec + w), sfpc::LoadOnce(S.cols + k), sfpc::LoadOnce(S.rows + k), sfpc::LoadOnce(S.vals + k)};
 }
 
-template <bool LOWER, bool UNIT>
-__global__ void __launch_bounds__(32 * SFPC_WARPS_PER_BLOCK) HybSolveKernel(const int *__restrict__ ai, const int *__restrict__ aj, const int *__restrict__ ad, const double *__restrict__ a, SFPCSchedule S, const double *b, double *x, double *reset)
+template <bool LOWER, bool UNIT, bool GATHER>
+__global__ void __launch_bounds__(32 * SFPC_WARPS_PER_BLOCK) HybSolveKernel(const int *__restrict__ ai, const int *__restrict__ aj, const int *__restrict__ ad, const double *__restrict__ a, SFPCSchedule S, const double *b, const int *perm, double *x, double *reset)
 {
   const int lane = threadIdx.x & 31, nw = gridDim.x * SFPC_WARPS_PER_BLOCK;
   int       w    = blockIdx.x * SFPC_WARPS_PER_BLOCK + threadIdx.x / 32;
   if (w >= S.ntasks) return;
   HybSlot cur = LoadSlot(S, w, lane), next = cur;
   bool    head = cur.r >= 0 && (lane & (cur.s - 1)) == 0; /* the lane that publishes its row */
-  double  br   = head ? b[cur.r] : 0, di = 1;
+  double  br   = head ? RightHandSide<GATHER>(b, perm, cur.r) : 0, di = 1;
   if (!UNIT && head) di = S.dinv[cur.r];
 
   for (; w < S.ntasks; w += nw) {
@@ -105,7 +113,7 @@ __global__ void __launch_bounds__(32 * SFPC_WARPS_PER_BLOCK) HybSolveKernel(cons
     cur  = next;
     head = cur.r >= 0 && (lane & (cur.s - 1)) == 0;
     if (head) { /* the next row's right-hand side, in flight while it waits */
-      br = b[cur.r];
+      br = RightHandSide<GATHER>(b, perm, cur.r);
       if (!UNIT) di = S.dinv[cur.r];
     }
   }
@@ -117,8 +125,8 @@ __global__ void FillSentinelKernel(int n, double *x)
   if (r < n) sfpc::ResetValue(x, r);
 }
 
-template <bool LOWER, bool UNIT>
-PetscErrorCode Sweep(SFPCTriDevice T, const SFPCSchedule &S, const PetscScalar *b, PetscScalar *x, PetscScalar *reset, cudaStream_t stream)
+template <bool LOWER, bool UNIT, bool GATHER>
+PetscErrorCode Sweep(SFPCTriDevice T, const SFPCSchedule &S, const PetscScalar *b, const int *perm, PetscScalar *x, PetscScalar *reset, cudaStream_t stream)
 {
   PetscFunctionBegin;
   if (T->blocks.use[LOWER ? 0 : 1]) PetscCall(SFPCBlockSweep_Device(T, (PetscBool)LOWER, b, x, reset, stream));
@@ -127,13 +135,13 @@ PetscErrorCode Sweep(SFPCTriDevice T, const SFPCSchedule &S, const PetscScalar *
     const int    blocks = PetscMin(PetscMin((S.ntasks + SFPC_WARPS_PER_BLOCK - 1) / SFPC_WARPS_PER_BLOCK, S.solve_resident / SFPC_WARPS_PER_BLOCK), T->hybblocks);
     const int   *ai = T->i, *aj = T->j, *ad = T->diag;
     const double *a = T->a;
-    void        *args[] = {(void *)&ai, (void *)&aj, (void *)&ad, (void *)&a, (void *)&S, (void *)&b, (void *)&x, (void *)&reset};
-    PetscCallCUDA(cudaLaunchCooperativeKernel((const void *)HybSolveKernel<LOWER, UNIT>, blocks, 32 * SFPC_WARPS_PER_BLOCK, args, 0, stream));
+    void        *args[] = {(void *)&ai, (void *)&aj, (void *)&ad, (void *)&a, (void *)&S, (void *)&b, (void *)&perm, (void *)&x, (void *)&reset};
+    PetscCallCUDA(cudaLaunchCooperativeKernel((const void *)HybSolveKernel<LOWER, UNIT, GATHER>, blocks, 32 * SFPC_WARPS_PER_BLOCK, args, 0, stream));
   } else {
     int                blocks;
     unsigned long long base;
     PetscCall(SFPCTriDeviceTakeTickets(T, S.ntasks, S.solve_resident, &blocks, &base));
-    CSRSolveKernel<LOWER, UNIT><<<blocks, 32 * SFPC_WARPS_PER_BLOCK, 0, stream>>>(T->i, T->j, T->diag, T->a, S, b, x, reset, T->counter, base);
+    CSRSolveKernel<LOWER, UNIT, GATHER><<<blocks, 32 * SFPC_WARPS_PER_BLOCK, 0, stream>>>(T->i, T->j, T->diag, T->a, S, b, perm, x, reset, T->counter, base);
   }
   PetscCallCUDA(cudaGetLastError());
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -145,23 +153,31 @@ PetscErrorCode Sweep(SFPCTriDevice T, const PetscScalar *b, PetscScalar *x, Pets
   const SFPCSchedule &S = LOWER ? T->lower : T->upper;
 
   PetscFunctionBegin;
-  if (S.unit) PetscCall(Sweep<LOWER, true>(T, S, b, x, reset, stream));
-  else PetscCall(Sweep<LOWER, false>(T, S, b, x, reset, stream));
+  if (S.unit) PetscCall(Sweep<LOWER, true, false>(T, S, b, NULL, x, reset, stream));
+  else PetscCall(Sweep<LOWER, false, false>(T, S, b, NULL, x, reset, stream));
   PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Whether T is an LU factor whose L sweep is csr or hyb: the grid and point-block sweeps read b in T's numbering only. */
+PetscBool Gatherable(SFPCTriDevice T)
+{
+  return (PetscBool)(T->opt.lower && T->opt.upper && !T->blocks.use[0] && (T->lower.layout == SFPC_LAYOUT_CSR || T->lower.layout == SFPC_LAYOUT_HYB));
 }
 } // namespace
 
 /* Blocks per SM at which every hyb solve kernel is resident (the cap of their cooperative launches). */
 PetscErrorCode SFPCHybBlocksPerSM(int *blocks)
 {
-  int b[4];
+  const void *kernels[] = {(const void *)HybSolveKernel<true, true, false>, (const void *)HybSolveKernel<true, false, false>, (const void *)HybSolveKernel<false, true, false>,
+                           (const void *)HybSolveKernel<false, false, false>, (const void *)HybSolveKernel<true, true, true>, (const void *)HybSolveKernel<true, false, true>};
 
   PetscFunctionBegin;
-  PetscCallCUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&b[0], HybSolveKernel<true, true>, 32 * SFPC_WARPS_PER_BLOCK, 0));
-  PetscCallCUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&b[1], HybSolveKernel<true, false>, 32 * SFPC_WARPS_PER_BLOCK, 0));
-  PetscCallCUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&b[2], HybSolveKernel<false, true>, 32 * SFPC_WARPS_PER_BLOCK, 0));
-  PetscCallCUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&b[3], HybSolveKernel<false, false>, 32 * SFPC_WARPS_PER_BLOCK, 0));
-  *blocks = PetscMin(PetscMin(b[0], b[1]), PetscMin(b[2], b[3]));
+  *blocks = INT_MAX;
+  for (const void *k : kernels) {
+    int b;
+    PetscCallCUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&b, k, 32 * SFPC_WARPS_PER_BLOCK, 0));
+    *blocks = PetscMin(*blocks, b);
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -177,6 +193,37 @@ PetscErrorCode SFPCTriDeviceSolve(SFPCTriDevice T, const PetscScalar *b, PetscSc
   PetscCall(PetscLogGpuTimeBegin());
   /* b -> z (L), z -> x (U); T->z holds the sentinel between applies, and the L sweep sets x to it */
   PetscCall(Sweep<true>(T, b, T->z, x, stream));
+  PetscCall(Sweep<false>(T, T->z, x, T->z, stream));
+  PetscCall(PetscLogGpuTimeEnd());
+  PetscCall(PetscLogGpuFlops(2.0 * T->nnz));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Whether SFPCTriDeviceSolveGathered() can run on T (transpose: on T's transposed factor, built here on first use). */
+PetscErrorCode SFPCTriDeviceCanGather(SFPCTriDevice T, PetscBool transpose, PetscBool *can)
+{
+  PetscFunctionBegin;
+  *can = PETSC_TRUE;
+  if (!T->n) PetscFunctionReturn(PETSC_SUCCESS);
+  if (transpose) PetscCall(SFPCTriDeviceGetTranspose(T, &T));
+  *can = Gatherable(T);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* x = U^{-1} L^{-1} P b (transpose: (LU)^{-T} P b) with (P b)[r] = b[perm[r]]: the L sweep gathers its right-hand side (trifactor_device.h). */
+PetscErrorCode SFPCTriDeviceSolveGathered(SFPCTriDevice T, PetscBool transpose, const int *perm, const PetscScalar *b, PetscScalar *x)
+{
+  cudaStream_t stream;
+
+  PetscFunctionBegin;
+  if (!T->n) PetscFunctionReturn(PETSC_SUCCESS);
+  if (transpose) PetscCall(SFPCTriDeviceGetTranspose(T, &T)); /* (LU)^{-T}: the LU solve of the transposed factor */
+  PetscCheck(Gatherable(T), PETSC_COMM_SELF, PETSC_ERR_PLIB, "A gathered LU solve needs an engine LU factor whose L sweep is csr or hyb");
+  PetscCall(PetscGetCurrentCUDAStream(&stream));
+  PetscCall(PetscLogGpuTimeBegin());
+  /* as SFPCTriDeviceSolve() */
+  if (T->lower.unit) PetscCall(Sweep<true, true, true>(T, T->lower, b, perm, T->z, x, stream));
+  else PetscCall(Sweep<true, false, true>(T, T->lower, b, perm, T->z, x, stream));
   PetscCall(Sweep<false>(T, T->z, x, T->z, stream));
   PetscCall(PetscLogGpuTimeEnd());
   PetscCall(PetscLogGpuFlops(2.0 * T->nnz));

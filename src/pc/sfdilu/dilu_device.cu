@@ -15,9 +15,10 @@
    (I + L_c E^{-1}) u = r, (E + U_c) y = u: one kernel per sweep. The per-color variant runs the
    same two sweeps with one launch per color (the classic multicolor smoother).
 
-   Per apply: gather into color order, two sweeps, scatter back; PCApplyRichardson() fuses the
-   residual into the gather and the update into the scatter. A transposed apply runs the engine's
-   transposed solve of the same factor (its own analysis, made on first use, then refilled on the device).
+   Per apply: gather into color order (done by the sweeps themselves where they can), two sweeps, scatter
+   back; PCApplyRichardson() fuses the residual into the gather and the update into the scatter. A
+   transposed apply runs the engine's transposed solve of the same factor (its own analysis, made on
+   first use, then refilled on the device).
 */
 #include <cuda/atomic>
 #include <cub/device/device_radix_sort.cuh>
@@ -313,10 +314,11 @@ __global__ void ResidualGather(int n, int s, const int *__restrict__ ai, const i
 
 /*
    One color of one sweep of the per-color variant, in place: forward u_q -= sum_{j<q} l_qj u_j,
-   backward y_q = (1/E_q) (y_q - sum_{j>q} a_qj y_j), over positions [q0, q1).
+   backward y_q = (1/E_q) (y_q - sum_{j>q} a_qj y_j), over positions [q0, q1). Given b (natural order),
+   the forward sweep takes u_q's right-hand side from b[order[q]]: each color gathers its own rows.
 */
 template <bool forward>
-__global__ void ColorSweep(int q0, int q1, int s, const int *__restrict__ ti, const int *__restrict__ tj, const int *__restrict__ td, const double *__restrict__ a, double *u)
+__global__ void ColorSweep(int q0, int q1, int s, const int *__restrict__ ti, const int *__restrict__ tj, const int *__restrict__ td, const double *__restrict__ a, const int *__restrict__ order, const double *b, double *u)
 {
   const int v = q0 + (blockIdx.x * blockDim.x + threadIdx.x) / s, t = threadIdx.x & (s - 1);
   const int q = v < q1 ? v : q1 - 1;
@@ -324,7 +326,7 @@ __global__ void ColorSweep(int q0, int q1, int s, const int *__restrict__ ti, co
   double    sum = 0;
   for (int k = lo + t; k < hi; k += s) sum += a[k] * u[tj[k]];
   sum = sfpc::VectorSum(sum, s);
-  if (v < q1 && t == 0) u[q] = forward ? u[q] - sum : a[td[q]] * (u[q] - sum);
+  if (v < q1 && t == 0) u[q] = forward ? (b ? b[order[q]] : u[q]) - sum : a[td[q]] * (u[q] - sum);
 }
 } // namespace
 
@@ -665,23 +667,39 @@ PetscErrorCode SFDILUSetUp_Device(SFDILU *s, Mat A, PetscReal shift, PetscReal *
 }
 
 /*
-   M^{-1} (transposed: M^{-T}) on the vectors in color order: rp -> yp (sync-free) or rp -> rp (per color, in place);
-   returns where y is. M^{-T} is the engine's transposed LU solve of the same factor, (E + U_c^T) then (I + E^{-1} L_c^T),
+   Rows up to which the sweeps gather their right-hand side themselves: against a gather kernel, sync-free applies
+   1.04-1.14x faster from 3*10^4 to 9*10^5 rows and 1-2% slower at 2*10^6 (H200, bench/README.md, sfdilu, "The gather
+   done by the sweeps").
+*/
+#define SFDILU_SWEEP_GATHER_MAX_ROWS (1 << 20)
+
+/*
+   M^{-1} r (transposed: M^{-T} r) in color order, into yp (sync-free) or rp (per color, in place), with r = b in natural
+   order, gathered by the sweeps themselves where they can (the engine's csr and hyb sweeps, each forward color of the
+   per-color variant; up to SFDILU_SWEEP_GATHER_MAX_ROWS), or (b NULL) already in color order in rp; returns where the
+   result is. M^{-T} is the engine's transposed LU solve of the same factor, (E + U_c^T) then (I + E^{-1} L_c^T),
    sync-free whichever sweeps M^{-1} uses.
 */
-static PetscErrorCode Sweeps(SFDILU *s, PetscBool transpose, cudaStream_t stream, PetscScalar **yp)
+static PetscErrorCode Sweeps(SFDILU *s, PetscBool transpose, const PetscScalar *b, cudaStream_t stream, PetscScalar **yp)
 {
-  SFDILUDevice  D = s->dev;
-  SFPCTriDevice T = D->T;
+  SFDILUDevice    D        = s->dev;
+  SFPCTriDevice   T        = D->T;
+  const PetscBool syncfree = (PetscBool)(transpose || SFDILUSweepUsed(s) == PCSFDILU_SWEEP_SYNCFREE);
+  PetscBool       gather   = (PetscBool)(b && s->n <= SFDILU_SWEEP_GATHER_MAX_ROWS);
 
   PetscFunctionBegin;
-  if (transpose) {
-    PetscCall(SFPCTriDeviceSolveTranspose(T, D->rp, D->yp));
-    *yp = D->yp;
-    PetscFunctionReturn(PETSC_SUCCESS);
+  if (gather && syncfree) PetscCall(SFPCTriDeviceCanGather(T, transpose, &gather));
+  if (b && !gather) {
+    PetscCall(PetscLogGpuTimeBegin());
+    Gather<<<Blocks(s->n), TPB, 0, stream>>>((int)s->n, D->order, b, D->rp);
+    PetscCallCUDA(cudaGetLastError());
+    PetscCall(PetscLogGpuTimeEnd());
+    b = NULL;
   }
-  if (SFDILUSweepUsed(s) == PCSFDILU_SWEEP_SYNCFREE) {
-    PetscCall(SFPCTriDeviceSolve(T, D->rp, D->yp));
+  if (syncfree) {
+    if (b) PetscCall(SFPCTriDeviceSolveGathered(T, transpose, D->order, b, D->yp));
+    else if (transpose) PetscCall(SFPCTriDeviceSolveTranspose(T, D->rp, D->yp));
+    else PetscCall(SFPCTriDeviceSolve(T, D->rp, D->yp));
     *yp = D->yp;
     PetscFunctionReturn(PETSC_SUCCESS);
   }
@@ -689,11 +707,11 @@ static PetscErrorCode Sweeps(SFDILU *s, PetscBool transpose, cudaStream_t stream
   PetscCall(PetscLogGpuTimeBegin());
   for (PetscInt c = 0; c < s->ncolors; c++) {
     const PetscInt q0 = D->cstart[c], q1 = D->cstart[c + 1];
-    ColorSweep<true><<<(int)(((q1 - q0) * (long long)D->sweeplanes + TPB - 1) / TPB), TPB, 0, stream>>>((int)q0, (int)q1, D->sweeplanes, T->i, T->j, T->diag, T->a, D->rp);
+    ColorSweep<true><<<(int)(((q1 - q0) * (long long)D->sweeplanes + TPB - 1) / TPB), TPB, 0, stream>>>((int)q0, (int)q1, D->sweeplanes, T->i, T->j, T->diag, T->a, D->order, b, D->rp);
   }
   for (PetscInt c = s->ncolors - 1; c >= 0; c--) {
     const PetscInt q0 = D->cstart[c], q1 = D->cstart[c + 1];
-    ColorSweep<false><<<(int)(((q1 - q0) * (long long)D->sweeplanes + TPB - 1) / TPB), TPB, 0, stream>>>((int)q0, (int)q1, D->sweeplanes, T->i, T->j, T->diag, T->a, D->rp);
+    ColorSweep<false><<<(int)(((q1 - q0) * (long long)D->sweeplanes + TPB - 1) / TPB), TPB, 0, stream>>>((int)q0, (int)q1, D->sweeplanes, T->i, T->j, T->diag, T->a, D->order, NULL, D->rp);
   }
   PetscCallCUDA(cudaGetLastError());
   PetscCall(PetscLogGpuTimeEnd());
@@ -712,11 +730,7 @@ PetscErrorCode SFDILUApply_Device(SFDILU *s, PetscBool transpose, const PetscSca
   PetscFunctionBegin;
   if (!s->n) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscGetCurrentCUDAStream(&stream));
-  PetscCall(PetscLogGpuTimeBegin());
-  Gather<<<Blocks(s->n), TPB, 0, stream>>>((int)s->n, D->order, x, D->rp);
-  PetscCallCUDA(cudaGetLastError());
-  PetscCall(PetscLogGpuTimeEnd());
-  PetscCall(Sweeps(s, transpose, stream, &yp));
+  PetscCall(Sweeps(s, transpose, x, stream, &yp));
   PetscCall(PetscLogGpuTimeBegin());
   Scatter<<<Blocks(s->n), TPB, 0, stream>>>((int)s->n, D->order, yp, y, 1.0, COPY);
   PetscCallCUDA(cudaGetLastError());
@@ -736,23 +750,18 @@ PetscErrorCode SFDILURichardson_Device(SFDILU *s, Mat A, const PetscScalar *b, P
   PetscFunctionBegin;
   if (!s->n) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscGetCurrentCUDAStream(&stream));
-  if (guesszero) {
-    PetscCall(PetscLogGpuTimeBegin());
-    Gather<<<Blocks(s->n), TPB, 0, stream>>>((int)s->n, D->order, b, D->rp);
-  } else {
+  if (!guesszero) {
     PetscCall(MatSeqAIJCUSPARSEGetIJ(A, PETSC_FALSE, &ai, &aj));
     PetscCall(MatSeqAIJCUSPARSEGetArrayRead(A, &aa));
     PetscCall(PetscLogGpuTimeBegin());
     ResidualGather<<<(int)((s->n * (long long)D->lanes + TPB - 1) / TPB), TPB, 0, stream>>>((int)s->n, D->lanes, ai, aj, aa, D->iperm, b, x, D->rp);
+    PetscCallCUDA(cudaGetLastError());
+    PetscCall(PetscLogGpuTimeEnd());
     PetscCall(PetscLogGpuFlops(2.0 * D->nnz));
-  }
-  PetscCallCUDA(cudaGetLastError());
-  PetscCall(PetscLogGpuTimeEnd());
-  if (!guesszero) {
     PetscCall(MatSeqAIJCUSPARSERestoreArrayRead(A, &aa));
     PetscCall(MatSeqAIJCUSPARSERestoreIJ(A, PETSC_FALSE, &ai, &aj));
   }
-  PetscCall(Sweeps(s, PETSC_FALSE, stream, &yp));
+  PetscCall(Sweeps(s, PETSC_FALSE, guesszero ? b : NULL, stream, &yp));
   PetscCall(PetscLogGpuTimeBegin());
   Scatter<<<Blocks(s->n), TPB, 0, stream>>>((int)s->n, D->order, yp, x, s->omega, guesszero ? SCALE : ADD);
   PetscCallCUDA(cudaGetLastError());

@@ -377,6 +377,13 @@ static PetscErrorCode PCSetFromOptions_SFDILU(PC pc, PetscOptionItems PetscOptio
     s->gpuorder    = order;
     s->localwindow = window;
   }
+  {
+    SFPCLayout layout = s->engine.layout;
+    PetscCall(PetscOptionsEnum("-pc_sfdilu_layout", "GPU sync-free sweeps: storage of the factor in color order, csr or hyb (auto: hyb unless its slabs would take over 3 times the CSR)", "PCSFDILU", SFPCLayouts, (PetscEnum)layout, (PetscEnum *)&layout, NULL));
+    PetscCheck(layout != SFPC_LAYOUT_GRID, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_sfdilu_layout grid is out of range: the sweeps run in color order, not on a grid; it must be auto, csr or hyb");
+    if (layout != s->engine.layout) s->coloring_changed = PETSC_TRUE; /* the factor is analysed with the coloring */
+    s->engine.layout = layout;
+  }
   PetscCall(PetscOptionsBool("-pc_sfdilu_eisenstat", "Eisenstat's form: inside KSPSolve() the operator is (E + L_c)^{-1} A (E + U_c)^{-1}, two sweeps without a product with A, preconditioned by E; the same preconditioned spectrum, a MatMult() less an iteration for CG", "PCSFDILU", s->eis.use, &s->eis.use, NULL));
   PetscOptionsHeadEnd();
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -504,6 +511,8 @@ PetscErrorCode PCSFDILUGetColoring(PC pc, PetscInt *ncolors, const PetscInt *col
    times the bandwidth, then color, and dispatched window by window: the unknowns a row reads stay in L2); auto: local where a
    vector of the matrix's size exceeds 40% of the GPU's L2 cache
 .  -pc_sfdilu_local_window <2^18> - local order: keys (row + color * D) per window, in [2, 2^30]; the sweeps are dispatched by windows of half as many rows
+.  -pc_sfdilu_layout <auto,csr,hyb> - GPU sync-free sweeps: the engine's storage of the factor in color order (`MATHYBSF`'s layouts); auto:
+   hyb unless its slabs would take over 3 times the CSR's memory
 -  -pc_sfdilu_eisenstat <false> - Eisenstat's form: inside `KSPSolve()` the operator is (E + L_c)^{-1} A (E + U_c)^{-1}, two sweeps and no
    product with A, preconditioned by E; the same preconditioned spectrum, a `MatMult()` less an iteration for CG (on each rank's diagonal
    block: not with -pc_sfdilu_parallel; a Richardson smoother is then `KSPRICHARDSON`'s own loop, weighted by -ksp_richardson_scale, and

@@ -17,7 +17,10 @@ static const char *OptionName(char *buf, size_t len, const char *pre, const char
 /* For errors: the option as given, with the prefix of the options being read (-sub_mat_sfilu_layout, not -mat_sfilu_layout); the name alone if a prefix is too long to print. */
 static const char *Given(char *buf, size_t len, PetscOptionItems PetscOptionsObject, const char *name)
 {
-  return PetscSNPrintf(buf, len, "-%s%s", PetscOptionsObject->prefix ? PetscOptionsObject->prefix : "", name + 1) ? name : buf;
+  const char          *prefix = PetscOptionsObject->prefix ? PetscOptionsObject->prefix : "";
+  const PetscErrorCode ierr   = PetscSNPrintf(buf, len, "-%s%s", prefix, name + 1); /* name + 1: past its dash */
+
+  return ierr == PETSC_SUCCESS ? buf : name;
 }
 
 PetscErrorCode SFILUSetEngineFromOptions(PetscOptionItems PetscOptionsObject, SFILU *s, const char *pre, const char *man)
