@@ -371,7 +371,7 @@ int main(int argc, char **argv)
     test:
       suffix: badlayout
       args: -problem poisson7 -n 4 -noref -dilu_pc_sfdilu_layout grid
-      filter: Error: grep -E "out of range" | sed -e "s/^\[0\]PETSC ERROR: //"
+      filter: Error: grep -E "Unknown option" | sed -e "s/^\[0\]PETSC ERROR: //"
     test:
       suffix: badwindow
       args: -problem poisson7 -n 4 -noref -dilu_pc_sfdilu_local_window 1

@@ -378,9 +378,10 @@ static PetscErrorCode PCSetFromOptions_SFDILU(PC pc, PetscOptionItems PetscOptio
     s->localwindow = window;
   }
   {
-    SFPCLayout layout = s->engine.layout;
-    PetscCall(PetscOptionsEnum("-pc_sfdilu_layout", "GPU sync-free sweeps: storage of the factor in color order, csr or hyb (auto: hyb unless its slabs would take over 3 times the CSR)", "PCSFDILU", SFPCLayouts, (PetscEnum)layout, (PetscEnum *)&layout, NULL));
-    PetscCheck(layout != SFPC_LAYOUT_GRID, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_sfdilu_layout grid is out of range: the sweeps run in color order, not on a grid; it must be auto, csr or hyb");
+    /* SFPCLayouts without grid: the sweeps run in color order, not on a grid */
+    static const char *const layouts[] = {"auto", "csr", "hyb", "SFPCLayout", "SFPC_LAYOUT_", NULL};
+    SFPCLayout               layout    = s->engine.layout;
+    PetscCall(PetscOptionsEnum("-pc_sfdilu_layout", "GPU sync-free sweeps: storage of the factor in color order, csr or hyb (auto: hyb unless its slabs would take over 3 times the CSR)", "PCSFDILU", layouts, (PetscEnum)layout, (PetscEnum *)&layout, NULL));
     if (layout != s->engine.layout) s->coloring_changed = PETSC_TRUE; /* the factor is analysed with the coloring */
     s->engine.layout = layout;
   }
