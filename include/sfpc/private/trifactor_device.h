@@ -205,8 +205,9 @@ PETSC_INTERN PetscErrorCode SFPCTriDeviceSolve(SFPCTriDevice, const PetscScalar 
    sfdilu's applies 1.02-1.15x faster on 7-point grids up to 80^3, 0.92-0.99x on 27-point ones, 0.77x at 128^3 (H200,
    bench/README.md, sfdilu, "The gather done by the sweeps").
 */
-PETSC_INTERN PetscErrorCode SFPCTriDeviceCanGather(SFPCTriDevice, PetscBool, PetscBool *);
-PETSC_INTERN PetscErrorCode SFPCTriDeviceSolveGathered(SFPCTriDevice, PetscBool, const int *, const PetscScalar *, PetscScalar *);
+PETSC_INTERN PetscBool      SFPCTriDeviceCanGather(SFPCTriDevice);
+PETSC_INTERN PetscErrorCode SFPCTriDeviceSolveGathered(SFPCTriDevice, const int *, const PetscScalar *, PetscScalar *);
+/* T's transposed factor, in T's numbering: its LU solve is (LU)^{-T} (SFPCTriDeviceSolveTranspose()), gathered too where it can */
 PETSC_INTERN PetscErrorCode SFPCTriDeviceGetTranspose(SFPCTriDevice, SFPCTriDevice *);
 PETSC_INTERN PetscErrorCode SFPCTriDeviceSweep(SFPCTriDevice, PetscBool, const PetscScalar *, PetscScalar *);
 PETSC_INTERN PetscErrorCode SFPCTriDeviceSolveTranspose(SFPCTriDevice, const PetscScalar *, PetscScalar *);

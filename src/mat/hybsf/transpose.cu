@@ -91,8 +91,13 @@ PetscErrorCode CreateTranspose(SFPCTriDevice T, SFPCTriDevice *out)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* T's transposed factor, built on first use and refilled when T's values changed since; it has T's point-blocks (the transpose keeps them). */
-PetscErrorCode GetTranspose(SFPCTriDevice T, SFPCTriDevice *Tt)
+} // namespace
+
+/*
+   T's transposed factor (an engine factor in T's numbering whose L sweep is U^T's and U sweep L^T's), built on first use and
+   refilled when T's values changed since; it has T's point-blocks (the transpose keeps them).
+*/
+PetscErrorCode SFPCTriDeviceGetTranspose(SFPCTriDevice T, SFPCTriDevice *Tt)
 {
   PetscFunctionBegin;
   if (!T->transpose) {
@@ -113,15 +118,6 @@ PetscErrorCode GetTranspose(SFPCTriDevice T, SFPCTriDevice *Tt)
   *Tt = T->transpose;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
-} // namespace
-
-/* T's transposed factor (an engine factor in T's numbering whose L sweep is U^T's and U sweep L^T's), built on first use, refilled after T's values changed. */
-PetscErrorCode SFPCTriDeviceGetTranspose(SFPCTriDevice T, SFPCTriDevice *Tt)
-{
-  PetscFunctionBegin;
-  PetscCall(GetTranspose(T, Tt));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
 
 /* x = (LU)^{-T} b; b and x may be the same. */
 PetscErrorCode SFPCTriDeviceSolveTranspose(SFPCTriDevice T, const PetscScalar *b, PetscScalar *x)
@@ -130,7 +126,7 @@ PetscErrorCode SFPCTriDeviceSolveTranspose(SFPCTriDevice T, const PetscScalar *b
 
   PetscFunctionBegin;
   if (!T->n) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(GetTranspose(T, &Tt));
+  PetscCall(SFPCTriDeviceGetTranspose(T, &Tt));
   PetscCall(SFPCTriDeviceSolve(Tt, b, x));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -142,7 +138,7 @@ PetscErrorCode SFPCTriDeviceSweepTranspose(SFPCTriDevice T, PetscBool lower, con
 
   PetscFunctionBegin;
   if (!T->n) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(GetTranspose(T, &Tt));
+  PetscCall(SFPCTriDeviceGetTranspose(T, &Tt));
   PetscCall(SFPCTriDeviceSweep(Tt, (PetscBool)!lower, b, x));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -147,21 +147,37 @@ PetscErrorCode Sweep(SFPCTriDevice T, const SFPCSchedule &S, const PetscScalar *
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* perm: an L sweep that gathers b (SFPCTriDeviceSolveGathered()); the U sweeps never do, so no gathering U kernel is built. */
 template <bool LOWER>
-PetscErrorCode Sweep(SFPCTriDevice T, const PetscScalar *b, PetscScalar *x, PetscScalar *reset, cudaStream_t stream)
+PetscErrorCode Sweep(SFPCTriDevice T, const PetscScalar *b, PetscScalar *x, PetscScalar *reset, cudaStream_t stream, const int *perm = NULL)
 {
   const SFPCSchedule &S = LOWER ? T->lower : T->upper;
 
   PetscFunctionBegin;
-  if (S.unit) PetscCall(Sweep<LOWER, true, false>(T, S, b, NULL, x, reset, stream));
-  else PetscCall(Sweep<LOWER, false, false>(T, S, b, NULL, x, reset, stream));
+  PetscCheck(LOWER || !perm, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Only the L sweep gathers its right-hand side");
+  if (perm) {
+    if (S.unit) PetscCall(Sweep<LOWER, true, LOWER>(T, S, b, perm, x, reset, stream));
+    else PetscCall(Sweep<LOWER, false, LOWER>(T, S, b, perm, x, reset, stream));
+  } else {
+    if (S.unit) PetscCall(Sweep<LOWER, true, false>(T, S, b, NULL, x, reset, stream));
+    else PetscCall(Sweep<LOWER, false, false>(T, S, b, NULL, x, reset, stream));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Whether T is an LU factor whose L sweep is csr or hyb: the grid and point-block sweeps read b in T's numbering only. */
-PetscBool Gatherable(SFPCTriDevice T)
+/* x = U^{-1} L^{-1} b, the L sweep reading b[perm[r]] where perm is given: b -> z (L), z -> x (U); T->z holds the sentinel between applies, and the L sweep sets x to it */
+PetscErrorCode LUSolve(SFPCTriDevice T, const int *perm, const PetscScalar *b, PetscScalar *x)
 {
-  return (PetscBool)(T->opt.lower && T->opt.upper && !T->blocks.use[0] && (T->lower.layout == SFPC_LAYOUT_CSR || T->lower.layout == SFPC_LAYOUT_HYB));
+  cudaStream_t stream;
+
+  PetscFunctionBegin;
+  PetscCall(PetscGetCurrentCUDAStream(&stream));
+  PetscCall(PetscLogGpuTimeBegin());
+  PetscCall(Sweep<true>(T, b, T->z, x, stream, perm));
+  PetscCall(Sweep<false>(T, T->z, x, T->z, stream));
+  PetscCall(PetscLogGpuTimeEnd());
+  PetscCall(PetscLogGpuFlops(2.0 * T->nnz));
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 } // namespace
 
@@ -184,49 +200,26 @@ PetscErrorCode SFPCHybBlocksPerSM(int *blocks)
 /* x = U^{-1} L^{-1} b on the device; b and x are device arrays and may be the same (b is read before x is touched). */
 PetscErrorCode SFPCTriDeviceSolve(SFPCTriDevice T, const PetscScalar *b, PetscScalar *x)
 {
-  cudaStream_t stream;
-
   PetscFunctionBegin;
   if (!T->n) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCheck(T->opt.lower && T->opt.upper, PETSC_COMM_SELF, PETSC_ERR_PLIB, "LU solve of an engine factor without both sweeps");
-  PetscCall(PetscGetCurrentCUDAStream(&stream));
-  PetscCall(PetscLogGpuTimeBegin());
-  /* b -> z (L), z -> x (U); T->z holds the sentinel between applies, and the L sweep sets x to it */
-  PetscCall(Sweep<true>(T, b, T->z, x, stream));
-  PetscCall(Sweep<false>(T, T->z, x, T->z, stream));
-  PetscCall(PetscLogGpuTimeEnd());
-  PetscCall(PetscLogGpuFlops(2.0 * T->nnz));
+  PetscCall(LUSolve(T, NULL, b, x));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Whether SFPCTriDeviceSolveGathered() can run on T (transpose: on T's transposed factor, built here on first use). */
-PetscErrorCode SFPCTriDeviceCanGather(SFPCTriDevice T, PetscBool transpose, PetscBool *can)
+/* Whether SFPCTriDeviceSolveGathered() can run on T: an LU factor whose L sweep is csr or hyb (the grid and point-block sweeps read b in T's numbering only). */
+PetscBool SFPCTriDeviceCanGather(SFPCTriDevice T)
 {
-  PetscFunctionBegin;
-  *can = PETSC_TRUE;
-  if (!T->n) PetscFunctionReturn(PETSC_SUCCESS);
-  if (transpose) PetscCall(SFPCTriDeviceGetTranspose(T, &T));
-  *can = Gatherable(T);
-  PetscFunctionReturn(PETSC_SUCCESS);
+  return (PetscBool)(T->opt.lower && T->opt.upper && !T->blocks.use[0] && (T->lower.layout == SFPC_LAYOUT_CSR || T->lower.layout == SFPC_LAYOUT_HYB));
 }
 
-/* x = U^{-1} L^{-1} P b (transpose: (LU)^{-T} P b) with (P b)[r] = b[perm[r]]: the L sweep gathers its right-hand side (trifactor_device.h). */
-PetscErrorCode SFPCTriDeviceSolveGathered(SFPCTriDevice T, PetscBool transpose, const int *perm, const PetscScalar *b, PetscScalar *x)
+/* x = U^{-1} L^{-1} P b with (P b)[r] = b[perm[r]]: the L sweep gathers its right-hand side (trifactor_device.h); b and x distinct. */
+PetscErrorCode SFPCTriDeviceSolveGathered(SFPCTriDevice T, const int *perm, const PetscScalar *b, PetscScalar *x)
 {
-  cudaStream_t stream;
-
   PetscFunctionBegin;
   if (!T->n) PetscFunctionReturn(PETSC_SUCCESS);
-  if (transpose) PetscCall(SFPCTriDeviceGetTranspose(T, &T)); /* (LU)^{-T}: the LU solve of the transposed factor */
-  PetscCheck(Gatherable(T), PETSC_COMM_SELF, PETSC_ERR_PLIB, "A gathered LU solve needs an engine LU factor whose L sweep is csr or hyb");
-  PetscCall(PetscGetCurrentCUDAStream(&stream));
-  PetscCall(PetscLogGpuTimeBegin());
-  /* as SFPCTriDeviceSolve() */
-  if (T->lower.unit) PetscCall(Sweep<true, true, true>(T, T->lower, b, perm, T->z, x, stream));
-  else PetscCall(Sweep<true, false, true>(T, T->lower, b, perm, T->z, x, stream));
-  PetscCall(Sweep<false>(T, T->z, x, T->z, stream));
-  PetscCall(PetscLogGpuTimeEnd());
-  PetscCall(PetscLogGpuFlops(2.0 * T->nnz));
+  PetscCheck(SFPCTriDeviceCanGather(T), PETSC_COMM_SELF, PETSC_ERR_PLIB, "A gathered LU solve needs an engine LU factor whose L sweep is csr or hyb");
+  PetscCall(LUSolve(T, perm, b, x));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -683,12 +683,13 @@ PetscErrorCode SFDILUSetUp_Device(SFDILU *s, Mat A, PetscReal shift, PetscReal *
 static PetscErrorCode Sweeps(SFDILU *s, PetscBool transpose, const PetscScalar *b, cudaStream_t stream, PetscScalar **yp)
 {
   SFDILUDevice    D        = s->dev;
-  SFPCTriDevice   T        = D->T;
+  SFPCTriDevice   T        = D->T, E = T; /* E: the engine factor whose LU solve is the sync-free sweeps' (transposed: T's transposed factor) */
   const PetscBool syncfree = (PetscBool)(transpose || SFDILUSweepUsed(s) == PCSFDILU_SWEEP_SYNCFREE);
-  PetscBool       gather   = (PetscBool)(b && s->n <= SFDILU_SWEEP_GATHER_MAX_ROWS);
+  PetscBool       gather;
 
   PetscFunctionBegin;
-  if (gather && syncfree) PetscCall(SFPCTriDeviceCanGather(T, transpose, &gather));
+  if (transpose) PetscCall(SFPCTriDeviceGetTranspose(T, &E));
+  gather = (PetscBool)(b && s->n <= SFDILU_SWEEP_GATHER_MAX_ROWS && (!syncfree || SFPCTriDeviceCanGather(E)));
   if (b && !gather) {
     PetscCall(PetscLogGpuTimeBegin());
     Gather<<<Blocks(s->n), TPB, 0, stream>>>((int)s->n, D->order, b, D->rp);
@@ -697,9 +698,8 @@ static PetscErrorCode Sweeps(SFDILU *s, PetscBool transpose, const PetscScalar *
     b = NULL;
   }
   if (syncfree) {
-    if (b) PetscCall(SFPCTriDeviceSolveGathered(T, transpose, D->order, b, D->yp));
-    else if (transpose) PetscCall(SFPCTriDeviceSolveTranspose(T, D->rp, D->yp));
-    else PetscCall(SFPCTriDeviceSolve(T, D->rp, D->yp));
+    if (b) PetscCall(SFPCTriDeviceSolveGathered(E, D->order, b, D->yp));
+    else PetscCall(SFPCTriDeviceSolve(E, D->rp, D->yp));
     *yp = D->yp;
     PetscFunctionReturn(PETSC_SUCCESS);
   }
