@@ -53,6 +53,9 @@ run -case convdiff-64-pe20 -problem convdiff -n 64 -peclet 20 -gamg
 run -case convdiff-128-pe100 -problem convdiff -n 128 -peclet 100 -repeat 10
 run -case poisson7-64-permuted -problem poisson7 -n 64 -permute 1
 run -case poisson27-64-permuted -problem poisson27 -n 64 -permute 1
+# Q1 elasticity as PETSc's KSP ex56 (3 dof a node, 81 entries a row): 2*10^5 and 8*10^5 rows
+run -case elasticity-40 -problem elasticity -n 40 -repeat 10
+run -case elasticity-64 -problem elasticity -n 64 -repeat 10
 # the driven cavity of PETSc's SNES ex19 (4 fields): its first Newton Jacobian
 build/tests/petsc-tutorials/ex19 -da_grid_x 256 -da_grid_y 256 -snes_max_it 1 -ksp_max_it 1 -pc_type none -ksp_view_mat binary:/tmp/sfpc-cavity256.bin > /dev/null 2>&1
 run -case ex19-cavity-256 -problem file -f /tmp/sfpc-cavity256.bin -repeat 10

@@ -468,6 +468,13 @@ int main(int argc, char **argv)
       suffix: gpu_wide_colors
       args: -problem convdiff -n 22 -peclet 20 -noref -dilu_pc_sfdilu_coloring jpl -dilu_pc_sfdilu_sweep {{syncfree percolor}shared output}
     test:
+      # over 2^20 rows (SFDILU_SWEEP_GATHER_MAX_ROWS): the right-hand side gathered into color order by a kernel of
+      # its own, not by the sweeps. A loose rtol: at 10^6 unknowns GMRES's classical Gram-Schmidt amplifies rounding, so
+      # to 1e-4 the host took 76-78 iterations and the GPU 112-133 (either sweep variant, below and above 2^20 rows),
+      # the first residuals equal to 12 digits; with -ksp_gmres_modifiedgramschmidt both took 78 (H200, 2026-11-29)
+      suffix: gpu_gather_kernel
+      args: -problem poisson7 -n 102 -noref -dilu_ksp_rtol 1e-1 -dilu_pc_sfdilu_coloring jpl -dilu_pc_sfdilu_sweep {{syncfree percolor}shared output}
+    test:
       # the local order (sorted by windows of row + color * D, dispatched window by window): the same iterations as
       # in color order, the apply the host's to rounding; one window with the default size (then it is the color
       # order), about 100 windows of 512 keys dispatched by 42 windows of 256 rows, one window on the permuted matrix
