@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The MPI scaling benchmark (bench/scaling.c) on a GPU host with 4 GPUs, one rank per GPU:
-#   bench/gpu-run bash bench/run-scaling.sh [weak|eisenstat|eisenstat-solve|global|global-large|strong|convdiff|strongcd (each also NAME-boxes)|gamg|gamg-strong|gamg-convdiff|gamg-strongcd|gamg-small|gamg-levels|gamg-2m|gamg-4m|gamg-threshold|gamg-grid]...
+#   bench/gpu-run bash bench/run-scaling.sh [weak|eisenstat|eisenstat-solve|global|global-large|strong|convdiff|strongcd (each also NAME-boxes)|gamg|gamg-strong|gamg-convdiff|gamg-strongcd|gamg-small|gamg-levels|gamg-2m|gamg-4m|gamg-threshold|gamg-grid|gamg-sor]...
 # weak:     3-D Poisson, about 2*10^7 rows per GPU (271^3, 342^3, 431^3 on 1, 2, 4 GPUs): PETSc's
 #           block-Jacobi ILU(0) and every SFPC block-Jacobi PC (sfilu, SIP, sfdilu, afsai).
 # global:   the same at about 5*10^6 rows per GPU (171^3, 215^3, 271^3), with the two global modes
@@ -34,6 +34,9 @@
 #           gamg-threshold: the anisotropic problem at 10^6 and 2*10^6 rows with GAMG's aggregation threshold
 #           at 0.01 (weak z couplings dropped: aggregates in x-y planes) for both, defaults against the finest
 #           level's sfdilu (RUN_LIMIT=300: GAMG's set-up takes longer with the threshold).
+# gamg-sor: one GPU, 10^6 rows (100^3), anisotropic (1e-3), convection-diffusion (Pe 20) and Poisson: GAMG's defaults,
+#           sfdilu smoothers on every level and on the finest level only (GPU), then GAMG with PETSc's SOR Richardson
+#           smoothers on the host (-host, its own process: PETSc's SOR has no GPU kernel).
 # All but gamg run a fixed 100 iterations (-rtol 1e-12 -max_it 100): time per iteration is the weak-scaling
 # metric. Each run has a 150 s limit (RUN_LIMIT); one silent for 100 s (QUIET) prints its processes' stacks
 # and is ended (bench/stacks-if-stuck.sh). Records go to bench/results/scaling-<gpu>.json (and $OUT); a table at
@@ -71,6 +74,9 @@ for series in "${@:-weak}"; do
   gamg-threshold) th="-gamg_pc_gamg_threshold 0.01 -gamg-sfdilu-top_pc_gamg_threshold 0.01"
     for n in 100 126; do run 1 -series gamg-threshold -problem anisotropic -aniso 1e-3 -n $n -rtol 1e-8 -repeat 5 -configs gamg,gamg-sfdilu-top $th; done ;;
   gamg-grid) for n in 126 160; do run 1 -series gamg-grid -problem anisotropic -aniso 1e-3 -n $n -rtol 1e-8 -repeat 5 -configs gamg,gamg-sfdilu-top,gamg-sfdilu-top-grid; done ;;
+  gamg-sor) for pr in "anisotropic -aniso 1e-3" "convdiff -peclet 20" "poisson7"; do
+      run 1 -series gamg-sor -problem $pr -n 100 -rtol 1e-8 -repeat 3 -configs gamg,gamg-sfdilu,gamg-sfdilu-top
+      run 1 -series gamg-sor -problem $pr -n 100 -rtol 1e-8 -repeat 1 -host -configs gamg-sor; done ;;
   gamg-4m) run 1 -series gamg-4m -problem anisotropic -aniso 1e-3 -n 160 -rtol 1e-8 -repeat 5 -configs gamg,gamg-sfdilu-top ;;
   gamg-strong) for p in 1 2 4; do run $p -series strong -problem poisson7 -n 215 -rtol 1e-8 -configs gamg,gamg-sfdilu,gamg-afsai; done ;;
   gamg) for pn in 1:136 2:171 4:215; do run ${pn%:*} -series weak -problem poisson7 -n ${pn#*:} -rtol 1e-8 -configs gamg,gamg-sfdilu,gamg-afsai; done ;;

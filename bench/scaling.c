@@ -40,6 +40,7 @@ static const struct {
   {"gamg-sfdilu-top-grid", "GAMG, sfdilu Richardson smoother (1 step, grid coloring) on the finest level, GAMG's defaults below", "-ksp_type gmres -pc_type gamg -mg_fine_ksp_type richardson -mg_fine_pc_type sfdilu -mg_fine_ksp_max_it 1 -mg_fine_pc_sfdilu_coloring grid"},
   {"gamg-sfdilu-top2", "GAMG, sfdilu Richardson smoother (2 steps) on the finest level, GAMG's defaults below", "-ksp_type gmres -pc_type gamg -mg_fine_ksp_type richardson -mg_fine_pc_type sfdilu"},
   {"gamg-afsai", "GAMG, afsai Chebyshev smoothers", "-ksp_type cg -pc_type gamg -mg_levels_pc_type afsai"},
+  {"gamg-sor", "GAMG, PETSc's SOR Richardson smoothers (a host smoother: with -host only)", "-ksp_type gmres -pc_type gamg -mg_levels_ksp_type richardson -mg_levels_pc_type sor"},
 };
 
 typedef struct {
@@ -135,6 +136,7 @@ int main(int argc, char **argv)
         }
       }
     PetscCheck(known, PETSC_COMM_WORLD, PETSC_ERR_ARG_UNKNOWN_TYPE, "Unknown configuration %s", conf[c]);
+    PetscCheck(host || strcmp(conf[c], "gamg-sor"), PETSC_COMM_WORLD, PETSC_ERR_ARG_INCOMP, "gamg-sor is PETSc's host smoother: run it with -host");
   }
   if (!host && gamg) PetscCall(BenchGAMGProductsOnHost());
   if (!boxes) PetscCall(PetscOptionsSetValue(NULL, "-zslabs", "1"));
