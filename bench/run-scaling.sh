@@ -35,7 +35,8 @@
 #           at 0.01 (weak z couplings dropped: aggregates in x-y planes) for both, defaults against the finest
 #           level's sfdilu (RUN_LIMIT=300: GAMG's set-up takes longer with the threshold).
 # gamg-sor: one GPU, 10^6 rows (100^3), anisotropic (1e-3), convection-diffusion (Pe 20) and Poisson: GAMG's defaults,
-#           sfdilu smoothers on every level and on the finest level only (GPU), then GAMG with PETSc's SOR Richardson
+#           sfdilu Richardson smoothers on every level and on the finest level only, sfdilu Chebyshev smoothers on every
+#           level (GPU), then GAMG with PETSc's SOR Richardson
 #           smoothers on the host (-host, its own process: PETSc's SOR has no GPU kernel).
 # All but gamg run a fixed 100 iterations (-rtol 1e-12 -max_it 100): time per iteration is the weak-scaling
 # metric. Each run has a 150 s limit (RUN_LIMIT); one silent for 100 s (QUIET) prints its processes' stacks
@@ -75,7 +76,7 @@ for series in "${@:-weak}"; do
     for n in 100 126; do run 1 -series gamg-threshold -problem anisotropic -aniso 1e-3 -n $n -rtol 1e-8 -repeat 5 -configs gamg,gamg-sfdilu-top $th; done ;;
   gamg-grid) for n in 126 160; do run 1 -series gamg-grid -problem anisotropic -aniso 1e-3 -n $n -rtol 1e-8 -repeat 5 -configs gamg,gamg-sfdilu-top,gamg-sfdilu-top-grid; done ;;
   gamg-sor) for pr in "anisotropic -aniso 1e-3" "convdiff -peclet 20" "poisson7"; do
-      run 1 -series gamg-sor -problem $pr -n 100 -rtol 1e-8 -repeat 3 -configs gamg,gamg-sfdilu,gamg-sfdilu-top
+      run 1 -series gamg-sor -problem $pr -n 100 -rtol 1e-8 -repeat 3 -configs gamg,gamg-sfdilu,gamg-sfdilu-top,gamg-sfdilu-cheby
       run 1 -series gamg-sor -problem $pr -n 100 -rtol 1e-8 -repeat 1 -host -configs gamg-sor; done ;;
   gamg-4m) run 1 -series gamg-4m -problem anisotropic -aniso 1e-3 -n 160 -rtol 1e-8 -repeat 5 -configs gamg,gamg-sfdilu-top ;;
   gamg-strong) for p in 1 2 4; do run $p -series strong -problem poisson7 -n 215 -rtol 1e-8 -configs gamg,gamg-sfdilu,gamg-afsai; done ;;

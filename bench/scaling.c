@@ -39,6 +39,7 @@ static const struct {
   {"gamg-sfdilu-top", "GAMG, sfdilu Richardson smoother (1 step) on the finest level, GAMG's defaults below", "-ksp_type gmres -pc_type gamg -mg_fine_ksp_type richardson -mg_fine_pc_type sfdilu -mg_fine_ksp_max_it 1"},
   {"gamg-sfdilu-top-grid", "GAMG, sfdilu Richardson smoother (1 step, grid coloring) on the finest level, GAMG's defaults below", "-ksp_type gmres -pc_type gamg -mg_fine_ksp_type richardson -mg_fine_pc_type sfdilu -mg_fine_ksp_max_it 1 -mg_fine_pc_sfdilu_coloring grid"},
   {"gamg-sfdilu-top2", "GAMG, sfdilu Richardson smoother (2 steps) on the finest level, GAMG's defaults below", "-ksp_type gmres -pc_type gamg -mg_fine_ksp_type richardson -mg_fine_pc_type sfdilu"},
+  {"gamg-sfdilu-cheby", "GAMG, sfdilu Chebyshev smoothers (GAMG's level KSP)", "-ksp_type gmres -pc_type gamg -mg_levels_pc_type sfdilu"},
   {"gamg-afsai", "GAMG, afsai Chebyshev smoothers", "-ksp_type cg -pc_type gamg -mg_levels_pc_type afsai"},
   {"gamg-sor", "GAMG, PETSc's SOR Richardson smoothers (a host smoother: with -host only)", "-ksp_type gmres -pc_type gamg -mg_levels_ksp_type richardson -mg_levels_pc_type sor"},
 };
@@ -109,6 +110,11 @@ int main(int argc, char **argv)
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
   PetscCall(SFPCInitializePackage());
   PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
+  PetscCall(PetscOptionsHasHelp(NULL, &set));
+  if (set) { /* the configurations the help text refers to */
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "Configurations (-configs):\n"));
+    for (size_t k = 0; k < PETSC_STATIC_ARRAY_LENGTH(Configs); k++) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-20s %s: %s\n", Configs[k].name, Configs[k].what, Configs[k].options));
+  }
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-host", &host, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-boxes", &boxes, NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-repeat", &repeat, NULL));
