@@ -469,9 +469,9 @@ int main(int argc, char **argv)
       args: -problem convdiff -n 22 -peclet 20 -noref -dilu_pc_sfdilu_coloring jpl -dilu_pc_sfdilu_sweep {{syncfree percolor}shared output}
     test:
       # over 2^20 rows (SFDILU_SWEEP_GATHER_MAX_ROWS): the right-hand side gathered into color order by a kernel of
-      # its own, not by the sweeps. A loose rtol: at 10^6 unknowns GMRES's classical Gram-Schmidt amplifies rounding, so
-      # to 1e-4 the host took 76-78 iterations and the GPU 112-133 (either sweep variant, below and above 2^20 rows),
-      # the first residuals equal to 12 digits; with -ksp_gmres_modifiedgramschmidt both took 78 (H200, 2026-11-29)
+      # its own, not by the sweeps. A loose rtol: to 1e-4 GPU GMRES with classical Gram-Schmidt did not even repeat between
+      # identical solves (78-133 iterations; PETSc's Jacobi too), the host took 76-78; with -ksp_gmres_modifiedgramschmidt
+      # both took 78 (H200, 2026-11-29, bench/README.md)
       suffix: gpu_gather_kernel
       args: -problem poisson7 -n 102 -noref -dilu_ksp_rtol 1e-1 -dilu_pc_sfdilu_coloring jpl -dilu_pc_sfdilu_sweep {{syncfree percolor}shared output}
     test:

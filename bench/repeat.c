@@ -1,0 +1,82 @@
+static char help[] = "Diagnostic: whether identical KSP solves on the GPU repeat. Builds a problem of tests/problems.c, copies it to\n"
+                     "aijcusparse (MatSetFromOptions() on the copy, so -mat_cusparse_* options apply), and solves A x = b from x = 0\n"
+                     "-solves times (3) with the KSP and PC given by the options, printing each solve's iterations, its last residual\n"
+                     "norm and the true residual norm to 17 digits, then whether all solves agree bit for bit, and whether two\n"
+                     "MatMult() of the same vector do. b is random with a fixed seed.\n";
+
+#include <petscksp.h>
+#include <sfpc.h>
+#include "../tests/problems.h"
+
+int main(int argc, char **argv)
+{
+  Mat         A, Ad;
+  Vec         b, x, bh, r;
+  KSP         ksp;
+  PetscRandom rnd;
+  char        desc[256];
+  PetscInt    solves = 3, its0 = -1;
+  PetscReal   rn0 = -1;
+  PetscBool   same = PETSC_TRUE;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscCall(SFPCInitializePackage());
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-solves", &solves, NULL));
+  PetscCheck(solves >= 1, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-solves must be at least 1");
+  PetscCall(TestProblemCreate(PETSC_COMM_WORLD, &A, desc, sizeof(desc)));
+  PetscCall(MatConvert(A, MATAIJCUSPARSE, MAT_INITIAL_MATRIX, &Ad));
+  PetscCall(MatSetFromOptions(Ad));
+  PetscCall(MatCreateVecs(Ad, &x, &b));
+  PetscCall(VecDuplicate(b, &r));
+  PetscCall(MatCreateVecs(A, NULL, &bh));
+  PetscCall(PetscRandomCreate(PETSC_COMM_WORLD, &rnd));
+  PetscCall(PetscRandomSetSeed(rnd, 7));
+  PetscCall(PetscRandomSeed(rnd));
+  PetscCall(VecSetRandom(bh, rnd));
+  PetscCall(VecCopy(bh, b));
+  PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp));
+  PetscCall(KSPSetOperators(ksp, Ad, Ad));
+  PetscCall(KSPSetFromOptions(ksp));
+  for (PetscInt k = 0; k < solves; k++) {
+    PetscInt  its;
+    PetscReal rn, tn;
+
+    PetscCall(VecZeroEntries(x));
+    PetscCall(KSPSolve(ksp, b, x));
+    PetscCall(KSPGetIterationNumber(ksp, &its));
+    PetscCall(KSPGetResidualNorm(ksp, &rn));
+    PetscCall(MatMult(Ad, x, r));
+    PetscCall(VecAYPX(r, -1.0, b));
+    PetscCall(VecNorm(r, NORM_2, &tn));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s, solve %" PetscInt_FMT ": %" PetscInt_FMT " iterations, residual %.17g, true residual %.17g\n", desc, k, its, (double)rn, (double)tn));
+    if (k == 0) {
+      its0 = its;
+      rn0  = rn;
+    } else if (its != its0 || rn != rn0) same = PETSC_FALSE;
+  }
+  { /* the SpMV alone */
+    Vec       y1, y2;
+    PetscReal d;
+
+    PetscCall(VecDuplicate(b, &y1));
+    PetscCall(VecDuplicate(b, &y2));
+    PetscCall(MatMult(Ad, b, y1));
+    PetscCall(MatMult(Ad, b, y2));
+    PetscCall(VecAXPY(y2, -1.0, y1));
+    PetscCall(VecNorm(y2, NORM_INFINITY, &d));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "solves repeat bit for bit: %s; two MatMult() agree bit for bit: %s\n", same ? "yes" : "NO", d == 0 ? "yes" : "NO"));
+    PetscCall(VecDestroy(&y1));
+    PetscCall(VecDestroy(&y2));
+  }
+  PetscCall(KSPDestroy(&ksp));
+  PetscCall(VecDestroy(&x));
+  PetscCall(VecDestroy(&b));
+  PetscCall(VecDestroy(&r));
+  PetscCall(VecDestroy(&bh));
+  PetscCall(PetscRandomDestroy(&rnd));
+  PetscCall(MatDestroy(&Ad));
+  PetscCall(MatDestroy(&A));
+  PetscCall(PetscFinalize());
+  return 0;
+}
