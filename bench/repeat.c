@@ -2,7 +2,7 @@ static char help[] = "Diagnostic: whether identical KSP solves on the GPU repeat
                      "aijcusparse (MatSetFromOptions() on the copy, so -mat_cusparse_* options apply), and solves A x = b from x = 0\n"
                      "-solves times (3) with the KSP and PC given by the options, printing each solve's iterations, its last residual\n"
                      "norm and the true residual norm to 17 digits, then whether all solves agree bit for bit, and whether two\n"
-                     "MatMult() of the same vector do. b is random with a fixed seed.\n";
+                     "MatMult() of the same vector do. b is random with a fixed seed. -host: the same on the host matrix (aij).\n";
 
 #include <petscksp.h>
 #include <sfpc.h>
@@ -17,15 +17,16 @@ int main(int argc, char **argv)
   char        desc[256];
   PetscInt    solves = 3, its0 = -1;
   PetscReal   rn0 = -1;
-  PetscBool   same = PETSC_TRUE;
+  PetscBool   same = PETSC_TRUE, host = PETSC_FALSE;
 
   PetscFunctionBeginUser;
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
   PetscCall(SFPCInitializePackage());
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-solves", &solves, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-host", &host, NULL));
   PetscCheck(solves >= 1, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-solves must be at least 1");
   PetscCall(TestProblemCreate(PETSC_COMM_WORLD, &A, desc, sizeof(desc)));
-  PetscCall(MatConvert(A, MATAIJCUSPARSE, MAT_INITIAL_MATRIX, &Ad));
+  PetscCall(MatConvert(A, host ? MATAIJ : MATAIJCUSPARSE, MAT_INITIAL_MATRIX, &Ad));
   PetscCall(MatSetFromOptions(Ad));
   PetscCall(MatCreateVecs(Ad, &x, &b));
   PetscCall(VecDuplicate(b, &r));

@@ -100,7 +100,7 @@ int main(int argc, char **argv)
   PetscInt        n, nnz, nconf = 32, repeat = 2, N = 16, maxit = 300;
   PetscReal       rtol = 1e-8;
   char           *conf[32], json[PETSC_MAX_PATH_LEN] = "", series[32] = "", casename[128], desc[256];
-  PetscBool       host = PETSC_FALSE, gamg = PETSC_FALSE, boxes = PETSC_FALSE, set;
+  PetscBool       host = PETSC_FALSE, gamg = PETSC_FALSE, boxes = PETSC_FALSE, set, help_asked;
   PetscMPIInt     size;
   BenchProvenance pv;
   PetscRandom     rnd;
@@ -110,8 +110,8 @@ int main(int argc, char **argv)
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
   PetscCall(SFPCInitializePackage());
   PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
-  PetscCall(PetscOptionsHasHelp(NULL, &set));
-  if (set) { /* the configurations the help text refers to */
+  PetscCall(PetscOptionsHasHelp(NULL, &help_asked));
+  if (help_asked) { /* the configurations the help text refers to */
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "Configurations (-configs):\n"));
     for (size_t k = 0; k < PETSC_STATIC_ARRAY_LENGTH(Configs); k++) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-20s %s: %s\n", Configs[k].name, Configs[k].what, Configs[k].options));
   }
@@ -125,6 +125,10 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetReal(NULL, NULL, "-rtol", &rtol, NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-max_it", &maxit, NULL));
   PetscCall(PetscOptionsGetStringArray(NULL, NULL, "-configs", conf, &nconf, &set));
+  if (help_asked && !set) { /* -help alone: the help and the list above, no run */
+    PetscCall(PetscFinalize());
+    return 0;
+  }
   PetscCheck(set && nconf > 0, PETSC_COMM_WORLD, PETSC_ERR_USER_INPUT, "Name the configurations: -configs a,b,... (see -help)");
   for (PetscInt c = 0; c < nconf; c++) {
     PetscBool known = PETSC_FALSE;
