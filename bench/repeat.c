@@ -1,6 +1,6 @@
 static char help[] = "Diagnostic: whether identical KSP solves on the GPU repeat. Builds a problem of tests/problems.c, copies it to\n"
                      "aijcusparse (MatSetFromOptions() on the copy, so -mat_cusparse_* options apply), and solves A x = b from x = 0\n"
-                     "-solves times (3) with the KSP and PC given by the options, printing each solve's iterations, its last residual\n"
+                     "-solves times (3) with the KSP and PC given by the options, printing each solve's reason, iterations, last residual\n"
                      "norm and the true residual norm to 17 digits, then whether all solves agree bit for bit, and whether two\n"
                      "MatMult() of the same vector do. b is random with a fixed seed. -host: the same on the host matrix (aij).\n";
 
@@ -40,17 +40,19 @@ int main(int argc, char **argv)
   PetscCall(KSPSetOperators(ksp, Ad, Ad));
   PetscCall(KSPSetFromOptions(ksp));
   for (PetscInt k = 0; k < solves; k++) {
-    PetscInt  its;
-    PetscReal rn, tn;
+    PetscInt           its;
+    PetscReal          rn, tn;
+    KSPConvergedReason reason;
 
     PetscCall(VecZeroEntries(x));
     PetscCall(KSPSolve(ksp, b, x));
     PetscCall(KSPGetIterationNumber(ksp, &its));
     PetscCall(KSPGetResidualNorm(ksp, &rn));
+    PetscCall(KSPGetConvergedReason(ksp, &reason));
     PetscCall(MatMult(Ad, x, r));
     PetscCall(VecAYPX(r, -1.0, b));
     PetscCall(VecNorm(r, NORM_2, &tn));
-    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s, solve %" PetscInt_FMT ": %" PetscInt_FMT " iterations, residual %.17g, true residual %.17g\n", desc, k, its, (double)rn, (double)tn));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s, solve %" PetscInt_FMT ": %s in %" PetscInt_FMT " iterations, residual %.17g, true residual %.17g\n", desc, k, KSPConvergedReasons[reason], its, (double)rn, (double)tn));
     if (k == 0) {
       its0 = its;
       rn0  = rn;
