@@ -6,7 +6,8 @@ static char help[] = "Benchmark: SFPC's preconditioners on MPI ranks, one GPU ea
                      "z-planes, so SIP's blocks are grids; with -boxes each rank owns the box a 3-D DMDA gives it instead),\n"
                      "-configs <list> (names below), -series <label> (weak, strong),\n"
                      "-json <file> (append records), -host (aij instead of aijcusparse), -repeat <r>, -rtol <1e-8>, -max_it <300>\n"
-                     "(every configuration's KSP tolerances).\n"
+                     "(every configuration's KSP tolerances), -gamg_gpu_products (GAMG's Galerkin products on the GPU, PETSc's\n"
+                     "default; without it the benchmark forms them on the host: bench/timing.h, BenchGAMGProductsOnHost()).\n"
                      "Each configuration's options carry its name as prefix, so -<name>_<option> changes one of them.\n";
 
 #include <petscksp.h>

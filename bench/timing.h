@@ -137,15 +137,21 @@ static inline PetscErrorCode BenchProblemCreate(Mat *A, Vec *x, Vec *b, char cas
 
 /*
    GAMG's sparse matrix products on the host, for every GAMG the benchmark builds (PETSc 3.26.1 on GPU matrices): its
-   Galerkin PtAP hung in cuSPARSE's SpGEMM on an H100, and on 4 H200 ranks the prolongator smoothing's MatMatMult()
+   Galerkin PtAP hung in cuSPARSE's SpGEMM on an H100, and on an H200 in a second GAMG set-up in one process (bench/README.md,
+   sfdilu, "GAMG's Galerkin products on the GPU"), and on 4 H200 ranks the prolongator smoothing's MatMatMult()
    failed in MatProductSymbolic_SeqAIJCUSPARSE_SeqAIJCUSPARSE() (bench/README.md, sfdilu and MPI scaling). Each
    product takes its own option: -matmatmult_/-matptap_backend_cpu for MatMatMult()/MatPtAP() (which GAMG calls),
    -mat_product_algorithm_backend_cpu for products made through MatProductCreate() (none in GAMG's default set-up, where
-   PETSc reports it unused; kept for GAMG options that build products that way).
+   PETSc reports it unused; kept for GAMG options that build products that way). With -gamg_gpu_products they stay
+   where PETSc puts them (on the GPU), as an application gets them.
 */
 static inline PetscErrorCode BenchGAMGProductsOnHost(void)
 {
+  PetscBool gpu = PETSC_FALSE;
+
   PetscFunctionBegin;
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-gamg_gpu_products", &gpu, NULL));
+  if (gpu) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscOptionsSetValue(NULL, "-matmatmult_backend_cpu", "1"));
   PetscCall(PetscOptionsSetValue(NULL, "-matptap_backend_cpu", "1"));
   PetscCall(PetscOptionsSetValue(NULL, "-mat_product_algorithm_backend_cpu", "1"));
