@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The MPI scaling benchmark (bench/scaling.c) on a GPU host with 4 GPUs, one rank per GPU:
-#   bench/gpu-run bash bench/run-scaling.sh [weak|eisenstat|eisenstat-solve|global|global-large|strong|convdiff|strongcd (each also NAME-boxes)|gamg|gamg-strong|gamg-convdiff|gamg-strongcd|gamg-small|gamg-levels|gamg-2m|gamg-4m|gamg-threshold|gamg-grid|gamg-sor|gamg-sor-gpu]...
+#   bench/gpu-run bash bench/run-scaling.sh [weak|eisenstat|eisenstat-solve|global|global-large|strong|convdiff|strongcd (each also NAME-boxes)|gamg|gamg-strong|gamg-convdiff|gamg-strongcd|gamg-small|gamg-levels|gamg-2m|gamg-4m|gamg-threshold|gamg-grid|gamg-sor|gamg-sor-gpu|gamg-unsmoothed]...
 # weak:     3-D Poisson, about 2*10^7 rows per GPU (271^3, 342^3, 431^3 on 1, 2, 4 GPUs): PETSc's
 #           block-Jacobi ILU(0) and every SFPC block-Jacobi PC (sfilu, SIP, sfdilu, afsai).
 # global:   the same at about 5*10^6 rows per GPU (171^3, 215^3, 271^3), with the two global modes
@@ -39,8 +39,11 @@
 #           level (GPU), then GAMG with PETSc's SOR Richardson
 #           smoothers on the host (-host, its own process: PETSc's SOR has no GPU kernel).
 # gamg-sor-gpu: gamg-sor's GPU configurations with GAMG's Galerkin products on the GPU (-gamg_gpu_products, PETSc's
-#           default; every other gamg series forms them on the host), and the host SOR run on one rank and on
-#           HOST_RANKS ranks (default: every core of the host; PETSc's SOR is then local to each rank's rows).
+#           default; every other gamg series forms them on the host), each GAMG in a process of its own (a second GAMG
+#           set-up in one process can hang in cuSPARSE's SpGEMM, bench/README.md), and the host SOR run on one rank and
+#           on HOST_RANKS ranks (default: every core of the host; PETSc's SOR is then local to each rank's rows).
+# gamg-unsmoothed: GAMG's defaults and sfdilu smoothers without prolongator smoothing (-pc_gamg_agg_nsmooths 0), GPU
+#           products, the gamg-sor problems.
 # All but gamg run a fixed 100 iterations (-rtol 1e-12 -max_it 100): time per iteration is the weak-scaling
 # metric. Each run has a 150 s limit (RUN_LIMIT); one silent for 100 s (QUIET) prints its processes' stacks
 # and is ended (bench/stacks-if-stuck.sh). Records go to bench/results/scaling-<gpu>.json (and $OUT); a table at
@@ -82,8 +85,10 @@ for series in "${@:-weak}"; do
       run 1 -series gamg-sor -problem $pr -n 100 -rtol 1e-8 -repeat 3 -configs gamg,gamg-sfdilu,gamg-sfdilu-top,gamg-sfdilu-cheby
       run 1 -series gamg-sor -problem $pr -n 100 -rtol 1e-8 -repeat 1 -host -configs gamg-sor; done ;;
   gamg-sor-gpu) for pr in "anisotropic -aniso 1e-3" "convdiff -peclet 20" "poisson7"; do
-      run 1 -series $series -problem $pr -n 100 -rtol 1e-8 -repeat 3 -gamg_gpu_products -configs gamg,gamg-sfdilu,gamg-sfdilu-top
+      for c in gamg gamg-sfdilu gamg-sfdilu-top; do run 1 -series $series -problem $pr -n 100 -rtol 1e-8 -repeat 3 -gamg_gpu_products -configs $c; done
       for p in 1 ${HOST_RANKS:-$(nproc)}; do run $p -series $series -problem $pr -n 100 -rtol 1e-8 -repeat 1 -host -configs gamg-sor; done; done ;;
+  gamg-unsmoothed) for pr in "anisotropic -aniso 1e-3" "convdiff -peclet 20" "poisson7"; do
+      for c in gamg gamg-sfdilu; do run 1 -series $series -problem $pr -n 100 -rtol 1e-8 -repeat 3 -gamg_gpu_products -configs $c -${c}_pc_gamg_agg_nsmooths 0; done; done ;;
   gamg-4m) run 1 -series gamg-4m -problem anisotropic -aniso 1e-3 -n 160 -rtol 1e-8 -repeat 5 -configs gamg,gamg-sfdilu-top ;;
   gamg-strong) for p in 1 2 4; do run $p -series strong -problem poisson7 -n 215 -rtol 1e-8 -configs gamg,gamg-sfdilu,gamg-afsai; done ;;
   gamg) for pn in 1:136 2:171 4:215; do run ${pn%:*} -series weak -problem poisson7 -n ${pn#*:} -rtol 1e-8 -configs gamg,gamg-sfdilu,gamg-afsai; done ;;
