@@ -10,6 +10,14 @@ static char help[] = "Diagnostic: whether identical KSP solves on the GPU repeat
 #include <sfpc.h>
 #include "../tests/problems.h"
 
+typedef enum {
+  RESETUP_NONE,
+  RESETUP_VALUES,
+  RESETUP_KSP,
+  RESETUP_MAT
+} Resetup;
+static const char *const Resetups[] = {"none", "values", "ksp", "mat", "Resetup", "RESETUP_", NULL};
+
 int main(int argc, char **argv)
 {
   Mat         A, Ad;
@@ -20,22 +28,21 @@ int main(int argc, char **argv)
   PetscInt    solves = 3, its0 = -1;
   PetscReal   rn0 = -1;
   PetscBool   same = PETSC_TRUE, host = PETSC_FALSE;
-  const char *resetups[] = {"none", "values", "ksp", "mat", "RepeatResetup", "REPEAT_", NULL};
-  PetscEnum   resetup    = (PetscEnum)0;
+  Resetup     resetup = RESETUP_NONE;
 
   PetscFunctionBeginUser;
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
   PetscCall(SFPCInitializePackage());
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-solves", &solves, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-host", &host, NULL));
-  PetscCall(PetscOptionsGetEnum(NULL, NULL, "-resetup", resetups, &resetup, NULL));
+  PetscCall(PetscOptionsGetEnum(NULL, NULL, "-resetup", Resetups, (PetscEnum *)&resetup, NULL));
   PetscCheck(solves >= 1, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-solves must be at least 1");
   PetscCall(TestProblemCreate(PETSC_COMM_WORLD, &A, desc, sizeof(desc)));
   PetscCall(MatConvert(A, host ? MATAIJ : MATAIJCUSPARSE, MAT_INITIAL_MATRIX, &Ad));
   PetscCall(MatSetFromOptions(Ad));
   PetscCall(MatCreateVecs(Ad, &x, &b));
   PetscCall(VecDuplicate(b, &r));
-  PetscCall(MatCreateVecs(A, NULL, &bh));
+  PetscCall(MatCreateVecs(A, NULL, &bh)); /* b drawn on the host, so that -host and the GPU run solve the same system */
   PetscCall(PetscRandomCreate(PETSC_COMM_WORLD, &rnd));
   PetscCall(PetscRandomSetSeed(rnd, 7));
   PetscCall(PetscRandomSeed(rnd));
@@ -49,18 +56,18 @@ int main(int argc, char **argv)
     PetscReal          rn, tn;
     KSPConvergedReason reason;
 
-    if (k > 0 && resetup == 1) {
+    if (k > 0 && resetup == RESETUP_VALUES) {
       PetscCall(MatScale(Ad, 2.0));
       PetscCall(VecScale(b, 2.0));
-    } else if (k > 0 && resetup >= 2) {
+    } else if (k > 0 && (resetup == RESETUP_KSP || resetup == RESETUP_MAT)) {
       Mat Ak = Ad;
 
-      if (resetup == 3) PetscCall(MatDuplicate(Ad, MAT_COPY_VALUES, &Ak));
+      if (resetup == RESETUP_MAT) PetscCall(MatDuplicate(Ad, MAT_COPY_VALUES, &Ak));
       PetscCall(KSPDestroy(&ksp));
       PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp));
       PetscCall(KSPSetOperators(ksp, Ak, Ak));
       PetscCall(KSPSetFromOptions(ksp));
-      if (resetup == 3) PetscCall(MatDestroy(&Ak)); /* the KSP holds it */
+      if (resetup == RESETUP_MAT) PetscCall(MatDestroy(&Ak)); /* the KSP holds it */
     }
     PetscCall(VecZeroEntries(x));
     PetscCall(KSPSolve(ksp, b, x));
@@ -86,7 +93,7 @@ int main(int argc, char **argv)
     PetscCall(MatMult(Ad, b, y2));
     PetscCall(VecAXPY(y2, -1.0, y1));
     PetscCall(VecNorm(y2, NORM_INFINITY, &d));
-    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "solves repeat bit for bit: %s; two MatMult() agree bit for bit: %s\n", resetup == 1 ? "not compared (new values)" : same ? "yes" : "NO", d == 0 ? "yes" : "NO"));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "solves repeat bit for bit: %s; two MatMult() agree bit for bit: %s\n", resetup == RESETUP_VALUES ? "not compared (new values)" : same ? "yes" : "NO", d == 0 ? "yes" : "NO"));
     PetscCall(VecDestroy(&y1));
     PetscCall(VecDestroy(&y2));
   }
