@@ -9,7 +9,9 @@ static char help[] = "Benchmark: PCAFSAI on aijcusparse, its GPU set-up against 
                      "clock between two device synchronizations; the host set-up runs once.\n"
                      "Options: problem options of tests/problems.c, -case <name>, -json <file> (append records), -repeat,\n"
                      "-host 0 (skip the host set-up, which takes ~20 s at 128^3: host columns and ratios print as 0),\n"
-                     "-gamg (add the two GAMG solvers), -pc_afsai_* (both set-ups and PCG's afsai).\n";
+                     "-gamg (add the two GAMG solvers), -gamg_solver gamg|gamg-afsai (only that one: with -gamg_gpu_products a second\n"
+                     "GAMG set-up in one process can hang in cuSPARSE's SpGEMM, bench/README.md), -gamg_gpu_products (GAMG's\n"
+                     "Galerkin products on the GPU, as an application gets them), -pc_afsai_* (both set-ups and PCG's afsai).\n";
 
 #include <petscksp.h>
 #include <sfpc.h>
@@ -120,9 +122,9 @@ int main(int argc, char **argv)
   Mat             A;
   Vec             x, b;
   PC              pc;
-  PetscInt        n, nnz, repeat = 3, nsolvers;
-  PetscBool       hostref = PETSC_TRUE, gamg = PETSC_FALSE;
-  char            casename[128], json[PETSC_MAX_PATH_LEN] = "";
+  PetscInt        n, nnz, repeat = 3, nsolvers, use[PETSC_STATIC_ARRAY_LENGTH(solvers)] = {0, 1, 2, 3};
+  PetscBool       hostref = PETSC_TRUE, gamg = PETSC_FALSE, one;
+  char            casename[128], json[PETSC_MAX_PATH_LEN] = "", gamgsolver[32];
   SetUpTime       host, dev, *runs;
   double         *tt, resetup;
   PCGTime         pcg[PETSC_STATIC_ARRAY_LENGTH(solvers)];
@@ -136,6 +138,17 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-host", &hostref, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-gamg", &gamg, NULL));
   nsolvers = gamg ? 4 : 2;
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-gamg_solver", gamgsolver, sizeof(gamgsolver), &one));
+  if (gamg && one) { /* afsai, Jacobi and the one GAMG named */
+    PetscBool found = PETSC_FALSE;
+
+    for (PetscInt k = 2; k < 4 && !found; k++) {
+      PetscCall(PetscStrcmp(gamgsolver, solvers[k].name, &found));
+      if (found) use[2] = k;
+    }
+    PetscCheck(found, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-gamg_solver %s: use gamg or gamg-afsai", gamgsolver);
+    nsolvers = 3;
+  }
   if (gamg) PetscCall(BenchGAMGProductsOnHost());
   PetscCall(BenchProblemCreate(&A, &x, &b, casename, sizeof(casename), &n, &nnz));
 
@@ -174,7 +187,7 @@ int main(int argc, char **argv)
   }
   PetscCall(PetscOptionsClearValue(NULL, "-pc_afsai_setup"));
 
-  for (PetscInt k = 0; k < nsolvers; k++) PetscCall(TimePCG(A, b, x, &solvers[k], repeat, &pcg[k]));
+  for (PetscInt k = 0; k < nsolvers; k++) PetscCall(TimePCG(A, b, x, &solvers[use[k]], repeat, &pcg[k]));
 
   PetscCall(BenchProvenanceGet(argc, argv, &pv));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "\n%s: %" PetscInt_FMT " rows, %" PetscInt_FMT " nonzeros; nnz(G) %" PetscInt_FMT " (host %" PetscInt_FMT ": %s), fill %.3f; %s\n", casename, n, nnz, dev.nnzG, host.nnzG, !hostref ? "not run" : dev.nnzG == host.nnzG ? "same" : "DIFFERENT", (double)dev.nnzG / nnz, pv.gpu));
@@ -185,7 +198,7 @@ int main(int argc, char **argv)
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  GPU re-set-up (same pattern, new values): %.4f s; set-up throughput %.1f Mnnz(G)/s\n", resetup, 1e-6 * dev.nnzG / dev.total));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-22s %8s %12s %12s %12s %14s %12s\n", "PCG rtol 1e-8", "its", "set-up s", "solve s", "total s", "total/afsai's", "solve/afsai's"));
   for (PetscInt k = 0; k < nsolvers; k++)
-    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-22s %8" PetscInt_FMT " %12.4f %12.4f %12.4f %14.2f %12.2f\n", solvers[k].name, pcg[k].its, pcg[k].setup, pcg[k].solve, pcg[k].setup + pcg[k].solve, (pcg[k].setup + pcg[k].solve) / (pcg[0].setup + pcg[0].solve), pcg[k].solve / pcg[0].solve));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-22s %8" PetscInt_FMT " %12.4f %12.4f %12.4f %14.2f %12.2f\n", solvers[use[k]].name, pcg[k].its, pcg[k].setup, pcg[k].solve, pcg[k].setup + pcg[k].solve, (pcg[k].setup + pcg[k].solve) / (pcg[0].setup + pcg[0].solve), pcg[k].solve / pcg[0].solve));
   if (json[0]) {
     FILE       *f;
     const char *metric[] = {"setup_s", "pattern_s", "values_s", "assembly_s", "resetup_s"};
@@ -209,7 +222,7 @@ int main(int argc, char **argv)
         const char  *pm[] = {"pcg_setup_s", "pcg_solve_s", "pcg_time_to_solution_s"};
         const double a[]  = {pcg[0].setup, pcg[0].solve, pcg[0].setup + pcg[0].solve}, o[] = {pcg[c].setup, pcg[c].solve, pcg[c].setup + pcg[c].solve};
 
-        PetscCall(PetscFPrintf(PETSC_COMM_WORLD, f, "{%s, \"metric\": \"%s\", \"sfpc\": %.6e, \"baseline\": %.6e, \"baseline_name\": \"%s-pcg\", \"ratio\": %.4f, \"its_sfpc\": %" PetscInt_FMT ", \"its_baseline\": %" PetscInt_FMT ", %s}\n", head, pm[k], a[k], o[k], solvers[c].name, o[k] / a[k], pcg[0].its, pcg[c].its, tail));
+        PetscCall(PetscFPrintf(PETSC_COMM_WORLD, f, "{%s, \"metric\": \"%s\", \"sfpc\": %.6e, \"baseline\": %.6e, \"baseline_name\": \"%s-pcg\", \"ratio\": %.4f, \"its_sfpc\": %" PetscInt_FMT ", \"its_baseline\": %" PetscInt_FMT ", %s}\n", head, pm[k], a[k], o[k], solvers[use[c]].name, o[k] / a[k], pcg[0].its, pcg[c].its, tail));
       }
     PetscCall(PetscFClose(PETSC_COMM_WORLD, f));
   }

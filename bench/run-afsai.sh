@@ -6,15 +6,19 @@
 # GAMG too). Defaults of the PC: 10 steps of 1 entry, tol 1e-3 (the hypre settings).
 # spd: the SPD problems at about 10^6 rows (Poisson, anisotropic, coefficient jumps, Q1
 # elasticity as PETSc's KSP ex56), PCG with afsai against Jacobi, GAMG (default smoothers) and GAMG with
-# afsai smoothers, side by side; no host set-up (minutes at this size).
+# afsai smoothers, side by side; no host set-up (minutes at this size). GAMG's Galerkin products on the host.
+# spd-gpu-products: spd's problems with GAMG's products on the GPU (PETSc's default, what an application gets), each
+# GAMG in a process of its own with afsai and Jacobi beside it (a second GAMG set-up in one process can hang in
+# cuSPARSE's SpGEMM, bench/README.md).
 set -eu
 gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1 | tr 'A-Z ' 'a-z-')
 out=bench/results/afsai-$gpu.json
 [ "${1:-}" = spd ] && out=bench/results/afsai-spd-$gpu.json
 [ "${1:-}" = spd-settings ] && out=bench/results/afsai-spd-settings-$gpu.json
+[ "${1:-}" = spd-gpu-products ] && out=bench/results/afsai-spd-gpu-products-$gpu.json
 mkdir -p bench/results; : > "$out"
 b=build/bench/afsai
-run() { echo "+ $b $*"; $b -json "$out" "$@"; [ -n "${OUT:-}" ] && cp "$out" "$OUT/" || true; } # copied after each case: a run cut short keeps what it measured
+run() { echo "+ $b $*"; timeout ${RUN_LIMIT:-600} $b -json "$out" "$@"; [ -n "${OUT:-}" ] && cp "$out" "$OUT/" || true; } # copied after each case: a run cut short keeps what it measured
 if [ "${1:-}" = spd ]; then
   run -case poisson7-100 -problem poisson7 -n 100 -host 0 -gamg
   run -case aniso-100 -problem anisotropic -n 100 -aniso 0.001 -host 0 -gamg
@@ -22,6 +26,13 @@ if [ "${1:-}" = spd ]; then
   run -case elasticity-69 -problem elasticity -n 69 -host 0 -gamg
   # a wider search on elasticity's 81-entry rows (G stays sparser than A): fewer iterations for each step
   run -case elasticity-69-step3 -problem elasticity -n 69 -host 0 -pc_afsai_step_size 3
+  exit 0
+fi
+if [ "${1:-}" = spd-gpu-products ]; then
+  for pr in "poisson7-100 -problem poisson7 -n 100" "aniso-100 -problem anisotropic -n 100 -aniso 0.001" \
+            "jumps-100 -problem jumps -n 100 -jump 1e4 -jump_cubes 10" "elasticity-69 -problem elasticity -n 69"; do
+    for g in gamg gamg-afsai; do run -case ${pr%% *}-gpu-products ${pr#* } -host 0 -gamg -gamg_gpu_products -gamg_solver $g || echo "  failed or timed out"; done
+  done
   exit 0
 fi
 # spd-settings: can other search settings, or harder variants of the problems, make afsai pay? (no GAMG)
