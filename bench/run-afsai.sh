@@ -10,12 +10,16 @@
 # spd-gpu-products: spd's problems with GAMG's products on the GPU (PETSc's default, what an application gets), each
 # GAMG in a process of its own with afsai and Jacobi beside it (a second GAMG set-up in one process can hang in
 # cuSPARSE's SpGEMM, bench/README.md).
+# elasticity-gamg: Q1 elasticity at 10^6 rows (69^3 nodes), GAMG with and without prolongator smoothing, Galerkin
+# products on the host and on the GPU (smoothed with GPU products runs out of device memory on an H200), one
+# process each, afsai and Jacobi beside each.
 set -eu
 gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1 | tr 'A-Z ' 'a-z-')
 out=bench/results/afsai-$gpu.json
 [ "${1:-}" = spd ] && out=bench/results/afsai-spd-$gpu.json
 [ "${1:-}" = spd-settings ] && out=bench/results/afsai-spd-settings-$gpu.json
 [ "${1:-}" = spd-gpu-products ] && out=bench/results/afsai-spd-gpu-products-$gpu.json
+[ "${1:-}" = elasticity-gamg ] && out=bench/results/afsai-elasticity-gamg-$gpu.json
 mkdir -p bench/results; : > "$out"
 b=build/bench/afsai
 run() { echo "+ $b $*"; timeout ${RUN_LIMIT:-600} $b -json "$out" "$@"; [ -n "${OUT:-}" ] && cp "$out" "$OUT/" || true; } # copied after each case: a run cut short keeps what it measured
@@ -33,6 +37,12 @@ if [ "${1:-}" = spd-gpu-products ]; then
             "jumps-100 -problem jumps -n 100 -jump 1e4 -jump_cubes 10" "elasticity-69 -problem elasticity -n 69"; do
     for g in gamg gamg-afsai; do run -case ${pr%% *}-gpu-products ${pr#* } -host 0 -gamg -gamg_gpu_products -gamg_solver $g || echo "  failed or timed out"; done
   done
+  exit 0
+fi
+if [ "${1:-}" = elasticity-gamg ]; then
+  for sm in 1 0; do for g in "" -gamg_gpu_products; do
+    run -case elasticity-69-nsmooths$sm${g:+-gpu-products} -problem elasticity -n 69 -host 0 -gamg -gamg_solver gamg $g -gamg_pc_gamg_agg_nsmooths $sm || echo "  failed"
+  done; done
   exit 0
 fi
 # spd-settings: can other search settings, or harder variants of the problems, make afsai pay? (no GAMG)
