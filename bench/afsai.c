@@ -149,7 +149,7 @@ int main(int argc, char **argv)
     PetscCheck(found, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-gamg_solver %s: use gamg or gamg-afsai", gamgsolver);
     nsolvers = 3;
   }
-  if (gamg) PetscCall(BenchGAMGProductsOnHost());
+  if (gamg) PetscCall(BenchGAMGPlaceProducts());
   PetscCall(BenchProblemCreate(&A, &x, &b, casename, sizeof(casename), &n, &nnz));
 
   /* GPU set-ups from scratch (the first also warms up CUDA and cuSPARSE, so it is not counted), then the host's */

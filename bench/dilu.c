@@ -197,7 +197,7 @@ int main(int argc, char **argv)
   PetscCall(VecDuplicate(s.b, &s.y));
   PetscCall(VecSet(s.x, 0.0));
   PetscCall(TimeDeviceOp(SpMVOp, &s, (int)warmup, (int)repeat, &spmv));
-  if (withgamg) PetscCall(BenchGAMGProductsOnHost());
+  if (withgamg) PetscCall(BenchGAMGPlaceProducts());
   PetscCall(PetscMemzero(r, sizeof(r)));
   for (int k = 0; smoother && k < 2; k++) PetscCall(TimeSmoother(&s, coloring, sweeps[k], k ? order : "color", (int)warmup, (int)repeat, &r[k]));
   if (withgamg)

@@ -7,7 +7,7 @@ static char help[] = "Benchmark: SFPC's preconditioners on MPI ranks, one GPU ea
                      "-configs <list> (names below), -series <label> (weak, strong),\n"
                      "-json <file> (append records), -host (aij instead of aijcusparse), -repeat <r>, -rtol <1e-8>, -max_it <300>\n"
                      "(every configuration's KSP tolerances), -gamg_gpu_products (GAMG's Galerkin products on the GPU, PETSc's\n"
-                     "default; without it the benchmark forms them on the host: bench/timing.h, BenchGAMGProductsOnHost()).\n"
+                     "default; without it the benchmark forms them on the host: bench/timing.h, BenchGAMGPlaceProducts()).\n"
                      "Each configuration's options carry its name as prefix, so -<name>_<option> changes one of them.\n";
 
 #include <petscksp.h>
@@ -149,7 +149,7 @@ int main(int argc, char **argv)
     PetscCheck(known, PETSC_COMM_WORLD, PETSC_ERR_ARG_UNKNOWN_TYPE, "Unknown configuration %s", conf[c]);
     PetscCheck(host || strcmp(conf[c], "gamg-sor"), PETSC_COMM_WORLD, PETSC_ERR_ARG_INCOMP, "gamg-sor is PETSc's host smoother: run it with -host");
   }
-  if (!host && gamg) PetscCall(BenchGAMGProductsOnHost());
+  if (!host && gamg) PetscCall(BenchGAMGPlaceProducts());
   if (!boxes) PetscCall(PetscOptionsSetValue(NULL, "-zslabs", "1"));
   PetscCall(PetscOptionsSetValue(NULL, "-mat_type", host ? "aij" : "aijcusparse"));
   PetscCall(TestProblemCreate(PETSC_COMM_WORLD, &A, desc, sizeof(desc)));

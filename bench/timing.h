@@ -136,16 +136,17 @@ static inline PetscErrorCode BenchProblemCreate(Mat *A, Vec *x, Vec *b, char cas
 }
 
 /*
-   GAMG's sparse matrix products on the host, for every GAMG the benchmark builds (PETSc 3.26.1 on GPU matrices): its
-   Galerkin PtAP hung in cuSPARSE's SpGEMM on an H100, and on an H200 in a second GAMG set-up in one process (bench/README.md,
-   sfdilu, "GAMG's Galerkin products on the GPU"), and on 4 H200 ranks the prolongator smoothing's MatMatMult()
-   failed in MatProductSymbolic_SeqAIJCUSPARSE_SeqAIJCUSPARSE() (bench/README.md, sfdilu and MPI scaling). Each
+   Where GAMG's sparse matrix products run, for every GAMG the benchmark builds: on the host unless -gamg_gpu_products
+   (PETSc 3.26.1 on GPU matrices: its Galerkin PtAP hung in cuSPARSE's SpGEMM on an H100, and on an H200 in a second
+   GAMG set-up in one process (bench/README.md, sfdilu, "GAMG's Galerkin products on the GPU"); on 4 H200 ranks the
+   prolongator smoothing's MatMatMult() failed in MatProductSymbolic_SeqAIJCUSPARSE_SeqAIJCUSPARSE() (bench/README.md,
+   sfdilu and MPI scaling), and on one H200 Q1 elasticity at 10^6 rows ran out of device memory there). Each
    product takes its own option: -matmatmult_/-matptap_backend_cpu for MatMatMult()/MatPtAP() (which GAMG calls),
    -mat_product_algorithm_backend_cpu for products made through MatProductCreate() (none in GAMG's default set-up, where
-   PETSc reports it unused; kept for GAMG options that build products that way). With -gamg_gpu_products they stay
-   where PETSc puts them (on the GPU), as an application gets them.
+   PETSc reports it unused; kept for GAMG options that build products that way). With -gamg_gpu_products none is set:
+   the products stay where PETSc puts them (on the GPU), as an application gets them.
 */
-static inline PetscErrorCode BenchGAMGProductsOnHost(void)
+static inline PetscErrorCode BenchGAMGPlaceProducts(void)
 {
   PetscBool gpu = PETSC_FALSE;
 
