@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The MPI scaling benchmark (bench/scaling.c) on a GPU host with 4 GPUs, one rank per GPU:
-#   bench/gpu-run bash bench/run-scaling.sh [weak|eisenstat|eisenstat-solve|global|global-large|strong|convdiff|strongcd (each also NAME-boxes)|gamg|gamg-strong|gamg-convdiff|gamg-strongcd|gamg-small|gamg-levels|gamg-2m|gamg-4m|gamg-threshold|gamg-grid|gamg-sor|gamg-sor-gpu|gamg-products|gamg-unsmoothed]...
+#   bench/gpu-run bash bench/run-scaling.sh [weak|eisenstat|eisenstat-solve|global|global-large|strong|convdiff|strongcd (each also NAME-boxes)|gamg|gamg-strong|gamg-convdiff|gamg-strongcd|gamg-small|gamg-levels|gamg-2m|gamg-4m|gamg-threshold|gamg-grid|gamg-sor|gamg-sor-gpu|gamg-products|gamg-timeloop|gamg-unsmoothed]...
 # weak:     3-D Poisson, about 2*10^7 rows per GPU (271^3, 342^3, 431^3 on 1, 2, 4 GPUs): PETSc's
 #           block-Jacobi ILU(0) and every SFPC block-Jacobi PC (sfilu, SIP, sfdilu, afsai).
 # global:   the same at about 5*10^6 rows per GPU (171^3, 215^3, 271^3), with the two global modes
@@ -44,6 +44,9 @@
 #           on HOST_RANKS ranks (default: every core of the host; PETSc's SOR is then local to each rank's rows).
 # gamg-products: GAMG's set-up with its Galerkin products on the host against on the GPU (-gamg_gpu_products), side by
 #           side in one call, GAMG's defaults and sfdilu Richardson smoothers, the gamg-sor problems, one process each.
+# gamg-timeloop: gamg-sor-gpu's configurations (without the 1-rank host run) with -resetup: each also times the
+#           re-set-up after new values of the same pattern, what every step of a time loop pays (GAMG reuses its
+#           interpolation by default, so no second symbolic GPU product: the hang does not arise).
 # gamg-unsmoothed: GAMG's defaults and sfdilu smoothers without prolongator smoothing (-pc_gamg_agg_nsmooths 0), GPU
 #           products, the gamg-sor problems.
 # All but gamg run a fixed 100 iterations (-rtol 1e-12 -max_it 100): time per iteration is the weak-scaling
@@ -92,6 +95,9 @@ for series in "${@:-weak}"; do
   gamg-products) for pr in "anisotropic -aniso 1e-3" "convdiff -peclet 20" "poisson7"; do
       for c in gamg gamg-sfdilu; do for g in "" -gamg_gpu_products; do
         run 1 -series $series${g:+-gpu} -problem $pr -n 100 -rtol 1e-8 -repeat 3 $g -configs $c; done; done; done ;;
+  gamg-timeloop) for pr in "anisotropic -aniso 1e-3" "convdiff -peclet 20" "poisson7"; do
+      for c in gamg gamg-sfdilu gamg-sfdilu-top; do run 1 -series $series -problem $pr -n 100 -rtol 1e-8 -repeat 3 -resetup -gamg_gpu_products -configs $c; done
+      run ${HOST_RANKS:-$(nproc)} -series $series -problem $pr -n 100 -rtol 1e-8 -repeat 3 -resetup -host -configs gamg-sor; done ;;
   gamg-unsmoothed) for pr in "anisotropic -aniso 1e-3" "convdiff -peclet 20" "poisson7"; do
       for c in gamg gamg-sfdilu; do run 1 -series $series -problem $pr -n 100 -rtol 1e-8 -repeat 3 -gamg_gpu_products -configs $c -${c}_pc_gamg_agg_nsmooths 0; done; done ;;
   gamg-4m) run 1 -series gamg-4m -problem anisotropic -aniso 1e-3 -n 160 -rtol 1e-8 -repeat 5 -configs gamg,gamg-sfdilu-top ;;

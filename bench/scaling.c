@@ -7,7 +7,9 @@ static char help[] = "Benchmark: SFPC's preconditioners on MPI ranks, one GPU ea
                      "-configs <list> (names below), -series <label> (weak, strong),\n"
                      "-json <file> (append records), -host (aij instead of aijcusparse), -repeat <r>, -rtol <1e-8>, -max_it <300>\n"
                      "(every configuration's KSP tolerances), -gamg_gpu_products (GAMG's Galerkin products on the GPU, PETSc's\n"
-                     "default; without it the benchmark forms them on the host: bench/timing.h, BenchGAMGPlaceProducts()).\n"
+                     "default; without it the benchmark forms them on the host: bench/timing.h, BenchGAMGPlaceProducts()),\n"
+                     "-resetup (also time KSPSetUp() after new values of the same pattern, as each step of a time loop pays it:\n"
+                     "the median of -repeat, A scaled by 2 and back by 1/2 before each, so the system stays the same).\n"
                      "Each configuration's options carry its name as prefix, so -<name>_<option> changes one of them.\n";
 
 #include <petscksp.h>
@@ -46,7 +48,7 @@ static const struct {
 };
 
 typedef struct {
-  double             setup, solve;
+  double             setup, solve, resetup; /* resetup < 0: not measured */
   PetscInt           its;
   KSPConvergedReason reason;
 } Result;
@@ -61,7 +63,7 @@ static PetscErrorCode Now(PetscBool host, double *t)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode RunConfig(const char *name, Mat A, Vec b, Vec x, PetscBool host, PetscInt repeat, PetscReal rtol, PetscInt maxit, Result *r)
+static PetscErrorCode RunConfig(const char *name, Mat A, Vec b, Vec x, PetscBool host, PetscBool resetup, PetscInt repeat, PetscReal rtol, PetscInt maxit, Result *r)
 {
   KSP     ksp;
   char    prefix[64];
@@ -89,6 +91,18 @@ static PetscErrorCode RunConfig(const char *name, Mat A, Vec b, Vec x, PetscBool
   r->solve = Median(ts, (int)repeat);
   PetscCall(KSPGetIterationNumber(ksp, &r->its));
   PetscCall(KSPGetConvergedReason(ksp, &r->reason));
+  r->resetup = -1;
+  if (resetup) {
+    for (PetscInt k = 0; k < repeat; k++) { /* new values as far as PETSc knows (its state moves), the same system: both scalings are exact */
+      PetscCall(MatScale(A, 2.0));
+      PetscCall(MatScale(A, 0.5));
+      PetscCall(Now(host, &t0));
+      PetscCall(KSPSetUp(ksp));
+      PetscCall(Now(host, &t1));
+      ts[k] = t1 - t0;
+    }
+    r->resetup = Median(ts, (int)repeat);
+  }
   PetscCall(PetscFree(ts));
   PetscCall(KSPDestroy(&ksp));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -101,7 +115,7 @@ int main(int argc, char **argv)
   PetscInt        n, nnz, nconf = 32, repeat = 2, N = 16, maxit = 300;
   PetscReal       rtol = 1e-8;
   char           *conf[32], json[PETSC_MAX_PATH_LEN] = "", series[32] = "", casename[128], desc[256];
-  PetscBool       host = PETSC_FALSE, gamg = PETSC_FALSE, boxes = PETSC_FALSE, set, help_asked;
+  PetscBool       host = PETSC_FALSE, gamg = PETSC_FALSE, boxes = PETSC_FALSE, resetup = PETSC_FALSE, set, help_asked;
   PetscMPIInt     size;
   BenchProvenance pv;
   PetscRandom     rnd;
@@ -118,6 +132,7 @@ int main(int argc, char **argv)
   }
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-host", &host, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-boxes", &boxes, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-resetup", &resetup, NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-repeat", &repeat, NULL));
   PetscCheck(repeat >= 1, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-repeat must be at least 1");
   PetscCall(PetscOptionsGetString(NULL, NULL, "-json", json, sizeof(json), NULL));
@@ -165,16 +180,19 @@ int main(int argc, char **argv)
   PetscCall(BenchProvenanceGet(argc, argv, &pv));
 
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "\n%s: %" PetscInt_FMT " rows (%.3g per rank), %" PetscInt_FMT " nonzeros, %d ranks, %s\n", casename, n, (double)n / size, nnz, size, pv.gpu));
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-14s %10s %6s %10s %12s  %s\n", "config", "set-up s", "its", "solve s", "ms/iteration", "reason"));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-14s %10s %6s %10s %12s %12s  %s\n", "config", "set-up s", "its", "solve s", "ms/iteration", "re-set-up s", "reason"));
   for (PetscInt c = 0; c < nconf; c++) {
     Result r;
 
-    PetscCall(RunConfig(conf[c], A, b, x, host, repeat, rtol, maxit, &r));
-    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-14s %10.3f %6" PetscInt_FMT " %10.4f %12.4f  %s\n", conf[c], r.setup, r.its, r.solve, r.its ? 1e3 * r.solve / r.its : 0.0, KSPConvergedReasons[r.reason]));
+    char   rs[32] = "null";
+
+    PetscCall(RunConfig(conf[c], A, b, x, host, resetup, repeat, rtol, maxit, &r));
+    if (r.resetup >= 0) PetscCall(PetscSNPrintf(rs, sizeof(rs), "%.6e", r.resetup));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-14s %10.3f %6" PetscInt_FMT " %10.4f %12.4f %12.4f  %s\n", conf[c], r.setup, r.its, r.solve, r.its ? 1e3 * r.solve / r.its : 0.0, r.resetup, KSPConvergedReasons[r.reason]));
     if (json[0]) {
       FILE *f;
       PetscCall(PetscFOpen(PETSC_COMM_WORLD, json, "a", &f));
-      PetscCall(PetscFPrintf(PETSC_COMM_WORLD, f, "{\"benchmark\": \"scaling\", \"series\": \"%s\", \"case\": \"%s\", \"ranks\": %d, \"rows\": %" PetscInt_FMT ", \"nnz\": %" PetscInt_FMT ", \"config\": \"%s\", \"mat_type\": \"%s\", \"setup_s\": %.6e, \"solve_s\": %.6e, \"its\": %" PetscInt_FMT ", \"iteration_s\": %.6e, \"reason\": \"%s\", \"gpu\": \"%s\", \"petsc\": \"%d.%d.%d\", \"cuda_runtime\": %d, \"command\": \"%s\", \"date\": \"%s\"}\n", series, casename, size, n, nnz, conf[c], host ? "aij" : "aijcusparse", r.setup, r.solve, r.its, r.its ? r.solve / r.its : 0.0, KSPConvergedReasons[r.reason], pv.gpu, PETSC_VERSION_MAJOR, PETSC_VERSION_MINOR, PETSC_VERSION_SUBMINOR, pv.cudart, pv.cmd, pv.date));
+      PetscCall(PetscFPrintf(PETSC_COMM_WORLD, f, "{\"benchmark\": \"scaling\", \"series\": \"%s\", \"case\": \"%s\", \"ranks\": %d, \"rows\": %" PetscInt_FMT ", \"nnz\": %" PetscInt_FMT ", \"config\": \"%s\", \"mat_type\": \"%s\", \"setup_s\": %.6e, \"resetup_s\": %s, \"solve_s\": %.6e, \"its\": %" PetscInt_FMT ", \"iteration_s\": %.6e, \"reason\": \"%s\", \"gpu\": \"%s\", \"petsc\": \"%d.%d.%d\", \"cuda_runtime\": %d, \"command\": \"%s\", \"date\": \"%s\"}\n", series, casename, size, n, nnz, conf[c], host ? "aij" : "aijcusparse", r.setup, rs, r.solve, r.its, r.its ? r.solve / r.its : 0.0, KSPConvergedReasons[r.reason], pv.gpu, PETSC_VERSION_MAJOR, PETSC_VERSION_MINOR, PETSC_VERSION_SUBMINOR, pv.cudart, pv.cmd, pv.date));
       PetscCall(PetscFClose(PETSC_COMM_WORLD, f));
     }
   }
