@@ -11,14 +11,20 @@ export PETSCVALGRIND_OPTIONS="--suppressions=$sfpc/config/valgrind.supp ${PETSCV
 tap=$testdir/test_build_tap.log
 rm -rf "$testdir/counts" "$tap" "$testdir/test_build_err.log"
 mkdir -p "$testdir/counts"; touch "$tap"
+matched=0
 while IFS= read -r script; do
   rel=${script#"$testdir"/}; dir=$(dirname "$rel"); name=${dir//\//_}-$(basename "$script" .sh); name=${name/-run/-}
   # shellcheck disable=SC2053
   [[ $name == $glob ]] || continue
+  matched=$((matched + 1))
   printf ' %10s %s\n' TEST "$name"
   # shellcheck disable=SC2086
   (cd "$(dirname "$script")" && "./$(basename "$script")" ${SFPC_HARNESS_FLAGS:-} > /dev/null < /dev/null)
 done < <(find "$testdir/tests" "$testdir/examples" -name 'run*.sh' 2>/dev/null | sort)
+if [ "$matched" -eq 0 ] && [ "$glob" != "*" ]; then # a selection that names no test is a mistake, not a pass
+  echo "SFPC tests: no test name matches '$glob' (names look like tests-ex6_gpu_basic, or tests-exN for a test without variants; where no GPU is visible the GPU tests have no run script)"
+  exit 1
+fi
 if [ "$glob" = "*" ]; then
   bash "$sfpc/tests/petsc-tutorial.sh" "$testdir" "$sfpc"
   bash "$sfpc/tests/install.sh" "$testdir" "$sfpc"
