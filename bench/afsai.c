@@ -9,7 +9,7 @@ static char help[] = "Benchmark: PCAFSAI on aijcusparse, its GPU set-up against 
                      "clock between two device synchronizations; the host set-up runs once.\n"
                      "Options: problem options of tests/problems.c, -case <name>, -json <file> (append records), -repeat,\n"
                      "-host 0 (skip the host set-up, which takes ~20 s at 128^3: host columns and ratios print as 0),\n"
-                     "-gamg (add the two GAMG solvers), -gamg_solver gamg|gamg-afsai (only that one: with -gamg_gpu_products a second\n"
+                     "-gamg (add the two GAMG solvers), -gamg_solver gamg|gamg-afsai (only that one, -gamg implied: with -gamg_gpu_products a second\n"
                      "GAMG set-up in one process can hang in cuSPARSE's SpGEMM, bench/README.md), -gamg_gpu_products (GAMG's\n"
                      "Galerkin products on the GPU, as an application gets them), -pc_afsai_* (both set-ups and PCG's afsai).\n";
 
@@ -137,9 +137,10 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetString(NULL, NULL, "-json", json, sizeof(json), NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-host", &hostref, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-gamg", &gamg, NULL));
-  nsolvers = gamg ? 4 : 2;
   PetscCall(PetscOptionsGetString(NULL, NULL, "-gamg_solver", gamgsolver, sizeof(gamgsolver), &one));
-  if (gamg && one) { /* afsai, Jacobi and the one GAMG named */
+  gamg     = (PetscBool)(gamg || one); /* naming a GAMG asks for it */
+  nsolvers = gamg ? 4 : 2;
+  if (one) { /* afsai, Jacobi and the one GAMG named */
     PetscBool found = PETSC_FALSE;
 
     for (PetscInt k = 2; k < 4 && !found; k++) {

@@ -68,6 +68,7 @@ run() { # ranks, then the benchmark's options
   echo "  ($((SECONDS - t0)) s)"
 }
 fixed="-rtol 1e-12 -max_it 100"
+gamg_problems=("anisotropic -aniso 1e-3" "convdiff -peclet 20" "poisson7") # the gamg-sor family's three problems at 10^6 rows
 block=bjacobi-ilu,sfilu,sip,sfdilu
 for series in "${@:-weak}"; do
   split=; [[ $series == *-boxes ]] && split=-boxes
@@ -86,19 +87,19 @@ for series in "${@:-weak}"; do
   gamg-threshold) th="-gamg_pc_gamg_threshold 0.01 -gamg-sfdilu-top_pc_gamg_threshold 0.01"
     for n in 100 126; do run 1 -series gamg-threshold -problem anisotropic -aniso 1e-3 -n $n -rtol 1e-8 -repeat 5 -configs gamg,gamg-sfdilu-top $th; done ;;
   gamg-grid) for n in 126 160; do run 1 -series gamg-grid -problem anisotropic -aniso 1e-3 -n $n -rtol 1e-8 -repeat 5 -configs gamg,gamg-sfdilu-top,gamg-sfdilu-top-grid; done ;;
-  gamg-sor) for pr in "anisotropic -aniso 1e-3" "convdiff -peclet 20" "poisson7"; do
+  gamg-sor) for pr in "${gamg_problems[@]}"; do
       run 1 -series gamg-sor -problem $pr -n 100 -rtol 1e-8 -repeat 3 -configs gamg,gamg-sfdilu,gamg-sfdilu-top,gamg-sfdilu-cheby
       run 1 -series gamg-sor -problem $pr -n 100 -rtol 1e-8 -repeat 1 -host -configs gamg-sor; done ;;
-  gamg-sor-gpu) for pr in "anisotropic -aniso 1e-3" "convdiff -peclet 20" "poisson7"; do
+  gamg-sor-gpu) for pr in "${gamg_problems[@]}"; do
       for c in gamg gamg-sfdilu gamg-sfdilu-top; do run 1 -series $series -problem $pr -n 100 -rtol 1e-8 -repeat 3 -gamg_gpu_products -configs $c; done
       for p in 1 ${HOST_RANKS:-$(nproc)}; do run $p -series $series -problem $pr -n 100 -rtol 1e-8 -repeat 1 -host -configs gamg-sor; done; done ;;
-  gamg-products) for pr in "anisotropic -aniso 1e-3" "convdiff -peclet 20" "poisson7"; do
+  gamg-products) for pr in "${gamg_problems[@]}"; do
       for c in gamg gamg-sfdilu; do for g in "" -gamg_gpu_products; do
         run 1 -series $series${g:+-gpu} -problem $pr -n 100 -rtol 1e-8 -repeat 3 $g -configs $c; done; done; done ;;
-  gamg-timeloop) for pr in "anisotropic -aniso 1e-3" "convdiff -peclet 20" "poisson7"; do
+  gamg-timeloop) for pr in "${gamg_problems[@]}"; do
       for c in gamg gamg-sfdilu gamg-sfdilu-top; do run 1 -series $series -problem $pr -n 100 -rtol 1e-8 -repeat 3 -resetup -gamg_gpu_products -configs $c; done
       run ${HOST_RANKS:-$(nproc)} -series $series -problem $pr -n 100 -rtol 1e-8 -repeat 3 -resetup -host -configs gamg-sor; done ;;
-  gamg-unsmoothed) for pr in "anisotropic -aniso 1e-3" "convdiff -peclet 20" "poisson7"; do
+  gamg-unsmoothed) for pr in "${gamg_problems[@]}"; do
       for c in gamg gamg-sfdilu; do run 1 -series $series -problem $pr -n 100 -rtol 1e-8 -repeat 3 -gamg_gpu_products -configs $c -${c}_pc_gamg_agg_nsmooths 0; done; done ;;
   gamg-4m) run 1 -series gamg-4m -problem anisotropic -aniso 1e-3 -n 160 -rtol 1e-8 -repeat 5 -configs gamg,gamg-sfdilu-top ;;
   gamg-strong) for p in 1 2 4; do run $p -series strong -problem poisson7 -n 215 -rtol 1e-8 -configs gamg,gamg-sfdilu,gamg-afsai; done ;;

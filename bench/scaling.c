@@ -184,11 +184,14 @@ int main(int argc, char **argv)
   for (PetscInt c = 0; c < nconf; c++) {
     Result r;
 
-    char   rs[32] = "null";
+    char   rs[32] = "null", rt[32] = "-"; /* the re-set-up for the JSON record and for the table: none without -resetup */
 
     PetscCall(RunConfig(conf[c], A, b, x, host, resetup, repeat, rtol, maxit, &r));
-    if (r.resetup >= 0) PetscCall(PetscSNPrintf(rs, sizeof(rs), "%.6e", r.resetup));
-    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-14s %10.3f %6" PetscInt_FMT " %10.4f %12.4f %12.4f  %s\n", conf[c], r.setup, r.its, r.solve, r.its ? 1e3 * r.solve / r.its : 0.0, r.resetup, KSPConvergedReasons[r.reason]));
+    if (r.resetup >= 0) {
+      PetscCall(PetscSNPrintf(rs, sizeof(rs), "%.6e", r.resetup));
+      PetscCall(PetscSNPrintf(rt, sizeof(rt), "%.4f", r.resetup));
+    }
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-14s %10.3f %6" PetscInt_FMT " %10.4f %12.4f %12s  %s\n", conf[c], r.setup, r.its, r.solve, r.its ? 1e3 * r.solve / r.its : 0.0, rt, KSPConvergedReasons[r.reason]));
     if (json[0]) {
       FILE *f;
       PetscCall(PetscFOpen(PETSC_COMM_WORLD, json, "a", &f));
