@@ -12,7 +12,8 @@ static char help[] = "The Eisenstat form of PCSFILU (-pc_sfilu_eisenstat), or of
                      "host's to 1e-13. Every Krylov solve says whether its operator was the form's (a MATSHELL inside the solve).\n"
                      "Where the form steps aside (host): -refactor (new values: it is built again), -reuse (new values with\n"
                      "KSPSetReusePreconditioner(): plain sfilu), -transpose (KSPSolveTranspose(): plain), -nullspace (the constants\n"
-                     "attached as A's null space: plain, the plain sfilu's solution bit for bit). -nonzero_guess: the Krylov solves\n"
+                     "attached as A's null space: plain, the plain sfilu's solution bit for bit), -stopped (a solve stopped by an error, then\n"
+                     "KSPSetOperators() with a new matrix: the next solve takes it, in the form). -nonzero_guess: the Krylov solves\n"
                      "from a random guess (a multiplication by the operator comes first). Options for both PCs (layout, shifts)\n"
                      "are given as usual (-pc_sfilu_...): each PC reads them, the form itself is set here.\n";
 
@@ -90,6 +91,13 @@ static PetscErrorCode Solve(KSP ksp, Vec b, Vec x0, Vec x, Run *run)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Stops a solve with an error at its first iteration (-stopped). */
+static PetscErrorCode StopAtOne(KSP ksp, PetscInt it, PetscReal rnorm, void *ctx)
+{
+  (void)ksp, (void)rnorm, (void)ctx;
+  return it == 1 ? PETSC_ERR_USER : PETSC_SUCCESS;
+}
+
 /* max_i |x_i - y_i| / max_i |y_i| */
 static PetscErrorCode RelDiff(Vec x, Vec y, PetscReal *d)
 {
@@ -164,7 +172,7 @@ int main(int argc, char **argv)
   Run        *plain, *eis, *gpu, *gpu2;
   PetscReal   tol = 1e-10, truetol = -1, rtol, d, nb, nr;
   PetscInt    steps = 6;
-  PetscBool   device = PETSC_FALSE, hostvecs = PETSC_FALSE, bitwise = PETSC_FALSE, same, refactor = PETSC_FALSE, reuse = PETSC_FALSE, transpose = PETSC_FALSE, nullspace = PETSC_FALSE, guess = PETSC_FALSE, below;
+  PetscBool   device = PETSC_FALSE, hostvecs = PETSC_FALSE, bitwise = PETSC_FALSE, same, refactor = PETSC_FALSE, reuse = PETSC_FALSE, transpose = PETSC_FALSE, nullspace = PETSC_FALSE, guess = PETSC_FALSE, stopped = PETSC_FALSE, below;
   char        desc[256], ktype[64] = KSPCG, pctype[64] = PCSFILU;
 
   PetscFunctionBeginUser;
@@ -180,6 +188,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-transpose", &transpose, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-nullspace", &nullspace, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-nonzero_guess", &guess, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-stopped", &stopped, NULL));
   PetscCall(PetscOptionsGetString(NULL, NULL, "-ksp_type", ktype, sizeof(ktype), NULL));
   PetscCall(PetscOptionsGetString(NULL, NULL, "-pc", pctype, sizeof(pctype), NULL));
   PetscCall(TestProblemCreate(PETSC_COMM_WORLD, &A, desc, sizeof(desc)));
@@ -328,6 +337,33 @@ int main(int argc, char **argv)
     PetscCall(TrueResidualBelow(A, PETSC_TRUE, b, xe, truetol, &below));
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "transposed solve: eisenstat %s, the form's operator: %s, true residual of A^T x = b below %g: %s\n", KSPConvergedReasons[eis->reason], eis->shell ? "yes" : "no", (double)truetol, below ? "yes" : "no"));
   }
+  if (stopped) { /* a solve stopped by an error between PCPreSolve() and PCPostSolve(), then new operators: the next solve has them */
+    Mat            B, S;
+    Vec            bstop;
+    PetscErrorCode ierr;
+    PetscInt       lock;
+
+    PetscCall(MatDuplicate(A, MAT_COPY_VALUES, &B));
+    PetscCall(MatShift(B, 1.0));
+    PetscCall(VecDuplicate(b, &bstop));
+    PetscCall(VecCopy(b, bstop));
+    PetscCall(KSPMonitorCancel(ke));
+    PetscCall(KSPMonitorSet(ke, StopAtOne, NULL, NULL));
+    PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+    ierr = KSPSolve(ke, bstop, xe);
+    PetscCall(PetscPopErrorHandler());
+    PetscCall(VecLockGet(bstop, &lock)); /* KSPSolve() returned before giving its read lock back */
+    for (; lock > 0; lock--) PetscCall(VecLockReadPop(bstop));
+    PetscCall(KSPSetOperators(ke, B, B));
+    PetscCall(Solve(ke, b, NULL, xe, eis));
+    PetscCall(KSPGetOperators(ke, &S, NULL));
+    PetscCall(TrueResidualBelow(B, PETSC_FALSE, b, xe, truetol, &below));
+    PetscCall(KSPSetOperators(kp, B, B));
+    PetscCall(Solve(kp, b, NULL, x, plain));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "a solve stopped by an error: %s; then new operators: the KSP's operator is the new matrix: %s, eisenstat %s in %" PetscInt_FMT " iterations (plain %" PetscInt_FMT "), the form's operator: %s, true residual below %g: %s\n", ierr ? "yes" : "no", S == B ? "yes" : "no", KSPConvergedReasons[eis->reason], eis->its, plain->its, eis->shell ? "yes" : "no", (double)truetol, below ? "yes" : "no"));
+    PetscCall(VecDestroy(&bstop));
+    PetscCall(MatDestroy(&B));
+  }
   PetscCall(KSPDestroy(&kp));
   PetscCall(KSPDestroy(&ke));
 
@@ -376,11 +412,11 @@ int main(int argc, char **argv)
       args: -problem poisson7 -n 10 -zero -pc_sfilu_shift_type positive_definite -ksp_type gmres
     test: # new values (the form rebuilt), a reused PC and a transposed solve (the form steps aside, the solves still right)
       suffix: variants
-      args: -problem convdiff -n 10 -peclet 5 -ksp_type gmres -refactor -reuse -transpose
+      args: -problem convdiff -n 10 -peclet 5 -ksp_type gmres -refactor -reuse -transpose -stopped
     test:
       suffix: variants_mpi
       nsize: 2
-      args: -problem convdiff -n 10 -peclet 5 -ksp_type gmres -refactor -reuse -transpose
+      args: -problem convdiff -n 10 -peclet 5 -ksp_type gmres -refactor -reuse -transpose -stopped
     test: # a null space attached to A: KSPSolve() projects the right-hand side, so the form steps aside
       suffix: nullspace
       args: -problem poisson7 -n 8 -nullspace -ksp_type gmres
@@ -419,7 +455,7 @@ int main(int argc, char **argv)
       args: -pc sfdilu -problem convdiff -n 14 -peclet 10 -ksp_type bcgs
     test:
       suffix: dilu_variants
-      args: -pc sfdilu -problem convdiff -n 10 -peclet 5 -ksp_type gmres -refactor -reuse -transpose
+      args: -pc sfdilu -problem convdiff -n 10 -peclet 5 -ksp_type gmres -refactor -reuse -transpose -stopped
     test: # a shifted E (a_00 = 0): K is formed with A's own diagonal
       suffix: dilu_shift
       args: -pc sfdilu -problem poisson7 -n 10 -zero -pc_sfdilu_shift_type nonzero -pc_sfdilu_shift_amount 0.05 -ksp_type gmres

@@ -76,8 +76,11 @@ static PetscErrorCode Deactivate(SFPCEisenstat *E)
   if (!lock) PetscCall(VecCopy(E->b, E->bcaller));
   else PetscCall(PetscInfo(E->pc, "The right-hand side of a solve that stopped on an error is still locked: left as P^{-1} b\n"));
   PetscCall(VecDestroy(&E->bcaller));
-  E->pc->mat = E->A;
-  E->A       = NULL;
+  if (E->pc->mat == E->shell) { /* the references pc->mat held move back */
+    PetscCall(MatDestroy(&E->pc->mat));
+    E->pc->mat = E->A;
+  } else PetscCall(MatDestroy(&E->A)); /* operators set since (KSPSetOperators() after a solve that stopped): pc->mat is the caller's */
+  E->A = NULL;
   E->ksp     = NULL;
   E->active  = PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -116,8 +119,9 @@ static PetscErrorCode PCPreSolve_Eisenstat(PC pc, KSP ksp, Vec b, Vec x)
   PetscCall(PetscObjectReference((PetscObject)b));
   E->bcaller = b;
   E->ksp     = ksp;
-  E->A       = pc->mat;
-  pc->mat    = E->shell;
+  E->A       = pc->mat; /* pc->mat's reference to A moves to E->A, and pc->mat takes one of the shell: PCSetOperators() may destroy it */
+  PetscCall(PetscObjectReference((PetscObject)E->shell));
+  pc->mat = E->shell;
   E->active  = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
