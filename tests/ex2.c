@@ -175,7 +175,15 @@ int main(int argc, char **argv)
     test:
       suffix: badoption_shifttype
       args: -case zeropivot -pc_sfilu_shift_type inblocks
-      filter: Error: grep -E "must be|supports|allowed bound" | sed -e "s/^\[0\]PETSC ERROR: //"
+      filter: Error: grep -E "must be|supports|allowed bound|Unknown option" | sed -e "s/^\[0\]PETSC ERROR: //"
+    test: # four sizes, a negative one, and the two names of the grid given different grids
+      suffix: badoption_grid
+      args: -case zeropivot -pc_sfilu_grid {{10,1,1,7 -1,2,3}separate output}
+      filter: Error: grep -E "needs three|name one grid" | sed -e "s/^\[0\]PETSC ERROR: //"
+    test:
+      suffix: badoption_grid_names
+      args: -case zeropivot -pc_sfilu_sip_grid 10,1,1 -pc_sfilu_grid 1,10,1
+      filter: Error: grep -E "needs three|name one grid" | sed -e "s/^\[0\]PETSC ERROR: //"
     test:
       suffix: badoption_shiftamount
       args: -case zeropivot -pc_sfilu_shift_amount -3
