@@ -373,6 +373,11 @@ int main(int argc, char **argv)
       suffix: layout_switch
       args: -problem poisson7 -n 6 -permute 3 -refactor -pc_sfilu_grid 6,6,6 -refactor_options pc_sfilu_layout=grid
       filter: Error: grep -E "refactorization with|grid layout needs" | sed -e "s/^\[0\]PETSC ERROR: //"
+    test: # ILU(1), then ILU(0) on the grid layout after new values of the same 7-point pattern: the grid read from the pattern at the first set-up serves the second
+      # (PETSc's PCILU keeps its ILU(1) pattern on new values of the same pattern: only sfilu's counts are compared)
+      suffix: iluk_to_grid
+      args: -problem poisson7 -n 6 -refactor -pc_factor_levels 1 -pc_sfilu_fill_levels 1 -refactor_options pc_factor_levels=0,pc_sfilu_fill_levels=0,pc_sfilu_layout=grid
+      filter: grep -E "^(first|refactored): ilu|refactorization with|symbolic|ERROR" | sed -e "s/ ilu CONVERGED_RTOL in [0-9]* iterations,//"
     test: # an AIJ subtype is read as AIJ
       suffix: aijperm
       args: -problem poisson7 -n 12 -mat_type aijperm

@@ -317,6 +317,15 @@ int main(int argc, char **argv)
     suffix: empty_rank_grid
     nsize: 3
     args: -n 9 -empty_rank 1 -planes -check_colors -sfdilu_pc_sfdilu_coloring grid -bjacobi_sfdilu_sub_pc_sfdilu_coloring grid
+  test: # SIP with alpha 0 (ILU(0)'s operations) and the grid layout on each rank's planes, one rank without rows: the grid given, or read from each block
+    suffix: empty_rank_sip
+    nsize: 3
+    args: -n 9 -empty_rank 1 -planes -sfilu_pc_sfilu_factorization sip -sfilu_pc_sfilu_sip_alpha 0 -sfilu_pc_sfilu_layout grid -sfilu_pc_sfilu_grid 9,9,9
+  test:
+    suffix: empty_rank_sip_guess
+    nsize: 3
+    args: -n 9 -empty_rank 1 -planes -sfilu_pc_sfilu_factorization sip -sfilu_pc_sfilu_sip_alpha 0 -sfilu_pc_sfilu_layout grid
+    output_file: output/ex7_empty_rank_sip.out
 
   # ILU(k) in each rank's block: PETSc's bjacobi with ILU(k) blocks, bit for bit
   test:

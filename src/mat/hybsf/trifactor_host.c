@@ -122,11 +122,12 @@ PetscErrorCode SFPCTriOptionsDefault(SFPCTriOptions *o)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The grid must have the factor's n rows; who names the user in the error. */
+/* The grid must have the factor's n rows; who names the user in the error. No rows (an MPI rank that owns none) fit any grid. */
 PetscErrorCode SFPCGridCheckSize(PetscInt n, const PetscInt dims[3], const char *who)
 {
   PetscFunctionBegin;
-  PetscCheck(dims[0] >= 1 && dims[1] >= 1 && dims[2] >= 1 && dims[0] * dims[1] * dims[2] == n, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "%s: the grid %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " does not have the matrix's %" PetscInt_FMT " rows", who, dims[0], dims[1], dims[2], n);
+  if (n == 0) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCheck(dims[0] >= 1 && dims[1] >= 1 && dims[2] >= 1 && (PetscInt64)dims[0] * dims[1] * dims[2] == n, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "%s: the grid %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " does not have the matrix's %" PetscInt_FMT " rows", who, dims[0], dims[1], dims[2], n);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -217,7 +218,7 @@ PetscErrorCode SFPCGridLayoutError(const PetscInt dims[3], PetscInt r, PetscInt 
 PetscErrorCode SFPCGridLayoutCheckOptions(PetscInt n, const SFPCTriOptions *o)
 {
   PetscFunctionBegin;
-  PetscCheck(o->grid[0] > 0, PETSC_COMM_SELF, PETSC_ERR_USER_INPUT, "The grid layout needs the grid whose points the rows are: for PCSFILU a 3-D DMDA (one field, star or box stencil of width 1, not periodic) attached to the PC, or -pc_sfilu_grid nx,ny,nz; for MATHYBSF MatHYBSFSetGrid()");
+  PetscCheck(o->grid[0] > 0 || n == 0, PETSC_COMM_SELF, PETSC_ERR_USER_INPUT, "The grid layout needs the grid whose points the rows are: for PCSFILU a 3-D DMDA (one field, star or box stencil of width 1, not periodic) attached to the PC, or -pc_sfilu_grid nx,ny,nz; for MATHYBSF MatHYBSFSetGrid()");
   PetscCheck(o->grid_chunk == 2 || o->grid_chunk == 4, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "The grid layout's chunk must be 2 or 4 (more spills registers), not %" PetscInt_FMT, o->grid_chunk);
   PetscCheck(o->grid_planes == 0 || o->grid_planes == 1 || o->grid_planes == 2 || o->grid_planes == 4 || o->grid_planes == 8, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "The grid layout's planes per block must be 1, 2, 4 or 8, not %" PetscInt_FMT, o->grid_planes);
   PetscCall(SFPCGridCheckSize(n, o->grid, "The grid layout"));

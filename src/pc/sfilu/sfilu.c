@@ -43,35 +43,42 @@ static PetscErrorCode PCSFILUGrid(PC pc, Mat A, PetscBool ondevice, PetscBool re
     PetscCheck(fits || !required, comm, PETSC_ERR_SUP, "%s needs a 3-D DMDA with one field and a %s stencil of width 1, not periodic: this one has dimension %" PetscInt_FMT ", %" PetscInt_FMT " fields, stencil %s of width %" PetscInt_FMT, who, s->sip ? "star" : "star or box", dim, dof, st == DMDA_STENCIL_STAR ? "star" : "box", sw);
     if (fits) PetscCall(DMDAGetCorners(pc->dm, NULL, NULL, NULL, &dims[0], &dims[1], &dims[2]));
   } else if (s->sip_grid[0] > 0) {
-    PetscInt  M, rstart, rend, plane;
-    PetscBool whole;
+    PetscInt   M, rstart, rend;
+    PetscInt64 plane = (PetscInt64)s->sip_grid[0] * s->sip_grid[1], points = plane * s->sip_grid[2];
+    PetscBool  whole;
 
-    plane = s->sip_grid[0] * s->sip_grid[1];
     PetscCall(MatGetSize(pc->pmat, &M, NULL));
-    PetscCheck(M == plane * s->sip_grid[2], comm, PETSC_ERR_ARG_SIZ, "%s %" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT " has %" PetscInt_FMT " points but the matrix has %" PetscInt_FMT " rows", opt, s->sip_grid[0], s->sip_grid[1], s->sip_grid[2], plane * s->sip_grid[2], M);
+    PetscCheck(M == points, comm, PETSC_ERR_ARG_SIZ, "%s %" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT " has %" PetscInt64_FMT " points but the matrix has %" PetscInt_FMT " rows", opt, s->sip_grid[0], s->sip_grid[1], s->sip_grid[2], points, M);
     PetscCall(MatGetOwnershipRange(pc->pmat, &rstart, &rend));
-    whole = (PetscBool)(rstart % plane == 0 && rend % plane == 0);
+    whole = (PetscBool)(rstart % plane == 0 && rend % plane == 0); /* a rank without rows owns zero planes */
     PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, &whole, 1, MPI_C_BOOL, MPI_LAND, comm));
-    PetscCheck(whole, comm, PETSC_ERR_ARG_INCOMP, "%s with %s on several ranks needs each rank's rows to be whole z-planes of the grid (multiples of nx*ny = %" PetscInt_FMT " rows); attach a 3-D DMDA instead", who, opt, plane);
+    PetscCheck(whole, comm, PETSC_ERR_ARG_INCOMP, "%s with %s on several ranks needs each rank's rows to be whole z-planes of the grid (multiples of nx*ny = %" PetscInt64_FMT " rows); attach a 3-D DMDA instead", who, opt, plane);
     dims[0] = s->sip_grid[0];
     dims[1] = s->sip_grid[1];
-    dims[2] = (rend - rstart) / plane;
+    dims[2] = (PetscInt)((rend - rstart) / plane);
   } else {
-    PetscBool found;
+    const PetscBool box = (PetscBool)!s->sip; /* SIP: 7-point only */
+    PetscBool       found;
+    PetscInt        n;
 
-    if (pc->setupcalled && pc->flag == SAME_NONZERO_PATTERN)
-      for (int d = 0; d < 3; d++) dims[d] = s->sip_dims[d];
-    else if (ondevice) PetscCall(SFILUGridGuess_Device(A, (PetscBool)!s->sip, dims)); /* SIP: 7-point only */
+    PetscCall(MatGetLocalSize(A, &n, NULL));
+    if (pc->setupcalled && pc->flag == SAME_NONZERO_PATTERN && s->guess.valid && s->guess.box == box) /* this pattern's, whatever was built since */
+      for (int d = 0; d < 3; d++) dims[d] = s->guess.dims[d];
     else {
-      const PetscInt *ia, *ja;
-      PetscInt        n;
-      PetscBool       done;
+      if (ondevice) PetscCall(SFILUGridGuess_Device(A, box, dims));
+      else {
+        const PetscInt *ia, *ja;
+        PetscBool       done;
 
-      PetscCall(MatGetRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &n, &ia, &ja, &done));
-      if (done) PetscCall(SFPCGridGuess_Host(n, ia, ja, (PetscBool)!s->sip, dims));
-      PetscCall(MatRestoreRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &n, &ia, &ja, &done));
+        PetscCall(MatGetRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &n, &ia, &ja, &done));
+        if (done) PetscCall(SFPCGridGuess_Host(n, ia, ja, box, dims));
+        PetscCall(MatRestoreRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &n, &ia, &ja, &done));
+      }
+      s->guess.valid = PETSC_TRUE;
+      s->guess.box   = box;
+      for (int d = 0; d < 3; d++) s->guess.dims[d] = dims[d];
     }
-    found = (PetscBool)(dims[0] > 0);
+    found = (PetscBool)(dims[0] > 0 || n == 0); /* a rank without rows agrees with any grid */
     PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, &found, 1, MPI_C_BOOL, MPI_LAND, comm));
     if (!found) dims[0] = dims[1] = dims[2] = 0;
     PetscCheck(found || !required, comm, PETSC_ERR_USER_INPUT, "%s needs the grid: attach the 3-D DMDA to the PC (KSPSetDM()/PCSetDM()) or give %s nx,ny,nz (none could be read from the pattern: it is not a %s stencil in natural order)", who, opt, s->sip ? "7-point" : "7-point or 27-point");

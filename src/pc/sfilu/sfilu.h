@@ -155,6 +155,10 @@ typedef struct {
   PetscReal          sip_alpha;   /* SIP's cancellation parameter; 0 is ILU(0) */
   PetscInt           sip_grid[3]; /* -pc_sfilu_sip_grid: the whole grid, x fastest (0: none given) */
   PetscInt           sip_dims[3]; /* the grid of the block the factor is built on (this rank's part on MPI matrices) */
+  struct {
+    PetscBool valid, box;
+    PetscInt  dims[3];
+  } guess; /* the grid read from the pattern (box: 7-point or 27-point), kept for new values of the same pattern */
   SFILUSIPVariant    sip_variant; /* GPU factorization schedule */
   PetscBool          built_sip;   /* the factor's pattern was set up (and checked) for SIP */
   PetscBool          grid_factor; /* GPU grid layout: ILU(0) factored by SIP's hyperplane kernel with alpha 0 (SFILUHyperplaneILU0_Device()) */
