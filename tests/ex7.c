@@ -327,6 +327,12 @@ int main(int argc, char **argv)
     args: -n 9 -empty_rank 1 -planes -sfilu_pc_sfilu_factorization sip -sfilu_pc_sfilu_sip_alpha 0 -sfilu_pc_sfilu_layout grid
     output_file: output/ex7_empty_rank_sip.out
 
+  test: # a NaN in rank 1's block: the view (rank 0's figures) says where, in global rows
+    suffix: nan_view
+    nsize: 2
+    args: -n 9 -nan_row 500 -sfilu_ksp_view -sfdilu_ksp_view
+    filter: grep -E "FAILED|iterations"
+
   # ILU(k) in each rank's block: PETSc's bjacobi with ILU(k) blocks, bit for bit
   test:
     suffix: iluk

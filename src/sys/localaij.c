@@ -31,3 +31,27 @@ PetscErrorCode SFPCLocalAIJ(Mat A, const char *who, Mat *Ad, PetscBool *cusparse
   if (*cusparse) PetscCall(MatBoundToCPU(*Ad, bound));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+/*
+   A failure of the blocks as one answer on every rank (Collective): failure and row (-1: none) are this rank's,
+   row counted in its block, which starts at global row rstart; gfailure and grow are the failure in the lowest
+   global row of any rank, nfailed how many ranks failed. A view that shows rank 0's block thus still says when
+   another rank's failed, and where.
+*/
+PetscErrorCode SFPCBlockFailure(MPI_Comm comm, PetscInt rstart, PCFailedReason failure, PetscInt row, PCFailedReason *gfailure, PetscInt *grow, PetscInt *nfailed)
+{
+  const PetscInt64 nr     = PC_SUBPC_ERROR + 1; /* above every reason */
+  PetscInt64       key[2] = {PETSC_INT64_MAX, 0};
+
+  PetscFunctionBegin;
+  if (failure != PC_NOERROR) {
+    key[0] = (PetscInt64)(rstart + PetscMax(row, 0)) * nr + (PetscInt64)failure;
+    key[1] = -1;
+  }
+  PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, key, 1, MPIU_INT64, MPI_MIN, comm));
+  PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, key + 1, 1, MPIU_INT64, MPI_SUM, comm));
+  *nfailed = (PetscInt)-key[1];
+  *gfailure = *nfailed ? (PCFailedReason)(key[0] % nr) : PC_NOERROR;
+  *grow     = *nfailed ? (PetscInt)(key[0] / nr) : -1;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

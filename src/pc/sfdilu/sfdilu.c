@@ -208,9 +208,11 @@ static PetscErrorCode PCSetUp_SFDILU(PC pc)
     PetscCall(VecCreateSeq(PETSC_COMM_SELF, m, &s->z));
   }
   pc->failedreason = s->failure;
+  if (s->glob) s->rstart = 0;
+  else PetscCall(MatGetOwnershipRange(pc->pmat, &s->rstart, NULL));
   if (s->failure != PC_NOERROR) {
-    PetscCheck(!pc->erroriffailure, PETSC_COMM_SELF, PETSC_ERR_MAT_LU_ZRPVT, "PCSFDILU: the DILU diagonal failed (%s) in row %" PetscInt_FMT, PCFailedReasons[s->failure], s->failrow);
-    PetscCall(PetscInfo(pc, "The DILU diagonal failed (%s) in row %" PetscInt_FMT "\n", PCFailedReasons[s->failure], s->failrow));
+    PetscCheck(!pc->erroriffailure, PETSC_COMM_SELF, PETSC_ERR_MAT_LU_ZRPVT, "PCSFDILU: the DILU diagonal failed (%s) in row %" PetscInt_FMT, PCFailedReasons[s->failure], s->rstart + s->failrow);
+    PetscCall(PetscInfo(pc, "The DILU diagonal failed (%s) in row %" PetscInt_FMT "\n", PCFailedReasons[s->failure], s->rstart + s->failrow));
   }
   pc->ops->applyrichardson = s->eis.use ? NULL : PCApplyRichardson_SFDILU; /* Richardson on the form's operator is KSPRICHARDSON's own loop */
   PetscCall(PCSFDILUEisenstatSetUp(pc));
@@ -408,7 +410,14 @@ static PetscErrorCode PCView_SFDILU(PC pc, PetscViewer viewer)
   if (s->colored == PCSFDILU_COLORING_GRID)
     PetscCall(PetscViewerASCIIPrintf(viewer, "  grid coloring: modulus %" PetscInt_FMT ", %" PetscInt_FMT " field(s), box %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT "\n", s->grid.m, s->grid.dof, s->grid.size[0], s->grid.size[1], s->grid.size[2]));
   if (s->shifted > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  diagonal shifted by %g\n", (double)s->shifted));
-  if (s->failure != PC_NOERROR) PetscCall(PetscViewerASCIIPrintf(viewer, "  DILU diagonal FAILED (%s) in row %" PetscInt_FMT "\n", PCFailedReasons[s->failure], s->failrow));
+  if (s->failure != PC_NOERROR) PetscCall(PetscViewerASCIIPrintf(viewer, "  DILU diagonal FAILED (%s) in row %" PetscInt_FMT "\n", PCFailedReasons[s->failure], s->rstart + s->failrow));
+  if (size > 1 && !s->glob) { /* rank 0's figures above; a failure anywhere here */
+    PCFailedReason failure;
+    PetscInt       row, nfailed;
+
+    PetscCall(SFPCBlockFailure(PetscObjectComm((PetscObject)pc), s->rstart, s->failure, s->failrow, &failure, &row, &nfailed));
+    if (nfailed) PetscCall(PetscViewerASCIIPrintf(viewer, "  DILU diagonal FAILED on %" PetscInt_FMT " of %d ranks, first (%s) in row %" PetscInt_FMT "\n", nfailed, size, PCFailedReasons[failure], row));
+  }
   if (s->ondevice && s->dev) PetscCall(SFDILUView_Device(s, viewer));
   PetscCall(PetscViewerASCIIPushTab(viewer));
   PetscCall(SFPCEisenstatView(&s->eis, "E", viewer));

@@ -134,6 +134,7 @@ typedef struct {
   Mat            A;    /* the sequential matrix the factor was built from (the diagonal block of an MPI one) */
   PCFailedReason failure;
   PetscInt       failrow;
+  PetscInt       rstart;  /* global row of the block's first (block Jacobi on an MPI matrix; else 0); failrow + rstart is global (failrow already is with glob) */
   Vec            z, d;   /* host: the forward sweep's output; the Richardson correction */
   Vec            xd, yd; /* device copies of host vectors given to a GPU smoother */
   Vec            xs, ys; /* between SFDILUGetDeviceArrays() and the restore: x and y, or xd and yd (not references) */

@@ -272,8 +272,8 @@ PetscErrorCode SFILUNumeric(SFILU *s, Mat A, PetscObject obj, PetscBool erroriff
     const char *who         = obj->classid == PC_CLASSID ? "PCSFILU" : (s->icc ? "ICC (sfilu solver type)" : "ILU (sfilu solver type)"); /* the PC, or the factor behind PCILU/PCICC */
 
     if (res.nonfinite < 0) PetscCall(PetscSNPrintf(detail, sizeof(detail), ": |value| %g, tolerance %g times the row sum of |A|", (double)PetscAbsScalar(s->failvalue), (double)s->zeropivot));
-    PetscCheck(!erroriffailure, PETSC_COMM_SELF, s->failure == PC_FACTOR_NUMERIC_ZEROPIVOT ? PETSC_ERR_MAT_LU_ZRPVT : PETSC_ERR_FP, "%s: %s in row %" PetscInt_FMT "%s", who, what, s->failrow, detail);
-    PetscCall(PetscInfo(obj, "%s in row %" PetscInt_FMT "%s\n", what, s->failrow, detail));
+    PetscCheck(!erroriffailure, PETSC_COMM_SELF, s->failure == PC_FACTOR_NUMERIC_ZEROPIVOT ? PETSC_ERR_MAT_LU_ZRPVT : PETSC_ERR_FP, "%s: %s in row %" PetscInt_FMT "%s", who, what, s->rstart + s->failrow, detail);
+    PetscCall(PetscInfo(obj, "%s in row %" PetscInt_FMT "%s\n", what, s->rstart + s->failrow, detail));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -382,7 +382,7 @@ PetscErrorCode SFILUView(SFILU *s, PetscViewer viewer)
     PetscCall(PetscViewerASCIIPrintf(viewer, "factor: %" PetscInt_FMT " rows, %" PetscInt_FMT " nonzeros, %.3g MiB\n", s->F.n, s->F.nnz, (double)((s->F.nnz * (sizeof(PetscInt) + sizeof(PetscScalar)) + s->F.n * 2 * sizeof(PetscInt)) / 1048576.0)));
   }
   if (s->nshifts) PetscCall(PetscViewerASCIIPrintf(viewer, "diagonal shift %g applied after %" PetscInt_FMT " refactorization(s)\n", (double)s->shift, s->nshifts));
-  if (s->failure != PC_NOERROR) PetscCall(PetscViewerASCIIPrintf(viewer, "factorization FAILED (%s) in row %" PetscInt_FMT "\n", PCFailedReasons[s->failure], s->failrow));
+  if (s->failure != PC_NOERROR) PetscCall(PetscViewerASCIIPrintf(viewer, "factorization FAILED (%s) in row %" PetscInt_FMT "\n", PCFailedReasons[s->failure], s->rstart + s->failrow));
   if (format == PETSC_VIEWER_ASCII_INFO_DETAIL && (s->ondevice ? s->T != NULL : s->F.i != NULL)) {
     unsigned long long hash = 0;
     PetscCall(SFILUFingerprint(s, &hash));

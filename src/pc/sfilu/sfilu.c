@@ -215,6 +215,7 @@ static PetscErrorCode PCSetUp_SFILU(PC pc)
   PetscFunctionBegin;
   PetscCall(PCSFILULocalMatrix(pc, &A));
   PetscCall(SFILUCheckMatrix(A, &ondevice));
+  PetscCall(MatGetOwnershipRange(pc->pmat, &s->rstart, NULL));
   /* SIP needs the grid; the GPU sweeps take the grid layout when one is known (auto) and must have one when asked for it */
   PetscCall(PCSFILUGrid(pc, A, ondevice, (PetscBool)(s->sip || s->engine.layout == SFPC_LAYOUT_GRID), &regrid));
   if (SFILUNeedsSymbolic(pc, ondevice, regrid)) PetscCall(SFILUSymbolic(s, A, ondevice));
@@ -366,6 +367,14 @@ static PetscErrorCode PCView_SFILU(PC pc, PetscViewer viewer)
   PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)pc), &size));
   if (size > 1) PetscCall(PetscViewerASCIIPrintf(viewer, "each of %d ranks factors its diagonal block (block Jacobi); the figures below are rank 0's\n", size));
   PetscCall(SFILUView((SFILU *)pc->data, viewer));
+  if (size > 1) { /* rank 0's figures above; a failure anywhere here */
+    SFILU         *s = (SFILU *)pc->data;
+    PCFailedReason failure;
+    PetscInt       row, nfailed;
+
+    PetscCall(SFPCBlockFailure(PetscObjectComm((PetscObject)pc), s->rstart, s->failure, s->failrow, &failure, &row, &nfailed));
+    if (nfailed) PetscCall(PetscViewerASCIIPrintf(viewer, "factorization FAILED on %" PetscInt_FMT " of %d ranks, first (%s) in row %" PetscInt_FMT "\n", nfailed, size, PCFailedReasons[failure], row));
+  }
   PetscCall(SFPCEisenstatView(&((SFILU *)pc->data)->eis, "diag(U)", viewer));
   if (pc->ops->applyrichardson || pc->ops->applyBA) PetscCall(PetscViewerASCIIPrintf(viewer, "products with A formed inside the L sweep: %s%s%s\n", pc->ops->applyrichardson ? "Richardson's residual" : "", pc->ops->applyrichardson && pc->ops->applyBA ? ", " : "", pc->ops->applyBA ? "left-preconditioned B A x" : ""));
   PetscCall(PetscViewerASCIIPopTab(viewer));

@@ -196,6 +196,7 @@ typedef struct {
   PetscInt       nshifts; /* factorizations redone with a larger shift */
   PCFailedReason failure; /* PC_NOERROR, PC_FACTOR_NUMERIC_ZEROPIVOT or PC_FACTOR_OTHER */
   PetscInt       failrow;
+  PetscInt       rstart;  /* global row of the block's first (PCSFILU on an MPI matrix; else 0): failures are reported in global rows */
   PetscScalar    failvalue;
 
   /* Eisenstat's form (-pc_sfilu_eisenstat; include/sfpc/private/eisenstat.h, eisenstat.c) */
