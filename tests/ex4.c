@@ -9,8 +9,9 @@ static char help[] = "MATHYBSF triangular solves against a plain host triangular
                      "  -case random|rowlengths|chain|spread|problem  the matrix (problem: tests/problems.c, e.g. -problem file -f F)\n"
                      "  -n <rows> -seed <s>   size and seed of the generated matrices\n"
                      "  -values random|original  problem case: random diagonally dominant values on its pattern, or its own\n"
-                     "  -bad rectangular|missingdiag|zerodiag|zerodiag_reuse|pattern_reuse|layout_enum|shell  spoil the input: must be an error\n"
-                     "     (shell: MatSolve() with a MATHYBSF made by MatSetType() and assembled, never built from a matrix)\n"
+                     "  -bad rectangular|missingdiag|zerodiag|zerodiag_reuse|pattern_reuse|layout_enum|shell|shell_reuse  spoil the input: must be an error\n"
+                     "     (shell: MatSolve() with a MATHYBSF made by MatSetType() and assembled, never built from a matrix;\n"
+                     "     shell_reuse: MatConvert() MAT_REUSE_MATRIX of a host matrix into such a MATHYBSF, then MatSolve())\n"
                      "  -mat_hybsf_grid nx,ny,nz   the MatConvert() solve with the grid layout (GPU; on the host the pattern is checked)\n"
                      "  -auto_grid   on the GPU, auto must resolve to the grid layout (read from the pattern); without it, to csr or hyb\n"
                      "  -auto_blocks   on the GPU, auto must sweep by the problem's point-blocks (its block size); without it, row by row\n"
@@ -682,7 +683,7 @@ int main(int argc, char **argv)
   char                   *tris[2]   = {NULL, NULL};
   PetscInt                ntri = 2, nunit = 2, n = -1, seed = 1;
   PetscBool               units[2] = {PETSC_FALSE, PETSC_TRUE}, isproblem, ok = PETSC_TRUE, flg, autogrid = PETSC_FALSE, autoblocks = PETSC_FALSE;
-  PetscBool               rectangular, missingdiag, zerodiag, zerodiag_reuse, pattern_reuse, layout_enum, shell;
+  PetscBool               rectangular, missingdiag, zerodiag, zerodiag_reuse, pattern_reuse, layout_enum, shell, shell_reuse;
   PetscReal               tol = 1e-12;
   PetscScalar            *orig = NULL;
   PetscMPIInt             size;
@@ -714,9 +715,10 @@ int main(int argc, char **argv)
   PetscCall(PetscStrcmp(bad, "pattern_reuse", &pattern_reuse));
   PetscCall(PetscStrcmp(bad, "layout_enum", &layout_enum));
   PetscCall(PetscStrcmp(bad, "shell", &shell));
+  PetscCall(PetscStrcmp(bad, "shell_reuse", &shell_reuse));
   PetscCall(PetscStrcmp(bad, "none", &flg));
-  PetscCheck(flg || rectangular || missingdiag || zerodiag || zerodiag_reuse || pattern_reuse || layout_enum || shell, PETSC_COMM_WORLD, PETSC_ERR_ARG_UNKNOWN_TYPE, "Unknown -bad %s", bad);
-  if (shell) { /* MatSetType() makes an empty MATHYBSF: even assembled, it must refuse to solve */
+  PetscCheck(flg || rectangular || missingdiag || zerodiag || zerodiag_reuse || pattern_reuse || layout_enum || shell || shell_reuse, PETSC_COMM_WORLD, PETSC_ERR_ARG_UNKNOWN_TYPE, "Unknown -bad %s", bad);
+  if (shell || shell_reuse) { /* MatSetType() makes an empty MATHYBSF: even assembled, it must refuse to solve */
     Mat B;
     Vec b, x;
     PetscCall(MatCreate(PETSC_COMM_SELF, &B));
@@ -724,6 +726,14 @@ int main(int argc, char **argv)
     PetscCall(MatSetType(B, MATHYBSF));
     PetscCall(MatAssemblyBegin(B, MAT_FINAL_ASSEMBLY));
     PetscCall(MatAssemblyEnd(B, MAT_FINAL_ASSEMBLY));
+    if (shell_reuse) { /* ... and a refill has no pattern to refill: it must refuse, not leave a built empty factor */
+      Mat A;
+      PetscCall(MatCreateSeqAIJ(PETSC_COMM_SELF, 5, 5, 1, NULL, &A));
+      for (PetscInt i = 0; i < 5; i++) PetscCall(MatSetValue(A, i, i, 2.0, INSERT_VALUES));
+      PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
+      PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
+      PetscCall(MatConvert(A, MATHYBSF, MAT_REUSE_MATRIX, &B));
+    }
     PetscCall(MatCreateVecs(B, &x, &b));
     PetscCall(MatSolve(B, b, x));
   }
@@ -959,6 +969,10 @@ int main(int argc, char **argv)
     test:
       suffix: shell
       args: -bad shell
+      filter: Error: grep "^\[0\]PETSC ERROR" | grep -A 2 -m 1 "Error Message" | tail -n 2 | grep -v "See https" | sed -e "s/^\[0\]PETSC ERROR: //"
+    test:
+      suffix: shell_reuse
+      args: -bad shell_reuse
       filter: Error: grep "^\[0\]PETSC ERROR" | grep -A 2 -m 1 "Error Message" | tail -n 2 | grep -v "See https" | sed -e "s/^\[0\]PETSC ERROR: //"
     test:
       suffix: layout_option

@@ -857,6 +857,10 @@ int main(int argc, char **argv)
     test:
       suffix: badcapacity
       args: -afsai_pc_afsai_steps 100 -afsai_pc_afsai_step_size 20
+  test: # G's slots on one rank beyond 32-bit indices (2^21 rows of up to 1025 entries): refused before the search
+    suffix: badrows
+    args: -problem poisson7 -n 128 -afsai_pc_afsai_steps 32 -afsai_pc_afsai_step_size 32
+    filter: Error: grep -E "Overflow in integer|32-bit indices" | sed -e "s/^\[0\]PETSC ERROR: //"
 
   # the PC's own Richardson iteration, 40 sweeps: the automatic omega (in the view), a smaller weight (slower), and
   # a weight beyond 2 / rho(G^T G A) (diverges)

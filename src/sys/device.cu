@@ -47,6 +47,7 @@ PetscErrorCode SFPCDeviceView(PetscViewer viewer)
   PetscCallCUDA(cudaMallocAsync(&d_arch, sizeof(int), stream));
   SFPCProbeArch<<<1, 1, 0, stream>>>(d_arch);
   cerr = cudaGetLastError();
+  if (cerr != cudaSuccess) PetscCallCUDA(cudaFreeAsync(d_arch, stream)); /* a launch refused (no kernel image) leaves the device usable */
   PetscCheck(cerr == cudaSuccess, PETSC_COMM_SELF, PETSC_ERR_SUP, "SFPC kernels do not run on %s (compute capability %d.%d): %s; rebuild SFPC and PETSc for this GPU", prop.name, prop.major, prop.minor, cudaGetErrorString(cerr));
   PetscCallCUDA(cudaMemcpyAsync(&arch, d_arch, sizeof(int), cudaMemcpyDeviceToHost, stream));
   PetscCallCUDA(cudaFreeAsync(d_arch, stream));

@@ -48,6 +48,7 @@
 #include <sfpc/private/gridslabs.cuh>
 #include <sfpc/private/gridresidual.cuh>
 #include <petscdevice_cuda.h>
+#include <climits>
 
 namespace
 {
@@ -729,10 +730,11 @@ PetscErrorCode SFPCGridSweepResidual_Device(SFPCTriDevice T, const int *ai, cons
     PetscCallCUDA(cudaEventCreateWithFlags((cudaEvent_t *)&res->ready, cudaEventDisableTiming));
     res->epoch = 0;
   }
-  if (++res->epoch <= 0) { /* wrapped: start again from zeroed flags */
+  if (res->epoch == INT_MAX) { /* after 2^31 sweeps start again from zeroed flags (an int must not overflow) */
     PetscCallCUDA(cudaMemsetAsync(res->flag, 0, sizeof(int) * ntiles, stream));
-    res->epoch = 1;
+    res->epoch = 0;
   }
+  ++res->epoch;
   R.ai = ai, R.aj = aj, R.a = a, R.b = b, R.x0 = x0, R.r = r;
   R.flag = res->flag, R.part = res->part, R.epoch = res->epoch, R.norm = (int)norm;
   if (T->grid.box) PetscCall(SFPCGridBoxSweepResidual_Device(T, &R, x, reset, stream));

@@ -156,6 +156,7 @@ static PetscErrorCode MatConvertFrom_HYBSF(Mat A, MatType type, MatReuse reuse, 
     PetscCall(PetscObjectTypeCompare((PetscObject)*M, MATHYBSF, &ishybsf));
     PetscCheck(ishybsf, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_WRONG, "MAT_REUSE_MATRIX needs a MATHYBSF made from a matrix of the same pattern");
     PetscCheck((*M)->rmap->n == A->rmap->n, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_SIZ, "MAT_REUSE_MATRIX needs a MATHYBSF of the same size");
+    PetscCall(HYBSFCheckBuilt(*M)); /* an empty MatSetType() shell has no pattern to refill */
     PetscCall(HYBSFBuild(*M, A, PETSC_TRUE));
     PetscFunctionReturn(PETSC_SUCCESS);
   }

@@ -50,6 +50,7 @@ PetscErrorCode CreateTranspose(SFPCTriDevice T, SFPCTriDevice *out)
   sfpc::CubScratch    scratch;
   int                 bits     = 1;
   SFPCTriOptions      o        = T->opt;
+  PetscErrorCode      ierr;
 
   PetscFunctionBegin;
   if (o.layout == SFPC_LAYOUT_GRID) o.layout = SFPC_LAYOUT_AUTO; /* transposed solves keep the level layouts */
@@ -80,14 +81,16 @@ PetscErrorCode CreateTranspose(SFPCTriDevice T, SFPCTriDevice *out)
   o.upper      = T->opt.lower;
   o.lower_unit = T->opt.upper_unit;
   o.upper_unit = T->opt.lower_unit;
-  PetscCall(SFPCTriDeviceCreate(n, nnz, ti, tj, PETSC_TRUE, &o, out));
-  (*out)->perm = perm;
+  ierr = SFPCTriDeviceCreate(n, nnz, ti, tj, PETSC_TRUE, &o, out);
+  if (!ierr) (*out)->perm = perm; /* the factor's from here on */
   PetscCall(sfpc::CubRelease(scratch, stream));
   PetscCallCUDA(cudaFreeAsync(key, stream));
   PetscCallCUDA(cudaFreeAsync(skey, stream));
   PetscCallCUDA(cudaFreeAsync(pos, stream));
   PetscCallCUDA(cudaFreeAsync(ti, stream));
   PetscCallCUDA(cudaFreeAsync(tj, stream));
+  if (ierr) PetscCallCUDA(cudaFreeAsync(perm, stream));
+  PetscCall(ierr);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

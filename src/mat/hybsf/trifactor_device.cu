@@ -62,7 +62,7 @@ PetscErrorCode SFPCTriDeviceSetWarpsPerSM(SFPCTriDevice T, PetscInt wps)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* For a factorization or analysis sweep; solves use SFPCTriDeviceBeginSolveSweep(). */
+/* For a factorization or analysis sweep; solves call SFPCTriDeviceTakeTickets() with their sweep's solve_resident. */
 PetscErrorCode SFPCTriDeviceBeginSweep(SFPCTriDevice T, PetscInt ntasks, int *blocks, unsigned long long *base)
 {
   PetscFunctionBegin;
@@ -246,11 +246,16 @@ PetscErrorCode SFPCTriDeviceCreate(PetscInt n, PetscInt nnz, const PetscInt *ai,
       T->grid.box = box;
     }
   }
-  if (n > 0 && opt->lower) PetscCall(SweepBuild(T, PETSC_TRUE, &T->lower));
-  if (n > 0 && opt->upper) PetscCall(SweepBuild(T, PETSC_FALSE, &T->upper));
-  if (T->grid.nx) {
-    const PetscInt dims[3] = {T->grid.nx, T->grid.ny, T->grid.nz};
-    PetscCall(SFPCGridCreate_Device(T, dims, T->grid.box));
+  {
+    PetscErrorCode ierr = PETSC_SUCCESS;
+    if (n > 0 && opt->lower) ierr = SweepBuild(T, PETSC_TRUE, &T->lower);
+    if (!ierr && n > 0 && opt->upper) ierr = SweepBuild(T, PETSC_FALSE, &T->upper);
+    if (!ierr && T->grid.nx) {
+      const PetscInt dims[3] = {T->grid.nx, T->grid.ny, T->grid.nz};
+      ierr = SFPCGridCreate_Device(T, dims, T->grid.box);
+    }
+    if (ierr) PetscCall(SFPCTriDeviceDestroy(&T)); /* nothing is kept on an error */
+    PetscCall(ierr);
   }
   *out = T;
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -221,11 +221,12 @@ static PetscBool AFSAISameSearch(const AFSAIParams *a, const AFSAIParams *b)
 }
 
 /* Whether this set-up gathers rows across ranks (-pc_afsai_gather k > 0 on an MPI matrix). */
-static PetscBool AFSAIGathered(PC_AFSAI *s, Mat A)
+static PetscErrorCode AFSAIGathered(PC_AFSAI *s, Mat A, PetscBool *gathered)
 {
-  PetscBool ismpi = PETSC_FALSE;
-  if (s->gather > 0) (void)PetscObjectBaseTypeCompare((PetscObject)A, MATMPIAIJ, &ismpi);
-  return ismpi;
+  PetscFunctionBegin;
+  *gathered = PETSC_FALSE;
+  if (s->gather > 0) PetscCall(PetscObjectBaseTypeCompare((PetscObject)A, MATMPIAIJ, gathered));
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode PCSetUp_AFSAI(PC pc)
@@ -233,7 +234,7 @@ static PetscErrorCode PCSetUp_AFSAI(PC pc)
   PC_AFSAI *s = (PC_AFSAI *)pc->data;
   Mat       Ad;
   PetscInt  m, n, nnzA;
-  PetscBool ondevice, bound, devsetup, newpattern;
+  PetscBool ondevice, bound, devsetup, newpattern, gathered;
   AFSAICSR  csr;
 
   PetscFunctionBegin;
@@ -242,11 +243,18 @@ static PetscErrorCode PCSetUp_AFSAI(PC pc)
   PetscCall(SFPCLocalAIJ(pc->pmat, "PCAFSAI", &Ad, &ondevice, &bound)); /* G is CUSPARSE where A is */
   PetscCall(MatGetLocalSize(Ad, &m, NULL));
   devsetup = (PetscBool)(ondevice && s->setup == AFSAI_SETUP_DEVICE && !bound); /* a CUSPARSE matrix bound to the CPU keeps its values on the host */
+  PetscCall(AFSAIGathered(s, pc->pmat, &gathered));
   /* new values of the same pattern keep G's pattern (unless asked not to) and recompute its values */
-  newpattern = (PetscBool)(!pc->setupcalled || pc->flag != SAME_NONZERO_PATTERN || !s->reusepattern || s->failure != PC_NOERROR || !s->G || s->n != m || s->ondevice != ondevice || s->devsetup != devsetup || (s->ext != NULL) != AFSAIGathered(s, pc->pmat) || !AFSAISameSearch(&s->pbuilt, &s->p) || s->gbuilt != s->gather);
+  newpattern = (PetscBool)(!pc->setupcalled || pc->flag != SAME_NONZERO_PATTERN || !s->reusepattern || s->failure != PC_NOERROR || !s->G || s->n != m || s->ondevice != ondevice || s->devsetup != devsetup || (s->ext != NULL) != gathered || !AFSAISameSearch(&s->pbuilt, &s->p) || s->gbuilt != s->gather);
   if (newpattern) {
     s->pbuilt = s->p;
     s->gbuilt = s->gather;
+    /* made from the vectors of the last factor's applies, whose kind may have changed with A's (host or GPU) */
+    PetscCall(VecDestroy(&s->xl));
+    PetscCall(VecDestroy(&s->yl));
+    PetscCall(VecDestroy(&s->xs));
+    PetscCall(VecDestroy(&s->ys));
+    PetscCall(VecDestroy(&s->r));
   }
   PetscCall(PetscObjectReference((PetscObject)Ad));
   PetscCall(MatDestroy(&s->A));
@@ -257,7 +265,7 @@ static PetscErrorCode PCSetUp_AFSAI(PC pc)
   s->omegaauto = 0;
   s->tomega    = 0;
   if (!newpattern) s->tpattern = s->ttranspose = 0;
-  if (AFSAIGathered(s, pc->pmat)) { /* the whole MPI matrix; on the device for MATMPIAIJCUSPARSE */
+  if (gathered) { /* the whole MPI matrix; on the device for MATMPIAIJCUSPARSE */
     PetscCall(AFSAISetUp_Gather(s, pc->pmat, newpattern, &nnzA));
   } else if (devsetup) { /* nothing of A's CSR comes to the host */
     MatInfo info;

@@ -122,6 +122,7 @@ typedef struct {
 } AFSAIPattern;
 
 PETSC_INTERN PetscErrorCode AFSAIRowCapacity(const AFSAIParams *, PetscInt64 *);
+PETSC_INTERN PetscErrorCode AFSAIRowCapacityCheck(const AFSAIParams *, PetscInt, PetscInt64 *);
 /* rows r0 .. r1 - 1 of the CSR (pattern rows and failures counted from r0) */
 PETSC_INTERN PetscErrorCode AFSAIPattern_Host(const AFSAICSR *, const AFSAIParams *, PetscInt, PetscInt, AFSAIPattern *, AFSAIFail *);
 PETSC_INTERN PetscErrorCode AFSAIValues_Host(const AFSAICSR *, const AFSAIPattern *, PetscInt, PetscInt, PetscScalar[], AFSAIFail *);

@@ -556,8 +556,7 @@ PetscErrorCode AFSAIPattern_Device(Mat A, const AFSAIParams *prm, PetscInt r0, P
   fail->cause = AFSAI_FAIL_NONE;
   fail->row   = -1;
   fail->value = 0;
-  PetscCall(AFSAIRowCapacity(prm, &cap));
-  PetscCheck(cap <= 1024, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "PCAFSAI: -pc_afsai_steps %" PetscInt_FMT " x -pc_afsai_step_size %" PetscInt_FMT " = %" PetscInt64_FMT " off-diagonal entries per row of G is out of range: at most 1024 are supported; lower them or set -pc_afsai_max_nnz_row", prm->steps, prm->stepsize, cap);
+  PetscCall(AFSAIRowCapacityCheck(prm, n, &cap));
   PetscCall(PetscNew(&D));
   *dev = D;
   PetscCall(MatGetLocalSize(A, &nA, NULL));
@@ -568,6 +567,7 @@ PetscErrorCode AFSAIPattern_Device(Mat A, const AFSAIParams *prm, PetscInt r0, P
   PetscCallCUDA(cudaMallocAsync(&dmax, 2 * sizeof(int), stream));
   PetscCallCUDA(cudaMemsetAsync(dmax, 0, 2 * sizeof(int), stream));
   MaxRowLength<<<Blocks(nA, 256), 256, 0, stream>>>((int)nA, csr.ai, dmax); /* over all of A: the merge reads any row */
+  PetscCallCUDA(cudaGetLastError());
   PetscCallCUDA(cudaMemcpyAsync(hmax, dmax, sizeof(int), cudaMemcpyDeviceToHost, stream));
   PetscCallCUDA(cudaStreamSynchronize(stream));
   D->maxrowA = hmax[0];

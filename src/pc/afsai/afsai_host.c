@@ -61,6 +61,22 @@ PetscErrorCode AFSAIRowCapacity(const AFSAIParams *p, PetscInt64 *mmax)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*
+   The row capacity of a search of n rows, refused where it cannot be served: a row's dense factor takes cap^2 scalars,
+   and the rows are written to fixed slots of cap + 1 entries, then packed, indexed in PetscInt (int on the device).
+*/
+PetscErrorCode AFSAIRowCapacityCheck(const AFSAIParams *p, PetscInt n, PetscInt64 *cap)
+{
+  PetscInt64 slots;
+
+  PetscFunctionBegin;
+  PetscCall(AFSAIRowCapacity(p, cap));
+  PetscCheck(*cap <= 1024, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "PCAFSAI: -pc_afsai_steps %" PetscInt_FMT " x -pc_afsai_step_size %" PetscInt_FMT " = %" PetscInt64_FMT " off-diagonal entries per row of G is out of range: at most 1024 are supported; lower them or set -pc_afsai_max_nnz_row", p->steps, p->stepsize, *cap);
+  slots = (PetscInt64)n * (*cap + 1);
+  PetscCheck(slots < PETSC_INT_MAX, PETSC_COMM_SELF, PETSC_ERR_INT_OVERFLOW, "PCAFSAI: G's %" PetscInt_FMT " rows on this rank of up to %" PetscInt64_FMT " entries each may hold %" PetscInt64_FMT " entries, more than this PETSc's 32-bit indices address: use fewer rows per rank (more ranks) or fewer entries per row (-pc_afsai_max_nnz_row, or -pc_afsai_steps x -pc_afsai_step_size)", n, *cap + 1, slots);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode AFSAIRowCreate(const AFSAICSR *A, PetscInt mmax, AFSAIRow *w)
 {
   const PetscInt64 cmax64 = (mmax + 1) * (PetscInt64)A->maxrow; /* a row's candidates: its pattern's rows merged */
@@ -288,9 +304,7 @@ PetscErrorCode AFSAIPattern_Host(const AFSAICSR *A, const AFSAIParams *p, PetscI
   PetscFunctionBegin;
   PetscCall(PetscMemzero(pat, sizeof(*pat)));
   AFSAISetFail(fail, AFSAI_FAIL_NONE, -1, 0);
-  PetscCall(AFSAIRowCapacity(p, &cap));
-  /* the dense factor of a row takes cap^2 scalars */
-  PetscCheck(cap <= 1024, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "PCAFSAI: -pc_afsai_steps %" PetscInt_FMT " x -pc_afsai_step_size %" PetscInt_FMT " = %" PetscInt64_FMT " off-diagonal entries per row of G is out of range: at most 1024 are supported; lower them or set -pc_afsai_max_nnz_row", p->steps, p->stepsize, cap);
+  PetscCall(AFSAIRowCapacityCheck(p, n, &cap));
   mmax = (PetscInt)cap;
   PetscCall(AFSAIRowCreate(A, mmax, &w));
   /* rows are written to fixed slots of mmax + 1 entries, then packed */

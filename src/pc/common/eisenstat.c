@@ -38,14 +38,14 @@ static PetscErrorCode MatMult_Eisenstat(Mat S, Vec xin, Vec yout)
 }
 
 /*
-   Why this solve cannot take the form, or NULL. The solve then runs with the plain PC (PetscInfo() says why), which
+   In *why, why this solve cannot take the form, or NULL. The solve then runs with the plain PC (PetscInfo() says why), which
    is what the KSP asked for in every case: a transposed solve, or a KSP that multiplies by the operator's transpose
    (the shell has no transpose); a right-hand side locked read-only (PCBJACOBI's and PCASM's blocks give theirs so);
    an operator with a null space (KSPSolve() removes it from the right-hand side, which the form has changed); a matrix
    changed since the PC was set up (a reused preconditioner: K and D^{-1}, and the couplings between ranks, belong to
    the old one); another operator than the matrix factored. Each is the same on every rank.
 */
-static const char *FormRefused(SFPCEisenstat *E, KSP ksp, Vec b)
+static PetscErrorCode FormRefused(SFPCEisenstat *E, KSP ksp, Vec b, const char **why)
 {
   PC               pc  = E->pc;
   MatNullSpace     nsp = NULL, tnsp = NULL;
@@ -54,13 +54,21 @@ static const char *FormRefused(SFPCEisenstat *E, KSP ksp, Vec b)
   PetscBool        transposes;
   PetscInt         lock;
 
-  if (ksp->transpose_solve) return "a transposed solve";
-  if (PetscObjectTypeCompareAny((PetscObject)ksp, &transposes, KSPBICG, KSPCGNE, KSPCGLS, KSPLSQR, "") || transposes) return "a KSP that multiplies by the operator's transpose";
-  if (VecLockGet(b, &lock) || lock) return "a right-hand side locked read-only (a block of PCBJACOBI or PCASM)";
-  if (pc->mat != pc->pmat) return "the KSP's operator is not the matrix factored";
-  if (MatGetNullSpace(pc->mat, &nsp) || MatGetTransposeNullSpace(pc->mat, &tnsp) || nsp || tnsp) return "the operator has a null space";
-  if (PetscObjectStateGet((PetscObject)pc->pmat, &state) || PetscObjectGetId((PetscObject)pc->pmat, &id) || id != E->pmat || state != E->state) return "the matrix changed since the PC was set up (a reused preconditioner)";
-  return NULL;
+  PetscFunctionBegin;
+  *why = NULL;
+  PetscCall(PetscObjectTypeCompareAny((PetscObject)ksp, &transposes, KSPBICG, KSPCGNE, KSPCGLS, KSPLSQR, ""));
+  PetscCall(VecLockGet(b, &lock));
+  PetscCall(MatGetNullSpace(pc->mat, &nsp));
+  PetscCall(MatGetTransposeNullSpace(pc->mat, &tnsp));
+  PetscCall(PetscObjectStateGet((PetscObject)pc->pmat, &state));
+  PetscCall(PetscObjectGetId((PetscObject)pc->pmat, &id));
+  if (ksp->transpose_solve) *why = "a transposed solve";
+  else if (transposes) *why = "a KSP that multiplies by the operator's transpose";
+  else if (lock) *why = "a right-hand side locked read-only (a block of PCBJACOBI or PCASM)";
+  else if (pc->mat != pc->pmat) *why = "the KSP's operator is not the matrix factored";
+  else if (nsp || tnsp) *why = "the operator has a null space";
+  else if (id != E->pmat || state != E->state) *why = "the matrix changed since the PC was set up (a reused preconditioner)";
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*
@@ -103,7 +111,8 @@ static PetscErrorCode PCPreSolve_Eisenstat(PC pc, KSP ksp, Vec b, Vec x)
   if (E->active && E->ksp == ksp) PetscCall(Deactivate(E));
   PetscCheck(!E->active, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "%s cannot serve a KSPSolve() nested in another that shares the PC and took the form: give the inner KSP a PC of its own or drop %s", E->option, E->option);
   if (E->failed) PetscFunctionReturn(PETSC_SUCCESS);
-  if ((why = FormRefused(E, ksp, b))) {
+  PetscCall(FormRefused(E, ksp, b, &why));
+  if (why) {
     PetscCall(PetscInfo(pc, "Eisenstat form not taken for this solve (%s): plain %s\n", why, ((PetscObject)pc)->type_name));
     PetscFunctionReturn(PETSC_SUCCESS);
   }

@@ -33,17 +33,19 @@ PetscErrorCode SFILUSymbolic_Device(SFILU *s, Mat A, const PetscInt pi[], const 
   PetscCall(SFILUMatchMapDestroy_Device(&s->map)); /* the map and the blocks belong to the pattern and schedule being replaced */
   PetscCall(SFILUBlocksDestroy_Device(&s->blocks));
   if (pi) {
-    PetscInt    *di, *dj;
-    cudaStream_t stream;
+    PetscInt      *di, *dj;
+    cudaStream_t   stream;
+    PetscErrorCode ierr;
 
     PetscCall(PetscGetCurrentCUDAStream(&stream));
     PetscCallCUDA(cudaMallocAsync((void **)&di, sizeof(PetscInt) * (n + 1), stream));
     PetscCallCUDA(cudaMallocAsync((void **)&dj, sizeof(PetscInt) * PetscMax(pi[n], 1), stream));
     PetscCallCUDA(cudaMemcpyAsync(di, pi, sizeof(PetscInt) * (n + 1), cudaMemcpyHostToDevice, stream));
     PetscCallCUDA(cudaMemcpyAsync(dj, pj, sizeof(PetscInt) * pi[n], cudaMemcpyHostToDevice, stream));
-    PetscCall(SFPCTriDeviceCreate(n, pi[n], di, dj, PETSC_TRUE, &s->engine, &s->T)); /* built here from a checked pattern */
+    ierr = SFPCTriDeviceCreate(n, pi[n], di, dj, PETSC_TRUE, &s->engine, &s->T); /* built here from a checked pattern; it keeps copies, so di and dj go on an error too */
     PetscCallCUDA(cudaFreeAsync(di, stream));
     PetscCallCUDA(cudaFreeAsync(dj, stream));
+    PetscCall(ierr);
     PetscCall(PetscLogCpuToGpu(sizeof(PetscInt) * (n + 1 + pi[n])));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
