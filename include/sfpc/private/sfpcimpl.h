@@ -17,6 +17,8 @@ PETSC_INTERN PetscErrorCode MatCreate_HYBSF(Mat);
 
 /* A, or the diagonal block of an MPI AIJ A, as a PC builds from it; any other type is an error naming who (src/sys/localaij.c). */
 PETSC_INTERN PetscErrorCode SFPCLocalAIJ(Mat, const char *, Mat *, PetscBool *, PetscBool *);
+/* An option's name as given, under the prefix of the options being read, for an error about its value (src/sys/options.c). */
+PETSC_INTERN const char *SFPCOptionGiven(char *, size_t, PetscOptionItems, const char *);
 /* The blocks' failures as one answer on every rank: the lowest failing global row, its reason, how many ranks failed (src/sys/localaij.c). */
 PETSC_INTERN PetscErrorCode SFPCBlockFailure(MPI_Comm, PetscInt, PCFailedReason, PetscInt, PCFailedReason *, PetscInt *, PetscInt *);
 /* Refuses a host vector given to a GPU path that PETSc's CUDA code has left incoherent (src/sys/stage.c); output: the result goes there. */

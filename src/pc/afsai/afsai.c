@@ -433,10 +433,11 @@ static PetscErrorCode AFSAIOptionsInt(PetscOptionItems PetscOptionsObject, PC pc
 {
   PetscInt  v;
   PetscBool set;
+  char      given[PETSC_MAX_PATH_LEN];
 
   PetscFunctionBegin;
   PetscCall(PetscOptionsInt(name, text, "PCAFSAI", *value, &v, &set));
-  PetscCheck(!set || (v >= lo && v <= hi) || (determine && v == PETSC_DETERMINE), PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "%s %" PetscInt_FMT " is out of range: it must be in [%" PetscInt_FMT ", %" PetscInt_FMT "]%s", name, v, lo, hi, determine ? " or -1" : "");
+  PetscCheck(!set || (v >= lo && v <= hi) || (determine && v == PETSC_DETERMINE), PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "%s %" PetscInt_FMT " is out of range: it must be in [%" PetscInt_FMT ", %" PetscInt_FMT "]%s", SFPCOptionGiven(given, sizeof(given), PetscOptionsObject, name), v, lo, hi, determine ? " or -1" : "");
   if (set) *value = v;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -447,6 +448,7 @@ static PetscErrorCode PCSetFromOptions_AFSAI(PC pc, PetscOptionItems PetscOption
   MPI_Comm  comm = PetscObjectComm((PetscObject)pc);
   PetscReal r;
   PetscBool set;
+  char      given[PETSC_MAX_PATH_LEN];
 
   PetscFunctionBegin;
   PetscOptionsHeadBegin(PetscOptionsObject, "AFSAI options");
@@ -454,13 +456,13 @@ static PetscErrorCode PCSetFromOptions_AFSAI(PC pc, PetscOptionItems PetscOption
   PetscCall(AFSAIOptionsInt(PetscOptionsObject, pc, "-pc_afsai_step_size", "Entries added to a row per step (s)", 1, 1024, PETSC_FALSE, &s->p.stepsize));
   PetscCall(AFSAIOptionsInt(PetscOptionsObject, pc, "-pc_afsai_max_nnz_row", "Most entries of a row of G, the diagonal included (-1: steps * step_size + 1)", 1, 1025, PETSC_TRUE, &s->p.maxnnzrow));
   PetscCall(PetscOptionsReal("-pc_afsai_tol", "A row's search stops when psi_k / psi_0 <= tol", "PCAFSAI", s->p.tol, &r, &set));
-  PetscCheck(!set || (r >= 0 && r < 1), comm, PETSC_ERR_ARG_OUTOFRANGE, "-pc_afsai_tol %g is out of range: it must be in [0, 1)", (double)r);
+  PetscCheck(!set || (r >= 0 && r < 1), comm, PETSC_ERR_ARG_OUTOFRANGE, "%s %g is out of range: it must be in [0, 1)", SFPCOptionGiven(given, sizeof(given), PetscOptionsObject, "-pc_afsai_tol"), (double)r);
   if (set) s->p.tol = r;
   PetscCall(PetscOptionsReal("-pc_afsai_filter", "After the search drop g_ij with |g_ij| sqrt(a_jj / a_ii) < filter (unit-diagonal row)", "PCAFSAI", s->p.filter, &r, &set));
-  PetscCheck(!set || (r >= 0 && r < 1), comm, PETSC_ERR_ARG_OUTOFRANGE, "-pc_afsai_filter %g is out of range: it must be in [0, 1)", (double)r);
+  PetscCheck(!set || (r >= 0 && r < 1), comm, PETSC_ERR_ARG_OUTOFRANGE, "%s %g is out of range: it must be in [0, 1)", SFPCOptionGiven(given, sizeof(given), PetscOptionsObject, "-pc_afsai_filter"), (double)r);
   if (set) s->p.filter = r;
   PetscCall(PetscOptionsReal("-pc_afsai_omega", "Richardson weight (-1: 1 / (1.1 x estimate of rho(G^T G A)))", "PCAFSAI", s->omega, &r, &set));
-  PetscCheck(!set || r == PETSC_DETERMINE || (r > 0 && r < 2), comm, PETSC_ERR_ARG_OUTOFRANGE, "-pc_afsai_omega %g is out of range: it must be in (0, 2), or -1 for the automatic weight", (double)r);
+  PetscCheck(!set || r == PETSC_DETERMINE || (r > 0 && r < 2), comm, PETSC_ERR_ARG_OUTOFRANGE, "%s %g is out of range: it must be in (0, 2), or -1 for the automatic weight", SFPCOptionGiven(given, sizeof(given), PetscOptionsObject, "-pc_afsai_omega"), (double)r);
   if (set) s->omega = r;
   PetscCall(PetscOptionsEnum("-pc_afsai_setup", "Where the set-up of an aijcusparse matrix runs (host matrices: always the host)", "PCAFSAI", AFSAISetupTypes, (PetscEnum)s->setup, (PetscEnum *)&s->setup, NULL));
   PetscCall(AFSAIOptionsInt(PetscOptionsObject, pc, "-pc_afsai_gather", "MPI: gather the rows within this graph distance of a rank's rows for its pattern search (0: each rank's diagonal block)", 0, 16, PETSC_FALSE, &s->gather));

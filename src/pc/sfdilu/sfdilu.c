@@ -327,14 +327,15 @@ static PetscErrorCode PCSetFromOptions_SFDILU(PC pc, PetscOptionItems PetscOptio
   SFDILU   *s = (SFDILU *)pc->data;
   PetscReal r;
   PetscBool set;
+  char      given[PETSC_MAX_PATH_LEN];
 
   PetscFunctionBegin;
   PetscOptionsHeadBegin(PetscOptionsObject, "SFDILU options");
   PetscCall(PetscOptionsReal("-pc_sfdilu_omega", "Weight of the Richardson update x += omega M^{-1} r, in (0, 2)", "PCSFDILU", s->omega, &r, &set));
-  PetscCheck(!set || (r > 0 && r < 2), PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_sfdilu_omega %g is out of range: it must be in (0, 2)", (double)r);
+  PetscCheck(!set || (r > 0 && r < 2), PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "%s %g is out of range: it must be in (0, 2)", SFPCOptionGiven(given, sizeof(given), PetscOptionsObject, "-pc_sfdilu_omega"), (double)r);
   if (set) s->omega = r;
   PetscCall(PetscOptionsReal("-pc_sfdilu_zeropivot", "E_i fails when |E_i| <= zeropivot * sum_j |a_ij|", "PCSFDILU", s->zeropivot, &r, &set));
-  PetscCheck(!set || (r >= 0 && r < 1), PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_sfdilu_zeropivot %g is out of range: it must be in [0, 1)", (double)r);
+  PetscCheck(!set || (r >= 0 && r < 1), PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "%s %g is out of range: it must be in [0, 1)", SFPCOptionGiven(given, sizeof(given), PetscOptionsObject, "-pc_sfdilu_zeropivot"), (double)r);
   if (set) s->zeropivot = r;
   {
     const char *types[] = {"none", "nonzero"};
@@ -343,7 +344,7 @@ static PetscErrorCode PCSetFromOptions_SFDILU(PC pc, PetscOptionItems PetscOptio
     s->shift = (PetscBool)(type == 1);
   }
   PetscCall(PetscOptionsReal("-pc_sfdilu_shift_amount", "First shift, relative to the largest row sum of |A| (doubled at each retry)", "PCSFDILU", s->shiftamount, &r, &set));
-  PetscCheck(!set || (r > 0 && !PetscIsInfOrNanReal(r)), PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_sfdilu_shift_amount %g is out of range: it must be positive and finite", (double)r);
+  PetscCheck(!set || (r > 0 && !PetscIsInfOrNanReal(r)), PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "%s %g is out of range: it must be positive and finite", SFPCOptionGiven(given, sizeof(given), PetscOptionsObject, "-pc_sfdilu_shift_amount"), (double)r);
   if (set) s->shiftamount = r;
   {
     PCSFDILUColoringType coloring = s->coloring;
@@ -351,9 +352,9 @@ static PetscErrorCode PCSetFromOptions_SFDILU(PC pc, PetscOptionItems PetscOptio
     PetscCall(PetscOptionsEnum("-pc_sfdilu_coloring", "Coloring: greedy (host), jpl (device for a GPU matrix; the host computes the same), grid (the residues of a structured grid's coordinates), auto: grid above 2^14 rows where a grid is known, else greedy for host matrices and GPU ones of up to 2^14 rows, jpl for larger GPU ones", "PCSFDILU", PCSFDILUColoringTypes, (PetscEnum)coloring, (PetscEnum *)&coloring, NULL));
     PetscInt             gridmod  = s->gridmod;
     PetscCall(PetscOptionsInt("-pc_sfdilu_coloring_seed", "Seed of the JPL coloring's hash", "PCSFDILU", seed, &seed, &set));
-    PetscCheck(!set || seed >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_sfdilu_coloring_seed %" PetscInt_FMT " is out of range: it must be nonnegative", seed);
+    PetscCheck(!set || seed >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "%s %" PetscInt_FMT " is out of range: it must be nonnegative", SFPCOptionGiven(given, sizeof(given), PetscOptionsObject, "-pc_sfdilu_coloring_seed"), seed);
     PetscCall(PetscOptionsInt("-pc_sfdilu_grid_modulus", "Grid coloring: point (i, j, k) takes color (i mod m) + m (j mod m) + m^2 (k mod m) per field (with a DMDA, raised to its stencil width + 1 where smaller)", "PCSFDILU", gridmod, &gridmod, &set));
-    PetscCheck(!set || (gridmod >= 2 && gridmod <= 64), PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_sfdilu_grid_modulus %" PetscInt_FMT " is out of range: it must be in [2, 64]", gridmod);
+    PetscCheck(!set || (gridmod >= 2 && gridmod <= 64), PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "%s %" PetscInt_FMT " is out of range: it must be in [2, 64]", SFPCOptionGiven(given, sizeof(given), PetscOptionsObject, "-pc_sfdilu_grid_modulus"), gridmod);
     if (coloring != s->coloring || seed != s->seed || gridmod != s->gridmod) s->coloring_changed = PETSC_TRUE;
     s->coloring = coloring;
     s->seed     = seed;
@@ -372,7 +373,7 @@ static PetscErrorCode PCSetFromOptions_SFDILU(PC pc, PetscOptionItems PetscOptio
     PetscCall(PetscOptionsEnum("-pc_sfdilu_order", "GPU row order of the sweeps: color, local (windows of row + color * D, for vectors larger than L2; sync-free only), auto (local where a vector exceeds 40% of L2)", "PCSFDILU", PCSFDILUOrderTypes, (PetscEnum)order, (PetscEnum *)&order, NULL));
     PetscInt          window = s->localwindow;
     PetscCall(PetscOptionsInt("-pc_sfdilu_local_window", "GPU, local order: keys (row + color * D) per window; the sweeps are dispatched by windows of half as many rows", "PCSFDILU", window, &window, NULL));
-    PetscCheck(window >= 2 && window <= (1 << 30), PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_sfdilu_local_window %" PetscInt_FMT " is out of range: it must be in [2, 2^30]", window);
+    PetscCheck(window >= 2 && window <= (1 << 30), PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "%s %" PetscInt_FMT " is out of range: it must be in [2, 2^30]", SFPCOptionGiven(given, sizeof(given), PetscOptionsObject, "-pc_sfdilu_local_window"), window);
     PetscCheck(!(order == PCSFDILU_ORDER_LOCAL && sweep == PCSFDILU_SWEEP_PERCOLOR), PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_INCOMP, "-pc_sfdilu_order local needs sync-free sweeps: the per-color sweeps take each color's rows as one block (-pc_sfdilu_order color)");
     if (sweep != s->sweep || order != s->gpuorder || window != s->localwindow) s->coloring_changed = PETSC_TRUE; /* the row order is chosen with the coloring */
     s->sweep       = sweep;

@@ -300,6 +300,7 @@ static PetscErrorCode PCSetFromOptions_SFILU(PC pc, PetscOptionItems PetscOption
   MatFactorShiftType type;
   PetscReal          r;
   PetscBool          set;
+  char               given[PETSC_MAX_PATH_LEN];
 
   PetscFunctionBegin;
   PetscOptionsHeadBegin(PetscOptionsObject, "SFILU options");
@@ -323,22 +324,22 @@ static PetscErrorCode PCSetFromOptions_SFILU(PC pc, PetscOptionItems PetscOption
   {
     const char *kinds[] = {"ilu0", "sip"};
     PetscInt    kind    = s->sip ? 1 : 0;
-    PetscInt    nd, dims[4], given[3] = {0, 0, 0};
+    PetscInt    nd, dims[4], first[3] = {0, 0, 0};
     PetscBool   named[2];
     PetscCall(PetscOptionsEList("-pc_sfilu_factorization", "ILU(0), or Stone's SIP for 7-point stencils on a 3-D grid", "PCSFILU", kinds, 2, kinds[kind], &kind, NULL));
     s->sip = (PetscBool)(kind == 1);
     PetscCall(PetscOptionsReal("-pc_sfilu_sip_alpha", "SIP: partial cancellation of the dropped fill, in [0, 1] (0 is ILU(0))", "PCSFILU", s->sip_alpha, &r, &set));
-    PetscCheck(!set || (r >= 0 && r <= 1), PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_sfilu_sip_alpha %g is out of range: it must be in [0, 1]", (double)r);
+    PetscCheck(!set || (r >= 0 && r <= 1), PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "%s %g is out of range: it must be in [0, 1]", SFPCOptionGiven(given, sizeof(given), PetscOptionsObject, "-pc_sfilu_sip_alpha"), (double)r);
     if (set) s->sip_alpha = r;
     for (int k = 0; k < 2; k++) { /* two names for one grid: SIP's first one, and the general one (grid layout of ILU(0) too) */
       const char *name = k ? "-pc_sfilu_grid" : "-pc_sfilu_sip_grid";
       nd               = 4; /* room for one value too many, to refuse it */
       for (int d = 0; d < 3; d++) dims[d] = s->sip_grid[d];
       PetscCall(PetscOptionsIntArray(name, "Grid nx,ny,nz (x fastest) of a matrix assembled without a DMDA: SIP's, and the GPU sweeps' grid layout (0,0,0: none)", "PCSFILU", dims, &nd, &named[k]));
-      PetscCheck(!named[k] || (nd == 3 && dims[0] > 0 && dims[1] > 0 && dims[2] > 0), PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-%s%s needs three positive sizes nx,ny,nz", ((PetscObject)pc)->prefix ? ((PetscObject)pc)->prefix : "", name + 1);
-      PetscCheck(!(k && named[0] && named[1]) || (dims[0] == given[0] && dims[1] == given[1] && dims[2] == given[2]), PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_INCOMP, "-pc_sfilu_sip_grid and -pc_sfilu_grid name one grid: they were given different ones");
+      PetscCheck(!named[k] || (nd == 3 && dims[0] > 0 && dims[1] > 0 && dims[2] > 0), PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "%s needs three positive sizes nx,ny,nz", SFPCOptionGiven(given, sizeof(given), PetscOptionsObject, name));
+      PetscCheck(!(k && named[0] && named[1]) || (dims[0] == first[0] && dims[1] == first[1] && dims[2] == first[2]), PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_INCOMP, "-pc_sfilu_sip_grid and -pc_sfilu_grid name one grid: they were given different ones");
       if (named[k])
-        for (int d = 0; d < 3; d++) s->sip_grid[d] = given[d] = dims[d];
+        for (int d = 0; d < 3; d++) s->sip_grid[d] = first[d] = dims[d];
     }
     PetscCall(PetscOptionsEnum("-pc_sfilu_sip_variant", "SIP on the GPU: factorization sync-free (one launch; points poll the values their neighbours publish) or level-synchronous (one launch per hyperplane)", "PCSFILU", SFILUSIPVariants, (PetscEnum)s->sip_variant, (PetscEnum *)&s->sip_variant, NULL));
   }

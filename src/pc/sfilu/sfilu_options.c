@@ -14,15 +14,6 @@ static const char *OptionName(char *buf, size_t len, const char *pre, const char
   return buf;
 }
 
-/* For errors: the option as given, with the prefix of the options being read (-sub_mat_sfilu_layout, not -mat_sfilu_layout); the name alone if a prefix is too long to print. */
-static const char *Given(char *buf, size_t len, PetscOptionItems PetscOptionsObject, const char *name)
-{
-  const char          *prefix = PetscOptionsObject->prefix ? PetscOptionsObject->prefix : "";
-  const PetscErrorCode ierr   = PetscSNPrintf(buf, len, "-%s%s", prefix, name + 1); /* name + 1: past its dash */
-
-  return ierr == PETSC_SUCCESS ? buf : name;
-}
-
 PetscErrorCode SFILUSetEngineFromOptions(PetscOptionItems PetscOptionsObject, SFILU *s, const char *pre, const char *man)
 {
   char      name[64], given[PETSC_MAX_PATH_LEN], text[320];
@@ -37,23 +28,23 @@ PetscErrorCode SFILUSetEngineFromOptions(PetscOptionItems PetscOptionsObject, SF
   /* unset, each kind of sweep has its own default (PETSC_DECIDE), which the range check would refuse */
   v = s->engine.warps_per_sm;
   PetscCall(PetscOptionsInt(OptionName(name, sizeof(name), pre, "warps_per_sm"), "GPU sweeps: warps kept per SM (more hide latency, fewer poll less; default: from the width of the levels)", man, v, &v, &set));
-  PetscCheck(!set || (v >= 1 && v <= 64), comm, PETSC_ERR_ARG_OUTOFRANGE, "%s %" PetscInt_FMT " is out of range: it must be in [1, 64]", Given(given, sizeof(given), PetscOptionsObject, name), v);
+  PetscCheck(!set || (v >= 1 && v <= 64), comm, PETSC_ERR_ARG_OUTOFRANGE, "%s %" PetscInt_FMT " is out of range: it must be in [1, 64]", SFPCOptionGiven(given, sizeof(given), PetscOptionsObject, name), v);
   if (set) s->engine.warps_per_sm = v;
   PetscCall(PetscOptionsEnum(OptionName(name, sizeof(name), pre, "layout"), "GPU sweeps: storage of the factor's L and U (auto: grid where the grid is known and the pattern fits its 7-point stencil or 27-point box, else per triangle)", man, SFPCLayouts, (PetscEnum)s->engine.layout, (PetscEnum *)&s->engine.layout, NULL));
   PetscCall(PetscOptionsEnum(OptionName(name, sizeof(name), pre, "levels"), "GPU sweeps: dependency levels ordering the rows (auto: asap)", man, SFPCLevelsTypes, (PetscEnum)s->engine.levels, (PetscEnum *)&s->engine.levels, NULL));
   v = s->engine.grid_chunk;
   PetscCall(PetscOptionsInt(OptionName(name, sizeof(name), pre, "grid_chunk"), "GPU grid layout: x steps per read of the neighbouring warps' results (2 or 4)", man, v, &v, &set));
-  PetscCheck(!set || v == 2 || v == 4, comm, PETSC_ERR_ARG_OUTOFRANGE, "%s %" PetscInt_FMT " is out of range: it must be 2 or 4", Given(given, sizeof(given), PetscOptionsObject, name), v);
+  PetscCheck(!set || v == 2 || v == 4, comm, PETSC_ERR_ARG_OUTOFRANGE, "%s %" PetscInt_FMT " is out of range: it must be 2 or 4", SFPCOptionGiven(given, sizeof(given), PetscOptionsObject, name), v);
   s->engine.grid_chunk = v;
   v = s->engine.grid_planes;
   PetscCall(PetscOptionsInt(OptionName(name, sizeof(name), pre, "grid_planes"), "GPU grid layout: z-planes per block of warps, handing the -z line over in shared memory (1, 2, 4 or 8; default: 8, fewer on grids of fewer z-planes)", man, v, &v, &set));
-  PetscCheck(!set || v == 1 || v == 2 || v == 4 || v == 8, comm, PETSC_ERR_ARG_OUTOFRANGE, "%s %" PetscInt_FMT " is out of range: it must be 1, 2, 4 or 8", Given(given, sizeof(given), PetscOptionsObject, name), v);
+  PetscCheck(!set || v == 1 || v == 2 || v == 4 || v == 8, comm, PETSC_ERR_ARG_OUTOFRANGE, "%s %" PetscInt_FMT " is out of range: it must be 1, 2, 4 or 8", SFPCOptionGiven(given, sizeof(given), PetscOptionsObject, name), v);
   s->engine.grid_planes = v;
   PetscCall(PetscOptionsBool(OptionName(name, sizeof(name), pre, "grid_factor"), "GPU grid layout: ILU(0) factored by hyperplanes of the grid (7-point: SIP's kernel with alpha 0, 48 more bytes a point; 27-point: planes i + 2j + 4k, 148 more bytes a point; the same factor, faster) instead of the generic sync-free kernel", man, s->grid_factor, &s->grid_factor, NULL));
   PetscCall(PetscOptionsEnum(OptionName(name, sizeof(name), pre, "factor_match"), "GPU generic ILU(0) kernel: how a row finds its entries in a dependency's U row: by masks built once per pattern (map), a binary search over the lanes (search), or the U row broadcast entry by entry (broadcast); auto: map, and for rows the masks cannot hold search from 8 warp tasks per level and SM, else broadcast", man, SFILUFactorMatches, (PetscEnum)s->factor_match, (PetscEnum *)&s->factor_match, NULL));
   v = s->block_size;
   PetscCall(PetscOptionsInt(OptionName(name, sizeof(name), pre, "block_size"), "GPU generic ILU(0) kernel and sweeps: rows a warp factors and solves together, a point-block of consecutive rows whose dependencies on one another are resolved inside the warp (default: the matrix's block size; 1: row by row)", man, v, &v, &set));
-  PetscCheck(!set || v == PETSC_DECIDE || v >= 1, comm, PETSC_ERR_ARG_OUTOFRANGE, "%s %" PetscInt_FMT " is out of range: it must be at least 1", Given(given, sizeof(given), PetscOptionsObject, name), v);
+  PetscCheck(!set || v == PETSC_DECIDE || v >= 1, comm, PETSC_ERR_ARG_OUTOFRANGE, "%s %" PetscInt_FMT " is out of range: it must be at least 1", SFPCOptionGiven(given, sizeof(given), PetscOptionsObject, name), v);
   s->block_size = v;
   PetscCall(PetscSNPrintf(text, sizeof(text), "GPU sweeps by the point-blocks of %s, a warp a block (default: a sweep whose block graph has at most 3/4 of its rows' levels)", name));
   PetscCall(PetscOptionsBool3(OptionName(name, sizeof(name), pre, "block_sweeps"), text, man, s->block_sweeps, &s->block_sweeps, NULL));
