@@ -440,6 +440,15 @@ int main(int argc, char **argv)
       args: -problem poisson7 -n 4 -noref -dilu_pc_sfdilu_parallel
       filter: Error: grep -E "global coordinates" | sed -e "s/^\[0\]PETSC ERROR: //"
 
+  test: # a solve by Richardson iterations: the PC's PCApplyRichardson() (no monitor) stops where KSPRICHARDSON's own loop (a monitor) does
+    suffix: richardson_solve
+    args: -problem convdiff -n 6 -peclet 2 -noref -dilu_pc_type sfdilu -dilu_ksp_type richardson -dilu_ksp_rtol 1e-6 -dilu_ksp_converged_reason
+  test:
+    suffix: richardson_solve_monitor
+    args: -problem convdiff -n 6 -peclet 2 -noref -dilu_pc_type sfdilu -dilu_ksp_type richardson -dilu_ksp_rtol 1e-6 -dilu_ksp_converged_reason -dilu_ksp_monitor
+    filter: grep -v "Residual norm"
+    output_file: output/ex6_richardson_solve.out
+
   test:
     suffix: gamg
     args: -problem convdiff -n 24 -peclet 20 -noref -gamg -dilu_pc_type sfdilu -dilu_ksp_type gmres -gamg_default_ksp_type gmres -gamg_default_pc_type gamg -gamg_dilu_richardson_ksp_type gmres -gamg_dilu_richardson_pc_type gamg -gamg_dilu_richardson_mg_levels_ksp_type richardson -gamg_dilu_richardson_mg_levels_pc_type sfdilu -gamg_dilu_richardson_pc_gamg_reuse_interpolation -gamg_dilu_chebyshev_ksp_type gmres -gamg_dilu_chebyshev_pc_type gamg -gamg_dilu_chebyshev_mg_levels_pc_type sfdilu

@@ -34,5 +34,5 @@ typedef struct {
 } SFPCStagedArrays;
 PETSC_INTERN PetscErrorCode SFPCStagedArraysGet(Vec, Vec, const char *, Vec *, Vec *, SFPCStagedArrays *);
 PETSC_INTERN PetscErrorCode SFPCStagedArraysRestore(Vec, SFPCStagedArrays *);
-/* its sweeps of x += omega M^{-1} (b - A x), M^{-1} applied by apply, r a work vector: a PC's PCApplyRichardson() as a smoother. */
-PETSC_INTERN PetscErrorCode SFPCRichardsonSweeps(PC, PetscErrorCode (*)(PC, Vec, Vec), PetscReal, Vec, Vec, Vec, Vec, PetscInt, PetscBool);
+/* Up to its steps of x += omega M^{-1} (b - A x), M^{-1} applied by apply, r a work vector, tested against the tolerances where rtol > 0: a PC's PCApplyRichardson() (src/pc/common/richardson.c). */
+PETSC_INTERN PetscErrorCode SFPCRichardsonSweeps(PC, PetscErrorCode (*)(PC, Vec, Vec), PetscReal, Vec, Vec, Vec, Vec, PetscInt, PetscBool, PetscReal, PetscReal, PetscReal, PetscInt *, PCRichardsonConvergedReason *);

@@ -411,20 +411,17 @@ static PetscErrorCode AFSAIEstimateOmega(PC pc)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* its steps of x += omega G^T G (b - A x), with no convergence test: the smoother's use (KSP norm type none). */
+/* Up to its steps of x += omega G^T G (b - A x), tested against the tolerances where rtol > 0 (SFPCRichardsonSweeps()). */
 static PetscErrorCode PCApplyRichardson_AFSAI(PC pc, Vec b, Vec x, Vec w, PetscReal rtol, PetscReal abstol, PetscReal dtol, PetscInt its, PetscBool guesszero, PetscInt *outits, PCRichardsonConvergedReason *reason)
 {
   PC_AFSAI *s = (PC_AFSAI *)pc->data;
   PetscReal omega;
 
   PetscFunctionBegin;
-  (void)rtol, (void)abstol, (void)dtol;
   if (s->omega == PETSC_DETERMINE && s->omegaauto == 0 && s->failure == PC_NOERROR) PetscCall(AFSAIEstimateOmega(pc));
   omega = s->omega == PETSC_DETERMINE ? s->omegaauto : s->omega;
   if (!s->r) PetscCall(VecDuplicate(b, &s->r));
-  PetscCall(SFPCRichardsonSweeps(pc, PCApply_AFSAI, omega, b, x, w, s->r, its, guesszero));
-  *outits = its;
-  *reason = PCRICHARDSON_CONVERGED_ITS;
+  PetscCall(SFPCRichardsonSweeps(pc, PCApply_AFSAI, omega, b, x, w, s->r, its, guesszero, rtol, abstol, dtol, outits, reason));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -575,7 +572,8 @@ static PetscErrorCode PCDestroy_AFSAI(PC pc)
 .  -pc_afsai_max_nnz_row <steps * step_size + 1> - most entries of a row of G, the diagonal included, in [1, 1025] (-1: the default)
 .  -pc_afsai_filter <0> - after the search, drop g_ij with |g_ij| sqrt(a_jj / a_ii) < filter (unit-diagonal row); values recomputed
 .  -pc_afsai_setup <device> - where a `MATSEQAIJCUSPARSE` (or `MATMPIAIJCUSPARSE`) is set up: device (default) or host (from its host copy, for comparison)
-.  -pc_afsai_omega <auto> - Richardson weight (`-mg_levels_ksp_type richardson`) in (0, 2), or -1 (the default) for the automatic 1 / (1.1 x a power-iteration estimate of rho(G^T G A))
+.  -pc_afsai_omega <auto> - Richardson weight (`-mg_levels_ksp_type richardson`) in (0, 2), or -1 (the default) for the automatic 1 / (1.1 x a power-iteration estimate of rho(G^T G A));
+                        `PCApplyRichardson()` tests the KSP's tolerances at each step when rtol > 0 (a solve), not with rtol 0 (`PCMG`'s smoothers)
 .  -pc_afsai_reuse_pattern <true> - on `SAME_NONZERO_PATTERN` keep G's pattern and recompute its values only
 -  -pc_afsai_gather <0> - MPI, k in [0, 16]: 0, each rank's diagonal block; k > 0, A's rows within graph distance k of a rank's rows are gathered
    for its search, and G, G^T are MPI matrices (`MATMPIAIJCUSPARSE`, set up on the GPU, for a `MATMPIAIJCUSPARSE` A)

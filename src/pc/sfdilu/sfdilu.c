@@ -291,10 +291,10 @@ static PetscErrorCode PCApplyTranspose_SFDILU(PC pc, Vec x, Vec y)
 }
 
 /*
-   its steps of x += omega M^{-1} (b - A x), with no convergence test: the smoother's use (KSP norm
-   type none). On the GPU, on one rank and with the operator as the preconditioning matrix, a step is
-   three kernels (residual fused into the gather, two sweeps, update fused into the scatter);
-   otherwise residual, apply and update as three calls.
+   Up to its steps of x += omega M^{-1} (b - A x). As a smoother (rtol 0: no test), on the GPU, on one rank and with the
+   operator as the preconditioning matrix, a step is three kernels (residual fused into the gather, two sweeps, update
+   fused into the scatter); otherwise, and in a solve by Richardson iterations (rtol > 0: each step tested,
+   SFPCRichardsonSweeps()), residual, apply and update as three calls.
 */
 static PetscErrorCode PCApplyRichardson_SFDILU(PC pc, Vec b, Vec x, Vec w, PetscReal rtol, PetscReal abstol, PetscReal dtol, PetscInt its, PetscBool guesszero, PetscInt *outits, PCRichardsonConvergedReason *reason)
 {
@@ -302,9 +302,8 @@ static PetscErrorCode PCApplyRichardson_SFDILU(PC pc, Vec b, Vec x, Vec w, Petsc
   PetscMPIInt size;
 
   PetscFunctionBegin;
-  (void)rtol, (void)abstol, (void)dtol;
   PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)pc), &size));
-  if (s->ondevice && !s->glob && size == 1 && pc->mat == pc->pmat && s->failure == PC_NOERROR) {
+  if (s->ondevice && !s->glob && size == 1 && pc->mat == pc->pmat && s->failure == PC_NOERROR && !(rtol > 0)) {
     for (PetscInt k = 0; k < its; k++) {
       const PetscBool    zero = (PetscBool)(k == 0 && guesszero);
       const PetscScalar *ba;
@@ -315,7 +314,8 @@ static PetscErrorCode PCApplyRichardson_SFDILU(PC pc, Vec b, Vec x, Vec w, Petsc
     }
   } else {
     if (!s->d) PetscCall(VecDuplicate(b, &s->d));
-    PetscCall(SFPCRichardsonSweeps(pc, PCApply_SFDILU, s->omega, b, x, w, s->d, its, guesszero));
+    PetscCall(SFPCRichardsonSweeps(pc, PCApply_SFDILU, s->omega, b, x, w, s->d, its, guesszero, rtol, abstol, dtol, outits, reason));
+    PetscFunctionReturn(PETSC_SUCCESS);
   }
   *outits = its;
   *reason = PCRICHARDSON_CONVERGED_ITS;
@@ -539,7 +539,13 @@ PetscErrorCode PCSFDILUGetColoring(PC pc, PetscInt *ncolors, const PetscInt *col
    each rank smooths its diagonal block, block-Jacobi style, unless -pc_sfdilu_parallel.
 
    A new nonzero pattern is colored again; new values of the same pattern (`SAME_NONZERO_PATTERN`) only recompute E.
-   A zero or tiny E_i sets `PC_FACTOR_NUMERIC_ZEROPIVOT` (Inf/NaN: `PC_FACTOR_OTHER`).
+   A zero or tiny E_i sets `PC_FACTOR_NUMERIC_ZEROPIVOT` (Inf/NaN: `PC_FACTOR_OTHER`). A diagonal entry the pattern
+   lacks is taken as 0, as DILU's definition allows: E_i is then the sum over row i's lower-colored neighbours alone, and
+   fails only where that is zero or tiny (so a block of an MPI matrix that cuts those neighbours off fails where the
+   whole matrix would not). On MPI matrices failures are reported in global rows.
+
+   `PCApplyRichardson()` (`-ksp_type richardson`) tests the KSP's tolerances at each step when rtol > 0, as
+   `KSPRICHARDSON`'s own loop does; with rtol 0, which `PCMG` gives its smoothers, it runs its steps and computes no norm.
 
    `PCApplyTranspose()` (BiCG, `KSPSolveTranspose()`, and so transposed solves with DILU level smoothers) applies
    M^{-T} = (E + L_c^T)^{-1} E (E + U_c^T)^{-1} with the same coloring, E and storage: no set-up of its own. On the GPU
