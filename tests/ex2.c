@@ -176,6 +176,10 @@ int main(int argc, char **argv)
       suffix: badoption_shifttype
       args: -case zeropivot -pc_sfilu_shift_type inblocks
       filter: Error: grep -E "must be|supports|allowed bound|Unknown option" | sed -e "s/^\[0\]PETSC ERROR: //"
+    test: # -ksp_view_pre: what is chosen, and no figures of a factor not built
+      suffix: view_pre
+      args: -case zeropivot -ksp_view_pre -pc_type {{sfilu sfdilu}separate output}
+      filter: grep -E "not set up yet"
     test: # four sizes, a negative one, and the two names of the grid given different grids
       suffix: badoption_grid
       args: -case zeropivot -pc_sfilu_grid {{10,1,1,7 -1,2,3}separate output}

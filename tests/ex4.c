@@ -996,6 +996,10 @@ int main(int argc, char **argv)
       suffix: grid_size
       args: -case problem -problem convdiff -n 8 -values original -triangle lower -unit 0 -mat_hybsf_grid 8,8,9
       filter: Error: grep "^\[0\]PETSC ERROR" | grep -A 2 -m 1 "Error Message" | tail -n 2 | grep -v "See https" | sed -e "s/^\[0\]PETSC ERROR: //"
+    test: # negative sizes whose product is the number of rows
+      suffix: grid_negative
+      args: -case problem -problem convdiff -n 8 -values original -triangle lower -unit 0 -mat_hybsf_grid -8,-8,8
+      filter: Error: grep "^\[0\]PETSC ERROR" | grep -A 2 -m 1 "Error Message" | tail -n 2 | grep -v "See https" | sed -e "s/^\[0\]PETSC ERROR: //"
     test:
       suffix: grid_pattern
       args: -case problem -problem poisson27 -n 8 -values original -triangle lower -unit 0 -mat_hybsf_grid 4,16,8

@@ -127,7 +127,8 @@ PetscErrorCode SFPCGridCheckSize(PetscInt n, const PetscInt dims[3], const char 
 {
   PetscFunctionBegin;
   if (n == 0) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCheck(dims[0] >= 1 && dims[1] >= 1 && dims[2] >= 1 && (PetscInt64)dims[0] * dims[1] * dims[2] == n, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "%s: the grid %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " does not have the matrix's %" PetscInt_FMT " rows", who, dims[0], dims[1], dims[2], n);
+  PetscCheck(dims[0] >= 1 && dims[1] >= 1 && dims[2] >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "%s: the grid %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " needs positive sizes", who, dims[0], dims[1], dims[2]);
+  PetscCheck((PetscInt64)dims[0] * dims[1] * dims[2] == n, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "%s: the grid %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " does not have the matrix's %" PetscInt_FMT " rows", who, dims[0], dims[1], dims[2], n);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -403,6 +403,10 @@ static PetscErrorCode PCView_SFDILU(PC pc, PetscViewer viewer)
   PetscFunctionBegin;
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &isascii));
   if (!isascii) PetscFunctionReturn(PETSC_SUCCESS);
+  if (!pc->setupcalled) { /* (-ksp_view_pre) nothing colored or computed: no figures to show */
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  multicolor DILU%s, omega %g: not set up yet\n", s->parallel ? ", global across ranks" : "", (double)s->omega));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)pc), &size));
   if (size > 1) PetscCallMPI(MPIU_Allreduce(&s->n, &nsum, 1, MPIU_INT, MPI_SUM, PetscObjectComm((PetscObject)pc)));
   if (size > 1 && !s->glob) PetscCall(PetscViewerASCIIPrintf(viewer, "  each of %d ranks' diagonal blocks (block Jacobi), %" PetscInt_FMT " rows in all; the figures below are rank 0's block\n", size, nsum));

@@ -365,6 +365,13 @@ static PetscErrorCode PCView_SFILU(PC pc, PetscViewer viewer)
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &isascii));
   if (!isascii) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscViewerASCIIPushTab(viewer));
+  if (!pc->setupcalled) { /* (-ksp_view_pre) nothing built: no figures to show */
+    SFILU *s = (SFILU *)pc->data;
+    if (s->sip) PetscCall(PetscViewerASCIIPrintf(viewer, "SIP (Stone), alpha %g: not set up yet\n", (double)s->sip_alpha));
+    else PetscCall(PetscViewerASCIIPrintf(viewer, "ILU(%" PetscInt_FMT "): not set up yet\n", s->fill_levels));
+    PetscCall(PetscViewerASCIIPopTab(viewer));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)pc), &size));
   if (size > 1) PetscCall(PetscViewerASCIIPrintf(viewer, "each of %d ranks factors its diagonal block (block Jacobi); the figures below are rank 0's\n", size));
   PetscCall(SFILUView((SFILU *)pc->data, viewer));
