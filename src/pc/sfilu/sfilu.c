@@ -68,11 +68,12 @@ static PetscErrorCode PCSFILUGrid(PC pc, Mat A, PetscBool ondevice, PetscBool re
       if (ondevice) PetscCall(SFILUGridGuess_Device(A, box, dims));
       else {
         const PetscInt *ia, *ja;
+        PetscInt        nr; /* not n: MatRestoreRowIJ() zeroes it */
         PetscBool       done;
 
-        PetscCall(MatGetRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &n, &ia, &ja, &done));
-        if (done) PetscCall(SFPCGridGuess_Host(n, ia, ja, box, dims));
-        PetscCall(MatRestoreRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &n, &ia, &ja, &done));
+        PetscCall(MatGetRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &nr, &ia, &ja, &done));
+        if (done) PetscCall(SFPCGridGuess_Host(nr, ia, ja, box, dims));
+        PetscCall(MatRestoreRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &nr, &ia, &ja, &done));
       }
       s->guess.valid = PETSC_TRUE;
       s->guess.box   = box;
