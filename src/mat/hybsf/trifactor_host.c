@@ -184,9 +184,9 @@ PetscErrorCode SFPCGridGuess(PetscInt n, PetscInt r0, PetscInt nr, const PetscIn
     if (nd == 3) a = dist[1], b = dist[2];
     else { /* the box's distances, a = dist[2] and b = dist[8] */
       const PetscInt x = dist[2], y = dist[8], want[MAXD] = {1, x - 1, x, x + 1, y - x - 1, y - x, y - x + 1, y - 1, y, y + 1, y + x - 1, y + x, y + x + 1};
-      PetscBool      box = PETSC_TRUE;
-      for (PetscInt e = 0; e < MAXD; e++) box = (PetscBool)(box && dist[e] == want[e]);
-      if (box) a = x, b = y;
+      PetscBool      fits = PETSC_TRUE;
+      for (PetscInt e = 0; e < MAXD; e++) fits = (PetscBool)(fits && dist[e] == want[e]);
+      if (fits) a = x, b = y;
     }
     if (dist[0] == 1 && a > 1 && b > a && b % a == 0 && n % b == 0) {
       dims[0] = a;

@@ -89,16 +89,6 @@ static PetscErrorCode PCSFILUGrid(PC pc, Mat A, PetscBool ondevice, PetscBool re
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The matrix the factor is built from: pmat, or on MPI matrices each rank's diagonal block (block Jacobi, as PETSc's parallel ILU through PCBJACOBI). */
-static PetscErrorCode PCSFILULocalMatrix(PC pc, Mat *A)
-{
-  PetscBool cusparse, bound;
-
-  PetscFunctionBegin;
-  PetscCall(SFPCLocalAIJ(pc->pmat, "PCSFILU", A, &cusparse, &bound));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 /*
    its steps of x += (LU)^{-1} (b - A x) with the residual formed inside the GPU grid layout's L sweep (set
    by PCSetUp_SFILU() only then): KSPRICHARDSON's own loop with a MatMult() less per step. With rtol or abstol
@@ -210,11 +200,11 @@ static PetscBool SFILUNeedsSymbolic(PC pc, PetscBool ondevice, PetscBool regrid)
 static PetscErrorCode PCSetUp_SFILU(PC pc)
 {
   SFILU    *s = (SFILU *)pc->data;
-  PetscBool ondevice, regrid = PETSC_FALSE;
+  PetscBool ondevice, regrid = PETSC_FALSE, cusparse, bound;
   Mat       A;
 
   PetscFunctionBegin;
-  PetscCall(PCSFILULocalMatrix(pc, &A));
+  PetscCall(SFPCLocalAIJ(pc->pmat, "PCSFILU", &A, &cusparse, &bound)); /* pmat, or each rank's diagonal block (block Jacobi, as PETSc's parallel ILU through PCBJACOBI) */
   PetscCall(SFILUCheckMatrix(A, &ondevice));
   PetscCall(MatGetOwnershipRange(pc->pmat, &s->rstart, NULL));
   /* SIP needs the grid; the GPU sweeps take the grid layout when one is known (auto) and must have one when asked for it */
