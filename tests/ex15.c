@@ -417,6 +417,10 @@ int main(int argc, char **argv)
       suffix: variants_mpi
       nsize: 2
       args: -problem convdiff -n 10 -peclet 5 -ksp_type gmres -refactor -reuse -transpose -stopped
+    test: # -ksp_pc_side symmetric: the plain sfilu applies L^{-1} on the left and U^{-1} on the right (PETSc's seqaij ILU has no such
+      # application), and the form steps aside; -steps 0: Richardson takes no symmetric side
+      suffix: symmetric_side
+      args: -problem convdiff -n 10 -peclet 5 -ksp_type gmres -ksp_pc_side symmetric -steps 0
     test: # a null space attached to A: KSPSolve() projects the right-hand side, so the form steps aside
       suffix: nullspace
       args: -problem poisson7 -n 8 -nullspace -ksp_type gmres
@@ -498,6 +502,9 @@ int main(int argc, char **argv)
     test:
       suffix: gpu_convdiff
       args: -problem convdiff -n 20 -peclet 10 -ksp_type bcgs -pc_sfilu_layout {{grid hyb}shared output}
+    test: # the symmetric side on the GPU: the L and U sweeps alone
+      suffix: gpu_symmetric_side
+      args: -problem convdiff -n 10 -peclet 5 -ksp_type gmres -ksp_pc_side symmetric -steps 0
     test: # permuted: the hyb layout (a 7-point graph has no triangles, so no ordering gives its ILU(0) fill to drop into it)
       suffix: gpu_convdiff_permuted
       args: -problem convdiff -n 20 -peclet 10 -permute 5 -ksp_type gmres

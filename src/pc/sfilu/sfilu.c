@@ -235,6 +235,34 @@ static PetscErrorCode PCApplyTranspose_SFILU(PC pc, Vec x, Vec y)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* -ksp_pc_side symmetric: the L sweep on the left, the U sweep on the right, as PCILU's MatForwardSolve() and MatBackwardSolve() */
+static PetscErrorCode PCApplySymmetricSide_SFILU(PC pc, PetscBool lower, Vec x, Vec y)
+{
+  SFILU *s = (SFILU *)pc->data;
+
+  PetscFunctionBegin;
+  if (s->failure != PC_NOERROR) { /* as the apply of a failed factor: the KSP sees Inf and stops */
+    PetscCall(VecFlag(y, 1));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(SFILUSweep(s, lower, x, y));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCApplySymmetricLeft_SFILU(PC pc, Vec x, Vec y)
+{
+  PetscFunctionBegin;
+  PetscCall(PCApplySymmetricSide_SFILU(pc, PETSC_TRUE, x, y));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCApplySymmetricRight_SFILU(PC pc, Vec x, Vec y)
+{
+  PetscFunctionBegin;
+  PetscCall(PCApplySymmetricSide_SFILU(pc, PETSC_FALSE, x, y));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode PCFactorSetShiftType_SFILU(PC pc, MatFactorShiftType type)
 {
   SFILU *s = (SFILU *)pc->data;
@@ -526,6 +554,8 @@ PetscErrorCode PCCreate_SFILU(PC pc)
   pc->ops->setup          = PCSetUp_SFILU;
   pc->ops->apply          = PCApply_SFILU;
   pc->ops->applytranspose = PCApplyTranspose_SFILU;
+  pc->ops->applysymmetricleft  = PCApplySymmetricLeft_SFILU;
+  pc->ops->applysymmetricright = PCApplySymmetricRight_SFILU;
   pc->ops->setfromoptions = PCSetFromOptions_SFILU;
   pc->ops->view           = PCView_SFILU;
   pc->ops->reset          = PCReset_SFILU;
