@@ -233,10 +233,9 @@ static PetscErrorCode SFDILUGetDeviceArrays(SFDILU *s, Vec x, Vec y, PetscBool y
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode SFDILURestoreDeviceArrays(SFDILU *s, Vec x, Vec y, PetscBool ywrite, const PetscScalar **xa, PetscScalar **ya)
+static PetscErrorCode SFDILURestoreDeviceArrays(SFDILU *s, Vec y, PetscBool ywrite, const PetscScalar **xa, PetscScalar **ya)
 {
   PetscFunctionBegin;
-  (void)x;
   if (ywrite) PetscCall(VecRestoreArrayWriteAndMemType(s->ys, ya));
   else PetscCall(VecRestoreArrayAndMemType(s->ys, ya));
   PetscCall(VecRestoreArrayReadAndMemType(s->xs, xa));
@@ -260,7 +259,7 @@ static PetscErrorCode SFDILUApplyOp(PC pc, PetscBool transpose, Vec x, Vec y)
     PetscCall(SFDILUGetDeviceArrays(s, x, y, PETSC_TRUE, &xa, &ya));
     if (s->glob) PetscCall(SFDILUApply_GlobalDevice(s, transpose, xa, ya));
     else PetscCall(SFDILUApply_Device(s, transpose, xa, ya));
-    PetscCall(SFDILURestoreDeviceArrays(s, x, y, PETSC_TRUE, &xa, &ya));
+    PetscCall(SFDILURestoreDeviceArrays(s, y, PETSC_TRUE, &xa, &ya));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(VecGetArrayRead(x, &xa));
@@ -310,7 +309,7 @@ static PetscErrorCode PCApplyRichardson_SFDILU(PC pc, Vec b, Vec x, Vec w, Petsc
       PetscScalar       *xa;
       PetscCall(SFDILUGetDeviceArrays(s, b, x, zero, &ba, &xa));
       PetscCall(SFDILURichardson_Device(s, s->A, ba, xa, zero));
-      PetscCall(SFDILURestoreDeviceArrays(s, b, x, zero, &ba, &xa));
+      PetscCall(SFDILURestoreDeviceArrays(s, x, zero, &ba, &xa));
     }
   } else {
     if (!s->d) PetscCall(VecDuplicate(b, &s->d));
