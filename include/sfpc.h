@@ -51,6 +51,8 @@ $  PCSFDILU_COLORING_GRID   - for a structured grid: point (i, j, k), field f of
                               f + dof (i mod m + m (j mod m + m (k mod m))), m = -pc_sfdilu_grid_modulus; the grid from
                               a DMDA attached to the PC, or read from a 7-point pattern in natural order
 
+   Set with PCSFDILUSetColoringType() or -pc_sfdilu_coloring; PCSFDILUGetColoringType() returns it.
+
    Level: intermediate
 E*/
 typedef enum {
@@ -68,6 +70,8 @@ $  PCSFDILU_SWEEP_AUTO     - syncfree, except in color order (PCSFDILU_ORDER_COL
                              the GPU's L2, where each color's pass reads its neighbours from DRAM; then percolor
 $  PCSFDILU_SWEEP_SYNCFREE - one sync-free kernel per sweep, colors as dependency levels (the engine's solves)
 $  PCSFDILU_SWEEP_PERCOLOR - one launch per color and sweep, the classic multicolor smoother
+
+   Set with PCSFDILUSetSweepType() or -pc_sfdilu_sweep; PCSFDILUGetSweepType() returns it.
 
    Level: intermediate
 E*/
@@ -87,6 +91,8 @@ $  PCSFDILU_ORDER_LOCAL - rows sorted by windows of row + color * D (D a few tim
                           color: a row's lower-colored neighbours are at most a few windows back, and the sweeps
                           run window by window, so the unknowns they read stay in L2 (sync-free sweeps only)
 
+   Set with PCSFDILUSetOrderType() or -pc_sfdilu_order; PCSFDILUGetOrderType() returns it.
+
    Level: advanced
 E*/
 typedef enum {
@@ -97,6 +103,12 @@ typedef enum {
 PETSC_EXTERN const char *const PCSFDILUOrderTypes[];
 
 PETSC_EXTERN PetscErrorCode PCSFDILUGetColoring(PC, PetscInt *, const PetscInt *[]);
+PETSC_EXTERN PetscErrorCode PCSFDILUSetColoringType(PC, PCSFDILUColoringType);
+PETSC_EXTERN PetscErrorCode PCSFDILUGetColoringType(PC, PCSFDILUColoringType *);
+PETSC_EXTERN PetscErrorCode PCSFDILUSetSweepType(PC, PCSFDILUSweepType);
+PETSC_EXTERN PetscErrorCode PCSFDILUGetSweepType(PC, PCSFDILUSweepType *);
+PETSC_EXTERN PetscErrorCode PCSFDILUSetOrderType(PC, PCSFDILUOrderType);
+PETSC_EXTERN PetscErrorCode PCSFDILUGetOrderType(PC, PCSFDILUOrderType *);
 
 /*J
    PCAFSAI - "afsai": adaptive FSAI for SPD matrices, M^{-1} = G^T G with G lower triangular, its pattern

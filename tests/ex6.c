@@ -7,7 +7,11 @@ static char help[] = "PCSFDILU (multicolor DILU) on the host and the GPU: one ap
                      "third of the upper entries from the pattern: a pattern that is not symmetric),\n"
                      "-noref (no comparison with the reference, which is quadratic in the size and sequential),\n"
                      "-device (everything also on a seqaijcusparse copy: the GPU smoother against the reference, the host smoother\n"
-                     "with the same options, and the host's iteration counts).\n";
+                     "with the same options, and the host's iteration counts);\n"
+                     "-api_coloring <auto,greedy,jpl,grid>, -api_sweep <auto,syncfree,percolor>, -api_order <auto,color,local> (the dilu_\n"
+                     "PCs given these through PCSFDILUSet{Coloring,Sweep,Order}Type() after their options, in this order),\n"
+                     "-api_check (the getters return what the setters set; a coloring type set after set-up recolors at the next\n"
+                     "set-up as -pc_sfdilu_coloring does; the setters do nothing on another PC type).\n";
 
 #include <petscksp.h>
 #include <sfpc.h>
@@ -151,6 +155,126 @@ static PetscErrorCode CompareApply(PC pc, Mat A, Vec r, const char *when)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* -api_coloring, -api_sweep, -api_order: the types given through the setters (after PCSetFromOptions()), not options. */
+static PetscErrorCode ApiTypes(PC pc)
+{
+  PetscEnum e;
+  PetscBool set;
+
+  PetscFunctionBegin;
+  PetscCall(PetscOptionsGetEnum(NULL, NULL, "-api_coloring", PCSFDILUColoringTypes, &e, &set));
+  if (set) PetscCall(PCSFDILUSetColoringType(pc, (PCSFDILUColoringType)e));
+  PetscCall(PetscOptionsGetEnum(NULL, NULL, "-api_sweep", PCSFDILUSweepTypes, &e, &set));
+  if (set) PetscCall(PCSFDILUSetSweepType(pc, (PCSFDILUSweepType)e));
+  PetscCall(PetscOptionsGetEnum(NULL, NULL, "-api_order", PCSFDILUOrderTypes, &e, &set));
+  if (set) PetscCall(PCSFDILUSetOrderType(pc, (PCSFDILUOrderType)e));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PrintTypes(PC pc, const char *when)
+{
+  PCSFDILUColoringType c;
+  PCSFDILUSweepType    s;
+  PCSFDILUOrderType    o;
+
+  PetscFunctionBegin;
+  PetscCall(PCSFDILUGetColoringType(pc, &c));
+  PetscCall(PCSFDILUGetSweepType(pc, &s));
+  PetscCall(PCSFDILUGetOrderType(pc, &o));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s: coloring %s, sweep %s, order %s\n", when, PCSFDILUColoringTypes[c], PCSFDILUSweepTypes[s], PCSFDILUOrderTypes[o]));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+   -api_check: the getters return what the setters set; a coloring type changed after set-up is taken at the next set-up
+   (new values of the same pattern colored again), exactly as -pc_sfdilu_coloring given then: the same coloring; the same
+   type set again colors nothing; the setters do nothing on a PC of another type.
+*/
+static PetscErrorCode CheckApi(Mat A)
+{
+  PC              pc[2], pj;
+  Mat             B[2];
+  PetscInt        n, nc[2];
+  const PetscInt *color[2];
+  PetscBool       same = PETSC_TRUE;
+
+  PetscFunctionBegin;
+  PetscCall(PCCreate(PETSC_COMM_WORLD, &pc[0]));
+  PetscCall(PCSetType(pc[0], PCSFDILU));
+  PetscCall(PrintTypes(pc[0], "defaults"));
+  PetscCall(PCSFDILUSetColoringType(pc[0], PCSFDILU_COLORING_JPL));
+  PetscCall(PCSFDILUSetSweepType(pc[0], PCSFDILU_SWEEP_PERCOLOR));
+  PetscCall(PCSFDILUSetOrderType(pc[0], PCSFDILU_ORDER_COLOR));
+  PetscCall(PrintTypes(pc[0], "set jpl, percolor, color"));
+  PetscCall(PCSFDILUSetColoringType(pc[0], PCSFDILU_COLORING_GRID));
+  PetscCall(PCSFDILUSetSweepType(pc[0], PCSFDILU_SWEEP_SYNCFREE));
+  PetscCall(PCSFDILUSetOrderType(pc[0], PCSFDILU_ORDER_LOCAL));
+  PetscCall(PrintTypes(pc[0], "set grid, syncfree, local"));
+  PetscCall(PCSFDILUSetColoringType(pc[0], PCSFDILU_COLORING_GREEDY));
+  PetscCall(PCSFDILUSetSweepType(pc[0], PCSFDILU_SWEEP_AUTO));
+  PetscCall(PCSFDILUSetOrderType(pc[0], PCSFDILU_ORDER_AUTO));
+  PetscCall(PrintTypes(pc[0], "set greedy, auto, auto"));
+  PetscCall(PCDestroy(&pc[0]));
+
+  PetscCall(MatGetLocalSize(A, &n, NULL));
+  for (PetscInt k = 0; k < 2; k++) { /* k = 0: through PCSFDILUSetColoringType(); k = 1: through -chk_pc_sfdilu_coloring */
+    const char *how = k ? "-pc_sfdilu_coloring jpl" : "PCSFDILUSetColoringType(jpl)";
+    PetscInt    c0, c1, c2, nc0;
+
+    PetscCall(MatDuplicate(A, MAT_COPY_VALUES, &B[k]));
+    PetscCall(PCCreate(PETSC_COMM_WORLD, &pc[k]));
+    PetscCall(PCSetType(pc[k], PCSFDILU));
+    PetscCall(PCSetOptionsPrefix(pc[k], "chk_"));
+    PetscCall(PCSetFromOptions(pc[k]));
+    PetscCall(PCSetOperators(pc[k], B[k], B[k]));
+    PetscCall(PCSetUp(pc[k]));
+    PetscCall(PCSFDILUGetColoring(pc[k], &nc0, NULL));
+    PetscCall(TestEventCount("SFDILUColor", &c0));
+    if (k) {
+      PetscCall(PetscOptionsSetValue(NULL, "-chk_pc_sfdilu_coloring", "jpl"));
+      PetscCall(PCSetFromOptions(pc[k]));
+      PetscCall(PetscOptionsClearValue(NULL, "-chk_pc_sfdilu_coloring"));
+    } else PetscCall(PCSFDILUSetColoringType(pc[k], PCSFDILU_COLORING_JPL));
+    PetscCall(MatScale(B[k], 2.0)); /* new values, same pattern */
+    PetscCall(PCSetOperators(pc[k], B[k], B[k]));
+    PetscCall(PCSetUp(pc[k]));
+    PetscCall(TestEventCount("SFDILUColor", &c1));
+    PetscCall(PCSFDILUGetColoring(pc[k], &nc[k], &color[k]));
+    if (k) { /* the same again: nothing to color */
+      PetscCall(PetscOptionsSetValue(NULL, "-chk_pc_sfdilu_coloring", "jpl"));
+      PetscCall(PCSetFromOptions(pc[k]));
+      PetscCall(PetscOptionsClearValue(NULL, "-chk_pc_sfdilu_coloring"));
+    } else PetscCall(PCSFDILUSetColoringType(pc[k], PCSFDILU_COLORING_JPL));
+    PetscCall(MatScale(B[k], 0.5));
+    PetscCall(PCSetOperators(pc[k], B[k], B[k]));
+    PetscCall(PCSetUp(pc[k]));
+    PetscCall(TestEventCount("SFDILUColor", &c2));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s after set-up: %" PetscInt_FMT " colors before, the next set-up colored %" PetscInt_FMT " time(s), %" PetscInt_FMT " colors; the same type again: colored %" PetscInt_FMT " time(s)\n", how, nc0, c1 - c0, nc[k], c2 - c1));
+  }
+  PetscCall(PCSFDILUGetColoring(pc[0], &nc[0], &color[0])); /* the set-ups above keep the coloring */
+  PetscCall(PCSFDILUGetColoring(pc[1], &nc[1], &color[1]));
+  same = (PetscBool)(nc[0] == nc[1]);
+  for (PetscInt i = 0; same && i < n; i++) same = (PetscBool)(color[0][i] == color[1][i]);
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "the setter's coloring is the option's: %s\n", same ? "yes" : "NO"));
+  for (PetscInt k = 0; k < 2; k++) {
+    PetscCall(PCDestroy(&pc[k]));
+    PetscCall(MatDestroy(&B[k]));
+  }
+
+  PetscCall(PCCreate(PETSC_COMM_WORLD, &pj));
+  PetscCall(PCSetType(pj, PCJACOBI));
+  PetscCall(PCSFDILUSetColoringType(pj, PCSFDILU_COLORING_JPL));
+  PetscCall(PCSFDILUSetSweepType(pj, PCSFDILU_SWEEP_PERCOLOR));
+  PetscCall(PCSFDILUSetOrderType(pj, PCSFDILU_ORDER_LOCAL));
+  {
+    PCType type;
+    PetscCall(PCGetType(pj, &type));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "the setters on a %s PC: nothing done\n", type));
+  }
+  PetscCall(PCDestroy(&pj));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* Solves; with resolve, solves again with new values of the same pattern, reporting what the second set-up redid. */
 static PetscErrorCode Solve(Mat A, Vec b, const char *prefix, const char *where, PetscBool resolve, PetscInt its[2])
 {
@@ -165,6 +289,15 @@ static PetscErrorCode Solve(Mat A, Vec b, const char *prefix, const char *where,
   PetscCall(KSPSetOperators(ksp, A, A));
   PetscCall(KSPSetTolerances(ksp, 1e-8, PETSC_CURRENT, PETSC_CURRENT, 1000));
   PetscCall(KSPSetFromOptions(ksp));
+  {
+    PetscBool dilu;
+    PetscCall(PetscStrcmp(prefix, "dilu_", &dilu));
+    if (dilu) { /* the PCs the -dilu_ options reach */
+      PC pc;
+      PetscCall(KSPGetPC(ksp, &pc));
+      PetscCall(ApiTypes(pc));
+    }
+  }
   PetscCall(VecDuplicate(b, &x));
   PetscCall(KSPSolve(ksp, b, x));
   PetscCall(KSPGetIterationNumber(ksp, &its[0]));
@@ -227,6 +360,8 @@ static PetscErrorCode CompareDevice(Mat A, Mat Ad, Vec r)
   PetscCall(PCSetOptionsPrefix(pcd, "dilu_"));
   PetscCall(PCSetFromOptions(pc));
   PetscCall(PCSetFromOptions(pcd));
+  PetscCall(ApiTypes(pc));
+  PetscCall(ApiTypes(pcd));
   PetscCall(PCSetOperators(pc, A, A));
   PetscCall(PCSetOperators(pcd, Ad, Ad));
   PetscCall(PCSetUp(pc));
@@ -277,7 +412,7 @@ int main(int argc, char **argv)
   PC          pc;
   PetscRandom rnd;
   char        desc[256];
-  PetscBool   gamg = PETSC_FALSE, zero = PETSC_FALSE, noref = PETSC_FALSE, device = PETSC_FALSE;
+  PetscBool   gamg = PETSC_FALSE, zero = PETSC_FALSE, noref = PETSC_FALSE, device = PETSC_FALSE, apicheck = PETSC_FALSE;
 
   PetscFunctionBeginUser;
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
@@ -287,6 +422,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-zero", &zero, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-noref", &noref, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-device", &device, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-api_check", &apicheck, NULL));
   PetscCall(TestProblemCreate(PETSC_COMM_WORLD, &A, desc, sizeof(desc)));
   PetscCall(TestProblemVariants(&A, desc, sizeof(desc)));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "problem: %s\n", desc));
@@ -306,6 +442,7 @@ int main(int argc, char **argv)
       PetscCall(PCSetType(pc, PCSFDILU));
       PetscCall(PCSetOptionsPrefix(pc, "dilu_"));
       PetscCall(PCSetFromOptions(pc));
+      PetscCall(ApiTypes(pc));
       PetscCall(PCSetOperators(pc, Ak, Ak));
       PetscCall(CompareApply(pc, Ah, bk, k ? "first (GPU)" : "first"));
       PetscCall(MatScale(Ak, 2.0)); /* new values, same pattern: E again, the coloring kept */
@@ -319,6 +456,7 @@ int main(int argc, char **argv)
       PetscCall(MatDestroy(&Ah));
     }
   }
+  if (apicheck) PetscCall(CheckApi(A));
   if (device) PetscCall(CompareDevice(A, Ad, b));
   PetscCall(SolveBoth(A, Ad, b, "dilu_", PETSC_FALSE));
   if (gamg) {
@@ -368,6 +506,14 @@ int main(int argc, char **argv)
       suffix: badorder
       args: -problem poisson7 -n 4 -noref -dilu_pc_sfdilu_order local -dilu_pc_sfdilu_sweep percolor
       filter: Error: grep -E "needs sync-free" | sed -e "s/^\[0\]PETSC ERROR: //"
+    test: # the same pair through PCSFDILUSetSweepType(), then PCSFDILUSetOrderType(): the same refusal
+      suffix: api_badorder
+      args: -problem poisson7 -n 4 -noref -api_sweep percolor -api_order local
+      filter: Error: grep -E "needs sync-free" | sed -e "s/^\[0\]PETSC ERROR: //"
+      output_file: output/ex6_badorder.out
+    test: # the getters return what the setters set; a coloring type set after set-up recolors as the option does
+      suffix: api_check
+      args: -problem poisson7 -n 4 -noref -api_check
     test:
       suffix: badlayout
       args: -problem poisson7 -n 4 -noref -dilu_pc_sfdilu_layout grid
@@ -440,6 +586,22 @@ int main(int argc, char **argv)
       args: -problem poisson7 -n 4 -noref -dilu_pc_sfdilu_parallel
       filter: Error: grep -E "global coordinates" | sed -e "s/^\[0\]PETSC ERROR: //"
 
+  # the coloring set through PCSFDILUSetColoringType() instead of -pc_sfdilu_coloring: the option's output
+  testset:
+    args: -dilu_ksp_type gmres -dilu_pc_type sfdilu -dilu_ksp_gmres_restart 100
+    test:
+      suffix: api_jpl_poisson7
+      args: -problem poisson7 -n 6 -api_coloring jpl
+      output_file: output/ex6_jpl_poisson7.out
+    test:
+      suffix: api_jpl_convdiff_asymmetric
+      args: -problem convdiff -n 6 -peclet 20 -asymmetric -api_coloring jpl
+      output_file: output/ex6_jpl_convdiff_asymmetric.out
+    test:
+      suffix: api_grid_convdiff
+      args: -problem convdiff -n 6 -peclet 20 -api_coloring grid -dilu_pc_sfdilu_grid_modulus 2
+      output_file: output/ex6_grid_convdiff_dilu_pc_sfdilu_grid_modulus-2.out
+
   test: # a solve by Richardson iterations: the PC's PCApplyRichardson() (no monitor) stops where KSPRICHARDSON's own loop (a monitor) does
     suffix: richardson_solve
     args: -problem convdiff -n 6 -peclet 2 -noref -dilu_pc_type sfdilu -dilu_ksp_type richardson -dilu_ksp_rtol 1e-6 -dilu_ksp_converged_reason
@@ -491,6 +653,10 @@ int main(int argc, char **argv)
     test:
       suffix: gpu_local_permuted
       args: -problem poisson27 -n 5 -permute 3 -dilu_pc_sfdilu_coloring jpl -dilu_pc_sfdilu_order local
+    test: # the local order through PCSFDILUSetOrderType(), the coloring through PCSFDILUSetColoringType(): the options' output
+      suffix: gpu_api_local_permuted
+      args: -problem poisson27 -n 5 -permute 3 -api_coloring jpl -api_order local
+      output_file: output/ex6_gpu_local_permuted.out
     test:
       suffix: gpu_grid_convdiff
       args: -problem convdiff -n 6 -peclet 20 -dilu_pc_sfdilu_coloring grid -dilu_pc_sfdilu_grid_modulus {{2 3}separate output}

@@ -28,18 +28,6 @@
 #include "dilu_global.h"
 #include <sfpc/private/pivot.h>
 
-/* Position of global column c in the sorted ghost list, or -1. */
-static PetscInt GhostIndex(const PetscInt garray[], PetscInt nghost, PetscInt c)
-{
-  PetscInt lo = 0, hi = nghost;
-  while (lo < hi) {
-    const PetscInt mid = (lo + hi) / 2;
-    if (garray[mid] < c) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo < nghost && garray[lo] == c ? lo : -1;
-}
-
 /* ghost <- the ghost entries of the local array (host or device memory) over sf; a NULL sf moves nothing. */
 PetscErrorCode SFDILUGlobalExchange(PetscSF sf, MPI_Datatype unit, PetscMemType mtype, const void *local, void *ghost)
 {
@@ -123,7 +111,7 @@ static PetscErrorCode BuildPattern(SFDILUGlobal G, Mat A)
   G->nghost = nghost;
   for (PetscInt k = 0; k < nnz; k++) {
     const PetscInt c = G->aj[k];
-    G->where[k]      = c >= G->rstart && c < G->rstart + G->n ? c - G->rstart : -(1 + GhostIndex(G->garray, nghost, c));
+    G->where[k]      = c >= G->rstart && c < G->rstart + G->n ? c - G->rstart : -(1 + SFDILUFindSorted(G->garray, 0, nghost, c));
   }
   PetscCall(MatGetLayouts(A, &rmap, NULL));
   PetscCall(PetscSFCreate(PetscObjectComm((PetscObject)A), &G->halo));
@@ -357,18 +345,6 @@ static PetscErrorCode GatherValues(SFDILUGlobal G, Mat A)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Position of column c in the sorted cols[lo, hi), or -1. */
-static PetscInt FindSorted(const PetscInt cols[], PetscInt lo, PetscInt hi, PetscInt c)
-{
-  const PetscInt end = hi;
-  while (lo < hi) {
-    const PetscInt mid = (lo + hi) / 2;
-    if (cols[mid] < c) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo < end && cols[lo] == c ? lo : -1;
-}
-
 /*
    Where each local entry's values lie in A's own storage, whose value arrays are in the same order
    on the host and on the device: Ad, A's diagonal block (A itself if sequential), and Ao, its
@@ -405,8 +381,8 @@ PetscErrorCode SFDILUGlobalValueSources(SFDILUGlobal G, Mat A, PetscInt srca[], 
       const PetscInt w = G->where[k];
       srct[k]          = -1;
       if (w >= 0) {
-        srca[k] = FindSorted(dj, di[i], di[i + 1], w);
-        srct[k] = FindSorted(dj, di[w], di[w + 1], i);
+        srca[k] = SFDILUFindSorted(dj, di[i], di[i + 1], w);
+        srct[k] = SFDILUFindSorted(dj, di[w], di[w + 1], i);
       } else {
         srca[k] = -1;
         for (PetscInt m = Ao ? oi[i] : 0; Ao && m < oi[i + 1]; m++) /* Ao's columns index colmap, not necessarily in global order */
@@ -449,7 +425,7 @@ PetscErrorCode SFDILUGlobalValueSources(SFDILUGlobal G, Mat A, PetscInt srca[], 
   for (PetscMPIInt p = 0; p < size; p++) {
     for (PetscInt l = rdispl[p] / 3; l < rdispl[p + 1] / 3; l++) {
       const PetscInt *t = recv + 3 * l, i = t[0] - G->rstart;
-      ilocal[l] = FindSorted(G->aj, G->ai[i], G->ai[i + 1], t[1]); /* the symmetrized pattern has it: row i of A^T */
+      ilocal[l] = SFDILUFindSorted(G->aj, G->ai[i], G->ai[i + 1], t[1]); /* the symmetrized pattern has it: row i of A^T */
       PetscCheck(i >= 0 && i < G->n && ilocal[l] >= 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Entry (%" PetscInt_FMT ", %" PetscInt_FMT ") of the symmetrized pattern is missing", t[0], t[1]);
       iremote[l].rank  = p;
       iremote[l].index = t[2];

@@ -7,16 +7,16 @@
 #include <sfpc/private/trifactor.h>
 #include <sfpc/private/pivot.h>
 
-/* Position of column c in row r (columns sorted), or -1. */
-static PetscInt FindSorted(const PetscInt ai[], const PetscInt aj[], PetscInt r, PetscInt c)
+/* Position of c in the sorted a[lo, hi), or -1: a column in a row of a CSR pattern, a ghost in a sorted list. */
+PetscInt SFDILUFindSorted(const PetscInt a[], PetscInt lo, PetscInt hi, PetscInt c)
 {
-  PetscInt lo = ai[r], hi = ai[r + 1];
+  const PetscInt end = hi;
   while (lo < hi) {
-    const PetscInt mid = (lo + hi) / 2;
-    if (aj[mid] < c) lo = mid + 1;
+    const PetscInt mid = lo + (hi - lo) / 2;
+    if (a[mid] < c) lo = mid + 1;
     else hi = mid;
   }
-  return lo < ai[r + 1] && aj[lo] == c ? lo : -1;
+  return lo < end && a[lo] == c ? lo : -1;
 }
 
 /* The transposed pattern (ti, tj): the neighbours of r through a_jr, with which the rows of A give the symmetrized pattern. */
@@ -163,7 +163,7 @@ PetscErrorCode SFDILUColor_Host(SFDILU *s, Mat A)
   for (PetscInt r = 0; r < n; r++) s->order[s->cstart[s->color[r]] + fill[s->color[r]]++] = r;
   PetscCall(PetscFree(fill));
   for (PetscInt r = 0; r < n; r++)
-    for (PetscInt k = ai[r]; k < ai[r + 1]; k++) s->tpos[k] = FindSorted(ai, aj, aj[k], r);
+    for (PetscInt k = ai[r]; k < ai[r + 1]; k++) s->tpos[k] = SFDILUFindSorted(aj, ai[aj[k]], ai[aj[k] + 1], r);
   PetscCall(MatRestoreRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &n, &ai, &aj, &done));
   PetscCall(PetscLogEventEnd(SFPC_DILUColor, A, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);

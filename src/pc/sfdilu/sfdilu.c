@@ -233,10 +233,9 @@ static PetscErrorCode SFDILUGetDeviceArrays(SFDILU *s, Vec x, Vec y, PetscBool y
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode SFDILURestoreDeviceArrays(SFDILU *s, Vec x, Vec y, PetscBool ywrite, const PetscScalar **xa, PetscScalar **ya)
+static PetscErrorCode SFDILURestoreDeviceArrays(SFDILU *s, Vec y, PetscBool ywrite, const PetscScalar **xa, PetscScalar **ya)
 {
   PetscFunctionBegin;
-  (void)x;
   if (ywrite) PetscCall(VecRestoreArrayWriteAndMemType(s->ys, ya));
   else PetscCall(VecRestoreArrayAndMemType(s->ys, ya));
   PetscCall(VecRestoreArrayReadAndMemType(s->xs, xa));
@@ -260,7 +259,7 @@ static PetscErrorCode SFDILUApplyOp(PC pc, PetscBool transpose, Vec x, Vec y)
     PetscCall(SFDILUGetDeviceArrays(s, x, y, PETSC_TRUE, &xa, &ya));
     if (s->glob) PetscCall(SFDILUApply_GlobalDevice(s, transpose, xa, ya));
     else PetscCall(SFDILUApply_Device(s, transpose, xa, ya));
-    PetscCall(SFDILURestoreDeviceArrays(s, x, y, PETSC_TRUE, &xa, &ya));
+    PetscCall(SFDILURestoreDeviceArrays(s, y, PETSC_TRUE, &xa, &ya));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(VecGetArrayRead(x, &xa));
@@ -310,7 +309,7 @@ static PetscErrorCode PCApplyRichardson_SFDILU(PC pc, Vec b, Vec x, Vec w, Petsc
       PetscScalar       *xa;
       PetscCall(SFDILUGetDeviceArrays(s, b, x, zero, &ba, &xa));
       PetscCall(SFDILURichardson_Device(s, s->A, ba, xa, zero));
-      PetscCall(SFDILURestoreDeviceArrays(s, b, x, zero, &ba, &xa));
+      PetscCall(SFDILURestoreDeviceArrays(s, x, zero, &ba, &xa));
     }
   } else {
     if (!s->d) PetscCall(VecDuplicate(b, &s->d));
@@ -319,6 +318,72 @@ static PetscErrorCode PCApplyRichardson_SFDILU(PC pc, Vec b, Vec x, Vec w, Petsc
   }
   *outits = its;
   *reason = PCRICHARDSON_CONVERGED_ITS;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+   The implementations of PCSFDILUSet/Get{Coloring,Sweep,Order}Type(), also what -pc_sfdilu_coloring, -pc_sfdilu_sweep and
+   -pc_sfdilu_order call: a change marks the coloring (and the GPU row order and factor analysis chosen with it) to be
+   redone at the next set-up.
+*/
+static PetscErrorCode PCSFDILUSetColoringType_SFDILU(PC pc, PCSFDILUColoringType type)
+{
+  SFDILU *s = (SFDILU *)pc->data;
+
+  PetscFunctionBegin;
+  PetscCheck(type >= PCSFDILU_COLORING_AUTO && type <= PCSFDILU_COLORING_GRID, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "Unknown PCSFDILUColoringType %d", (int)type);
+  if (type != s->coloring) s->coloring_changed = PETSC_TRUE;
+  s->coloring = type;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* sweep and order together: the option path sets both at once, the setters one with the other as it is */
+static PetscErrorCode SFDILUSetSweepOrder(PC pc, PCSFDILUSweepType sweep, PCSFDILUOrderType order)
+{
+  SFDILU *s = (SFDILU *)pc->data;
+
+  PetscFunctionBegin;
+  PetscCheck(sweep >= PCSFDILU_SWEEP_AUTO && sweep <= PCSFDILU_SWEEP_PERCOLOR, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "Unknown PCSFDILUSweepType %d", (int)sweep);
+  PetscCheck(order >= PCSFDILU_ORDER_AUTO && order <= PCSFDILU_ORDER_LOCAL, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "Unknown PCSFDILUOrderType %d", (int)order);
+  PetscCheck(!(order == PCSFDILU_ORDER_LOCAL && sweep == PCSFDILU_SWEEP_PERCOLOR), PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_INCOMP, "-pc_sfdilu_order local (PCSFDILU_ORDER_LOCAL) needs sync-free sweeps: the per-color sweeps (-pc_sfdilu_sweep percolor, PCSFDILU_SWEEP_PERCOLOR) take each color's rows as one block (-pc_sfdilu_order color)");
+  if (sweep != s->sweep || order != s->gpuorder) s->coloring_changed = PETSC_TRUE; /* the row order is chosen with the coloring */
+  s->sweep    = sweep;
+  s->gpuorder = order;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCSFDILUSetSweepType_SFDILU(PC pc, PCSFDILUSweepType sweep)
+{
+  PetscFunctionBegin;
+  PetscCall(SFDILUSetSweepOrder(pc, sweep, ((SFDILU *)pc->data)->gpuorder));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCSFDILUSetOrderType_SFDILU(PC pc, PCSFDILUOrderType order)
+{
+  PetscFunctionBegin;
+  PetscCall(SFDILUSetSweepOrder(pc, ((SFDILU *)pc->data)->sweep, order));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCSFDILUGetColoringType_SFDILU(PC pc, PCSFDILUColoringType *type)
+{
+  PetscFunctionBegin;
+  *type = ((SFDILU *)pc->data)->coloring;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCSFDILUGetSweepType_SFDILU(PC pc, PCSFDILUSweepType *sweep)
+{
+  PetscFunctionBegin;
+  *sweep = ((SFDILU *)pc->data)->sweep;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCSFDILUGetOrderType_SFDILU(PC pc, PCSFDILUOrderType *order)
+{
+  PetscFunctionBegin;
+  *order = ((SFDILU *)pc->data)->gpuorder;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -355,8 +420,8 @@ static PetscErrorCode PCSetFromOptions_SFDILU(PC pc, PetscOptionItems PetscOptio
     PetscCheck(!set || seed >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "%s %" PetscInt_FMT " is out of range: it must be nonnegative", SFPCOptionGiven(given, sizeof(given), PetscOptionsObject, "-pc_sfdilu_coloring_seed"), seed);
     PetscCall(PetscOptionsInt("-pc_sfdilu_grid_modulus", "Grid coloring: point (i, j, k) takes color (i mod m) + m (j mod m) + m^2 (k mod m) per field (with a DMDA, raised to its stencil width + 1 where smaller)", "PCSFDILU", gridmod, &gridmod, &set));
     PetscCheck(!set || (gridmod >= 2 && gridmod <= 64), PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "%s %" PetscInt_FMT " is out of range: it must be in [2, 64]", SFPCOptionGiven(given, sizeof(given), PetscOptionsObject, "-pc_sfdilu_grid_modulus"), gridmod);
-    if (coloring != s->coloring || seed != s->seed || gridmod != s->gridmod) s->coloring_changed = PETSC_TRUE;
-    s->coloring = coloring;
+    PetscCall(PCSFDILUSetColoringType_SFDILU(pc, coloring));
+    if (seed != s->seed || gridmod != s->gridmod) s->coloring_changed = PETSC_TRUE;
     s->seed     = seed;
     s->gridmod  = gridmod;
   }
@@ -374,10 +439,8 @@ static PetscErrorCode PCSetFromOptions_SFDILU(PC pc, PetscOptionItems PetscOptio
     PetscInt          window = s->localwindow;
     PetscCall(PetscOptionsInt("-pc_sfdilu_local_window", "GPU, local order: keys (row + color * D) per window; the sweeps are dispatched by windows of half as many rows", "PCSFDILU", window, &window, NULL));
     PetscCheck(window >= 2 && window <= (1 << 30), PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "%s %" PetscInt_FMT " is out of range: it must be in [2, 2^30]", SFPCOptionGiven(given, sizeof(given), PetscOptionsObject, "-pc_sfdilu_local_window"), window);
-    PetscCheck(!(order == PCSFDILU_ORDER_LOCAL && sweep == PCSFDILU_SWEEP_PERCOLOR), PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_INCOMP, "-pc_sfdilu_order local needs sync-free sweeps: the per-color sweeps take each color's rows as one block (-pc_sfdilu_order color)");
-    if (sweep != s->sweep || order != s->gpuorder || window != s->localwindow) s->coloring_changed = PETSC_TRUE; /* the row order is chosen with the coloring */
-    s->sweep       = sweep;
-    s->gpuorder    = order;
+    PetscCall(SFDILUSetSweepOrder(pc, sweep, order));
+    if (window != s->localwindow) s->coloring_changed = PETSC_TRUE; /* the row order is chosen with the coloring */
     s->localwindow = window;
   }
   {
@@ -452,6 +515,12 @@ static PetscErrorCode PCDestroy_SFDILU(PC pc)
   PetscFunctionBegin;
   PetscCall(PCReset_SFDILU(pc));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSFDILUGetColoring_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSFDILUSetColoringType_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSFDILUGetColoringType_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSFDILUSetSweepType_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSFDILUGetSweepType_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSFDILUSetOrderType_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSFDILUGetOrderType_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCPreSolveChangeRHS_C", NULL));
   PetscCall(PetscFree(pc->data));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -495,6 +564,171 @@ PetscErrorCode PCSFDILUGetColoring(PC pc, PetscInt *ncolors, const PetscInt *col
   PetscFunctionBegin;
   PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscUseMethod(pc, "PCSFDILUGetColoring_C", (PC, PetscInt *, const PetscInt *[]), (pc, ncolors, color));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  PCSFDILUSetColoringType - Sets how a `PCSFDILU` colors the symmetrized pattern of its matrix
+
+  Logically Collective
+
+  Input Parameters:
++ pc   - the `PCSFDILU` preconditioner (for another type of `PC` the call does nothing)
+- type - `PCSFDILU_COLORING_AUTO` (default), `PCSFDILU_COLORING_GREEDY`, `PCSFDILU_COLORING_JPL` or `PCSFDILU_COLORING_GRID`
+
+  Options Database Key:
+. -pc_sfdilu_coloring <auto,greedy,jpl,grid> - the same
+
+  Level: intermediate
+
+  Note:
+  A type other than the current one is taken at the next set-up (`PCSetUp()` after new operators or new values): the rows
+  are then colored again, even for new values of the same nonzero pattern. With -pc_sfdilu_parallel, auto and greedy color by JPL.
+
+.seealso: `PCSFDILU`, `PCSFDILUColoringType`, `PCSFDILUGetColoringType()`, `PCSFDILUGetColoring()`
+@*/
+PetscErrorCode PCSFDILUSetColoringType(PC pc, PCSFDILUColoringType type)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscValidLogicalCollectiveEnum(pc, type, 2);
+  PetscTryMethod(pc, "PCSFDILUSetColoringType_C", (PC, PCSFDILUColoringType), (pc, type));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  PCSFDILUGetColoringType - Gets the coloring type a `PCSFDILU` was given
+
+  Not Collective
+
+  Input Parameter:
+. pc - the `PCSFDILU` preconditioner
+
+  Output Parameter:
+. type - the `PCSFDILUColoringType` set (`PCSFDILU_COLORING_AUTO` stays auto: `PCView()` says which coloring a set-up took)
+
+  Level: intermediate
+
+.seealso: `PCSFDILU`, `PCSFDILUColoringType`, `PCSFDILUSetColoringType()`, `PCSFDILUGetColoring()`
+@*/
+PetscErrorCode PCSFDILUGetColoringType(PC pc, PCSFDILUColoringType *type)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscAssertPointer(type, 2);
+  PetscUseMethod(pc, "PCSFDILUGetColoringType_C", (PC, PCSFDILUColoringType *), (pc, type));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  PCSFDILUSetSweepType - Sets how a GPU `PCSFDILU` runs its two sweeps
+
+  Logically Collective
+
+  Input Parameters:
++ pc    - the `PCSFDILU` preconditioner (for another type of `PC` the call does nothing)
+- sweep - `PCSFDILU_SWEEP_AUTO` (default), `PCSFDILU_SWEEP_SYNCFREE` or `PCSFDILU_SWEEP_PERCOLOR`
+
+  Options Database Key:
+. -pc_sfdilu_sweep <auto,syncfree,percolor> - the same
+
+  Level: advanced
+
+  Notes:
+  The host path (`MATSEQAIJ`) and -pc_sfdilu_parallel do not depend on it. A change is taken at the next set-up
+  (`PCSetUp()` after new operators or new values), with a new coloring.
+
+  `PCSFDILU_SWEEP_PERCOLOR` with the order `PCSFDILU_ORDER_LOCAL` is an error (`PETSC_ERR_ARG_INCOMP`), raised by
+  whichever of this call and `PCSFDILUSetOrderType()` makes the pair: change the order before choosing the per-color sweeps.
+
+.seealso: `PCSFDILU`, `PCSFDILUSweepType`, `PCSFDILUGetSweepType()`, `PCSFDILUSetOrderType()`
+@*/
+PetscErrorCode PCSFDILUSetSweepType(PC pc, PCSFDILUSweepType sweep)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscValidLogicalCollectiveEnum(pc, sweep, 2);
+  PetscTryMethod(pc, "PCSFDILUSetSweepType_C", (PC, PCSFDILUSweepType), (pc, sweep));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  PCSFDILUGetSweepType - Gets the sweep type a `PCSFDILU` was given
+
+  Not Collective
+
+  Input Parameter:
+. pc - the `PCSFDILU` preconditioner
+
+  Output Parameter:
+. sweep - the `PCSFDILUSweepType` set (`PCSFDILU_SWEEP_AUTO` stays auto: `PCView()` on the GPU says which sweeps a set-up took)
+
+  Level: advanced
+
+.seealso: `PCSFDILU`, `PCSFDILUSweepType`, `PCSFDILUSetSweepType()`
+@*/
+PetscErrorCode PCSFDILUGetSweepType(PC pc, PCSFDILUSweepType *sweep)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscAssertPointer(sweep, 2);
+  PetscUseMethod(pc, "PCSFDILUGetSweepType_C", (PC, PCSFDILUSweepType *), (pc, sweep));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  PCSFDILUSetOrderType - Sets the order of the rows in a GPU `PCSFDILU`'s sync-free sweeps
+
+  Logically Collective
+
+  Input Parameters:
++ pc    - the `PCSFDILU` preconditioner (for another type of `PC` the call does nothing)
+- order - `PCSFDILU_ORDER_AUTO` (default), `PCSFDILU_ORDER_COLOR` or `PCSFDILU_ORDER_LOCAL`
+
+  Options Database Key:
+. -pc_sfdilu_order <auto,color,local> - the same
+
+  Level: advanced
+
+  Notes:
+  The host path (`MATSEQAIJ`) and -pc_sfdilu_parallel do not depend on it. A change is taken at the next set-up
+  (`PCSetUp()` after new operators or new values), with a new coloring.
+
+  `PCSFDILU_ORDER_LOCAL` with the sweeps `PCSFDILU_SWEEP_PERCOLOR` is an error (`PETSC_ERR_ARG_INCOMP`), raised by
+  whichever of this call and `PCSFDILUSetSweepType()` makes the pair: change the sweeps before choosing the local order.
+
+.seealso: `PCSFDILU`, `PCSFDILUOrderType`, `PCSFDILUGetOrderType()`, `PCSFDILUSetSweepType()`
+@*/
+PetscErrorCode PCSFDILUSetOrderType(PC pc, PCSFDILUOrderType order)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscValidLogicalCollectiveEnum(pc, order, 2);
+  PetscTryMethod(pc, "PCSFDILUSetOrderType_C", (PC, PCSFDILUOrderType), (pc, order));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  PCSFDILUGetOrderType - Gets the row order a `PCSFDILU` was given
+
+  Not Collective
+
+  Input Parameter:
+. pc - the `PCSFDILU` preconditioner
+
+  Output Parameter:
+. order - the `PCSFDILUOrderType` set (`PCSFDILU_ORDER_AUTO` stays auto: `PCView()` on the GPU says which order a set-up took)
+
+  Level: advanced
+
+.seealso: `PCSFDILU`, `PCSFDILUOrderType`, `PCSFDILUSetOrderType()`
+@*/
+PetscErrorCode PCSFDILUGetOrderType(PC pc, PCSFDILUOrderType *order)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscAssertPointer(order, 2);
+  PetscUseMethod(pc, "PCSFDILUGetOrderType_C", (PC, PCSFDILUOrderType *), (pc, order));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -558,7 +792,9 @@ PetscErrorCode PCSFDILUGetColoring(PC pc, PetscInt *ncolors, const PetscInt *col
 
    Level: intermediate
 
-.seealso: `PCSFILU`, `PCGAMG`, `PCSFDILUGetColoring()`, `PCSFDILUColoringType`, `PCSFDILUSweepType`, `PCSFDILUOrderType`
+.seealso: `PCSFILU`, `PCGAMG`, `PCSFDILUGetColoring()`, `PCSFDILUColoringType`, `PCSFDILUSweepType`, `PCSFDILUOrderType`,
+          `PCSFDILUSetColoringType()`, `PCSFDILUGetColoringType()`, `PCSFDILUSetSweepType()`, `PCSFDILUGetSweepType()`,
+          `PCSFDILUSetOrderType()`, `PCSFDILUGetOrderType()`
 M*/
 PetscErrorCode PCCreate_SFDILU(PC pc)
 {
@@ -581,6 +817,12 @@ PetscErrorCode PCCreate_SFDILU(PC pc)
   s->engine.upper_unit = PETSC_FALSE;
   pc->data     = s;
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSFDILUGetColoring_C", PCSFDILUGetColoring_SFDILU));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSFDILUSetColoringType_C", PCSFDILUSetColoringType_SFDILU));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSFDILUGetColoringType_C", PCSFDILUGetColoringType_SFDILU));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSFDILUSetSweepType_C", PCSFDILUSetSweepType_SFDILU));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSFDILUGetSweepType_C", PCSFDILUGetSweepType_SFDILU));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSFDILUSetOrderType_C", PCSFDILUSetOrderType_SFDILU));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSFDILUGetOrderType_C", PCSFDILUGetOrderType_SFDILU));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCPreSolveChangeRHS_C", PCPreSolveChangeRHS_SFDILU));
 
   pc->ops->setup            = PCSetUp_SFDILU;
