@@ -425,8 +425,8 @@ PetscErrorCode SFDILUGlobalValueSources(SFDILUGlobal G, Mat A, PetscInt srca[], 
   for (PetscMPIInt p = 0; p < size; p++) {
     for (PetscInt l = rdispl[p] / 3; l < rdispl[p + 1] / 3; l++) {
       const PetscInt *t = recv + 3 * l, i = t[0] - G->rstart;
-      ilocal[l] = SFDILUFindSorted(G->aj, G->ai[i], G->ai[i + 1], t[1]); /* the symmetrized pattern has it: row i of A^T */
-      PetscCheck(i >= 0 && i < G->n && ilocal[l] >= 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Entry (%" PetscInt_FMT ", %" PetscInt_FMT ") of the symmetrized pattern is missing", t[0], t[1]);
+      ilocal[l] = i >= 0 && i < G->n ? SFDILUFindSorted(G->aj, G->ai[i], G->ai[i + 1], t[1]) : -1; /* the symmetrized pattern has it: row i of A^T */
+      PetscCheck(ilocal[l] >= 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Entry (%" PetscInt_FMT ", %" PetscInt_FMT ") of the symmetrized pattern is missing", t[0], t[1]);
       iremote[l].rank  = p;
       iremote[l].index = t[2];
     }
