@@ -294,7 +294,7 @@ int main(int argc, char **argv)
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "GPU: two solves bit for bit: %s\n", same ? "yes" : "no"));
     PetscCall(VecEqual(bd, b, &same));
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "GPU: b given back bit for bit: %s\n", same ? "yes" : "no"));
-    if (eis->reason > 0) { /* the operator alone, and the plain apply after the solves (the engine's work vector must be ready again) */
+    if (eis->reason > 0 && eis->shell) { /* the operator alone (where the solves took the form), and the plain apply after the solves (the engine's work vector must be ready again) */
       PetscCall(ApplyOperator(ke, x0, r)); /* not into the KSPs' solutions, which PCPostSolve() changes */
       PetscCall(ApplyOperator(kd, x0d, xd));
       PetscCall(VecCopy(xd, xh)); /* the GPU's values on the host */
