@@ -151,7 +151,7 @@ int main(int argc, char **argv)
     test:
       suffix: zeropivot_error
       args: -case zeropivot -ksp_error_if_not_converged
-      filter: Error: grep -E "PCSFILU" | sed -e "s/^\[0\]PETSC ERROR: //"
+      filter: Error: grep -E "PCSFILU|Floating point|Zero pivot" | sed -e "s/^\[0\]PETSC ERROR: //"
     test:
       suffix: nonfinite
       args: -case {{nan inf}separate output} -ksp_converged_reason
@@ -228,7 +228,7 @@ int main(int argc, char **argv)
     test:
       suffix: fields_error
       args: -problem fields -n 5 -dof 4 -case {{zeropivot nan}separate output} -ksp_error_if_not_converged
-      filter: Error: grep -E "PCSFILU" | sed -e "s/^\[0\]PETSC ERROR: //"
+      filter: Error: grep -E "PCSFILU|Floating point|Zero pivot" | sed -e "s/^\[0\]PETSC ERROR: //"
     test: # 5 fields a point in 3-D, rows of 35 entries (on the GPU: dense point-blocks, ilu0_dense_device.cu); row 0 the first pivot of a block, row 160 a point's first field
       suffix: fields3d_failure
       args: -problem fields -dim 3 -n 4 -dof 5 -case {{zeropivot nan inf}separate output} -ksp_converged_reason
@@ -289,7 +289,7 @@ int main(int argc, char **argv)
     test:
       suffix: gpu_zeropivot_error
       args: -case zeropivot -ksp_error_if_not_converged
-      filter: Error: grep -E "PCSFILU" | sed -e "s/^\[0\]PETSC ERROR: //"
+      filter: Error: grep -E "PCSFILU|Floating point|Zero pivot" | sed -e "s/^\[0\]PETSC ERROR: //"
       output_file: output/ex2_zeropivot_error.out
     test:
       suffix: gpu_nonfinite
@@ -301,7 +301,7 @@ int main(int argc, char **argv)
     test:
       suffix: gpu_fields_error
       args: -problem fields -n 5 -dof 4 -case {{zeropivot nan}separate output} -ksp_error_if_not_converged
-      filter: Error: grep -E "PCSFILU" | sed -e "s/^\[0\]PETSC ERROR: //"
+      filter: Error: grep -E "PCSFILU|Floating point|Zero pivot" | sed -e "s/^\[0\]PETSC ERROR: //"
     test:
       suffix: gpu_fields_shift
       args: -problem fields -n 5 -dof 4 -case {{zeropivot tinypivot}separate output} -pc_sfilu_shift_type nonzero -pc_sfilu_shift_amount 1e-3

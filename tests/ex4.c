@@ -9,7 +9,9 @@ static char help[] = "MATHYBSF triangular solves against a plain host triangular
                      "  -case random|rowlengths|chain|spread|problem  the matrix (problem: tests/problems.c, e.g. -problem file -f F)\n"
                      "  -n <rows> -seed <s>   size and seed of the generated matrices\n"
                      "  -values random|original  problem case: random diagonally dominant values on its pattern, or its own\n"
-                     "  -bad rectangular|missingdiag|zerodiag|zerodiag_reuse|pattern_reuse|layout_enum|shell|shell_reuse  spoil the input: must be an error\n"
+                     "  -bad rectangular|missingdiag|zerodiag|zerodiag_reuse|nonfinite|nonfinite_reuse|pattern_reuse|layout_enum|shell|shell_reuse\n"
+                     "     spoil the input: must be an error (nonfinite: NaN off-diagonal entries in row n/2; nonfinite_reuse: a refill\n"
+                     "     with an Inf diagonal entry, caught: the factor must solve as before)\n"
                      "     (shell: MatSolve() with a MATHYBSF made by MatSetType() and assembled, never built from a matrix;\n"
                      "     shell_reuse: MatConvert() MAT_REUSE_MATRIX of a host matrix into such a MATHYBSF, then MatSolve())\n"
                      "  -mat_hybsf_grid nx,ny,nz   the MatConvert() solve with the grid layout (GPU; on the host the pattern is checked)\n"
@@ -413,6 +415,49 @@ typedef struct {
    substitution over it, last row first for a lower T (T^T is upper), first row first for an upper T.
    The diagonal is T's own (ignored when unit).
 */
+/* Row r's diagonal entry (diag) or its off-diagonal entries set to v: an Inf or NaN that MATHYBSF must refuse. */
+static PetscErrorCode SpoilRow(Mat A, const Pattern *P, PetscInt r, PetscBool diag, PetscScalar v)
+{
+  PetscFunctionBegin;
+  for (PetscInt k = P->i[r]; k < P->i[r + 1]; k++)
+    if ((P->j[k] == r) == diag) PetscCall(MatSetValue(A, r, P->j[k], v, INSERT_VALUES));
+  PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+   A refill of T from A with an Inf on row r's diagonal must fail with PETSC_ERR_FP and leave T as it
+   was: T's solve before and after the refused refill agree bit for bit. The error is caught here
+   (PetscReturnErrorHandler) and its message printed.
+*/
+static PetscErrorCode CheckRefusedRefill(Mat A, const Pattern *P, PetscInt r, Mat T, Vec b)
+{
+  Vec            x0, x1;
+  PetscErrorCode ierr;
+  PetscBool      same;
+  const char    *text;
+  char          *specific;
+
+  PetscFunctionBegin;
+  PetscCall(VecDuplicate(b, &x0));
+  PetscCall(VecDuplicate(b, &x1));
+  PetscCall(MatSolve(T, b, x0));
+  PetscCall(SpoilRow(A, P, r, PETSC_TRUE, (PetscScalar)INFINITY)); /* PETSC_INFINITY is finite */
+  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  ierr = MatConvert(A, MATHYBSF, MAT_REUSE_MATRIX, &T);
+  PetscCall(PetscPopErrorHandler());
+  PetscCheck(ierr == PETSC_ERR_FP, PETSC_COMM_SELF, PETSC_ERR_PLIB, "The refill with an Inf returned %d, not PETSC_ERR_FP", (int)ierr);
+  PetscCall(PetscErrorMessage(ierr, &text, &specific));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "refill refused: %s: %s\n", text, specific));
+  PetscCall(MatSolve(T, b, x1));
+  PetscCall(VecEqual(x0, x1, &same));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "the factor after the refused refill solves bit for bit as before: %s\n", same ? "yes" : "NO"));
+  PetscCall(VecDestroy(&x0));
+  PetscCall(VecDestroy(&x1));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode ReferenceSolveTranspose(PetscInt n, const PetscInt ai[], const PetscInt aj[], const PetscScalar aa[], PetscBool lower, PetscBool unit, Reference *ref)
 {
   PetscInt    *ti, *tj, *fill;
@@ -683,7 +728,7 @@ int main(int argc, char **argv)
   char                   *tris[2]   = {NULL, NULL};
   PetscInt                ntri = 2, nunit = 2, n = -1, seed = 1;
   PetscBool               units[2] = {PETSC_FALSE, PETSC_TRUE}, isproblem, ok = PETSC_TRUE, flg, autogrid = PETSC_FALSE, autoblocks = PETSC_FALSE;
-  PetscBool               rectangular, missingdiag, zerodiag, zerodiag_reuse, pattern_reuse, layout_enum, shell, shell_reuse;
+  PetscBool               rectangular, missingdiag, zerodiag, zerodiag_reuse, nonfinite, nonfinite_reuse, pattern_reuse, layout_enum, shell, shell_reuse;
   PetscReal               tol = 1e-12;
   PetscScalar            *orig = NULL;
   PetscMPIInt             size;
@@ -712,12 +757,14 @@ int main(int argc, char **argv)
   PetscCall(PetscStrcmp(bad, "missingdiag", &missingdiag));
   PetscCall(PetscStrcmp(bad, "zerodiag", &zerodiag));
   PetscCall(PetscStrcmp(bad, "zerodiag_reuse", &zerodiag_reuse));
+  PetscCall(PetscStrcmp(bad, "nonfinite", &nonfinite));
+  PetscCall(PetscStrcmp(bad, "nonfinite_reuse", &nonfinite_reuse));
   PetscCall(PetscStrcmp(bad, "pattern_reuse", &pattern_reuse));
   PetscCall(PetscStrcmp(bad, "layout_enum", &layout_enum));
   PetscCall(PetscStrcmp(bad, "shell", &shell));
   PetscCall(PetscStrcmp(bad, "shell_reuse", &shell_reuse));
   PetscCall(PetscStrcmp(bad, "none", &flg));
-  PetscCheck(flg || rectangular || missingdiag || zerodiag || zerodiag_reuse || pattern_reuse || layout_enum || shell || shell_reuse, PETSC_COMM_WORLD, PETSC_ERR_ARG_UNKNOWN_TYPE, "Unknown -bad %s", bad);
+  PetscCheck(flg || rectangular || missingdiag || zerodiag || zerodiag_reuse || nonfinite || nonfinite_reuse || pattern_reuse || layout_enum || shell || shell_reuse, PETSC_COMM_WORLD, PETSC_ERR_ARG_UNKNOWN_TYPE, "Unknown -bad %s", bad);
   if (shell || shell_reuse) { /* MatSetType() makes an empty MATHYBSF: even assembled, it must refuse to solve */
     Mat B;
     Vec b, x;
@@ -833,6 +880,7 @@ int main(int argc, char **argv)
       PetscCall(PetscStrcmp(tris[it], "lower", &lower));
       PetscCall(PetscSNPrintf(trilabel, sizeof(trilabel), "%s %s", lower ? "lower" : "upper", unit ? "unit" : "non-unit"));
       PetscCall(MatrixFill(A, &P, unit, seed, orig, zerodiag ? P.n / 2 : -1));
+      if (nonfinite) PetscCall(SpoilRow(A, &P, P.n / 2, PETSC_FALSE, (PetscScalar)NAN));
 
       /* every layout x levels, from MatCreateHYBSF() */
       for (PetscInt k = 0; k < NCOMBO; k++) {
@@ -860,6 +908,11 @@ int main(int argc, char **argv)
         PetscCall(PatternDestroy(&Q));
       }
       PetscCall(MatrixFill(A, &P, unit, seed + 1, orig, zerodiag_reuse ? P.n / 2 : -1));
+      if (nonfinite_reuse) {
+        PetscCall(CheckRefusedRefill(A, &P, P.n / 2, T[0], b));
+        for (PetscInt k = 0; k < NCOMBO; k++) PetscCall(MatDestroy(&T[k]));
+        break;
+      }
       PetscCall(RandomRHS(b, seed + 1, &ref));
       PetscCall(ReferenceSolve(A, lower, unit, &ref));
       for (PetscInt k = 0; k < NCOMBO; k++) {
@@ -958,6 +1011,13 @@ int main(int argc, char **argv)
       suffix: zerodiag_reuse
       args: -case random -n 50 -triangle lower -unit 0 -bad zerodiag_reuse
       filter: Error: grep "^\[0\]PETSC ERROR" | grep -A 2 -m 1 "Error Message" | tail -n 2 | grep -v "See https" | sed -e "s/^\[0\]PETSC ERROR: //"
+    test:
+      suffix: nonfinite
+      args: -case random -n 50 -triangle {{lower upper}separate output} -unit {{0 1}separate output} -bad nonfinite
+      filter: Error: grep "^\[0\]PETSC ERROR" | grep -A 2 -m 1 "Error Message" | tail -n 2 | grep -v "See https" | sed -e "s/^\[0\]PETSC ERROR: //"
+    test:
+      suffix: nonfinite_reuse
+      args: -case random -n 50 -triangle {{lower upper}separate output} -unit 0 -bad nonfinite_reuse
     test:
       suffix: pattern_reuse
       args: -case random -n 50 -triangle lower -unit 0 -bad pattern_reuse
@@ -1089,6 +1149,13 @@ int main(int argc, char **argv)
       args: -case random -n 50 -triangle lower -unit 0 -bad zerodiag_reuse
       filter: Error: grep "^\[0\]PETSC ERROR" | grep -A 2 -m 1 "Error Message" | tail -n 2 | grep -v "See https" | sed -e "s/^\[0\]PETSC ERROR: //"
       output_file: output/ex4_zerodiag_reuse.out
+    test:
+      suffix: gpu_nonfinite
+      args: -case random -n 50 -triangle {{lower upper}separate output} -unit {{0 1}separate output} -bad nonfinite
+      filter: Error: grep "^\[0\]PETSC ERROR" | grep -A 2 -m 1 "Error Message" | tail -n 2 | grep -v "See https" | sed -e "s/^\[0\]PETSC ERROR: //"
+    test:
+      suffix: gpu_nonfinite_reuse
+      args: -case random -n 50 -triangle {{lower upper}separate output} -unit 0 -bad nonfinite_reuse
     test:
       suffix: gpu_pattern_reuse
       args: -case random -n 50 -triangle lower -unit 0 -bad pattern_reuse

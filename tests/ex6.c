@@ -3,8 +3,8 @@ static char help[] = "PCSFDILU (multicolor DILU) on the host and the GPU: one ap
                      "y = (E + U_c)^{-1} E (E + L_c)^{-1} r), before and after new values of the same pattern; GMRES with sfdilu;\n"
                      "GAMG with sfdilu level smoothers under Richardson and Chebyshev against GAMG's defaults, and GAMG's re-set-up\n"
                      "with new values (the coloring kept); a zero E_i.\n"
-                     "Options: problem options of tests/problems.c, -gamg (the GAMG runs), -zero (make a_00 zero), -asymmetric (drop a\n"
-                     "third of the upper entries from the pattern: a pattern that is not symmetric),\n"
+                     "Options: problem options of tests/problems.c, -gamg (the GAMG runs), -zero (make a_00 zero), -spoil_nan (make a_00 NaN),\n"
+                     "-asymmetric (drop a third of the upper entries from the pattern: a pattern that is not symmetric),\n"
                      "-noref (no comparison with the reference, which is quadratic in the size and sequential),\n"
                      "-device (everything also on a seqaijcusparse copy: the GPU smoother against the reference, the host smoother\n"
                      "with the same options, and the host's iteration counts);\n"
@@ -412,7 +412,7 @@ int main(int argc, char **argv)
   PC          pc;
   PetscRandom rnd;
   char        desc[256];
-  PetscBool   gamg = PETSC_FALSE, zero = PETSC_FALSE, noref = PETSC_FALSE, device = PETSC_FALSE, apicheck = PETSC_FALSE;
+  PetscBool   gamg = PETSC_FALSE, zero = PETSC_FALSE, nan = PETSC_FALSE, noref = PETSC_FALSE, device = PETSC_FALSE, apicheck = PETSC_FALSE;
 
   PetscFunctionBeginUser;
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
@@ -420,6 +420,7 @@ int main(int argc, char **argv)
   PetscCall(PetscLogDefaultBegin());
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-gamg", &gamg, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-zero", &zero, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-spoil_nan", &nan, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-noref", &noref, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-device", &device, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-api_check", &apicheck, NULL));
@@ -431,7 +432,7 @@ int main(int argc, char **argv)
   PetscCall(PetscRandomCreate(PETSC_COMM_WORLD, &rnd));
   PetscCall(VecSetRandom(b, rnd));
 
-  if (!zero && !noref) {
+  if (!zero && !nan && !noref) {
     for (PetscInt k = 0; k < (device ? 2 : 1); k++) { /* the host PC, then the GPU one */
       Mat Ak = k ? Ad : A, Ah;
       Vec bk;
@@ -494,6 +495,18 @@ int main(int argc, char **argv)
     test:
       suffix: zeropivot_shift
       args: -problem poisson7 -n 6 -zero -dilu_pc_sfdilu_shift_type nonzero -dilu_pc_sfdilu_shift_amount 1e-2
+    test:
+      suffix: nan
+      args: -problem poisson7 -n 6 -spoil_nan
+    # under -ksp_error_if_not_converged, an error of the class of the failure (the same classes as PCSFILU's)
+    test:
+      suffix: zeropivot_error
+      args: -problem poisson7 -n 6 -zero -dilu_ksp_error_if_not_converged
+      filter: Error: grep -E "Floating point|Zero pivot|PCSFDILU" | sed -e "s/^\[0\]PETSC ERROR: //"
+    test:
+      suffix: nan_error
+      args: -problem poisson7 -n 6 -spoil_nan -dilu_ksp_error_if_not_converged
+      filter: Error: grep -E "Floating point|Zero pivot|PCSFDILU" | sed -e "s/^\[0\]PETSC ERROR: //"
     test:
       suffix: badomega
       args: -problem poisson7 -n 4 -noref -dilu_pc_sfdilu_omega 2.5

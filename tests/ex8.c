@@ -831,7 +831,11 @@ int main(int argc, char **argv)
   test:
     suffix: notspd_error
     args: -problem poisson7 -n 4 -shift -7 -afsai_ksp_error_if_not_converged
-    filter: Error: grep -E "not SPD" | sed -e "s/^\[0\]PETSC ERROR: //"
+    filter: Error: grep -E "Floating point|Zero pivot|not SPD" | sed -e "s/^\[0\]PETSC ERROR: //"
+  test:
+    suffix: nan_error
+    args: -problem poisson7 -n 4 -nan_row 37 -afsai_ksp_error_if_not_converged
+    filter: Error: grep -E "Floating point|Zero pivot|not SPD" | sed -e "s/^\[0\]PETSC ERROR: //"
 
   testset:
     args: -problem poisson7 -n 4

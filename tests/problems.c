@@ -740,11 +740,12 @@ PetscErrorCode TestAsymmetricCopy(Mat A, Mat *B)
 
 PetscErrorCode TestProblemVariants(Mat *A, char *desc, size_t len)
 {
-  PetscBool asym = PETSC_FALSE, zero = PETSC_FALSE;
+  PetscBool asym = PETSC_FALSE, zero = PETSC_FALSE, nan = PETSC_FALSE;
 
   PetscFunctionBegin;
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-asymmetric", &asym, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-zero", &zero, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-spoil_nan", &nan, NULL));
   if (asym) {
     Mat B;
     PetscCall(TestAsymmetricCopy(*A, &B));
@@ -752,10 +753,10 @@ PetscErrorCode TestProblemVariants(Mat *A, char *desc, size_t len)
     *A = B;
     PetscCall(PetscStrlcat(desc, ", pattern made nonsymmetric", len));
   }
-  if (zero) {
+  if (zero || nan) {
     PetscInt rs;
     PetscCall(MatGetOwnershipRange(*A, &rs, NULL));
-    if (!rs) PetscCall(MatSetValue(*A, 0, 0, 0.0, INSERT_VALUES));
+    if (!rs) PetscCall(MatSetValue(*A, 0, 0, zero ? 0.0 : (PetscScalar)NAN, INSERT_VALUES));
     PetscCall(MatAssemblyBegin(*A, MAT_FINAL_ASSEMBLY));
     PetscCall(MatAssemblyEnd(*A, MAT_FINAL_ASSEMBLY));
   }

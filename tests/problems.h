@@ -12,7 +12,7 @@ PETSC_EXTERN void TestCavityVelocity(PetscReal, PetscReal, PetscReal, PetscReal,
 /* That problem on a 3-D DMDA (tests/ex5.c, ex11.c): Dirichlet face rows, a scale, a zero row (problems.c). */
 PETSC_EXTERN PetscErrorCode TestAssembleCavityDMDA(DM, PetscReal, PetscBool, PetscReal, PetscInt, Mat);
 
-/* The options -asymmetric (A replaced by TestAsymmetricCopy()) and -zero (a_00 = 0), applied to A and said in desc. */
+/* The options -asymmetric (A replaced by TestAsymmetricCopy()), -zero (a_00 = 0) and -spoil_nan (a_00 = NaN), applied to A; -asymmetric is said in desc. */
 PETSC_EXTERN PetscErrorCode TestProblemVariants(Mat *, char *, size_t);
 /* A copy of A with a third of its upper entries removed ((i + j) mod 3 == 0, j > i): a pattern that is not symmetric, any number of ranks. */
 PETSC_EXTERN PetscErrorCode TestAsymmetricCopy(Mat, Mat *);

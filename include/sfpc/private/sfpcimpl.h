@@ -21,6 +21,15 @@ PETSC_INTERN PetscErrorCode SFPCLocalAIJ(Mat, const char *, Mat *, PetscBool *, 
 PETSC_INTERN const char *SFPCOptionGiven(char *, size_t, PetscOptionItems, const char *);
 /* The blocks' failures as one answer on every rank: the lowest failing global row, its reason, how many ranks failed (src/sys/localaij.c). */
 PETSC_INTERN PetscErrorCode SFPCBlockFailure(MPI_Comm, PetscInt, PCFailedReason, PetscInt, PCFailedReason *, PetscInt *, PetscInt *);
+/*
+   The error class of a failed set-up raised under -pc_error_if_failure (or a KSP's error flag): an Inf
+   or NaN (PC_FACTOR_OTHER) is PETSC_ERR_FP in every SFPC PC, a pivot that fails is pivotclass
+   (PETSC_ERR_MAT_LU_ZRPVT for the LU-like sfilu and sfdilu, PETSC_ERR_MAT_CH_ZRPVT for afsai).
+*/
+static inline PetscErrorCode SFPCFailureClass(PCFailedReason reason, PetscErrorCode pivotclass)
+{
+  return reason == PC_FACTOR_OTHER ? PETSC_ERR_FP : pivotclass;
+}
 /* Refuses a host vector given to a GPU path that PETSc's CUDA code has left incoherent (src/sys/stage.c); output: the result goes there. */
 PETSC_INTERN PetscErrorCode SFPCCheckHostVec(Vec, PetscBool, const char *);
 /* The vectors a GPU path computes with: x and y, or device stand-ins holding copies of host ones (src/sys/stage.c); then the result back into y. */

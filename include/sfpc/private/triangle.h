@@ -12,7 +12,8 @@
 typedef enum {
   SFPC_TRIANGLE_MISSING_DIAGONAL,
   SFPC_TRIANGLE_ZERO_DIAGONAL,
-  SFPC_TRIANGLE_PATTERN_CHANGED
+  SFPC_TRIANGLE_PATTERN_CHANGED,
+  SFPC_TRIANGLE_NONFINITE /* an Inf or NaN among the entries the triangle keeps: a solve would spread it silently */
 } SFPCTriangleFault;
 
 PETSC_INTERN PetscErrorCode SFPCTriangleFaultError(PetscInt, SFPCTriangleFault);

@@ -39,33 +39,46 @@ static PetscErrorCode HYBSFCheckBuilt(Mat B)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*
+   The host factor from MATSEQAIJ A, or with reuse its new values. A refused matrix (a fault in a
+   row, found before anything is written) is handed back as it came, its arrays restored, so that a
+   caller who catches the error keeps both the matrix and the factor it had.
+*/
+static PetscErrorCode HYBSFBuild_Host(Mat_HYBSF *h, Mat A, PetscBool reuse)
+{
+  const PetscInt    *ai, *aj;
+  const PetscScalar *aa;
+  PetscInt           n;
+  PetscBool          done;
+  const PetscBool    lower = (PetscBool)(h->tri == MAT_HYBSF_LOWER);
+  PetscErrorCode     ierr;
+
+  PetscFunctionBegin;
+  PetscCall(MatGetRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &n, &ai, &aj, &done));
+  PetscCheck(done, PETSC_COMM_SELF, PETSC_ERR_SUP, "SFPC cannot read the CSR structure of this matrix");
+  PetscCall(MatSeqAIJGetArrayRead(A, &aa));
+  if (reuse) ierr = SFPCTriangleSetValues_Host(&h->F, ai, aj, aa, lower, h->unit);
+  else ierr = SFPCTriangleCreate_Host(n, ai, aj, aa, lower, h->unit, &h->F);
+  PetscCall(MatSeqAIJRestoreArrayRead(A, &aa));
+  PetscCall(MatRestoreRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &n, &ai, &aj, &done));
+  PetscCall(ierr);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* Builds B's factor from A, or with reuse refills it (same pattern, same place). */
 static PetscErrorCode HYBSFBuild(Mat B, Mat A, PetscBool reuse)
 {
-  Mat_HYBSF      *h = (Mat_HYBSF *)B->data;
-  PetscBool       ondevice;
-  const PetscBool lower = (PetscBool)(h->tri == MAT_HYBSF_LOWER);
+  Mat_HYBSF     *h = (Mat_HYBSF *)B->data;
+  PetscBool      ondevice;
+  PetscErrorCode ierr;
 
   PetscFunctionBegin;
   PetscCall(HYBSFCheckSource(A, &ondevice));
   PetscCheck(!reuse || ondevice == h->ondevice, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_INCOMP, "Refilling a MATHYBSF needs a source of the kind it was built from (%s)", h->ondevice ? MATSEQAIJCUSPARSE : MATSEQAIJ);
   PetscCall(PetscLogEventBegin(SFPC_TriAnalysis, B, A, 0, 0));
-  if (ondevice) PetscCall(MatHYBSFBuild_Device(h, A, reuse));
-  else {
-    const PetscInt    *ai, *aj;
-    const PetscScalar *aa;
-    PetscInt           n;
-    PetscBool          done;
-
-    PetscCall(MatGetRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &n, &ai, &aj, &done));
-    PetscCheck(done, PETSC_COMM_SELF, PETSC_ERR_SUP, "SFPC cannot read the CSR structure of this matrix");
-    PetscCall(MatSeqAIJGetArrayRead(A, &aa));
-    if (reuse) PetscCall(SFPCTriangleSetValues_Host(&h->F, ai, aj, aa, lower, h->unit));
-    else PetscCall(SFPCTriangleCreate_Host(n, ai, aj, aa, lower, h->unit, &h->F));
-    PetscCall(MatSeqAIJRestoreArrayRead(A, &aa));
-    PetscCall(MatRestoreRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &n, &ai, &aj, &done));
-  }
+  ierr = ondevice ? MatHYBSFBuild_Device(h, A, reuse) : HYBSFBuild_Host(h, A, reuse);
   PetscCall(PetscLogEventEnd(SFPC_TriAnalysis, B, A, 0, 0));
+  PetscCall(ierr);
   h->ondevice     = ondevice;
   h->built        = PETSC_TRUE;
   B->assembled    = PETSC_TRUE;
@@ -93,7 +106,8 @@ static PetscErrorCode HYBSFBuild(Mat B, Mat A, PetscBool reuse)
   Level: intermediate
 
   Notes:
-  A missing or zero diagonal entry (when not unit) is an error.
+  A missing or zero diagonal entry (when not unit) is an error, and so is an Inf or NaN among the entries the triangle keeps
+  (`PETSC_ERR_FP`); with `MatConvert()` `MAT_REUSE_MATRIX` each is found before anything is written, so the factor keeps its values.
 
   With `SFPC_LAYOUT_AUTO` on the GPU, a grid is read from a few rows of A's pattern (distances 1, nx and nx*ny to the
   neighbours of an interior point, or the 27 of a box) and the whole triangle is checked against its stencil; where it

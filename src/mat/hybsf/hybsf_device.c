@@ -22,23 +22,26 @@ PetscErrorCode MatHYBSFBuild_Device(Mat_HYBSF *h, Mat A, PetscBool reuse)
   PetscInt           n;
   const PetscBool    lower = (PetscBool)(h->tri == MAT_HYBSF_LOWER);
   SFPCTriOptions     o     = h->opt;
+  PetscErrorCode     ierr;
 
   PetscFunctionBegin;
   PetscCall(MatGetLocalSize(A, &n, NULL));
   PetscCall(MatSeqAIJCUSPARSEGetIJ(A, PETSC_FALSE, &ai, &aj));
   PetscCall(MatSeqAIJCUSPARSEGetArrayRead(A, &aa));
-  if (reuse) PetscCall(SFPCTriangleSetValues_Device(h->T, ai, aj, aa, lower, h->unit));
+  /* a refused refill (checked on the device before anything is written) hands A back as it came, its arrays restored */
+  if (reuse) ierr = SFPCTriangleSetValues_Device(h->T, ai, aj, aa, lower, h->unit);
   else {
     const PetscBool autolayout = (PetscBool)(o.layout == SFPC_LAYOUT_AUTO);
     PetscInt        bs;
 
     if (autolayout && o.grid[0] <= 0) PetscCall(SFPCGridGuess_Device(n, ai, aj, PETSC_TRUE, o.grid));
-    PetscCall(SFPCTriangleCreate_Device(n, ai, aj, aa, lower, h->unit, &o, &h->T));
-    PetscCall(MatGetBlockSize(A, &bs));
-    if (autolayout && !h->T->grid.nx && bs > 1) PetscCall(SFPCTriDeviceSetBlocks(h->T, bs, PETSC_BOOL3_UNKNOWN, PETSC_BOOL3_UNKNOWN));
+    ierr = SFPCTriangleCreate_Device(n, ai, aj, aa, lower, h->unit, &o, &h->T);
+    if (!ierr) ierr = MatGetBlockSize(A, &bs);
+    if (!ierr && autolayout && !h->T->grid.nx && bs > 1) ierr = SFPCTriDeviceSetBlocks(h->T, bs, PETSC_BOOL3_UNKNOWN, PETSC_BOOL3_UNKNOWN);
   }
   PetscCall(MatSeqAIJCUSPARSERestoreArrayRead(A, &aa));
   PetscCall(MatSeqAIJCUSPARSERestoreIJ(A, PETSC_FALSE, &ai, &aj));
+  PetscCall(ierr);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

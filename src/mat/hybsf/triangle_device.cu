@@ -29,8 +29,9 @@ __global__ void CountKernel(int n, const int *__restrict__ ai, const int *__rest
 }
 
 /*
-   Checks row r and, unless fault-checking only, writes its engine entries at ti[r]... With check
-   (refilling an existing factor), the columns must be those already in tj. V lanes per row read
+   Checks row r (as RowCheck() in triangle_host.c, faults in the same order) and, unless
+   fault-checking only, writes its engine entries at ti[r]... With check (refilling an existing
+   factor), the columns must be those already in tj. V lanes per row read
    its entries V at a time and place the triangle's by a ballot: a thread per row (before) read
    and wrote strided, 10x the bytes' time on a randomly permuted 27-point matrix.
 */
@@ -43,7 +44,7 @@ __global__ void FillKernel(int n, const int *__restrict__ ai, const int *__restr
   if (g >= n) return; /* the whole vector */
   const int r = (int)g, q0 = ti[r], q1 = ti[r + 1], ke = ai[r + 1];
   int       q = q0 + (LOWER ? 0 : 1);
-  bool      hasd = false, bad = false;
+  bool      hasd = false, bad = false, finite = true;
   double    d    = 1.0;
   for (int kb = ai[r]; kb < ke; kb += V) {
     const int      k  = kb + t;
@@ -56,6 +57,7 @@ __global__ void FillKernel(int n, const int *__restrict__ ai, const int *__restr
       hasd = true;
       d    = __shfl_sync(group, v, __ffs(dm) - 1, V);
     }
+    if ((in || (c == r && !unit)) && !isfinite(v)) finite = false; /* a unit triangle does not read its diagonal */
     if (in) {
       if (check && (p >= q1 || tj[p] != c)) bad = true;
       else if (write) {
@@ -69,11 +71,13 @@ __global__ void FillKernel(int n, const int *__restrict__ ai, const int *__restr
     if (t == 0) Fault(fault, r, SFPC_TRIANGLE_PATTERN_CHANGED);
     return;
   }
+  finite = __all_sync(group, finite);
   if (t) return;
   const int dq = LOWER ? q : q0;
   if (!unit && !hasd) Fault(fault, r, SFPC_TRIANGLE_MISSING_DIAGONAL);
   else if (!unit && d == 0.0) Fault(fault, r, SFPC_TRIANGLE_ZERO_DIAGONAL);
   else if (check && (q + (LOWER ? 1 : 0) != q1 || tj[dq] != r)) Fault(fault, r, SFPC_TRIANGLE_PATTERN_CHANGED);
+  else if (!finite) Fault(fault, r, SFPC_TRIANGLE_NONFINITE);
   else if (write) {
     if (!check) tj[dq] = r;
     ta[dq] = unit ? 1.0 : 1.0 / d;

@@ -9,6 +9,7 @@ PetscErrorCode SFPCTriangleFaultError(PetscInt row, SFPCTriangleFault fault)
   PetscFunctionBegin;
   PetscCheck(fault != SFPC_TRIANGLE_MISSING_DIAGONAL, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "Row %" PetscInt_FMT " has no diagonal entry: a triangle with a non-unit diagonal needs every one", row);
   PetscCheck(fault != SFPC_TRIANGLE_ZERO_DIAGONAL, PETSC_COMM_SELF, PETSC_ERR_MAT_LU_ZRPVT, "Zero diagonal entry in row %" PetscInt_FMT ": the triangle is singular", row);
+  PetscCheck(fault != SFPC_TRIANGLE_NONFINITE, PETSC_COMM_SELF, PETSC_ERR_FP, "Row %" PetscInt_FMT " of the triangle has an Inf or NaN entry", row);
   SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "Row %" PetscInt_FMT " of the triangle changed its nonzero pattern: refilling values needs the same pattern", row);
 }
 
@@ -21,14 +22,16 @@ static inline PetscInt EnginePosition(PetscInt r, PetscInt c, PetscBool lower, P
 }
 
 /*
-   Checks row r (its diagonal; with tj, that its triangle has the columns tj[q0..]) and counts its
-   engine entries (the strict triangle plus the diagonal slot). Nothing is written.
+   Checks row r (its diagonal; with tj, that its triangle has the columns tj[q0..]; that the entries
+   kept are finite) and counts its engine entries (the strict triangle plus the diagonal slot).
+   Nothing is written. In a row, a changed pattern comes first, then the diagonal, then Inf/NaN, as
+   in triangle_device.cu.
 */
 static PetscErrorCode RowCheck(PetscInt r, const PetscInt ai[], const PetscInt aj[], const PetscScalar aa[], PetscBool lower, PetscBool unit, const PetscInt tj[], PetscInt q0, PetscInt q1, PetscInt *count)
 {
   PetscInt    strict = 0;
-  PetscBool   hasd   = PETSC_FALSE;
-  PetscScalar d      = 0;
+  PetscBool   hasd = PETSC_FALSE, finite = PETSC_TRUE;
+  PetscScalar d    = 0;
 
   PetscFunctionBegin;
   for (PetscInt k = ai[r]; k < ai[r + 1]; k++) {
@@ -38,11 +41,16 @@ static PetscErrorCode RowCheck(PetscInt r, const PetscInt ai[], const PetscInt a
     if (c == r) {
       hasd = PETSC_TRUE;
       d    = aa[k];
-    } else strict++;
+      if (!unit && PetscIsInfOrNanScalar(d)) finite = PETSC_FALSE; /* a unit triangle does not read its diagonal */
+    } else {
+      if (PetscIsInfOrNanScalar(aa[k])) finite = PETSC_FALSE;
+      strict++;
+    }
   }
   if (!unit && !hasd) PetscCall(SFPCTriangleFaultError(r, SFPC_TRIANGLE_MISSING_DIAGONAL));
   if (!unit && d == 0.0) PetscCall(SFPCTriangleFaultError(r, SFPC_TRIANGLE_ZERO_DIAGONAL));
   if (tj && (q0 + strict + 1 != q1 || (unit && !hasd && tj[lower ? q1 - 1 : q0] != r))) PetscCall(SFPCTriangleFaultError(r, SFPC_TRIANGLE_PATTERN_CHANGED));
+  if (!finite) PetscCall(SFPCTriangleFaultError(r, SFPC_TRIANGLE_NONFINITE));
   *count = strict + 1;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

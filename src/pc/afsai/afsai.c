@@ -282,7 +282,7 @@ static PetscErrorCode PCSetUp_AFSAI(PC pc)
   PetscCall(AFSAIReduce(pc, nnzA));
   if (s->fail.cause) PetscCall(PetscInfo(pc, "AFSAI failed in local row %" PetscInt_FMT ": %s (%g); the matrix is not SPD\n", s->fail.row, AFSAIFailures[s->fail.cause], (double)PetscRealPart(s->fail.value)));
   pc->failedreason = s->failure;
-  if (s->failure != PC_NOERROR) PetscCheck(!pc->erroriffailure, PetscObjectComm((PetscObject)pc), PETSC_ERR_MAT_CH_ZRPVT, "PCAFSAI failed in row %" PetscInt_FMT ": %s; the matrix is not SPD", s->failrow, AFSAIFailures[s->failcause]);
+  if (s->failure != PC_NOERROR) PetscCheck(!pc->erroriffailure, PetscObjectComm((PetscObject)pc), SFPCFailureClass(s->failure, PETSC_ERR_MAT_CH_ZRPVT), "PCAFSAI failed in row %" PetscInt_FMT ": %s; the matrix is not SPD", s->failrow, AFSAIFailures[s->failcause]);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

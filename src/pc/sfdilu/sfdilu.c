@@ -211,7 +211,7 @@ static PetscErrorCode PCSetUp_SFDILU(PC pc)
   if (s->glob) s->rstart = 0;
   else PetscCall(MatGetOwnershipRange(pc->pmat, &s->rstart, NULL));
   if (s->failure != PC_NOERROR) {
-    PetscCheck(!pc->erroriffailure, PETSC_COMM_SELF, PETSC_ERR_MAT_LU_ZRPVT, "PCSFDILU: the DILU diagonal failed (%s) in row %" PetscInt_FMT, PCFailedReasons[s->failure], s->rstart + s->failrow);
+    PetscCheck(!pc->erroriffailure, PETSC_COMM_SELF, SFPCFailureClass(s->failure, PETSC_ERR_MAT_LU_ZRPVT), "PCSFDILU: the DILU diagonal failed (%s) in row %" PetscInt_FMT, PCFailedReasons[s->failure], s->rstart + s->failrow);
     PetscCall(PetscInfo(pc, "The DILU diagonal failed (%s) in row %" PetscInt_FMT "\n", PCFailedReasons[s->failure], s->rstart + s->failrow));
   }
   pc->ops->applyrichardson = s->eis.use ? NULL : PCApplyRichardson_SFDILU; /* Richardson on the form's operator is KSPRICHARDSON's own loop */

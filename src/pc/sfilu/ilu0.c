@@ -272,7 +272,7 @@ PetscErrorCode SFILUNumeric(SFILU *s, Mat A, PetscObject obj, PetscBool erroriff
     const char *who         = obj->classid == PC_CLASSID ? "PCSFILU" : (s->icc ? "ICC (sfilu solver type)" : "ILU (sfilu solver type)"); /* the PC, or the factor behind PCILU/PCICC */
 
     if (res.nonfinite < 0) PetscCall(PetscSNPrintf(detail, sizeof(detail), ": |value| %g, tolerance %g times the row sum of |A|", (double)PetscAbsScalar(s->failvalue), (double)s->zeropivot));
-    PetscCheck(!erroriffailure, PETSC_COMM_SELF, s->failure == PC_FACTOR_NUMERIC_ZEROPIVOT ? PETSC_ERR_MAT_LU_ZRPVT : PETSC_ERR_FP, "%s: %s in row %" PetscInt_FMT "%s", who, what, s->rstart + s->failrow, detail);
+    PetscCheck(!erroriffailure, PETSC_COMM_SELF, SFPCFailureClass(s->failure, PETSC_ERR_MAT_LU_ZRPVT), "%s: %s in row %" PetscInt_FMT "%s", who, what, s->rstart + s->failrow, detail);
     PetscCall(PetscInfo(obj, "%s in row %" PetscInt_FMT "%s\n", what, s->rstart + s->failrow, detail));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
