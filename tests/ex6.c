@@ -4,6 +4,7 @@ static char help[] = "PCSFDILU (multicolor DILU) on the host and the GPU: one ap
                      "GAMG with sfdilu level smoothers under Richardson and Chebyshev against GAMG's defaults, and GAMG's re-set-up\n"
                      "with new values (the coloring kept); a zero E_i.\n"
                      "Options: problem options of tests/problems.c, -gamg (the GAMG runs), -zero (make a_00 zero), -spoil_nan (make a_00 NaN),\n"
+                     "-zero_rhs (b = 0; with -dilu_ksp_initial_guess_nonzero the solve starts from a random guess),\n"
                      "-asymmetric (drop a third of the upper entries from the pattern: a pattern that is not symmetric),\n"
                      "-noref (no comparison with the reference, which is quadratic in the size and sequential),\n"
                      "-device (everything also on a seqaijcusparse copy: the GPU smoother against the reference, the host smoother\n"
@@ -299,6 +300,18 @@ static PetscErrorCode Solve(Mat A, Vec b, const char *prefix, const char *where,
     }
   }
   PetscCall(VecDuplicate(b, &x));
+  {
+    PetscBool nonzero;
+    PetscCall(KSPGetInitialGuessNonzero(ksp, &nonzero));
+    if (nonzero) { /* a guess of its own, the same on the host and the GPU */
+      PetscRandom rnd;
+      PetscCall(PetscRandomCreate(PETSC_COMM_WORLD, &rnd));
+      PetscCall(PetscRandomSetSeed(rnd, 7));
+      PetscCall(PetscRandomSeed(rnd));
+      PetscCall(VecSetRandom(x, rnd));
+      PetscCall(PetscRandomDestroy(&rnd));
+    }
+  }
   PetscCall(KSPSolve(ksp, b, x));
   PetscCall(KSPGetIterationNumber(ksp, &its[0]));
   PetscCall(KSPGetConvergedReason(ksp, &reason));
@@ -412,7 +425,7 @@ int main(int argc, char **argv)
   PC          pc;
   PetscRandom rnd;
   char        desc[256];
-  PetscBool   gamg = PETSC_FALSE, zero = PETSC_FALSE, nan = PETSC_FALSE, noref = PETSC_FALSE, device = PETSC_FALSE, apicheck = PETSC_FALSE;
+  PetscBool   gamg = PETSC_FALSE, zero = PETSC_FALSE, nan = PETSC_FALSE, zerorhs = PETSC_FALSE, noref = PETSC_FALSE, device = PETSC_FALSE, apicheck = PETSC_FALSE;
 
   PetscFunctionBeginUser;
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
@@ -421,6 +434,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-gamg", &gamg, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-zero", &zero, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-spoil_nan", &nan, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-zero_rhs", &zerorhs, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-noref", &noref, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-device", &device, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-api_check", &apicheck, NULL));
@@ -431,6 +445,7 @@ int main(int argc, char **argv)
   PetscCall(MatCreateVecs(A, NULL, &b));
   PetscCall(PetscRandomCreate(PETSC_COMM_WORLD, &rnd));
   PetscCall(VecSetRandom(b, rnd));
+  if (zerorhs) PetscCall(VecZeroEntries(b));
 
   if (!zero && !nan && !noref) {
     for (PetscInt k = 0; k < (device ? 2 : 1); k++) { /* the host PC, then the GPU one */
@@ -623,6 +638,14 @@ int main(int argc, char **argv)
     args: -problem convdiff -n 6 -peclet 2 -noref -dilu_pc_type sfdilu -dilu_ksp_type richardson -dilu_ksp_rtol 1e-6 -dilu_ksp_converged_reason -dilu_ksp_monitor
     filter: grep -v "Residual norm"
     output_file: output/ex6_richardson_solve.out
+  test: # b = 0 from a nonzero guess: the reference norm is the first step's, as KSPConvergedDefault() takes it (not 0)
+    suffix: richardson_zero_rhs
+    args: -problem convdiff -n 6 -peclet 2 -noref -zero_rhs -dilu_pc_type sfdilu -dilu_ksp_type richardson -dilu_ksp_initial_guess_nonzero -dilu_ksp_rtol 1e-6 -dilu_ksp_converged_reason
+  test:
+    suffix: richardson_zero_rhs_monitor
+    args: -problem convdiff -n 6 -peclet 2 -noref -zero_rhs -dilu_pc_type sfdilu -dilu_ksp_type richardson -dilu_ksp_initial_guess_nonzero -dilu_ksp_rtol 1e-6 -dilu_ksp_converged_reason -dilu_ksp_monitor
+    filter: grep -v "Residual norm"
+    output_file: output/ex6_richardson_zero_rhs.out
 
   test:
     suffix: gamg

@@ -43,5 +43,11 @@ typedef struct {
 } SFPCStagedArrays;
 PETSC_INTERN PetscErrorCode SFPCStagedArraysGet(Vec, Vec, const char *, Vec *, Vec *, SFPCStagedArrays *);
 PETSC_INTERN PetscErrorCode SFPCStagedArraysRestore(Vec, SFPCStagedArrays *);
+/* A Richardson loop's tolerances and its reference norm rnorm0 (0: the first step's), tested each step by SFPCRichardsonTest() (src/pc/common/richardson.c). */
+typedef struct {
+  PetscReal rtol, abstol, dtol;
+  PetscReal rnorm0, ttol;
+} SFPCRichardsonTol;
+PETSC_INTERN PetscErrorCode SFPCRichardsonTest(PC, SFPCRichardsonTol *, PetscInt, PetscReal, PCRichardsonConvergedReason *);
 /* Up to its steps of x += omega M^{-1} (b - A x), M^{-1} applied by apply, r a work vector, tested against the tolerances where rtol > 0: a PC's PCApplyRichardson() (src/pc/common/richardson.c). */
 PETSC_INTERN PetscErrorCode SFPCRichardsonSweeps(PC, PetscErrorCode (*)(PC, Vec, Vec), PetscReal, Vec, Vec, Vec, Vec, PetscInt, PetscBool, PetscReal, PetscReal, PetscReal, PetscInt *, PCRichardsonConvergedReason *);

@@ -105,8 +105,9 @@ static PetscErrorCode PCApplyRichardson_SFILU(PC pc, Vec b, Vec x, Vec w, PetscR
 {
   SFILU          *s    = (SFILU *)pc->data;
   const PetscBool test = (PetscBool)(rtol > 0 || abstol > 0), pre = (PetscBool)(s->rich_norm == SFILU_RICHARDSON_NORM_PRECONDITIONED);
-  const NormType  type = s->rich_norm == SFILU_RICHARDSON_NORM_1 ? NORM_1 : NORM_2;
-  PetscReal       rnorm = 0, rnorm0 = 0, ttol = 0;
+  const NormType    type = s->rich_norm == SFILU_RICHARDSON_NORM_1 ? NORM_1 : NORM_2;
+  SFPCRichardsonTol tol  = {rtol, abstol, dtol, 0, 0};
+  PetscReal         rnorm = 0;
 
   PetscFunctionBegin;
   if (!s->delta) PetscCall(VecDuplicate(b, &s->delta));
@@ -115,8 +116,8 @@ static PetscErrorCode PCApplyRichardson_SFILU(PC pc, Vec b, Vec x, Vec w, PetscR
   if (test && !guesszero && s->rich_norm != SFILU_RICHARDSON_NORM_1) { /* KSPConvergedDefault()'s reference with a nonzero guess: the norm of B b (or b), not of the first residual */
     if (pre) {
       PetscCall(SFILUApply(s, b, s->delta, PETSC_FALSE));
-      PetscCall(VecNorm(s->delta, NORM_2, &rnorm0));
-    } else PetscCall(VecNorm(b, NORM_2, &rnorm0));
+      PetscCall(VecNorm(s->delta, NORM_2, &tol.rnorm0));
+    } else PetscCall(VecNorm(b, NORM_2, &tol.rnorm0));
   }
   for (PetscInt k = 0; k < its; k++) {
     const PetscBool zero = (PetscBool)(k == 0 && guesszero);
@@ -126,17 +127,7 @@ static PetscErrorCode PCApplyRichardson_SFILU(PC pc, Vec b, Vec x, Vec w, PetscR
     } else PetscCall(SFILUResidualApply_Device(s, pc->pmat, b, x, w, s->delta, type, test && !pre ? &rnorm : NULL));
     if (test) {
       if (pre) PetscCall(VecNorm(s->delta, NORM_2, &rnorm));
-      if (k == 0) {
-        if (rnorm0 == 0) rnorm0 = rnorm; /* a zero guess, the 1-norm test, or a zero right-hand side */
-        ttol = PetscMax(rtol * rnorm0, abstol);
-      }
-      if (rnorm <= ttol) {
-        *reason = rnorm < abstol ? PCRICHARDSON_CONVERGED_ATOL : PCRICHARDSON_CONVERGED_RTOL;
-        PetscCall(PetscInfo(pc, "Converged at step %" PetscInt_FMT ": residual norm %g <= %g\n", k, (double)rnorm, (double)ttol));
-      } else if (PetscIsInfOrNanReal(rnorm) || (dtol > 0 && rnorm >= dtol * rnorm0)) {
-        *reason = PCRICHARDSON_DIVERGED_DTOL;
-        PetscCall(PetscInfo(pc, "Diverged at step %" PetscInt_FMT ": residual norm %g, initial %g, dtol %g\n", k, (double)rnorm, (double)rnorm0, (double)dtol));
-      }
+      PetscCall(SFPCRichardsonTest(pc, &tol, k, rnorm, reason)); /* the 1-norm test's reference is its first norm (rnorm0 left 0) */
       if (*reason != PCRICHARDSON_CONVERGED_ITS) {
         *outits = k;
         break;
