@@ -20,6 +20,7 @@
 */
 #pragma once
 
+#include <climits>
 #include <cuda/atomic>
 #include <sfpc/private/trifactor_device.h>
 
@@ -40,6 +41,21 @@ PETSC_INTERN PetscErrorCode SFPCGridSweepResidual_Device(SFPCTriDevice, const in
 
 namespace sfpc
 {
+/*
+   Blocks of a launch of `threads` threads, tpb a block: ceil(threads / tpb), computed in 64 bits, and at least 1 (CUDA
+   refuses a grid of none; a caller with nothing to do skips its launch). threads is what the kernel covers: rows,
+   entries, or rows times the lanes of each (a warp a row: 32 * rows). It may pass INT_MAX (n * 32 lanes from
+   6.7*10^7 rows); the blocks do not for any launch of SFPC (int rows times at most 32 lanes, 32 threads a block or
+   more). Were they to, the result is 0, not a wrapped count: CUDA refuses that launch, as it would the true grid
+   (more than 2^31 - 1 blocks), and the caller's cudaGetLastError() reports it, where a wrapped, smaller grid would
+   silently leave rows out.
+*/
+__host__ inline int LaunchBlocks(long long threads, int tpb)
+{
+  const long long blocks = threads > 0 ? (threads - 1) / tpb + 1 : 1;
+  return blocks <= INT_MAX ? (int)blocks : 0;
+}
+
 __device__ __forceinline__ void StoreRelease(int *p, int v)
 {
   cuda::atomic_ref<int, cuda::thread_scope_device>(*p).store(v, cuda::memory_order_release);

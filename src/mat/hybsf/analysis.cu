@@ -432,7 +432,7 @@ __global__ void ScheduleSizesKernel(const int *nruns, const Key *rkey, const int
 /* Levels (longest paths) through the DAG pull / push by the ready queue; pending and queue: n ints of scratch, tail: one. */
 static PetscErrorCode QueueLevels(SFPCTriDevice T, int n, Adjacency pull, Adjacency push, int *level, int *pending, int *queue, unsigned int *tail, cudaStream_t stream)
 {
-  const int          tpb = 256, nb = (n + tpb - 1) / tpb;
+  const int          tpb = 256, nb = sfpc::LaunchBlocks(n, tpb);
   int                blocks;
   unsigned long long base;
 
@@ -492,7 +492,7 @@ PetscErrorCode SFPCScheduleBuildPattern(SFPCTriDevice T, const SFPCPattern *P, P
   int               *row, *level, *rcount, *rtasks, *rrow0, *rtask0, *nruns, *sizes, hsizes[8];
   unsigned long long *nnz, hnnz;
   sfpc::CubScratch   scratch;
-  const int          tpb = 256, nb = (n + tpb - 1) / tpb;
+  const int          tpb = 256, nb = sfpc::LaunchBlocks(n, tpb);
   const int          major = (int)window_major;
   KeyLayout          kl;
   const PetscBool    queue = UseQueue(T, P);
@@ -613,7 +613,7 @@ PetscErrorCode SFPCScheduleBuildPattern(SFPCTriDevice T, const SFPCPattern *P, P
   PetscCallCUDA(cudaMallocAsync(&S->start, sizeof(int) * (S->ntasks + 1), stream));
   PetscCallCUDA(cudaMallocAsync(&S->vec, S->ntasks, stream));
   PetscCallCUDA(cudaMemcpyAsync(S->start + S->ntasks, &n, sizeof(int), cudaMemcpyHostToDevice, stream));
-  if (S->ntasks) FillTasksKernel<<<(S->ntasks + tpb - 1) / tpb, tpb, 0, stream>>>(S->ntasks, nruns, rkey, rrow0, rtask0, S->start, S->vec);
+  if (S->ntasks) FillTasksKernel<<<sfpc::LaunchBlocks(S->ntasks, tpb), tpb, 0, stream>>>(S->ntasks, nruns, rkey, rrow0, rtask0, S->start, S->vec);
   PetscCallCUDA(cudaGetLastError());
 
   PetscCall(sfpc::CubRelease(scratch, stream));

@@ -259,7 +259,7 @@ PetscErrorCode BuildBlockSlab(SFPCTriDevice T, int k, cudaStream_t stream)
   P       = PetscMax(P, 1);
   entries = (size_t)B->nb * P * B->bs * s;
   PetscCallCUDA(cudaMallocAsync(&B->slab[k], sizeof(int2) * entries, stream));
-  BlockSlabKernel<<<(int)PetscMin((entries + 255) / 256, (size_t)64 * T->sms), 256, 0, stream>>>(lower, (int)B->bs, s, P, (int)B->nb, Q->order, T->i, T->j, T->diag, (int2 *)B->slab[k]);
+  BlockSlabKernel<<<PetscMin(sfpc::LaunchBlocks((long long)entries, 256), 64 * T->sms), 256, 0, stream>>>(lower, (int)B->bs, s, P, (int)B->nb, Q->order, T->i, T->j, T->diag, (int2 *)B->slab[k]);
   PetscCallCUDA(cudaGetLastError());
   B->slots[k]  = P;
   B->noslab[k] = NULL;

@@ -357,7 +357,7 @@ PetscErrorCode SFPCGridBoxFill_Device(SFPCTriDevice T, cudaStream_t stream)
   const int tpb = 256;
 
   PetscFunctionBegin;
-  BoxFillKernel<<<(int)((T->n + tpb - 1) / tpb), tpb, 0, stream>>>((int)T->n, T->i, T->j, T->diag, T->a, SFPCGridBoxSlabs(T));
+  BoxFillKernel<<<sfpc::LaunchBlocks(T->n, tpb), tpb, 0, stream>>>((int)T->n, T->i, T->j, T->diag, T->a, SFPCGridBoxSlabs(T));
   PetscCallCUDA(cudaGetLastError());
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -476,7 +476,7 @@ PetscErrorCode SFPCGridFindOutside_Device(SFPCTriDevice T, const PetscInt dims[3
   PetscCall(PetscGetCurrentCUDAStream(&stream));
   PetscCallCUDA(cudaMallocAsync(&dbad, sizeof(bad), stream));
   PetscCallCUDA(cudaMemcpyAsync(dbad, bad, sizeof(bad), cudaMemcpyHostToDevice, stream));
-  if (T->n) GridOutsideKernel<<<(int)((T->n + tpb - 1) / tpb), tpb, 0, stream>>>((int)T->n, (int)dims[0], (int)dims[1], T->i, T->j, dbad);
+  if (T->n) GridOutsideKernel<<<sfpc::LaunchBlocks(T->n, tpb), tpb, 0, stream>>>((int)T->n, (int)dims[0], (int)dims[1], T->i, T->j, dbad);
   PetscCallCUDA(cudaGetLastError());
   PetscCallCUDA(cudaMemcpyAsync(bad, dbad, sizeof(bad), cudaMemcpyDeviceToHost, stream));
   PetscCallCUDA(cudaStreamSynchronize(stream));
@@ -550,7 +550,7 @@ PetscErrorCode SFPCGridFill_Device(SFPCTriDevice T)
     PetscCall(SFPCGridBoxFill_Device(T, stream));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  GridFillKernel<<<(int)((T->n + tpb - 1) / tpb), tpb, 0, stream>>>((int)T->n, T->i, T->j, T->diag, T->a, SFPCGridSlabs(T));
+  GridFillKernel<<<sfpc::LaunchBlocks(T->n, tpb), tpb, 0, stream>>>((int)T->n, T->i, T->j, T->diag, T->a, SFPCGridSlabs(T));
   PetscCallCUDA(cudaGetLastError());
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -46,7 +46,7 @@ PetscErrorCode LaunchSlabs(SFPCTriDevice T, PetscBool lower, const SFPCSchedule 
   cudaStream_t    stream;
   const int       tpb   = 256;
   const long long slots = 32LL * S->ntasks;
-  const unsigned  grid  = (unsigned)((slots + tpb - 1) / tpb);
+  const int       grid  = sfpc::LaunchBlocks(slots, tpb);
 
   PetscFunctionBegin;
   if (!slots) PetscFunctionReturn(PETSC_SUCCESS);

@@ -64,7 +64,7 @@ PetscErrorCode CreateTranspose(SFPCTriDevice T, SFPCTriDevice *out)
   PetscCallCUDA(cudaMallocAsync(&ti, sizeof(int) * (n + 1), stream));
   PetscCallCUDA(cudaMallocAsync(&tj, sizeof(int) * nnz, stream));
   PetscCallCUDA(cudaMemsetAsync(ti, 0, sizeof(int) * (n + 1), stream));
-  KeysKernel<<<(n + tpb - 1) / tpb, tpb, 0, stream>>>(n, T->i, T->j, key, pos, ti);
+  KeysKernel<<<sfpc::LaunchBlocks(n, tpb), tpb, 0, stream>>>(n, T->i, T->j, key, pos, ti);
   PetscCallCUDA(cudaGetLastError());
   auto sort = [&](void *tmp, size_t &bytes) { return cub::DeviceRadixSort::SortPairs(tmp, bytes, key, skey, pos, perm, nnz, 0, bits, stream); };
   auto scan = [&](void *tmp, size_t &bytes) { return cub::DeviceScan::ExclusiveSum(tmp, bytes, ti, ti, n + 1, stream); };
@@ -73,7 +73,7 @@ PetscErrorCode CreateTranspose(SFPCTriDevice T, SFPCTriDevice *out)
   PetscCall(sfpc::CubAllocate(scratch, stream));
   PetscCall(sfpc::CubRun(scratch, sort));
   PetscCall(sfpc::CubRun(scratch, scan));
-  ColumnsKernel<<<(nnz + tpb - 1) / tpb, tpb, 0, stream>>>(nnz, n, skey, tj);
+  ColumnsKernel<<<sfpc::LaunchBlocks(nnz, tpb), tpb, 0, stream>>>(nnz, n, skey, tj);
   PetscCallCUDA(cudaGetLastError());
 
   /* M^T's lower part is M's upper part transposed: the sweeps, and which of them has a unit diagonal, swap sides */
@@ -113,7 +113,7 @@ PetscErrorCode SFPCTriDeviceGetTranspose(SFPCTriDevice T, SFPCTriDevice *Tt)
     const int    tpb = 256;
 
     PetscCall(PetscGetCurrentCUDAStream(&stream));
-    if (T->nnz) GatherKernel<<<(int)((T->nnz + tpb - 1) / tpb), tpb, 0, stream>>>((int)T->nnz, T->transpose->perm, T->a, T->transpose->a);
+    if (T->nnz) GatherKernel<<<sfpc::LaunchBlocks(T->nnz, tpb), tpb, 0, stream>>>((int)T->nnz, T->transpose->perm, T->a, T->transpose->a);
     PetscCallCUDA(cudaGetLastError());
     PetscCall(SFPCTriDeviceValuesChanged(T->transpose));
     T->transpose_stale = PETSC_FALSE;

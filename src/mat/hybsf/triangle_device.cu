@@ -87,7 +87,7 @@ __global__ void FillKernel(int n, const int *__restrict__ ai, const int *__restr
 template <int V>
 void LaunchFillV(PetscInt n, const PetscInt *ai, const PetscInt *aj, const PetscScalar *aa, PetscBool lower, PetscBool unit, const int *ti, int *tj, double *ta, bool check, bool write, unsigned long long *dfault, cudaStream_t stream)
 {
-  const int tpb = 256, nb = (int)(((long long)n * V + tpb - 1) / tpb); /* n * V passes 2^31 from 6.7*10^7 rows at 32 lanes a row */
+  const int tpb = 256, nb = sfpc::LaunchBlocks((long long)n * V, tpb); /* n * V passes 2^31 from 6.7*10^7 rows at 32 lanes a row */
 
   if (lower) FillKernel<true, V><<<nb, tpb, 0, stream>>>((int)n, ai, aj, aa, unit, ti, tj, ta, check, write, dfault);
   else FillKernel<false, V><<<nb, tpb, 0, stream>>>((int)n, ai, aj, aa, unit, ti, tj, ta, check, write, dfault);
@@ -125,7 +125,7 @@ PetscErrorCode SFPCTriangleCreate_Device(PetscInt n, const PetscInt *ai, const P
   int               *ti, *tj, nnz = 0;
   double            *ta;
   unsigned long long *dfault, none = ~0ULL;
-  const int          tpb = 256, nb = (int)((n + tpb - 1) / tpb);
+  const int          tpb = 256, nb = sfpc::LaunchBlocks(n, tpb);
   SFPCTriOptions     o = *opt;
   PetscErrorCode     ierr;
 

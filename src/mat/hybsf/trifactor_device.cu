@@ -172,34 +172,41 @@ static PetscErrorCode GridDecide(SFPCTriDevice T, const SFPCTriOptions *opt, Pet
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/*
-   Builds the engine's factor for the n x n pattern (ai, aj) with nnz entries (< 0: read it from ai),
-   given in device memory: copies it, checks it on the device (sorted columns, diagonal present)
-   and analyses the sweeps opt asks for. Errors, before anything is kept, like the host
-   SFPCTriFactorCreateFromCSR(); a pattern SFPC built itself is trusted, which saves the wait for
-   the check. The values are the caller's to fill (T->a), followed by SFPCTriDeviceValuesChanged().
-*/
-PetscErrorCode SFPCTriDeviceCreate(PetscInt n, PetscInt nnz, const PetscInt *ai, const PetscInt *aj, PetscBool trusted, const SFPCTriOptions *opt, SFPCTriDevice *out)
+/* The pattern check of T (PatternKernel) into the device word dbad; unless trusted, its result *bad comes back. */
+static PetscErrorCode PatternCheck(SFPCTriDevice T, PetscBool trusted, unsigned long long *dbad, unsigned long long *bad, cudaStream_t stream)
 {
-  SFPCTriDevice      T;
-  cudaStream_t       stream;
-  unsigned long long bad = ~0ULL, *dbad;
-  const int          tpb = 256;
-  int                dev, perSM;
+  const int tpb = 256;
 
   PetscFunctionBegin;
-  PetscCheck(sizeof(PetscInt) == sizeof(int), PETSC_COMM_SELF, PETSC_ERR_SUP, "The SFPC device engine needs 32-bit PetscInt");
-  PetscCall(PetscGetCurrentCUDAStream(&stream));
-  PetscCall(PetscNew(&T));
-  T->n   = n;
-  T->opt = *opt;
+  PetscCallCUDA(cudaMemcpyAsync(dbad, bad, sizeof(*bad), cudaMemcpyHostToDevice, stream));
+  if (T->n > 0) PatternKernel<<<sfpc::LaunchBlocks(T->n, tpb), tpb, 0, stream>>>((int)T->n, T->i, T->j, T->diag, dbad);
+  PetscCallCUDA(cudaGetLastError());
+  if (!trusted) {
+    PetscCallCUDA(cudaMemcpyAsync(bad, dbad, sizeof(*bad), cudaMemcpyDeviceToHost, stream));
+    PetscCallCUDA(cudaStreamSynchronize(stream));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+   The new T's device figures and arrays, the pattern (ai, aj) copied there and checked (*bad: the first bad row as
+   PatternKernel reports it, ~0 if none or trusted). On an error the caller destroys T, which frees the arrays
+   allocated so far; the check's word, which T does not own, is freed here on every path.
+*/
+static PetscErrorCode CreatePattern(SFPCTriDevice T, const PetscInt *ai, const PetscInt *aj, PetscBool trusted, unsigned long long *bad, cudaStream_t stream)
+{
+  const PetscInt      n = T->n;
+  unsigned long long *dbad;
+  int                 dev, perSM;
+  PetscErrorCode      ierr;
+
+  PetscFunctionBegin;
   PetscCallCUDA(cudaGetDevice(&dev));
   PetscCallCUDA(cudaDeviceGetAttribute(&T->sms, cudaDevAttrMultiProcessorCount, dev));
   PetscCall(SFPCHybBlocksPerSM(&perSM));
   T->hybblocks = perSM * T->sms;
-  PetscCall(SFPCTriDeviceSetWarpsPerSM(T, opt->warps_per_sm));
-  T->nnz = nnz;
-  if (nnz < 0) {
+  PetscCall(SFPCTriDeviceSetWarpsPerSM(T, T->opt.warps_per_sm));
+  if (T->nnz < 0) {
     PetscCallCUDA(cudaMemcpyAsync(&T->nnz, ai + n, sizeof(PetscInt), cudaMemcpyDeviceToHost, stream));
     PetscCallCUDA(cudaStreamSynchronize(stream));
   }
@@ -219,14 +226,37 @@ PetscErrorCode SFPCTriDeviceCreate(PetscInt n, PetscInt nnz, const PetscInt *ai,
   PetscCallCUDA(cudaMemsetAsync(T->counter, 0, sizeof(unsigned long long), stream));
 
   PetscCallCUDA(cudaMallocAsync(&dbad, sizeof(unsigned long long), stream));
-  PetscCallCUDA(cudaMemcpyAsync(dbad, &bad, sizeof(bad), cudaMemcpyHostToDevice, stream));
-  if (n > 0) PatternKernel<<<(int)((n + tpb - 1) / tpb), tpb, 0, stream>>>((int)n, T->i, T->j, T->diag, dbad);
-  PetscCallCUDA(cudaGetLastError());
-  if (!trusted) {
-    PetscCallCUDA(cudaMemcpyAsync(&bad, dbad, sizeof(bad), cudaMemcpyDeviceToHost, stream));
-    PetscCallCUDA(cudaStreamSynchronize(stream));
-  }
+  ierr = PatternCheck(T, trusted, dbad, bad, stream);
   PetscCallCUDA(cudaFreeAsync(dbad, stream));
+  PetscCall(ierr);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+   Builds the engine's factor for the n x n pattern (ai, aj) with nnz entries (< 0: read it from ai),
+   given in device memory: copies it, checks it on the device (sorted columns, diagonal present)
+   and analyses the sweeps opt asks for. Errors, before anything is kept, like the host
+   SFPCTriFactorCreateFromCSR(); a pattern SFPC built itself is trusted, which saves the wait for
+   the check. The values are the caller's to fill (T->a), followed by SFPCTriDeviceValuesChanged().
+*/
+PetscErrorCode SFPCTriDeviceCreate(PetscInt n, PetscInt nnz, const PetscInt *ai, const PetscInt *aj, PetscBool trusted, const SFPCTriOptions *opt, SFPCTriDevice *out)
+{
+  SFPCTriDevice      T;
+  cudaStream_t       stream;
+  unsigned long long bad = ~0ULL;
+
+  PetscFunctionBegin;
+  PetscCheck(sizeof(PetscInt) == sizeof(int), PETSC_COMM_SELF, PETSC_ERR_SUP, "The SFPC device engine needs 32-bit PetscInt");
+  PetscCall(PetscGetCurrentCUDAStream(&stream));
+  PetscCall(PetscNew(&T));
+  T->n   = n;
+  T->opt = *opt;
+  T->nnz = nnz;
+  {
+    PetscErrorCode ierr = CreatePattern(T, ai, aj, trusted, &bad, stream);
+    if (ierr) PetscCall(SFPCTriDeviceDestroy(&T)); /* T and the arrays it got so far */
+    PetscCall(ierr);
+  }
   if (bad != ~0ULL) {
     const PetscInt r = (PetscInt)(bad / 4), kind = (PetscInt)(bad % 4);
     PetscCall(SFPCTriDeviceDestroy(&T));

@@ -341,7 +341,7 @@ PetscErrorCode SFPCTriDeviceEisenstatBegin(SFPCTriDevice T, const PetscScalar *x
 PetscErrorCode SFPCTriDeviceEisenstatMid(SFPCTriDevice T, const PetscScalar *x, const PetscScalar *k, PetscScalar *w)
 {
   cudaStream_t stream;
-  const int    tpb = 256, blocks = (int)((T->n + tpb - 1) / tpb);
+  const int    tpb = 256, blocks = sfpc::LaunchBlocks(T->n, tpb);
 
   PetscFunctionBegin;
   if (!T->n) PetscFunctionReturn(PETSC_SUCCESS);
@@ -358,7 +358,7 @@ PetscErrorCode SFPCTriDeviceEisenstatMid(SFPCTriDevice T, const PetscScalar *x, 
 PetscErrorCode SFPCTriDeviceEisenstatEnd(SFPCTriDevice T, const PetscScalar *w, const PetscScalar *dinv, PetscScalar *y)
 {
   cudaStream_t stream;
-  const int    tpb = 256, blocks = (int)((T->n + tpb - 1) / tpb);
+  const int    tpb = 256, blocks = sfpc::LaunchBlocks(T->n, tpb);
 
   PetscFunctionBegin;
   if (!T->n) PetscFunctionReturn(PETSC_SUCCESS);
@@ -381,7 +381,7 @@ PetscErrorCode SFPCTriDeviceDiagonals(SFPCTriDevice T, const PetscScalar *adiag,
   PetscFunctionBegin;
   if (!T->n) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscGetCurrentCUDAStream(&stream));
-  DiagonalsKernel<<<(int)((T->n + tpb - 1) / tpb), tpb, 0, stream>>>((int)T->n, T->diag, T->a, adiag, dinv, k);
+  DiagonalsKernel<<<sfpc::LaunchBlocks(T->n, tpb), tpb, 0, stream>>>((int)T->n, T->diag, T->a, adiag, dinv, k);
   PetscCallCUDA(cudaGetLastError());
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -396,7 +396,7 @@ PetscErrorCode SFPCTriDeviceMultUpper(SFPCTriDevice T, const PetscScalar *x, Pet
   if (!T->n) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscGetCurrentCUDAStream(&stream));
   PetscCall(PetscLogGpuTimeBegin());
-  MultUpperKernel<<<(int)((T->n + tpb - 1) / tpb), tpb, 0, stream>>>((int)T->n, T->i, T->j, T->diag, T->a, x, y);
+  MultUpperKernel<<<sfpc::LaunchBlocks(T->n, tpb), tpb, 0, stream>>>((int)T->n, T->i, T->j, T->diag, T->a, x, y);
   PetscCallCUDA(cudaGetLastError());
   PetscCall(PetscLogGpuTimeEnd());
   PetscCall(PetscLogGpuFlops(2.0 * T->upper.nnz + T->n));
@@ -430,7 +430,7 @@ PetscErrorCode SFPCFillSentinel(PetscInt n, PetscScalar *x)
   PetscFunctionBegin;
   if (!n) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscGetCurrentCUDAStream(&stream));
-  FillSentinelKernel<<<(int)((n + tpb - 1) / tpb), tpb, 0, stream>>>((int)n, x);
+  FillSentinelKernel<<<sfpc::LaunchBlocks(n, tpb), tpb, 0, stream>>>((int)n, x);
   PetscCallCUDA(cudaGetLastError());
   PetscFunctionReturn(PETSC_SUCCESS);
 }

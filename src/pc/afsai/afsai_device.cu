@@ -455,11 +455,6 @@ __global__ void Iota(int n, int *v)
   const int k = blockIdx.x * blockDim.x + threadIdx.x;
   if (k < n) v[k] = k;
 }
-
-inline int Blocks(PetscInt n, int tpb)
-{
-  return (int)PetscMax((n + tpb - 1) / tpb, 1);
-}
 } // namespace
 
 /* Scratch for batches of rows of capacity mmax (cmax candidates each), sized from free device memory. */
@@ -566,7 +561,7 @@ PetscErrorCode AFSAIPattern_Device(Mat A, const AFSAIParams *prm, PetscInt r0, P
   PetscCall(GetCSR(A, &csr, &stream));
   PetscCallCUDA(cudaMallocAsync(&dmax, 2 * sizeof(int), stream));
   PetscCallCUDA(cudaMemsetAsync(dmax, 0, 2 * sizeof(int), stream));
-  MaxRowLength<<<Blocks(nA, 256), 256, 0, stream>>>((int)nA, csr.ai, dmax); /* over all of A: the merge reads any row */
+  MaxRowLength<<<sfpc::LaunchBlocks(nA, 256), 256, 0, stream>>>((int)nA, csr.ai, dmax); /* over all of A: the merge reads any row */
   PetscCallCUDA(cudaGetLastError());
   PetscCallCUDA(cudaMemcpyAsync(hmax, dmax, sizeof(int), cudaMemcpyDeviceToHost, stream));
   PetscCallCUDA(cudaStreamSynchronize(stream));
@@ -589,7 +584,7 @@ PetscErrorCode AFSAIPattern_Device(Mat A, const AFSAIParams *prm, PetscInt r0, P
   PetscCall(PetscLogGpuTimeBegin());
   for (PetscInt b0 = 0; b0 < n && !fail->cause; b0 += batch) {
     const PetscInt nr = PetscMin(batch, n - b0);
-    SearchKernel<<<Blocks(nr, WARPS), 32 * WARPS, 0, stream>>>(csr, (int)(r0 + b0), (int)nr, (int)r0, sp, S, slot, len, dstats, dkey);
+    SearchKernel<<<sfpc::LaunchBlocks(32LL * nr, 32 * WARPS), 32 * WARPS, 0, stream>>>(csr, (int)(r0 + b0), (int)nr, (int)r0, sp, S, slot, len, dstats, dkey);
     PetscCallCUDA(cudaGetLastError());
     PetscCall(BatchFailure(dkey, &S, b0, stream, fail));
   }
@@ -604,7 +599,7 @@ PetscErrorCode AFSAIPattern_Device(Mat A, const AFSAIParams *prm, PetscInt r0, P
     PetscCallCUDA(cudaMalloc(&D->gj, sizeof(int) * PetscMax(nnz, 1)));
     PetscCallCUDA(cudaMalloc(&D->ci, sizeof(int) * PetscMax(nnz, 1)));
     PetscCallCUDA(cudaMalloc(&D->ga, sizeof(double) * PetscMax(nnz, 1)));
-    PackPattern<<<Blocks(n, 256), 256, 0, stream>>>((int)n, (int)cap + 1, slot, D->gi, D->gj, D->ci, dmax + 1);
+    PackPattern<<<sfpc::LaunchBlocks(n, 256), 256, 0, stream>>>((int)n, (int)cap + 1, slot, D->gi, D->gj, D->ci, dmax + 1);
     PetscCallCUDA(cudaGetLastError());
     PetscCallCUDA(cudaMemcpyAsync(hmax + 1, dmax + 1, sizeof(int), cudaMemcpyDeviceToHost, stream));
     PetscCallCUDA(cudaStreamSynchronize(stream));
@@ -642,7 +637,7 @@ PetscErrorCode AFSAIValues_Device(Mat A, AFSAIDevice D, AFSAIFail *fail)
   PetscCall(PetscLogGpuTimeBegin());
   for (PetscInt b0 = 0; b0 < D->n && !fail->cause; b0 += batch) {
     const PetscInt nr = PetscMin(batch, D->n - b0);
-    ValuesKernel<<<Blocks(nr, WARPS), 32 * WARPS, 0, stream>>>(csr, (int)(D->r0 + b0), (int)nr, (int)D->r0, D->gi, D->gj, S, D->ga, dkey);
+    ValuesKernel<<<sfpc::LaunchBlocks(32LL * nr, 32 * WARPS), 32 * WARPS, 0, stream>>>(csr, (int)(D->r0 + b0), (int)nr, (int)D->r0, D->gi, D->gj, S, D->ga, dkey);
     PetscCallCUDA(cudaGetLastError());
     PetscCall(BatchFailure(dkey, &S, b0, stream, fail));
   }
@@ -736,15 +731,15 @@ static PetscErrorCode CreateFactors(AFSAIDevice D, cudaStream_t stream, Mat *G, 
   PetscCallCUDA(cudaMallocAsync(&keys, sizeof(int) * PetscMax(nnz, 1), stream));
   PetscCallCUDA(cudaMallocAsync(&idx, sizeof(int) * PetscMax(nnz, 1), stream));
   PetscCallCUDA(cudaMemsetAsync(count, 0, sizeof(int) * (n + 1), stream));
-  ColumnCounts<<<Blocks(nnz, 256), 256, 0, stream>>>((int)nnz, D->gj, count);
+  ColumnCounts<<<sfpc::LaunchBlocks(nnz, 256), 256, 0, stream>>>((int)nnz, D->gj, count);
   PetscCallCUDA(cudaGetLastError());
   PetscCall(sfpc::CubCall(stream, [&](void *tmp, size_t &bytes) { return cub::DeviceScan::ExclusiveSum(tmp, bytes, count, ti, (int)n + 1, stream); }));
   /* a radix sort is stable: the entries of a column keep G's row order, so G^T's rows come out sorted */
-  Iota<<<Blocks(nnz, 256), 256, 0, stream>>>((int)nnz, idx);
+  Iota<<<sfpc::LaunchBlocks(nnz, 256), 256, 0, stream>>>((int)nnz, idx);
   PetscCallCUDA(cudaGetLastError());
   while ((1 << bits) < n) bits++;
   PetscCall(sfpc::CubCall(stream, [&](void *tmp, size_t &bytes) { return cub::DeviceRadixSort::SortPairs(tmp, bytes, D->gj, keys, idx, D->tperm, (int)nnz, 0, bits, stream); }));
-  TransposeColumns<<<Blocks(nnz, 256), 256, 0, stream>>>((int)nnz, D->tperm, D->ci, tj);
+  TransposeColumns<<<sfpc::LaunchBlocks(nnz, 256), 256, 0, stream>>>((int)nnz, D->tperm, D->ci, tj);
   PetscCallCUDA(cudaGetLastError());
   PetscCallCUDA(cudaStreamSynchronize(stream)); /* the event's time is the device's */
   PetscCall(PetscLogEventEnd(SFPC_AFSAIGtPattern, 0, 0, 0, 0));
@@ -811,7 +806,7 @@ PetscErrorCode AFSAIAssemble_Device(AFSAIDevice D, PetscBool newpattern, Mat *G,
   PetscCallCUDA(cudaMemcpyAsync(a, D->ga, sizeof(PetscScalar) * D->nnz, cudaMemcpyDeviceToDevice, stream));
   PetscCall(MatSeqAIJCUSPARSERestoreArrayWrite(*G, &a));
   PetscCall(MatSeqAIJCUSPARSEGetArrayWrite(*Gt, &a));
-  TransposeValues<<<Blocks(D->nnz, 256), 256, 0, stream>>>((int)D->nnz, D->tperm, D->ga, a);
+  TransposeValues<<<sfpc::LaunchBlocks(D->nnz, 256), 256, 0, stream>>>((int)D->nnz, D->tperm, D->ga, a);
   PetscCallCUDA(cudaGetLastError());
   PetscCall(MatSeqAIJCUSPARSERestoreArrayWrite(*Gt, &a));
   PetscCallCUDA(cudaStreamSynchronize(stream)); /* the phase's time is the device's */

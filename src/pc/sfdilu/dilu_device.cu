@@ -68,12 +68,6 @@ namespace
 {
 const int TPB = 256;
 
-inline int Blocks(PetscInt n)
-{
-  return (int)PetscMax((n + TPB - 1) / TPB, 1);
-}
-
-
 /* tpos, and (unless extra is NULL) per row c the number of rows r with a_rc but no a_cr: the symmetrized pattern's extra neighbours of c. */
 __global__ void TransposePositions(int n, const int *__restrict__ ai, const int *__restrict__ aj, int *tpos, int *extra)
 {
@@ -350,13 +344,13 @@ static PetscErrorCode ColorJPL_Device(SFDILU *s, PetscInt n, const int *ai, cons
   PetscCallCUDA(cudaMallocAsync(&xfill, sizeof(int) * (n + 1), stream));
   PetscCallCUDA(cudaMemsetAsync(extra, 0, sizeof(int) * (n + 1), stream));
   PetscCallCUDA(cudaMemsetAsync(xfill, 0, sizeof(int) * (n + 1), stream));
-  TransposePositions<<<Blocks(n), TPB, 0, stream>>>((int)n, ai, aj, D->tpos, extra);
+  TransposePositions<<<sfpc::LaunchBlocks(n, TPB), TPB, 0, stream>>>((int)n, ai, aj, D->tpos, extra);
   PetscCallCUDA(cudaGetLastError());
   PetscCall(sfpc::CubCall(stream, [&](void *tmp, size_t &bytes) { return cub::DeviceScan::ExclusiveSum(tmp, bytes, extra, xi, (int)n + 1, stream); }));
   PetscCallCUDA(cudaMemcpyAsync(&nx, xi + n, sizeof(int), cudaMemcpyDeviceToHost, stream));
   PetscCallCUDA(cudaStreamSynchronize(stream));
   PetscCallCUDA(cudaMallocAsync(&xj, sizeof(int) * PetscMax(nx, 1), stream));
-  FillExtra<<<Blocks(n), TPB, 0, stream>>>((int)n, ai, aj, D->tpos, xi, xfill, xj);
+  FillExtra<<<sfpc::LaunchBlocks(n, TPB), TPB, 0, stream>>>((int)n, ai, aj, D->tpos, xi, xfill, xj);
   PetscCallCUDA(cudaGetLastError());
 
   PetscCallCUDA(cudaMemsetAsync(D->color, 0xff, sizeof(int) * n, stream)); /* -1: uncolored */
@@ -364,7 +358,7 @@ static PetscErrorCode ColorJPL_Device(SFDILU *s, PetscInt n, const int *ai, cons
   for (; left > 0; round++) { /* the largest (hash, row) left wins every round: at least one row per round */
     int colored;
     PetscCallCUDA(cudaMemsetAsync(dcolored, 0, sizeof(int), stream));
-    JPLRound<<<Blocks(n), TPB, 0, stream>>>((int)n, ai, aj, xi, xj, D->color, round, (unsigned)s->seed, dcolored);
+    JPLRound<<<sfpc::LaunchBlocks(n, TPB), TPB, 0, stream>>>((int)n, ai, aj, xi, xj, D->color, round, (unsigned)s->seed, dcolored);
     PetscCallCUDA(cudaGetLastError()); /* a failed round colors nothing: without the check the loop would not end */
     PetscCallCUDA(cudaMemcpyAsync(&colored, dcolored, sizeof(int), cudaMemcpyDeviceToHost, stream));
     PetscCallCUDA(cudaStreamSynchronize(stream));
@@ -411,7 +405,7 @@ static PetscErrorCode ColorGreedy_Device(SFDILU *s, PetscInt n, PetscInt nnz, co
   PetscCallCUDA(cudaMemcpyAsync(s->dev->color, hc, sizeof(int) * n, cudaMemcpyHostToDevice, stream));
   PetscCallCUDA(cudaStreamSynchronize(stream));
   PetscCall(PetscFree3(hi, hj, hc));
-  TransposePositions<<<Blocks(n), TPB, 0, stream>>>((int)n, ai, aj, s->dev->tpos, NULL);
+  TransposePositions<<<sfpc::LaunchBlocks(n, TPB), TPB, 0, stream>>>((int)n, ai, aj, s->dev->tpos, NULL);
   PetscCallCUDA(cudaGetLastError());
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -429,7 +423,7 @@ static PetscErrorCode ColorGrid_Device(SFDILU *s, PetscInt n, const int *ai, con
   s->ncolors = SFDILUGridColors(&s->grid);
   PetscCallCUDA(cudaMallocAsync(&dbad, sizeof(bad), stream));
   PetscCallCUDA(cudaMemcpyAsync(dbad, &bad, sizeof(bad), cudaMemcpyHostToDevice, stream));
-  GridColors<<<Blocks(n), TPB, 0, stream>>>((int)n, s->grid, ai, aj, s->dev->color, dbad);
+  GridColors<<<sfpc::LaunchBlocks(n, TPB), TPB, 0, stream>>>((int)n, s->grid, ai, aj, s->dev->color, dbad);
   PetscCallCUDA(cudaGetLastError());
   PetscCallCUDA(cudaMemcpyAsync(&bad, dbad, sizeof(bad), cudaMemcpyDeviceToHost, stream));
   PetscCallCUDA(cudaStreamSynchronize(stream));
@@ -440,7 +434,7 @@ static PetscErrorCode ColorGrid_Device(SFDILU *s, PetscInt n, const int *ai, con
     *ok = PETSC_FALSE;
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  TransposePositions<<<Blocks(n), TPB, 0, stream>>>((int)n, ai, aj, s->dev->tpos, NULL);
+  TransposePositions<<<sfpc::LaunchBlocks(n, TPB), TPB, 0, stream>>>((int)n, ai, aj, s->dev->tpos, NULL);
   PetscCallCUDA(cudaGetLastError());
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -458,7 +452,7 @@ static PetscErrorCode SortRows(SFDILU *s, PetscInt n, const int *ai, const int *
   PetscFunctionBegin;
   PetscCallCUDA(cudaMallocAsync(&count, sizeof(int) * PetscMax(nc, 1), stream));
   PetscCallCUDA(cudaMemsetAsync(count, 0, sizeof(int) * PetscMax(nc, 1), stream));
-  CountColors<<<Blocks(n), TPB, 0, stream>>>((int)n, D->color, count);
+  CountColors<<<sfpc::LaunchBlocks(n, TPB), TPB, 0, stream>>>((int)n, D->color, count);
   PetscCallCUDA(cudaGetLastError());
   PetscCall(PetscMalloc1(PetscMax(nc, 1), &hcount));
   PetscCallCUDA(cudaMemcpyAsync(hcount, count, sizeof(int) * nc, cudaMemcpyDeviceToHost, stream));
@@ -478,7 +472,7 @@ static PetscErrorCode SortRows(SFDILU *s, PetscInt n, const int *ai, const int *
   PetscCallCUDA(cudaMemcpyAsync(map, hcount, sizeof(int) * nc, cudaMemcpyHostToDevice, stream));
   PetscCallCUDA(cudaMallocAsync(&rows, sizeof(int) * PetscMax(n, 1), stream));
   PetscCallCUDA(cudaMallocAsync(&skeys, sizeof(int) * PetscMax(n, 1), stream));
-  RenumberColors<<<Blocks(n), TPB, 0, stream>>>((int)n, map, D->color, rows);
+  RenumberColors<<<sfpc::LaunchBlocks(n, TPB), TPB, 0, stream>>>((int)n, map, D->color, rows);
   PetscCallCUDA(cudaGetLastError());
   while ((1 << bits) < s->ncolors) bits++;
   {
@@ -494,7 +488,7 @@ static PetscErrorCode SortRows(SFDILU *s, PetscInt n, const int *ai, const int *
     int                *dbw, bw;
     PetscCallCUDA(cudaMallocAsync(&dbw, sizeof(int), stream));
     PetscCallCUDA(cudaMemsetAsync(dbw, 0, sizeof(int), stream));
-    BandwidthKernel<<<Blocks(n), TPB, 0, stream>>>((int)n, ai, aj, dbw);
+    BandwidthKernel<<<sfpc::LaunchBlocks(n, TPB), TPB, 0, stream>>>((int)n, ai, aj, dbw);
     PetscCallCUDA(cudaGetLastError());
     PetscCallCUDA(cudaMemcpyAsync(&bw, dbw, sizeof(int), cudaMemcpyDeviceToHost, stream));
     PetscCallCUDA(cudaStreamSynchronize(stream));
@@ -505,7 +499,7 @@ static PetscErrorCode SortRows(SFDILU *s, PetscInt n, const int *ai, const int *
       const unsigned long long kmax = (unsigned long long)((n - 1 + (s->ncolors - 1) * skew) / s->localwindow) * (unsigned long long)s->ncolors + (unsigned long long)(s->ncolors - 1);
       int                      kbits = 1;
       while (kbits < 64 && (kmax >> kbits)) kbits++;
-      LocalKeys<<<Blocks(n), TPB, 0, stream>>>((int)n, D->color, skew, (long long)s->localwindow, (int)s->ncolors, key);
+      LocalKeys<<<sfpc::LaunchBlocks(n, TPB), TPB, 0, stream>>>((int)n, D->color, skew, (long long)s->localwindow, (int)s->ncolors, key);
       PetscCallCUDA(cudaGetLastError());
       PetscCall(sfpc::CubCall(stream, [&](void *tmp, size_t &bytes) { return cub::DeviceRadixSort::SortPairs(tmp, bytes, key, skey, rows, D->order, (int)n, 0, kbits, stream); }));
     }
@@ -514,7 +508,7 @@ static PetscErrorCode SortRows(SFDILU *s, PetscInt n, const int *ai, const int *
     PetscCallCUDA(cudaFreeAsync(dbw, stream));
     D->bandwidth = bw;
   } else PetscCall(sfpc::CubCall(stream, [&](void *tmp, size_t &bytes) { return cub::DeviceRadixSort::SortPairs(tmp, bytes, D->color, skeys, rows, D->order, (int)n, 0, bits, stream); }));
-  InvertOrder<<<Blocks(n), TPB, 0, stream>>>((int)n, D->order, D->iperm);
+  InvertOrder<<<sfpc::LaunchBlocks(n, TPB), TPB, 0, stream>>>((int)n, D->order, D->iperm);
   PetscCallCUDA(cudaGetLastError());
   PetscCallCUDA(cudaStreamSynchronize(stream)); /* hcount is read by the copy above */
   PetscCall(PetscFree(hcount));
@@ -535,7 +529,7 @@ static PetscErrorCode PermutedFactor(SFDILU *s, PetscInt n, const int *ai, const
   PetscCallCUDA(cudaMallocAsync(&len, sizeof(int) * (n + 1), stream));
   PetscCallCUDA(cudaMallocAsync(&pi, sizeof(int) * (n + 1), stream));
   PetscCallCUDA(cudaMemsetAsync(len + n, 0, sizeof(int), stream));
-  PermutedLengths<<<Blocks(n), TPB, 0, stream>>>((int)n, ai, aj, D->order, len);
+  PermutedLengths<<<sfpc::LaunchBlocks(n, TPB), TPB, 0, stream>>>((int)n, ai, aj, D->order, len);
   PetscCallCUDA(cudaGetLastError());
   PetscCall(sfpc::CubCall(stream, [&](void *tmp, size_t &bytes) { return cub::DeviceScan::ExclusiveSum(tmp, bytes, len, pi, (int)n + 1, stream); }));
   PetscCallCUDA(cudaMemcpyAsync(&npnz, pi + n, sizeof(int), cudaMemcpyDeviceToHost, stream));
@@ -544,7 +538,7 @@ static PetscErrorCode PermutedFactor(SFDILU *s, PetscInt n, const int *ai, const
   PetscCallCUDA(cudaMallocAsync(&sj, sizeof(int) * PetscMax(npnz, 1), stream));
   PetscCallCUDA(cudaMallocAsync(&psrc, sizeof(int) * PetscMax(npnz, 1), stream));
   PetscCallCUDA(cudaMallocAsync(&D->src, sizeof(int) * PetscMax(npnz, 1), stream));
-  PermutedEntries<<<Blocks(n), TPB, 0, stream>>>((int)n, ai, aj, D->order, D->iperm, pi, pj, psrc);
+  PermutedEntries<<<sfpc::LaunchBlocks(n, TPB), TPB, 0, stream>>>((int)n, ai, aj, D->order, D->iperm, pi, pj, psrc);
   PetscCallCUDA(cudaGetLastError());
   PetscCall(sfpc::CubCall(stream, [&](void *tmp, size_t &bytes) { return cub::DeviceSegmentedSort::SortPairs(tmp, bytes, pj, sj, psrc, D->src, npnz, (int)n, pi, pi + 1, stream); }));
   opt.window_major = s->ordered == PCSFDILU_ORDER_LOCAL ? PetscMax(s->localwindow / 2, 1) : 0;
@@ -603,7 +597,7 @@ PetscErrorCode SFDILUColor_Device(SFDILU *s, Mat A)
   if (s->colored == PCSFDILU_COLORING_JPL) PetscCall(ColorJPL_Device(s, n, ai, aj, stream));
   else if (!grid) PetscCall(ColorGreedy_Device(s, n, D->nnz, ai, aj, stream));
   PetscCall(SortRows(s, n, ai, aj, stream));
-  LowerPositions<<<Blocks(n), TPB, 0, stream>>>((int)n, ai, aj, D->color, D->tpos);
+  LowerPositions<<<sfpc::LaunchBlocks(n, TPB), TPB, 0, stream>>>((int)n, ai, aj, D->color, D->tpos);
   PetscCallCUDA(cudaGetLastError());
   PetscCall(PermutedFactor(s, n, ai, aj, stream));
   PetscCall(MatSeqAIJCUSPARSERestoreIJ(A, PETSC_FALSE, &ai, &aj));
@@ -641,7 +635,7 @@ PetscErrorCode SFDILUSetUp_Device(SFDILU *s, Mat A, PetscReal shift, PetscReal *
     PetscCall(SFPCFillSentinel(s->n, D->einv)); /* each 1/E_i is its own flag */
     DiagonalKernel<<<blocks, 32 * SFPC_WARPS_PER_BLOCK, 0, stream>>>(ai, aj, aa, D->tpos, D->order, D->iperm, T->lower, T->counter, base, (double)shift, (double)s->zeropivot, D->einv, dfound, dbits);
     PetscCallCUDA(cudaGetLastError());
-    FactorValues<<<(int)((s->n * (long long)D->lanes + TPB - 1) / TPB), TPB, 0, stream>>>((int)s->n, D->lanes, T->i, T->j, D->src, aa, D->einv, T->a);
+    FactorValues<<<sfpc::LaunchBlocks(s->n * (long long)D->lanes, TPB), TPB, 0, stream>>>((int)s->n, D->lanes, T->i, T->j, D->src, aa, D->einv, T->a);
     PetscCallCUDA(cudaGetLastError());
     PetscCall(PetscLogGpuTimeEnd());
     PetscCall(PetscLogGpuFlops(4.0 * D->nnz));
@@ -692,7 +686,7 @@ static PetscErrorCode Sweeps(SFDILU *s, PetscBool transpose, const PetscScalar *
   gather = (PetscBool)(b && s->n <= SFDILU_SWEEP_GATHER_MAX_ROWS && (!syncfree || SFPCTriDeviceCanGather(E)));
   if (b && !gather) {
     PetscCall(PetscLogGpuTimeBegin());
-    Gather<<<Blocks(s->n), TPB, 0, stream>>>((int)s->n, D->order, b, D->rp);
+    Gather<<<sfpc::LaunchBlocks(s->n, TPB), TPB, 0, stream>>>((int)s->n, D->order, b, D->rp);
     PetscCallCUDA(cudaGetLastError());
     PetscCall(PetscLogGpuTimeEnd());
     b = NULL;
@@ -707,11 +701,11 @@ static PetscErrorCode Sweeps(SFDILU *s, PetscBool transpose, const PetscScalar *
   PetscCall(PetscLogGpuTimeBegin());
   for (PetscInt c = 0; c < s->ncolors; c++) {
     const PetscInt q0 = D->cstart[c], q1 = D->cstart[c + 1];
-    ColorSweep<true><<<(int)(((q1 - q0) * (long long)D->sweeplanes + TPB - 1) / TPB), TPB, 0, stream>>>((int)q0, (int)q1, D->sweeplanes, T->i, T->j, T->diag, T->a, D->order, b, D->rp);
+    ColorSweep<true><<<sfpc::LaunchBlocks((q1 - q0) * (long long)D->sweeplanes, TPB), TPB, 0, stream>>>((int)q0, (int)q1, D->sweeplanes, T->i, T->j, T->diag, T->a, D->order, b, D->rp);
   }
   for (PetscInt c = s->ncolors - 1; c >= 0; c--) {
     const PetscInt q0 = D->cstart[c], q1 = D->cstart[c + 1];
-    ColorSweep<false><<<(int)(((q1 - q0) * (long long)D->sweeplanes + TPB - 1) / TPB), TPB, 0, stream>>>((int)q0, (int)q1, D->sweeplanes, T->i, T->j, T->diag, T->a, D->order, NULL, D->rp);
+    ColorSweep<false><<<sfpc::LaunchBlocks((q1 - q0) * (long long)D->sweeplanes, TPB), TPB, 0, stream>>>((int)q0, (int)q1, D->sweeplanes, T->i, T->j, T->diag, T->a, D->order, NULL, D->rp);
   }
   PetscCallCUDA(cudaGetLastError());
   PetscCall(PetscLogGpuTimeEnd());
@@ -732,7 +726,7 @@ PetscErrorCode SFDILUApply_Device(SFDILU *s, PetscBool transpose, const PetscSca
   PetscCall(PetscGetCurrentCUDAStream(&stream));
   PetscCall(Sweeps(s, transpose, x, stream, &yp));
   PetscCall(PetscLogGpuTimeBegin());
-  Scatter<<<Blocks(s->n), TPB, 0, stream>>>((int)s->n, D->order, yp, y, 1.0, COPY);
+  Scatter<<<sfpc::LaunchBlocks(s->n, TPB), TPB, 0, stream>>>((int)s->n, D->order, yp, y, 1.0, COPY);
   PetscCallCUDA(cudaGetLastError());
   PetscCall(PetscLogGpuTimeEnd());
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -754,7 +748,7 @@ PetscErrorCode SFDILURichardson_Device(SFDILU *s, Mat A, const PetscScalar *b, P
     PetscCall(MatSeqAIJCUSPARSEGetIJ(A, PETSC_FALSE, &ai, &aj));
     PetscCall(MatSeqAIJCUSPARSEGetArrayRead(A, &aa));
     PetscCall(PetscLogGpuTimeBegin());
-    ResidualGather<<<(int)((s->n * (long long)D->lanes + TPB - 1) / TPB), TPB, 0, stream>>>((int)s->n, D->lanes, ai, aj, aa, D->iperm, b, x, D->rp);
+    ResidualGather<<<sfpc::LaunchBlocks(s->n * (long long)D->lanes, TPB), TPB, 0, stream>>>((int)s->n, D->lanes, ai, aj, aa, D->iperm, b, x, D->rp);
     PetscCallCUDA(cudaGetLastError());
     PetscCall(PetscLogGpuTimeEnd());
     PetscCall(PetscLogGpuFlops(2.0 * D->nnz));
@@ -763,7 +757,7 @@ PetscErrorCode SFDILURichardson_Device(SFDILU *s, Mat A, const PetscScalar *b, P
   }
   PetscCall(Sweeps(s, PETSC_FALSE, guesszero ? b : NULL, stream, &yp));
   PetscCall(PetscLogGpuTimeBegin());
-  Scatter<<<Blocks(s->n), TPB, 0, stream>>>((int)s->n, D->order, yp, x, s->omega, guesszero ? SCALE : ADD);
+  Scatter<<<sfpc::LaunchBlocks(s->n, TPB), TPB, 0, stream>>>((int)s->n, D->order, yp, x, s->omega, guesszero ? SCALE : ADD);
   PetscCallCUDA(cudaGetLastError());
   PetscCall(PetscLogGpuTimeEnd());
   PetscCall(PetscLogGpuFlops(2.0 * s->n));
@@ -785,12 +779,12 @@ PetscErrorCode SFDILUEisenstat_Device(SFDILU *s, PetscBool lower, PetscBool mult
   PetscFunctionBegin;
   if (!s->n) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscGetCurrentCUDAStream(&stream));
-  Gather<<<Blocks(s->n), TPB, 0, stream>>>((int)s->n, D->order, b, D->rp);
+  Gather<<<sfpc::LaunchBlocks(s->n, TPB), TPB, 0, stream>>>((int)s->n, D->order, b, D->rp);
   PetscCallCUDA(cudaGetLastError());
   if (mult) PetscCall(SFPCTriDeviceMultUpper(D->T, D->rp, D->yp));
   else PetscCall(SFPCTriDeviceSweep(D->T, lower, D->rp, D->yp));
-  if (lower && !mult) ScatterScaled<<<Blocks(s->n), TPB, 0, stream>>>((int)s->n, D->order, D->yp, D->einv, x);
-  else Scatter<<<Blocks(s->n), TPB, 0, stream>>>((int)s->n, D->order, D->yp, x, 1.0, COPY);
+  if (lower && !mult) ScatterScaled<<<sfpc::LaunchBlocks(s->n, TPB), TPB, 0, stream>>>((int)s->n, D->order, D->yp, D->einv, x);
+  else Scatter<<<sfpc::LaunchBlocks(s->n, TPB), TPB, 0, stream>>>((int)s->n, D->order, D->yp, x, 1.0, COPY);
   PetscCallCUDA(cudaGetLastError());
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -805,11 +799,11 @@ PetscErrorCode SFDILUEisenstatDiagonals_Device(SFDILU *s, PetscScalar *dinv, Pet
   if (!s->n) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscGetCurrentCUDAStream(&stream));
   if (!D->kp) PetscCallCUDA(cudaMallocAsync((void **)&D->kp, sizeof(PetscScalar) * s->n, stream));
-  Gather<<<Blocks(s->n), TPB, 0, stream>>>((int)s->n, D->order, k, D->kp);
+  Gather<<<sfpc::LaunchBlocks(s->n, TPB), TPB, 0, stream>>>((int)s->n, D->order, k, D->kp);
   PetscCallCUDA(cudaGetLastError());
   PetscCall(SFPCTriDeviceDiagonals(D->T, D->kp, D->rp, D->kp));
-  Scatter<<<Blocks(s->n), TPB, 0, stream>>>((int)s->n, D->order, D->rp, dinv, 1.0, COPY);
-  Scatter<<<Blocks(s->n), TPB, 0, stream>>>((int)s->n, D->order, D->kp, k, 1.0, COPY);
+  Scatter<<<sfpc::LaunchBlocks(s->n, TPB), TPB, 0, stream>>>((int)s->n, D->order, D->rp, dinv, 1.0, COPY);
+  Scatter<<<sfpc::LaunchBlocks(s->n, TPB), TPB, 0, stream>>>((int)s->n, D->order, D->kp, k, 1.0, COPY);
   PetscCallCUDA(cudaGetLastError());
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -824,12 +818,12 @@ PetscErrorCode SFDILUEisenstatMult_Device(SFDILU *s, const PetscScalar *x, Petsc
   if (!s->n) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscGetCurrentCUDAStream(&stream));
   PetscCall(PetscLogGpuTimeBegin());
-  Gather<<<Blocks(s->n), TPB, 0, stream>>>((int)s->n, D->order, x, D->rp);
+  Gather<<<sfpc::LaunchBlocks(s->n, TPB), TPB, 0, stream>>>((int)s->n, D->order, x, D->rp);
   PetscCallCUDA(cudaGetLastError());
   PetscCall(PetscLogGpuTimeEnd());
   PetscCall(SFPCTriDeviceEisenstat(D->T, D->rp, D->kp, D->einv, w, D->yp));
   PetscCall(PetscLogGpuTimeBegin());
-  Scatter<<<Blocks(s->n), TPB, 0, stream>>>((int)s->n, D->order, D->yp, y, 1.0, COPY);
+  Scatter<<<sfpc::LaunchBlocks(s->n, TPB), TPB, 0, stream>>>((int)s->n, D->order, D->yp, y, 1.0, COPY);
   PetscCallCUDA(cudaGetLastError());
   PetscCall(PetscLogGpuTimeEnd());
   PetscFunctionReturn(PETSC_SUCCESS);

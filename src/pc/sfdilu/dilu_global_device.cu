@@ -133,11 +133,6 @@ static PetscErrorCode UploadInts(const PetscInt *h, PetscInt n, int **d, cudaStr
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static inline int Blocks(PetscInt n)
-{
-  return (int)PetscMax((n + TPB - 1) / TPB, 1);
-}
-
 /* The device side and the rows' pattern (row offsets, where each entry's column lies), once per pattern: by the JPL rounds, or after the grid coloring. */
 static PetscErrorCode UploadRows(SFDILUGlobal G, cudaStream_t stream)
 {
@@ -173,7 +168,7 @@ PetscErrorCode SFDILUGlobalColorRounds_Device(SFDILU *s, SFDILUGlobal G, MPI_Com
     PetscInt all;
     PetscCall(SFDILUGlobalExchange(G->halo, MPIU_INT, PETSC_MEMTYPE_CUDA, dcolor, gcolor));
     PetscCallCUDA(cudaMemsetAsync(dcolored, 0, sizeof(int), stream));
-    if (G->n) JPLRound<<<Blocks(G->n), TPB, 0, stream>>>((int)G->n, (int)G->rstart, D->ai, D->where, garray, gcolor, dcolor, (int)round, (unsigned)s->seed, dcolored);
+    if (G->n) JPLRound<<<sfpc::LaunchBlocks(G->n, TPB), TPB, 0, stream>>>((int)G->n, (int)G->rstart, D->ai, D->where, garray, gcolor, dcolor, (int)round, (unsigned)s->seed, dcolored);
     PetscCallCUDA(cudaGetLastError());
     PetscCallCUDA(cudaMemcpyAsync(&colored, dcolored, sizeof(int), cudaMemcpyDeviceToHost, stream));
     PetscCallCUDA(cudaStreamSynchronize(stream));
@@ -243,7 +238,7 @@ PetscErrorCode SFDILUSetUp_GlobalDevice(SFDILU *s, Mat A, PetscReal shift, Petsc
   PetscCall(MatSeqAIJCUSPARSEGetArrayRead(Ad, &da));
   if (Ao) PetscCall(MatSeqAIJCUSPARSEGetArrayRead(Ao, &oa));
   PetscCall(PetscLogGpuTimeBegin());
-  if (G->nnz) GatherValues<<<Blocks(G->nnz), TPB, 0, stream>>>((int)G->nnz, D->srca, D->srct, da, oa, D->aa, D->at);
+  if (G->nnz) GatherValues<<<sfpc::LaunchBlocks(G->nnz, TPB), TPB, 0, stream>>>((int)G->nnz, D->srca, D->srct, da, oa, D->aa, D->at);
   PetscCallCUDA(cudaGetLastError());
   PetscCall(PetscLogGpuTimeEnd());
   PetscCall(PetscSFBcastWithMemTypeBegin(D->tsf, MPIU_SCALAR, PETSC_MEMTYPE_CUDA, oa, PETSC_MEMTYPE_CUDA, D->at, MPI_REPLACE));
@@ -260,7 +255,7 @@ PetscErrorCode SFDILUSetUp_GlobalDevice(SFDILU *s, Mat A, PetscReal shift, Petsc
     PetscInt q0, q1;
     PetscCall(SFDILUGlobalColorPart(G, s->ncolors, c, PETSC_TRUE, part, PETSC_MEMTYPE_CUDA, D->einv, D->ghost, &q0, &q1));
     PetscCall(PetscLogGpuTimeBegin());
-    if (q1 > q0) DiagonalColor<<<Blocks(q1 - q0), TPB, 0, stream>>>((int)q0, (int)q1, (int)c, (int)G->rstart, D->order, D->ai, D->where, D->ccolor, D->aa, D->at, D->ghost, (double)shift, (double)s->zeropivot, D->einv, dfound, dbits);
+    if (q1 > q0) DiagonalColor<<<sfpc::LaunchBlocks(q1 - q0, TPB), TPB, 0, stream>>>((int)q0, (int)q1, (int)c, (int)G->rstart, D->order, D->ai, D->where, D->ccolor, D->aa, D->at, D->ghost, (double)shift, (double)s->zeropivot, D->einv, dfound, dbits);
     PetscCallCUDA(cudaGetLastError());
     PetscCall(PetscLogGpuTimeEnd());
   }
@@ -296,7 +291,7 @@ PetscErrorCode SFDILUApply_GlobalDevice(SFDILU *s, PetscBool transpose, const Pe
     PetscInt q0, q1;
     PetscCall(SFDILUGlobalColorPart(G, s->ncolors, c, PETSC_TRUE, part, PETSC_MEMTYPE_CUDA, D->z, D->ghost, &q0, &q1));
     PetscCall(PetscLogGpuTimeBegin());
-    if (q1 > q0) ForwardColor<<<Blocks(q1 - q0), TPB, 0, stream>>>((int)q0, (int)q1, (int)c, D->order, D->ai, D->where, D->ccolor, a, D->einv, r, D->ghost, D->z);
+    if (q1 > q0) ForwardColor<<<sfpc::LaunchBlocks(q1 - q0, TPB), TPB, 0, stream>>>((int)q0, (int)q1, (int)c, D->order, D->ai, D->where, D->ccolor, a, D->einv, r, D->ghost, D->z);
     PetscCallCUDA(cudaGetLastError());
     PetscCall(PetscLogGpuTimeEnd());
   }
@@ -304,7 +299,7 @@ PetscErrorCode SFDILUApply_GlobalDevice(SFDILU *s, PetscBool transpose, const Pe
     PetscInt q0, q1;
     PetscCall(SFDILUGlobalColorPart(G, s->ncolors, c, PETSC_FALSE, part, PETSC_MEMTYPE_CUDA, y, D->ghost, &q0, &q1));
     PetscCall(PetscLogGpuTimeBegin());
-    if (q1 > q0) BackwardColor<<<Blocks(q1 - q0), TPB, 0, stream>>>((int)q0, (int)q1, (int)c, D->order, D->ai, D->where, D->ccolor, a, D->einv, D->z, D->ghost, y);
+    if (q1 > q0) BackwardColor<<<sfpc::LaunchBlocks(q1 - q0, TPB), TPB, 0, stream>>>((int)q0, (int)q1, (int)c, D->order, D->ai, D->where, D->ccolor, a, D->einv, D->z, D->ghost, y);
     PetscCallCUDA(cudaGetLastError());
     PetscCall(PetscLogGpuTimeEnd());
   }

@@ -7,6 +7,7 @@
    block-Jacobi style.
 */
 #include "sfdilu.h"
+#include <sfpc/private/pivot.h>
 #include <petscdmda.h>
 
 const char *const PCSFDILUColoringTypes[] = {"auto", "greedy", "jpl", "grid", "PCSFDILUColoringType", "PCSFDILU_COLORING_", NULL};
@@ -198,7 +199,7 @@ static PetscErrorCode PCSetUp_SFDILU(PC pc)
     s->shifted = 0;
     PetscCall(SFDILUSetUpValues(s, Ad, 0, &rmax));
     for (PetscInt k = 0; s->shift && s->failure == PC_FACTOR_NUMERIC_ZEROPIVOT && k < 64; k++) {
-      s->shifted = s->shiftamount * (rmax > 0 ? rmax : 1.0) * PetscPowReal(2.0, (PetscReal)k);
+      s->shifted = SFPCNonzeroShift(s->shiftamount, rmax, (int)k);
       PetscCall(PetscInfo(pc, "DILU diagonal failed in row %" PetscInt_FMT "; again with the diagonal shifted by %g\n", s->failrow, (double)s->shifted));
       PetscCall(SFDILUSetUpValues(s, Ad, s->shifted, &rmax));
     }

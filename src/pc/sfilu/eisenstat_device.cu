@@ -5,6 +5,7 @@
    device copies where they live on the host.
 */
 #include <petscdevice_cuda.h>
+#include <sfpc/private/sfdevice.cuh>
 #include "sfilu.h"
 
 namespace
@@ -50,7 +51,7 @@ PetscErrorCode SFILUDILUForm_Device(SFPCTriDevice T, PetscInt *row, PetscInt *co
   PetscCall(PetscGetCurrentCUDAStream(&stream));
   PetscCallCUDA(cudaMallocAsync((void **)&d, sizeof(*d), stream));
   PetscCallCUDA(cudaMemcpyAsync(d, &h, sizeof(h), cudaMemcpyHostToDevice, stream));
-  DILUFormKernel<<<(int)((T->n + tpb - 1) / tpb), tpb, 0, stream>>>((int)T->n, T->i, T->j, T->diag, d);
+  DILUFormKernel<<<sfpc::LaunchBlocks(T->n, tpb), tpb, 0, stream>>>((int)T->n, T->i, T->j, T->diag, d);
   PetscCallCUDA(cudaGetLastError());
   PetscCallCUDA(cudaMemcpyAsync(&h, d, sizeof(h), cudaMemcpyDeviceToHost, stream));
   PetscCallCUDA(cudaFreeAsync(d, stream));

@@ -50,7 +50,7 @@ PetscErrorCode SFILUMirrorCreate_Device(SFILUFill *f, Mat A, PetscBool *ok)
   PetscCallCUDA(cudaMallocAsync(&f->d_fmap, sizeof(int) * PetscMax(f->nnz, 1), stream));
   PetscCallCUDA(cudaMallocAsync(&dcounts, sizeof(counts), stream));
   PetscCallCUDA(cudaMemsetAsync(dcounts, 0, sizeof(counts), stream));
-  if (n) MirrorKernel<<<(int)((n + tpb - 1) / tpb), tpb, 0, stream>>>((int)n, ai, aj, f->d_fmap, dcounts);
+  if (n) MirrorKernel<<<sfpc::LaunchBlocks(n, tpb), tpb, 0, stream>>>((int)n, ai, aj, f->d_fmap, dcounts);
   PetscCallCUDA(cudaGetLastError());
   PetscCallCUDA(cudaMemcpyAsync(counts, dcounts, sizeof(counts), cudaMemcpyDeviceToHost, stream));
   PetscCallCUDA(cudaStreamSynchronize(stream));

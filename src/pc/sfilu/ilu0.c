@@ -4,6 +4,7 @@
    the failure reporting are the same for both.
 */
 #include "sfilu.h"
+#include <sfpc/private/pivot.h>
 
 /* Factorizations a nonzero shift may redo before the factor is declared failed. */
 #define SFILU_MAX_SHIFTS 64
@@ -187,7 +188,7 @@ static PetscBool SFILUNextShift(const SFILU *s, PetscInt k, PetscReal rmax, Pets
 {
   if (s->shifttype == MAT_SHIFT_NONZERO || s->shifttype == MAT_SHIFT_INBLOCKS) {
     if (k > SFILU_MAX_SHIFTS) return PETSC_FALSE;
-    *shift = s->shiftamount * (rmax > 0 ? rmax : 1.0) * PetscPowReal(2.0, (PetscReal)(k - 1));
+    *shift = SFPCNonzeroShift(s->shiftamount, rmax, (int)(k - 1));
     return PETSC_TRUE;
   }
   if (s->shifttype == MAT_SHIFT_POSITIVE_DEFINITE) {

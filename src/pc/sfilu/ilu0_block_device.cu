@@ -323,7 +323,7 @@ PetscErrorCode SFILUBlocksCreate_Device(SFPCTriDevice T, SFILUMatchMap *M, Petsc
   PetscCall(PetscGetCurrentCUDAStream(&stream));
   PetscCallCUDA(cudaMallocAsync(&need, sizeof(hneed), stream));
   PetscCallCUDA(cudaMemsetAsync(need, 0, sizeof(hneed), stream));
-  if (nb) BlockNeedsKernel<<<(nb + tpb - 1) / tpb, tpb, 0, stream>>>(nb, (int)bs, T->i, T->j, M->lstart, (const uint4 *)M->masks, need);
+  if (nb) BlockNeedsKernel<<<sfpc::LaunchBlocks(nb, tpb), tpb, 0, stream>>>(nb, (int)bs, T->i, T->j, M->lstart, (const uint4 *)M->masks, need);
   PetscCallCUDA(cudaGetLastError());
   PetscCallCUDA(cudaMemcpyAsync(hneed, need, sizeof(hneed), cudaMemcpyDeviceToHost, stream));
   PetscCallCUDA(cudaStreamSynchronize(stream)); /* once per pattern */

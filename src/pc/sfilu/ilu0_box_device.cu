@@ -211,7 +211,7 @@ PetscErrorCode SFILUBoxPlanesCreate_Device(SFPCTriDevice T, SFILUPlanes *P)
   PetscCheck(32.0 * S.njb * S.nz * S.ts < 4294967296.0, PETSC_COMM_SELF, PETSC_ERR_SUP, "The 27-point factorization by hyperplanes addresses its slabs with 32 bits: this grid is too large (use -pc_sfilu_grid_factor 0)");
   PetscCallCUDA(cudaMallocAsync(&P->info, sizeof(int4) * PetscMax(n, 1), stream));
   PetscCallCUDA(cudaMallocAsync(&P->pub, sizeof(PetscScalar) * BOX_REC * PetscMax(n, 1), stream));
-  if (n) BoxRecordKernel<<<(int)((n + tpb - 1) / tpb), (int)tpb, 0, stream>>>(tab, S, T->i, T->j, P->order, (int4 *)P->info);
+  if (n) BoxRecordKernel<<<sfpc::LaunchBlocks(n, (int)tpb), (int)tpb, 0, stream>>>(tab, S, T->i, T->j, P->order, (int4 *)P->info);
   PetscCallCUDA(cudaGetLastError());
   PetscCall(SFILUPlaneTableFree(&tab));
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -486,7 +486,7 @@ PetscErrorCode SFILUMatchMapCreatePattern_Device(int n, const int *ai, const int
   PetscCall(SFILUMatchMapDestroy_Device(M));
   PetscCall(PetscGetCurrentCUDAStream(&stream));
   PetscCallCUDA(cudaMalloc(&M->lstart, sizeof(int) * (n + 1)));
-  LowerCountKernel<<<n / tpb + 1, tpb, 0, stream>>>(n, ai, ad, M->lstart);
+  LowerCountKernel<<<sfpc::LaunchBlocks(n + 1LL, tpb), tpb, 0, stream>>>(n, ai, ad, M->lstart); /* n + 1 threads: lstart[n] too */
   PetscCallCUDA(cudaGetLastError());
   PetscCall(sfpc::CubCall(stream, [&](void *tmp, size_t &bytes) { return cub::DeviceScan::ExclusiveSum(tmp, bytes, M->lstart, M->lstart, n + 1, stream); }));
   PetscCallCUDA(cudaMemcpyAsync(&nl, M->lstart + n, sizeof(int), cudaMemcpyDeviceToHost, stream));
@@ -545,7 +545,7 @@ PetscErrorCode SFILUShiftBounds_Device(SFPCTriDevice T, const PetscScalar *A, Pe
   PetscCall(PetscGetCurrentCUDAStream(&stream));
   PetscCallCUDA(cudaMalloc(&db, sizeof(hb)));
   PetscCallCUDA(cudaMemcpyAsync(db, hb, sizeof(hb), cudaMemcpyHostToDevice, stream));
-  if (T->n) ShiftBoundsKernel<<<(int)((T->n + tpb - 1) / tpb), tpb, 0, stream>>>((int)T->n, T->i, T->diag, A, db);
+  if (T->n) ShiftBoundsKernel<<<sfpc::LaunchBlocks(T->n, tpb), tpb, 0, stream>>>((int)T->n, T->i, T->diag, A, db);
   PetscCallCUDA(cudaGetLastError());
   PetscCallCUDA(cudaMemcpyAsync(hb, db, sizeof(hb), cudaMemcpyDeviceToHost, stream));
   PetscCallCUDA(cudaStreamSynchronize(stream));

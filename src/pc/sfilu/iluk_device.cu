@@ -6,6 +6,7 @@
    a memset of the factor's values first.
 */
 #include <petscdevice_cuda.h>
+#include <sfpc/private/sfdevice.cuh>
 #include "sfilu.h"
 
 namespace
@@ -34,7 +35,7 @@ PetscErrorCode SFILUFillCompose_Device(SFILUFill *outer, const SFILUFill *inner)
 
   PetscFunctionBegin;
   PetscCall(PetscGetCurrentCUDAStream(&stream));
-  if (outer->nnz) ComposeKernel<<<(int)((outer->nnz + tpb - 1) / tpb), tpb, 0, stream>>>((int)outer->nnz, outer->d_fmap, inner->d_fmap);
+  if (outer->nnz) ComposeKernel<<<sfpc::LaunchBlocks(outer->nnz, tpb), tpb, 0, stream>>>((int)outer->nnz, outer->d_fmap, inner->d_fmap);
   PetscCallCUDA(cudaGetLastError());
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -61,7 +62,7 @@ PetscErrorCode SFILUFillValues_Device(SFILUFill *f, const PetscScalar *aa)
   PetscCall(PetscGetCurrentCUDAStream(&stream));
   if (!f->d_a) PetscCallCUDA(cudaMallocAsync(&f->d_a, sizeof(PetscScalar) * PetscMax(f->nnz, 1), stream));
   PetscCall(PetscLogGpuTimeBegin());
-  if (f->nnz) GatherKernel<<<(int)((f->nnz + tpb - 1) / tpb), tpb, 0, stream>>>((int)f->nnz, f->d_fmap, aa, f->d_a);
+  if (f->nnz) GatherKernel<<<sfpc::LaunchBlocks(f->nnz, tpb), tpb, 0, stream>>>((int)f->nnz, f->d_fmap, aa, f->d_a);
   PetscCallCUDA(cudaGetLastError());
   PetscCall(PetscLogGpuTimeEnd());
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -296,7 +296,7 @@ PetscErrorCode SFILUSIPPlanesCreate_Device(SFPCTriDevice T, const PetscInt dims[
   PetscCallCUDA(cudaMallocAsync(&P->rec, sizeof(int4) * PetscMax(P->start[P->nplanes], 1), stream));
   PetscCallCUDA(cudaMallocAsync(&P->pub, sizeof(PetscScalar) * 4 * PetscMax(P->start[P->nplanes], 1), stream));
   PetscCallCUDA(cudaMemsetAsync(P->rec, 0xff, sizeof(int4) * P->start[P->nplanes], stream));
-  if (n) SIPRecordKernel<<<(int)((n + tpb - 1) / tpb), (int)tpb, 0, stream>>>(tab, T->i, T->j, T->diag, P->order, (int4 *)P->rec);
+  if (n) SIPRecordKernel<<<sfpc::LaunchBlocks(n, (int)tpb), (int)tpb, 0, stream>>>(tab, T->i, T->j, T->diag, P->order, (int4 *)P->rec);
   PetscCallCUDA(cudaGetLastError());
   PetscCall(SFILUPlaneTableFree(&tab));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -331,7 +331,7 @@ PetscErrorCode SFILUFactorSIP_Device(SFPCTriDevice T, const SFILUPlanes *P, cons
     const int tpb = 128;
     for (PetscInt s = 0; s < P->nplanes; s++) {
       const int npos = (int)(P->start[s + 1] - P->start[s]);
-      SIPPlaneKernel<<<(npos + tpb - 1) / tpb, tpb, 0, stream>>>(g, P->start[s], npos);
+      SIPPlaneKernel<<<sfpc::LaunchBlocks(npos, tpb), tpb, 0, stream>>>(g, P->start[s], npos);
     }
     PetscCallCUDA(cudaGetLastError());
   }
