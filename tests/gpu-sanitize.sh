@@ -2,7 +2,7 @@
 # compute-sanitizer (memcheck, racecheck, synccheck, initcheck) over SFPC's GPU paths on small
 # cases: analysis (ASAP and ALAP; the polling pass and the ready queue), sync-free ILU(0) (both ways of matching U's columns, and by point-blocks:
 # 4 fields a point (and the block sweep options or the match changed on the same pattern), blocks of 8 permuted rows, a NaN and a shifted zero pivot, dense blocks of 5 fields in 3-D and of elasticity's nodes; sweeps by point-blocks of 8 permuted rows, of 3 fields, of 5 fields in 3-D and of Q1 elasticity's nodes, 81 entries a row, their columns from slabs or, past 8 slots a lane, the CSR) and ILU(k) (A's values scattered into the fill pattern), both solves in both layouts, refactorization,
-# a failing pivot and a NaN; ICC through the solver type (the mirrored values, grid layout and ILU(1)); MATHYBSF triangles (build, single sweeps, refill; auto on a grid read from the pattern and by point-blocks) with rows of 0 to
+# a failing pivot and a NaN; ICC through the solver type (the mirrored values, grid layout and ILU(1)); MATHYBSF triangles (build, single sweeps, refill, a refill refused for an Inf; auto on a grid read from the pattern and by point-blocks) with rows of 0 to
 # 3000 entries; SIP's GPU factorization, sync-free and level-synchronous, on a non-cubic grid, and with a zero pivot; the
 # grid layout's sweeps (ILU(0) and SIP, two tile lines per plane, Dirichlet rows, chunks of 4 and 2, blocks of 8 and 2 planes, a block of 8 planes and one of 3; the 27-point
 # box's, two tile lines per plane, past the skew's wrap at plane 30, and as MATHYBSF triangles, with the residual and the product A x fused into its L sweep; its factorization by hyperplanes with a zero pivot and a NaN) and its
@@ -53,6 +53,7 @@ cases=(
   "$ex2 -dll_append $lib -mat_type aijcusparse -problem fields -n 5 -dof 4 -case zeropivot -pc_sfilu_shift_type nonzero"
   "$ex4 -mat_type aijcusparse -case random -n 300"
   "$ex4 -mat_type aijcusparse -case rowlengths -triangle upper"
+  "$ex4 -mat_type aijcusparse -case random -n 50 -triangle lower -unit 0 -bad nonfinite_reuse"
   "$ex4 -mat_type aijcusparse -case random -n 300 -sfpc_analysis_queue_rows 0"
   "$ex4 -mat_type aijcusparse -case rowlengths -triangle upper -sfpc_analysis_queue_rows 0"
   "$ex4 -mat_type aijcusparse -case problem -problem convdiff -n 6 -values original -mat_hybsf_grid 6,6,6"
