@@ -186,6 +186,32 @@ static PetscErrorCode PrintTypes(PC pc, const char *when)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The three types set through the API, then read back and printed. */
+static PetscErrorCode SetTypes(PC pc, PCSFDILUColoringType c, PCSFDILUSweepType w, PCSFDILUOrderType o)
+{
+  char when[96];
+
+  PetscFunctionBegin;
+  PetscCall(PCSFDILUSetColoringType(pc, c));
+  PetscCall(PCSFDILUSetSweepType(pc, w));
+  PetscCall(PCSFDILUSetOrderType(pc, o));
+  PetscCall(PetscSNPrintf(when, sizeof(when), "set %s, %s, %s", PCSFDILUColoringTypes[c], PCSFDILUSweepTypes[w], PCSFDILUOrderTypes[o]));
+  PetscCall(PrintTypes(pc, when));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The JPL coloring asked of a set-up PC: through PCSFDILUSetColoringType() (byoption false) or -chk_pc_sfdilu_coloring jpl. */
+static PetscErrorCode AskJPL(PC pc, PetscBool byoption)
+{
+  PetscFunctionBegin;
+  if (byoption) {
+    PetscCall(PetscOptionsSetValue(NULL, "-chk_pc_sfdilu_coloring", "jpl"));
+    PetscCall(PCSetFromOptions(pc));
+    PetscCall(PetscOptionsClearValue(NULL, "-chk_pc_sfdilu_coloring"));
+  } else PetscCall(PCSFDILUSetColoringType(pc, PCSFDILU_COLORING_JPL));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*
    -api_check: the getters return what the setters set; a coloring type changed after set-up is taken at the next set-up
    (new values of the same pattern colored again), exactly as -pc_sfdilu_coloring given then: the same coloring; the same
@@ -203,18 +229,9 @@ static PetscErrorCode CheckApi(Mat A)
   PetscCall(PCCreate(PETSC_COMM_WORLD, &pc[0]));
   PetscCall(PCSetType(pc[0], PCSFDILU));
   PetscCall(PrintTypes(pc[0], "defaults"));
-  PetscCall(PCSFDILUSetColoringType(pc[0], PCSFDILU_COLORING_JPL));
-  PetscCall(PCSFDILUSetSweepType(pc[0], PCSFDILU_SWEEP_PERCOLOR));
-  PetscCall(PCSFDILUSetOrderType(pc[0], PCSFDILU_ORDER_COLOR));
-  PetscCall(PrintTypes(pc[0], "set jpl, percolor, color"));
-  PetscCall(PCSFDILUSetColoringType(pc[0], PCSFDILU_COLORING_GRID));
-  PetscCall(PCSFDILUSetSweepType(pc[0], PCSFDILU_SWEEP_SYNCFREE));
-  PetscCall(PCSFDILUSetOrderType(pc[0], PCSFDILU_ORDER_LOCAL));
-  PetscCall(PrintTypes(pc[0], "set grid, syncfree, local"));
-  PetscCall(PCSFDILUSetColoringType(pc[0], PCSFDILU_COLORING_GREEDY));
-  PetscCall(PCSFDILUSetSweepType(pc[0], PCSFDILU_SWEEP_AUTO));
-  PetscCall(PCSFDILUSetOrderType(pc[0], PCSFDILU_ORDER_AUTO));
-  PetscCall(PrintTypes(pc[0], "set greedy, auto, auto"));
+  PetscCall(SetTypes(pc[0], PCSFDILU_COLORING_JPL, PCSFDILU_SWEEP_PERCOLOR, PCSFDILU_ORDER_COLOR));
+  PetscCall(SetTypes(pc[0], PCSFDILU_COLORING_GRID, PCSFDILU_SWEEP_SYNCFREE, PCSFDILU_ORDER_LOCAL));
+  PetscCall(SetTypes(pc[0], PCSFDILU_COLORING_GREEDY, PCSFDILU_SWEEP_AUTO, PCSFDILU_ORDER_AUTO));
   PetscCall(PCDestroy(&pc[0]));
 
   PetscCall(MatGetLocalSize(A, &n, NULL));
@@ -231,21 +248,13 @@ static PetscErrorCode CheckApi(Mat A)
     PetscCall(PCSetUp(pc[k]));
     PetscCall(PCSFDILUGetColoring(pc[k], &nc0, NULL));
     PetscCall(TestEventCount("SFDILUColor", &c0));
-    if (k) {
-      PetscCall(PetscOptionsSetValue(NULL, "-chk_pc_sfdilu_coloring", "jpl"));
-      PetscCall(PCSetFromOptions(pc[k]));
-      PetscCall(PetscOptionsClearValue(NULL, "-chk_pc_sfdilu_coloring"));
-    } else PetscCall(PCSFDILUSetColoringType(pc[k], PCSFDILU_COLORING_JPL));
+    PetscCall(AskJPL(pc[k], k));
     PetscCall(MatScale(B[k], 2.0)); /* new values, same pattern */
     PetscCall(PCSetOperators(pc[k], B[k], B[k]));
     PetscCall(PCSetUp(pc[k]));
     PetscCall(TestEventCount("SFDILUColor", &c1));
     PetscCall(PCSFDILUGetColoring(pc[k], &nc[k], &color[k]));
-    if (k) { /* the same again: nothing to color */
-      PetscCall(PetscOptionsSetValue(NULL, "-chk_pc_sfdilu_coloring", "jpl"));
-      PetscCall(PCSetFromOptions(pc[k]));
-      PetscCall(PetscOptionsClearValue(NULL, "-chk_pc_sfdilu_coloring"));
-    } else PetscCall(PCSFDILUSetColoringType(pc[k], PCSFDILU_COLORING_JPL));
+    PetscCall(AskJPL(pc[k], k)); /* the same again: nothing to color */
     PetscCall(MatScale(B[k], 0.5));
     PetscCall(PCSetOperators(pc[k], B[k], B[k]));
     PetscCall(PCSetUp(pc[k]));
