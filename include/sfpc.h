@@ -200,6 +200,8 @@ PETSC_EXTERN PetscErrorCode MatHYBSFGetInfo(Mat, MatHYBSFInfo *);
 PETSC_EXTERN PetscErrorCode MatHYBSFSetGrid(Mat, PetscInt, PetscInt, PetscInt);
 
 PETSC_EXTERN PetscErrorCode PCAFSAIGetFactor(PC, Mat *);
+PETSC_EXTERN PetscErrorCode PCAFSAISetSearch(PC, PetscInt, PetscInt, PetscReal);
+PETSC_EXTERN PetscErrorCode PCAFSAIGetSearch(PC, PetscInt *, PetscInt *, PetscReal *);
 
 PETSC_EXTERN PetscErrorCode SFPCInitializePackage(void);
 PETSC_EXTERN PetscErrorCode SFPCFinalizePackage(void);

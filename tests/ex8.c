@@ -16,7 +16,8 @@ static char help[] = "PCAFSAI (adaptive FSAI) on the host. Checks of the factor 
                      "-device: with -mat_type aijcusparse, also says whether G is applied on the GPU. -compare_setup (aijcusparse,\n"
                      "sequential): the GPU set-up against the host set-up of the same matrix (-pc_afsai_setup host): pattern,\n"
                      "values, CG iterations.\n"
-                     "Options of the PCs: prefix afsai_ (e.g. -afsai_pc_afsai_steps 5).\n";
+                     "Options of the PCs: prefix afsai_ (e.g. -afsai_pc_afsai_steps 5); -api_search steps,stepsize,tol: PCAFSAISetSearch() on the\n"
+                     "PC of -ref after its options.\n";
 
 #include <petscksp.h>
 #include <sfpc.h>
@@ -129,6 +130,20 @@ static PetscErrorCode AFSAICreate(Mat A, PC *pc)
   PetscCall(PCSetType(*pc, PCAFSAI));
   PetscCall(PCSetOptionsPrefix(*pc, "afsai_"));
   PetscCall(PCSetFromOptions(*pc));
+  {
+    PetscReal v[3];
+    PetscInt  nv = 3;
+    PetscBool set;
+    PetscCall(PetscOptionsGetRealArray(NULL, NULL, "-api_search", v, &nv, &set));
+    if (set) { /* after the options, as an application would call it; -1 and -2 are PETSC_DETERMINE and PETSC_CURRENT */
+      PetscInt  steps, size;
+      PetscReal tol;
+      PetscCheck(nv == 3, PETSC_COMM_WORLD, PETSC_ERR_USER_INPUT, "-api_search needs steps,stepsize,tol");
+      PetscCall(PCAFSAISetSearch(*pc, (PetscInt)v[0], (PetscInt)v[1], v[2]));
+      PetscCall(PCAFSAIGetSearch(*pc, &steps, &size, &tol));
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "PCAFSAISetSearch(%g, %g, %g): PCAFSAIGetSearch() gives steps %" PetscInt_FMT ", step size %" PetscInt_FMT ", tol %g\n", (double)v[0], (double)v[1], (double)v[2], steps, size, (double)tol));
+    }
+  }
   PetscCall(PCSetOperators(*pc, A, A));
   PetscCall(PCSetUp(*pc));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -230,8 +245,8 @@ static PetscErrorCode DenseSolve(const PetscScalar *M, PetscInt n, PetscInt i, c
 */
 static PetscErrorCode CompareReference(PC pc, Mat A)
 {
-  PetscInt           n, steps = 10, s = 1, maxnnz = -1, mmax, *P, nbad = 0;
-  PetscReal          tol = 1e-3, filter = 0, err = 0, big = 0;
+  PetscInt           n, steps, s, maxnnz = -1, mmax, *P, nbad = 0;
+  PetscReal          tol, filter = 0, err = 0, big = 0;
   PetscScalar       *M, *gt, *grad, *x;
   Mat                G;
   const PetscInt    *gi, *gj;
@@ -239,10 +254,8 @@ static PetscErrorCode CompareReference(PC pc, Mat A)
   PetscBool          done;
 
   PetscFunctionBegin;
-  PetscCall(PetscOptionsGetInt(NULL, "afsai_", "-pc_afsai_steps", &steps, NULL));
-  PetscCall(PetscOptionsGetInt(NULL, "afsai_", "-pc_afsai_step_size", &s, NULL));
+  PetscCall(PCAFSAIGetSearch(pc, &steps, &s, &tol)); /* the options' or PCAFSAISetSearch()'s (-api_search) */
   PetscCall(PetscOptionsGetInt(NULL, "afsai_", "-pc_afsai_max_nnz_row", &maxnnz, NULL));
-  PetscCall(PetscOptionsGetReal(NULL, "afsai_", "-pc_afsai_tol", &tol, NULL));
   PetscCall(PetscOptionsGetReal(NULL, "afsai_", "-pc_afsai_filter", &filter, NULL));
   mmax = maxnnz > 0 ? PetscMin(steps * s, maxnnz - 1) : steps * s;
   PetscCall(MatGetSize(A, &n, NULL));
@@ -747,6 +760,13 @@ int main(int argc, char **argv)
   test:
     suffix: ref
     args: -problem poisson27 -n 5 -jitter -ref -afsai_pc_afsai_steps {{1 4 10}separate output} -afsai_pc_afsai_step_size {{1 3}separate output}
+  test: # the search set by PCAFSAISetSearch() after the options (the reference takes PCAFSAIGetSearch()'s settings)
+    suffix: api_search
+    args: -problem poisson27 -n 5 -jitter -ref -api_search {{4,3,0.01 -2,2,-1}separate output} -afsai_pc_afsai_steps 1 -afsai_pc_afsai_tol 0.5
+  test:
+    suffix: api_search_range
+    args: -problem poisson27 -n 5 -ref -api_search {{2000,1,0.1 4,0,0.1 4,1,1}separate output}
+    filter: Error: grep -E "out of range" | sed -e "s/^\[0\]PETSC ERROR: //"
   test:
     suffix: mono
     args: -problem poisson27 -n 5 -jitter -mono 6 -afsai_pc_afsai_step_size 3

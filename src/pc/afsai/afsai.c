@@ -449,8 +449,8 @@ static PetscErrorCode PCSetFromOptions_AFSAI(PC pc, PetscOptionItems PetscOption
 
   PetscFunctionBegin;
   PetscOptionsHeadBegin(PetscOptionsObject, "AFSAI options");
-  PetscCall(AFSAIOptionsInt(PetscOptionsObject, pc, "-pc_afsai_steps", "Pattern search steps per row (k_max)", 0, 1024, PETSC_FALSE, &s->p.steps));
-  PetscCall(AFSAIOptionsInt(PetscOptionsObject, pc, "-pc_afsai_step_size", "Entries added to a row per step (s)", 1, 1024, PETSC_FALSE, &s->p.stepsize));
+  PetscCall(AFSAIOptionsInt(PetscOptionsObject, pc, "-pc_afsai_steps", "Pattern search steps per row (k_max)", 0, AFSAI_MAX_STEPS, PETSC_FALSE, &s->p.steps));
+  PetscCall(AFSAIOptionsInt(PetscOptionsObject, pc, "-pc_afsai_step_size", "Entries added to a row per step (s)", 1, AFSAI_MAX_STEP_SIZE, PETSC_FALSE, &s->p.stepsize));
   PetscCall(AFSAIOptionsInt(PetscOptionsObject, pc, "-pc_afsai_max_nnz_row", "Most entries of a row of G, the diagonal included (-1: steps * step_size + 1)", 1, 1025, PETSC_TRUE, &s->p.maxnnzrow));
   PetscCall(PetscOptionsReal("-pc_afsai_tol", "A row's search stops when psi_k / psi_0 <= tol", "PCAFSAI", s->p.tol, &r, &set));
   PetscCheck(!set || (r >= 0 && r < 1), comm, PETSC_ERR_ARG_OUTOFRANGE, "%s %g is out of range: it must be in [0, 1)", SFPCOptionGiven(given, sizeof(given), PetscOptionsObject, "-pc_afsai_tol"), (double)r);
@@ -536,6 +536,101 @@ PetscErrorCode PCAFSAIGetFactor(PC pc, Mat *G)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+static PetscErrorCode PCAFSAISetSearch_AFSAI(PC pc, PetscInt steps, PetscInt stepsize, PetscReal tol)
+{
+  PC_AFSAI *s    = (PC_AFSAI *)pc->data;
+  MPI_Comm  comm = PetscObjectComm((PetscObject)pc);
+
+  PetscFunctionBegin;
+  if (steps == PETSC_DETERMINE) steps = AFSAI_DEFAULT_STEPS;
+  else if (steps == PETSC_CURRENT) steps = s->p.steps;
+  if (stepsize == PETSC_DETERMINE) stepsize = AFSAI_DEFAULT_STEP_SIZE;
+  else if (stepsize == PETSC_CURRENT) stepsize = s->p.stepsize;
+  if (tol == (PetscReal)PETSC_DETERMINE) tol = AFSAI_DEFAULT_TOL;
+  else if (tol == (PetscReal)PETSC_CURRENT) tol = s->p.tol;
+  PetscCheck(steps >= 0 && steps <= AFSAI_MAX_STEPS, comm, PETSC_ERR_ARG_OUTOFRANGE, "PCAFSAISetSearch(): steps %" PetscInt_FMT " is out of range: it must be in [0, %d]", steps, AFSAI_MAX_STEPS);
+  PetscCheck(stepsize >= 1 && stepsize <= AFSAI_MAX_STEP_SIZE, comm, PETSC_ERR_ARG_OUTOFRANGE, "PCAFSAISetSearch(): stepsize %" PetscInt_FMT " is out of range: it must be in [1, %d]", stepsize, AFSAI_MAX_STEP_SIZE);
+  PetscCheck(tol >= 0 && tol < 1, comm, PETSC_ERR_ARG_OUTOFRANGE, "PCAFSAISetSearch(): tol %g is out of range: it must be in [0, 1)", (double)tol);
+  s->p.steps    = steps;
+  s->p.stepsize = stepsize;
+  s->p.tol      = tol;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCAFSAIGetSearch_AFSAI(PC pc, PetscInt *steps, PetscInt *stepsize, PetscReal *tol)
+{
+  PC_AFSAI *s = (PC_AFSAI *)pc->data;
+
+  PetscFunctionBegin;
+  if (steps) *steps = s->p.steps;
+  if (stepsize) *stepsize = s->p.stepsize;
+  if (tol) *tol = s->p.tol;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  PCAFSAISetSearch - Sets the adaptive pattern search of a `PCAFSAI`: steps per row, entries added per step, and the
+  tolerance that ends a row's search
+
+  Logically Collective
+
+  Input Parameters:
++ pc       - the `PCAFSAI` preconditioner (for another type of `PC` the call does nothing)
+. steps    - search steps per row (k_max), in [0, 1024]; 0 gives the Jacobi-like G = diag(A)^{-1/2}
+. stepsize - entries added to a row per step (s), in [1, 1024]
+- tol      - a row's search stops when psi_k / psi_0 <= tol, in [0, 1)
+
+  Options Database Keys:
++ -pc_afsai_steps <10>     - steps
+. -pc_afsai_step_size <1>  - stepsize
+- -pc_afsai_tol <1e-3>     - tol
+
+  Level: intermediate
+
+  Notes:
+  `PETSC_CURRENT` keeps a value as it is, `PETSC_DETERMINE` restores its default (10 steps of 1 entry, tol 1e-3), as in
+  `KSPSetTolerances()`. A change is taken at the next set-up (`PCSetUp()` after new operators or new values), which then
+  searches the pattern again also where -pc_afsai_reuse_pattern would keep it. The row limit and the filter stay
+  options (-pc_afsai_max_nnz_row, -pc_afsai_filter).
+
+.seealso: `PCAFSAI`, `PCAFSAIGetSearch()`, `PCAFSAIGetFactor()`
+@*/
+PetscErrorCode PCAFSAISetSearch(PC pc, PetscInt steps, PetscInt stepsize, PetscReal tol)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscValidLogicalCollectiveInt(pc, steps, 2);
+  PetscValidLogicalCollectiveInt(pc, stepsize, 3);
+  PetscValidLogicalCollectiveReal(pc, tol, 4);
+  PetscTryMethod(pc, "PCAFSAISetSearch_C", (PC, PetscInt, PetscInt, PetscReal), (pc, steps, stepsize, tol));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  PCAFSAIGetSearch - Gets the adaptive pattern search settings of a `PCAFSAI`
+
+  Not Collective
+
+  Input Parameter:
+. pc - the `PCAFSAI` preconditioner
+
+  Output Parameters:
++ steps    - search steps per row (`NULL` if not wanted)
+. stepsize - entries added to a row per step (`NULL` if not wanted)
+- tol      - the tolerance that ends a row's search (`NULL` if not wanted)
+
+  Level: intermediate
+
+.seealso: `PCAFSAI`, `PCAFSAISetSearch()`
+@*/
+PetscErrorCode PCAFSAIGetSearch(PC pc, PetscInt *steps, PetscInt *stepsize, PetscReal *tol)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscUseMethod(pc, "PCAFSAIGetSearch_C", (PC, PetscInt *, PetscInt *, PetscReal *), (pc, steps, stepsize, tol));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode PCReset_AFSAI(PC pc)
 {
   PC_AFSAI *s = (PC_AFSAI *)pc->data;
@@ -556,6 +651,8 @@ static PetscErrorCode PCDestroy_AFSAI(PC pc)
   PetscFunctionBegin;
   PetscCall(PCReset_AFSAI(pc));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCAFSAIGetFactor_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCAFSAISetSearch_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCAFSAIGetSearch_C", NULL));
   PetscCall(PetscFree(pc->data));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -591,7 +688,7 @@ static PetscErrorCode PCDestroy_AFSAI(PC pc)
 
    Level: intermediate
 
-.seealso: `PCAFSAIGetFactor()`, `PCSFDILU`, `PCGAMG`
+.seealso: `PCAFSAISetSearch()`, `PCAFSAIGetSearch()`, `PCAFSAIGetFactor()`, `PCSFDILU`, `PCGAMG`
 M*/
 PetscErrorCode PCCreate_AFSAI(PC pc)
 {
@@ -607,10 +704,10 @@ PetscErrorCode PCCreate_AFSAI(PC pc)
      ends the rows that an exactly representable inverse factor makes nearly exact, the steps bound the rest. No filter:
      the thesis drops nothing after the search.
   */
-  s->p.steps     = 10;
-  s->p.stepsize  = 1;
+  s->p.steps     = AFSAI_DEFAULT_STEPS;
+  s->p.stepsize  = AFSAI_DEFAULT_STEP_SIZE;
   s->p.maxnnzrow = PETSC_DETERMINE;
-  s->p.tol       = 1e-3;
+  s->p.tol       = AFSAI_DEFAULT_TOL;
   s->p.filter    = 0;
   s->omega       = PETSC_DETERMINE;
   s->reusepattern = PETSC_TRUE;
@@ -629,5 +726,7 @@ PetscErrorCode PCCreate_AFSAI(PC pc)
   pc->ops->reset           = PCReset_AFSAI;
   pc->ops->destroy         = PCDestroy_AFSAI;
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCAFSAIGetFactor_C", PCAFSAIGetFactor_AFSAI));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCAFSAISetSearch_C", PCAFSAISetSearch_AFSAI));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCAFSAIGetSearch_C", PCAFSAIGetSearch_AFSAI));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

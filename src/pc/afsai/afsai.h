@@ -92,6 +92,13 @@ typedef enum {
 } AFSAIFailure;
 PETSC_INTERN const char *const AFSAIFailures[];
 
+/* The search's defaults (PCCreate_AFSAI() says why) and the ranges that options and PCAFSAISetSearch() accept. */
+#define AFSAI_DEFAULT_STEPS     10
+#define AFSAI_DEFAULT_STEP_SIZE 1
+#define AFSAI_DEFAULT_TOL       1e-3
+#define AFSAI_MAX_STEPS         1024
+#define AFSAI_MAX_STEP_SIZE     1024
+
 typedef struct {
   PetscInt  steps;     /* k_max */
   PetscInt  stepsize;  /* s: positions added per step */
