@@ -30,6 +30,10 @@
    calls work on it as on PCILU.
 J*/
 #define PCSFILU "sfilu"
+PETSC_EXTERN PetscErrorCode PCSFILUSetSIP(PC, PetscBool, PetscReal);
+PETSC_EXTERN PetscErrorCode PCSFILUGetSIP(PC, PetscBool *, PetscReal *);
+PETSC_EXTERN PetscErrorCode PCSFILUSetGrid(PC, PetscInt, PetscInt, PetscInt);
+PETSC_EXTERN PetscErrorCode PCSFILUGetGrid(PC, PetscInt *, PetscInt *, PetscInt *);
 
 /*J
    PCSFDILU - "sfdilu": multicolor DILU, a preconditioner and a multigrid level smoother

@@ -8,6 +8,7 @@ static char help[] = "SIP (-pc_sfilu_factorization sip): Stone's strongly implic
                      "-norm1 (only: the SIP iteration stopping on the residual 1-norm, SFPCKSPSetConvergedResidual1Norm(),\n"
                      "checked against ||b - A x||_1 recomputed, under Richardson and GMRES),\n"
                      "-zero_row <r> (the row of grid point r stored as zeros: a zero pivot),\n"
+                     "-api (only: SIP and the grid through PCSFILUSetSIP() and PCSFILUSetGrid() against the same options, -api_sip_alpha <a>),\n"
                      "-device (only: for each alpha, the SIP iteration on the host, and on the GPU with both factorization\n"
                      "variants: same iterations, 1-norm histories equal to -tol (relative, 1e-5), factors bitwise equal (fingerprints), a\n"
                      "refactorization bitwise equal to the first, and at alpha 0 the GPU ILU(0) factor).\n";
@@ -210,6 +211,64 @@ static PetscErrorCode CheckDevice(Mat A, Mat Ad, DM da, PetscBool attach, Vec b,
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*
+   PCSFILUSetSIP() and PCSFILUSetGrid() after the options, on the matrix without its DMDA, against the same settings
+   given as options (-apio_pc_sfilu_factorization sip, _sip_alpha, _grid): the same iterations and residual history
+   bit for bit; the getters read back what each way set. alpha comes from -api_sip_alpha (default 0.5).
+*/
+static PetscErrorCode CheckApi(Mat A, Vec b, PetscInt nx, PetscInt ny, PetscInt nz)
+{
+  PetscReal alpha = 0.5, galpha;
+  PetscInt  its[2], nh[2], g[3];
+  PetscReal *hist[2];
+  PetscBool sip, same;
+  char      opt[64];
+
+  PetscFunctionBegin;
+  PetscCall(PetscOptionsGetReal(NULL, NULL, "-api_sip_alpha", &alpha, NULL));
+  PetscCall(PetscOptionsSetValue(NULL, "-apio_pc_type", "sfilu"));
+  PetscCall(PetscOptionsSetValue(NULL, "-apio_pc_sfilu_factorization", "sip"));
+  PetscCall(PetscSNPrintf(opt, sizeof(opt), "%g", (double)alpha));
+  PetscCall(PetscOptionsSetValue(NULL, "-apio_pc_sfilu_sip_alpha", opt));
+  PetscCall(PetscSNPrintf(opt, sizeof(opt), "%" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT, nx, ny, nz));
+  PetscCall(PetscOptionsSetValue(NULL, "-apio_pc_sfilu_grid", opt));
+  for (PetscInt k = 1; k >= 0; k--) { /* k = 1: the calls (first, so that their range check speaks first); k = 0: the options */
+    KSP              ksp;
+    PC               pc;
+    Vec              x;
+    const PetscReal *h;
+
+    PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp));
+    PetscCall(KSPSetOptionsPrefix(ksp, k ? "apic_" : "apio_"));
+    PetscCall(KSPSetOperators(ksp, A, A));
+    PetscCall(KSPSetTolerances(ksp, 1e-8, PETSC_CURRENT, PETSC_CURRENT, 2000));
+    PetscCall(KSPSetResidualHistory(ksp, NULL, PETSC_DECIDE, PETSC_TRUE));
+    PetscCall(KSPGetPC(ksp, &pc));
+    PetscCall(PCSetType(pc, PCSFILU));
+    PetscCall(KSPSetFromOptions(ksp));
+    if (k) {
+      PetscCall(PCSFILUSetSIP(pc, PETSC_TRUE, alpha));
+      PetscCall(PCSFILUSetGrid(pc, nx, ny, nz));
+    }
+    PetscCall(PCSFILUGetSIP(pc, &sip, &galpha));
+    PetscCall(PCSFILUGetGrid(pc, &g[0], &g[1], &g[2]));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s: the getters give SIP %s, alpha %g, grid %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT "\n", k ? "PCSFILUSetSIP(), PCSFILUSetGrid()" : "options", sip ? "yes" : "no", (double)galpha, g[0], g[1], g[2]));
+    PetscCall(VecDuplicate(b, &x));
+    PetscCall(KSPSolve(ksp, b, x));
+    PetscCall(KSPGetIterationNumber(ksp, &its[k]));
+    PetscCall(KSPGetResidualHistory(ksp, &h, &nh[k]));
+    PetscCall(PetscMalloc1(nh[k], &hist[k]));
+    PetscCall(PetscArraycpy(hist[k], h, nh[k]));
+    PetscCall(VecDestroy(&x));
+    PetscCall(KSPDestroy(&ksp));
+  }
+  PetscCall(PetscArraycmp(hist[0], hist[1], PetscMin(nh[0], nh[1]), &same));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "SIP set by the calls: %" PetscInt_FMT " iterations (options: %" PetscInt_FMT "), the options' residual history bit for bit: %s\n", its[1], its[0], same && nh[0] == nh[1] ? "yes" : "NO"));
+  PetscCall(PetscFree(hist[0]));
+  PetscCall(PetscFree(hist[1]));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 int main(int argc, char **argv)
 {
   DM        da;
@@ -222,7 +281,7 @@ int main(int argc, char **argv)
      rounding, about eps |A| |x|, grows relative to ||r|| as it falls: on the Poisson problem at a
      reduction of 1e-6 that is 1e-8 to 1e-7 relative (more than 1e-10, the first choice, allowed) */
   PetscReal tol  = 1e-5;
-  PetscBool nodm = PETSC_FALSE, box = PETSC_FALSE, norm1 = PETSC_FALSE, device = PETSC_FALSE, set;
+  PetscBool nodm = PETSC_FALSE, box = PETSC_FALSE, norm1 = PETSC_FALSE, device = PETSC_FALSE, api = PETSC_FALSE, set;
   Run       ilu = {0}, sip = {0};
   char      opt[64];
 
@@ -238,6 +297,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-box", &box, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-norm1", &norm1, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-device", &device, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-api", &api, NULL));
   PetscCall(PetscOptionsGetReal(NULL, NULL, "-tol", &tol, NULL));
   PetscCall(PetscOptionsGetRealArray(NULL, NULL, "-alphas", alphas, &nalpha, &set));
   if (!set) nalpha = 6;
@@ -251,6 +311,10 @@ int main(int argc, char **argv)
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "grid %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT ", Peclet %g, %s\n", nx, ny, nz, (double)peclet, nodm ? "no DMDA attached" : "DMDA attached"));
   if (norm1) {
     PetscCall(CheckNorm1(A, da, (PetscBool)!nodm, b));
+    goto done;
+  }
+  if (api) {
+    PetscCall(CheckApi(A, b, nx, ny, nz));
     goto done;
   }
   if (device) {
@@ -327,6 +391,14 @@ done:
   test:
     suffix: sip_grid_option
     args: -nodm -ilu_pc_sfilu_sip_grid 20,32,12 -sip_pc_sfilu_sip_grid 20,32,12 -rich_pc_sfilu_sip_grid 20,32,12 -p_pc_sfilu_sip_grid 20,32,12 -alphas 0.5
+
+  test: # SIP and the grid from PCSFILUSetSIP() and PCSFILUSetGrid(): the run of the same options
+    suffix: sip_api
+    args: -api -nodm
+  test:
+    suffix: sip_api_range
+    args: -api -nodm -api_sip_alpha 1.5
+    filter: Error: grep -E "out of range" | sed -e "s/^\[0\]PETSC ERROR: //"
 
   test: # no grid given: read from the pattern, the same run as with the grid given
     suffix: sip_grid_guess

@@ -20,7 +20,7 @@ PetscErrorCode SFILUInitialize(SFILU *s)
   s->shiftamount  = 100.0 * PETSC_MACHINE_EPSILON;
   s->zeropivot    = 100.0 * PETSC_MACHINE_EPSILON;
   PetscCall(SFPCTriOptionsDefault(&s->engine));
-  s->sip_alpha = 0.92;
+  s->sip_alpha = SFILU_DEFAULT_SIP_ALPHA;
   s->grid_factor = PETSC_TRUE;
   s->factor_match = SFILU_FACTOR_MATCH_AUTO;
   s->block_size   = PETSC_DECIDE;

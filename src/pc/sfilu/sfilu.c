@@ -417,6 +417,7 @@ static PetscErrorCode PCDestroy_SFILU(PC pc)
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCFactorGetLevels_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCFactorSetLevels_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCPreSolveChangeRHS_C", NULL));
+  PetscCall(SFILUComposeAPI(pc, PETSC_FALSE));
   PetscCall(PetscFree(pc->data));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -530,7 +531,7 @@ static PetscErrorCode PCDestroy_SFILU(PC pc)
 
    Level: beginner
 
-.seealso: `PCILU`, `PCICC`, `MATSOLVERSFILU`, `PCFactorSetShiftType()`, `SFPCKSPSetConvergedResidual1Norm()`
+.seealso: `PCILU`, `PCICC`, `MATSOLVERSFILU`, `PCSFILUSetSIP()`, `PCSFILUSetGrid()`, `PCFactorSetShiftType()`, `SFPCKSPSetConvergedResidual1Norm()`
 M*/
 PetscErrorCode PCCreate_SFILU(PC pc)
 {
@@ -557,5 +558,6 @@ PetscErrorCode PCCreate_SFILU(PC pc)
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCFactorGetLevels_C", PCFactorGetLevels_SFILU));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCFactorSetLevels_C", PCFactorSetLevels_SFILU));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCPreSolveChangeRHS_C", PCPreSolveChangeRHS_SFILU));
+  PetscCall(SFILUComposeAPI(pc, PETSC_TRUE));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -205,6 +205,8 @@ typedef struct {
   PetscInt      badrow, badcol; /* where it does not: entry (badrow, badcol) is updated */
 } SFILU;
 
+#define SFILU_DEFAULT_SIP_ALPHA 0.92 /* a typical alpha in a public SIP code (shared/notes/seed-000-seveso.md; the thesis gives none) */
+PETSC_INTERN PetscErrorCode SFILUComposeAPI(PC, PetscBool);
 PETSC_INTERN PetscErrorCode SFILUInitialize(SFILU *);
 PETSC_INTERN PetscErrorCode SFILUReset(SFILU *);
 PETSC_INTERN PetscErrorCode SFILUCheckMatrix(Mat, PetscBool *);
