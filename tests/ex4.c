@@ -14,6 +14,7 @@ static char help[] = "MATHYBSF triangular solves against a plain host triangular
                      "     with an Inf diagonal entry, caught: the factor must solve as before)\n"
                      "     (shell: MatSolve() with a MATHYBSF made by MatSetType() and assembled, never built from a matrix;\n"
                      "     shell_reuse: MatConvert() MAT_REUSE_MATRIX of a host matrix into such a MATHYBSF, then MatSolve())\n"
+                     "  -nan_outside   NaN in the entries of row n/2 the triangle does not keep (one -triangle): must solve as usual\n"
                      "  -mat_hybsf_grid nx,ny,nz   the MatConvert() solve with the grid layout (GPU; on the host the pattern is checked)\n"
                      "  -auto_grid   on the GPU, auto must resolve to the grid layout (read from the pattern); without it, to csr or hyb\n"
                      "  -auto_blocks   on the GPU, auto must sweep by the problem's point-blocks (its block size); without it, row by row\n"
@@ -426,6 +427,19 @@ static PetscErrorCode SpoilRow(Mat A, const Pattern *P, PetscInt r, PetscBool di
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* NaN in every entry of row r the triangle does not keep: those of the other side, and the diagonal of a unit triangle. */
+static PetscErrorCode SpoilOutside(Mat A, const Pattern *P, PetscInt r, PetscBool lower, PetscBool unit)
+{
+  PetscFunctionBegin;
+  for (PetscInt k = P->i[r]; k < P->i[r + 1]; k++) {
+    const PetscInt c = P->j[k];
+    if ((lower ? c > r : c < r) || (c == r && unit)) PetscCall(MatSetValue(A, r, c, (PetscScalar)NAN, INSERT_VALUES));
+  }
+  PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*
    A refill of T from A with an Inf on row r's diagonal must fail with PETSC_ERR_FP and leave T as it
    was: T's solve before and after the refused refill agree bit for bit. The error is caught here
@@ -727,7 +741,7 @@ int main(int argc, char **argv)
   char                    which[32] = "random", bad[32] = "none", values[32] = "random", desc[256] = "";
   char                   *tris[2]   = {NULL, NULL};
   PetscInt                ntri = 2, nunit = 2, n = -1, seed = 1;
-  PetscBool               units[2] = {PETSC_FALSE, PETSC_TRUE}, isproblem, ok = PETSC_TRUE, flg, autogrid = PETSC_FALSE, autoblocks = PETSC_FALSE;
+  PetscBool               units[2] = {PETSC_FALSE, PETSC_TRUE}, isproblem, ok = PETSC_TRUE, flg, autogrid = PETSC_FALSE, autoblocks = PETSC_FALSE, outside = PETSC_FALSE;
   PetscBool               rectangular, missingdiag, zerodiag, zerodiag_reuse, nonfinite, nonfinite_reuse, pattern_reuse, layout_enum, shell, shell_reuse;
   PetscReal               tol = 1e-12;
   PetscScalar            *orig = NULL;
@@ -744,6 +758,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetReal(NULL, NULL, "-tol", &tol, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-auto_grid", &autogrid, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-auto_blocks", &autoblocks, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-nan_outside", &outside, NULL));
   PetscCall(PetscOptionsGetStringArray(NULL, NULL, "-triangle", tris, &ntri, &flg));
   if (!flg) {
     PetscCall(PetscStrallocpy("lower", &tris[0]));
@@ -881,6 +896,7 @@ int main(int argc, char **argv)
       PetscCall(PetscSNPrintf(trilabel, sizeof(trilabel), "%s %s", lower ? "lower" : "upper", unit ? "unit" : "non-unit"));
       PetscCall(MatrixFill(A, &P, unit, seed, orig, zerodiag ? P.n / 2 : -1));
       if (nonfinite) PetscCall(SpoilRow(A, &P, P.n / 2, PETSC_FALSE, (PetscScalar)NAN));
+      if (outside) PetscCall(SpoilOutside(A, &P, P.n / 2, lower, unit));
 
       /* every layout x levels, from MatCreateHYBSF() */
       for (PetscInt k = 0; k < NCOMBO; k++) {
@@ -908,6 +924,7 @@ int main(int argc, char **argv)
         PetscCall(PatternDestroy(&Q));
       }
       PetscCall(MatrixFill(A, &P, unit, seed + 1, orig, zerodiag_reuse ? P.n / 2 : -1));
+      if (outside) PetscCall(SpoilOutside(A, &P, P.n / 2, lower, unit));
       if (nonfinite_reuse) {
         PetscCall(CheckRefusedRefill(A, &P, P.n / 2, T[0], b));
         for (PetscInt k = 0; k < NCOMBO; k++) PetscCall(MatDestroy(&T[k]));
@@ -1018,6 +1035,9 @@ int main(int argc, char **argv)
     test:
       suffix: nonfinite_reuse
       args: -case random -n 50 -triangle {{lower upper}separate output} -unit 0 -bad nonfinite_reuse
+    test: # NaN where the triangle does not read (the other side; a unit triangle's diagonal): solves as usual
+      suffix: nan_outside
+      args: -case random -n 50 -triangle {{lower upper}separate output} -unit {{0 1}separate output} -nan_outside
     test:
       suffix: pattern_reuse
       args: -case random -n 50 -triangle lower -unit 0 -bad pattern_reuse
@@ -1156,6 +1176,9 @@ int main(int argc, char **argv)
     test:
       suffix: gpu_nonfinite_reuse
       args: -case random -n 50 -triangle {{lower upper}separate output} -unit 0 -bad nonfinite_reuse
+    test:
+      suffix: gpu_nan_outside
+      args: -case random -n 50 -triangle {{lower upper}separate output} -unit {{0 1}separate output} -nan_outside
     test:
       suffix: gpu_pattern_reuse
       args: -case random -n 50 -triangle lower -unit 0 -bad pattern_reuse

@@ -8,7 +8,7 @@ static char help[] = "SIP (-pc_sfilu_factorization sip): Stone's strongly implic
                      "-norm1 (only: the SIP iteration stopping on the residual 1-norm, SFPCKSPSetConvergedResidual1Norm(),\n"
                      "checked against ||b - A x||_1 recomputed, under Richardson and GMRES),\n"
                      "-zero_row <r> (the row of grid point r stored as zeros: a zero pivot),\n"
-                     "-api (only: SIP and the grid through PCSFILUSetSIP() and PCSFILUSetGrid() against the same options, -api_sip_alpha <a>),\n"
+                     "-api (only: SIP and the grid through PCSFILUSetSIP() and PCSFILUSetGrid() against the same options, -api_sip_alpha <a>, -api_grid <nx,ny,nz> for the calls alone),\n"
                      "-device (only: for each alpha, the SIP iteration on the host, and on the GPU with both factorization\n"
                      "variants: same iterations, 1-norm histories equal to -tol (relative, 1e-5), factors bitwise equal (fingerprints), a\n"
                      "refactorization bitwise equal to the first, and at alpha 0 the GPU ILU(0) factor).\n";
@@ -219,13 +219,20 @@ static PetscErrorCode CheckDevice(Mat A, Mat Ad, DM da, PetscBool attach, Vec b,
 static PetscErrorCode CheckApi(Mat A, Vec b, PetscInt nx, PetscInt ny, PetscInt nz)
 {
   PetscReal alpha = 0.5, galpha;
-  PetscInt  its[2], nh[2], g[3];
+  PetscInt  its[2], nh[2], g[3], apigrid[3] = {nx, ny, nz};
   PetscReal *hist[2];
   PetscBool sip, same;
   char      opt[64];
 
   PetscFunctionBegin;
   PetscCall(PetscOptionsGetReal(NULL, NULL, "-api_sip_alpha", &alpha, NULL));
+  {
+    PetscInt  given[3], ng = 3;
+    PetscBool set;
+    PetscCall(PetscOptionsGetIntArray(NULL, NULL, "-api_grid", given, &ng, &set)); /* another grid for the calls alone: it must be the one used */
+    if (set) PetscCheck(ng == 3, PETSC_COMM_WORLD, PETSC_ERR_USER_INPUT, "-api_grid needs nx,ny,nz");
+    if (set) apigrid[0] = given[0], apigrid[1] = given[1], apigrid[2] = given[2];
+  }
   PetscCall(PetscOptionsSetValue(NULL, "-apio_pc_type", "sfilu"));
   PetscCall(PetscOptionsSetValue(NULL, "-apio_pc_sfilu_factorization", "sip"));
   PetscCall(PetscSNPrintf(opt, sizeof(opt), "%g", (double)alpha));
@@ -248,7 +255,7 @@ static PetscErrorCode CheckApi(Mat A, Vec b, PetscInt nx, PetscInt ny, PetscInt 
     PetscCall(KSPSetFromOptions(ksp));
     if (k) {
       PetscCall(PCSFILUSetSIP(pc, PETSC_TRUE, alpha));
-      PetscCall(PCSFILUSetGrid(pc, nx, ny, nz));
+      PetscCall(PCSFILUSetGrid(pc, apigrid[0], apigrid[1], apigrid[2]));
     }
     PetscCall(PCSFILUGetSIP(pc, &sip, &galpha));
     PetscCall(PCSFILUGetGrid(pc, &g[0], &g[1], &g[2]));
@@ -399,6 +406,10 @@ done:
     suffix: sip_api_range
     args: -api -nodm -api_sip_alpha 1.5
     filter: Error: grep -E "out of range" | sed -e "s/^\[0\]PETSC ERROR: //"
+  test: # a grid the pattern contradicts, given by PCSFILUSetGrid() alone: the set-up must use it, and refuse it
+    suffix: sip_api_wrong_grid
+    args: -api -nodm -api_grid 32,20,12
+    filter: Error: grep -E "SIP needs|does not have" | sed -e "s/^\[0\]PETSC ERROR: //"
 
   test: # no grid given: read from the pattern, the same run as with the grid given
     suffix: sip_grid_guess

@@ -37,7 +37,7 @@ static PetscErrorCode RowCheck(PetscInt r, const PetscInt ai[], const PetscInt a
   for (PetscInt k = ai[r]; k < ai[r + 1]; k++) {
     const PetscInt c = aj[k], q = EnginePosition(r, c, lower, strict);
     if (q < 0) continue;
-    if (tj && (q0 + q >= q1 || tj[q0 + q] != c)) PetscCall(SFPCTriangleFaultError(r, SFPC_TRIANGLE_PATTERN_CHANGED));
+    if (tj && c != r && (q0 + q >= q1 || tj[q0 + q] != c)) PetscCall(SFPCTriangleFaultError(r, SFPC_TRIANGLE_PATTERN_CHANGED)); /* the diagonal's slot: after the diagonal's checks, as on the device */
     if (c == r) {
       hasd = PETSC_TRUE;
       d    = aa[k];
@@ -49,7 +49,7 @@ static PetscErrorCode RowCheck(PetscInt r, const PetscInt ai[], const PetscInt a
   }
   if (!unit && !hasd) PetscCall(SFPCTriangleFaultError(r, SFPC_TRIANGLE_MISSING_DIAGONAL));
   if (!unit && d == 0.0) PetscCall(SFPCTriangleFaultError(r, SFPC_TRIANGLE_ZERO_DIAGONAL));
-  if (tj && (q0 + strict + 1 != q1 || (unit && !hasd && tj[lower ? q1 - 1 : q0] != r))) PetscCall(SFPCTriangleFaultError(r, SFPC_TRIANGLE_PATTERN_CHANGED));
+  if (tj && (q0 + strict + 1 != q1 || tj[lower ? q1 - 1 : q0] != r)) PetscCall(SFPCTriangleFaultError(r, SFPC_TRIANGLE_PATTERN_CHANGED));
   if (!finite) PetscCall(SFPCTriangleFaultError(r, SFPC_TRIANGLE_NONFINITE));
   *count = strict + 1;
   PetscFunctionReturn(PETSC_SUCCESS);

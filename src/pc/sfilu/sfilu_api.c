@@ -139,7 +139,8 @@ PetscErrorCode PCSFILUGetSIP(PC pc, PetscBool *sip, PetscReal *alpha)
   Notes:
   The grid is SIP's, and the GPU sweeps' grid layout for ILU(0) (`-pc_sfilu_layout grid`, or `auto` on a 7- or 27-point
   stencil). The whole grid, on every rank; with several ranks each rank's rows must be whole z-planes. A DMDA attached
-  to the `PC` takes precedence. Taken at the next set-up.
+  to the `PC` is used instead: one that does not fit (not 3-D, several fields, periodic) is an error where a grid is
+  needed (SIP, `-pc_sfilu_layout grid`), and otherwise means no grid. Taken at the next set-up.
 
 .seealso: `PCSFILU`, `PCSFILUGetGrid()`, `PCSFILUSetSIP()`, `MatHYBSFSetGrid()`
 @*/
