@@ -255,6 +255,16 @@ static PetscErrorCode CompareReference(PC pc, Mat A)
 
   PetscFunctionBegin;
   PetscCall(PCAFSAIGetSearch(pc, &steps, &s, &tol)); /* the options' or PCAFSAISetSearch()'s (-api_search) */
+  {
+    PetscInt  osteps = 10, os = 1; /* without -api_search, the getter must give what the options say (or the defaults) */
+    PetscReal otol   = 1e-3;
+    PetscBool api;
+    PetscCall(PetscOptionsHasName(NULL, NULL, "-api_search", &api));
+    PetscCall(PetscOptionsGetInt(NULL, "afsai_", "-pc_afsai_steps", &osteps, NULL));
+    PetscCall(PetscOptionsGetInt(NULL, "afsai_", "-pc_afsai_step_size", &os, NULL));
+    PetscCall(PetscOptionsGetReal(NULL, "afsai_", "-pc_afsai_tol", &otol, NULL));
+    PetscCheck(api || (steps == osteps && s == os && tol == otol), PETSC_COMM_WORLD, PETSC_ERR_PLIB, "PCAFSAIGetSearch() gives %" PetscInt_FMT ", %" PetscInt_FMT ", %g; the options say %" PetscInt_FMT ", %" PetscInt_FMT ", %g", steps, s, (double)tol, osteps, os, (double)otol);
+  }
   PetscCall(PetscOptionsGetInt(NULL, "afsai_", "-pc_afsai_max_nnz_row", &maxnnz, NULL));
   PetscCall(PetscOptionsGetReal(NULL, "afsai_", "-pc_afsai_filter", &filter, NULL));
   mmax = maxnnz > 0 ? PetscMin(steps * s, maxnnz - 1) : steps * s;
