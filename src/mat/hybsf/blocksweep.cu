@@ -259,7 +259,8 @@ PetscErrorCode BuildBlockSlab(SFPCTriDevice T, int k, cudaStream_t stream)
   P       = PetscMax(P, 1);
   entries = (size_t)B->nb * P * B->bs * s;
   PetscCallCUDA(cudaMallocAsync(&B->slab[k], sizeof(int2) * entries, stream));
-  BlockSlabKernel<<<PetscMin(sfpc::LaunchBlocks((long long)entries, 256), 64 * T->sms), 256, 0, stream>>>(lower, (int)B->bs, s, P, (int)B->nb, Q->order, T->i, T->j, T->diag, (int2 *)B->slab[k]);
+  /* a capped grid (the kernel strides over the rest), so not LaunchBlocks(), which refuses a count past INT_MAX instead of capping it */
+  BlockSlabKernel<<<(int)PetscMin((entries + 255) / 256, (size_t)64 * T->sms), 256, 0, stream>>>(lower, (int)B->bs, s, P, (int)B->nb, Q->order, T->i, T->j, T->diag, (int2 *)B->slab[k]);
   PetscCallCUDA(cudaGetLastError());
   B->slots[k]  = P;
   B->noslab[k] = NULL;
