@@ -411,7 +411,7 @@ static PetscErrorCode AFSAIEstimateOmega(PC pc)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Up to its steps of x += omega G^T G (b - A x), tested against the tolerances where rtol > 0 (SFPCRichardsonSweeps()). */
+/* Up to its steps of x += omega G^T G (b - A x); each step tested against the KSP's tolerances with -pc_afsai_richardson_test (SFPCRichardsonTests()). */
 static PetscErrorCode PCApplyRichardson_AFSAI(PC pc, Vec b, Vec x, Vec w, PetscReal rtol, PetscReal abstol, PetscReal dtol, PetscInt its, PetscBool guesszero, PetscInt *outits, PCRichardsonConvergedReason *reason)
 {
   PC_AFSAI *s = (PC_AFSAI *)pc->data;
@@ -421,7 +421,17 @@ static PetscErrorCode PCApplyRichardson_AFSAI(PC pc, Vec b, Vec x, Vec w, PetscR
   if (s->omega == PETSC_DETERMINE && s->omegaauto == 0 && s->failure == PC_NOERROR) PetscCall(AFSAIEstimateOmega(pc));
   omega = s->omega == PETSC_DETERMINE ? s->omegaauto : s->omega;
   if (!s->r) PetscCall(VecDuplicate(b, &s->r));
-  PetscCall(SFPCRichardsonSweeps(pc, PCApply_AFSAI, omega, b, x, w, s->r, its, guesszero, rtol, abstol, dtol, outits, reason));
+  PetscCall(SFPCRichardsonSweeps(pc, PCApply_AFSAI, omega, b, x, w, s->r, its, guesszero, SFPCRichardsonTests(s->richtest, rtol, abstol), rtol, abstol, dtol, outits, reason));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The pattern search's settings in range, for the options and PCAFSAISetSearch(); who[] names the three values in an error. */
+static PetscErrorCode AFSAICheckSearch(MPI_Comm comm, const char *const who[3], PetscInt steps, PetscInt stepsize, PetscReal tol)
+{
+  PetscFunctionBegin;
+  PetscCheck(steps >= 0 && steps <= AFSAI_MAX_STEPS, comm, PETSC_ERR_ARG_OUTOFRANGE, "%s %" PetscInt_FMT " is out of range: it must be in [0, %d]", who[0], steps, AFSAI_MAX_STEPS);
+  PetscCheck(stepsize >= 1 && stepsize <= AFSAI_MAX_STEP_SIZE, comm, PETSC_ERR_ARG_OUTOFRANGE, "%s %" PetscInt_FMT " is out of range: it must be in [1, %d]", who[1], stepsize, AFSAI_MAX_STEP_SIZE);
+  PetscCheck(tol >= 0 && tol < 1, comm, PETSC_ERR_ARG_OUTOFRANGE, "%s %g is out of range: it must be in [0, 1)", who[2], (double)tol);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -449,18 +459,29 @@ static PetscErrorCode PCSetFromOptions_AFSAI(PC pc, PetscOptionItems PetscOption
 
   PetscFunctionBegin;
   PetscOptionsHeadBegin(PetscOptionsObject, "AFSAI options");
-  PetscCall(AFSAIOptionsInt(PetscOptionsObject, pc, "-pc_afsai_steps", "Pattern search steps per row (k_max)", 0, AFSAI_MAX_STEPS, PETSC_FALSE, &s->p.steps));
-  PetscCall(AFSAIOptionsInt(PetscOptionsObject, pc, "-pc_afsai_step_size", "Entries added to a row per step (s)", 1, AFSAI_MAX_STEP_SIZE, PETSC_FALSE, &s->p.stepsize));
+  {
+    const char *names[3] = {"-pc_afsai_steps", "-pc_afsai_step_size", "-pc_afsai_tol"};
+    char        given3[3][PETSC_MAX_PATH_LEN];
+    const char *who[3];
+    PetscInt    steps = s->p.steps, stepsize = s->p.stepsize;
+    PetscReal   tol   = s->p.tol;
+    PetscCall(PetscOptionsInt(names[0], "Pattern search steps per row (k_max)", "PCAFSAISetSearch", steps, &steps, NULL));
+    PetscCall(PetscOptionsInt(names[1], "Entries added to a row per step (s)", "PCAFSAISetSearch", stepsize, &stepsize, NULL));
+    PetscCall(PetscOptionsReal(names[2], "A row's search stops when psi_k / psi_0 <= tol", "PCAFSAISetSearch", tol, &tol, NULL));
+    for (int k = 0; k < 3; k++) who[k] = SFPCOptionGiven(given3[k], sizeof(given3[k]), PetscOptionsObject, names[k]);
+    PetscCall(AFSAICheckSearch(comm, who, steps, stepsize, tol));
+    s->p.steps    = steps;
+    s->p.stepsize = stepsize;
+    s->p.tol      = tol;
+  }
   PetscCall(AFSAIOptionsInt(PetscOptionsObject, pc, "-pc_afsai_max_nnz_row", "Most entries of a row of G, the diagonal included (-1: steps * step_size + 1)", 1, 1025, PETSC_TRUE, &s->p.maxnnzrow));
-  PetscCall(PetscOptionsReal("-pc_afsai_tol", "A row's search stops when psi_k / psi_0 <= tol", "PCAFSAI", s->p.tol, &r, &set));
-  PetscCheck(!set || (r >= 0 && r < 1), comm, PETSC_ERR_ARG_OUTOFRANGE, "%s %g is out of range: it must be in [0, 1)", SFPCOptionGiven(given, sizeof(given), PetscOptionsObject, "-pc_afsai_tol"), (double)r);
-  if (set) s->p.tol = r;
   PetscCall(PetscOptionsReal("-pc_afsai_filter", "After the search drop g_ij with |g_ij| sqrt(a_jj / a_ii) < filter (unit-diagonal row)", "PCAFSAI", s->p.filter, &r, &set));
   PetscCheck(!set || (r >= 0 && r < 1), comm, PETSC_ERR_ARG_OUTOFRANGE, "%s %g is out of range: it must be in [0, 1)", SFPCOptionGiven(given, sizeof(given), PetscOptionsObject, "-pc_afsai_filter"), (double)r);
   if (set) s->p.filter = r;
   PetscCall(PetscOptionsReal("-pc_afsai_omega", "Richardson weight (-1: 1 / (1.1 x estimate of rho(G^T G A)))", "PCAFSAI", s->omega, &r, &set));
   PetscCheck(!set || r == PETSC_DETERMINE || (r > 0 && r < 2), comm, PETSC_ERR_ARG_OUTOFRANGE, "%s %g is out of range: it must be in (0, 2), or -1 for the automatic weight", SFPCOptionGiven(given, sizeof(given), PetscOptionsObject, "-pc_afsai_omega"), (double)r);
   if (set) s->omega = r;
+  PetscCall(PetscOptionsBool("-pc_afsai_richardson_test", "KSPRICHARDSON through PCApplyRichardson(): test the KSP's tolerances at each step (a solve by Richardson iterations) instead of running its steps (a smoother, as PCSOR's does)", "PCAFSAI", s->richtest, &s->richtest, NULL));
   PetscCall(PetscOptionsEnum("-pc_afsai_setup", "Where the set-up of an aijcusparse matrix runs (host matrices: always the host)", "PCAFSAI", AFSAISetupTypes, (PetscEnum)s->setup, (PetscEnum *)&s->setup, NULL));
   PetscCall(AFSAIOptionsInt(PetscOptionsObject, pc, "-pc_afsai_gather", "MPI: gather the rows within this graph distance of a rank's rows for its pattern search (0: each rank's diagonal block)", 0, 16, PETSC_FALSE, &s->gather));
   PetscCall(PetscOptionsBool("-pc_afsai_reuse_pattern", "On new values of the same nonzero pattern keep G's pattern and recompute its values only", "PCAFSAI", s->reusepattern, &s->reusepattern, NULL));
@@ -538,8 +559,9 @@ PetscErrorCode PCAFSAIGetFactor(PC pc, Mat *G)
 
 static PetscErrorCode PCAFSAISetSearch_AFSAI(PC pc, PetscInt steps, PetscInt stepsize, PetscReal tol)
 {
-  PC_AFSAI *s    = (PC_AFSAI *)pc->data;
-  MPI_Comm  comm = PetscObjectComm((PetscObject)pc);
+  PC_AFSAI         *s      = (PC_AFSAI *)pc->data;
+  MPI_Comm          comm   = PetscObjectComm((PetscObject)pc);
+  const char *const who[3] = {"PCAFSAISetSearch(): steps", "PCAFSAISetSearch(): stepsize", "PCAFSAISetSearch(): tol"};
 
   PetscFunctionBegin;
   if (steps == PETSC_DETERMINE) steps = AFSAI_DEFAULT_STEPS;
@@ -548,9 +570,7 @@ static PetscErrorCode PCAFSAISetSearch_AFSAI(PC pc, PetscInt steps, PetscInt ste
   else if (stepsize == PETSC_CURRENT) stepsize = s->p.stepsize;
   if (tol == (PetscReal)PETSC_DETERMINE) tol = AFSAI_DEFAULT_TOL;
   else if (tol == (PetscReal)PETSC_CURRENT) tol = s->p.tol;
-  PetscCheck(steps >= 0 && steps <= AFSAI_MAX_STEPS, comm, PETSC_ERR_ARG_OUTOFRANGE, "PCAFSAISetSearch(): steps %" PetscInt_FMT " is out of range: it must be in [0, %d]", steps, AFSAI_MAX_STEPS);
-  PetscCheck(stepsize >= 1 && stepsize <= AFSAI_MAX_STEP_SIZE, comm, PETSC_ERR_ARG_OUTOFRANGE, "PCAFSAISetSearch(): stepsize %" PetscInt_FMT " is out of range: it must be in [1, %d]", stepsize, AFSAI_MAX_STEP_SIZE);
-  PetscCheck(tol >= 0 && tol < 1, comm, PETSC_ERR_ARG_OUTOFRANGE, "PCAFSAISetSearch(): tol %g is out of range: it must be in [0, 1)", (double)tol);
+  PetscCall(AFSAICheckSearch(comm, who, steps, stepsize, tol));
   s->p.steps    = steps;
   s->p.stepsize = stepsize;
   s->p.tol      = tol;
@@ -669,8 +689,9 @@ static PetscErrorCode PCDestroy_AFSAI(PC pc)
 .  -pc_afsai_max_nnz_row <steps * step_size + 1> - most entries of a row of G, the diagonal included, in [1, 1025] (-1: the default)
 .  -pc_afsai_filter <0> - after the search, drop g_ij with |g_ij| sqrt(a_jj / a_ii) < filter (unit-diagonal row); values recomputed
 .  -pc_afsai_setup <device> - where a `MATSEQAIJCUSPARSE` (or `MATMPIAIJCUSPARSE`) is set up: device (default) or host (from its host copy, for comparison)
-.  -pc_afsai_omega <auto> - Richardson weight (`-mg_levels_ksp_type richardson`) in (0, 2), or -1 (the default) for the automatic 1 / (1.1 x a power-iteration estimate of rho(G^T G A));
-                        `PCApplyRichardson()` tests the KSP's tolerances at each step when rtol > 0 (a solve), not with rtol 0 (`PCMG`'s smoothers)
+.  -pc_afsai_omega <auto> - Richardson weight (`-mg_levels_ksp_type richardson`) in (0, 2), or -1 (the default) for the automatic 1 / (1.1 x a power-iteration estimate of rho(G^T G A))
+.  -pc_afsai_richardson_test <false> - `PCApplyRichardson()` (`KSPRICHARDSON` without a monitor) tests the `KSP`'s tolerances at each step (a
+   solve by Richardson iterations); by default it runs its steps and computes no norm, as `PCSOR`'s does and as a `PCMG` smoother's `KSP` asks
 .  -pc_afsai_reuse_pattern <true> - on `SAME_NONZERO_PATTERN` keep G's pattern and recompute its values only
 -  -pc_afsai_gather <0> - MPI, k in [0, 16]: 0, each rank's diagonal block; k > 0, A's rows within graph distance k of a rank's rows are gathered
    for its search, and G, G^T are MPI matrices (`MATMPIAIJCUSPARSE`, set up on the GPU, for a `MATMPIAIJCUSPARSE` A)

@@ -339,7 +339,7 @@ static PetscErrorCode PCSetFromOptions_SFILU(PC pc, PetscOptionItems PetscOption
     PetscCall(PetscOptionsEList("-pc_sfilu_factorization", "ILU(0), or Stone's SIP for 7-point stencils on a 3-D grid", "PCSFILU", kinds, 2, kinds[kind], &kind, NULL));
     s->sip = (PetscBool)(kind == 1);
     PetscCall(PetscOptionsReal("-pc_sfilu_sip_alpha", "SIP: partial cancellation of the dropped fill, in [0, 1] (0 is ILU(0))", "PCSFILU", s->sip_alpha, &r, &set));
-    PetscCheck(!set || (r >= 0 && r <= 1), PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "%s %g is out of range: it must be in [0, 1]", SFPCOptionGiven(given, sizeof(given), PetscOptionsObject, "-pc_sfilu_sip_alpha"), (double)r);
+    if (set) PetscCall(SFILUCheckSIPAlpha(pc, SFPCOptionGiven(given, sizeof(given), PetscOptionsObject, "-pc_sfilu_sip_alpha"), r));
     if (set) s->sip_alpha = r;
     for (int k = 0; k < 2; k++) { /* two names for one grid: SIP's first one, and the general one (grid layout of ILU(0) too) */
       const char *name = k ? "-pc_sfilu_grid" : "-pc_sfilu_sip_grid";

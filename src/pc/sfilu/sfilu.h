@@ -207,6 +207,7 @@ typedef struct {
 
 #define SFILU_DEFAULT_SIP_ALPHA 0.92 /* a typical alpha in a public SIP code (shared/notes/seed-000-seveso.md; the thesis gives none) */
 PETSC_INTERN PetscErrorCode SFILUComposeAPI(PC, PetscBool);
+PETSC_INTERN PetscErrorCode SFILUCheckSIPAlpha(PC, const char *, PetscReal);
 PETSC_INTERN PetscErrorCode SFILUInitialize(SFILU *);
 PETSC_INTERN PetscErrorCode SFILUReset(SFILU *);
 PETSC_INTERN PetscErrorCode SFILUCheckMatrix(Mat, PetscBool *);

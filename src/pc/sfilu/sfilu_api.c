@@ -6,6 +6,14 @@
 */
 #include "sfilu.h"
 
+/* SIP's alpha in range, for -pc_sfilu_sip_alpha and PCSFILUSetSIP(); who names the value in the error. */
+PetscErrorCode SFILUCheckSIPAlpha(PC pc, const char *who, PetscReal alpha)
+{
+  PetscFunctionBegin;
+  PetscCheck(alpha >= 0 && alpha <= 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "%s %g is out of range: it must be in [0, 1]", who, (double)alpha);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode PCSFILUSetSIP_SFILU(PC pc, PetscBool sip, PetscReal alpha)
 {
   SFILU *s = (SFILU *)pc->data;
@@ -13,7 +21,7 @@ static PetscErrorCode PCSFILUSetSIP_SFILU(PC pc, PetscBool sip, PetscReal alpha)
   PetscFunctionBegin;
   if (alpha == (PetscReal)PETSC_DETERMINE) alpha = SFILU_DEFAULT_SIP_ALPHA;
   else if (alpha == (PetscReal)PETSC_CURRENT) alpha = s->sip_alpha;
-  PetscCheck(alpha >= 0 && alpha <= 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PCSFILUSetSIP(): alpha %g is out of range: it must be in [0, 1]", (double)alpha);
+  PetscCall(SFILUCheckSIPAlpha(pc, "PCSFILUSetSIP(): alpha", alpha));
   s->sip       = sip;
   s->sip_alpha = alpha;
   PetscFunctionReturn(PETSC_SUCCESS);
