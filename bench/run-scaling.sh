@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The MPI scaling benchmark (bench/scaling.c) on a GPU host with 4 GPUs, one rank per GPU:
-#   bench/gpu-run bash bench/run-scaling.sh [weak|eisenstat|eisenstat-solve|global|global-large|strong|convdiff|strongcd (each also NAME-boxes)|gamg|gamg-strong|gamg-convdiff|gamg-strongcd|gamg-small|gamg-levels|gamg-2m|gamg-4m|gamg-threshold|gamg-grid|gamg-sor|gamg-sor-gpu|gamg-products|gamg-timeloop|gamg-unsmoothed]...
+#   bench/gpu-run bash bench/run-scaling.sh [weak|eisenstat|eisenstat-solve|global|global-large|strong|convdiff|strongcd (each also NAME-boxes)|gamg|gamg-strong|gamg-convdiff|gamg-strongcd|gamg-small|gamg-levels|gamg-2m|gamg-4m|gamg-threshold|gamg-grid|gamg-sor|gamg-sor-gpu|gamg-products|gamg-timeloop|gamg-unsmoothed|gamg-richtest]...
 # weak:     3-D Poisson, about 2*10^7 rows per GPU (271^3, 342^3, 431^3 on 1, 2, 4 GPUs): PETSc's
 #           block-Jacobi ILU(0) and every SFPC block-Jacobi PC (sfilu, SIP, sfdilu, afsai).
 # global:   the same at about 5*10^6 rows per GPU (171^3, 215^3, 271^3), with the two global modes
@@ -49,6 +49,10 @@
 #           interpolation by default, so no second symbolic GPU product: the hang does not arise).
 # gamg-unsmoothed: GAMG's defaults and sfdilu smoothers without prolongator smoothing (-pc_gamg_agg_nsmooths 0), GPU
 #           products, the gamg-sor problems.
+# gamg-richtest: the gamg-sor problems, GPU products, one process a configuration, medians of 5 solves: GAMG's defaults,
+#           sfdilu Richardson smoothers as they run by default (their steps, no norm: on one GPU three kernels a step),
+#           the same testing the KSP's tolerances at each step (-mg_levels_pc_sfdilu_richardson_test, what every GAMG run
+#           before 2026-11-29 did), and sfdilu on the finest level.
 # All but gamg run a fixed 100 iterations (-rtol 1e-12 -max_it 100): time per iteration is the weak-scaling
 # metric. Each run has a 150 s limit (RUN_LIMIT); one silent for 100 s (QUIET) prints its processes' stacks
 # and is ended (bench/stacks-if-stuck.sh). Records go to bench/results/scaling-<gpu>.json (and $OUT); a table at
@@ -93,6 +97,8 @@ for series in "${@:-weak}"; do
   gamg-sor-gpu) for pr in "${gamg_problems[@]}"; do
       for c in gamg gamg-sfdilu gamg-sfdilu-top; do run 1 -series $series -problem $pr -n 100 -rtol 1e-8 -repeat 3 -gamg_gpu_products -configs $c; done
       for p in 1 ${HOST_RANKS:-$(nproc)}; do run $p -series $series -problem $pr -n 100 -rtol 1e-8 -repeat 1 -host -configs gamg-sor; done; done ;;
+  gamg-richtest) for pr in "${gamg_problems[@]}"; do # the smoothers' Richardson steps untested (the default) against tested
+      for c in gamg gamg-sfdilu gamg-sfdilu-tested gamg-sfdilu-top; do run 1 -series $series -problem $pr -n 100 -rtol 1e-8 -repeat 5 -gamg_gpu_products -configs $c; done; done ;;
   gamg-products) for pr in "${gamg_problems[@]}"; do
       for c in gamg gamg-sfdilu; do for g in "" -gamg_gpu_products; do
         run 1 -series $series${g:+-gpu} -problem $pr -n 100 -rtol 1e-8 -repeat 3 $g -configs $c; done; done; done ;;

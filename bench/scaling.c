@@ -35,6 +35,7 @@ static const struct {
   {"sfdilu-cg-eisenstat", "SFPC multicolor DILU, block Jacobi, CG, Eisenstat's form", "-ksp_type cg -pc_type sfdilu -pc_sfdilu_eisenstat"},
   {"gamg", "PETSc GAMG, default smoothers", "-ksp_type gmres -pc_type gamg"},
   {"gamg-sfdilu", "GAMG, sfdilu Richardson smoothers", "-ksp_type gmres -pc_type gamg -mg_levels_ksp_type richardson -mg_levels_pc_type sfdilu"},
+  {"gamg-sfdilu-tested", "GAMG, sfdilu Richardson smoothers that test the KSP's tolerances (as before 2026-11-29: a norm a step, an apply more from a nonzero guess, no fused step)", "-ksp_type gmres -pc_type gamg -mg_levels_ksp_type richardson -mg_levels_pc_type sfdilu -mg_levels_pc_sfdilu_richardson_test"},
   {"gamg-sfdilu-greedy", "GAMG, sfdilu Richardson smoothers, greedy coloring on every level", "-ksp_type gmres -pc_type gamg -mg_levels_ksp_type richardson -mg_levels_pc_type sfdilu -mg_levels_pc_sfdilu_coloring greedy"},
   {"gamg-sfdilu-jpl", "GAMG, sfdilu Richardson smoothers, JPL coloring on every level", "-ksp_type gmres -pc_type gamg -mg_levels_ksp_type richardson -mg_levels_pc_type sfdilu -mg_levels_pc_sfdilu_coloring jpl"},
   {"gamg-sfdilu-1", "GAMG, sfdilu Richardson smoothers, one step before and after", "-ksp_type gmres -pc_type gamg -mg_levels_ksp_type richardson -mg_levels_pc_type sfdilu -mg_levels_ksp_max_it 1"},

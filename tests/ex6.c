@@ -639,9 +639,9 @@ int main(int argc, char **argv)
       args: -problem convdiff -n 6 -peclet 20 -api_coloring grid -dilu_pc_sfdilu_grid_modulus 2
       output_file: output/ex6_grid_convdiff_dilu_pc_sfdilu_grid_modulus-2.out
 
-  test: # a solve by Richardson iterations: the PC's PCApplyRichardson() (no monitor) stops where KSPRICHARDSON's own loop (a monitor) does
+  test: # a solve by Richardson iterations: the PC's PCApplyRichardson() (no monitor) with the test stops where KSPRICHARDSON's own loop (a monitor) does
     suffix: richardson_solve
-    args: -problem convdiff -n 6 -peclet 2 -noref -dilu_pc_type sfdilu -dilu_ksp_type richardson -dilu_ksp_rtol 1e-6 -dilu_ksp_converged_reason
+    args: -problem convdiff -n 6 -peclet 2 -noref -dilu_pc_type sfdilu -dilu_pc_sfdilu_richardson_test -dilu_ksp_type richardson -dilu_ksp_rtol 1e-6 -dilu_ksp_converged_reason
   test:
     suffix: richardson_solve_monitor
     args: -problem convdiff -n 6 -peclet 2 -noref -dilu_pc_type sfdilu -dilu_ksp_type richardson -dilu_ksp_rtol 1e-6 -dilu_ksp_converged_reason -dilu_ksp_monitor
@@ -649,12 +649,17 @@ int main(int argc, char **argv)
     output_file: output/ex6_richardson_solve.out
   test: # b = 0 from a nonzero guess: the reference norm is the first step's, as KSPConvergedDefault() takes it (not 0)
     suffix: richardson_zero_rhs
-    args: -problem convdiff -n 6 -peclet 2 -noref -zero_rhs -dilu_pc_type sfdilu -dilu_ksp_type richardson -dilu_ksp_initial_guess_nonzero -dilu_ksp_rtol 1e-6 -dilu_ksp_converged_reason
+    args: -problem convdiff -n 6 -peclet 2 -noref -zero_rhs -dilu_pc_type sfdilu -dilu_pc_sfdilu_richardson_test -dilu_ksp_type richardson -dilu_ksp_initial_guess_nonzero -dilu_ksp_rtol 1e-6 -dilu_ksp_converged_reason
   test:
     suffix: richardson_zero_rhs_monitor
     args: -problem convdiff -n 6 -peclet 2 -noref -zero_rhs -dilu_pc_type sfdilu -dilu_ksp_type richardson -dilu_ksp_initial_guess_nonzero -dilu_ksp_rtol 1e-6 -dilu_ksp_converged_reason -dilu_ksp_monitor
     filter: grep -v "Residual norm"
     output_file: output/ex6_richardson_zero_rhs.out
+  test:
+    # a smoother's KSP as PCMG sets it up (no norm, the test skipped) keeps its rtol, which PETSc passes to PCApplyRichardson():
+    # by default its 12 steps all run (CONVERGED_ITS); with -pc_sfdilu_richardson_test the loop stops at rtol 0.5
+    suffix: richardson_smoother
+    args: -problem convdiff -n 6 -peclet 2 -noref -dilu_pc_type sfdilu -dilu_ksp_type richardson -dilu_ksp_norm_type none -dilu_ksp_convergence_test skip -dilu_ksp_rtol 0.5 -dilu_ksp_max_it 12 -dilu_pc_sfdilu_richardson_test {{0 1}separate output}
 
   test:
     suffix: gamg
@@ -718,6 +723,9 @@ int main(int argc, char **argv)
       # the smoothers' Richardson steps, x = omega M^{-1} b (b gathered by the L sweep) and x += omega M^{-1} r, in either layout
       suffix: gpu_gamg
       args: -gamg_dilu_richardson_mg_levels_pc_sfdilu_layout {{auto csr}shared output} -problem convdiff -n 12 -peclet 20 -noref -gamg -gamg_default_ksp_type gmres -gamg_default_pc_type gamg -gamg_dilu_richardson_ksp_type gmres -gamg_dilu_richardson_pc_type gamg -gamg_dilu_richardson_mg_levels_ksp_type richardson -gamg_dilu_richardson_mg_levels_pc_type sfdilu -gamg_dilu_richardson_mg_levels_pc_sfdilu_coloring jpl -gamg_dilu_richardson_pc_gamg_reuse_interpolation -gamg_dilu_chebyshev_ksp_type gmres -gamg_dilu_chebyshev_pc_type gamg -gamg_dilu_chebyshev_mg_levels_pc_type sfdilu -gamg_dilu_chebyshev_mg_levels_pc_sfdilu_coloring jpl -dilu_pc_sfdilu_coloring jpl
+    test: # the smoother's steps (three kernels each) and the tested solve on the GPU: the host's outputs
+      suffix: gpu_richardson_smoother
+      args: -problem convdiff -n 6 -peclet 2 -noref -dilu_ksp_type richardson -dilu_ksp_norm_type none -dilu_ksp_convergence_test skip -dilu_ksp_rtol 0.5 -dilu_ksp_max_it 12 -dilu_pc_sfdilu_coloring greedy -dilu_pc_sfdilu_richardson_test {{0 1}separate output}
     test:
       suffix: gpu_gamg_pinned
       args: -problem poisson7 -n 16 -noref -gamg -gamg_default_ksp_type cg -gamg_default_pc_type gamg -gamg_dilu_richardson_ksp_type cg -gamg_dilu_richardson_pc_type gamg -gamg_dilu_richardson_mg_levels_ksp_type richardson -gamg_dilu_richardson_mg_levels_pc_type sfdilu -gamg_dilu_richardson_mg_levels_pc_sfdilu_coloring jpl -gamg_dilu_richardson_pc_gamg_cpu_pin_coarse_grids -gamg_dilu_chebyshev_ksp_type cg -gamg_dilu_chebyshev_pc_type gamg -gamg_dilu_chebyshev_mg_levels_pc_type sfdilu -gamg_dilu_chebyshev_mg_levels_pc_sfdilu_coloring jpl -dilu_pc_sfdilu_coloring jpl

@@ -896,12 +896,18 @@ int main(int argc, char **argv)
     args: -problem poisson7 -n 128 -afsai_pc_afsai_steps 32 -afsai_pc_afsai_step_size 32
     filter: Error: grep -E "Overflow in integer|32-bit indices" | sed -e "s/^\[0\]PETSC ERROR: //"
 
-  # the PC's own Richardson iteration, 40 sweeps: the automatic omega (in the view), a smaller weight (slower), and
-  # a weight beyond 2 / rho(G^T G A) (diverges)
+  # the PC's own Richardson iteration testing the KSP's tolerances, 40 sweeps: the automatic omega (in the view), a smaller
+  # weight (slower), and a weight beyond 2 / rho(G^T G A) (diverges)
   test:
     suffix: richardson
-    args: -problem poisson7 -n 8 -afsai_ksp_type richardson -afsai_ksp_max_it 40 -afsai_ksp_view -afsai_pc_afsai_omega {{-1 0.5 1.9}separate output}
+    args: -problem poisson7 -n 8 -afsai_ksp_type richardson -afsai_pc_afsai_richardson_test -afsai_ksp_max_it 40 -afsai_ksp_view -afsai_pc_afsai_omega {{-1 0.5 1.9}separate output}
     filter: grep -v "set-up time"
+
+  # a smoother's KSP as PCMG sets it up (no norm, the test skipped, rtol passed on): all 12 steps by default, stopped at
+  # rtol 0.5 with -pc_afsai_richardson_test
+  test:
+    suffix: richardson_smoother
+    args: -problem poisson7 -n 8 -afsai_ksp_type richardson -afsai_ksp_norm_type none -afsai_ksp_convergence_test skip -afsai_ksp_rtol 0.5 -afsai_ksp_max_it 12 -afsai_pc_afsai_richardson_test {{0 1}separate output}
 
   # a GAMG level smoother, under Richardson (automatic omega) and Chebyshev
   test:
@@ -971,6 +977,14 @@ int main(int argc, char **argv)
     test:
       suffix: gpu_nan
       args: -problem poisson7 -n 4 -nan_row 37 -afsai_ksp_converged_reason
+    test: # the PC's Richardson steps as a smoother's and with the test, on the GPU: the host's outputs
+      suffix: gpu_richardson_smoother
+      args: -problem poisson7 -n 8 -afsai_ksp_type richardson -afsai_ksp_norm_type none -afsai_ksp_convergence_test skip -afsai_ksp_rtol 0.5 -afsai_ksp_max_it 12
+      output_file: output/ex8_richardson_smoother_afsai_pc_afsai_richardson_test-0.out
+    test:
+      suffix: gpu_richardson_smoother_test
+      args: -problem poisson7 -n 8 -afsai_ksp_type richardson -afsai_ksp_norm_type none -afsai_ksp_convergence_test skip -afsai_ksp_rtol 0.5 -afsai_ksp_max_it 12 -afsai_pc_afsai_richardson_test
+      output_file: output/ex8_richardson_smoother_afsai_pc_afsai_richardson_test-1.out
     test:
       suffix: gpu_reuse
       args: -problem poisson7 -n 8 -reuse -afsai_pc_afsai_reuse_pattern {{1 0}separate output}

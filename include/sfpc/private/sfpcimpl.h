@@ -49,5 +49,14 @@ typedef struct {
   PetscReal rnorm0, ttol;
 } SFPCRichardsonTol;
 PETSC_INTERN PetscErrorCode SFPCRichardsonTest(PC, SFPCRichardsonTol *, PetscInt, PetscReal, PCRichardsonConvergedReason *);
-/* Up to its steps of x += omega M^{-1} (b - A x), M^{-1} applied by apply, r a work vector, tested against the tolerances where rtol > 0: a PC's PCApplyRichardson() (src/pc/common/richardson.c). */
-PETSC_INTERN PetscErrorCode SFPCRichardsonSweeps(PC, PetscErrorCode (*)(PC, Vec, Vec), PetscReal, Vec, Vec, Vec, Vec, PetscInt, PetscBool, PetscReal, PetscReal, PetscReal, PetscInt *, PCRichardsonConvergedReason *);
+/*
+   Whether a PCApplyRichardson() tests the KSP's tolerances: where the PC honours them (-pc_<type>_richardson_test) and they
+   ask for a test, rtol or abstol nonzero, as PCMG's does. PETSc hands a smoother's KSP tolerances (rtol 1e-5 under PCMG,
+   whose smoothers skip the test) to PCApplyRichardson() unchanged, so only the PC's own setting tells a smoother from a solve.
+*/
+static inline PetscBool SFPCRichardsonTests(PetscBool honour, PetscReal rtol, PetscReal abstol)
+{
+  return (PetscBool)(honour && (rtol > 0 || abstol > 0));
+}
+/* Up to its steps of x += omega M^{-1} (b - A x), M^{-1} applied by apply, r a work vector, each step tested where test is true: a PC's PCApplyRichardson() (src/pc/common/richardson.c). */
+PETSC_INTERN PetscErrorCode SFPCRichardsonSweeps(PC, PetscErrorCode (*)(PC, Vec, Vec), PetscReal, Vec, Vec, Vec, Vec, PetscInt, PetscBool, PetscBool, PetscReal, PetscReal, PetscReal, PetscInt *, PCRichardsonConvergedReason *);

@@ -27,16 +27,15 @@ PetscErrorCode SFPCRichardsonTest(PC pc, SFPCRichardsonTol *t, PetscInt k, Petsc
 
 /*
    Up to its steps of x += omega M^{-1} (b - A x), A = pc->mat; w holds the residual, r the correction; a zero guess skips
-   the first residual. With rtol > 0 (a solve by Richardson iterations) each step first tests the 2-norm of the correction
-   M^{-1} (b - A x), KSPRICHARDSON's default norm, by SFPCRichardsonTest(), r0 being the norm of M^{-1} b as
-   KSPConvergedDefault() takes it with a nonzero guess. With rtol 0, a smoother's use (PCMG gives its smoothers rtol 0),
-   it runs its steps and computes no norm. Its steps done without meeting the test end in PCRICHARDSON_CONVERGED_ITS, as
-   PETSc's own PCApplyRichardson() implementations do.
+   the first residual. With test (SFPCRichardsonTests(): a solve by Richardson iterations) each step first tests the 2-norm
+   of the correction M^{-1} (b - A x), KSPRICHARDSON's default norm, by SFPCRichardsonTest(), r0 being the norm of M^{-1} b
+   as KSPConvergedDefault() takes it with a nonzero guess. Without it, a smoother's use, it runs its steps and computes no
+   norm, as PCSOR's PCApplyRichardson() does. Its steps done without meeting the test end in PCRICHARDSON_CONVERGED_ITS,
+   as PETSc's own PCApplyRichardson() implementations do.
 */
-PetscErrorCode SFPCRichardsonSweeps(PC pc, PetscErrorCode (*apply)(PC, Vec, Vec), PetscReal omega, Vec b, Vec x, Vec w, Vec r, PetscInt its, PetscBool guesszero, PetscReal rtol, PetscReal abstol, PetscReal dtol, PetscInt *outits, PCRichardsonConvergedReason *reason)
+PetscErrorCode SFPCRichardsonSweeps(PC pc, PetscErrorCode (*apply)(PC, Vec, Vec), PetscReal omega, Vec b, Vec x, Vec w, Vec r, PetscInt its, PetscBool guesszero, PetscBool test, PetscReal rtol, PetscReal abstol, PetscReal dtol, PetscInt *outits, PCRichardsonConvergedReason *reason)
 {
-  const PetscBool   test = (PetscBool)(rtol > 0);
-  SFPCRichardsonTol tol  = {rtol, abstol, dtol, 0, 0};
+  SFPCRichardsonTol tol = {rtol, abstol, dtol, 0, 0};
   PetscReal         rnorm;
 
   PetscFunctionBegin;

@@ -291,19 +291,20 @@ static PetscErrorCode PCApplyTranspose_SFDILU(PC pc, Vec x, Vec y)
 }
 
 /*
-   Up to its steps of x += omega M^{-1} (b - A x). As a smoother (rtol 0: no test), on the GPU, on one rank and with the
-   operator as the preconditioning matrix, a step is three kernels (residual fused into the gather, two sweeps, update
-   fused into the scatter); otherwise, and in a solve by Richardson iterations (rtol > 0: each step tested,
-   SFPCRichardsonSweeps()), residual, apply and update as three calls.
+   Up to its steps of x += omega M^{-1} (b - A x). As a smoother (no test: the default, see SFPCRichardsonTests()), on the
+   GPU, on one rank and with the operator as the preconditioning matrix, a step is three kernels (residual fused into the
+   gather, two sweeps, update fused into the scatter); otherwise, and in a solve by Richardson iterations
+   (-pc_sfdilu_richardson_test: each step tested), residual, apply and update as three calls (SFPCRichardsonSweeps()).
 */
 static PetscErrorCode PCApplyRichardson_SFDILU(PC pc, Vec b, Vec x, Vec w, PetscReal rtol, PetscReal abstol, PetscReal dtol, PetscInt its, PetscBool guesszero, PetscInt *outits, PCRichardsonConvergedReason *reason)
 {
   SFDILU     *s = (SFDILU *)pc->data;
-  PetscMPIInt size;
+  const PetscBool test = SFPCRichardsonTests(s->richtest, rtol, abstol);
+  PetscMPIInt     size;
 
   PetscFunctionBegin;
   PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)pc), &size));
-  if (s->ondevice && !s->glob && size == 1 && pc->mat == pc->pmat && s->failure == PC_NOERROR && !(rtol > 0)) {
+  if (s->ondevice && !s->glob && size == 1 && pc->mat == pc->pmat && s->failure == PC_NOERROR && !test) {
     for (PetscInt k = 0; k < its; k++) {
       const PetscBool    zero = (PetscBool)(k == 0 && guesszero);
       const PetscScalar *ba;
@@ -314,7 +315,7 @@ static PetscErrorCode PCApplyRichardson_SFDILU(PC pc, Vec b, Vec x, Vec w, Petsc
     }
   } else {
     if (!s->d) PetscCall(VecDuplicate(b, &s->d));
-    PetscCall(SFPCRichardsonSweeps(pc, PCApply_SFDILU, s->omega, b, x, w, s->d, its, guesszero, rtol, abstol, dtol, outits, reason));
+    PetscCall(SFPCRichardsonSweeps(pc, PCApply_SFDILU, s->omega, b, x, w, s->d, its, guesszero, test, rtol, abstol, dtol, outits, reason));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   *outits = its;
@@ -400,6 +401,7 @@ static PetscErrorCode PCSetFromOptions_SFDILU(PC pc, PetscOptionItems PetscOptio
   PetscCall(PetscOptionsReal("-pc_sfdilu_omega", "Weight of the Richardson update x += omega M^{-1} r, in (0, 2)", "PCSFDILU", s->omega, &r, &set));
   PetscCheck(!set || (r > 0 && r < 2), PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "%s %g is out of range: it must be in (0, 2)", SFPCOptionGiven(given, sizeof(given), PetscOptionsObject, "-pc_sfdilu_omega"), (double)r);
   if (set) s->omega = r;
+  PetscCall(PetscOptionsBool("-pc_sfdilu_richardson_test", "KSPRICHARDSON through PCApplyRichardson(): test the KSP's tolerances at each step (a solve by Richardson iterations) instead of running its steps (a smoother, as PCSOR's does)", "PCSFDILU", s->richtest, &s->richtest, NULL));
   PetscCall(PetscOptionsReal("-pc_sfdilu_zeropivot", "E_i fails when |E_i| <= zeropivot * sum_j |a_ij|", "PCSFDILU", s->zeropivot, &r, &set));
   PetscCheck(!set || (r >= 0 && r < 1), PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "%s %g is out of range: it must be in [0, 1)", SFPCOptionGiven(given, sizeof(given), PetscOptionsObject, "-pc_sfdilu_zeropivot"), (double)r);
   if (set) s->zeropivot = r;
@@ -740,6 +742,8 @@ PetscErrorCode PCSFDILUGetOrderType(PC pc, PCSFDILUOrderType *order)
 
    Options Database Keys:
 +  -pc_sfdilu_omega <1> - weight of the Richardson update (`-mg_levels_ksp_type richardson` calls `PCApplyRichardson()`)
+.  -pc_sfdilu_richardson_test <false> - `PCApplyRichardson()` tests the `KSP`'s tolerances at each step (a solve by Richardson iterations)
+   instead of running its steps (a smoother)
 .  -pc_sfdilu_zeropivot <100*eps> - E_i fails when |E_i| <= zeropivot * sum_j |a_ij|; in [0, 1)
 .  -pc_sfdilu_shift_type <none,nonzero> - on a failed E_i, fail the PC or redo with A + a I, a doubled until none fails
 .  -pc_sfdilu_shift_amount <100*eps> - the first a, relative to the largest row sum of |A|; positive and finite
@@ -783,8 +787,11 @@ PetscErrorCode PCSFDILUGetOrderType(PC pc, PCSFDILUOrderType *order)
    fails only where that is zero or tiny (so a block of an MPI matrix that cuts those neighbours off fails where the
    whole matrix would not). On MPI matrices failures are reported in global rows.
 
-   `PCApplyRichardson()` (`-ksp_type richardson`) tests the KSP's tolerances at each step when rtol > 0, as
-   `KSPRICHARDSON`'s own loop does; with rtol 0, which `PCMG` gives its smoothers, it runs its steps and computes no norm.
+   `PCApplyRichardson()` (`KSPRICHARDSON` without a monitor) runs its steps and computes no norm, as `PCSOR`'s does and as a
+   `PCMG` smoother's `KSP` asks (it skips the convergence test, but PETSc passes its rtol, 1e-5, on); on the GPU a step is
+   then three kernels and no `MatMult()`. A solve by Richardson iterations that should stop at the `KSP`'s tolerances takes
+   -pc_sfdilu_richardson_test (the 2-norm of M^{-1} r tested before each update, as `KSPRICHARDSON`'s default test does) or
+   a monitor (`KSPRICHARDSON`'s own loop).
 
    `PCApplyTranspose()` (BiCG, `KSPSolveTranspose()`, and so transposed solves with DILU level smoothers) applies
    M^{-T} = (E + L_c^T)^{-1} E (E + U_c^T)^{-1} with the same coloring, E and storage: no set-up of its own. On the GPU

@@ -101,6 +101,7 @@ typedef struct _n_SFDILUGlobal *SFDILUGlobal;
 typedef struct {
   /* options */
   PetscReal            omega;     /* Richardson weight of PCApplyRichardson() */
+  PetscBool            richtest;  /* PCApplyRichardson() tests the KSP's tolerances (a solve) instead of running its steps (a smoother) */
   PetscReal            zeropivot; /* E_i fails when |E_i| <= zeropivot * sum_j |a_ij| */
   PetscBool            shift;     /* on a failed E_i, redo with A + a I, a = shiftamount * max_i sum_j |a_ij| doubled until none fails */
   PetscReal            shiftamount;
