@@ -10,7 +10,8 @@ static char help[] = "The grid layout of the GPU sweeps (-pc_sfilu_layout grid):
                      "(bitwise); GMRES on the GPU and on the host (iterations, residual histories to rounding); the same\n"
                      "after the values change (SAME_NONZERO_PATTERN refactorization); Richardson on the host and on the GPU\n"
                      "(with the grid layout the residual fused into the L sweep): steps, reasons, solutions bitwise. -ba: also B A x\n"
-                     "(PCApplyBAorAB(), left) on the GPU against the host's (with -d_pc_sfilu_ba_fused, A x formed inside the L sweep).\n";
+                     "(PCApplyBAorAB(), left) on the GPU against the host's (with -d_pc_sfilu_ba_fused, A x formed inside the L sweep).\n"
+                     "-smoother: also Richardson as a PCMG smoother's KSP runs it (no norm, the test skipped, rtol passed on).\n";
 
 #include <petscksp.h>
 #include <petscdmda.h>
@@ -24,6 +25,7 @@ static const char *YesNo(PetscBool b)
 
 static PetscBool corners = PETSC_FALSE; /* -corners */
 static PetscBool ba      = PETSC_FALSE; /* -ba */
+static PetscBool smoother = PETSC_FALSE; /* -smoother */
 
 /*
    The test matrix: TestAssembleCavityDMDA()'s, and with -corners every row that is not a Dirichlet row also
@@ -166,8 +168,10 @@ static PetscErrorCode SolveKSP(KSP ksp, Vec b, PetscInt *its, KSPConvergedReason
    on the GPU (PCApplyRichardson() with the residual fused into the L sweep where the layout is grid; its norm by
    -pc_sfilu_richardson_norm): same steps, same reason (but CONVERGED_ITS for DIVERGED_ITS, as PCMG's), and the same
    solution bit for bit (the fused residual sums as the host's MatMult() does; unfused, to 1e-8: cuSPARSE rounds otherwise). x0 NULL: zero initial guess. rtol 0: a fixed number of steps (-ksp_atol 0 too).
+   skip: KSPs set up as PCMG's smoothers are (no norm, the test skipped, 5 steps) with this rtol, which PETSc passes on to
+   PCApplyRichardson(); the GPU's with -pc_sfilu_richardson_test false, so that it runs the 5 steps as the host's loop does.
 */
-static PetscErrorCode CompareRichardson(Mat A, Mat Ad, DM da, PetscBool nodm, const char *fact, const char *layout, NormType type, PetscReal rtol, Vec b, Vec bd, Vec x0, Vec x0d)
+static PetscErrorCode CompareRichardson(Mat A, Mat Ad, DM da, PetscBool nodm, const char *fact, const char *layout, NormType type, PetscReal rtol, PetscBool skip, Vec b, Vec bd, Vec x0, Vec x0d)
 {
   KSP                k[2];
   Vec                x[2];
@@ -179,11 +183,16 @@ static PetscErrorCode CompareRichardson(Mat A, Mat Ad, DM da, PetscBool nodm, co
   PetscFunctionBegin;
   PetscCall(PetscOptionsSetValue(NULL, "-dr_pc_sfilu_richardson_norm", type == NORM_1 ? "1" : "preconditioned"));
   PetscCall(PetscOptionsSetValue(NULL, "-dr_pc_sfilu_richardson_fused", "true")); /* by default only on grids of 2.5*10^6 points */
+  if (skip) PetscCall(PetscOptionsSetValue(NULL, "-dr_pc_sfilu_richardson_test", "false"));
   PetscCall(MakeKSP(A, da, nodm, "hr_", fact, layout, &k[0]));
   PetscCall(MakeKSP(Ad, da, nodm, "dr_", fact, layout, &k[1]));
   for (int i = 0; i < 2; i++) {
     PetscCall(KSPSetType(k[i], KSPRICHARDSON));
-    PetscCall(KSPSetTolerances(k[i], rtol, rtol > 0 ? PETSC_CURRENT : 0.0, rtol > 0 ? PETSC_CURRENT : 1e300, rtol > 0 ? 1000 : 5)); /* fixed steps: no dtol stop on the host */
+    PetscCall(KSPSetTolerances(k[i], rtol, rtol > 0 ? PETSC_CURRENT : 0.0, rtol > 0 ? PETSC_CURRENT : 1e300, rtol > 0 && !skip ? 1000 : 5)); /* fixed steps: no dtol stop on the host */
+    if (skip) {
+      PetscCall(KSPSetNormType(k[i], KSP_NORM_NONE));
+      PetscCall(KSPSetConvergenceTest(k[i], KSPConvergedSkip, NULL, NULL));
+    }
     PetscCall(KSPSetUp(k[i]));
     if (type == NORM_1) { /* the host's test, and the GPU's where it is not fused (several ranks, or no grid layout) */
       PC        pc;
@@ -205,14 +214,15 @@ static PetscErrorCode CompareRichardson(Mat A, Mat Ad, DM da, PetscBool nodm, co
   PetscCall(PCApplyRichardsonExists(pd, &fused));
   if (fused) PetscCall(SameBits(x[0], x[1], &same));
   else PetscCall(SameTo(x[0], x[1], 1e-8, &same)); /* the GPU's MatMult() (cuSPARSE) rounds differently from the host's */
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "    Richardson, %s, %s guess: host %s in %" PetscInt_FMT ", GPU %s in %" PetscInt_FMT " (residual fused into the sweep: %s); solutions the same %s: %s\n", rtol > 0 ? (type == NORM_1 ? "1-norm test" : "default test") : "5 steps", x0 ? "nonzero" : "zero", KSPConvergedReasons[reason[0]], its[0], KSPConvergedReasons[reason[1]], its[1], fused ? "yes" : "no", fused ? "bit for bit" : "to 1e-8", YesNo(same)));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "    Richardson, %s, %s guess: host %s in %" PetscInt_FMT ", GPU %s in %" PetscInt_FMT " (residual fused into the sweep: %s); solutions the same %s: %s\n", skip ? "a smoother's 5 steps (rtol passed on, test skipped)" : (rtol > 0 ? (type == NORM_1 ? "1-norm test" : "default test") : "5 steps"), x0 ? "nonzero" : "zero", KSPConvergedReasons[reason[0]], its[0], KSPConvergedReasons[reason[1]], its[1], fused ? "yes" : "no", fused ? "bit for bit" : "to 1e-8", YesNo(same)));
   for (int i = 0; i < 2; i++) {
     PetscCall(VecDestroy(&x[i]));
     PetscCall(KSPDestroy(&k[i]));
   }
   PetscCall(PetscOptionsClearValue(NULL, "-dr_pc_sfilu_richardson_norm"));
   PetscCall(PetscOptionsClearValue(NULL, "-dr_pc_sfilu_richardson_fused"));
-  if (rtol > 0 && type == NORM_2) { /* the default leaves a grid this small to KSPRICHARDSON's loop, where it is faster */
+  PetscCall(PetscOptionsClearValue(NULL, "-dr_pc_sfilu_richardson_test"));
+  if (rtol > 0 && type == NORM_2 && !skip) { /* the default leaves a grid this small to KSPRICHARDSON's loop, where it is faster */
     PetscCall(MakeKSP(Ad, da, nodm, "dr_", fact, layout, &k[1]));
     PetscCall(KSPSetType(k[1], KSPRICHARDSON));
     PetscCall(KSPSetUp(k[1]));
@@ -314,10 +324,11 @@ static PetscErrorCode Compare(DM da, Mat A, Mat Ad, PetscBool nodm, PetscReal pe
     PetscCall(PetscInfo(NULL, "largest relative residual history difference %g\n", (double)worst));
     if (ba) PetscCall(CompareBA(ph, pd, r[1], rd[1]));
     for (int k = 0; k < 3; k++) PetscCall(PetscFree(h[k]));
-    if (!pass) PetscCall(CompareRichardson(A, Ad, da, nodm, fact, layout, NORM_2, 1e-6, r[0], rd[0], NULL, NULL));
+    if (!pass) PetscCall(CompareRichardson(A, Ad, da, nodm, fact, layout, NORM_2, 1e-6, PETSC_FALSE, r[0], rd[0], NULL, NULL));
     else {
-      PetscCall(CompareRichardson(A, Ad, da, nodm, fact, layout, NORM_1, 1e-6, r[0], rd[0], r[1], rd[1]));
-      PetscCall(CompareRichardson(A, Ad, da, nodm, fact, layout, NORM_2, 0.0, r[0], rd[0], r[1], rd[1]));
+      PetscCall(CompareRichardson(A, Ad, da, nodm, fact, layout, NORM_1, 1e-6, PETSC_FALSE, r[0], rd[0], r[1], rd[1]));
+      PetscCall(CompareRichardson(A, Ad, da, nodm, fact, layout, NORM_2, 0.0, PETSC_FALSE, r[0], rd[0], r[1], rd[1]));
+      if (smoother) PetscCall(CompareRichardson(A, Ad, da, nodm, fact, layout, NORM_2, 0.5, PETSC_TRUE, r[0], rd[0], r[1], rd[1]));
     }
   }
   PetscCall(Assemble(da, peclet, dirichlet, 1.0, A)); /* the first values again, for the next factorization */
@@ -357,6 +368,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-box", &box, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-corners", &corners, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-ba", &ba, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-smoother", &smoother, NULL));
   PetscCheck(!corners || box, PETSC_COMM_WORLD, PETSC_ERR_ARG_INCOMP, "-corners needs -box");
   PetscCall(PetscOptionsGetString(NULL, NULL, "-layout", layout, sizeof(layout), NULL));
   PetscCall(PetscOptionsGetString(NULL, NULL, "-fact", fact, sizeof(fact), &factset));
@@ -474,6 +486,9 @@ int main(int argc, char **argv)
     test:
       suffix: gpu_odd
       args: -nx 23 -ny 45 -nz 7 -dirichlet -h_pc_sfilu_grid_chunk 2 -d_pc_sfilu_grid_chunk 2
+    test: # gpu_odd and Richardson as a PCMG smoother's KSP runs it: the fused loop with -pc_sfilu_richardson_test false runs its 5 steps
+      suffix: gpu_odd_smoother
+      args: -nx 23 -ny 45 -nz 7 -dirichlet -h_pc_sfilu_grid_chunk 2 -d_pc_sfilu_grid_chunk 2 -smoother
     test:
       suffix: gpu_generic_factor
       args: -nx 23 -ny 45 -nz 7 -dirichlet -h_pc_sfilu_grid_chunk 2 -d_pc_sfilu_grid_chunk 2 -d_pc_sfilu_grid_factor 0 -dr_pc_sfilu_grid_factor 0 -d_pc_sfilu_factor_match {{map search broadcast}shared output}

@@ -28,6 +28,7 @@ PetscErrorCode SFILUInitialize(SFILU *s)
   s->block_slabs  = PETSC_BOOL3_UNKNOWN;
   s->rich_fused = PETSC_BOOL3_UNKNOWN;
   s->rich_norm  = SFILU_RICHARDSON_NORM_PRECONDITIONED;
+  s->rich_test  = PETSC_TRUE;
   s->ba_fused   = PETSC_BOOL3_UNKNOWN;
   s->failrow      = -1;
   PetscFunctionReturn(PETSC_SUCCESS);

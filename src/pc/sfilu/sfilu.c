@@ -92,7 +92,7 @@ static PetscErrorCode PCSFILUGrid(PC pc, Mat A, PetscBool ondevice, PetscBool re
 /*
    its steps of x += (LU)^{-1} (b - A x) with the residual formed inside the GPU grid layout's L sweep (set
    by PCSetUp_SFILU() only then): KSPRICHARDSON's own loop with a MatMult() less per step. With rtol or abstol
-   nonzero the step's norm (-pc_sfilu_richardson_norm: by default the 2-norm of (LU)^{-1} (b - A x), which
+   nonzero (and -pc_sfilu_richardson_test, the default) the step's norm (-pc_sfilu_richardson_norm: by default the 2-norm of (LU)^{-1} (b - A x), which
    KSPRICHARDSON's default test measures; or of b - A x, 2- or 1-norm, which come with the sweep) is
    compared before the update with max(rtol r0, abstol) and dtol r0, where r0 is what KSPConvergedDefault()
    takes (the first norm; with a nonzero guess the 2-norm of B b or of b) or, for the 1-norm, what
@@ -104,7 +104,7 @@ static PetscErrorCode PCSFILUGrid(PC pc, Mat A, PetscBool ondevice, PetscBool re
 static PetscErrorCode PCApplyRichardson_SFILU(PC pc, Vec b, Vec x, Vec w, PetscReal rtol, PetscReal abstol, PetscReal dtol, PetscInt its, PetscBool guesszero, PetscInt *outits, PCRichardsonConvergedReason *reason)
 {
   SFILU          *s    = (SFILU *)pc->data;
-  const PetscBool test = (PetscBool)(rtol > 0 || abstol > 0), pre = (PetscBool)(s->rich_norm == SFILU_RICHARDSON_NORM_PRECONDITIONED);
+  const PetscBool test = SFPCRichardsonTests(s->rich_test, rtol, abstol), pre = (PetscBool)(s->rich_norm == SFILU_RICHARDSON_NORM_PRECONDITIONED);
   const NormType    type = s->rich_norm == SFILU_RICHARDSON_NORM_1 ? NORM_1 : NORM_2;
   SFPCRichardsonTol tol  = {rtol, abstol, dtol, 0, 0};
   PetscReal         rnorm = 0;
@@ -359,6 +359,7 @@ static PetscErrorCode PCSetFromOptions_SFILU(PC pc, PetscOptionItems PetscOption
     PetscInt    norm    = (PetscInt)s->rich_norm;
     PetscCall(PetscOptionsEList("-pc_sfilu_richardson_norm", "Norm the fused Richardson iteration tests against the KSP's tolerances: 2-norm of (LU)^{-1}(b - A x) (as KSPRICHARDSON's default), 2-norm of b - A x, or its 1-norm (the SIP papers')", "PCSFILU", norms, 3, norms[norm], &norm, NULL));
     s->rich_norm = (SFILURichardsonNorm)norm;
+    PetscCall(PetscOptionsBool("-pc_sfilu_richardson_test", "The fused Richardson iteration tests the KSP's tolerances at each step (a solve by Richardson iterations, SIP's) instead of running its steps (a multigrid smoother)", "PCSFILU", s->rich_test, &s->rich_test, NULL));
   }
   PetscCall(PetscOptionsBool3("-pc_sfilu_ba_fused", "GPU grid layout: a left-preconditioned KSP (GMRES, BiCGStab, ...) forms A x inside the L sweep of B A x (PCApplyBAorAB()) instead of with MatMult() (auto: on grids where that is faster)", "PCSFILU", s->ba_fused, &s->ba_fused, NULL));
   PetscCall(PetscOptionsBool("-pc_sfilu_eisenstat", "Eisenstat's form: inside KSPSolve() the operator is (D + L_A)^{-1} A (D + U_A)^{-1}, two sweeps without a product with A, preconditioned by D = diag(U); the same preconditioned spectrum, a MatMult() less an iteration for CG (ILU(0) whose off-diagonal entries are A's, e.g. 5- and 7-point stencils)", "PCSFILU", s->eis.use, &s->eis.use, NULL));
@@ -495,6 +496,8 @@ static PetscErrorCode PCDestroy_SFILU(PC pc)
                         is faster (smaller grids are slower fused: see bench/README.md)
 .  -pc_sfilu_richardson_norm <preconditioned,unpreconditioned,1> - what the fused iteration tests against the `KSP`'s rtol, abstol and
                         dtol: the 2-norm of (LU)^{-1} (b - A x) (as `KSPRICHARDSON`'s default test), the 2-norm of b - A x, or its 1-norm
+.  -pc_sfilu_richardson_test <true> - the fused iteration tests the `KSP`'s tolerances at each step (a solve by Richardson iterations, SIP's);
+                        false runs its steps without a norm, as a `PCMG` smoother's `KSP` asks (it skips the test but PETSc passes its rtol, 1e-5, on)
 .  -pc_sfilu_eisenstat <false> - Eisenstat's form: where ILU(0) keeps A's off-diagonal entries (5- and 7-point stencils), inside
                         `KSPSolve()` the operator is (D + L_A)^{-1} A (D + U_A)^{-1} (two sweeps, no `MatMult()`), preconditioned by D = diag(U);
                         b and the guess are transformed by `PCPreSolve()`, x and b restored by `PCPostSolve()`. On several ranks (block

@@ -189,6 +189,7 @@ typedef struct {
   /* PCApplyRichardson() (-ksp_type richardson): residual fused into the GPU grid sweep, and the norm it tests */
   PetscBool3          rich_fused; /* unknown: where it pays (SFILUFusedResidualPays_Device()) */
   SFILURichardsonNorm rich_norm;
+  PetscBool           rich_test; /* the fused loop tests the KSP's tolerances (a solve, the default) or runs its steps (a smoother) */
   PetscBool3          ba_fused; /* PCApplyBAorAB() with PC_LEFT: A x formed inside the same L sweep; unknown: where it pays */
 
   /* what the last numeric factorization did */
