@@ -995,6 +995,10 @@ int main(int argc, char **argv)
     test:
       suffix: gpu_gamg
       args: -problem poisson7 -n 16 -gamg
+    test: # coarse levels bound to the CPU: afsai sets up and applies there, as sfilu and sfdilu do
+      suffix: gpu_gamg_pinned
+      args: -problem poisson7 -n 16 -gamg -gamg_afsai_richardson_pc_gamg_cpu_pin_coarse_grids -gamg_afsai_chebyshev_pc_gamg_cpu_pin_coarse_grids
+      output_file: output/ex8_gpu_gamg.out
     test:
       suffix: gpu_mpi_notspd
       nsize: 2

@@ -19,7 +19,7 @@
 # (PATTERN: only the cases whose command line matches it, e.g. ex6; SANITIZE_TOOLS="memcheck racecheck": only those tools).
 set -u
 lib=$PWD/lib/libsfpc.so
-ex11=build/tests/tests/ex11 ex12=build/tests/tests/ex12 ex1=build/tests/tests/ex1 ex2=build/tests/tests/ex2 ex4=build/tests/tests/ex4 ex5=build/tests/tests/ex5 ex6=build/tests/tests/ex6 ex7=build/tests/tests/ex7 ex8=build/tests/tests/ex8 ex9=build/tests/tests/ex9 ex13=build/tests/tests/ex13 ex14=build/tests/tests/ex14 ex15=build/tests/tests/ex15
+ex11=build/tests/tests/ex11 ex12=build/tests/tests/ex12 ex1=build/tests/tests/ex1 ex2=build/tests/tests/ex2 ex4=build/tests/tests/ex4 ex5=build/tests/tests/ex5 ex6=build/tests/tests/ex6 ex7=build/tests/tests/ex7 ex8=build/tests/tests/ex8 ex9=build/tests/tests/ex9 ex13=build/tests/tests/ex13 ex14=build/tests/tests/ex14 ex15=build/tests/tests/ex15 ex16=build/tests/tests/ex16
 dilu="-device -dilu_ksp_type gmres -dilu_pc_type sfdilu"
 cases=(
   "$ex15 -dll_append $lib -device -problem poisson7 -n 6 -steps 3"
@@ -92,6 +92,7 @@ cases=(
   "$ex8 -mat_type aijcusparse -problem poisson7 -n 5 -split"
   "$ex9 -mat_type mpiaijcusparse -problem poisson7 -n 6 -gathers 2 -compare_setup"
   "$ex9 -mat_type mpiaijcusparse -problem poisson7 -n 6 -gathers 2 -reuse"
+  "$ex16 -problem poisson7 -n 6 -mat_type aijcusparse"
   "$ex6 -dll_append $lib $dilu -problem poisson7 -n 10 -noref -gamg -gamg_dilu_richardson_ksp_type cg -gamg_dilu_richardson_pc_type gamg -gamg_dilu_richardson_mg_levels_ksp_type richardson -gamg_dilu_richardson_mg_levels_pc_type sfdilu"
 )
 mpicases=(

@@ -240,9 +240,10 @@ static PetscErrorCode PCSetUp_AFSAI(PC pc)
   PetscFunctionBegin;
   PetscCall(MatGetSize(pc->pmat, &m, &n));
   PetscCheck(m == n, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_SIZ, "PCAFSAI needs a square matrix, this one is %" PetscInt_FMT " x %" PetscInt_FMT, m, n);
-  PetscCall(SFPCLocalAIJ(pc->pmat, "PCAFSAI", &Ad, &ondevice, &bound)); /* G is CUSPARSE where A is */
+  PetscCall(SFPCLocalAIJ(pc->pmat, "PCAFSAI", &Ad, &ondevice, &bound));
+  ondevice = (PetscBool)(ondevice && !bound); /* G is CUSPARSE where A is, and on the host where A is bound to the CPU (-pc_gamg_cpu_pin_coarse_grids), as sfilu and sfdilu run there */
   PetscCall(MatGetLocalSize(Ad, &m, NULL));
-  devsetup = (PetscBool)(ondevice && s->setup == AFSAI_SETUP_DEVICE && !bound); /* a CUSPARSE matrix bound to the CPU keeps its values on the host */
+  devsetup = (PetscBool)(ondevice && s->setup == AFSAI_SETUP_DEVICE);
   PetscCall(AFSAIGathered(s, pc->pmat, &gathered));
   /* new values of the same pattern keep G's pattern (unless asked not to) and recompute its values */
   newpattern = (PetscBool)(!pc->setupcalled || pc->flag != SAME_NONZERO_PATTERN || !s->reusepattern || s->failure != PC_NOERROR || !s->G || s->n != m || s->ondevice != ondevice || s->devsetup != devsetup || (s->ext != NULL) != gathered || !AFSAISameSearch(&s->pbuilt, &s->p) || s->gbuilt != s->gather);

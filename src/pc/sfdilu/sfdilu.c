@@ -216,6 +216,7 @@ static PetscErrorCode PCSetUp_SFDILU(PC pc)
     PetscCall(PetscInfo(pc, "The DILU diagonal failed (%s) in row %" PetscInt_FMT "\n", PCFailedReasons[s->failure], s->rstart + s->failrow));
   }
   pc->ops->applyrichardson = s->eis.use ? NULL : PCApplyRichardson_SFDILU; /* Richardson on the form's operator is KSPRICHARDSON's own loop */
+  PetscCall(SFPCSetUpStampTake(pc, &s->stamp));
   PetscCall(PCSFDILUEisenstatSetUp(pc));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -292,7 +293,7 @@ static PetscErrorCode PCApplyTranspose_SFDILU(PC pc, Vec x, Vec y)
 
 /*
    Up to its steps of x += omega M^{-1} (b - A x). As a smoother (no test: the default, see SFPCRichardsonTests()), on the
-   GPU, on one rank and with the operator as the preconditioning matrix, a step is three kernels (residual fused into the
+   GPU, on one rank and with the operator the preconditioning matrix set up from (SFPCSetUpStampHolds()), a step is three kernels (residual fused into the
    gather, two sweeps, update fused into the scatter); otherwise, and in a solve by Richardson iterations
    (-pc_sfdilu_richardson_test: each step tested), residual, apply and update as three calls (SFPCRichardsonSweeps()).
 */
@@ -301,10 +302,12 @@ static PetscErrorCode PCApplyRichardson_SFDILU(PC pc, Vec b, Vec x, Vec w, Petsc
   SFDILU     *s = (SFDILU *)pc->data;
   const PetscBool test = SFPCRichardsonTests(s->richtest, rtol, abstol);
   PetscMPIInt     size;
+  PetscBool       same;
 
   PetscFunctionBegin;
   PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)pc), &size));
-  if (s->ondevice && !s->glob && size == 1 && pc->mat == pc->pmat && s->failure == PC_NOERROR && !test) {
+  PetscCall(SFPCSetUpStampHolds(pc, &s->stamp, &same)); /* s->A is the operator */
+  if (s->ondevice && !s->glob && size == 1 && same && s->failure == PC_NOERROR && !test) {
     for (PetscInt k = 0; k < its; k++) {
       const PetscBool    zero = (PetscBool)(k == 0 && guesszero);
       const PetscScalar *ba;

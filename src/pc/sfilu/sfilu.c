@@ -108,8 +108,10 @@ static PetscErrorCode PCApplyRichardson_SFILU(PC pc, Vec b, Vec x, Vec w, PetscR
   const NormType    type = s->rich_norm == SFILU_RICHARDSON_NORM_1 ? NORM_1 : NORM_2;
   SFPCRichardsonTol tol  = {rtol, abstol, dtol, 0, 0};
   PetscReal         rnorm = 0;
+  PetscBool         fuse;
 
   PetscFunctionBegin;
+  PetscCall(SFPCSetUpStampHolds(pc, &s->stamp, &fuse)); /* else KSPSetOperators() gave another operator since the set-up: MatResidual() with it */
   if (!s->delta) PetscCall(VecDuplicate(b, &s->delta));
   *outits = its;
   *reason = PCRICHARDSON_CONVERGED_ITS;
@@ -124,7 +126,7 @@ static PetscErrorCode PCApplyRichardson_SFILU(PC pc, Vec b, Vec x, Vec w, PetscR
     if (zero) { /* r = b */
       if (test && !pre) PetscCall(VecNorm(b, type, &rnorm));
       PetscCall(SFILUApply(s, b, s->delta, PETSC_FALSE));
-    } else PetscCall(SFILUResidualApply_Device(s, pc->pmat, b, x, w, s->delta, type, test && !pre ? &rnorm : NULL));
+    } else PetscCall(SFILUResidualApply_Device(s, pc->mat, fuse, b, x, w, s->delta, type, test && !pre ? &rnorm : NULL));
     if (test) {
       if (pre) PetscCall(VecNorm(s->delta, NORM_2, &rnorm));
       PetscCall(SFPCRichardsonTest(pc, &tol, k, rnorm, reason)); /* the 1-norm test's reference is its first norm (rnorm0 left 0) */
@@ -147,10 +149,13 @@ static PetscErrorCode PCApplyRichardson_SFILU(PC pc, Vec b, Vec x, Vec w, PetscR
 */
 static PetscErrorCode PCApplyBA_SFILU(PC pc, PCSide side, Vec x, Vec y, Vec work)
 {
+  PetscBool fuse;
+
   PetscFunctionBegin;
   if (side == PC_LEFT) {
+    PetscCall(SFPCSetUpStampHolds(pc, &((SFILU *)pc->data)->stamp, &fuse)); /* else KSPSetOperators() gave another operator since the set-up: MatMult() with it */
     PetscCall(PetscLogEventBegin(PC_Apply, pc, x, y, 0));
-    PetscCall(SFILUResidualApply_Device((SFILU *)pc->data, pc->pmat, NULL, x, work, y, NORM_2, NULL));
+    PetscCall(SFILUResidualApply_Device((SFILU *)pc->data, pc->mat, fuse, NULL, x, work, y, NORM_2, NULL));
     PetscCall(PetscLogEventEnd(PC_Apply, pc, x, y, 0));
   } else if (side == PC_RIGHT) {
     PetscCall(PCApply(pc, x, work));
@@ -206,6 +211,7 @@ static PetscErrorCode PCSetUp_SFILU(PC pc)
   /* -ksp_type richardson takes PCApplyRichardson() only where it saves the residual's pass over A; elsewhere KSPRICHARDSON's own loop is the same iteration */
   pc->ops->applyrichardson = !s->eis.use && SFILUFuses(pc, A, s->rich_fused, PETSC_FALSE) ? PCApplyRichardson_SFILU : NULL;
   pc->ops->applyBA         = !s->eis.use && SFILUFuses(pc, A, s->ba_fused, PETSC_TRUE) ? PCApplyBA_SFILU : NULL;
+  PetscCall(SFPCSetUpStampTake(pc, &s->stamp));
   PetscCall(PCSFILUEisenstatSetUp(pc)); /* the Eisenstat form's operator already avoids A: the fusions above are its alternative */
   PetscFunctionReturn(PETSC_SUCCESS);
 }

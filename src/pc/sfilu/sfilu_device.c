@@ -177,16 +177,17 @@ PetscBool SFILUFusedResidualPays_Device(SFILU *s, PetscBool product)
 }
 
 /*
-   y = (LU)^{-1} r with r = b - A x formed inside the L sweep (A: the matrix factored, on the device), and
-   ||r|| (type NORM_1 or NORM_2) when rnorm is given; without b (NULL), r = A x. Host vectors take MatResidual()
-   (MatMult()) and the apply instead.
+   y = (LU)^{-1} r with r = b - A x formed inside the L sweep (fuse: A is the matrix factored, its pattern unchanged,
+   SFPCSetUpStampHolds(); on the device), and ||r|| (type NORM_1 or NORM_2) when rnorm is given; without b (NULL),
+   r = A x. Otherwise (another operator, host vectors) MatResidual() (MatMult()) and the apply.
 */
-PetscErrorCode SFILUResidualApply_Device(SFILU *s, Mat A, Vec b, Vec x, Vec r, Vec y, NormType type, PetscReal *rnorm)
+PetscErrorCode SFILUResidualApply_Device(SFILU *s, Mat A, PetscBool fuse, Vec b, Vec x, Vec r, Vec y, NormType type, PetscReal *rnorm)
 {
   const PetscScalar *ba, *xa, *aa;
   PetscScalar       *ra, *ya;
   const PetscInt    *ai, *aj;
   PetscMemType       mb, mx, mr, my;
+  PetscBool          fused;
 
   PetscFunctionBegin;
   if (b) PetscCall(VecGetArrayReadAndMemType(b, &ba, &mb));
@@ -194,7 +195,8 @@ PetscErrorCode SFILUResidualApply_Device(SFILU *s, Mat A, Vec b, Vec x, Vec r, V
   PetscCall(VecGetArrayReadAndMemType(x, &xa, &mx));
   PetscCall(VecGetArrayWriteAndMemType(r, &ra, &mr));
   PetscCall(VecGetArrayWriteAndMemType(y, &ya, &my));
-  if (PetscMemTypeDevice(mb) && PetscMemTypeDevice(mx) && PetscMemTypeDevice(mr) && PetscMemTypeDevice(my)) {
+  fused = (PetscBool)(fuse && PetscMemTypeDevice(mb) && PetscMemTypeDevice(mx) && PetscMemTypeDevice(mr) && PetscMemTypeDevice(my));
+  if (fused) {
     PetscCall(MatSeqAIJCUSPARSEGetIJ(A, PETSC_FALSE, &ai, &aj));
     PetscCall(MatSeqAIJCUSPARSEGetArrayRead(A, &aa));
     PetscCall(SFPCTriDeviceSolveResidual(s->T, (const int *)ai, (const int *)aj, aa, ba, xa, ra, type, ya, rnorm));
@@ -205,7 +207,7 @@ PetscErrorCode SFILUResidualApply_Device(SFILU *s, Mat A, Vec b, Vec x, Vec r, V
   PetscCall(VecRestoreArrayWriteAndMemType(r, &ra));
   PetscCall(VecRestoreArrayReadAndMemType(x, &xa));
   if (b) PetscCall(VecRestoreArrayReadAndMemType(b, &ba));
-  if (!(PetscMemTypeDevice(mb) && PetscMemTypeDevice(mx) && PetscMemTypeDevice(mr) && PetscMemTypeDevice(my))) {
+  if (!fused) {
     if (b) PetscCall(MatResidual(A, b, x, r));
     else PetscCall(MatMult(A, x, r));
     if (rnorm) PetscCall(VecNorm(r, type, rnorm));
@@ -364,9 +366,9 @@ PetscBool SFILUFusedResidualPays_Device(SFILU *s, PetscBool product)
   (void)s, (void)product;
   return PETSC_FALSE;
 }
-PetscErrorCode SFILUResidualApply_Device(SFILU *s, Mat A, Vec b, Vec x, Vec r, Vec y, NormType type, PetscReal *rnorm)
+PetscErrorCode SFILUResidualApply_Device(SFILU *s, Mat A, PetscBool fuse, Vec b, Vec x, Vec r, Vec y, NormType type, PetscReal *rnorm)
 {
-  (void)s, (void)A, (void)b, (void)x, (void)r, (void)y, (void)type, (void)rnorm;
+  (void)s, (void)A, (void)fuse, (void)b, (void)x, (void)r, (void)y, (void)type, (void)rnorm;
   SFILU_NO_CUDA;
 }
 #endif
