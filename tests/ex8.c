@@ -13,7 +13,8 @@ static char help[] = "PCAFSAI (adaptive FSAI) on the host. Checks of the factor 
                      "-uneven (rank r gets rows in proportion to r + 1), -empty_rank <r> (rank r gets none).\n"
                      "-symmetric: whether A is symmetric bit for bit; -rbm (elasticity): A z vanishes, for the near null space's\n"
                      "vectors z (rigid body modes), on every row but those of the nodes next to the clamped face.\n"
-                     "-device: with -mat_type aijcusparse, also says whether G is applied on the GPU. -compare_setup (aijcusparse,\n"
+                     "-device: with -mat_type aijcusparse, also says whether G is applied on the GPU (-bind_cpu: A bound to the CPU, G must\n"
+                     "then be on the host, as -pc_gamg_cpu_pin_coarse_grids binds GAMG's coarse levels). -compare_setup (aijcusparse,\n"
                      "sequential): the GPU set-up against the host set-up of the same matrix (-pc_afsai_setup host): pattern,\n"
                      "values, CG iterations.\n"
                      "Options of the PCs: prefix afsai_ (e.g. -afsai_pc_afsai_steps 5); -api_search steps,stepsize,tol: PCAFSAISetSearch() on the\n"
@@ -466,6 +467,8 @@ static PetscErrorCode SolveAndPrint(Mat A, Vec b, const char *prefix, PetscInt *
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+static PetscBool bind = PETSC_FALSE; /* -bind_cpu */
+
 /* The afsai_ solve: its outcome, the checks of its factor (or, failed, the PC's reason and view), and the comparison with Jacobi. */
 static PetscErrorCode SolveAFSAI(Mat A, Vec b, PetscBool cg, PetscBool device)
 {
@@ -503,7 +506,8 @@ static PetscErrorCode SolveAFSAI(Mat A, Vec b, PetscBool cg, PetscBool device)
     PetscBool ongpu;
     PetscCall(PCAFSAIGetFactor(pc, &G));
     PetscCall(PetscObjectTypeCompare((PetscObject)G, MATSEQAIJCUSPARSE, &ongpu));
-    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "G is applied on the GPU: %s\n", ongpu ? "yes" : "NO"));
+    if (bind) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "A bound to the CPU: G is applied on the host: %s\n", !ongpu ? "yes" : "NO"));
+    else PetscCall(PetscPrintf(PETSC_COMM_WORLD, "G is applied on the GPU: %s\n", ongpu ? "yes" : "NO"));
   }
   PetscCall(KSPDestroy(&ksp));
   if (cg) {
@@ -695,6 +699,7 @@ int main(int argc, char **argv)
   PetscCall(SFPCInitializePackage());
   PetscCall(PetscLogDefaultBegin());
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-device", &device, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-bind_cpu", &bind, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-ref", &ref, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-compare_setup", &compare, NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-mono", &mono, NULL));
@@ -718,6 +723,7 @@ int main(int argc, char **argv)
     PetscCall(PetscSNPrintf(desc, sizeof(desc), "4 x 4, indefinite"));
   } else PetscCall(TestProblemCreate(PETSC_COMM_WORLD, &A, desc, sizeof(desc)));
   if (jitter) PetscCall(Jitter(&A));
+  if (bind) PetscCall(MatBindToCPU(A, PETSC_TRUE));
   if (shift != 0) PetscCall(MatShift(A, shift));
   if (negrow >= 0) { /* a_rr = -1 */
     PetscInt rstart, rend;
@@ -995,10 +1001,9 @@ int main(int argc, char **argv)
     test:
       suffix: gpu_gamg
       args: -problem poisson7 -n 16 -gamg
-    test: # coarse levels bound to the CPU: afsai sets up and applies there, as sfilu and sfdilu do
-      suffix: gpu_gamg_pinned
-      args: -problem poisson7 -n 16 -gamg -gamg_afsai_richardson_pc_gamg_cpu_pin_coarse_grids -gamg_afsai_chebyshev_pc_gamg_cpu_pin_coarse_grids
-      output_file: output/ex8_gpu_gamg.out
+    test: # an aijcusparse matrix bound to the CPU (as -pc_gamg_cpu_pin_coarse_grids binds coarse levels): afsai sets up and applies on the host, as sfilu and sfdilu do
+      suffix: gpu_bound
+      args: -problem poisson7 -n 12 -device -bind_cpu
     test:
       suffix: gpu_mpi_notspd
       nsize: 2

@@ -40,8 +40,9 @@ static PetscErrorCode MatMult_Eisenstat(Mat S, Vec xin, Vec yout)
 /*
    In *why, why this solve cannot take the form, or NULL. The solve then runs with the plain PC (PetscInfo() says why), which
    is what the KSP asked for in every case: a transposed solve, a symmetric preconditioning side, or a KSP that multiplies by the operator's transpose
-   (the shell has no transpose); a right-hand side locked read-only (PCBJACOBI's blocks give theirs so; PCASM's are its own
-   work vectors, not locked, and take the form, which gives them back in PCPostSolve());
+   (the shell has no transpose); a right-hand side locked read-only (PCBJACOBI's one block a rank gives its so; with several blocks
+   a rank, and under PCASM, the blocks' right-hand sides are not locked and take the form, which gives them back bit for bit
+   in PCPostSolve());
    an operator with a null space (KSPSolve() removes it from the right-hand side, which the form has changed); a matrix
    changed since the PC was set up (a reused preconditioner: K and D^{-1}, and the couplings between ranks, belong to
    the old one); another operator than the matrix factored. Each is the same on every rank.
@@ -66,7 +67,7 @@ static PetscErrorCode FormRefused(SFPCEisenstat *E, KSP ksp, Vec b, const char *
   if (ksp->transpose_solve) *why = "a transposed solve";
   else if (ksp->pc_side == PC_SYMMETRIC) *why = "a symmetric preconditioning side (the KSP applies the factor's sweeps itself)";
   else if (transposes) *why = "a KSP that multiplies by the operator's transpose";
-  else if (lock) *why = "a right-hand side locked read-only (a block of PCBJACOBI)";
+  else if (lock) *why = "a right-hand side locked read-only (PCBJACOBI's block)";
   else if (pc->mat != pc->pmat) *why = "the KSP's operator is not the matrix factored";
   else if (nsp || tnsp) *why = "the operator has a null space";
   else if (id != E->pmat || state != E->state) *why = "the matrix changed since the PC was set up (a reused preconditioner)";

@@ -790,7 +790,8 @@ PetscErrorCode PCSFDILUGetOrderType(PC pc, PCSFDILUOrderType *order)
    fails only where that is zero or tiny (so a block of an MPI matrix that cuts those neighbours off fails where the
    whole matrix would not). On MPI matrices failures are reported in global rows.
 
-   `PCApplyRichardson()` (`KSPRICHARDSON` without a monitor) runs its steps and computes no norm, as `PCSOR`'s does and as a
+   `PCApplyRichardson()` (`KSPRICHARDSON` without a monitor) runs its steps, computes no norm and reports `KSP_CONVERGED_ITS`
+   (diverging or not), as `PCSOR`'s does and as a
    `PCMG` smoother's `KSP` asks (it skips the convergence test, but PETSc passes its rtol, 1e-5, on); on the GPU a step is
    then three kernels and no `MatMult()`. A solve by Richardson iterations that should stop at the `KSP`'s tolerances takes
    -pc_sfdilu_richardson_test (the 2-norm of M^{-1} r tested before each update, as `KSPRICHARDSON`'s default test does) or

@@ -153,10 +153,15 @@ static PetscErrorCode PCApplyBA_SFILU(PC pc, PCSide side, Vec x, Vec y, Vec work
 
   PetscFunctionBegin;
   if (side == PC_LEFT) {
-    PetscCall(SFPCSetUpStampHolds(pc, &((SFILU *)pc->data)->stamp, &fuse)); /* else KSPSetOperators() gave another operator since the set-up: MatMult() with it */
-    PetscCall(PetscLogEventBegin(PC_Apply, pc, x, y, 0));
-    PetscCall(SFILUResidualApply_Device((SFILU *)pc->data, pc->mat, fuse, NULL, x, work, y, NORM_2, NULL));
-    PetscCall(PetscLogEventEnd(PC_Apply, pc, x, y, 0));
+    PetscCall(SFPCSetUpStampHolds(pc, &((SFILU *)pc->data)->stamp, &fuse));
+    if (fuse) {
+      PetscCall(PetscLogEventBegin(PC_Apply, pc, x, y, 0));
+      PetscCall(SFILUResidualApply_Device((SFILU *)pc->data, pc->mat, PETSC_TRUE, NULL, x, work, y, NORM_2, NULL));
+      PetscCall(PetscLogEventEnd(PC_Apply, pc, x, y, 0));
+    } else { /* KSPSetOperators() gave another operator since the set-up: PETSc's own left B A x with it */
+      PetscCall(MatMult(pc->mat, x, work));
+      PetscCall(PCApply(pc, work, y));
+    }
   } else if (side == PC_RIGHT) {
     PetscCall(PCApply(pc, x, work));
     PetscCall(MatMult(pc->mat, work, y));
