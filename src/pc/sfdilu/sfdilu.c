@@ -306,7 +306,7 @@ static PetscErrorCode PCApplyRichardson_SFDILU(PC pc, Vec b, Vec x, Vec w, Petsc
 
   PetscFunctionBegin;
   PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)pc), &size));
-  PetscCall(SFPCSetUpStampHolds(pc, &s->stamp, &same)); /* s->A is the operator */
+  PetscCall(SFPCSetUpStampHolds(pc, &s->stamp, &same)); /* the fused step reads s->A, set up from pc->pmat, as the operator */
   if (s->ondevice && !s->glob && size == 1 && same && s->failure == PC_NOERROR && !test) {
     for (PetscInt k = 0; k < its; k++) {
       const PetscBool    zero = (PetscBool)(k == 0 && guesszero);

@@ -350,8 +350,10 @@ static PetscErrorCode PCSetFromOptions_SFILU(PC pc, PetscOptionItems PetscOption
     PetscCall(PetscOptionsEList("-pc_sfilu_factorization", "ILU(0), or Stone's SIP for 7-point stencils on a 3-D grid", "PCSFILU", kinds, 2, kinds[kind], &kind, NULL));
     s->sip = (PetscBool)(kind == 1);
     PetscCall(PetscOptionsReal("-pc_sfilu_sip_alpha", "SIP: partial cancellation of the dropped fill, in [0, 1] (0 is ILU(0))", "PCSFILU", s->sip_alpha, &r, &set));
-    if (set) PetscCall(SFILUCheckSIPAlpha(pc, SFPCOptionGiven(given, sizeof(given), PetscOptionsObject, "-pc_sfilu_sip_alpha"), r));
-    if (set) s->sip_alpha = r;
+    if (set) {
+      PetscCall(SFILUCheckSIPAlpha(pc, SFPCOptionGiven(given, sizeof(given), PetscOptionsObject, "-pc_sfilu_sip_alpha"), r));
+      s->sip_alpha = r;
+    }
     for (int k = 0; k < 2; k++) { /* two names for one grid: SIP's first one, and the general one (grid layout of ILU(0) too) */
       const char *name = k ? "-pc_sfilu_grid" : "-pc_sfilu_sip_grid";
       nd               = 4; /* room for one value too many, to refuse it */
