@@ -62,12 +62,16 @@ PetscErrorCode MatHYBSFSolve_Device(Mat_HYBSF *h, Vec b, Vec x, PetscBool transp
 PetscErrorCode MatHYBSFGetCSR_Device(Mat_HYBSF *h, PetscInt **i, PetscInt **j, PetscScalar **a)
 {
   SFPCTriDevice T = h->T;
+  cudaStream_t  stream;
 
   PetscFunctionBegin;
   PetscCall(PetscMalloc3(T->n + 1, i, T->nnz, j, T->nnz, a));
-  PetscCallCUDA(cudaMemcpy(*i, T->i, sizeof(PetscInt) * (T->n + 1), cudaMemcpyDeviceToHost));
-  PetscCallCUDA(cudaMemcpy(*j, T->j, sizeof(PetscInt) * T->nnz, cudaMemcpyDeviceToHost));
-  PetscCallCUDA(cudaMemcpy(*a, T->a, sizeof(PetscScalar) * T->nnz, cudaMemcpyDeviceToHost));
+  /* on PETSc's stream, which wrote T->a (a refill enqueues and returns); cudaMemcpy() would not wait for a non-blocking one */
+  PetscCall(PetscGetCurrentCUDAStream(&stream));
+  PetscCallCUDA(cudaMemcpyAsync(*i, T->i, sizeof(PetscInt) * (T->n + 1), cudaMemcpyDeviceToHost, stream));
+  PetscCallCUDA(cudaMemcpyAsync(*j, T->j, sizeof(PetscInt) * T->nnz, cudaMemcpyDeviceToHost, stream));
+  PetscCallCUDA(cudaMemcpyAsync(*a, T->a, sizeof(PetscScalar) * T->nnz, cudaMemcpyDeviceToHost, stream));
+  PetscCallCUDA(cudaStreamSynchronize(stream));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -462,8 +462,10 @@ PetscErrorCode SFILUReportEnd_Device(SFPCTriDevice T, SFILUResult *res)
   if (found[0] < T->n) {
     int d;
     res->badrow = found[0];
-    PetscCallCUDA(cudaMemcpy(&d, T->diag + found[0], sizeof(int), cudaMemcpyDeviceToHost));
-    PetscCallCUDA(cudaMemcpy(&res->badpivot, T->a + d, sizeof(PetscScalar), cudaMemcpyDeviceToHost));
+    PetscCallCUDA(cudaMemcpyAsync(&d, T->diag + found[0], sizeof(int), cudaMemcpyDeviceToHost, stream));
+    PetscCallCUDA(cudaStreamSynchronize(stream));
+    PetscCallCUDA(cudaMemcpyAsync(&res->badpivot, T->a + d, sizeof(PetscScalar), cudaMemcpyDeviceToHost, stream));
+    PetscCallCUDA(cudaStreamSynchronize(stream));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -48,6 +48,7 @@ PetscErrorCode SFILUFillCreate_Device(SFILUFill *f, const PetscInt fmap[])
   PetscCall(PetscGetCurrentCUDAStream(&stream));
   PetscCallCUDA(cudaMallocAsync(&f->d_fmap, sizeof(int) * PetscMax(f->nnz, 1), stream));
   PetscCallCUDA(cudaMemcpyAsync(f->d_fmap, fmap, sizeof(int) * f->nnz, cudaMemcpyHostToDevice, stream));
+  PetscCallCUDA(cudaStreamSynchronize(stream)); /* callers free fmap on return; CUDA only says a copy from pageable memory "might" be done by then */
   PetscCall(PetscLogCpuToGpu(sizeof(int) * f->nnz));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
