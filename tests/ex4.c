@@ -18,6 +18,9 @@ static char help[] = "MATHYBSF triangular solves against a plain host triangular
                      "  -mat_hybsf_grid nx,ny,nz   the MatConvert() solve with the grid layout (GPU; on the host the pattern is checked)\n"
                      "  -auto_grid   on the GPU, auto must resolve to the grid layout (read from the pattern); without it, to csr or hyb\n"
                      "  -auto_blocks   on the GPU, auto must sweep by the problem's point-blocks (its block size); without it, row by row\n"
+                     "  -zero_value <v>   with -bad zerodiag(_reuse): the spoiled diagonal's value (default 0; 1e-310 overflows when inverted)\n"
+                     "  -symmetric_flag   A is marked SPD (MatSetOption()) before MatConvert(): neither the triangle nor its conversion back may claim symmetry\n"
+                     "Every triangle is also converted back to AIJ (MatConvert()), which must give A's triangle.\n"
                      "The matrix type comes from -mat_type (seqaij: host path; aijcusparse: GPU path).\n";
 
 #include <petscmat.h>
@@ -350,6 +353,8 @@ static PetscErrorCode MatrixCreate(const Pattern *P, Mat *A)
    With orig (problem case, -values original) the matrix keeps its own values (unit: off-diagonals scaled
    by 1/|a_rr|). zerorow: a row whose diagonal is 0 (a bad case), or -1.
 */
+static PetscScalar zero_value = 0.0; /* -zero_value: what the spoiled diagonal holds (1e-310: a subnormal, whose inverse overflows) */
+
 static PetscErrorCode MatrixFill(Mat A, const Pattern *P, PetscBool unit, PetscInt seed, const PetscScalar *orig, PetscInt zerorow)
 {
   PetscRandom  rnd;
@@ -384,7 +389,7 @@ static PetscErrorCode MatrixFill(Mat A, const Pattern *P, PetscBool unit, PetscI
         if (orig) v[k] = unit ? 7.0 : v[k];
         else if (unit) v[k] = r % 3 == 0 ? 0.0 : sign * (5.0 + u);
         else v[k] = sign * (1.0 + S);
-        if (r == zerorow) v[k] = 0.0;
+        if (r == zerorow) v[k] = zero_value;
       } else if (unit) {
         if (orig) v[k] /= dmag > 0 ? dmag : 1.0;
         else v[k] *= S > 0 ? 0.5 / S : 0.0;
@@ -664,6 +669,63 @@ static PetscErrorCode SolveVerdict(Mat T, PetscBool transpose, Vec b, PetscInt n
    (1: row by row, as every other layout goes). The host path reports csr/asap and no levels whatever was asked (it solves row by row). A disagreement is
    printed on a line of its own and fails the run.
 */
+/*
+   MatConvert(T, MATSEQAIJ) must give A's triangle as T holds it now (built or refilled: on the GPU the copy back
+   must wait for the refill's kernels, -root_device_context_stream_type nonblocking included), the diagonal to
+   rounding (T stores its inverse) or 1 when unit, and must not claim symmetry: a triangle is one half of A,
+   whatever A's flags say.
+*/
+static PetscErrorCode CheckConvertBack(Mat T, Mat A, PetscBool lower, PetscBool unit, const char *label, PetscBool *ok)
+{
+  Mat       C, Ah;
+  PetscInt  n, bad = 0, badrow = -1;
+  PetscBool set, sym;
+
+  PetscFunctionBegin;
+  PetscCall(MatConvert(T, MATSEQAIJ, MAT_INITIAL_MATRIX, &C));
+  PetscCall(MatConvert(A, MATSEQAIJ, MAT_INITIAL_MATRIX, &Ah));
+  PetscCall(MatGetSize(A, &n, NULL));
+  for (PetscInt r = 0; r < n; r++) { /* T has A's strict triangle and a diagonal entry in every row (1 when unit, even where A has none) */
+    const PetscInt    *ac, *cc;
+    const PetscScalar *av, *cv;
+    PetscInt           an, cn, strict = 0, wrong = 0;
+    PetscScalar        d = 1.0;
+
+    PetscCall(MatGetRow(Ah, r, &an, &ac, &av));
+    PetscCall(MatGetRow(C, r, &cn, &cc, &cv));
+    for (PetscInt k = 0, q = 0; k < an; k++) {
+      if (ac[k] == r) {
+        if (!unit) d = av[k];
+        continue;
+      }
+      if (lower ? ac[k] > r : ac[k] < r) continue;
+      strict++;
+      while (q < cn && cc[q] < ac[k]) q++;
+      if (q == cn || cc[q] != ac[k] || cv[q] != av[k]) wrong++; /* off the diagonal T keeps A's values as they are */
+    }
+    for (PetscInt q = 0; q < cn; q++)
+      if (cc[q] == r && PetscAbsScalar(cv[q] - d) <= 4 * PETSC_MACHINE_EPSILON * PetscAbsScalar(d)) strict++; /* the diagonal, 1 / (1 / d) */
+    if (cn != strict || strict == 0) wrong++; /* no extra entries, and the diagonal found */
+    PetscCall(MatRestoreRow(C, r, &cn, &cc, &cv));
+    PetscCall(MatRestoreRow(Ah, r, &an, &ac, &av));
+    if (wrong && badrow < 0) badrow = r;
+    bad += wrong;
+  }
+  PetscCall(MatIsSymmetricKnown(C, &set, &sym));
+  if (bad || (set && sym)) {
+    *ok = PETSC_FALSE;
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "FAIL %s: MatConvert() back to AIJ: %" PetscInt_FMT " wrong entries (first in row %" PetscInt_FMT ")%s\n", label, bad, badrow, set && sym ? ", marked symmetric" : ""));
+  }
+  PetscCall(MatIsSymmetricKnown(T, &set, &sym));
+  if (set && sym) {
+    *ok = PETSC_FALSE;
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "FAIL %s: the triangle is marked symmetric\n", label));
+  }
+  PetscCall(MatDestroy(&Ah));
+  PetscCall(MatDestroy(&C));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode CheckSolve(Mat T, const char *label, SFPCLayout layout, SFPCLevels levels, PetscBool ondevice, PetscBool autogrid, PetscInt autobs, Vec b, const Reference *ref, Vec fresh, Vec fresht, PetscReal tol, PetscBool *ok)
 {
   MatHYBSFInfo info;
@@ -741,7 +803,7 @@ int main(int argc, char **argv)
   char                    which[32] = "random", bad[32] = "none", values[32] = "random", desc[256] = "";
   char                   *tris[2]   = {NULL, NULL};
   PetscInt                ntri = 2, nunit = 2, n = -1, seed = 1;
-  PetscBool               units[2] = {PETSC_FALSE, PETSC_TRUE}, isproblem, ok = PETSC_TRUE, flg, autogrid = PETSC_FALSE, autoblocks = PETSC_FALSE, outside = PETSC_FALSE;
+  PetscBool               units[2] = {PETSC_FALSE, PETSC_TRUE}, isproblem, ok = PETSC_TRUE, flg, autogrid = PETSC_FALSE, autoblocks = PETSC_FALSE, outside = PETSC_FALSE, symflag = PETSC_FALSE;
   PetscBool               rectangular, missingdiag, zerodiag, zerodiag_reuse, nonfinite, nonfinite_reuse, pattern_reuse, layout_enum, shell, shell_reuse;
   PetscReal               tol = 1e-12;
   PetscScalar            *orig = NULL;
@@ -759,6 +821,8 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-auto_grid", &autogrid, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-auto_blocks", &autoblocks, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-nan_outside", &outside, NULL));
+  PetscCall(PetscOptionsGetScalar(NULL, NULL, "-zero_value", &zero_value, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-symmetric_flag", &symflag, NULL));
   PetscCall(PetscOptionsGetStringArray(NULL, NULL, "-triangle", tris, &ntri, &flg));
   if (!flg) {
     PetscCall(PetscStrallocpy("lower", &tris[0]));
@@ -784,8 +848,8 @@ int main(int argc, char **argv)
     Mat B;
     Vec b, x;
     PetscCall(MatCreate(PETSC_COMM_SELF, &B));
+    PetscCall(MatSetType(B, MATHYBSF)); /* before the sizes, which PETSc allows */
     PetscCall(MatSetSizes(B, 5, 5, 5, 5));
-    PetscCall(MatSetType(B, MATHYBSF));
     PetscCall(MatAssemblyBegin(B, MAT_FINAL_ASSEMBLY));
     PetscCall(MatAssemblyEnd(B, MAT_FINAL_ASSEMBLY));
     if (shell_reuse) { /* ... and a refill has no pattern to refill: it must refuse, not leave a built empty factor */
@@ -909,6 +973,7 @@ int main(int argc, char **argv)
         }
         PetscCall(PetscSNPrintf(label, sizeof(label), "%s %s %s", trilabel, LayoutName(layouts[k]), LevelsName(levels[k])));
         PetscCall(CheckSolve(T[k], label, layouts[k], levels[k], ondevice, autogrid, autoblocks ? P.bs : 1, b, &ref, NULL, NULL, tol, &ok));
+        PetscCall(CheckConvertBack(T[k], A, lower, unit, label, &ok));
       }
 
       /* new values, same pattern: MatConvert() refills each of them */
@@ -945,6 +1010,7 @@ int main(int argc, char **argv)
         PetscCall(MatSolveTranspose(Tf, b, xtf));
         PetscCall(PetscSNPrintf(label, sizeof(label), "%s %s %s reused", trilabel, LayoutName(layouts[k]), LevelsName(levels[k])));
         PetscCall(CheckSolve(T[k], label, layouts[k], levels[k], ondevice, autogrid, autoblocks ? P.bs : 1, b, &ref, xf, xtf, tol, &ok));
+        PetscCall(CheckConvertBack(T[k], A, lower, unit, label, &ok));
         PetscCall(VecDestroy(&xf));
         PetscCall(VecDestroy(&xtf));
         PetscCall(MatDestroy(&Tf));
@@ -960,13 +1026,16 @@ int main(int argc, char **argv)
 
         PetscCall(PetscOptionsSetValue(NULL, "-mat_hybsf_triangle", lower ? "lower" : "upper"));
         PetscCall(PetscOptionsSetValue(NULL, "-mat_hybsf_unit_diagonal", unit ? "true" : "false"));
+        if (symflag) PetscCall(MatSetOption(A, MAT_SPD, PETSC_TRUE)); /* a flag MatConvert() passes on; the triangle must drop it */
         PetscCall(MatConvert(A, MATHYBSF, MAT_INITIAL_MATRIX, &Tc));
+        if (symflag) PetscCall(MatSetOption(A, MAT_SPD, PETSC_FALSE));
         PetscCall(PetscOptionsGetEnum(NULL, NULL, "-mat_hybsf_layout", SFPCLayouts, (PetscEnum *)&layout, NULL));
         PetscCall(PetscOptionsGetEnum(NULL, NULL, "-mat_hybsf_levels", SFPCLevelsTypes, (PetscEnum *)&lev, NULL));
         PetscCall(PetscOptionsGetIntArray(NULL, NULL, "-mat_hybsf_grid", dims, &nd, &grid));
         if (grid) layout = SFPC_LAYOUT_GRID; /* -mat_hybsf_grid: the GPU solves must walk the grid */
         PetscCall(PetscSNPrintf(label, sizeof(label), "%s from MatConvert()", trilabel));
         PetscCall(CheckSolve(Tc, label, layout, lev, ondevice, autogrid, autoblocks ? P.bs : 1, b, &ref, NULL, NULL, tol, &ok));
+        PetscCall(CheckConvertBack(Tc, A, lower, unit, label, &ok));
         PetscCall(MatDestroy(&Tc));
       }
     }
@@ -992,7 +1061,7 @@ int main(int argc, char **argv)
     args: -mat_type seqaij
     test:
       suffix: random
-      args: -case random
+      args: -case random -symmetric_flag
     test:
       suffix: rowlengths
       args: -case rowlengths
@@ -1010,7 +1079,7 @@ int main(int argc, char **argv)
       args: -case problem -problem poisson27 -n 10 -permute 3 -values original
     test:
       suffix: convert_options
-      args: -case random -n 500 -seed 2 -mat_hybsf_layout hyb -mat_hybsf_levels alap
+      args: -case random -n 500 -seed 2 -mat_hybsf_layout hyb -mat_hybsf_levels alap -symmetric_flag
     # bad input: each a PETSc error (its class and message are the expected output)
     test:
       suffix: rectangular
@@ -1022,11 +1091,11 @@ int main(int argc, char **argv)
       filter: Error: grep "^\[0\]PETSC ERROR" | grep -A 2 -m 1 "Error Message" | tail -n 2 | grep -v "See https" | sed -e "s/^\[0\]PETSC ERROR: //"
     test:
       suffix: zerodiag
-      args: -case random -n 50 -triangle upper -unit 0 -bad zerodiag
+      args: -case random -n 50 -triangle upper -unit 0 -bad zerodiag -zero_value {{0 1e-310}}
       filter: Error: grep "^\[0\]PETSC ERROR" | grep -A 2 -m 1 "Error Message" | tail -n 2 | grep -v "See https" | sed -e "s/^\[0\]PETSC ERROR: //"
     test:
       suffix: zerodiag_reuse
-      args: -case random -n 50 -triangle lower -unit 0 -bad zerodiag_reuse
+      args: -case random -n 50 -triangle lower -unit 0 -bad zerodiag_reuse -zero_value {{0 1e-310}}
       filter: Error: grep "^\[0\]PETSC ERROR" | grep -A 2 -m 1 "Error Message" | tail -n 2 | grep -v "See https" | sed -e "s/^\[0\]PETSC ERROR: //"
     test:
       suffix: nonfinite
@@ -1119,7 +1188,12 @@ int main(int argc, char **argv)
     args: -mat_type aijcusparse -use_gpu_aware_mpi 0
     test:
       suffix: gpu_random
-      args: -case random -sfpc_analysis_queue_rows {{0 2147483647}}
+      args: -case random -symmetric_flag -sfpc_analysis_queue_rows {{0 2147483647}}
+      output_file: output/ex4_random.out
+    test:
+      # PETSc's stream non-blocking: work on the legacy stream would not be ordered with it (the conversion back)
+      suffix: gpu_nonblocking
+      args: -case random -root_device_context_stream_type nonblocking
       output_file: output/ex4_random.out
     test:
       suffix: gpu_rowlengths
@@ -1147,7 +1221,7 @@ int main(int argc, char **argv)
       output_file: output/ex4_permuted.out
     test:
       suffix: gpu_convert_options
-      args: -case random -n 500 -seed 2 -mat_hybsf_layout hyb -mat_hybsf_levels alap
+      args: -case random -n 500 -seed 2 -mat_hybsf_layout hyb -mat_hybsf_levels alap -symmetric_flag
       output_file: output/ex4_convert_options.out
     test:
       suffix: gpu_rectangular
@@ -1161,12 +1235,12 @@ int main(int argc, char **argv)
       output_file: output/ex4_missingdiag.out
     test:
       suffix: gpu_zerodiag
-      args: -case random -n 50 -triangle upper -unit 0 -bad zerodiag
+      args: -case random -n 50 -triangle upper -unit 0 -bad zerodiag -zero_value {{0 1e-310}}
       filter: Error: grep "^\[0\]PETSC ERROR" | grep -A 2 -m 1 "Error Message" | tail -n 2 | grep -v "See https" | sed -e "s/^\[0\]PETSC ERROR: //"
       output_file: output/ex4_zerodiag.out
     test:
       suffix: gpu_zerodiag_reuse
-      args: -case random -n 50 -triangle lower -unit 0 -bad zerodiag_reuse
+      args: -case random -n 50 -triangle lower -unit 0 -bad zerodiag_reuse -zero_value {{0 1e-310}}
       filter: Error: grep "^\[0\]PETSC ERROR" | grep -A 2 -m 1 "Error Message" | tail -n 2 | grep -v "See https" | sed -e "s/^\[0\]PETSC ERROR: //"
       output_file: output/ex4_zerodiag_reuse.out
     test:

@@ -16,6 +16,16 @@ typedef enum {
   SFPC_TRIANGLE_NONFINITE /* an Inf or NaN among the entries the triangle keeps: a solve would spread it silently */
 } SFPCTriangleFault;
 
+/* A finite diagonal the slot can hold as its inverse: not 0, and not so small (subnormal) that 1/d overflows to Inf. */
+#if defined(__CUDACC__)
+__host__ __device__
+#endif
+static inline int SFPCTriangleDiagonalInvertible(double d)
+{
+  const double inv = 1.0 / d;
+  return d != 0.0 && inv - inv == 0.0; /* inv - inv is NaN for an infinite inv; a NaN d is reported as non-finite instead */
+}
+
 PETSC_INTERN PetscErrorCode SFPCTriangleFaultError(PetscInt, SFPCTriangleFault);
 PETSC_INTERN PetscErrorCode SFPCTriangleCreate_Host(PetscInt, const PetscInt[], const PetscInt[], const PetscScalar[], PetscBool, PetscBool, SFPCTriFactor *);
 PETSC_INTERN PetscErrorCode SFPCTriangleSetValues_Host(SFPCTriFactor *, const PetscInt[], const PetscInt[], const PetscScalar[], PetscBool, PetscBool);

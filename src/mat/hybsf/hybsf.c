@@ -138,6 +138,8 @@ PetscErrorCode MatCreateHYBSF(Mat A, MatHYBSFTriangle tri, PetscBool unit, SFPCL
   PetscCall(MatCreate(PetscObjectComm((PetscObject)A), &B));
   PetscCall(MatSetSizes(B, n, n, n, n));
   PetscCall(MatSetType(B, MATHYBSF));
+  PetscCall(PetscLayoutSetUp(B->rmap));
+  PetscCall(PetscLayoutSetUp(B->cmap));
   h             = (Mat_HYBSF *)B->data;
   h->tri        = tri;
   h->unit       = unit;
@@ -401,6 +403,22 @@ static PetscErrorCode MatDestroy_HYBSF(Mat B)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*
+   MatConvert() gives its result the source's symmetry flags (MatSetOption() after the converter), so a triangle taken
+   from a symmetric or SPD matrix would claim to be so, and so would its conversion back to AIJ (which
+   MatIsSymmetric() and MatConvert() to SBAIJ then trust). A triangle holds one half of its source: those flags are
+   undone here, whoever sets them.
+*/
+static PetscErrorCode MatSetOption_HYBSF(Mat B, MatOption op, PetscBool flg)
+{
+  PetscFunctionBegin;
+  if (flg && (op == MAT_SYMMETRIC || op == MAT_HERMITIAN || op == MAT_SPD || op == MAT_STRUCTURALLY_SYMMETRIC)) {
+    PetscCall(PetscInfo(B, "MATHYBSF holds one triangle: %s ignored\n", MatOptions[op]));
+    B->symmetric = B->hermitian = B->spd = B->structurally_symmetric = PETSC_BOOL3_UNKNOWN;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*MC
    MATHYBSF - "hybsf": one triangle of a square sparse matrix for synchronization-free triangular solves; see `MatCreateHYBSF()`.
 
@@ -434,8 +452,7 @@ PetscErrorCode MatCreate_HYBSF(Mat B)
   B->ops->destroy         = MatDestroy_HYBSF;
   B->ops->convert         = MatConvert_HYBSF;
   B->ops->convertfrom     = MatConvertFrom_HYBSF;
-  PetscCall(PetscLayoutSetUp(B->rmap));
-  PetscCall(PetscLayoutSetUp(B->cmap));
+  B->ops->setoption       = MatSetOption_HYBSF;
   PetscCall(PetscObjectChangeTypeName((PetscObject)B, MATHYBSF));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -75,7 +75,7 @@ __global__ void FillKernel(int n, const int *__restrict__ ai, const int *__restr
   if (t) return;
   const int dq = LOWER ? q : q0;
   if (!unit && !hasd) Fault(fault, r, SFPC_TRIANGLE_MISSING_DIAGONAL);
-  else if (!unit && d == 0.0) Fault(fault, r, SFPC_TRIANGLE_ZERO_DIAGONAL);
+  else if (!unit && isfinite(d) && !SFPCTriangleDiagonalInvertible(d)) Fault(fault, r, SFPC_TRIANGLE_ZERO_DIAGONAL);
   else if (check && (q + (LOWER ? 1 : 0) != q1 || tj[dq] != r)) Fault(fault, r, SFPC_TRIANGLE_PATTERN_CHANGED);
   else if (!finite) Fault(fault, r, SFPC_TRIANGLE_NONFINITE);
   else if (write) {

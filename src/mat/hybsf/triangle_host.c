@@ -8,7 +8,7 @@ PetscErrorCode SFPCTriangleFaultError(PetscInt row, SFPCTriangleFault fault)
 {
   PetscFunctionBegin;
   PetscCheck(fault != SFPC_TRIANGLE_MISSING_DIAGONAL, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "Row %" PetscInt_FMT " has no diagonal entry: a triangle with a non-unit diagonal needs every one", row);
-  PetscCheck(fault != SFPC_TRIANGLE_ZERO_DIAGONAL, PETSC_COMM_SELF, PETSC_ERR_MAT_LU_ZRPVT, "Zero diagonal entry in row %" PetscInt_FMT ": the triangle is singular", row);
+  PetscCheck(fault != SFPC_TRIANGLE_ZERO_DIAGONAL, PETSC_COMM_SELF, PETSC_ERR_MAT_LU_ZRPVT, "Zero diagonal entry in row %" PetscInt_FMT ", or one so small that its inverse overflows: the triangle is singular or cannot be solved in double precision", row);
   PetscCheck(fault != SFPC_TRIANGLE_NONFINITE, PETSC_COMM_SELF, PETSC_ERR_FP, "Row %" PetscInt_FMT " of the triangle has an Inf or NaN entry", row);
   SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "Row %" PetscInt_FMT " of the triangle changed its nonzero pattern: refilling values needs the same pattern", row);
 }
@@ -48,7 +48,7 @@ static PetscErrorCode RowCheck(PetscInt r, const PetscInt ai[], const PetscInt a
     }
   }
   if (!unit && !hasd) PetscCall(SFPCTriangleFaultError(r, SFPC_TRIANGLE_MISSING_DIAGONAL));
-  if (!unit && d == 0.0) PetscCall(SFPCTriangleFaultError(r, SFPC_TRIANGLE_ZERO_DIAGONAL));
+  if (!unit && !PetscIsInfOrNanScalar(d) && !SFPCTriangleDiagonalInvertible(d)) PetscCall(SFPCTriangleFaultError(r, SFPC_TRIANGLE_ZERO_DIAGONAL));
   if (tj && (q0 + strict + 1 != q1 || tj[lower ? q1 - 1 : q0] != r)) PetscCall(SFPCTriangleFaultError(r, SFPC_TRIANGLE_PATTERN_CHANGED));
   if (!finite) PetscCall(SFPCTriangleFaultError(r, SFPC_TRIANGLE_NONFINITE));
   *count = strict + 1;
