@@ -450,6 +450,10 @@ int main(int argc, char **argv)
     test: # and ILU's (L and U; PETSc's own ILU has none, so the runs stay on the left side)
       suffix: matsolver_symmetric
       args: -matsolver -symmetric_check -problem convdiff -n 10 -peclet 5 -refactor -ksp_gmres_restart 100
+    test: # the grid layout asked of the solver type on the host: the grid read from the pattern, as on the GPU (nothing changes on the host)
+      suffix: matsolver_grid
+      args: -matsolver -problem convdiff -n 10 -peclet 5 -refactor -ksp_gmres_restart 100 -mat_sfilu_layout grid
+      output_file: output/ex1_matsolver_grid.out
     test: # CG's 47 iterations on this ill-conditioned matrix amplify the two factors' rounding to 4e-6 of the residual
       suffix: icc_bcsstk16
       args: -icc -ksp_type cg -problem file -f ${sfpc_dir}/tests/data/bcsstk16.mtx.gz -mat_no_inode -tol 1e-4

@@ -257,6 +257,20 @@ int main(int argc, char **argv)
       suffix: matsolver_badoption
       args: -case zeropivot -pc_type bjacobi -sub_pc_type ilu -sub_pc_factor_mat_solver_type sfilu -sub_mat_sfilu_warps_per_sm 0
       filter: Error: grep -E "out of range" | sed -e "s/^\[0\]PETSC ERROR: //"
+    test: # the solver type factors in the natural ordering only: another ordering, or rows swapped to move a small pivot off the diagonal, is refused, not dropped
+      suffix: matsolver_ordering
+      args: -pc_type {{ilu icc}} -pc_factor_mat_solver_type sfilu -case zeropivot -pc_factor_mat_ordering_type rcm
+      filter: Error: grep -E "natural ordering" | sed -e "s/^\[0\]PETSC ERROR: //"
+      output_file: output/ex2_matsolver_ordering.out
+    test: # the grid layout asked of the solver type: ILU(0)'s stencil only
+      suffix: matsolver_grid_levels
+      args: -pc_type ilu -pc_factor_mat_solver_type sfilu -case zeropivot -mat_sfilu_layout grid -pc_factor_levels 1
+      filter: Error: grep -E "grid layout" | sed -e "s/^\[0\]PETSC ERROR: //"
+    test:
+      suffix: matsolver_nonzero_diagonal
+      args: -pc_type ilu -pc_factor_mat_solver_type sfilu -case zeropivot -pc_factor_nonzeros_along_diagonal
+      filter: Error: grep -E "natural ordering" | sed -e "s/^\[0\]PETSC ERROR: //"
+      output_file: output/ex2_matsolver_ordering.out
     test:
       suffix: icc_nonsympattern
       args: -pc_type icc -pc_factor_mat_solver_type sfilu -case nonsympattern

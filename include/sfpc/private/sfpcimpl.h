@@ -66,4 +66,5 @@ static inline PetscBool SFPCRichardsonTests(PetscBool honour, PetscReal rtol, Pe
   return (PetscBool)(honour && (rtol > 0 || abstol > 0));
 }
 /* Up to its steps of x += omega M^{-1} (b - A x), M^{-1} applied by apply, r a work vector, each step tested where test is true: a PC's PCApplyRichardson() (src/pc/common/richardson.c). */
+PETSC_INTERN PetscErrorCode SFPCRichardsonSetUpFailed(PC, Vec, PetscInt *, PCRichardsonConvergedReason *, PetscBool *);
 PETSC_INTERN PetscErrorCode SFPCRichardsonSweeps(PC, PetscErrorCode (*)(PC, Vec, Vec), PetscReal, Vec, Vec, Vec, Vec, PetscInt, PetscBool, PetscBool, PetscReal, PetscReal, PetscReal, PetscInt *, PCRichardsonConvergedReason *);

@@ -219,7 +219,7 @@ PetscErrorCode SFPCGridLayoutError(const PetscInt dims[3], PetscInt r, PetscInt 
 PetscErrorCode SFPCGridLayoutCheckOptions(PetscInt n, const SFPCTriOptions *o)
 {
   PetscFunctionBegin;
-  PetscCheck(o->grid[0] > 0 || n == 0, PETSC_COMM_SELF, PETSC_ERR_USER_INPUT, "The grid layout needs the grid whose points the rows are: for PCSFILU a 3-D DMDA (one field, star or box stencil of width 1, not periodic) attached to the PC, or -pc_sfilu_grid nx,ny,nz; for MATHYBSF MatHYBSFSetGrid()");
+  PetscCheck(o->grid[0] > 0 || n == 0, PETSC_COMM_SELF, PETSC_ERR_USER_INPUT, "The grid layout needs the grid whose points the rows are: for PCSFILU a 3-D DMDA (one field, star or box stencil of width 1, not periodic) attached to the PC, or -pc_sfilu_grid nx,ny,nz; the sfilu solver type reads it from a 7-point or 27-point pattern in natural order; for MATHYBSF MatHYBSFSetGrid()");
   PetscCheck(o->grid_chunk == 2 || o->grid_chunk == 4, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "The grid layout's chunk must be 2 or 4 (more spills registers), not %" PetscInt_FMT, o->grid_chunk);
   PetscCheck(o->grid_planes == 0 || o->grid_planes == 1 || o->grid_planes == 2 || o->grid_planes == 4 || o->grid_planes == 8, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "The grid layout's planes per block must be 1, 2, 4 or 8, not %" PetscInt_FMT, o->grid_planes);
   PetscCall(SFPCGridCheckSize(n, o->grid, "The grid layout"));

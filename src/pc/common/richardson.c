@@ -1,12 +1,25 @@
 /* The Richardson loop shared by SFPC's PCs (their PCApplyRichardson()), and the tolerance test of every SFPC Richardson loop. */
 #include <sfpc/private/sfpcimpl.h>
+#include <petscksp.h>
+
+/*
+   PCRichardsonConvergedReason has no reason for a failed PC nor for an Inf/NaN norm. Both of PETSc's callers of
+   PCApplyRichardson() (KSPSolve_Richardson() and its KSPMatSolve()) cast the reason to KSPConvergedReason, whose
+   values the PC's enum shares, so those two are given as the KSP's.
+*/
+static inline PCRichardsonConvergedReason RichardsonReason(KSPConvergedReason r)
+{
+  return (PCRichardsonConvergedReason)r;
+}
 
 /*
    Step k's norm against the tolerances, before the step's update. At k = 0 the reference r0 is fixed: the norm
    the caller put in t->rnorm0 (KSPConvergedDefault()'s with a nonzero guess: of M^{-1} b, or of b), or this first
    norm where that is 0 (a zero guess, or a right-hand side that gives 0, as KSPConvergedDefault() does then).
-   Converged when rnorm <= max(rtol r0, abstol), diverged on Inf/NaN or rnorm >= dtol r0 (dtol > 0); otherwise
-   *reason is left as it is.
+   An Inf or NaN norm is tested first, as KSPConvergedDefault() does (an Inf first norm would otherwise meet its own
+   Inf tolerance): KSP_DIVERGED_PC_FAILED where the PC failed, else KSP_DIVERGED_NANORINF (see RichardsonReason()).
+   Then converged when rnorm <= max(rtol r0, abstol), diverged when rnorm >= dtol r0 (dtol > 0); otherwise *reason is
+   left as it is.
 */
 PetscErrorCode SFPCRichardsonTest(PC pc, SFPCRichardsonTol *t, PetscInt k, PetscReal rnorm, PCRichardsonConvergedReason *reason)
 {
@@ -15,12 +28,41 @@ PetscErrorCode SFPCRichardsonTest(PC pc, SFPCRichardsonTol *t, PetscInt k, Petsc
     if (t->rnorm0 == 0) t->rnorm0 = rnorm;
     t->ttol = PetscMax(t->rtol * t->rnorm0, t->abstol);
   }
-  if (rnorm <= t->ttol) {
+  if (PetscIsInfOrNanReal(rnorm)) {
+    PCFailedReason failed;
+
+    PetscCall(PCGetFailedReason(pc, &failed));
+    *reason = RichardsonReason(failed ? KSP_DIVERGED_PC_FAILED : KSP_DIVERGED_NANORINF);
+    PetscCall(PetscInfo(pc, "Richardson stopped at step %" PetscInt_FMT ": norm %g\n", k, (double)rnorm));
+  } else if (rnorm <= t->ttol) {
     *reason = rnorm < t->abstol ? PCRICHARDSON_CONVERGED_ATOL : PCRICHARDSON_CONVERGED_RTOL;
     PetscCall(PetscInfo(pc, "Richardson converged at step %" PetscInt_FMT ": norm %g <= %g\n", k, (double)rnorm, (double)t->ttol));
-  } else if (PetscIsInfOrNanReal(rnorm) || (t->dtol > 0 && rnorm >= t->dtol * t->rnorm0)) {
+  } else if (t->dtol > 0 && rnorm >= t->dtol * t->rnorm0) {
     *reason = PCRICHARDSON_DIVERGED_DTOL;
     PetscCall(PetscInfo(pc, "Richardson diverged at step %" PetscInt_FMT ": norm %g, first %g, dtol %g\n", k, (double)rnorm, (double)t->rnorm0, (double)t->dtol));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+   A PC whose set-up failed runs no step, tested or not, and ends in KSP_DIVERGED_PC_FAILED, where KSPRICHARDSON's own
+   loop stops at its first norm (which the failed apply makes Inf) or, untested, runs its steps into Inf and reports
+   KSP_CONVERGED_ITS. x gets Inf, as the failed apply's output does, so that a caller that reads no reason (PCMG's
+   smoothers) still passes the failure on. Reads pc->failedreason, which the PCs reduce over the ranks at set-up, so
+   every rank returns here or none does (the steps' residuals are collective).
+*/
+PetscErrorCode SFPCRichardsonSetUpFailed(PC pc, Vec x, PetscInt *outits, PCRichardsonConvergedReason *reason, PetscBool *failed)
+{
+  PCFailedReason why;
+
+  PetscFunctionBegin;
+  PetscCall(PCGetFailedReason(pc, &why));
+  *failed = (PetscBool)(why != PC_NOERROR);
+  if (*failed) {
+    PetscCall(VecFlag(x, 1));
+    *outits = 0;
+    *reason = RichardsonReason(KSP_DIVERGED_PC_FAILED);
+    PetscCall(PetscInfo(pc, "Richardson: the PC's set-up failed (%s); no step run\n", PCFailedReasons[why]));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -41,6 +83,11 @@ PetscErrorCode SFPCRichardsonSweeps(PC pc, PetscErrorCode (*apply)(PC, Vec, Vec)
   PetscFunctionBegin;
   *outits = its;
   *reason = PCRICHARDSON_CONVERGED_ITS;
+  {
+    PetscBool failed;
+    PetscCall(SFPCRichardsonSetUpFailed(pc, x, outits, reason, &failed));
+    if (failed) PetscFunctionReturn(PETSC_SUCCESS);
+  }
   if (test && !guesszero) {
     PetscCall((*apply)(pc, b, r));
     PetscCall(VecNorm(r, NORM_2, &tol.rnorm0));

@@ -209,6 +209,7 @@ static PetscErrorCode PCSetUp_SFDILU(PC pc)
     PetscCall(VecCreateSeq(PETSC_COMM_SELF, m, &s->z));
   }
   pc->failedreason = s->failure;
+  PetscCall(PCReduceFailedReason(pc)); /* a failure on any rank is every rank's: their Richardson loops stop together (SFPCRichardsonSetUpFailed()) */
   if (s->glob) s->rstart = 0;
   else PetscCall(MatGetOwnershipRange(pc->pmat, &s->rstart, NULL));
   if (s->failure != PC_NOERROR) {

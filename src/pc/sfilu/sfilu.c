@@ -5,6 +5,24 @@
 #include "sfilu.h"
 #include <petscdmda.h>
 
+/* The grid whose 7-point (or, with box, 27-point) stencil in natural order A's pattern is, read where A's CSR is (SFPCGridGuess()); 0 where none. */
+PetscErrorCode SFILUGridFromPattern(Mat A, PetscBool ondevice, PetscBool box, PetscInt dims[3])
+{
+  PetscFunctionBegin;
+  dims[0] = dims[1] = dims[2] = 0;
+  if (ondevice) PetscCall(SFILUGridGuess_Device(A, box, dims));
+  else {
+    const PetscInt *ia, *ja;
+    PetscInt        nr; /* MatRestoreRowIJ() zeroes it */
+    PetscBool       done;
+
+    PetscCall(MatGetRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &nr, &ia, &ja, &done));
+    if (done) PetscCall(SFPCGridGuess_Host(nr, ia, ja, box, dims));
+    PetscCall(MatRestoreRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &nr, &ia, &ja, &done));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*
    The grid of the block the factor is built on (the whole matrix, or this rank's diagonal block),
    for SIP and for the grid layout of the GPU sweeps: the part of the PC's DM this rank owns, when the
@@ -65,16 +83,7 @@ static PetscErrorCode PCSFILUGrid(PC pc, Mat A, PetscBool ondevice, PetscBool re
     if (pc->setupcalled && pc->flag == SAME_NONZERO_PATTERN && s->guess.valid && s->guess.box == box) /* this pattern's, whatever was built since */
       for (int d = 0; d < 3; d++) dims[d] = s->guess.dims[d];
     else {
-      if (ondevice) PetscCall(SFILUGridGuess_Device(A, box, dims));
-      else {
-        const PetscInt *ia, *ja;
-        PetscInt        nr; /* not n: MatRestoreRowIJ() zeroes it */
-        PetscBool       done;
-
-        PetscCall(MatGetRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &nr, &ia, &ja, &done));
-        if (done) PetscCall(SFPCGridGuess_Host(nr, ia, ja, box, dims));
-        PetscCall(MatRestoreRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &nr, &ia, &ja, &done));
-      }
+      PetscCall(SFILUGridFromPattern(A, ondevice, box, dims));
       s->guess.valid = PETSC_TRUE;
       s->guess.box   = box;
       for (int d = 0; d < 3; d++) s->guess.dims[d] = dims[d];
@@ -108,9 +117,11 @@ static PetscErrorCode PCApplyRichardson_SFILU(PC pc, Vec b, Vec x, Vec w, PetscR
   const NormType    type = s->rich_norm == SFILU_RICHARDSON_NORM_1 ? NORM_1 : NORM_2;
   SFPCRichardsonTol tol  = {rtol, abstol, dtol, 0, 0};
   PetscReal         rnorm = 0;
-  PetscBool         fuse;
+  PetscBool         fuse, failed;
 
   PetscFunctionBegin;
+  PetscCall(SFPCRichardsonSetUpFailed(pc, x, outits, reason, &failed)); /* not installed after a failure on this rank; another rank's counts too */
+  if (failed) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(SFPCSetUpStampHolds(pc, &s->stamp, &fuse)); /* else KSPSetOperators() gave another operator since the set-up: MatResidual() with it */
   if (!s->delta) PetscCall(VecDuplicate(b, &s->delta));
   *outits = its;
@@ -213,6 +224,7 @@ static PetscErrorCode PCSetUp_SFILU(PC pc)
   if (SFILUNeedsSymbolic(pc, ondevice, regrid)) PetscCall(SFILUSymbolic(s, A, ondevice));
   PetscCall(SFILUNumeric(s, A, (PetscObject)pc, pc->erroriffailure));
   pc->failedreason = s->failure;
+  PetscCall(PCReduceFailedReason(pc)); /* a failure on any rank is every rank's: their Richardson loops stop together (SFPCRichardsonSetUpFailed()) */
   /* -ksp_type richardson takes PCApplyRichardson() only where it saves the residual's pass over A; elsewhere KSPRICHARDSON's own loop is the same iteration */
   pc->ops->applyrichardson = !s->eis.use && SFILUFuses(pc, A, s->rich_fused, PETSC_FALSE) ? PCApplyRichardson_SFILU : NULL;
   pc->ops->applyBA         = !s->eis.use && SFILUFuses(pc, A, s->ba_fused, PETSC_TRUE) ? PCApplyBA_SFILU : NULL;

@@ -268,6 +268,7 @@ PETSC_INTERN PetscErrorCode SFILUFactorBox_Device(SFPCTriDevice, const SFILUPlan
 /* the device side of SFILU (sfilu_device.c; refusing stubs in a build without CUDA) */
 PETSC_INTERN PetscErrorCode SFILUSymbolic_Device(SFILU *, Mat, const PetscInt[], const PetscInt[]);
 PETSC_INTERN PetscErrorCode SFILUGridGuess_Device(Mat, PetscBool, PetscInt[3]);
+PETSC_INTERN PetscErrorCode SFILUGridFromPattern(Mat, PetscBool, PetscBool, PetscInt[3]);
 PETSC_INTERN PetscErrorCode SFILUGetValues_Device(SFILU *, Mat, const PetscScalar **);
 PETSC_INTERN PetscErrorCode SFILURestoreValues_Device(Mat, const PetscScalar **);
 PETSC_INTERN PetscErrorCode SFILUAttempt_Device(SFILU *, const PetscScalar *, PetscReal, PetscBool, SFILUResult *);

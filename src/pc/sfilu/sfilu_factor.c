@@ -118,6 +118,25 @@ static PetscErrorCode MatBackwardSolve_SFILU(Mat B, Vec y, Vec x)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*
+   Whether is holds 0, 1, ..., n - 1, read from its indices: MatReorderForNonzeroDiagonal() swaps the indices of the
+   natural ordering's IS in place and leaves that IS's cached "identity" flag set, so ISIdentity() cannot tell.
+*/
+static PetscErrorCode OrderingIsNatural(IS is, PetscBool *natural)
+{
+  const PetscInt *idx;
+  PetscInt        n;
+
+  PetscFunctionBegin;
+  *natural = PETSC_TRUE;
+  if (!is) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(ISGetLocalSize(is, &n));
+  PetscCall(ISGetIndices(is, &idx));
+  for (PetscInt i = 0; i < n && *natural; i++) *natural = (PetscBool)(idx[i] == i);
+  PetscCall(ISRestoreIndices(is, &idx));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode FactorSymbolic(Mat B, Mat A, IS row, IS col, const MatFactorInfo *info)
 {
   SFILU    *s = (SFILU *)B->data;
@@ -125,9 +144,9 @@ static PetscErrorCode FactorSymbolic(Mat B, Mat A, IS row, IS col, const MatFact
 
   PetscFunctionBegin;
   PetscCheck(info->levels >= 0, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_OUTOFRANGE, "Levels of fill must be nonnegative, not %g", (double)info->levels);
-  if (row) PetscCall(ISIdentity(row, &idr));
-  if (col) PetscCall(ISIdentity(col, &idc));
-  PetscCheck(idr && idc, PetscObjectComm((PetscObject)A), PETSC_ERR_SUP, "The sfilu solver uses the natural ordering; use -pc_factor_mat_ordering_type natural");
+  PetscCall(OrderingIsNatural(row, &idr));
+  PetscCall(OrderingIsNatural(col, &idc));
+  PetscCheck(idr && idc, PetscObjectComm((PetscObject)A), PETSC_ERR_SUP, "The sfilu solver uses the natural ordering only: use -pc_factor_mat_ordering_type natural, without -pc_factor_nonzeros_along_diagonal");
   PetscCall(SFILUCheckMatrix(A, &ondevice));
   PetscCall(SFILUSetFactorInfo(s, info));
   PetscOptionsBegin(PetscObjectComm((PetscObject)B), ((PetscObject)B)->prefix, "Options of the sfilu solver type (SFPC's ILU and ICC behind PCILU and PCICC)", "Mat");
@@ -136,10 +155,11 @@ static PetscErrorCode FactorSymbolic(Mat B, Mat A, IS row, IS col, const MatFact
   s->fill_levels = (PetscInt)info->levels;
   s->icc         = (PetscBool)(B->factortype == MAT_FACTOR_ICC);
   B->info.fill_ratio_given = info->fill;
-  { /* as PCSFILU without a DM: the grid layout where the pattern is a 7- or 27-point stencil in natural order (ILU(0) on the GPU) */
+  { /* as PCSFILU without a DM: the grid layout where the pattern is a 7- or 27-point stencil in natural order (ILU(0) on the GPU; on the host read only to check a grid layout asked for) */
     PetscInt dims[3] = {0, 0, 0};
 
-    if (ondevice && s->fill_levels == 0) PetscCall(SFILUGridGuess_Device(A, PETSC_TRUE, dims));
+    PetscCheck(s->fill_levels == 0 || s->engine.layout != SFPC_LAYOUT_GRID, PetscObjectComm((PetscObject)A), PETSC_ERR_SUP, "The grid layout (-mat_sfilu_layout grid) sweeps ILU(0)'s stencil: with %" PetscInt_FMT " levels of fill use -mat_sfilu_layout auto, hyb or csr", s->fill_levels);
+    if (s->fill_levels == 0 && (ondevice || s->engine.layout == SFPC_LAYOUT_GRID)) PetscCall(SFILUGridFromPattern(A, ondevice, PETSC_TRUE, dims));
     for (int d = 0; d < 3; d++) s->sip_dims[d] = s->engine.grid[d] = dims[d];
   }
   PetscCall(SFILUSymbolic(s, A, ondevice));
@@ -236,7 +256,10 @@ PetscErrorCode MatGetFactor_SFILU(Mat A, MatFactorType ftype, Mat *F)
   B->factortype              = ftype;
   B->assembled               = PETSC_TRUE; /* what -ksp_view expects of a factor */
   B->preallocated            = PETSC_TRUE;
-  B->canuseordering          = PETSC_FALSE; /* natural ordering only: PCFactor then passes no ordering (its view says external) */
+  /* PCFactor passes its ordering only to a factor that can use one; it then also applies -pc_factor_nonzeros_along_diagonal
+     to it. Natural ordering is what this factor runs: anything else (an ordering asked for, or rows swapped to move
+     small pivots off the diagonal) must reach FactorSymbolic()'s refusal instead of being dropped silently */
+  B->canuseordering          = PETSC_TRUE;
   PetscCall(PetscFree(B->solvertype));
   PetscCall(PetscStrallocpy(MATSOLVERSFILU, &B->solvertype));
   PetscCall(PetscStrallocpy(MATORDERINGNATURAL, (char **)&B->preferredordering[ftype]));

@@ -1,0 +1,136 @@
+static char help[] = "A solve by Richardson iterations (-ksp_type richardson, PCApplyRichardson() where the PC has one) with each SFPC PC\n"
+                     "of -pcs (default sfdilu,afsai,sfilu), tested against the KSP's tolerances (-test 1: the PCs' -pc_<type>_richardson_test)\n"
+                     "or running its steps (-test 0). After a failed set-up (-zero: a_00 = 0 on rank 0, a failure of one rank of\n"
+                     "several) every rank must stop with KSP_DIVERGED_PC_FAILED after no step, x filled with Inf as by the failed PC's\n"
+                     "apply (-own_loop: KSPRICHARDSON's own loop, for comparison: it stops so when tested, leaving x = 0, and runs its\n"
+                     "steps into Inf when not); without a failure the solve must reach 1e-6 (tested) or run its steps. The right-hand\n"
+                     "side must come back unchanged. Problem options of tests/problems.c.\n";
+
+#include <petscksp.h>
+#include <sfpc.h>
+#include "problems.h"
+
+static PetscErrorCode MonitorNothing(KSP ksp, PetscInt k, PetscReal rnorm, void *ctx)
+{
+  return PETSC_SUCCESS;
+}
+
+/* One Richardson solve from x = 0 with PC type pt; prints the reason, the steps, and what happened to x and b. */
+static PetscErrorCode Run(Mat A, Vec b, const char *pt, PetscBool test, PetscBool ownloop)
+{
+  KSP                ksp;
+  PC                 pc;
+  Vec                x, b0, r;
+  PetscInt           its;
+  PetscReal          xmax, rn, bn, db;
+  KSPConvergedReason reason;
+  char               opt[64], steps[64];
+
+  PetscFunctionBegin;
+  PetscCall(PetscSNPrintf(opt, sizeof(opt), "-pc_%s_richardson_test", pt));
+  PetscCall(PetscOptionsSetValue(NULL, opt, test ? "true" : "false"));
+  PetscCall(MatCreateVecs(A, &x, NULL));
+  PetscCall(VecDuplicate(b, &b0));
+  PetscCall(VecCopy(b, b0));
+  PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp));
+  PetscCall(KSPSetType(ksp, KSPRICHARDSON));
+  PetscCall(KSPSetOperators(ksp, A, A));
+  PetscCall(KSPGetPC(ksp, &pc));
+  PetscCall(PCSetType(pc, pt));
+  PetscCall(KSPSetTolerances(ksp, test ? 1e-6 : 0.0, test ? PETSC_CURRENT : 0.0, PETSC_CURRENT, test ? 2000 : 20));
+  if (!test) PetscCall(KSPSetNormType(ksp, KSP_NORM_NONE));
+  if (!test) PetscCall(KSPSetConvergenceTest(ksp, KSPConvergedSkip, NULL, NULL));
+  if (ownloop) PetscCall(KSPMonitorSet(ksp, MonitorNothing, NULL, NULL)); /* a monitor makes KSPRICHARDSON run its own loop */
+  PetscCall(KSPSetFromOptions(ksp));
+  PetscCall(KSPSolve(ksp, b, x));
+  PetscCall(KSPGetIterationNumber(ksp, &its));
+  PetscCall(KSPGetConvergedReason(ksp, &reason));
+  PetscCall(VecNorm(x, NORM_INFINITY, &xmax));
+  PetscCall(VecDuplicate(b, &r));
+  PetscCall(MatResidual(A, b, x, r));
+  PetscCall(VecNorm(r, NORM_2, &rn));
+  PetscCall(VecNorm(b, NORM_2, &bn));
+  PetscCall(VecAXPY(b0, -1.0, b));
+  PetscCall(VecNorm(b0, NORM_INFINITY, &db));
+  if (test && reason > 0) steps[0] = 0; /* a converged solve's steps may differ by one between host and GPU (rounding) */
+  else PetscCall(PetscSNPrintf(steps, sizeof(steps), " after %" PetscInt_FMT " steps", its));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s, %s%s: %s%s; x %s; b %s\n", pt, test ? "tested" : "untested", ownloop ? ", KSPRICHARDSON's loop" : "", KSPConvergedReasons[reason], steps,
+                        xmax == 0 ? "0" : (PetscIsInfOrNanReal(xmax) ? "Inf/NaN" : (rn <= 1e-6 * bn ? "solves to 1e-6" : "finite")), db == 0 ? "unchanged" : "CHANGED"));
+  PetscCall(VecDestroy(&r));
+  PetscCall(VecDestroy(&b0));
+  PetscCall(VecDestroy(&x));
+  PetscCall(KSPDestroy(&ksp));
+  PetscCall(PetscOptionsClearValue(NULL, opt));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+int main(int argc, char **argv)
+{
+  Mat       A;
+  Vec       b;
+  char      desc[256] = "", *pcs[8];
+  PetscInt  npc = 8, t0 = 0, t1 = 1;
+  PetscBool flg, test = PETSC_FALSE, both = PETSC_TRUE, ownloop = PETSC_FALSE;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscCall(SFPCInitializePackage());
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-test", &test, &flg));
+  if (flg) both = PETSC_FALSE;
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-own_loop", &ownloop, NULL));
+  PetscCall(PetscOptionsGetStringArray(NULL, NULL, "-pcs", pcs, &npc, &flg));
+  if (!flg) {
+    npc = 3;
+    PetscCall(PetscStrallocpy("sfdilu", &pcs[0]));
+    PetscCall(PetscStrallocpy("afsai", &pcs[1]));
+    PetscCall(PetscStrallocpy("sfilu", &pcs[2]));
+  }
+  PetscCall(TestProblemCreate(PETSC_COMM_WORLD, &A, desc, sizeof(desc)));
+  PetscCall(TestProblemVariants(&A, desc, sizeof(desc)));
+  PetscCall(MatCreateVecs(A, NULL, &b));
+  PetscCall(VecSet(b, 1.0));
+  if (!both) t0 = t1 = test;
+  for (PetscInt k = 0; k < npc; k++)
+    for (PetscInt t = t0; t <= t1; t++) PetscCall(Run(A, b, pcs[k], (PetscBool)t, ownloop));
+  for (PetscInt k = 0; k < npc; k++) PetscCall(PetscFree(pcs[k]));
+  PetscCall(VecDestroy(&b));
+  PetscCall(MatDestroy(&A));
+  PetscCall(PetscFinalize());
+  return 0;
+}
+
+/*TEST
+
+  build:
+    depends: problems.c
+
+  # a_00 = 0: sfdilu's E_0 and afsai's first row fail, and so does sfilu's pivot; on 2 and 3 ranks rank 0 alone fails
+  testset:
+    args: -problem poisson7 -n 6 -zero
+    output_file: output/ex17_zero.out
+    test:
+      suffix: zero
+      nsize: {{1 2 3}}
+    test:
+      # KSPRICHARDSON's own loop says the same
+      suffix: zero_own_loop
+      args: -own_loop
+      output_file: output/ex17_zero_own_loop.out
+
+  test:
+    suffix: healthy
+    nsize: {{1 2}}
+    args: -problem poisson7 -n 6
+
+  testset:
+    requires: gpu
+    args: -mat_type aijcusparse -use_gpu_aware_mpi 0 -problem poisson7 -n 6
+    test:
+      suffix: gpu_zero
+      args: -zero
+      output_file: output/ex17_zero.out
+    test:
+      suffix: gpu_healthy
+      output_file: output/ex17_healthy.out
+
+TEST*/
