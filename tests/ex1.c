@@ -50,6 +50,27 @@ static PetscErrorCode RunCreate(const char *name, Mat A, PCType type, MatSolverT
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* -factor_api: PCFactor's getters read back what its setters gave a PCSFILU (code written for PCILU does so). */
+static PetscErrorCode FactorAPI(void)
+{
+  PC                 pc;
+  MatFactorShiftType type;
+  PetscReal          amount, zero;
+
+  PetscFunctionBegin;
+  PetscCall(PCCreate(PETSC_COMM_WORLD, &pc));
+  PetscCall(PCSetType(pc, "sfilu"));
+  PetscCall(PCFactorSetShiftType(pc, MAT_SHIFT_NONZERO));
+  PetscCall(PCFactorSetShiftAmount(pc, 1e-3));
+  PetscCall(PCFactorSetZeroPivot(pc, 1e-8));
+  PetscCall(PCFactorGetShiftType(pc, &type));
+  PetscCall(PCFactorGetShiftAmount(pc, &amount));
+  PetscCall(PCFactorGetZeroPivot(pc, &zero));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "PCFactorGet*() on sfilu: shift type %s, shift amount %g, zero pivot %g\n", MatFactorShiftTypes[type], (double)amount, (double)zero));
+  PetscCall(PCDestroy(&pc));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode RunDestroy(Run *run)
 {
   PetscFunctionBegin;
@@ -248,6 +269,11 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-refactor", &refactor, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-device", &device, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-matsolver", &matsolver, NULL));
+  {
+    PetscBool api = PETSC_FALSE;
+    PetscCall(PetscOptionsGetBool(NULL, NULL, "-factor_api", &api, NULL));
+    if (api) PetscCall(FactorAPI());
+  }
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-icc", &icc, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-symmetric_check", &symcheck, NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-fill_levels", &levels, NULL));
@@ -450,6 +476,9 @@ int main(int argc, char **argv)
     test: # and ILU's (L and U; PETSc's own ILU has none, so the runs stay on the left side)
       suffix: matsolver_symmetric
       args: -matsolver -symmetric_check -problem convdiff -n 10 -peclet 5 -refactor -ksp_gmres_restart 100
+    test: # PCFactor's setters and getters on a PCSFILU
+      suffix: factor_api
+      args: -factor_api -problem poisson7 -n 4
     test: # the grid layout asked of the solver type on the host: the grid read from the pattern, as on the GPU (nothing changes on the host)
       suffix: matsolver_grid
       args: -matsolver -problem convdiff -n 10 -peclet 5 -refactor -ksp_gmres_restart 100 -mat_sfilu_layout grid

@@ -4,7 +4,7 @@ static char help[] = "A solve by Richardson iterations (-ksp_type richardson, PC
                      "several) every rank must stop with KSP_DIVERGED_PC_FAILED after no step, x filled with Inf as by the failed PC's\n"
                      "apply (-own_loop: KSPRICHARDSON's own loop, for comparison: it stops so when tested, leaving x = 0, and runs its\n"
                      "steps into Inf when not); without a failure the solve must reach 1e-6 (tested) or run its steps. The right-hand\n"
-                     "side must come back unchanged. Problem options of tests/problems.c.\n";
+                     "side must come back unchanged. Problem options of tests/problems.c; -sfpc_device_view: SFPCDeviceView(NULL) first.\n";
 
 #include <petscksp.h>
 #include <sfpc.h>
@@ -78,6 +78,11 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-test", &test, &flg));
   if (flg) both = PETSC_FALSE;
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-own_loop", &ownloop, NULL));
+  {
+    PetscBool view = PETSC_FALSE;
+    PetscCall(PetscOptionsGetBool(NULL, NULL, "-sfpc_device_view", &view, NULL));
+    if (view) PetscCall(SFPCDeviceView(NULL)); /* NULL: PETSC_VIEWER_STDOUT_WORLD */
+  }
   PetscCall(PetscOptionsGetStringArray(NULL, NULL, "-pcs", pcs, &npc, &flg));
   if (!flg) {
     npc = 3;
@@ -120,7 +125,8 @@ int main(int argc, char **argv)
   test:
     suffix: healthy
     nsize: {{1 2}}
-    args: -problem poisson7 -n 6
+    args: -problem poisson7 -n 6 -sfpc_device_view
+    filter: grep -v "^SFPC device"
 
   testset:
     requires: gpu

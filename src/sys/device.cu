@@ -16,7 +16,7 @@ __global__ static void SFPCProbeArch(int *arch)
   SFPCDeviceView - Prints the CUDA device SFPC would use and checks that SFPC's kernels run on it.
 
   Input Parameter:
-. viewer - an ASCII viewer, e.g. `PETSC_VIEWER_STDOUT_WORLD`
+. viewer - an ASCII viewer, e.g. `PETSC_VIEWER_STDOUT_WORLD` (NULL: that one)
 
   Notes:
   Without a usable GPU it says so and returns normally: the host paths still work.
@@ -34,6 +34,8 @@ PetscErrorCode SFPCDeviceView(PetscViewer viewer)
   cudaStream_t   stream;
 
   PetscFunctionBegin;
+  if (!viewer) PetscCall(PetscViewerASCIIGetStdout(PETSC_COMM_WORLD, &viewer)); /* PETSc's default for a NULL viewer */
+  PetscValidHeaderSpecific(viewer, PETSC_VIEWER_CLASSID, 1);
   cerr = cudaGetDeviceCount(&ndev);
   if (cerr != cudaSuccess || ndev == 0) {
     (void)cudaGetLastError(); /* clear the sticky status so PETSc's later CUDA checks start clean */

@@ -5,6 +5,8 @@
 PetscErrorCode SFPCDeviceView(PetscViewer viewer)
 {
   PetscFunctionBegin;
+  if (!viewer) PetscCall(PetscViewerASCIIGetStdout(PETSC_COMM_WORLD, &viewer)); /* PETSc's default for a NULL viewer */
+  PetscValidHeaderSpecific(viewer, PETSC_VIEWER_CLASSID, 1);
   PetscCall(PetscViewerASCIIPrintf(viewer, "SFPC device: none (SFPC was built without CUDA); host paths only\n"));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -310,6 +310,28 @@ static PetscErrorCode PCFactorSetZeroPivot_SFILU(PC pc, PetscReal tol)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The getters of what the three setters above set (PCILU has them; code written for it reads the settings back). */
+static PetscErrorCode PCFactorGetShiftType_SFILU(PC pc, MatFactorShiftType *type)
+{
+  PetscFunctionBegin;
+  *type = ((SFILU *)pc->data)->shifttype;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCFactorGetShiftAmount_SFILU(PC pc, PetscReal *amount)
+{
+  PetscFunctionBegin;
+  *amount = ((SFILU *)pc->data)->shiftamount;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCFactorGetZeroPivot_SFILU(PC pc, PetscReal *tol)
+{
+  PetscFunctionBegin;
+  *tol = ((SFILU *)pc->data)->zeropivot;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode PCFactorSetLevels_SFILU(PC pc, PetscInt levels)
 {
   SFILU *s = (SFILU *)pc->data;
@@ -441,6 +463,9 @@ static PetscErrorCode PCDestroy_SFILU(PC pc)
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCFactorSetShiftAmount_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCFactorSetZeroPivot_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCFactorGetLevels_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCFactorGetShiftType_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCFactorGetShiftAmount_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCFactorGetZeroPivot_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCFactorSetLevels_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCPreSolveChangeRHS_C", NULL));
   PetscCall(SFILUComposeAPI(pc, PETSC_FALSE));
@@ -584,6 +609,9 @@ PetscErrorCode PCCreate_SFILU(PC pc)
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCFactorSetShiftAmount_C", PCFactorSetShiftAmount_SFILU));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCFactorSetZeroPivot_C", PCFactorSetZeroPivot_SFILU));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCFactorGetLevels_C", PCFactorGetLevels_SFILU));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCFactorGetShiftType_C", PCFactorGetShiftType_SFILU));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCFactorGetShiftAmount_C", PCFactorGetShiftAmount_SFILU));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCFactorGetZeroPivot_C", PCFactorGetZeroPivot_SFILU));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCFactorSetLevels_C", PCFactorSetLevels_SFILU));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCPreSolveChangeRHS_C", PCPreSolveChangeRHS_SFILU));
   PetscCall(SFILUComposeAPI(pc, PETSC_TRUE));

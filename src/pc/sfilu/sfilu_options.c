@@ -27,8 +27,8 @@ PetscErrorCode SFILUSetEngineFromOptions(PetscOptionItems PetscOptionsObject, SF
   PetscCheck(plen + sizeof("warps_per_sm") <= sizeof(name), PETSC_COMM_SELF, PETSC_ERR_PLIB, "Option names under %s do not fit", pre); /* the longest name below */
   /* unset, each kind of sweep has its own default (PETSC_DECIDE), which the range check would refuse */
   v = s->engine.warps_per_sm;
-  PetscCall(PetscOptionsInt(OptionName(name, sizeof(name), pre, "warps_per_sm"), "GPU sweeps: warps kept per SM (more hide latency, fewer poll less; default: from the width of the levels)", man, v, &v, &set));
-  PetscCheck(!set || (v >= 1 && v <= 64), comm, PETSC_ERR_ARG_OUTOFRANGE, "%s %" PetscInt_FMT " is out of range: it must be in [1, 64]", SFPCOptionGiven(given, sizeof(given), PetscOptionsObject, name), v);
+  PetscCall(PetscOptionsInt(OptionName(name, sizeof(name), pre, "warps_per_sm"), "GPU sweeps: warps kept per SM (more hide latency, fewer poll less; -1, the default: from the width of the levels)", man, v, &v, &set));
+  PetscCheck(!set || v == PETSC_DECIDE || (v >= 1 && v <= 64), comm, PETSC_ERR_ARG_OUTOFRANGE, "%s %" PetscInt_FMT " is out of range: it must be in [1, 64], or -1 for the default", SFPCOptionGiven(given, sizeof(given), PetscOptionsObject, name), v);
   if (set) s->engine.warps_per_sm = v;
   PetscCall(PetscOptionsEnum(OptionName(name, sizeof(name), pre, "layout"), "GPU sweeps: storage of the factor's L and U (auto: grid where the grid is known and the pattern fits its 7-point stencil or 27-point box, else per triangle)", man, SFPCLayouts, (PetscEnum)s->engine.layout, (PetscEnum *)&s->engine.layout, NULL));
   PetscCall(PetscOptionsEnum(OptionName(name, sizeof(name), pre, "levels"), "GPU sweeps: dependency levels ordering the rows (auto: asap)", man, SFPCLevelsTypes, (PetscEnum)s->engine.levels, (PetscEnum *)&s->engine.levels, NULL));
@@ -37,8 +37,8 @@ PetscErrorCode SFILUSetEngineFromOptions(PetscOptionItems PetscOptionsObject, SF
   PetscCheck(!set || v == 2 || v == 4, comm, PETSC_ERR_ARG_OUTOFRANGE, "%s %" PetscInt_FMT " is out of range: it must be 2 or 4", SFPCOptionGiven(given, sizeof(given), PetscOptionsObject, name), v);
   s->engine.grid_chunk = v;
   v = s->engine.grid_planes;
-  PetscCall(PetscOptionsInt(OptionName(name, sizeof(name), pre, "grid_planes"), "GPU grid layout: z-planes per block of warps, handing the -z line over in shared memory (1, 2, 4 or 8; default: 8, fewer on grids of fewer z-planes)", man, v, &v, &set));
-  PetscCheck(!set || v == 1 || v == 2 || v == 4 || v == 8, comm, PETSC_ERR_ARG_OUTOFRANGE, "%s %" PetscInt_FMT " is out of range: it must be 1, 2, 4 or 8", SFPCOptionGiven(given, sizeof(given), PetscOptionsObject, name), v);
+  PetscCall(PetscOptionsInt(OptionName(name, sizeof(name), pre, "grid_planes"), "GPU grid layout: z-planes per block of warps, handing the -z line over in shared memory (1, 2, 4 or 8; 0, the default: 8, fewer on grids of fewer z-planes)", man, v, &v, &set));
+  PetscCheck(!set || v == 0 || v == 1 || v == 2 || v == 4 || v == 8, comm, PETSC_ERR_ARG_OUTOFRANGE, "%s %" PetscInt_FMT " is out of range: it must be 1, 2, 4 or 8, or 0 for the default", SFPCOptionGiven(given, sizeof(given), PetscOptionsObject, name), v);
   s->engine.grid_planes = v;
   PetscCall(PetscOptionsBool(OptionName(name, sizeof(name), pre, "grid_factor"), "GPU grid layout: ILU(0) factored by hyperplanes of the grid (7-point: SIP's kernel with alpha 0, 48 more bytes a point; 27-point: planes i + 2j + 4k, 148 more bytes a point; the same factor, faster) instead of the generic sync-free kernel", man, s->grid_factor, &s->grid_factor, NULL));
   PetscCall(PetscOptionsEnum(OptionName(name, sizeof(name), pre, "factor_match"), "GPU generic ILU(0) kernel: how a row finds its entries in a dependency's U row: by masks built once per pattern (map), a binary search over the lanes (search), or the U row broadcast entry by entry (broadcast); auto: map, and for rows the masks cannot hold search from 8 warp tasks per level and SM, else broadcast", man, SFILUFactorMatches, (PetscEnum)s->factor_match, (PetscEnum *)&s->factor_match, NULL));
