@@ -5,7 +5,8 @@ static char help[] = "PCAFSAI (adaptive FSAI) on the host. Checks of the factor 
                      "-cg: CG iterations with afsai against Jacobi; -reuse: new values of the same pattern (pattern kept,\n"
                      "or searched again with -afsai_pc_afsai_reuse_pattern 0; -reuse_steps <k>: then new values again with k search\n"
                      "steps, which a new search must follow); -gamg: afsai as GAMG level smoother under\n"
-                     "Richardson and Chebyshev; -bjacobi: -pc_type afsai against bjacobi with afsai blocks (MPI); -split: the split\n"
+                     "Richardson and Chebyshev; -bjacobi: -pc_type afsai against bjacobi with afsai blocks (MPI; -repattern: then again after\n"
+                     "a coupling new outside the diagonal blocks); -split: the split\n"
                      "preconditioner G A G^T (-ksp_pc_side symmetric) with GMRES.\n"
                      "Matrix: problem options of tests/problems.c, -jitter (off-diagonals scaled by 0.5-1.5, symmetric, then\n"
                      "made diagonally dominant: no ties in the search), -shift <s> (A + s I: not SPD for s negative enough),\n"
@@ -684,6 +685,58 @@ static PetscErrorCode CompareBJacobi(Mat A, Vec b)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*
+   -repattern (with -bjacobi): entries new in the off-diagonal blocks only (row N-1 and column 0, and the mirror: on two
+   or more ranks no rank's diagonal block changes) under the same KSP. The MPI matrix's pattern changes, each rank's block
+   keeps its own: -pc_type afsai must keep G's pattern as bjacobi's afsai blocks do, residual for residual.
+*/
+static PetscErrorCode CompareBJacobiRepattern(Mat A, Vec b)
+{
+  const char        *prefixes[2] = {"afsai_", "bjacobi_"};
+  PetscInt           its[2], nh[2], N, rstart, rend;
+  const PetscReal   *h[2];
+  KSP                ksp[2];
+  Mat                B[2];
+  Vec                x;
+  KSPConvergedReason reason;
+  PetscBool          same;
+
+  PetscFunctionBegin;
+  PetscCall(MatGetSize(A, &N, NULL));
+  PetscCall(MatGetOwnershipRange(A, &rstart, &rend));
+  PetscCall(VecDuplicate(b, &x));
+  for (int k = 0; k < 2; k++) {
+    const PetscInt r = N - 1, c = 0;
+
+    PetscCall(MatDuplicate(A, MAT_COPY_VALUES, &B[k]));
+    PetscCall(MatSetOption(B[k], MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_FALSE));
+    PetscCall(Solve(B[k], b, prefixes[k], &its[k], &reason, NULL, NULL, &ksp[k]));
+    if (r >= rstart && r < rend) { /* a weak coupling, still SPD: the diagonals grow by as much */
+      PetscCall(MatSetValue(B[k], r, c, -0.01, ADD_VALUES));
+      PetscCall(MatSetValue(B[k], r, r, 0.01, ADD_VALUES));
+    }
+    if (c >= rstart && c < rend) {
+      PetscCall(MatSetValue(B[k], c, r, -0.01, ADD_VALUES));
+      PetscCall(MatSetValue(B[k], c, c, 0.01, ADD_VALUES));
+    }
+    PetscCall(MatAssemblyBegin(B[k], MAT_FINAL_ASSEMBLY));
+    PetscCall(MatAssemblyEnd(B[k], MAT_FINAL_ASSEMBLY));
+    PetscCall(VecZeroEntries(x));
+    PetscCall(KSPSolve(ksp[k], b, x));
+    PetscCall(KSPGetIterationNumber(ksp[k], &its[k]));
+    PetscCall(KSPGetResidualHistory(ksp[k], &h[k], &nh[k]));
+  }
+  same = (PetscBool)(nh[0] == nh[1]);
+  for (PetscInt k = 0; same && k < nh[0]; k++) same = (PetscBool)(h[0][k] == h[1][k]);
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "after a coupling new outside the diagonal blocks: -pc_type afsai %" PetscInt_FMT " iterations, bjacobi with afsai blocks %" PetscInt_FMT "; residual histories bitwise equal: %s\n", its[0], its[1], same ? "yes" : "NO"));
+  for (int k = 0; k < 2; k++) {
+    PetscCall(KSPDestroy(&ksp[k]));
+    PetscCall(MatDestroy(&B[k]));
+  }
+  PetscCall(VecDestroy(&x));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 int main(int argc, char **argv)
 {
   Mat         A;
@@ -692,7 +745,7 @@ int main(int argc, char **argv)
   char        desc[256];
   PetscInt    mono = -1, empty = -1, negrow = -1, nanrow = -1, reuse_steps = -1;
   PetscReal   shift = 0;
-  PetscBool   device = PETSC_FALSE, compare = PETSC_FALSE, ref = PETSC_FALSE, cg = PETSC_FALSE, reuse = PETSC_FALSE, gamg = PETSC_FALSE, bjacobi = PETSC_FALSE, split = PETSC_FALSE, jitter = PETSC_FALSE, uneven = PETSC_FALSE, breakdown = PETSC_FALSE, symmetric = PETSC_FALSE, rbm = PETSC_FALSE;
+  PetscBool   device = PETSC_FALSE, compare = PETSC_FALSE, ref = PETSC_FALSE, cg = PETSC_FALSE, reuse = PETSC_FALSE, gamg = PETSC_FALSE, bjacobi = PETSC_FALSE, split = PETSC_FALSE, jitter = PETSC_FALSE, uneven = PETSC_FALSE, breakdown = PETSC_FALSE, symmetric = PETSC_FALSE, rbm = PETSC_FALSE, repattern = PETSC_FALSE;
 
   PetscFunctionBeginUser;
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
@@ -708,6 +761,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-reuse_steps", &reuse_steps, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-gamg", &gamg, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-bjacobi", &bjacobi, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-repattern", &repattern, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-split", &split, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-jitter", &jitter, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-uneven", &uneven, NULL));
@@ -757,6 +811,7 @@ int main(int argc, char **argv)
   if (compare) PetscCall(CompareSetups(A, b));
   if (mono >= 0) PetscCall(CheckMonotone(A, mono));
   if (bjacobi) PetscCall(CompareBJacobi(A, b));
+  if (bjacobi && repattern) PetscCall(CompareBJacobiRepattern(A, b));
   if (split) PetscCall(CheckSplit(A, b));
   if (gamg) PetscCall(Gamg(A, b));
   if (reuse) PetscCall(Reuse(A, b, reuse_steps)); /* last: it changes A's values */
@@ -1022,6 +1077,10 @@ int main(int argc, char **argv)
     suffix: mpi
     nsize: {{1 2 3}separate output}
     args: -problem poisson7 -n 9 -uneven -bjacobi -cg
+  test: # a coupling new outside every diagonal block keeps G's pattern, as bjacobi's blocks do
+    suffix: mpi_repattern
+    nsize: {{2 3}separate output}
+    args: -problem poisson7 -n 9 -uneven -bjacobi -repattern -cg
   test:
     suffix: mpi_empty_rank
     nsize: 3

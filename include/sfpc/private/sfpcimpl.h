@@ -48,6 +48,8 @@ typedef struct {
   PetscObjectId    id;
   PetscObjectState nonzerostate;
 } SFPCSetUpStamp;
+PETSC_INTERN PetscErrorCode SFPCMatStampTake(Mat, SFPCSetUpStamp *);
+PETSC_INTERN PetscErrorCode SFPCMatStampSame(Mat, const SFPCSetUpStamp *, PetscBool *);
 PETSC_INTERN PetscErrorCode SFPCSetUpStampTake(PC, SFPCSetUpStamp *);
 PETSC_INTERN PetscErrorCode SFPCSetUpStampHolds(PC, const SFPCSetUpStamp *, PetscBool *);
 /* A Richardson loop's tolerances and its reference norm rnorm0 (0: the first step's), tested each step by SFPCRichardsonTest() (src/pc/common/richardson.c). */

@@ -234,7 +234,7 @@ static PetscErrorCode PCSetUp_AFSAI(PC pc)
   PC_AFSAI *s = (PC_AFSAI *)pc->data;
   Mat       Ad;
   PetscInt  m, n, nnzA;
-  PetscBool ondevice, bound, devsetup, newpattern, gathered;
+  PetscBool ondevice, bound, devsetup, newpattern, gathered, samepattern = PETSC_FALSE;
   AFSAICSR  csr;
 
   PetscFunctionBegin;
@@ -245,11 +245,18 @@ static PetscErrorCode PCSetUp_AFSAI(PC pc)
   PetscCall(MatGetLocalSize(Ad, &m, NULL));
   devsetup = (PetscBool)(ondevice && s->setup == AFSAI_SETUP_DEVICE);
   PetscCall(AFSAIGathered(s, pc->pmat, &gathered));
-  /* new values of the same pattern keep G's pattern (unless asked not to) and recompute its values */
-  newpattern = (PetscBool)(!pc->setupcalled || pc->flag != SAME_NONZERO_PATTERN || !s->reusepattern || s->failure != PC_NOERROR || !s->G || s->n != m || s->ondevice != ondevice || s->devsetup != devsetup || (s->ext != NULL) != gathered || !AFSAISameSearch(&s->pbuilt, &s->p) || s->gbuilt != s->gather);
+  /*
+     new values of the same pattern keep G's pattern (unless asked not to) and recompute its values. Each rank's G
+     depends on its diagonal block alone, whose pattern is what counts: PETSc's pc->flag follows the whole matrix's, and
+     an entry new in the off-diagonal part would search again where PCBJACOBI's block (the same G) would not.
+  */
+  if (gathered) samepattern = (PetscBool)(pc->flag == SAME_NONZERO_PATTERN);
+  else PetscCall(SFPCMatStampSame(Ad, &s->blockstamp, &samepattern));
+  newpattern = (PetscBool)(!pc->setupcalled || !samepattern || !s->reusepattern || s->failure != PC_NOERROR || !s->G || s->n != m || s->ondevice != ondevice || s->devsetup != devsetup || (s->ext != NULL) != gathered || !AFSAISameSearch(&s->pbuilt, &s->p) || s->gbuilt != s->gather);
   if (newpattern) {
     s->pbuilt = s->p;
     s->gbuilt = s->gather;
+    PetscCall(SFPCMatStampTake(Ad, &s->blockstamp));
     /* made from the vectors of the last factor's applies, whose kind may have changed with A's (host or GPU) */
     PetscCall(VecDestroy(&s->xl));
     PetscCall(VecDestroy(&s->yl));

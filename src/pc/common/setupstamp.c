@@ -7,22 +7,38 @@
 */
 #include <sfpc/private/sfpcimpl.h>
 
+/* A matrix's object and nonzero pattern now (SFPCMatStampSame(): still the same object and pattern). */
+PetscErrorCode SFPCMatStampTake(Mat A, SFPCSetUpStamp *t)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscObjectGetId((PetscObject)A, &t->id));
+  PetscCall(MatGetNonzeroState(A, &t->nonzerostate));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SFPCMatStampSame(Mat A, const SFPCSetUpStamp *t, PetscBool *same)
+{
+  SFPCSetUpStamp now;
+
+  PetscFunctionBegin;
+  PetscCall(SFPCMatStampTake(A, &now));
+  *same = (PetscBool)(now.id == t->id && now.nonzerostate == t->nonzerostate);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode SFPCSetUpStampTake(PC pc, SFPCSetUpStamp *t)
 {
   PetscFunctionBegin;
-  PetscCall(PetscObjectGetId((PetscObject)pc->pmat, &t->id));
-  PetscCall(MatGetNonzeroState(pc->pmat, &t->nonzerostate));
+  PetscCall(SFPCMatStampTake(pc->pmat, t));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode SFPCSetUpStampHolds(PC pc, const SFPCSetUpStamp *t, PetscBool *holds)
 {
-  PetscObjectId    id;
-  PetscObjectState nz;
+  PetscBool same = PETSC_FALSE;
 
   PetscFunctionBegin;
-  PetscCall(PetscObjectGetId((PetscObject)pc->pmat, &id));
-  PetscCall(MatGetNonzeroState(pc->pmat, &nz));
-  *holds = (PetscBool)(pc->mat == pc->pmat && id == t->id && nz == t->nonzerostate);
+  PetscCall(SFPCMatStampSame(pc->pmat, t, &same));
+  *holds = (PetscBool)(pc->mat == pc->pmat && same);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
