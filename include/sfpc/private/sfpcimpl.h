@@ -43,15 +43,15 @@ typedef struct {
 } SFPCStagedArrays;
 PETSC_INTERN PetscErrorCode SFPCStagedArraysGet(Vec, Vec, const char *, Vec *, Vec *, SFPCStagedArrays *);
 PETSC_INTERN PetscErrorCode SFPCStagedArraysRestore(Vec, SFPCStagedArrays *);
-/* pc->pmat's id and nonzero pattern at set-up: a product with A fused into a PC's sweeps serves the KSP's operator only while SFPCSetUpStampHolds() (src/pc/common/setupstamp.c). */
+/* A matrix's object id and nonzero state (SFPCMatStampSame(): the same object and pattern). Of pc->pmat at set-up: a product with A fused into a PC's sweeps serves the KSP's operator only while SFPCSetUpStampHolds() (src/pc/common/setupstamp.c). */
 typedef struct {
   PetscObjectId    id;
   PetscObjectState nonzerostate;
-} SFPCSetUpStamp;
-PETSC_INTERN PetscErrorCode SFPCMatStampTake(Mat, SFPCSetUpStamp *);
-PETSC_INTERN PetscErrorCode SFPCMatStampSame(Mat, const SFPCSetUpStamp *, PetscBool *);
-PETSC_INTERN PetscErrorCode SFPCSetUpStampTake(PC, SFPCSetUpStamp *);
-PETSC_INTERN PetscErrorCode SFPCSetUpStampHolds(PC, const SFPCSetUpStamp *, PetscBool *);
+} SFPCMatStamp;
+PETSC_INTERN PetscErrorCode SFPCMatStampTake(Mat, SFPCMatStamp *);
+PETSC_INTERN PetscErrorCode SFPCMatStampSame(Mat, const SFPCMatStamp *, PetscBool *);
+PETSC_INTERN PetscErrorCode SFPCSetUpStampTake(PC, SFPCMatStamp *);
+PETSC_INTERN PetscErrorCode SFPCSetUpStampHolds(PC, const SFPCMatStamp *, PetscBool *);
 /* A Richardson loop's tolerances and its reference norm rnorm0 (0: the first step's), tested each step by SFPCRichardsonTest() (src/pc/common/richardson.c). */
 typedef struct {
   PetscReal rtol, abstol, dtol;

@@ -167,7 +167,7 @@ typedef struct {
   /* per pattern */
   AFSAIParams  pbuilt; /* the search options G's pattern was found with: other values ask for a new search */
   PetscInt     gbuilt; /* ... and its gather distance */
-  SFPCSetUpStamp blockstamp; /* ... and the block it was searched on (the diagonal block of an MPI matrix): a pattern change outside it keeps G's */
+  SFPCMatStamp blockstamp; /* ... and the block it was searched on (the diagonal block of an MPI matrix): a pattern change outside it keeps G's */
   Mat          A;    /* the sequential matrix G was built from (the diagonal block of an MPI one) */
   PetscInt     n;    /* rows of A */
   AFSAIPattern pat;

@@ -8,7 +8,7 @@
 #include <sfpc/private/sfpcimpl.h>
 
 /* A matrix's object and nonzero pattern now (SFPCMatStampSame(): still the same object and pattern). */
-PetscErrorCode SFPCMatStampTake(Mat A, SFPCSetUpStamp *t)
+PetscErrorCode SFPCMatStampTake(Mat A, SFPCMatStamp *t)
 {
   PetscFunctionBegin;
   PetscCall(PetscObjectGetId((PetscObject)A, &t->id));
@@ -16,9 +16,9 @@ PetscErrorCode SFPCMatStampTake(Mat A, SFPCSetUpStamp *t)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode SFPCMatStampSame(Mat A, const SFPCSetUpStamp *t, PetscBool *same)
+PetscErrorCode SFPCMatStampSame(Mat A, const SFPCMatStamp *t, PetscBool *same)
 {
-  SFPCSetUpStamp now;
+  SFPCMatStamp now;
 
   PetscFunctionBegin;
   PetscCall(SFPCMatStampTake(A, &now));
@@ -26,14 +26,14 @@ PetscErrorCode SFPCMatStampSame(Mat A, const SFPCSetUpStamp *t, PetscBool *same)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode SFPCSetUpStampTake(PC pc, SFPCSetUpStamp *t)
+PetscErrorCode SFPCSetUpStampTake(PC pc, SFPCMatStamp *t)
 {
   PetscFunctionBegin;
   PetscCall(SFPCMatStampTake(pc->pmat, t));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode SFPCSetUpStampHolds(PC pc, const SFPCSetUpStamp *t, PetscBool *holds)
+PetscErrorCode SFPCSetUpStampHolds(PC pc, const SFPCMatStamp *t, PetscBool *holds)
 {
   PetscBool same = PETSC_FALSE;
 

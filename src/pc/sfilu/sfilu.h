@@ -182,7 +182,7 @@ typedef struct {
   SFILUFill      mirror; /* icc: A's values with the lower triangle's taken from the upper, in A's pattern */
   Vec              root, symwork;  /* the solver type's symmetric application (sfilu_factor.c): ICC's D^{-1/2}, and a work vector */
   PetscObjectState root_state;     /* the factor Mat's state root was made at */
-  SFPCSetUpStamp   stamp;          /* pc->pmat at set-up: the fused products take A as the operator only while it holds */
+  SFPCMatStamp   stamp;          /* pc->pmat at set-up: the fused products take A as the operator only while it holds */
   PetscInt       built_levels; /* the levels of fill the factor's pattern was built for */
   Vec           xd, yd; /* device stand-ins of host vectors given to a device factor (SFPCStageVecs()) */
   Vec           delta; /* PCApplyRichardson()'s correction (LU)^{-1} r */
