@@ -21,7 +21,7 @@ SFPC_PIVOT_FN int SFPCPivotFails(double u, double tol, int positive)
 }
 
 /*
-   The shift of the k-th retry (k from 0) of the nonzero shift type, as PCFactor's NONZERO: amount times the largest
+   The shift of the k-th retry (k from 0) of the nonzero shift type: amount (PCFactor's NONZERO takes it absolute) times the largest
    row sum of |A| (1 when A has none), doubled k times (PCSFILU's attempt k >= 1 is retry k - 1, PCSFDILU's k is k).
 */
 SFPC_PIVOT_FN double SFPCNonzeroShift(double amount, double rmax, int k)

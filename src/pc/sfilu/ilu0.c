@@ -180,8 +180,8 @@ static PetscErrorCode SFILUAttempt(SFILU *s, const PetscScalar *aa, PetscReal sh
 
 /*
    The diagonal shift for attempt k = 1, 2, ... after an unshifted factorization failed.
-   nonzero (and inblocks, which for one block is the same): shiftamount * max_i rowsum_i, doubled
-   at each attempt, as PCFactor's NONZERO. positive_definite: fractions 1/16 .. 2 of top, the
+   nonzero (and inblocks): shiftamount * max_i rowsum_i, doubled at each attempt (PCFactor's NONZERO
+   doubles an absolute amount, and its INBLOCKS shifts the failing pivot alone; README says how the two differ). positive_definite: fractions 1/16 .. 2 of top, the
    shift that makes A + top I weakly diagonally dominant with a positive diagonal (Manteuffel's
    shifted incomplete factorization).
 */
