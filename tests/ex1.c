@@ -50,12 +50,17 @@ static PetscErrorCode RunCreate(const char *name, Mat A, PCType type, MatSolverT
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* -factor_api: PCFactor's getters read back what its setters gave a PCSFILU (code written for PCILU does so). */
-static PetscErrorCode FactorAPI(void)
+/* -factor_api: PCFactor's getters read back what its setters gave a PCSFILU (code written for PCILU does so), and a new
+   level count set after a solve takes effect at the next solve of the same matrix, as PCILU's does (PCFactorSetLevels()). */
+static PetscErrorCode FactorAPI(Mat A)
 {
   PC                 pc;
   MatFactorShiftType type;
   PetscReal          amount, zero;
+  KSP                ksp[2];
+  Vec                x, b;
+  PetscInt           its[2][2];
+  const char        *types[2] = {"ilu", "sfilu"};
 
   PetscFunctionBegin;
   PetscCall(PCCreate(PETSC_COMM_WORLD, &pc));
@@ -68,6 +73,25 @@ static PetscErrorCode FactorAPI(void)
   PetscCall(PCFactorGetZeroPivot(pc, &zero));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "PCFactorGet*() on sfilu: shift type %s, shift amount %g, zero pivot %g\n", MatFactorShiftTypes[type], (double)amount, (double)zero));
   PetscCall(PCDestroy(&pc));
+  PetscCall(MatCreateVecs(A, &x, &b));
+  PetscCall(VecSet(b, 1.0));
+  for (int k = 0; k < 2; k++) {
+    PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp[k]));
+    PetscCall(KSPSetOperators(ksp[k], A, A));
+    PetscCall(KSPSetTolerances(ksp[k], 1e-10, PETSC_CURRENT, PETSC_CURRENT, PETSC_CURRENT));
+    PetscCall(KSPGetPC(ksp[k], &pc));
+    PetscCall(PCSetType(pc, types[k]));
+    for (int l = 0; l < 2; l++) {
+      if (l) PetscCall(PCFactorSetLevels(pc, 1)); /* after the first solve: the next one factors again */
+      PetscCall(VecZeroEntries(x));
+      PetscCall(KSPSolve(ksp[k], b, x));
+      PetscCall(KSPGetIterationNumber(ksp[k], &its[k][l]));
+    }
+  }
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "PCFactorSetLevels(pc, 1) after a solve, then the same matrix: ilu %" PetscInt_FMT " -> %" PetscInt_FMT " iterations, sfilu %" PetscInt_FMT " -> %" PetscInt_FMT ": %s\n", its[0][0], its[0][1], its[1][0], its[1][1], its[0][0] == its[1][0] && its[0][1] == its[1][1] && its[0][1] != its[0][0] ? "the same" : "DIFFERENT"));
+  for (int k = 0; k < 2; k++) PetscCall(KSPDestroy(&ksp[k]));
+  PetscCall(VecDestroy(&x));
+  PetscCall(VecDestroy(&b));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -269,11 +293,6 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-refactor", &refactor, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-device", &device, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-matsolver", &matsolver, NULL));
-  {
-    PetscBool api = PETSC_FALSE;
-    PetscCall(PetscOptionsGetBool(NULL, NULL, "-factor_api", &api, NULL));
-    if (api) PetscCall(FactorAPI());
-  }
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-icc", &icc, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-symmetric_check", &symcheck, NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-fill_levels", &levels, NULL));
@@ -283,6 +302,11 @@ int main(int argc, char **argv)
   if (!expectset) nexpect = 0;
   PetscCall(TestProblemCreate(PETSC_COMM_WORLD, &A, desc, sizeof(desc)));
   PetscCall(MatCreateVecs(A, &xt, NULL));
+  {
+    PetscBool api = PETSC_FALSE;
+    PetscCall(PetscOptionsGetBool(NULL, NULL, "-factor_api", &api, NULL));
+    if (api) PetscCall(FactorAPI(A));
+  }
   PetscCall(PetscRandomCreate(PETSC_COMM_WORLD, &rnd));
   PetscCall(PetscRandomSetSeed(rnd, 42));
   PetscCall(PetscRandomSeed(rnd));

@@ -1,7 +1,7 @@
 static char help[] = "The products with A that PCs fuse into their GPU sweeps (sfilu's B A x and Richardson residual on the grid\n"
-                     "layout, sfdilu's Richardson step) must follow the KSP's operator after the PC's set-up: KSPSetOperators(ksp, B, A)\n"
+                     "layout, sfdilu's Richardson step) and afsai's Richardson weight must follow the KSP's operator after the PC's set-up: KSPSetOperators(ksp, B, A)\n"
                      "after a solve with (A, A), which PETSc hands to the PC without a new set-up, and a new operator matrix B under\n"
-                     "KSPSetReusePreconditioner(), which skips it. B = A + 0.5 I; each solve must leave ||b - K x|| / ||b|| below 1e-6 for its operator K.\n"
+                     "KSPSetReusePreconditioner(), which skips it (afsai: the operator scaled in place). B = A + 0.5 I; each solve must leave ||b - K x|| / ||b|| below 1e-6 for its operator K.\n"
                      "Problem options of tests/problems.c (7-point Poisson in natural order: sfilu's GPU grid layout reads the grid\n"
                      "from the pattern); -mat_type aijcusparse for the GPU. The KSPs' prefixes: <pc>_<ksp>_, e.g. sfilu_richardson_.\n";
 
@@ -69,6 +69,36 @@ static PetscErrorCode Run(Mat A, Vec b, const char *pt, KSPType kt, const char *
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* afsai's Richardson weight, 1 / (a margin times an estimate of rho(G^T G K)), is the operator K's: solved with (K, P), then
+   with K scaled in place by 3 and P unchanged (no new set-up), the weight must follow K, or the steps diverge. */
+static PetscErrorCode RunScaledOperator(Mat A, Vec b)
+{
+  KSP ksp;
+  PC  pc;
+  Mat K;
+  Vec x;
+
+  PetscFunctionBegin;
+  PetscCall(MatDuplicate(A, MAT_COPY_VALUES, &K));
+  PetscCall(MatCreateVecs(A, &x, NULL));
+  PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp));
+  PetscCall(KSPSetOptionsPrefix(ksp, "afsai_scaled_"));
+  PetscCall(KSPSetType(ksp, KSPRICHARDSON));
+  PetscCall(KSPGetPC(ksp, &pc));
+  PetscCall(PCSetType(pc, PCAFSAI));
+  PetscCall(KSPSetTolerances(ksp, 1e-9, PETSC_CURRENT, PETSC_CURRENT, 400));
+  PetscCall(KSPSetFromOptions(ksp));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "afsai, richardson, its weight estimated over the operator:\n"));
+  PetscCall(KSPSetOperators(ksp, K, A));
+  PetscCall(SolveCheck(ksp, K, b, x, "operator K = A, preconditioner from A"));
+  PetscCall(MatScale(K, 3.0));
+  PetscCall(SolveCheck(ksp, K, b, x, "operator K scaled by 3, preconditioner from A"));
+  PetscCall(KSPDestroy(&ksp));
+  PetscCall(VecDestroy(&x));
+  PetscCall(MatDestroy(&K));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 int main(int argc, char **argv)
 {
   Mat  A;
@@ -87,6 +117,7 @@ int main(int argc, char **argv)
   PetscCall(Run(A, b, PCSFILU, KSPRICHARDSON, "-pc_sfilu_layout grid -pc_sfilu_richardson_fused true"));
   /* sfdilu's Richardson runs its 400 steps (a smoother's loop, fused on one GPU) */
   PetscCall(Run(A, b, PCSFDILU, KSPRICHARDSON, "-pc_sfdilu_coloring greedy"));
+  PetscCall(RunScaledOperator(A, b));
   PetscCall(VecDestroy(&b));
   PetscCall(MatDestroy(&A));
   PetscCall(PetscFinalize());

@@ -455,8 +455,7 @@ static PetscErrorCode CheckRefusedRefill(Mat A, const Pattern *P, PetscInt r, Ma
   Vec            x0, x1;
   PetscErrorCode ierr;
   PetscBool      same;
-  const char    *text;
-  char          *specific;
+  const char    *text, *specific;
 
   PetscFunctionBegin;
   PetscCall(VecDuplicate(b, &x0));
@@ -723,6 +722,19 @@ static PetscErrorCode CheckConvertBack(Mat T, Mat A, PetscBool lower, PetscBool 
   }
   PetscCall(MatDestroy(&Ah));
   PetscCall(MatDestroy(&C));
+  { /* a refused target type (no triangle is symmetric: SBAIJ) is an error that leaves nothing allocated (-malloc_dump) */
+    PetscErrorCode ierr;
+
+    C = NULL;
+    PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+    ierr = MatConvert(T, MATSEQSBAIJ, MAT_INITIAL_MATRIX, &C);
+    PetscCall(PetscPopErrorHandler());
+    if (!ierr) {
+      *ok = PETSC_FALSE;
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "FAIL %s: MatConvert() to %s was not refused\n", label, MATSEQSBAIJ));
+      PetscCall(MatDestroy(&C));
+    }
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -1175,6 +1187,9 @@ int main(int argc, char **argv)
       args: -case random -n 20 -sfpc_analysis_queue_rows -3
       filter: Error: grep "^\[0\]PETSC ERROR" | grep -A 2 -m 1 "Error Message" | tail -n 2 | grep -v "See https" | sed -e "s/^\[0\]PETSC ERROR: //"
 
+  test: # a triangle of an AIJ subtype, as the PCs take them; a refused conversion back leaves nothing allocated
+    suffix: aijperm
+    args: -mat_type seqaijperm -case random -n 50 -malloc_debug -malloc_dump
   test:
     suffix: mpi
     nsize: 2

@@ -20,10 +20,10 @@ static PetscErrorCode HYBSFCheckSource(Mat A, PetscBool *ondevice)
   PetscFunctionBegin;
   PetscCall(MatGetSize(A, &m, &n));
   PetscCheck(m == n, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_SIZ, "MATHYBSF takes a triangle of a square matrix, this one is %" PetscInt_FMT " x %" PetscInt_FMT, m, n);
-  PetscCall(PetscObjectTypeCompare((PetscObject)A, MATSEQAIJ, &isseqaij));
+  PetscCall(PetscObjectBaseTypeCompare((PetscObject)A, MATSEQAIJ, &isseqaij)); /* AIJ's subtypes (aijperm, aijsell, ...) are read as AIJ, as the PCs read them */
   PetscCall(PetscObjectTypeCompare((PetscObject)A, MATSEQAIJCUSPARSE, &iscusparse));
   PetscCall(MatGetType(A, &type));
-  PetscCheck(isseqaij || iscusparse, PetscObjectComm((PetscObject)A), PETSC_ERR_SUP, "MATHYBSF is built from %s or %s, not %s", MATSEQAIJ, MATSEQAIJCUSPARSE, type);
+  PetscCheck(isseqaij || iscusparse, PetscObjectComm((PetscObject)A), PETSC_ERR_SUP, "MATHYBSF is built from %s (or one of its subtypes) or %s, not %s", MATSEQAIJ, MATSEQAIJCUSPARSE, type);
   PetscCheck(A->assembled, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_WRONGSTATE, "MATHYBSF needs an assembled matrix");
   PetscCheck(!A->factortype, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_WRONGSTATE, "MATHYBSF takes a triangle of an unfactored matrix; this one is a factor (MatGetFactor())");
   if (iscusparse) PetscCall(MatBoundToCPU(A, &bound));
@@ -198,10 +198,11 @@ static PetscErrorCode MatConvertFrom_HYBSF(Mat A, MatType type, MatReuse reuse, 
 /* MatConvert(T, MATSEQAIJ or MATSEQAIJCUSPARSE, ...): the triangle as stored, its diagonal 1 / (the stored inverse), so A's to rounding (1 when unit). */
 static PetscErrorCode MatConvert_HYBSF(Mat B, MatType type, MatReuse reuse, Mat *M)
 {
-  Mat_HYBSF   *h = (Mat_HYBSF *)B->data;
-  PetscInt    *i, *j, n = B->rmap->n;
-  PetscScalar *a;
-  Mat          C;
+  Mat_HYBSF     *h = (Mat_HYBSF *)B->data;
+  PetscInt      *i, *j, n = B->rmap->n;
+  PetscScalar   *a;
+  Mat            C;
+  PetscErrorCode ierr;
 
   PetscFunctionBegin;
   PetscCheck(reuse != MAT_INPLACE_MATRIX, PetscObjectComm((PetscObject)B), PETSC_ERR_SUP, "MATHYBSF converts to a new matrix only");
@@ -222,11 +223,12 @@ static PetscErrorCode MatConvert_HYBSF(Mat B, MatType type, MatReuse reuse, Mat 
   PetscCall(MatSetType(C, MATSEQAIJ));
   PetscCall(MatSeqAIJSetPreallocationCSR(C, i, j, a));
   PetscCall(PetscFree3(i, j, a));
-  PetscCall(MatConvert(C, type, MAT_INPLACE_MATRIX, &C));
-  if (reuse == MAT_REUSE_MATRIX) {
-    PetscCall(MatCopy(C, *M, DIFFERENT_NONZERO_PATTERN));
-    PetscCall(MatDestroy(&C));
-  } else *M = C;
+  /* a refused target type (a triangle is no SBAIJ) leaves no intermediate matrix behind */
+  ierr = MatConvert(C, type, MAT_INPLACE_MATRIX, &C);
+  if (!ierr && reuse == MAT_REUSE_MATRIX) ierr = MatCopy(C, *M, DIFFERENT_NONZERO_PATTERN);
+  if (ierr || reuse == MAT_REUSE_MATRIX) PetscCall(MatDestroy(&C));
+  else *M = C;
+  PetscCall(ierr);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -413,6 +413,8 @@ static PetscErrorCode AFSAIEstimateOmega(PC pc)
   PetscCall(VecDestroy(&z));
   PetscCheck(lambda > 0 && !PetscIsInfOrNanReal(lambda), PetscObjectComm((PetscObject)pc), PETSC_ERR_NOT_CONVERGED, "PCAFSAI: the estimate of rho(G^T G A) is %g; is the operator SPD?", (double)lambda);
   s->omegaauto = 1.0 / (AFSAI_OMEGA_SAFETY * lambda);
+  PetscCall(PetscObjectGetId((PetscObject)pc->mat, &s->omegamat));
+  PetscCall(PetscObjectStateGet((PetscObject)pc->mat, &s->omegastate));
   PetscCall(PetscTime(&t1));
   s->tomega = t1 - t0;
   PetscCall(PetscInfo(pc, "rho(G^T G A) estimated as %g after %d power iterations: omega %g\n", (double)lambda, AFSAI_POWER_ITS, (double)s->omegaauto));
@@ -426,7 +428,15 @@ static PetscErrorCode PCApplyRichardson_AFSAI(PC pc, Vec b, Vec x, Vec w, PetscR
   PetscReal omega;
 
   PetscFunctionBegin;
-  if (s->omega == PETSC_DETERMINE && s->omegaauto == 0 && s->failure == PC_NOERROR) PetscCall(AFSAIEstimateOmega(pc));
+  if (s->omega == PETSC_DETERMINE && s->failure == PC_NOERROR) {
+    PetscObjectId    id;
+    PetscObjectState state;
+
+    /* PETSc sets the PC up again for a new pmat only: the estimate follows the operator itself */
+    PetscCall(PetscObjectGetId((PetscObject)pc->mat, &id));
+    PetscCall(PetscObjectStateGet((PetscObject)pc->mat, &state));
+    if (s->omegaauto == 0 || id != s->omegamat || state != s->omegastate) PetscCall(AFSAIEstimateOmega(pc));
+  }
   omega = s->omega == PETSC_DETERMINE ? s->omegaauto : s->omega;
   if (!s->r) PetscCall(VecDuplicate(b, &s->r));
   PetscCall(SFPCRichardsonSweeps(pc, PCApply_AFSAI, omega, b, x, w, s->r, its, guesszero, SFPCRichardsonTests(s->richtest, rtol, abstol), rtol, abstol, dtol, outits, reason));

@@ -181,13 +181,15 @@ typedef struct {
   PetscInt     first; /* ... where this rank's rows start in them */
 
   /* per numeric set-up */
-  PetscReal      omegaauto; /* 0 until estimated after a set-up */
-  AFSAIFail      fail;
-  PCFailedReason failure;
-  PetscInt       failrow; /* global row of the first failure over the PC's ranks */
-  AFSAIFailure   failcause;
-  Vec            w, xl, yl, r; /* G x; local views of x and y; Richardson's correction */
-  Vec            xs, ys;       /* device copies of host vectors given to a GPU G */
+  PetscReal        omegaauto; /* 0 until estimated after a set-up */
+  PetscObjectId    omegamat;  /* ... from this operator (pc->mat) */
+  PetscObjectState omegastate; /* ... in this state: a new operator or new values of it, without a set-up (pc->mat not pc->pmat), need a new estimate */
+  AFSAIFail        fail;
+  PCFailedReason   failure;
+  PetscInt         failrow; /* global row of the first failure over the PC's ranks */
+  AFSAIFailure     failcause;
+  Vec              w, xl, yl, r; /* G x; local views of x and y; Richardson's correction */
+  Vec              xs, ys;       /* device copies of host vectors given to a GPU G */
 
   /* statistics over the PC's ranks, and set-up times (largest over them) */
   PetscReal      nrows, nnzG, nnzA, stepsum, nstop[AFSAI_NSTOP];

@@ -338,6 +338,7 @@ static PetscErrorCode PCFactorSetLevels_SFILU(PC pc, PetscInt levels)
 
   PetscFunctionBegin;
   PetscCheck(levels >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PCSFILU levels of fill must be nonnegative, not %" PetscInt_FMT, levels);
+  if (pc->setupcalled && levels != s->fill_levels) pc->setupcalled = PETSC_FALSE; /* as PCFactor's: a new level count is a new factor at the next solve, same matrix or not */
   s->fill_levels = levels;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
