@@ -42,8 +42,8 @@ typedef struct {
   Mat              A;       /* the operator the shell stands in for */
   Vec              dinv, k; /* 1/D and K, as PETSc vectors of pc->pmat */
   Vec              w, t;    /* the operator's work (t made on first use) */
-  Vec              b, x;    /* the caller's right-hand side, saved; and a copy of x for the changes of variable */
-  Vec              bcaller; /* while active: the caller's right-hand side (referenced), given back its values even if the solve fails */
+  Vec              b, x;    /* P^{-1} b, the right-hand side the KSP solves with in place of the caller's; a copy of x for the changes of variable */
+  Vec              bcaller; /* while active: the caller's right-hand side, never written, with the reference the KSP held on it */
   PetscObjectId    pmat;    /* the matrix D^{-1} and K were built from (its id: unique), and its state then: a solve with another runs plain */
   PetscObjectState state;
   Mat              Ao;        /* several ranks: pc->pmat's couplings to other ranks' unknowns (MatMPIAIJGetSeqAIJ(), referenced) */

@@ -52,6 +52,8 @@ PETSC_INTERN PetscErrorCode SFPCMatStampTake(Mat, SFPCMatStamp *);
 PETSC_INTERN PetscErrorCode SFPCMatStampSame(Mat, const SFPCMatStamp *, PetscBool *);
 PETSC_INTERN PetscErrorCode SFPCSetUpStampTake(PC, SFPCMatStamp *);
 PETSC_INTERN PetscErrorCode SFPCSetUpStampHolds(PC, const SFPCMatStamp *, PetscBool *);
+/* x's and y's local sizes against pc->pmat's, where PETSc does not check them (src/pc/common/applysizes.c) */
+PETSC_INTERN PetscErrorCode SFPCCheckApplySizes(PC, Vec, Vec);
 /* A Richardson loop's tolerances and its reference norm rnorm0 (0: the first step's), tested each step by SFPCRichardsonTest() (src/pc/common/richardson.c). */
 typedef struct {
   PetscReal rtol, abstol, dtol;

@@ -157,11 +157,11 @@ PetscErrorCode MatCreateHYBSF(Mat A, MatHYBSFTriangle tri, PetscBool unit, SFPCL
 /* MatConvert(A, MATHYBSF, ...): options from A's prefix choose the triangle and the storage. */
 static PetscErrorCode MatConvertFrom_HYBSF(Mat A, MatType type, MatReuse reuse, Mat *M)
 {
-  MatHYBSFTriangle tri    = MAT_HYBSF_LOWER;
-  PetscBool        unit   = PETSC_FALSE;
-  SFPCLayout       layout = SFPC_LAYOUT_AUTO;
-  SFPCLevels       levels = SFPC_LEVELS_AUTO;
-  PetscInt         dims[3] = {0, 0, 0}, nd = 3;
+  MatHYBSFTriangle tri     = MAT_HYBSF_LOWER;
+  PetscBool        unit    = PETSC_FALSE;
+  SFPCLayout       layout  = SFPC_LAYOUT_AUTO;
+  SFPCLevels       levels  = SFPC_LEVELS_AUTO;
+  PetscInt         dims[4] = {0, 0, 0, 0}, nd = 4; /* one more than a grid has: a fourth size is refused, not dropped */
   PetscBool        grid    = PETSC_FALSE;
 
   PetscFunctionBegin;

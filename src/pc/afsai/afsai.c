@@ -337,6 +337,7 @@ static PetscErrorCode AFSAIApplyPart(PC pc, AFSAIPart part, Vec x, Vec y)
   Vec       xs, ys;
 
   PetscFunctionBegin;
+  PetscCall(SFPCCheckApplySizes(pc, x, y)); /* before x's and y's arrays are lent to the local vectors */
   if (s->failure != PC_NOERROR) { /* as a failed factor's MatSolve(): the KSP sees Inf and stops */
     PetscCall(VecFlag(y, 1));
     PetscFunctionReturn(PETSC_SUCCESS);
@@ -428,6 +429,8 @@ static PetscErrorCode PCApplyRichardson_AFSAI(PC pc, Vec b, Vec x, Vec w, PetscR
   PetscReal omega;
 
   PetscFunctionBegin;
+  PetscCall(SFPCCheckApplySizes(pc, b, x));
+  PetscCall(SFPCCheckApplySizes(pc, w, x));
   if (s->omega == PETSC_DETERMINE && s->failure == PC_NOERROR) {
     PetscObjectId    id;
     PetscObjectState state;

@@ -41,8 +41,7 @@ static PetscErrorCode MatMult_Eisenstat(Mat S, Vec xin, Vec yout)
    In *why, why this solve cannot take the form, or NULL. The solve then runs with the plain PC (PetscInfo() says why), which
    is what the KSP asked for in every case: a transposed solve, a symmetric preconditioning side, or a KSP that multiplies by the operator's transpose
    (the shell has no transpose); a right-hand side locked read-only (PCBJACOBI's one block a rank gives its so; with several blocks
-   a rank, and under PCASM, the blocks' right-hand sides are not locked and take the form, which gives them back bit for bit
-   in PCPostSolve());
+   a rank, and under PCASM, the blocks' right-hand sides are not locked and take the form);
    an operator with a null space (KSPSolve() removes it from the right-hand side, which the form has changed); a matrix
    changed since the PC was set up (a reused preconditioner: K and D^{-1}, and the couplings between ranks, belong to
    the old one); another operator than the matrix factored. Each is the same on every rank.
@@ -75,33 +74,35 @@ static PetscErrorCode FormRefused(SFPCEisenstat *E, KSP ksp, Vec b, const char *
 }
 
 /*
-   The caller's b and A back (PCPostSolve(), or PCReset() or the next solve after one that stopped on an error half way;
-   b then stays as the form left it where KSPSolve() kept it locked).
+   The caller's b and A back: PCPostSolve() (ksp the KSP that solved), or the next solve of that KSP, or PCReset() (ksp NULL:
+   the KSP may be gone), after a solve that stopped on an error half way. b was never written; the KSP's reference to it
+   returns to the KSP if the KSP still solves with P^{-1} b, and is dropped otherwise (a new solve has set its own b).
 */
-static PetscErrorCode Deactivate(SFPCEisenstat *E)
+static PetscErrorCode Deactivate(SFPCEisenstat *E, KSP ksp)
 {
-  PetscInt lock;
-
   PetscFunctionBegin;
-  PetscCall(VecLockGet(E->bcaller, &lock));
-  if (!lock) PetscCall(VecCopy(E->b, E->bcaller));
-  else PetscCall(PetscInfo(E->pc, "The right-hand side of a solve that stopped on an error is still locked: left as P^{-1} b\n"));
-  PetscCall(VecDestroy(&E->bcaller));
+  if (ksp && ksp->vec_rhs == E->b) {
+    PetscCall(VecDestroy(&ksp->vec_rhs)); /* the KSP's reference to P^{-1} b */
+    ksp->vec_rhs = E->bcaller;
+    E->bcaller   = NULL;
+  } else PetscCall(VecDestroy(&E->bcaller));
   if (E->pc->mat == E->shell) { /* the references pc->mat held move back */
     PetscCall(MatDestroy(&E->pc->mat));
     E->pc->mat = E->A;
   } else PetscCall(MatDestroy(&E->A)); /* operators set since (KSPSetOperators() after a solve that stopped): pc->mat is the caller's */
-  E->A = NULL;
-  E->ksp     = NULL;
-  E->active  = PETSC_FALSE;
+  E->A      = NULL;
+  E->ksp    = NULL;
+  E->active = PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*
-   b <- P^{-1} b (the caller's b saved), x <- Q x when the KSP starts from x, and the shell in place of A. A factor that
-   failed on any rank is left as it is on every rank (its applies give Inf, which stops the KSP as without this form;
-   taken on some ranks only, the form's exchange and A's would wait on each other), and so are the solves FormRefused()
-   names. Still active for the same KSP: its last solve stopped on an error before PCPostSolve(), so that is undone first.
+   The KSP solves with P^{-1} b in place of the caller's b, which is never written (an error in the solve leaves it as it
+   was, and unlocked: KSPSolve() locks the right-hand side after PCPreSolve()); x <- Q x when the KSP starts from x; the shell
+   in place of A. A factor that failed on any rank is left as it is on every rank (its applies give Inf, which stops the KSP
+   as without this form; taken on some ranks only, the form's exchange and A's would wait on each other), and so are the
+   solves FormRefused() names. Still active for the same KSP: its last solve stopped on an error before PCPostSolve(), so
+   that is undone first.
 */
 static PetscErrorCode PCPreSolve_Eisenstat(PC pc, KSP ksp, Vec b, Vec x)
 {
@@ -111,7 +112,7 @@ static PetscErrorCode PCPreSolve_Eisenstat(PC pc, KSP ksp, Vec b, Vec x)
 
   PetscFunctionBegin;
   PetscCall(PetscObjectContainerQuery((PetscObject)pc, "SFPCEisenstat", (void **)&E));
-  if (E->active && E->ksp == ksp) PetscCall(Deactivate(E));
+  if (E->active && E->ksp == ksp) PetscCall(Deactivate(E, ksp));
   PetscCheck(!E->active, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "%s cannot serve a KSPSolve() nested in another that shares the PC and took the form: give the inner KSP a PC of its own or drop %s", E->option, E->option);
   if (E->failed) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(FormRefused(E, ksp, b, &why));
@@ -119,37 +120,44 @@ static PetscErrorCode PCPreSolve_Eisenstat(PC pc, KSP ksp, Vec b, Vec x)
     PetscCall(PetscInfo(pc, "Eisenstat form not taken for this solve (%s): plain %s\n", why, ((PetscObject)pc)->type_name));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
+  PetscCheck(b == ksp->vec_rhs, PetscObjectComm((PetscObject)pc), PETSC_ERR_PLIB, "PCPreSolve() was given a right-hand side that is not the KSP's");
   if (!E->b) PetscCall(VecDuplicate(b, &E->b));
+  else { /* a solve that stopped on an error left KSPSolve()'s read lock on P^{-1} b, the right-hand side it solved with */
+    PetscInt lock;
+
+    PetscCall(VecLockGet(E->b, &lock));
+    for (; lock > 0; lock--) PetscCall(VecLockReadPop(E->b));
+  }
   if (!E->x) PetscCall(VecDuplicate(x, &E->x));
   PetscCall(KSPGetInitialGuessNonzero(ksp, &nonzero));
   if (nonzero) {
     PetscCall(VecCopy(x, E->x));
     PetscCall((*E->ops.sweep)(pc, SFPC_EISENSTAT_MULT_Q, E->x, x));
   }
-  PetscCall(VecCopy(b, E->b));
-  PetscCall((*E->ops.sweep)(pc, SFPC_EISENSTAT_SOLVE_P, E->b, b));
-  PetscCall(PetscObjectReference((PetscObject)b));
-  E->bcaller = b;
-  E->ksp     = ksp;
-  E->A       = pc->mat; /* pc->mat's reference to A moves to E->A, and pc->mat takes one of the shell: PCSetOperators() may destroy it */
+  PetscCall((*E->ops.sweep)(pc, SFPC_EISENSTAT_SOLVE_P, b, E->b));
+  E->bcaller = b; /* with the KSP's reference, which P^{-1} b takes a new one in place of */
+  PetscCall(PetscObjectReference((PetscObject)E->b));
+  ksp->vec_rhs = E->b;
+  E->ksp       = ksp;
+  E->A         = pc->mat; /* pc->mat's reference to A moves to E->A, and pc->mat takes one of the shell: PCSetOperators() may destroy it */
   PetscCall(PetscObjectReference((PetscObject)E->shell));
-  pc->mat = E->shell;
-  E->active  = PETSC_TRUE;
+  pc->mat   = E->shell;
+  E->active = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* x <- Q^{-1} x, the caller's b back, A back. */
+/* x <- Q^{-1} x, the KSP's right-hand side and A back. */
 static PetscErrorCode PCPostSolve_Eisenstat(PC pc, KSP ksp, Vec b, Vec x)
 {
   SFPCEisenstat *E;
 
   PetscFunctionBegin;
-  (void)ksp, (void)b;
+  (void)b;
   PetscCall(PetscObjectContainerQuery((PetscObject)pc, "SFPCEisenstat", (void **)&E));
   if (!E->active) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(VecCopy(x, E->x));
   PetscCall((*E->ops.sweep)(E->pc, SFPC_EISENSTAT_SOLVE_Q, E->x, x));
-  PetscCall(Deactivate(E));
+  PetscCall(Deactivate(E, ksp));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -174,7 +182,7 @@ PetscErrorCode SFPCEisenstatOff(PC pc)
 PetscErrorCode SFPCEisenstatReset(SFPCEisenstat *E)
 {
   PetscFunctionBegin;
-  if (E->active) PetscCall(Deactivate(E)); /* a solve that stopped on an error between PCPreSolve() and PCPostSolve() */
+  if (E->active) PetscCall(Deactivate(E, NULL)); /* a solve that stopped on an error between PCPreSolve() and PCPostSolve() */
   if (E->pc) PetscCall(SFPCEisenstatOff(E->pc)); /* the next set-up installs the form again */
   PetscCall(MatDestroy(&E->shell));
   PetscCall(VecDestroy(&E->dinv));

@@ -287,6 +287,7 @@ static PetscErrorCode PCApply_SFDILU(PC pc, Vec x, Vec y)
 static PetscErrorCode PCApplyTranspose_SFDILU(PC pc, Vec x, Vec y)
 {
   PetscFunctionBegin;
+  PetscCall(SFPCCheckApplySizes(pc, x, y));
   if (((SFDILU *)pc->data)->eis.active) PetscCall(SFPCEisenstatApply(&((SFDILU *)pc->data)->eis, x, y));
   else PetscCall(SFDILUApplyOp(pc, PETSC_TRUE, x, y));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -306,6 +307,8 @@ static PetscErrorCode PCApplyRichardson_SFDILU(PC pc, Vec b, Vec x, Vec w, Petsc
   PetscBool       same;
 
   PetscFunctionBegin;
+  PetscCall(SFPCCheckApplySizes(pc, b, x));
+  PetscCall(SFPCCheckApplySizes(pc, w, x));
   PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)pc), &size));
   PetscCall(SFPCSetUpStampHolds(pc, &s->stamp, &same)); /* the fused step reads s->A, set up from pc->pmat, as the operator */
   if (s->ondevice && !s->glob && size == 1 && same && s->failure == PC_NOERROR && !test) {

@@ -120,6 +120,8 @@ static PetscErrorCode PCApplyRichardson_SFILU(PC pc, Vec b, Vec x, Vec w, PetscR
   PetscBool         fuse, failed;
 
   PetscFunctionBegin;
+  PetscCall(SFPCCheckApplySizes(pc, b, x));
+  PetscCall(SFPCCheckApplySizes(pc, w, x));
   PetscCall(SFPCRichardsonSetUpFailed(pc, x, outits, reason, &failed)); /* not installed after a failure on this rank; another rank's counts too */
   if (failed) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(SFPCSetUpStampHolds(pc, &s->stamp, &fuse)); /* else KSPSetOperators() gave another operator since the set-up: MatResidual() with it */
@@ -244,6 +246,7 @@ static PetscErrorCode PCApply_SFILU(PC pc, Vec x, Vec y)
 static PetscErrorCode PCApplyTranspose_SFILU(PC pc, Vec x, Vec y)
 {
   PetscFunctionBegin;
+  PetscCall(SFPCCheckApplySizes(pc, x, y));
   if (((SFILU *)pc->data)->eis.active) PetscCall(SFPCEisenstatApply(&((SFILU *)pc->data)->eis, x, y));
   else PetscCall(SFILUApply((SFILU *)pc->data, x, y, PETSC_TRUE));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -255,6 +258,7 @@ static PetscErrorCode PCApplySymmetricSide_SFILU(PC pc, PetscBool lower, Vec x, 
   SFILU *s = (SFILU *)pc->data;
 
   PetscFunctionBegin;
+  PetscCall(SFPCCheckApplySizes(pc, x, y));
   if (s->failure != PC_NOERROR) { /* as the apply of a failed factor: the KSP sees Inf and stops */
     PetscCall(VecFlag(y, 1));
     PetscFunctionReturn(PETSC_SUCCESS);

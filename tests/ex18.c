@@ -1,0 +1,222 @@
+static char help[] = "Refused input that must leave the PC and the caller's data as they were:\n"
+                     "  - a vector of the wrong size given to each apply PETSc does not check itself (PCApplyTranspose(),\n"
+                     "    PCApplySymmetricLeft/Right(), PCApplyRichardson()): PETSC_ERR_ARG_SIZ, and the next correct call gives\n"
+                     "    the same result bit for bit as one made before;\n"
+                     "  - a KSPSolve() with Eisenstat's form that stops on an error (a NaN initial guess under\n"
+                     "    KSPSetErrorIfNotConverged()): the caller's b unchanged, and a retry from a zero guess converges for b;\n"
+                     "  - MatConvert() to MATHYBSF with four sizes for -mat_hybsf_grid: refused.\n"
+                     "Problem options of tests/problems.c; -mat_type aijcusparse for the GPU.\n";
+
+#include <petscksp.h>
+#include <sfpc.h>
+#include "problems.h"
+
+typedef enum {
+  OP_TRANSPOSE,
+  OP_LEFT,
+  OP_RIGHT,
+  OP_RICHARDSON
+} Op;
+static const char *const OpNames[] = {"PCApplyTranspose", "PCApplySymmetricLeft", "PCApplySymmetricRight", "PCApplyRichardson"};
+
+static PetscErrorCode CallOp(PC pc, Op op, Vec x, Vec y, Vec w)
+{
+  PetscInt                    its;
+  PCRichardsonConvergedReason reason;
+
+  PetscFunctionBegin;
+  switch (op) {
+  case OP_TRANSPOSE:
+    PetscCall(PCApplyTranspose(pc, x, y));
+    break;
+  case OP_LEFT:
+    PetscCall(PCApplySymmetricLeft(pc, x, y));
+    break;
+  case OP_RIGHT:
+    PetscCall(PCApplySymmetricRight(pc, x, y));
+    break;
+  case OP_RICHARDSON:
+    PetscCall(VecZeroEntries(y));
+    PetscCall(PCApplyRichardson(pc, x, y, w, 0, 0, 1e300, 2, PETSC_TRUE, &its, &reason));
+    break;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Values that are the same on every run and machine */
+static PetscErrorCode FillVec(Vec v)
+{
+  PetscScalar *a;
+  PetscInt     n, r0;
+
+  PetscFunctionBegin;
+  PetscCall(VecGetLocalSize(v, &n));
+  PetscCall(VecGetOwnershipRange(v, &r0, NULL));
+  PetscCall(VecGetArrayWrite(v, &a));
+  for (PetscInt i = 0; i < n; i++) a[i] = 0.5 + (PetscReal)(((unsigned long long)(r0 + i + 1) * 2654435761ULL) % 1024) / 1024.0;
+  PetscCall(VecRestoreArrayWrite(v, &a));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode SameBits(Vec a, Vec b, PetscBool *same)
+{
+  const PetscScalar *x, *y;
+  PetscInt           n;
+
+  PetscFunctionBegin;
+  PetscCall(VecGetLocalSize(a, &n));
+  PetscCall(VecGetArrayRead(a, &x));
+  PetscCall(VecGetArrayRead(b, &y));
+  *same = (PetscBool)(memcmp(x, y, sizeof(PetscScalar) * n) == 0);
+  PetscCall(VecRestoreArrayRead(a, &x));
+  PetscCall(VecRestoreArrayRead(b, &y));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Each op of a set-up PC of type pt (the symmetric sides where it has them): a reference result, the op with a short output (then input) vector, the op again. */
+static PetscErrorCode WrongSizes(Mat A, const char *pt, PetscBool symmetric)
+{
+  PC        pc;
+  Vec       x, y, y0, w, s;
+  PetscBool hasrich;
+
+  PetscFunctionBegin;
+  PetscCall(PCCreate(PETSC_COMM_WORLD, &pc));
+  PetscCall(PCSetType(pc, pt));
+  PetscCall(PCSetOperators(pc, A, A));
+  PetscCall(PCSetFromOptions(pc));
+  PetscCall(PCSetUp(pc));
+  PetscCall(PCApplyRichardsonExists(pc, &hasrich));
+  PetscCall(MatCreateVecs(A, &x, &y));
+  PetscCall(VecDuplicate(y, &y0));
+  PetscCall(VecDuplicate(y, &w));
+  PetscCall(FillVec(x));
+  for (Op op = OP_TRANSPOSE; op <= OP_RICHARDSON; op++) {
+    PetscErrorCode eout, ein;
+    PetscBool      same;
+    VecType        type;
+
+    if ((op == OP_RICHARDSON && !hasrich) || ((op == OP_LEFT || op == OP_RIGHT) && !symmetric)) continue;
+    PetscCall(CallOp(pc, op, x, y0, w));
+    PetscCall(VecGetType(x, &type));
+    PetscCall(VecCreate(PetscObjectComm((PetscObject)x), &s)); /* new each time: PETSc leaves a refused input read-locked */
+    PetscCall(VecSetSizes(s, 2, PETSC_DECIDE));
+    PetscCall(VecSetType(s, type));
+    PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+    eout = CallOp(pc, op, x, s, w);
+    ein  = CallOp(pc, op, s, y, w);
+    PetscCall(PetscPopErrorHandler());
+    PetscCall(VecDestroy(&s));
+    PetscCall(CallOp(pc, op, x, y, w));
+    PetscCall(SameBits(y, y0, &same));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s %s: short output %s, short input %s; then the same result as before: %s\n", pt, OpNames[op], eout == PETSC_ERR_ARG_SIZ ? "refused (size)" : "NOT REFUSED", ein == PETSC_ERR_ARG_SIZ ? "refused (size)" : "NOT REFUSED", same ? "yes" : "NO"));
+  }
+  PetscCall(VecDestroy(&w));
+  PetscCall(VecDestroy(&y0));
+  PetscCall(VecDestroy(&y));
+  PetscCall(VecDestroy(&x));
+  PetscCall(PCDestroy(&pc));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* KSPSolve() with Eisenstat's form (option opt) from a NaN guess, stopped by KSPSetErrorIfNotConverged(); then from zero. */
+static PetscErrorCode EisenstatError(Mat A, const char *pt, const char *opt)
+{
+  KSP            ksp;
+  PC             pc;
+  Vec            b, b0, x, r;
+  PetscErrorCode e;
+  PetscBool      same;
+  PetscReal      rn, bn;
+
+  PetscFunctionBegin;
+  PetscCall(PetscOptionsSetValue(NULL, opt, "true"));
+  PetscCall(MatCreateVecs(A, &x, &b));
+  PetscCall(VecDuplicate(b, &b0));
+  PetscCall(VecDuplicate(b, &r));
+  PetscCall(FillVec(b));
+  PetscCall(VecCopy(b, b0));
+  PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp));
+  PetscCall(KSPSetOperators(ksp, A, A));
+  PetscCall(KSPSetType(ksp, KSPCG));
+  PetscCall(KSPGetPC(ksp, &pc));
+  PetscCall(PCSetType(pc, pt));
+  PetscCall(KSPSetInitialGuessNonzero(ksp, PETSC_TRUE));
+  PetscCall(KSPSetErrorIfNotConverged(ksp, PETSC_TRUE));
+  PetscCall(KSPSetTolerances(ksp, 1e-10, PETSC_CURRENT, PETSC_CURRENT, PETSC_CURRENT));
+  PetscCall(KSPSetFromOptions(ksp));
+  PetscCall(VecSet(x, NAN));
+  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  e = KSPSolve(ksp, b, x);
+  PetscCall(PetscPopErrorHandler());
+  PetscCall(SameBits(b, b0, &same));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s with %s, a NaN guess: %s; b unchanged: %s\n", pt, opt, e == PETSC_ERR_NOT_CONVERGED ? "PETSC_ERR_NOT_CONVERGED" : "ANOTHER OUTCOME", same ? "yes" : "NO"));
+  PetscCall(VecZeroEntries(x));
+  PetscCall(KSPSolve(ksp, b, x));
+  PetscCall(SameBits(b, b0, &same));
+  PetscCall(MatResidual(A, b0, x, r));
+  PetscCall(VecNorm(r, NORM_2, &rn));
+  PetscCall(VecNorm(b0, NORM_2, &bn));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  then from zero: ||b - A x|| / ||b|| below 1e-8: %s; b unchanged: %s\n", rn <= 1e-8 * bn ? "yes" : "NO", same ? "yes" : "NO"));
+  PetscCall(KSPDestroy(&ksp));
+  PetscCall(VecDestroy(&r));
+  PetscCall(VecDestroy(&x));
+  PetscCall(VecDestroy(&b0));
+  PetscCall(VecDestroy(&b));
+  PetscCall(PetscOptionsClearValue(NULL, opt));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode FourGridSizes(Mat A)
+{
+  Mat            T = NULL;
+  PetscErrorCode e;
+
+  PetscFunctionBegin;
+  PetscCall(PetscOptionsSetValue(NULL, "-mat_hybsf_grid", "4,4,1,9"));
+  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  e = MatConvert(A, MATHYBSF, MAT_INITIAL_MATRIX, &T);
+  PetscCall(PetscPopErrorHandler());
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "-mat_hybsf_grid 4,4,1,9: %s\n", e == PETSC_ERR_ARG_OUTOFRANGE ? "refused (out of range)" : "NOT REFUSED"));
+  PetscCall(MatDestroy(&T));
+  PetscCall(PetscOptionsClearValue(NULL, "-mat_hybsf_grid"));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+int main(int argc, char **argv)
+{
+  Mat  A;
+  char desc[256];
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscCall(SFPCInitializePackage());
+  PetscCall(TestProblemCreate(PETSC_COMM_WORLD, &A, desc, sizeof(desc)));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "problem: %s\n", desc));
+  PetscCall(WrongSizes(A, PCSFILU, PETSC_TRUE));
+  PetscCall(WrongSizes(A, PCSFDILU, PETSC_FALSE));
+  PetscCall(WrongSizes(A, PCAFSAI, PETSC_TRUE));
+  PetscCall(EisenstatError(A, PCSFILU, "-pc_sfilu_eisenstat"));
+  PetscCall(EisenstatError(A, PCSFDILU, "-pc_sfdilu_eisenstat"));
+  PetscCall(FourGridSizes(A));
+  PetscCall(MatDestroy(&A));
+  PetscCall(PetscFinalize());
+  return 0;
+}
+
+/*TEST
+
+  build:
+    depends: problems.c
+
+  test:
+    suffix: host
+    args: -problem poisson7 -n 5 -malloc_debug -malloc_dump
+
+  test:
+    suffix: gpu
+    requires: gpu
+    args: -problem poisson7 -n 5 -mat_type aijcusparse -use_gpu_aware_mpi 0
+    output_file: output/ex18_host.out
+
+TEST*/
