@@ -1,7 +1,8 @@
 static char help[] = "PCApplyTranspose() of PCSFDILU: M^{-T} from A's own coloring, E and storage (M(A)^T is the DILU of A^T with A's coloring).\n"
                      "The adjoint identity (M^{-T} u, v) = (u, M^{-1} v) for u, v of no structure, before and after new values of the\n"
                      "same pattern; BiCG, which applies M^{-T}; KSPSolveTranspose() with GAMG and sfdilu level smoothers under\n"
-                     "Richardson (they apply M^{-T} in a transposed solve), the true residual of A^T x = b checked.\n"
+                     "Richardson (they apply M^{-T} in a transposed solve), the true residual of A^T x = b checked; -gamg_adjoint: the adjoint\n"
+                     "identity of a whole PC (prefix adj_), e.g. GAMG with sfdilu Richardson smoothers weighted by -adj_mg_levels_pc_sfdilu_omega.\n"
                      "Options: problem options of tests/problems.c, -asymmetric (a pattern that is not symmetric), -zero (a_00 = 0:\n"
                      "with -dilu_pc_sfdilu_shift_type nonzero the shifted E; without, the failed PC's applies give Inf), -gamg, -device (everything also on an aijcusparse copy:\n"
                      "M^{-T} u equal to the host's to rounding, and the host's iterations). The PC's options carry the prefix dilu_.\n";
@@ -139,18 +140,54 @@ static PetscErrorCode SolveBoth(Mat A, Mat Ad, Vec b, const char *prefix, PetscB
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*
+   -gamg_adjoint: the adjoint identity (u, B v) = (B^T u, v) of a whole KSP's PC B (options prefix adj_, e.g. PCGAMG with sfdilu
+   Richardson smoothers and -adj_mg_levels_pc_sfdilu_omega 0.7). PCMG's transposed apply runs its smoothers' KSPs transposed,
+   where KSPRICHARDSON steps with PCApplyTranspose() in its own loop and not PCApplyRichardson(): the weight must be in both.
+*/
+static PetscErrorCode CheckAdjointKSP(Mat A, const char *where, Vec u, Vec v)
+{
+  KSP         ksp;
+  PC          pc;
+  Vec         Bv, Btu;
+  PetscScalar ubv, btuv;
+  PetscReal   rel;
+
+  PetscFunctionBegin;
+  PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp));
+  PetscCall(KSPSetOptionsPrefix(ksp, "adj_"));
+  PetscCall(KSPSetOperators(ksp, A, A));
+  PetscCall(KSPSetFromOptions(ksp));
+  PetscCall(KSPSetUp(ksp));
+  PetscCall(KSPGetPC(ksp, &pc));
+  PetscCall(VecDuplicate(u, &Bv));
+  PetscCall(VecDuplicate(u, &Btu));
+  PetscCall(PCApply(pc, v, Bv));
+  PetscCall(PCApplyTranspose(pc, u, Btu));
+  PetscCall(VecDot(Bv, u, &ubv));
+  PetscCall(VecDot(v, Btu, &btuv));
+  rel = PetscAbsScalar(ubv - btuv) / PetscMax(PetscAbsScalar(ubv), PetscAbsScalar(btuv));
+  PetscCall(PetscInfo(NULL, "%s: (u, B v) %g, (B^T u, v) %g, relative difference %g\n", where, (double)PetscRealPart(ubv), (double)PetscRealPart(btuv), (double)rel));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "adj_ PC (%s): (u, B v) = (B^T u, v) to 1e-12: %s\n", where, rel <= 1e-12 ? "yes" : "NO"));
+  PetscCall(VecDestroy(&Btu));
+  PetscCall(VecDestroy(&Bv));
+  PetscCall(KSPDestroy(&ksp));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 int main(int argc, char **argv)
 {
   Mat         A, Ad = NULL;
   Vec         u, v, b, Mtu;
   char        desc[256];
-  PetscBool   gamg = PETSC_FALSE, device = PETSC_FALSE;
+  PetscBool   gamg = PETSC_FALSE, device = PETSC_FALSE, adjoint = PETSC_FALSE;
 
   PetscFunctionBeginUser;
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
   PetscCall(SFPCInitializePackage());
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-gamg", &gamg, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-device", &device, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-gamg_adjoint", &adjoint, NULL));
   PetscCall(TestProblemCreate(PETSC_COMM_WORLD, &A, desc, sizeof(desc)));
   PetscCall(TestProblemVariants(&A, desc, sizeof(desc)));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "problem: %s\n", desc));
@@ -165,6 +202,19 @@ int main(int argc, char **argv)
   /* the solves first: the adjoint checks change the values */
   PetscCall(SolveBoth(A, Ad, b, "bicg_", PETSC_FALSE));
   if (gamg) PetscCall(SolveBoth(A, Ad, b, "gamg_", PETSC_TRUE));
+  if (adjoint) {
+    PetscCall(CheckAdjointKSP(A, "host", u, v));
+    if (Ad) {
+      Vec ud, vd;
+
+      PetscCall(MatCreateVecs(Ad, &ud, &vd));
+      PetscCall(VecCopy(u, ud));
+      PetscCall(VecCopy(v, vd));
+      PetscCall(CheckAdjointKSP(Ad, "GPU", ud, vd));
+      PetscCall(VecDestroy(&ud));
+      PetscCall(VecDestroy(&vd));
+    }
+  }
   if (Ad) {
     Vec       ud, vd, Mtud, diff;
     PetscReal err, nrm;
@@ -209,6 +259,9 @@ int main(int argc, char **argv)
     test:
       suffix: asymmetric
       args: -problem convdiff -n 8 -peclet 5 -asymmetric
+    test: # a weight other than 1: PCMG's transposed apply is the adjoint of its apply
+      suffix: gamg_omega
+      args: -problem convdiff -n 8 -peclet 5 -gamg_adjoint -adj_pc_type gamg -adj_mg_levels_ksp_type richardson -adj_mg_levels_pc_type sfdilu -adj_mg_levels_pc_sfdilu_omega {{0.7 1}separate output}
     test:
       suffix: permuted
       args: -problem convdiff -n 8 -peclet 5 -permute 3 -asymmetric
@@ -240,6 +293,9 @@ int main(int argc, char **argv)
     test:
       suffix: gpu_asymmetric
       args: -problem convdiff -n 8 -peclet 5 -asymmetric
+    test:
+      suffix: gpu_gamg_omega
+      args: -problem convdiff -n 8 -peclet 5 -gamg_adjoint -adj_pc_type gamg -adj_mg_levels_ksp_type richardson -adj_mg_levels_pc_type sfdilu -adj_mg_levels_pc_sfdilu_omega 0.7
     test:
       suffix: gpu_local
       args: -problem convdiff -n 16 -peclet 5 -asymmetric -dilu_pc_sfdilu_order local -dilu_pc_sfdilu_local_window 512 -bicg_pc_sfdilu_order local -bicg_pc_sfdilu_local_window 512

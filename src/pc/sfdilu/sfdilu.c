@@ -276,7 +276,8 @@ static PetscErrorCode SFDILUApplyOp(PC pc, PetscBool transpose, Vec x, Vec y)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode PCApply_SFDILU(PC pc, Vec x, Vec y)
+/* M^{-1} x without the weight: the Richardson loops' correction, which they weight themselves */
+static PetscErrorCode PCApplyUnweighted_SFDILU(PC pc, Vec x, Vec y)
 {
   PetscFunctionBegin;
   if (((SFDILU *)pc->data)->eis.active) PetscCall(SFPCEisenstatApply(&((SFDILU *)pc->data)->eis, x, y));
@@ -284,12 +285,30 @@ static PetscErrorCode PCApply_SFDILU(PC pc, Vec x, Vec y)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*
+   The PC is omega M^{-1}: PCApplyRichardson() steps x += omega M^{-1} r, and where KSPRICHARDSON runs its own loop
+   instead (a monitor, a transposed solve, a null space: KSPSolve_Richardson()) it steps x += PCApply(r), so the weight must
+   be in the apply for the two to be one iteration. A Krylov method does not see a constant factor.
+*/
+static PetscErrorCode PCApply_SFDILU(PC pc, Vec x, Vec y)
+{
+  const PetscReal omega = ((SFDILU *)pc->data)->omega;
+
+  PetscFunctionBegin;
+  PetscCall(PCApplyUnweighted_SFDILU(pc, x, y));
+  if (omega != 1) PetscCall(VecScale(y, omega));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode PCApplyTranspose_SFDILU(PC pc, Vec x, Vec y)
 {
+  const PetscReal omega = ((SFDILU *)pc->data)->omega;
+
   PetscFunctionBegin;
   PetscCall(SFPCCheckApplySizes(pc, x, y));
   if (((SFDILU *)pc->data)->eis.active) PetscCall(SFPCEisenstatApply(&((SFDILU *)pc->data)->eis, x, y));
   else PetscCall(SFDILUApplyOp(pc, PETSC_TRUE, x, y));
+  if (omega != 1) PetscCall(VecScale(y, omega));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -322,7 +341,7 @@ static PetscErrorCode PCApplyRichardson_SFDILU(PC pc, Vec b, Vec x, Vec w, Petsc
     }
   } else {
     if (!s->d) PetscCall(VecDuplicate(b, &s->d));
-    PetscCall(SFPCRichardsonSweeps(pc, PCApply_SFDILU, s->omega, b, x, w, s->d, its, guesszero, test, rtol, abstol, dtol, outits, reason));
+    PetscCall(SFPCRichardsonSweeps(pc, PCApplyUnweighted_SFDILU, s->omega, b, x, w, s->d, its, guesszero, test, rtol, abstol, dtol, outits, reason));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   *outits = its;
@@ -748,7 +767,7 @@ PetscErrorCode PCSFDILUGetOrderType(PC pc, PCSFDILUOrderType *order)
    diag(M) = diag(A). A preconditioner and, above all, a multigrid level smoother (`-mg_levels_pc_type sfdilu`).
 
    Options Database Keys:
-+  -pc_sfdilu_omega <1> - weight of the Richardson update (`-mg_levels_ksp_type richardson` calls `PCApplyRichardson()`)
++  -pc_sfdilu_omega <1> - weight of the Richardson update; the PC is omega M^{-1}, so KSPRICHARDSON's own loop and `PCApplyRichardson()` step alike
 .  -pc_sfdilu_richardson_test <false> - `PCApplyRichardson()` tests the `KSP`'s tolerances at each step (a solve by Richardson iterations)
    instead of running its steps (a smoother)
 .  -pc_sfdilu_zeropivot <100*eps> - E_i fails when |E_i| <= zeropivot * sum_j |a_ij|; in [0, 1)
