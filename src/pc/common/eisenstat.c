@@ -66,7 +66,7 @@ static PetscErrorCode FormRefused(SFPCEisenstat *E, KSP ksp, Vec b, const char *
   if (ksp->transpose_solve) *why = "a transposed solve";
   else if (ksp->pc_side == PC_SYMMETRIC) *why = "a symmetric preconditioning side (the KSP applies the factor's sweeps itself)";
   else if (transposes) *why = "a KSP that multiplies by the operator's transpose";
-  else if (lock) *why = "a right-hand side locked read-only (PCBJACOBI's block)";
+  else if (lock) *why = "a right-hand side locked read-only (PCBJACOBI's one block a rank, or a KSP solved inside a PC's apply: PCKSP, PCSHELL)";
   else if (pc->mat != pc->pmat) *why = "the KSP's operator is not the matrix factored";
   else if (nsp || tnsp) *why = "the operator has a null space";
   else if (id != E->pmat || state != E->state) *why = "the matrix changed since the PC was set up (a reused preconditioner)";
