@@ -135,26 +135,6 @@ static PetscErrorCode Compare(const char *stage, Run *ref, Run *run, PetscReal t
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/*
-   The device run: its solves ran as GPU kernels (SFTriSolve logged GPU flops), two applies to
-   the same vector agree bit for bit, and so does an apply after refactoring the same values.
-   (Whole KSP solves are not compared bitwise: cuSPARSE's default SpMV need not be deterministic.)
-*/
-static PetscErrorCode BitwiseEqual(Vec a, Vec b, PetscBool *same)
-{
-  const PetscScalar *x, *y;
-  PetscInt           n;
-
-  PetscFunctionBegin;
-  PetscCall(VecGetLocalSize(a, &n));
-  PetscCall(VecGetArrayRead(a, &x));
-  PetscCall(VecGetArrayRead(b, &y));
-  *same = (PetscBool)!memcmp(x, y, n * sizeof(PetscScalar));
-  PetscCall(VecRestoreArrayRead(b, &y));
-  PetscCall(VecRestoreArrayRead(a, &x));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 /* The symmetric application, right after left, against the apply: the same operator M^{-1}, to rounding. */
 static PetscErrorCode CheckSymmetricApply(Run *run, PetscReal tol, PetscBool *ok)
 {
@@ -182,6 +162,11 @@ static PetscErrorCode CheckSymmetricApply(Run *run, PetscReal tol, PetscBool *ok
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*
+   The device run: its solves ran as GPU kernels (SFTriSolve logged GPU flops), two applies to
+   the same vector agree bit for bit, and so does an apply after refactoring the same values.
+   (Whole KSP solves are not compared bitwise: cuSPARSE's default SpMV need not be deterministic.)
+*/
 static PetscErrorCode CheckDeviceRun(Run *run, PetscBool *ok)
 {
   PetscLogEvent      ev;
@@ -199,12 +184,12 @@ static PetscErrorCode CheckDeviceRun(Run *run, PetscBool *ok)
   PetscCall(VecDuplicate(run->x, &y2));
   PetscCall(PCApply(pc, run->b, y1));
   PetscCall(PCApply(pc, run->b, y2));
-  PetscCall(BitwiseEqual(y1, y2, &same1));
+  PetscCall(TestVecSameBits(y1, y2, &same1));
   PetscCall(MatScale(run->A, 2.0)); /* new state, bitwise the same values: a refactorization */
   PetscCall(MatScale(run->A, 0.5));
   PetscCall(PCSetUp(pc));
   PetscCall(PCApply(pc, run->b, y2));
-  PetscCall(BitwiseEqual(y1, y2, &same2));
+  PetscCall(TestVecSameBits(y1, y2, &same2));
   PetscCall(VecDestroy(&y1));
   PetscCall(VecDestroy(&y2));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s repeated apply bitwise identical: %s; after refactoring: %s\n", run->name, same1 ? "yes" : "NO", same2 ? "yes" : "NO"));

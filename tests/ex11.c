@@ -98,23 +98,6 @@ static PetscErrorCode MakeKSP(Mat A, DM da, PetscBool nodm, const char *pre, con
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Whether two vectors hold the same bits on every rank (read on the host). */
-static PetscErrorCode SameBits(Vec x, Vec y, PetscBool *same)
-{
-  const PetscScalar *a, *b;
-  PetscInt           n;
-
-  PetscFunctionBegin;
-  PetscCall(VecGetLocalSize(x, &n));
-  PetscCall(VecGetArrayRead(x, &a));
-  PetscCall(VecGetArrayRead(y, &b));
-  *same = (PetscBool)!memcmp(a, b, sizeof(PetscScalar) * (size_t)n);
-  PetscCall(VecRestoreArrayRead(y, &b));
-  PetscCall(VecRestoreArrayRead(x, &a));
-  PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, same, 1, MPI_C_BOOL, MPI_LAND, PETSC_COMM_WORLD));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 /* Whether max_i |x_i - y_i| <= tol max_i |x_i| over all ranks (read on the host). */
 static PetscErrorCode SameTo(Vec x, Vec y, PetscReal tol, PetscBool *same)
 {
@@ -212,7 +195,7 @@ static PetscErrorCode CompareRichardson(Mat A, Mat Ad, DM da, PetscBool nodm, co
   }
   PetscCall(KSPGetPC(k[1], &pd));
   PetscCall(PCApplyRichardsonExists(pd, &fused));
-  if (fused) PetscCall(SameBits(x[0], x[1], &same));
+  if (fused) PetscCall(TestVecSameBits(x[0], x[1], &same));
   else PetscCall(SameTo(x[0], x[1], 1e-8, &same)); /* the GPU's MatMult() (cuSPARSE) rounds differently from the host's */
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "    Richardson, %s, %s guess: host %s in %" PetscInt_FMT ", GPU %s in %" PetscInt_FMT " (residual fused into the sweep: %s); solutions the same %s: %s\n", skip ? "a smoother's 5 steps (rtol passed on, test skipped)" : (rtol > 0 ? (type == NORM_1 ? "1-norm test" : "default test") : "5 steps"), x0 ? "nonzero" : "zero", KSPConvergedReasons[reason[0]], its[0], KSPConvergedReasons[reason[1]], its[1], fused ? "yes" : "no", fused ? "bit for bit" : "to 1e-8", YesNo(same)));
   for (int i = 0; i < 2; i++) {
@@ -253,9 +236,9 @@ static PetscErrorCode CompareBA(PC ph, PC pd, Vec x, Vec xd)
     PetscCall(VecDuplicate(i ? xd : x, &w[i]));
     PetscCall(PCApplyBAorAB(i ? pd : ph, PC_LEFT, i ? xd : x, y[i], w[i]));
   }
-  if (fused) PetscCall(SameBits(y[0], y[1], &same));
+  if (fused) PetscCall(TestVecSameBits(y[0], y[1], &same));
   else PetscCall(SameTo(y[0], y[1], 1e-10, &same));
-  PetscCall(SameBits(keep, xd, &kept));
+  PetscCall(TestVecSameBits(keep, xd, &kept));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "    B A x: A x inside the L sweep: %s; the host's %s: %s; input kept: %s\n", fused ? "yes" : "no", fused ? "bit for bit" : "to 1e-10", YesNo(same), YesNo(kept)));
   for (int i = 0; i < 2; i++) {
     PetscCall(VecDestroy(&y[i]));
@@ -315,7 +298,7 @@ static PetscErrorCode Compare(DM da, Mat A, Mat Ad, PetscBool nodm, PetscReal pe
     for (int k = 0; k < 2; k++) { /* two inputs in a row: each apply must read its own input and leave the work vectors ready */
       PetscCall(PCApply(ph, r[k], yh));
       PetscCall(PCApply(pd, rd[k], yd));
-      PetscCall(SameBits(yh, yd, &same[k]));
+      PetscCall(TestVecSameBits(yh, yd, &same[k]));
     }
     for (int k = 0; k < 3; k++) PetscCall(SolveKSP(ks[k], k ? rd[0] : r[0], &its[k], &reason[k], &h[k], &nh[k]));
     for (PetscInt k = 0; k < PetscMin(nh[0], nh[1]); k++) worst = PetscMax(worst, PetscAbsReal(h[0][k] - h[1][k]) / PetscMax(h[0][k], PETSC_SMALL));

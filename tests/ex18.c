@@ -58,21 +58,6 @@ static PetscErrorCode FillVec(Vec v)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode SameBits(Vec a, Vec b, PetscBool *same)
-{
-  const PetscScalar *x, *y;
-  PetscInt           n;
-
-  PetscFunctionBegin;
-  PetscCall(VecGetLocalSize(a, &n));
-  PetscCall(VecGetArrayRead(a, &x));
-  PetscCall(VecGetArrayRead(b, &y));
-  *same = (PetscBool)(memcmp(x, y, sizeof(PetscScalar) * n) == 0);
-  PetscCall(VecRestoreArrayRead(a, &x));
-  PetscCall(VecRestoreArrayRead(b, &y));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 /* Each op of a set-up PC of type pt (the symmetric sides where it has them): a reference result, the op with a short output (then input) vector, the op again. */
 static PetscErrorCode WrongSizes(Mat A, const char *pt, PetscBool symmetric)
 {
@@ -108,7 +93,7 @@ static PetscErrorCode WrongSizes(Mat A, const char *pt, PetscBool symmetric)
     PetscCall(PetscPopErrorHandler());
     PetscCall(VecDestroy(&s));
     PetscCall(CallOp(pc, op, x, y, w));
-    PetscCall(SameBits(y, y0, &same));
+    PetscCall(TestVecSameBits(y, y0, &same));
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s %s: short output %s, short input %s; then the same result as before: %s\n", pt, OpNames[op], eout == PETSC_ERR_ARG_SIZ ? "refused (size)" : "NOT REFUSED", ein == PETSC_ERR_ARG_SIZ ? "refused (size)" : "NOT REFUSED", same ? "yes" : "NO"));
   }
   PetscCall(VecDestroy(&w));
@@ -149,11 +134,11 @@ static PetscErrorCode EisenstatError(Mat A, const char *pt, const char *opt)
   PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
   e = KSPSolve(ksp, b, x);
   PetscCall(PetscPopErrorHandler());
-  PetscCall(SameBits(b, b0, &same));
+  PetscCall(TestVecSameBits(b, b0, &same));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s with %s, a NaN guess: %s; b unchanged: %s\n", pt, opt, e == PETSC_ERR_NOT_CONVERGED ? "PETSC_ERR_NOT_CONVERGED" : "ANOTHER OUTCOME", same ? "yes" : "NO"));
   PetscCall(VecZeroEntries(x));
   PetscCall(KSPSolve(ksp, b, x));
-  PetscCall(SameBits(b, b0, &same));
+  PetscCall(TestVecSameBits(b, b0, &same));
   PetscCall(MatResidual(A, b0, x, r));
   PetscCall(VecNorm(r, NORM_2, &rn));
   PetscCall(VecNorm(b0, NORM_2, &bn));

@@ -763,6 +763,22 @@ PetscErrorCode TestProblemVariants(Mat *A, char *desc, size_t len)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode TestVecSameBits(Vec x, Vec y, PetscBool *same)
+{
+  const PetscScalar *a, *b;
+  PetscInt           n;
+
+  PetscFunctionBegin;
+  PetscCall(VecGetLocalSize(x, &n));
+  PetscCall(VecGetArrayRead(x, &a));
+  PetscCall(VecGetArrayRead(y, &b));
+  *same = (PetscBool)!memcmp(a, b, sizeof(PetscScalar) * (size_t)n);
+  PetscCall(VecRestoreArrayRead(y, &b));
+  PetscCall(VecRestoreArrayRead(x, &a));
+  PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, same, 1, MPI_C_BOOL, MPI_LAND, PetscObjectComm((PetscObject)x)));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode TestEventCount(const char *name, PetscInt *count)
 {
   PetscLogEvent      ev;

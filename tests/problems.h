@@ -30,5 +30,8 @@ PETSC_EXTERN PetscErrorCode TestPCViewToString(PC, char[], size_t);
 PETSC_EXTERN PetscErrorCode TestPCViewToStringFormat(PC, PetscViewerFormat, char[], size_t); /* the same in a given format */
 PETSC_EXTERN PetscErrorCode TestPCFingerprint(PC, char[32]); /* PCSFILU's factor fingerprint from its detailed view, or "none" */
 
+/* Whether two vectors hold the same bits on every rank of x's communicator (read on the host; collective). */
+PETSC_EXTERN PetscErrorCode TestVecSameBits(Vec, Vec, PetscBool *);
+
 /* Whether pc's ASCII view (rank 0's, told to every rank of pc's communicator) contains text. */
 PETSC_EXTERN PetscErrorCode TestPCViewHas(PC, const char *, PetscBool *);

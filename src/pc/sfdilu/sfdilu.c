@@ -276,39 +276,43 @@ static PetscErrorCode SFDILUApplyOp(PC pc, PetscBool transpose, Vec x, Vec y)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*
+   omega M^{-1} x or omega M^{-T} x (the Eisenstat form's D while it is active). The PC is omega M^{-1}: PCApplyRichardson()
+   steps x += omega M^{-1} r, and where KSPRICHARDSON runs its own loop instead (a monitor, a transposed solve, a null space:
+   KSPSolve_Richardson()) it steps x += PCApply(r), so the weight must be in the apply for the two to be one iteration.
+   A Krylov method does not see a constant factor.
+*/
+static PetscErrorCode SFDILUApplyWeighted(PC pc, PetscBool transpose, PetscReal omega, Vec x, Vec y)
+{
+  SFDILU *s = (SFDILU *)pc->data;
+
+  PetscFunctionBegin;
+  if (s->eis.active) PetscCall(SFPCEisenstatApply(&s->eis, x, y));
+  else PetscCall(SFDILUApplyOp(pc, transpose, x, y));
+  if (omega != 1) PetscCall(VecScale(y, omega));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* M^{-1} x without the weight: the Richardson loops' correction, which they weight themselves */
 static PetscErrorCode PCApplyUnweighted_SFDILU(PC pc, Vec x, Vec y)
 {
   PetscFunctionBegin;
-  if (((SFDILU *)pc->data)->eis.active) PetscCall(SFPCEisenstatApply(&((SFDILU *)pc->data)->eis, x, y));
-  else PetscCall(SFDILUApplyOp(pc, PETSC_FALSE, x, y));
+  PetscCall(SFDILUApplyWeighted(pc, PETSC_FALSE, 1.0, x, y));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/*
-   The PC is omega M^{-1}: PCApplyRichardson() steps x += omega M^{-1} r, and where KSPRICHARDSON runs its own loop
-   instead (a monitor, a transposed solve, a null space: KSPSolve_Richardson()) it steps x += PCApply(r), so the weight must
-   be in the apply for the two to be one iteration. A Krylov method does not see a constant factor.
-*/
 static PetscErrorCode PCApply_SFDILU(PC pc, Vec x, Vec y)
 {
-  const PetscReal omega = ((SFDILU *)pc->data)->omega;
-
   PetscFunctionBegin;
-  PetscCall(PCApplyUnweighted_SFDILU(pc, x, y));
-  if (omega != 1) PetscCall(VecScale(y, omega));
+  PetscCall(SFDILUApplyWeighted(pc, PETSC_FALSE, ((SFDILU *)pc->data)->omega, x, y));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode PCApplyTranspose_SFDILU(PC pc, Vec x, Vec y)
 {
-  const PetscReal omega = ((SFDILU *)pc->data)->omega;
-
   PetscFunctionBegin;
   PetscCall(SFPCCheckApplySizes(pc, x, y));
-  if (((SFDILU *)pc->data)->eis.active) PetscCall(SFPCEisenstatApply(&((SFDILU *)pc->data)->eis, x, y));
-  else PetscCall(SFDILUApplyOp(pc, PETSC_TRUE, x, y));
-  if (omega != 1) PetscCall(VecScale(y, omega));
+  PetscCall(SFDILUApplyWeighted(pc, PETSC_TRUE, ((SFDILU *)pc->data)->omega, x, y));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
