@@ -613,6 +613,11 @@ int main(int argc, char **argv)
       suffix: grid_none
       args: -problem poisson27 -n 5 -noref
       filter: Error: grep -E "needs the grid" | sed -e "s/^\[0\]PETSC ERROR: //"
+    test: # a grid read off a few rows whose colors a hub row couples: the message says that no grid was given and the
+      # pattern is not one (before, it asked to raise the modulus of a grid as if one had been given)
+      suffix: grid_guess_refused
+      args: -problem convdiff -n 6 -peclet 20 -hub 7 -noref
+      filter: Error: grep -E -o "coloring grid needs .*"
     test: # the global DILU without a DMDA: each rank's rows are whole z-planes (2 of 4), whose place the rows give
       suffix: grid_global
       nsize: 2
@@ -707,6 +712,11 @@ int main(int argc, char **argv)
       suffix: gpu_api_local_permuted
       args: -problem poisson27 -n 5 -permute 3 -api_coloring jpl -api_order local
       output_file: output/ex6_gpu_local_permuted.out
+    test:
+      suffix: gpu_grid_guess_refused
+      args: -problem convdiff -n 6 -peclet 20 -hub 7 -noref -dilu_pc_sfdilu_coloring grid
+      filter: Error: grep -E -o "coloring grid needs .*"
+      output_file: output/ex6_grid_guess_refused.out
     test:
       suffix: gpu_grid_convdiff
       args: -problem convdiff -n 6 -peclet 20 -dilu_pc_sfdilu_coloring grid -dilu_pc_sfdilu_grid_modulus {{2 3}separate output}

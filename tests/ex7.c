@@ -3,6 +3,9 @@ static char help[] = "SFPC preconditioners on MPI matrices: each rank works on i
                      "history for residual history. The matrix is a 3-D convection-diffusion stencil (7-point, upwind) with\n"
                      "uneven rows per rank (-planes: whole z-planes, so each block is a grid); -empty_rank <r> gives rank r no rows;\n"
                      "-check_colors: PCSFDILUGetColoring() on every rank, the colors summed; -columns_decide: columns split evenly.\n"
+                     "With -asm: -pc_type asm -sub_pc_type sfilu against -sub_pc_type ilu (PETSc's), residual history for residual\n"
+                     "history, with -overlap <k> (default 1). -refusal: the first PC's set-up is expected to fail; the error is caught\n"
+                     "and each rank's message printed.\n"
                      "With -global: the global multicolor DILU (-pc_sfdilu_parallel) instead, whose iterations and colors must\n"
                      "not depend on the number of ranks.\n"
                      "Options: -n <grid points per direction>, -peclet <p>, -empty_rank <r>, -global, -nan_row <r> (a NaN\n"
@@ -162,7 +165,7 @@ static PetscErrorCode CompareHost(Mat A, PC pc)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode Solve(Mat A, Vec b, const char *prefix, PetscInt *its, PetscReal **hist, PetscInt *nhist)
+static PetscErrorCode Solve(Mat A, Vec b, const char *prefix, PetscInt *its, PetscReal **hist, PetscInt *nhist, PetscBool *failed)
 {
   KSP              ksp;
   Vec              x;
@@ -177,7 +180,29 @@ static PetscErrorCode Solve(Mat A, Vec b, const char *prefix, PetscInt *its, Pet
   PetscCall(KSPSetResidualHistory(ksp, NULL, PETSC_DECIDE, PETSC_TRUE));
   PetscCall(KSPSetFromOptions(ksp));
   PetscCall(VecDuplicate(b, &x));
-  PetscCall(KSPSolve(ksp, b, x));
+  if (failed) { /* -refusal: the set-up's error caught on every rank, each rank's message printed */
+    PetscErrorCode ierr;
+    const char    *text;
+    char          *specific;
+    PetscMPIInt    rank;
+
+    PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+    ierr = KSPSolve(ksp, b, x);
+    PetscCall(PetscPopErrorHandler());
+    PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
+    PetscCall(PetscErrorMessage(ierr, &text, &specific));
+    PetscCall(PetscSynchronizedPrintf(PETSC_COMM_WORLD, "-%spc_type, rank %d: %s\n", prefix, (int)rank, ierr ? specific : "no error"));
+    PetscCall(PetscSynchronizedFlush(PETSC_COMM_WORLD, PETSC_STDOUT));
+    *failed = (PetscBool)(ierr != 0);
+    PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, failed, 1, MPI_C_BOOL, MPI_LOR, PETSC_COMM_WORLD));
+    if (*failed) {
+      *nhist = 0;
+      *hist  = NULL;
+      PetscCall(VecDestroy(&x));
+      PetscCall(KSPDestroy(&ksp));
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
+  } else PetscCall(KSPSolve(ksp, b, x));
   PetscCall(KSPGetIterationNumber(ksp, its));
   PetscCall(KSPGetResidualHistory(ksp, &h, nhist));
   PetscCall(PetscMalloc1(*nhist, hist));
@@ -211,8 +236,8 @@ int main(int argc, char **argv)
   PetscInt    N = 10, empty = -1, nanrow = -1;
   PetscReal   peclet = 20;
   PetscMPIInt size;
-  PetscBool   global = PETSC_FALSE, asym = PETSC_FALSE, compare = PETSC_FALSE, planes = PETSC_FALSE;
-  const char *pairs[2][2] = {{"sfilu_", "bjacobi_ilu_"}, {"sfdilu_", "bjacobi_sfdilu_"}};
+  PetscBool   global = PETSC_FALSE, asym = PETSC_FALSE, compare = PETSC_FALSE, planes = PETSC_FALSE, asmpair = PETSC_FALSE, refusal = PETSC_FALSE;
+  const char *pairs[3][2] = {{"sfilu_", "bjacobi_ilu_"}, {"sfdilu_", "bjacobi_sfdilu_"}, {"asm_sfilu_", "asm_ilu_"}};
 
   PetscFunctionBeginUser;
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
@@ -225,6 +250,8 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-asymmetric", &asym, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-compare_host", &compare, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-planes", &planes, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-asm", &asmpair, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-refusal", &refusal, NULL));
   if (compare) PetscCall(PetscLogDefaultBegin()); /* event counts */
   PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
   PetscCall(Assemble(N, peclet, empty, asym, planes, &A));
@@ -271,18 +298,37 @@ int main(int argc, char **argv)
     PetscCall(PetscFinalize());
     return 0;
   }
-  PetscCall(PetscOptionsSetValue(NULL, "-sfilu_pc_type", "sfilu"));
-  PetscCall(PetscOptionsSetValue(NULL, "-bjacobi_ilu_pc_type", "bjacobi"));
-  PetscCall(PetscOptionsSetValue(NULL, "-bjacobi_ilu_sub_pc_type", "ilu"));
-  PetscCall(PetscOptionsSetValue(NULL, "-sfdilu_pc_type", "sfdilu"));
-  PetscCall(PetscOptionsSetValue(NULL, "-bjacobi_sfdilu_pc_type", "bjacobi"));
-  PetscCall(PetscOptionsSetValue(NULL, "-bjacobi_sfdilu_sub_pc_type", "sfdilu"));
+  if (!asmpair) {
+    PetscCall(PetscOptionsSetValue(NULL, "-sfilu_pc_type", "sfilu"));
+    PetscCall(PetscOptionsSetValue(NULL, "-bjacobi_ilu_pc_type", "bjacobi"));
+    PetscCall(PetscOptionsSetValue(NULL, "-bjacobi_ilu_sub_pc_type", "ilu"));
+    PetscCall(PetscOptionsSetValue(NULL, "-sfdilu_pc_type", "sfdilu"));
+    PetscCall(PetscOptionsSetValue(NULL, "-bjacobi_sfdilu_pc_type", "bjacobi"));
+    PetscCall(PetscOptionsSetValue(NULL, "-bjacobi_sfdilu_sub_pc_type", "sfdilu"));
+  } else {
+    char     overlap[16];
+    PetscInt k = 1;
+    PetscCall(PetscOptionsGetInt(NULL, NULL, "-overlap", &k, NULL));
+    PetscCall(PetscSNPrintf(overlap, sizeof(overlap), "%" PetscInt_FMT, k));
+    for (int q = 0; q < (refusal ? 1 : 2); q++) { /* -refusal: the second PC never runs */
+      char name[64];
+      PetscCall(PetscSNPrintf(name, sizeof(name), "-%spc_type", pairs[2][q]));
+      PetscCall(PetscOptionsSetValue(NULL, name, "asm"));
+      PetscCall(PetscSNPrintf(name, sizeof(name), "-%spc_asm_overlap", pairs[2][q]));
+      PetscCall(PetscOptionsSetValue(NULL, name, overlap));
+      PetscCall(PetscSNPrintf(name, sizeof(name), "-%ssub_pc_type", pairs[2][q]));
+      PetscCall(PetscOptionsSetValue(NULL, name, q ? "ilu" : "sfilu"));
+    }
+  }
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%d rank(s), %" PetscInt_FMT "^3 rows%s\n", (int)size, N, empty >= 0 ? ", one rank without rows" : ""));
-  for (int p = 0; p < 2; p++) {
+  for (int p = asmpair ? 2 : 0; p < (asmpair ? 3 : 2); p++) {
     PetscInt   its[2], nh[2];
     PetscReal *h[2];
     PetscBool  same;
-    for (int k = 0; k < 2; k++) PetscCall(Solve(A, b, pairs[p][k], &its[k], &h[k], &nh[k]));
+    PetscBool  failed = PETSC_FALSE;
+    PetscCall(Solve(A, b, pairs[p][0], &its[0], &h[0], &nh[0], refusal ? &failed : NULL));
+    if (failed) break;
+    PetscCall(Solve(A, b, pairs[p][1], &its[1], &h[1], &nh[1], NULL));
     same = (PetscBool)(nh[0] == nh[1]);
     for (PetscInt k = 0; same && k < nh[0]; k++) same = (PetscBool)(h[0][k] == h[1][k]);
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "-%spc_type: %" PetscInt_FMT " iterations, -%spc_type: %" PetscInt_FMT "; residual histories bitwise equal: %s\n", pairs[p][0], its[0], pairs[p][1], its[1], same ? "yes" : "NO"));
@@ -332,6 +378,23 @@ int main(int argc, char **argv)
     nsize: 2
     args: -n 9 -nan_row 500 -sfilu_ksp_view -sfdilu_ksp_view
     filter: grep -E "FAILED|iterations"
+
+  # PCASM with sfilu blocks against PETSc's ILU blocks: residual histories bitwise equal (the blocks' rows are no grid)
+  test:
+    suffix: asm
+    nsize: {{2 3}separate output}
+    args: -n 9 -asm -overlap {{1 2}separate output}
+  # a grid asked for on overlapping ASM blocks that are not one (rank 1's rows start inside a z-plane, the others'
+  # give no grid): refused on every rank; rank 1's message says that no grid was given and the pattern is not one
+  # (before, it named the grid read off a few of its rows as if it had been given)
+  test:
+    suffix: asm_refused
+    nsize: 3
+    args: -n 9 -asm -refusal -asm_sfilu_sub_pc_sfilu_factorization sip
+  test:
+    suffix: asm_grid_layout_refused
+    nsize: 3
+    args: -n 9 -asm -refusal -asm_sfilu_sub_pc_sfilu_layout grid
 
   # ILU(k) in each rank's block: PETSc's bjacobi with ILU(k) blocks, bit for bit
   test:
@@ -411,5 +474,21 @@ int main(int argc, char **argv)
       nsize: 3
       args: -n 9 -global -compare_host -empty_rank 1
       output_file: output/ex7_global_compare_empty_rank.out
+    # PCASM's blocks on the GPU (seqaijcusparse): the host runs' histories, the same refusals
+    test:
+      suffix: gpu_asm
+      nsize: 2
+      args: -n 9 -asm -overlap 1
+      output_file: output/ex7_asm_nsize-2_overlap-1.out
+    test:
+      suffix: gpu_asm_refused
+      nsize: 3
+      args: -n 9 -asm -refusal -asm_sfilu_sub_pc_sfilu_factorization sip
+      output_file: output/ex7_asm_refused.out
+    test:
+      suffix: gpu_asm_grid_layout_refused
+      nsize: 3
+      args: -n 9 -asm -refusal -asm_sfilu_sub_pc_sfilu_layout grid
+      output_file: output/ex7_asm_grid_layout_refused.out
 
 TEST*/

@@ -47,4 +47,4 @@ static inline void SFPCGridGuessRows(PetscInt n, PetscInt *r0, PetscInt *nr)
   *r0 = n / 2;
   *nr = n < 8 ? 0 : PetscMin(SFPC_GRID_GUESS_ROWS, n - n / 2);
 }
-PETSC_INTERN PetscErrorCode SFPCGridLayoutError(const PetscInt[3], PetscInt, PetscInt);
+PETSC_INTERN PetscErrorCode SFPCGridLayoutError(const PetscInt[3], PetscBool, PetscInt, PetscInt);

@@ -58,6 +58,7 @@ typedef struct {
   PetscBool  lower, upper;           /* which sweeps to analyse */
   PetscBool  lower_unit, upper_unit; /* ILU: L unit, U not */
   PetscInt   grid[3];      /* nx, ny, nz of the grid the rows are the points of (x fastest); 0: none known */
+  PetscBool  grid_guessed; /* grid was read off a few rows of the pattern (SFPCGridGuess()), not given: an error names no grid */
   PetscInt   grid_chunk;   /* grid layout: x steps per read of another warp's results (2 or 4) */
   PetscInt   grid_planes;  /* grid layout: z-planes per block, the -z line handed over in shared memory (1, 2, 4 or 8; 0: SFPCGridPlanes() decides) */
   PetscInt   window_major; /* > 0: dispatch by windows of this many rows of the solve's order, levels inside each (analysis.cu); 0: by levels */

@@ -361,7 +361,7 @@ PetscErrorCode MatHYBSFSetGrid(Mat T, PetscInt nx, PetscInt ny, PetscInt nz)
     PetscInt r, c;
     PetscCall(SFPCGridCheckSize(h->F.n, dims, "The grid layout"));
     PetscCall(SFPCGridFindOutside_Host(&h->F, dims, PETSC_TRUE, &r, &c));
-    if (r >= 0) PetscCall(SFPCGridLayoutError(dims, r, c));
+    if (r >= 0) PetscCall(SFPCGridLayoutError(dims, PETSC_FALSE, r, c));
   }
   for (int d = 0; d < 3; d++) h->opt.grid[d] = dims[d];
   PetscFunctionReturn(PETSC_SUCCESS);

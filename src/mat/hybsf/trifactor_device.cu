@@ -168,7 +168,7 @@ static PetscErrorCode GridDecide(SFPCTriDevice T, const SFPCTriOptions *opt, Pet
   if (opt->layout != SFPC_LAYOUT_GRID && (opt->layout != SFPC_LAYOUT_AUTO || opt->grid[0] <= 0)) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(SFPCGridLayoutCheckOptions(T->n, opt));
   PetscCall(GridStencil(T, opt->grid, use, box, &r, &c));
-  if (!*use && opt->layout == SFPC_LAYOUT_GRID) PetscCall(SFPCGridLayoutError(opt->grid, r, c));
+  if (!*use && opt->layout == SFPC_LAYOUT_GRID) PetscCall(SFPCGridLayoutError(opt->grid, opt->grid_guessed, r, c));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -331,7 +331,7 @@ PetscErrorCode SFPCTriDeviceSetGrid(SFPCTriDevice T, const PetscInt dims[3])
   PetscFunctionBegin;
   PetscCall(SFPCGridCheckSize(T->n, dims, "The grid layout"));
   PetscCall(GridStencil(T, dims, &fits, &box, &r, &c));
-  if (!fits) PetscCall(SFPCGridLayoutError(dims, r, c));
+  if (!fits) PetscCall(SFPCGridLayoutError(dims, PETSC_FALSE, r, c));
   PetscCall(SFPCBlocksDestroy_Device(T)); /* the grid layout's sweeps never go by point-blocks */
   T->grid.box = box; /* read by SFPCScheduleWarps() */
   PetscCall(PetscGetCurrentCUDAStream(&stream));

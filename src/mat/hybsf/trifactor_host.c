@@ -210,8 +210,10 @@ PetscErrorCode SFPCGridGuess_Host(PetscInt n, const PetscInt ai[], const PetscIn
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode SFPCGridLayoutError(const PetscInt dims[3], PetscInt r, PetscInt c)
+/* Row r of a factor has column c outside the stencil of the grid dims; guessed: dims were read off a few rows of the pattern. */
+PetscErrorCode SFPCGridLayoutError(const PetscInt dims[3], PetscBool guessed, PetscInt r, PetscInt c)
 {
+  PetscCheck(!guessed, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "The grid layout needs a 7-point or 27-point stencil in natural order on a 3-D grid (x fastest): none was given and this pattern is not one (a few of its rows read as a %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " grid, but row %" PetscInt_FMT " has column %" PetscInt_FMT "); give the grid (PCSFILU: a 3-D DMDA attached to the PC, or -pc_sfilu_grid nx,ny,nz) or take another layout (-pc_sfilu_layout auto or hyb)", dims[0], dims[1], dims[2], r, c);
   SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "The grid layout needs a 7-point or 27-point stencil (or part of one) on the %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " grid, x fastest: row %" PetscInt_FMT " has column %" PetscInt_FMT "; other layouts take any pattern (PCSFILU: -pc_sfilu_layout auto or hyb; MATHYBSF: no grid)", dims[0], dims[1], dims[2], r, c);
 }
 
@@ -235,6 +237,6 @@ PetscErrorCode SFPCGridLayoutCheck_Host(const SFPCTriFactor *F, const SFPCTriOpt
   if (o->layout != SFPC_LAYOUT_GRID) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(SFPCGridLayoutCheckOptions(F->n, o));
   PetscCall(SFPCGridFindOutside_Host(F, o->grid, PETSC_TRUE, &r, &c));
-  if (r >= 0) PetscCall(SFPCGridLayoutError(o->grid, r, c));
+  if (r >= 0) PetscCall(SFPCGridLayoutError(o->grid, o->grid_guessed, r, c));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

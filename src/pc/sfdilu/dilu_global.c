@@ -212,6 +212,7 @@ static PetscErrorCode GridFromSlabs(SFDILU *s, SFDILUGlobal G, Mat A, MPI_Comm c
   s->grid.dof = 1;
   s->grid.m   = s->gridmod;
   s->grid.dim = 3;
+  s->grid.guessed = PETSC_TRUE;
   s->grid.start[0] = s->grid.start[1] = 0;
   s->grid.start[2] = G->n ? G->rstart / (dims[0] * dims[1]) : 0;
   s->grid.size[0]  = lo[0];

@@ -92,6 +92,7 @@ PetscErrorCode SFDILUGridFromDims(SFDILU *s, const PetscInt dims[3], PetscBool *
     s->grid.dof = 1;
     s->grid.m   = s->gridmod;
     s->grid.dim = 3;
+    s->grid.guessed = PETSC_TRUE;
     for (int d = 0; d < 3; d++) {
       s->grid.start[d] = 0;
       s->grid.size[d]  = dims[d];
@@ -112,6 +113,7 @@ PetscErrorCode SFDILUGridConflictOn(MPI_Comm comm, const SFDILU *s, PetscInt r, 
   const SFDILUGrid *g = &s->grid;
 
   PetscFunctionBegin;
+  PetscCheck(s->coloring != PCSFDILU_COLORING_GRID || !g->guessed, comm, PETSC_ERR_ARG_INCOMP, "-pc_sfdilu_coloring grid needs a 7-point stencil in natural order on a 3-D grid (x fastest): no DMDA gave the grid and this pattern is not one (a few of its rows read as a %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " grid, but rows %" PetscInt_FMT " and %" PetscInt_FMT " are coupled and both take its color %" PetscInt_FMT "); attach the DMDA (KSPSetDM()/PCSetDM()) or take another -pc_sfdilu_coloring", g->size[0], g->size[1], g->size[2], r, c, color);
   PetscCheck(s->coloring != PCSFDILU_COLORING_GRID, comm, PETSC_ERR_ARG_INCOMP, "-pc_sfdilu_coloring grid is not a proper coloring of this matrix: rows %" PetscInt_FMT " and %" PetscInt_FMT " are coupled and both take color %" PetscInt_FMT " (grid box %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT ", %" PetscInt_FMT " fields, modulus %" PetscInt_FMT "): a coupling farther than %" PetscInt_FMT " points along each axis, or across a periodic boundary whose length is not a multiple of the modulus; raise -pc_sfdilu_grid_modulus or take another -pc_sfdilu_coloring", r, c, color, g->size[0], g->size[1], g->size[2], g->dof, g->m, g->m - 1);
   PetscCall(PetscInfo(NULL, "auto coloring: the grid's colors couple rows %" PetscInt_FMT " and %" PetscInt_FMT "; another coloring taken\n", r, c));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -136,7 +138,8 @@ static PetscErrorCode SFDILUGridFromDM(PC pc, Mat A, SFDILU *s)
   PetscInt  dim, dof, sw, nrows, xs[3], xm[3];
 
   PetscFunctionBegin;
-  s->grid.dim = 0;
+  s->grid.dim     = 0;
+  s->grid.guessed = PETSC_FALSE;
   if (pc->dm) PetscCall(PetscObjectTypeCompare((PetscObject)pc->dm, DMDA, &isda));
   if (!isda) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(DMDAGetInfo(pc->dm, &dim, NULL, NULL, NULL, NULL, NULL, NULL, &dof, &sw, NULL, NULL, NULL, NULL));

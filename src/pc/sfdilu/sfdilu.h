@@ -76,6 +76,7 @@ typedef struct {
   PetscInt dof, m;
   PetscInt start[3], size[3]; /* the block's box of points (x fastest): global corner and extent, 1 along absent axes */
   PetscInt dim;               /* 0: no grid */
+  PetscBool guessed;          /* read off a few rows of the pattern (SFPCGridGuess()), not given by a DMDA: a conflict says so */
 } SFDILUGrid;
 
 static inline SFDILU_HOSTDEVICE PetscInt SFDILUGridColor(const SFDILUGrid *g, PetscInt r)

@@ -144,7 +144,7 @@ PetscErrorCode SFILUSymbolic(SFILU *s, Mat A, PetscBool ondevice)
       PetscCall(ierr);
     }
     {
-      PetscErrorCode ierr = s->sip ? SFILUCheckSIPPattern(&s->F, s->sip_dims) : PETSC_SUCCESS;
+      PetscErrorCode ierr = s->sip ? SFILUCheckSIPPattern(&s->F, s->sip_dims, s->engine.grid_guessed) : PETSC_SUCCESS;
       if (!ierr) ierr = SFPCGridLayoutCheck_Host(&s->F, &s->engine); /* a grid layout asked for is checked on CPU runs too */
       if (ierr) PetscCall(SFPCTriFactorDestroy(&s->F));
       PetscCall(ierr);

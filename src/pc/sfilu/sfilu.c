@@ -40,7 +40,7 @@ static PetscErrorCode PCSFILUGrid(PC pc, Mat A, PetscBool ondevice, PetscBool re
   SFILU      *s    = (SFILU *)pc->data;
   MPI_Comm    comm = PetscObjectComm((PetscObject)pc);
   PetscInt    dims[3] = {0, 0, 0};
-  PetscBool   isda = PETSC_FALSE;
+  PetscBool   isda = PETSC_FALSE, guessed = PETSC_FALSE;
   const char *who = s->sip ? "SIP" : "The grid layout (-pc_sfilu_layout grid)", *opt = s->sip ? "-pc_sfilu_sip_grid" : "-pc_sfilu_grid";
 
   PetscFunctionBegin;
@@ -48,6 +48,7 @@ static PetscErrorCode PCSFILUGrid(PC pc, Mat A, PetscBool ondevice, PetscBool re
     PetscCheck(!required, comm, PETSC_ERR_SUP, "The grid layout (-pc_sfilu_layout grid) sweeps ILU(0)'s 7-point pattern: with %" PetscInt_FMT " levels of fill use -pc_sfilu_layout auto, hyb or csr", s->fill_levels);
     *changed = (PetscBool)(s->sip_dims[0] != 0);
     for (int d = 0; d < 3; d++) s->sip_dims[d] = s->engine.grid[d] = 0;
+    s->engine.grid_guessed = PETSC_FALSE;
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   if (pc->dm) PetscCall(PetscObjectTypeCompare((PetscObject)pc->dm, DMDA, &isda));
@@ -91,10 +92,12 @@ static PetscErrorCode PCSFILUGrid(PC pc, Mat A, PetscBool ondevice, PetscBool re
     found = (PetscBool)(dims[0] > 0 || n == 0); /* a rank without rows agrees with any grid */
     PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, &found, 1, MPI_C_BOOL, MPI_LAND, comm));
     if (!found) dims[0] = dims[1] = dims[2] = 0;
+    guessed = (PetscBool)(dims[0] > 0);
     PetscCheck(found || !required, comm, PETSC_ERR_USER_INPUT, "%s needs the grid: attach the 3-D DMDA to the PC (KSPSetDM()/PCSetDM()) or give %s nx,ny,nz (none could be read from the pattern: it is not a %s stencil in natural order)", who, opt, s->sip ? "7-point" : "7-point or 27-point");
   }
   *changed = (PetscBool)(dims[0] != s->sip_dims[0] || dims[1] != s->sip_dims[1] || dims[2] != s->sip_dims[2]);
   for (int d = 0; d < 3; d++) s->sip_dims[d] = s->engine.grid[d] = dims[d];
+  s->engine.grid_guessed = guessed;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

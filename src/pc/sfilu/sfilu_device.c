@@ -53,7 +53,7 @@ PetscErrorCode SFILUSymbolic_Device(SFILU *s, Mat A, const PetscInt pi[], const 
   PetscCall(SFPCTriDeviceCreate(n, -1, ai, aj, PETSC_FALSE, &s->engine, &s->T));
   PetscCall(MatSeqAIJCUSPARSERestoreIJ(A, PETSC_FALSE, &ai, &aj));
   if (s->sip && n > 0) { /* the grid check runs once per pattern, on the device copy of it (a rank without rows has nothing to check or order) */
-    PetscErrorCode ierr = SFILUCheckSIPPattern_Device(s->T, s->sip_dims);
+    PetscErrorCode ierr = SFILUCheckSIPPattern_Device(s->T, s->sip_dims, s->engine.grid_guessed);
     if (!ierr) ierr = SFILUSIPPlanesCreate_Device(s->T, s->sip_dims, &s->planes);
     if (ierr) PetscCall(SFILUReset_Device(s));
     PetscCall(ierr);

@@ -161,6 +161,7 @@ static PetscErrorCode FactorSymbolic(Mat B, Mat A, IS row, IS col, const MatFact
     PetscCheck(s->fill_levels == 0 || s->engine.layout != SFPC_LAYOUT_GRID, PetscObjectComm((PetscObject)A), PETSC_ERR_SUP, "The grid layout (-mat_sfilu_layout grid) sweeps ILU(0)'s stencil: with %" PetscInt_FMT " levels of fill use -mat_sfilu_layout auto, hyb or csr", s->fill_levels);
     if (s->fill_levels == 0 && (ondevice || s->engine.layout == SFPC_LAYOUT_GRID)) PetscCall(SFILUGridFromPattern(A, ondevice, PETSC_TRUE, dims));
     for (int d = 0; d < 3; d++) s->sip_dims[d] = s->engine.grid[d] = dims[d];
+    s->engine.grid_guessed = (PetscBool)(dims[0] > 0);
   }
   PetscCall(SFILUSymbolic(s, A, ondevice));
   B->ops->lufactornumeric       = MatFactorNumeric_SFILU;

@@ -269,14 +269,14 @@ __global__ void SIPRecordKernel(SFILUPlaneTable P, const int *__restrict__ ai, c
 } // namespace
 
 /* The SIP grid check of SFILUCheckSIPPattern(), on the device's copy of the pattern. */
-PetscErrorCode SFILUCheckSIPPattern_Device(SFPCTriDevice T, const PetscInt dims[3])
+PetscErrorCode SFILUCheckSIPPattern_Device(SFPCTriDevice T, const PetscInt dims[3], PetscBool guessed)
 {
   PetscInt r[2], c[2];
 
   PetscFunctionBegin;
   PetscCall(SFILUCheckSIPGrid(T->n, dims));
   PetscCall(SFPCGridFindOutside_Device(T, dims, r, c));
-  if (r[0] >= 0) PetscCall(SFILUSIPPatternError(dims, r[0], c[0]));
+  if (r[0] >= 0) PetscCall(SFILUSIPPatternError(dims, guessed, r[0], c[0]));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -22,9 +22,10 @@ static PetscInt Find(const SFPCTriFactor *F, PetscInt r, PetscInt c)
   return -1;
 }
 
-/* The error for a matrix that is not a 7-point stencil on the grid: column c of row r (host and device checks). */
-PetscErrorCode SFILUSIPPatternError(const PetscInt dims[3], PetscInt r, PetscInt c)
+/* The error for a matrix that is not a 7-point stencil on the grid: column c of row r (host and device checks); guessed: dims were read off a few rows of the pattern. */
+PetscErrorCode SFILUSIPPatternError(const PetscInt dims[3], PetscBool guessed, PetscInt r, PetscInt c)
 {
+  PetscCheck(!guessed, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "SIP needs a 7-point stencil in natural order on a 3-D grid (x fastest): none was given and this pattern is not one (a few of its rows read as a %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " grid, but row %" PetscInt_FMT " has column %" PetscInt_FMT "); attach the 3-D DMDA to the PC (KSPSetDM()/PCSetDM()) or give -pc_sfilu_sip_grid nx,ny,nz", dims[0], dims[1], dims[2], r, c);
   SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "SIP needs a 7-point stencil on the %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " grid (one field, star stencil of width 1, not periodic): row %" PetscInt_FMT " has column %" PetscInt_FMT, dims[0], dims[1], dims[2], r, c);
 }
 
@@ -36,14 +37,14 @@ PetscErrorCode SFILUCheckSIPGrid(PetscInt n, const PetscInt dims[3])
 }
 
 /* Every off-diagonal entry of the pattern must couple a point to one of its 6 grid neighbours. */
-PetscErrorCode SFILUCheckSIPPattern(const SFPCTriFactor *F, const PetscInt dims[3])
+PetscErrorCode SFILUCheckSIPPattern(const SFPCTriFactor *F, const PetscInt dims[3], PetscBool guessed)
 {
   PetscInt r, c;
 
   PetscFunctionBegin;
   PetscCall(SFILUCheckSIPGrid(F->n, dims));
   PetscCall(SFPCGridFindOutside_Host(F, dims, PETSC_FALSE, &r, &c));
-  if (r >= 0) PetscCall(SFILUSIPPatternError(dims, r, c));
+  if (r >= 0) PetscCall(SFILUSIPPatternError(dims, guessed, r, c));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
