@@ -6,7 +6,9 @@
 # Run on the GPU host through bench/gpu-run: bench/gpu-run bash tests/gpu-nonblocking.sh
 # What it found (H200, 2026-11-29, README "Known problems"): PETSc's own Jacobi-CG on 2 ranks (ex8 -bjacobi -cg, its
 # jacobi_ KSP) diverges; SFPC's fused Richardson from a nonzero guess (ex11, ex5: SIP) gives NaN and ICC under GMRES
-# with the symmetric side hangs; all of them pass with CUDA_LAUNCH_BLOCKING=1.
+# with the symmetric side hangs; all of them pass with CUDA_LAUNCH_BLOCKING=1. Why (bench/stream-trace.sh, 2026-11-30):
+# with the option PETSc runs VecAXPY()/VecAYPX()/VecMAXPY()/VecSet() and aijcusparse's MatMult() on the legacy stream,
+# the rest on the root one, unordered (bench/petsc-reports.md, section 9).
 set -u
 lib=$PWD/lib/libsfpc.so
 t=build/tests/tests
