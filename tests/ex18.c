@@ -4,6 +4,8 @@ static char help[] = "Refused input that must leave the PC and the caller's data
                      "    the same result bit for bit as one made before;\n"
                      "  - a KSPSolve() with Eisenstat's form that stops on an error (a NaN initial guess under\n"
                      "    KSPSetErrorIfNotConverged()): the caller's b unchanged, and a retry from a zero guess converges for b;\n"
+                     "  - Eisenstat's form with b read-locked (a KSP inside PCKSP or a PCSHELL, PCBJACOBI's block): taken, b\n"
+                     "    unchanged, A x = b solved; under KSPPREONLY (no operator to save) the plain PC, bit for bit;\n"
                      "  - MatConvert() to MATHYBSF with four sizes for -mat_hybsf_grid: refused.\n"
                      "Problem options of tests/problems.c; -mat_type aijcusparse for the GPU.\n";
 
@@ -152,6 +154,73 @@ static PetscErrorCode EisenstatError(Mat A, const char *pt, const char *opt)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Notes, at each monitor call, whether the KSP's operator is a MATSHELL (the form's). */
+static PetscErrorCode ShellMonitor(KSP ksp, PetscInt it, PetscReal rnorm, void *ctx)
+{
+  Mat       Aop;
+  PetscBool isshell;
+
+  PetscFunctionBegin;
+  (void)it;
+  (void)rnorm;
+  PetscCall(KSPGetOperators(ksp, &Aop, NULL));
+  PetscCall(PetscObjectTypeCompare((PetscObject)Aop, MATSHELL, &isshell));
+  *(PetscBool *)ctx = isshell;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+   Eisenstat's form with a right-hand side locked read-only, as a KSP solved inside another PC's apply (PCKSP, PCSHELL)
+   or PCBJACOBI's block gets it: the form is taken (it only reads b), b is unchanged and x solves A x = b. A preonly KSP,
+   which never applies the operator, runs the plain PC: x is its apply bit for bit.
+*/
+static PetscErrorCode EisenstatLockedRhs(Mat A, const char *pt, const char *opt)
+{
+  KSP       ksp;
+  PC        pc;
+  Vec       b, b0, x, r, y;
+  PetscBool same, shell = PETSC_FALSE, plain;
+  PetscReal rn, bn;
+
+  PetscFunctionBegin;
+  PetscCall(PetscOptionsSetValue(NULL, opt, "true"));
+  PetscCall(MatCreateVecs(A, &x, &b));
+  PetscCall(VecDuplicate(b, &b0));
+  PetscCall(VecDuplicate(b, &r));
+  PetscCall(VecDuplicate(b, &y));
+  PetscCall(FillVec(b));
+  PetscCall(VecCopy(b, b0));
+  PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp));
+  PetscCall(KSPSetOperators(ksp, A, A));
+  PetscCall(KSPSetType(ksp, KSPGMRES));
+  PetscCall(KSPGetPC(ksp, &pc));
+  PetscCall(PCSetType(pc, pt));
+  PetscCall(KSPSetTolerances(ksp, 1e-10, PETSC_CURRENT, PETSC_CURRENT, PETSC_CURRENT));
+  PetscCall(KSPMonitorSet(ksp, ShellMonitor, &shell, NULL));
+  PetscCall(KSPSetFromOptions(ksp));
+  PetscCall(VecLockReadPush(b));
+  PetscCall(KSPSolve(ksp, b, x));
+  PetscCall(VecLockReadPop(b));
+  PetscCall(TestVecSameBits(b, b0, &same));
+  PetscCall(MatResidual(A, b0, x, r));
+  PetscCall(VecNorm(r, NORM_2, &rn));
+  PetscCall(VecNorm(b0, NORM_2, &bn));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s with %s, b read-locked: the form taken: %s; b unchanged: %s; ||b - A x|| / ||b|| below 1e-8: %s\n", pt, opt, shell ? "yes" : "NO", same ? "yes" : "NO", rn <= 1e-8 * bn ? "yes" : "NO"));
+  PetscCall(KSPSetType(ksp, KSPPREONLY));
+  PetscCall(KSPSolve(ksp, b, x));
+  PetscCall(PCApply(pc, b, y));
+  PetscCall(TestVecSameBits(x, y, &plain));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  preonly: x is the plain apply bit for bit: %s\n", plain ? "yes" : "NO"));
+  PetscCall(KSPDestroy(&ksp));
+  PetscCall(VecDestroy(&y));
+  PetscCall(VecDestroy(&r));
+  PetscCall(VecDestroy(&x));
+  PetscCall(VecDestroy(&b0));
+  PetscCall(VecDestroy(&b));
+  PetscCall(PetscOptionsClearValue(NULL, opt));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode FourGridSizes(Mat A)
 {
   Mat            T = NULL;
@@ -183,6 +252,8 @@ int main(int argc, char **argv)
   PetscCall(WrongSizes(A, PCAFSAI, PETSC_TRUE));
   PetscCall(EisenstatError(A, PCSFILU, "-pc_sfilu_eisenstat"));
   PetscCall(EisenstatError(A, PCSFDILU, "-pc_sfdilu_eisenstat"));
+  PetscCall(EisenstatLockedRhs(A, PCSFILU, "-pc_sfilu_eisenstat"));
+  PetscCall(EisenstatLockedRhs(A, PCSFDILU, "-pc_sfdilu_eisenstat"));
   PetscCall(FourGridSizes(A));
   PetscCall(MatDestroy(&A));
   PetscCall(PetscFinalize());

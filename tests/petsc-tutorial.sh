@@ -60,7 +60,7 @@ else
     run "$t/ex45" -da_grid_x 12 -da_grid_y 12 -da_grid_z 12 $lib -pc_type sfdilu -ksp_type cg -ksp_converged_reason
     run "$t/ex45" -da_grid_x 12 -da_grid_y 12 -da_grid_z 12 $lib -pc_type sfdilu -pc_sfdilu_eisenstat -ksp_type cg -ksp_converged_reason
     MPIEXEC="$MPIEXEC -n 2" run2 "$t/ex45" -da_grid_x 12 -da_grid_y 12 -da_grid_z 12 $lib -pc_type sfdilu -pc_sfdilu_eisenstat -ksp_type cg -ksp_converged_reason
-    # as PCBJACOBI's block PC (whose right-hand side is locked read-only) the form steps aside: the plain sfilu's 14 iterations
+    # as PCBJACOBI's block PC under its default preonly KSP (no operator product to save) the form steps aside: the plain sfilu's 14 iterations
     MPIEXEC="$MPIEXEC -n 2" run2 "$t/ex45" -da_grid_x 12 -da_grid_y 12 -da_grid_z 12 $lib -pc_type bjacobi -sub_pc_type sfilu -sub_pc_sfilu_eisenstat -ksp_type cg -ksp_converged_reason
     # the factor as a PCILU solver type, per block of block Jacobi on two ranks
     MPIEXEC="$MPIEXEC -n 2" run2 "$t/ex45" -da_grid_x 12 -da_grid_y 12 -da_grid_z 12 $lib -pc_type bjacobi -sub_pc_type ilu -sub_pc_factor_mat_solver_type sfilu -ksp_converged_reason

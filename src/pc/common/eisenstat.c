@@ -40,25 +40,24 @@ static PetscErrorCode MatMult_Eisenstat(Mat S, Vec xin, Vec yout)
 /*
    In *why, why this solve cannot take the form, or NULL. The solve then runs with the plain PC (PetscInfo() says why), which
    is what the KSP asked for in every case: a transposed solve, a symmetric preconditioning side, or a KSP that multiplies by the operator's transpose
-   (the shell has no transpose); a right-hand side locked read-only (PCBJACOBI's one block a rank gives its so; with several blocks
-   a rank, and under PCASM, the blocks' right-hand sides are not locked and take the form);
-   an operator with a null space (KSPSolve() removes it from the right-hand side, which the form has changed); a matrix
+   (the shell has no transpose); a KSP that never applies the operator (KSPPREONLY, PCBJACOBI's and PCASM's default for
+   their blocks: the form saves an operator product, and there is none to save; its sweeps would give the plain PC's
+   result with two vector copies more); an operator with a null space (KSPSolve() removes it from the right-hand side, which the form has changed); a matrix
    changed since the PC was set up (a reused preconditioner: K and D^{-1}, and the couplings between ranks, belong to
    the old one); another operator than the matrix factored. Each is the same on every rank.
 */
-static PetscErrorCode FormRefused(SFPCEisenstat *E, KSP ksp, Vec b, const char **why)
+static PetscErrorCode FormRefused(SFPCEisenstat *E, KSP ksp, const char **why)
 {
   PC               pc  = E->pc;
   MatNullSpace     nsp = NULL, tnsp = NULL;
   PetscObjectState state;
   PetscObjectId    id;
-  PetscBool        transposes;
-  PetscInt         lock;
+  PetscBool        transposes, preonly;
 
   PetscFunctionBegin;
   *why = NULL;
   PetscCall(PetscObjectTypeCompareAny((PetscObject)ksp, &transposes, KSPBICG, KSPCGNE, KSPCGLS, KSPLSQR, ""));
-  PetscCall(VecLockGet(b, &lock));
+  PetscCall(PetscObjectTypeCompare((PetscObject)ksp, KSPPREONLY, &preonly));
   PetscCall(MatGetNullSpace(pc->mat, &nsp));
   PetscCall(MatGetTransposeNullSpace(pc->mat, &tnsp));
   PetscCall(PetscObjectStateGet((PetscObject)pc->pmat, &state));
@@ -66,7 +65,7 @@ static PetscErrorCode FormRefused(SFPCEisenstat *E, KSP ksp, Vec b, const char *
   if (ksp->transpose_solve) *why = "a transposed solve";
   else if (ksp->pc_side == PC_SYMMETRIC) *why = "a symmetric preconditioning side (the KSP applies the factor's sweeps itself)";
   else if (transposes) *why = "a KSP that multiplies by the operator's transpose";
-  else if (lock) *why = "a right-hand side locked read-only (PCBJACOBI's one block a rank, or a KSP solved inside a PC's apply: PCKSP, PCSHELL)";
+  else if (preonly) *why = "a KSP that never applies the operator (preonly: the form would save nothing)";
   else if (pc->mat != pc->pmat) *why = "the KSP's operator is not the matrix factored";
   else if (nsp || tnsp) *why = "the operator has a null space";
   else if (id != E->pmat || state != E->state) *why = "the matrix changed since the PC was set up (a reused preconditioner)";
@@ -115,7 +114,7 @@ static PetscErrorCode PCPreSolve_Eisenstat(PC pc, KSP ksp, Vec b, Vec x)
   if (E->active && E->ksp == ksp) PetscCall(Deactivate(E, ksp));
   PetscCheck(!E->active, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "%s cannot serve a KSPSolve() nested in another that shares the PC and took the form: give the inner KSP a PC of its own or drop %s", E->option, E->option);
   if (E->failed) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(FormRefused(E, ksp, b, &why));
+  PetscCall(FormRefused(E, ksp, &why));
   if (why) {
     PetscCall(PetscInfo(pc, "Eisenstat form not taken for this solve (%s): plain %s\n", why, ((PetscObject)pc)->type_name));
     PetscFunctionReturn(PETSC_SUCCESS);
