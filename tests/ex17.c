@@ -4,7 +4,10 @@ static char help[] = "A solve by Richardson iterations (-ksp_type richardson, PC
                      "several) every rank must stop with KSP_DIVERGED_PC_FAILED after no step, x filled with Inf as by the failed PC's\n"
                      "apply (-own_loop: KSPRICHARDSON's own loop, for comparison: it stops so when tested, leaving x = 0, and runs its\n"
                      "steps into Inf when not); without a failure the solve must reach 1e-6 (tested) or run its steps. The right-hand\n"
-                     "side must come back unchanged. Problem options of tests/problems.c; -sfpc_device_view: SFPCDeviceView(NULL) first.\n";
+                     "side must come back unchanged. Problem options of tests/problems.c; -sfpc_device_view: SFPCDeviceView(NULL) first.\n"
+                     "-norms: instead, for each PC of -pcs, the tested loop with each -pc_<type>_richardson_norm against KSPRICHARDSON's\n"
+                     "own loop with the matching norm (-ksp_norm_type preconditioned, unpreconditioned, or the 1-norm test of\n"
+                     "SFPCKSPSetConvergedResidual1Norm()): the same number of steps, and the same reason.\n";
 
 #include <petscksp.h>
 #include <sfpc.h>
@@ -64,13 +67,57 @@ static PetscErrorCode Run(Mat A, Vec b, const char *pt, PetscBool test, PetscBoo
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Richardson to rtol 1e-6 with PC type pt: through its PCApplyRichardson() testing the norm named, then KSPRICHARDSON's own loop with that norm. */
+static PetscErrorCode CompareNorm(Mat A, Vec b, const char *pt, const char *norm)
+{
+  PetscInt           its[2];
+  KSPConvergedReason reason[2];
+  char               opt[2][64];
+
+  PetscFunctionBegin;
+  PetscCall(PetscSNPrintf(opt[0], sizeof(opt[0]), "-pc_%s_richardson_test", pt));
+  PetscCall(PetscSNPrintf(opt[1], sizeof(opt[1]), "-pc_%s_richardson_norm", pt));
+  PetscCall(PetscOptionsSetValue(NULL, opt[0], "true"));
+  PetscCall(PetscOptionsSetValue(NULL, opt[1], norm));
+  for (int own = 0; own < 2; own++) {
+    KSP ksp;
+    PC  pc;
+    Vec x;
+
+    PetscCall(MatCreateVecs(A, &x, NULL));
+    PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp));
+    PetscCall(KSPSetType(ksp, KSPRICHARDSON));
+    PetscCall(KSPSetOperators(ksp, A, A));
+    PetscCall(KSPGetPC(ksp, &pc));
+    PetscCall(PCSetType(pc, pt));
+    PetscCall(KSPSetTolerances(ksp, 1e-6, PETSC_CURRENT, PETSC_CURRENT, 2000));
+    if (own) {
+      PetscBool one, unpre;
+      PetscCall(PetscStrcmp(norm, "1", &one));
+      PetscCall(PetscStrcmp(norm, "unpreconditioned", &unpre));
+      if (one) PetscCall(SFPCKSPSetConvergedResidual1Norm(ksp));
+      else if (unpre) PetscCall(KSPSetNormType(ksp, KSP_NORM_UNPRECONDITIONED));
+      PetscCall(KSPMonitorSet(ksp, MonitorNothing, NULL, NULL)); /* a monitor makes KSPRICHARDSON run its own loop */
+    }
+    PetscCall(KSPSetFromOptions(ksp));
+    PetscCall(KSPSolve(ksp, b, x));
+    PetscCall(KSPGetIterationNumber(ksp, &its[own]));
+    PetscCall(KSPGetConvergedReason(ksp, &reason[own]));
+    PetscCall(KSPDestroy(&ksp));
+    PetscCall(VecDestroy(&x));
+  }
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s, %s norm: PCApplyRichardson() %s after %" PetscInt_FMT " steps, KSPRICHARDSON's loop %s after %" PetscInt_FMT "; the same: %s\n", pt, norm, KSPConvergedReasons[reason[0]], its[0], KSPConvergedReasons[reason[1]], its[1], its[0] == its[1] && reason[0] == reason[1] ? "yes" : "NO"));
+  for (int k = 0; k < 2; k++) PetscCall(PetscOptionsClearValue(NULL, opt[k]));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 int main(int argc, char **argv)
 {
   Mat       A;
   Vec       b;
   char      desc[256] = "", *pcs[8];
   PetscInt  npc = 8, t0 = 0, t1 = 1;
-  PetscBool flg, test = PETSC_FALSE, both = PETSC_TRUE, ownloop = PETSC_FALSE;
+  PetscBool flg, test = PETSC_FALSE, both = PETSC_TRUE, ownloop = PETSC_FALSE, norms = PETSC_FALSE;
 
   PetscFunctionBeginUser;
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
@@ -78,6 +125,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-test", &test, &flg));
   if (flg) both = PETSC_FALSE;
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-own_loop", &ownloop, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-norms", &norms, NULL));
   {
     PetscBool view = PETSC_FALSE;
     PetscCall(PetscOptionsGetBool(NULL, NULL, "-sfpc_device_view", &view, NULL));
@@ -95,8 +143,13 @@ int main(int argc, char **argv)
   PetscCall(MatCreateVecs(A, NULL, &b));
   PetscCall(VecSet(b, 1.0));
   if (!both) t0 = t1 = test;
-  for (PetscInt k = 0; k < npc; k++)
-    for (PetscInt t = t0; t <= t1; t++) PetscCall(Run(A, b, pcs[k], (PetscBool)t, ownloop));
+  for (PetscInt k = 0; k < npc; k++) {
+    if (norms) {
+      const char *names[] = {"preconditioned", "unpreconditioned", "1"};
+      for (int q = 0; q < 3; q++) PetscCall(CompareNorm(A, b, pcs[k], names[q]));
+    } else
+      for (PetscInt t = t0; t <= t1; t++) PetscCall(Run(A, b, pcs[k], (PetscBool)t, ownloop));
+  }
   for (PetscInt k = 0; k < npc; k++) PetscCall(PetscFree(pcs[k]));
   PetscCall(VecDestroy(&b));
   PetscCall(MatDestroy(&A));
@@ -128,9 +181,29 @@ int main(int argc, char **argv)
     args: -problem poisson7 -n 6 -sfpc_device_view
     filter: grep -v "^SFPC device"
 
+  # the tested loops of sfdilu and afsai with each norm against KSPRICHARDSON's own loop with the matching norm (convection-
+  # diffusion: M^{-1} r and r have different norms)
+  test:
+    suffix: norms
+    nsize: {{1 2}separate output}
+    args: -problem convdiff -n 8 -peclet 5 -norms -pcs sfdilu
+  test: # afsai (SPD) on a jumping coefficient, with weight 1: KSPRICHARDSON's own loop has no automatic weight (README)
+    suffix: norms_afsai
+    nsize: {{1 2}}
+    args: -problem jumps -n 8 -jump 100 -jump_cubes 2 -norms -pcs afsai -pc_afsai_omega 1
+    output_file: output/ex17_norms_afsai.out
+
   testset:
     requires: gpu
     args: -mat_type aijcusparse -use_gpu_aware_mpi 0 -problem poisson7 -n 6
+    test:
+      suffix: gpu_norms
+      args: -problem convdiff -n 8 -peclet 5 -norms -pcs sfdilu
+      output_file: output/ex17_norms_nsize-1.out
+    test:
+      suffix: gpu_norms_afsai
+      args: -problem jumps -n 8 -jump 100 -jump_cubes 2 -norms -pcs afsai -pc_afsai_omega 1
+      output_file: output/ex17_norms_afsai.out
     test:
       suffix: gpu_zero
       args: -zero

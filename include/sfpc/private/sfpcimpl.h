@@ -69,6 +69,17 @@ static inline PetscBool SFPCRichardsonTests(PetscBool honour, PetscReal rtol, Pe
 {
   return (PetscBool)(honour && (rtol > 0 || abstol > 0));
 }
+/*
+   The norm a tested PCApplyRichardson() compares with the KSP's tolerances (-pc_<type>_richardson_norm; the PC cannot see
+   the KSP's -ksp_norm_type): the 2-norm of M^{-1} (b - A x) (KSPRICHARDSON's default, preconditioned), the 2-norm of
+   b - A x (unpreconditioned), or its 1-norm (the SIP papers', with the reference SFPCKSPConvergedResidual1Norm() takes).
+*/
+typedef enum {
+  SFPC_RICHARDSON_NORM_PRECONDITIONED,
+  SFPC_RICHARDSON_NORM_UNPRECONDITIONED,
+  SFPC_RICHARDSON_NORM_1
+} SFPCRichardsonNorm;
+PETSC_INTERN PetscErrorCode SFPCRichardsonNormOption(PetscOptionItems, const char[], const char[], SFPCRichardsonNorm *);
 /* Up to its steps of x += omega M^{-1} (b - A x), M^{-1} applied by apply, r a work vector, each step tested where test is true: a PC's PCApplyRichardson() (src/pc/common/richardson.c). */
 PETSC_INTERN PetscErrorCode SFPCRichardsonSetUpFailed(PC, Vec, PetscInt *, PCRichardsonConvergedReason *, PetscBool *);
-PETSC_INTERN PetscErrorCode SFPCRichardsonSweeps(PC, PetscErrorCode (*)(PC, Vec, Vec), PetscReal, Vec, Vec, Vec, Vec, PetscInt, PetscBool, PetscBool, PetscReal, PetscReal, PetscReal, PetscInt *, PCRichardsonConvergedReason *);
+PETSC_INTERN PetscErrorCode SFPCRichardsonSweeps(PC, PetscErrorCode (*)(PC, Vec, Vec), PetscReal, Vec, Vec, Vec, Vec, PetscInt, PetscBool, PetscBool, SFPCRichardsonNorm, PetscReal, PetscReal, PetscReal, PetscInt *, PCRichardsonConvergedReason *);

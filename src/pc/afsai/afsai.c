@@ -442,7 +442,7 @@ static PetscErrorCode PCApplyRichardson_AFSAI(PC pc, Vec b, Vec x, Vec w, PetscR
   }
   omega = s->omega == PETSC_DETERMINE ? s->omegaauto : s->omega;
   if (!s->r) PetscCall(VecDuplicate(b, &s->r));
-  PetscCall(SFPCRichardsonSweeps(pc, PCApply_AFSAI, omega, b, x, w, s->r, its, guesszero, SFPCRichardsonTests(s->richtest, rtol, abstol), rtol, abstol, dtol, outits, reason));
+  PetscCall(SFPCRichardsonSweeps(pc, PCApply_AFSAI, omega, b, x, w, s->r, its, guesszero, SFPCRichardsonTests(s->richtest, rtol, abstol), s->richnorm, rtol, abstol, dtol, outits, reason));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -503,6 +503,7 @@ static PetscErrorCode PCSetFromOptions_AFSAI(PC pc, PetscOptionItems PetscOption
   PetscCheck(!set || r == PETSC_DETERMINE || (r > 0 && r < 2), comm, PETSC_ERR_ARG_OUTOFRANGE, "%s %g is out of range: it must be in (0, 2), or -1 for the automatic weight", SFPCOptionGiven(given, sizeof(given), PetscOptionsObject, "-pc_afsai_omega"), (double)r);
   if (set) s->omega = r;
   PetscCall(PetscOptionsBool("-pc_afsai_richardson_test", "KSPRICHARDSON through PCApplyRichardson(): test the KSP's tolerances at each step (a solve by Richardson iterations) instead of running its steps (a smoother, as PCSOR's does)", "PCAFSAI", s->richtest, &s->richtest, NULL));
+  PetscCall(SFPCRichardsonNormOption(PetscOptionsObject, "-pc_afsai_richardson_norm", "PCAFSAI", &s->richnorm));
   PetscCall(PetscOptionsEnum("-pc_afsai_setup", "Where the set-up of an aijcusparse matrix runs (host matrices: always the host)", "PCAFSAI", AFSAISetupTypes, (PetscEnum)s->setup, (PetscEnum *)&s->setup, NULL));
   PetscCall(AFSAIOptionsInt(PetscOptionsObject, pc, "-pc_afsai_gather", "MPI: gather the rows within this graph distance of a rank's rows for its pattern search (0: each rank's diagonal block)", 0, 16, PETSC_FALSE, &s->gather));
   PetscCall(PetscOptionsBool("-pc_afsai_reuse_pattern", "On new values of the same nonzero pattern keep G's pattern and recompute its values only", "PCAFSAI", s->reusepattern, &s->reusepattern, NULL));
@@ -713,6 +714,7 @@ static PetscErrorCode PCDestroy_AFSAI(PC pc)
 .  -pc_afsai_omega <auto> - Richardson weight (`-mg_levels_ksp_type richardson`) in (0, 2), or -1 (the default) for the automatic 1 / (1.1 x a power-iteration estimate of rho(G^T G A))
 .  -pc_afsai_richardson_test <false> - `PCApplyRichardson()` (`KSPRICHARDSON` without a monitor) tests the `KSP`'s tolerances at each step (a
    solve by Richardson iterations); by default it runs its steps and computes no norm, as `PCSOR`'s does and as a `PCMG` smoother's `KSP` asks
+.  -pc_afsai_richardson_norm <preconditioned,unpreconditioned,1> - the norm that test measures: of G^T G (b - A x), of b - A x, or its 1-norm
 .  -pc_afsai_reuse_pattern <true> - on `SAME_NONZERO_PATTERN` keep G's pattern and recompute its values only
 -  -pc_afsai_gather <0> - MPI, k in [0, 16]: 0, each rank's diagonal block; k > 0, A's rows within graph distance k of a rank's rows are gathered
    for its search, and G, G^T are MPI matrices (`MATMPIAIJCUSPARSE`, set up on the GPU, for a `MATMPIAIJCUSPARSE` A)

@@ -161,6 +161,7 @@ typedef struct {
   PetscReal   omega;        /* Richardson weight set by the user, or PETSC_DETERMINE: 1 / (safety * power-iteration estimate) */
   PetscBool   reusepattern; /* on SAME_NONZERO_PATTERN keep G's pattern and recompute its values only */
   PetscBool   richtest;     /* PCApplyRichardson() tests the KSP's tolerances (a solve) instead of running its steps (a smoother) */
+  SFPCRichardsonNorm richnorm; /* the norm it then tests */
   AFSAISetupType setup;     /* where a MATSEQAIJCUSPARSE is set up */
   PetscInt       gather;    /* MPI: 0, each rank's diagonal block; k > 0, rows within distance k gathered (afsai_gather.c) */
 

@@ -67,17 +67,32 @@ PetscErrorCode SFPCRichardsonSetUpFailed(PC pc, Vec x, PetscInt *outits, PCRicha
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* -pc_<type>_richardson_norm, the norm a tested PCApplyRichardson() measures (SFPCRichardsonNorm); man names the PC's manual page. */
+PetscErrorCode SFPCRichardsonNormOption(PetscOptionItems PetscOptionsObject, const char name[], const char man[], SFPCRichardsonNorm *norm)
+{
+  const char *norms[] = {"preconditioned", "unpreconditioned", "1"};
+  PetscInt    k       = (PetscInt)*norm;
+
+  PetscFunctionBegin;
+  PetscCall(PetscOptionsEList(name, "Norm a Richardson iteration that tests the KSP's tolerances measures: 2-norm of M^{-1}(b - A x) (KSPRICHARDSON's default), 2-norm of b - A x (as -ksp_norm_type unpreconditioned), or its 1-norm (the SIP papers')", man, norms, 3, norms[k], &k, NULL));
+  *norm = (SFPCRichardsonNorm)k;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*
    Up to its steps of x += omega M^{-1} (b - A x), A = pc->mat; w holds the residual, r the correction; a zero guess skips
-   the first residual. With test (SFPCRichardsonTests(): a solve by Richardson iterations) each step first tests the 2-norm
-   of the correction M^{-1} (b - A x), KSPRICHARDSON's default norm, by SFPCRichardsonTest(), r0 being the norm of M^{-1} b
-   as KSPConvergedDefault() takes it with a nonzero guess. Without it, a smoother's use, it runs its steps and computes no
-   norm, as PCSOR's PCApplyRichardson() does. Its steps done without meeting the test end in PCRICHARDSON_CONVERGED_ITS,
-   as PETSc's own PCApplyRichardson() implementations do.
+   the first residual. With test (SFPCRichardsonTests(): a solve by Richardson iterations) each step first tests, by
+   SFPCRichardsonTest(), the norm says: the 2-norm of the correction M^{-1} (b - A x), KSPRICHARDSON's default, r0 being
+   the norm of M^{-1} b as KSPConvergedDefault() takes it with a nonzero guess; or the 2-norm of b - A x, r0 then that
+   of b (as KSPConvergedDefault() under -ksp_norm_type unpreconditioned); or its 1-norm, r0 the first one (as
+   SFPCKSPConvergedResidual1Norm()). Without test, a smoother's use, it runs its steps and computes no norm, as PCSOR's
+   PCApplyRichardson() does. Its steps done without meeting the test end in PCRICHARDSON_CONVERGED_ITS, as PETSc's own
+   PCApplyRichardson() implementations do.
 */
-PetscErrorCode SFPCRichardsonSweeps(PC pc, PetscErrorCode (*apply)(PC, Vec, Vec), PetscReal omega, Vec b, Vec x, Vec w, Vec r, PetscInt its, PetscBool guesszero, PetscBool test, PetscReal rtol, PetscReal abstol, PetscReal dtol, PetscInt *outits, PCRichardsonConvergedReason *reason)
+PetscErrorCode SFPCRichardsonSweeps(PC pc, PetscErrorCode (*apply)(PC, Vec, Vec), PetscReal omega, Vec b, Vec x, Vec w, Vec r, PetscInt its, PetscBool guesszero, PetscBool test, SFPCRichardsonNorm norm, PetscReal rtol, PetscReal abstol, PetscReal dtol, PetscInt *outits, PCRichardsonConvergedReason *reason)
 {
   SFPCRichardsonTol tol = {rtol, abstol, dtol, 0, 0};
+  const PetscBool   pre = (PetscBool)(norm == SFPC_RICHARDSON_NORM_PRECONDITIONED);
   PetscReal         rnorm;
 
   PetscFunctionBegin;
@@ -88,22 +103,27 @@ PetscErrorCode SFPCRichardsonSweeps(PC pc, PetscErrorCode (*apply)(PC, Vec, Vec)
     PetscCall(SFPCRichardsonSetUpFailed(pc, x, outits, reason, &failed));
     if (failed) PetscFunctionReturn(PETSC_SUCCESS);
   }
-  if (test && !guesszero) {
-    PetscCall((*apply)(pc, b, r));
-    PetscCall(VecNorm(r, NORM_2, &tol.rnorm0));
+  if (test && !guesszero && norm != SFPC_RICHARDSON_NORM_1) {
+    if (pre) {
+      PetscCall((*apply)(pc, b, r));
+      PetscCall(VecNorm(r, NORM_2, &tol.rnorm0));
+    } else PetscCall(VecNorm(b, NORM_2, &tol.rnorm0));
   }
   for (PetscInt k = 0; k < its; k++) {
     if (k == 0 && guesszero) PetscCall(VecCopy(b, w));
     else PetscCall(MatResidual(pc->mat, b, x, w));
-    PetscCall((*apply)(pc, w, r));
     if (test) {
-      PetscCall(VecNorm(r, NORM_2, &rnorm));
+      if (pre) {
+        PetscCall((*apply)(pc, w, r));
+        PetscCall(VecNorm(r, NORM_2, &rnorm));
+      } else PetscCall(VecNorm(w, norm == SFPC_RICHARDSON_NORM_1 ? NORM_1 : NORM_2, &rnorm)); /* before the apply, which a stop makes useless */
       PetscCall(SFPCRichardsonTest(pc, &tol, k, rnorm, reason));
       if (*reason != PCRICHARDSON_CONVERGED_ITS) {
         *outits = k;
         break;
       }
     }
+    if (!test || !pre) PetscCall((*apply)(pc, w, r));
     if (k == 0 && guesszero) PetscCall(VecAXPBY(x, omega, 0.0, r));
     else PetscCall(VecAXPY(x, omega, r));
   }

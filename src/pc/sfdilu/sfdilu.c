@@ -348,7 +348,7 @@ static PetscErrorCode PCApplyRichardson_SFDILU(PC pc, Vec b, Vec x, Vec w, Petsc
     }
   } else {
     if (!s->d) PetscCall(VecDuplicate(b, &s->d));
-    PetscCall(SFPCRichardsonSweeps(pc, PCApplyUnweighted_SFDILU, s->omega, b, x, w, s->d, its, guesszero, test, rtol, abstol, dtol, outits, reason));
+    PetscCall(SFPCRichardsonSweeps(pc, PCApplyUnweighted_SFDILU, s->omega, b, x, w, s->d, its, guesszero, test, s->richnorm, rtol, abstol, dtol, outits, reason));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   *outits = its;
@@ -435,6 +435,7 @@ static PetscErrorCode PCSetFromOptions_SFDILU(PC pc, PetscOptionItems PetscOptio
   PetscCheck(!set || (r > 0 && r < 2), PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "%s %g is out of range: it must be in (0, 2)", SFPCOptionGiven(given, sizeof(given), PetscOptionsObject, "-pc_sfdilu_omega"), (double)r);
   if (set) s->omega = r;
   PetscCall(PetscOptionsBool("-pc_sfdilu_richardson_test", "KSPRICHARDSON through PCApplyRichardson(): test the KSP's tolerances at each step (a solve by Richardson iterations) instead of running its steps (a smoother, as PCSOR's does)", "PCSFDILU", s->richtest, &s->richtest, NULL));
+  PetscCall(SFPCRichardsonNormOption(PetscOptionsObject, "-pc_sfdilu_richardson_norm", "PCSFDILU", &s->richnorm));
   PetscCall(PetscOptionsReal("-pc_sfdilu_zeropivot", "E_i fails when |E_i| <= zeropivot * sum_j |a_ij|", "PCSFDILU", s->zeropivot, &r, &set));
   PetscCheck(!set || (r >= 0 && r < 1), PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "%s %g is out of range: it must be in [0, 1)", SFPCOptionGiven(given, sizeof(given), PetscOptionsObject, "-pc_sfdilu_zeropivot"), (double)r);
   if (set) s->zeropivot = r;
@@ -777,6 +778,7 @@ PetscErrorCode PCSFDILUGetOrderType(PC pc, PCSFDILUOrderType *order)
 +  -pc_sfdilu_omega <1> - weight of the Richardson update; the PC is omega M^{-1}, so KSPRICHARDSON's own loop and `PCApplyRichardson()` step alike
 .  -pc_sfdilu_richardson_test <false> - `PCApplyRichardson()` tests the `KSP`'s tolerances at each step (a solve by Richardson iterations)
    instead of running its steps (a smoother)
+.  -pc_sfdilu_richardson_norm <preconditioned,unpreconditioned,1> - the norm that test measures: of M^{-1}(b - A x), of b - A x, or its 1-norm
 .  -pc_sfdilu_zeropivot <100*eps> - E_i fails when |E_i| <= zeropivot * sum_j |a_ij|; in [0, 1)
 .  -pc_sfdilu_shift_type <none,nonzero> - on a failed E_i, fail the PC or redo with A + a I, a doubled until none fails
 .  -pc_sfdilu_shift_amount <100*eps> - the first a, relative to the largest row sum of |A|; positive and finite

@@ -103,6 +103,7 @@ typedef struct {
   /* options */
   PetscReal            omega;     /* Richardson weight of PCApplyRichardson() */
   PetscBool            richtest;  /* PCApplyRichardson() tests the KSP's tolerances (a solve) instead of running its steps (a smoother) */
+  SFPCRichardsonNorm   richnorm;  /* the norm it then tests */
   SFPCMatStamp       stamp;     /* pc->pmat at set-up: the fused Richardson step takes A as its operator only while it holds */
   PetscReal            zeropivot; /* E_i fails when |E_i| <= zeropivot * sum_j |a_ij| */
   PetscBool            shift;     /* on a failed E_i, redo with A + a I, a = shiftamount * max_i sum_j |a_ij| doubled until none fails */

@@ -27,7 +27,7 @@ PetscErrorCode SFILUInitialize(SFILU *s)
   s->block_sweeps = PETSC_BOOL3_UNKNOWN;
   s->block_slabs  = PETSC_BOOL3_UNKNOWN;
   s->rich_fused = PETSC_BOOL3_UNKNOWN;
-  s->rich_norm  = SFILU_RICHARDSON_NORM_PRECONDITIONED;
+  s->rich_norm  = SFPC_RICHARDSON_NORM_PRECONDITIONED;
   s->rich_test  = PETSC_TRUE;
   s->ba_fused   = PETSC_BOOL3_UNKNOWN;
   s->failrow      = -1;

@@ -116,8 +116,8 @@ static PetscErrorCode PCSFILUGrid(PC pc, Mat A, PetscBool ondevice, PetscBool re
 static PetscErrorCode PCApplyRichardson_SFILU(PC pc, Vec b, Vec x, Vec w, PetscReal rtol, PetscReal abstol, PetscReal dtol, PetscInt its, PetscBool guesszero, PetscInt *outits, PCRichardsonConvergedReason *reason)
 {
   SFILU          *s    = (SFILU *)pc->data;
-  const PetscBool test = SFPCRichardsonTests(s->rich_test, rtol, abstol), pre = (PetscBool)(s->rich_norm == SFILU_RICHARDSON_NORM_PRECONDITIONED);
-  const NormType    type = s->rich_norm == SFILU_RICHARDSON_NORM_1 ? NORM_1 : NORM_2;
+  const PetscBool test = SFPCRichardsonTests(s->rich_test, rtol, abstol), pre = (PetscBool)(s->rich_norm == SFPC_RICHARDSON_NORM_PRECONDITIONED);
+  const NormType    type = s->rich_norm == SFPC_RICHARDSON_NORM_1 ? NORM_1 : NORM_2;
   SFPCRichardsonTol tol  = {rtol, abstol, dtol, 0, 0};
   PetscReal         rnorm = 0;
   PetscBool         fuse, failed;
@@ -131,7 +131,7 @@ static PetscErrorCode PCApplyRichardson_SFILU(PC pc, Vec b, Vec x, Vec w, PetscR
   if (!s->delta) PetscCall(VecDuplicate(b, &s->delta));
   *outits = its;
   *reason = PCRICHARDSON_CONVERGED_ITS;
-  if (test && !guesszero && s->rich_norm != SFILU_RICHARDSON_NORM_1) { /* KSPConvergedDefault()'s reference with a nonzero guess: the norm of B b (or b), not of the first residual */
+  if (test && !guesszero && s->rich_norm != SFPC_RICHARDSON_NORM_1) { /* KSPConvergedDefault()'s reference with a nonzero guess: the norm of B b (or b), not of the first residual */
     if (pre) {
       PetscCall(SFILUApply(s, b, s->delta, PETSC_FALSE));
       PetscCall(VecNorm(s->delta, NORM_2, &tol.rnorm0));
@@ -410,10 +410,7 @@ static PetscErrorCode PCSetFromOptions_SFILU(PC pc, PetscOptionItems PetscOption
   }
   PetscCall(PetscOptionsBool3("-pc_sfilu_richardson_fused", "GPU grid layout: -ksp_type richardson forms the residual inside the L sweep (PCApplyRichardson()) instead of with MatMult() (auto: on grids where that is faster)", "PCSFILU", s->rich_fused, &s->rich_fused, NULL));
   {
-    const char *norms[] = {"preconditioned", "unpreconditioned", "1"};
-    PetscInt    norm    = (PetscInt)s->rich_norm;
-    PetscCall(PetscOptionsEList("-pc_sfilu_richardson_norm", "Norm the fused Richardson iteration tests against the KSP's tolerances: 2-norm of (LU)^{-1}(b - A x) (as KSPRICHARDSON's default), 2-norm of b - A x, or its 1-norm (the SIP papers')", "PCSFILU", norms, 3, norms[norm], &norm, NULL));
-    s->rich_norm = (SFILURichardsonNorm)norm;
+    PetscCall(SFPCRichardsonNormOption(PetscOptionsObject, "-pc_sfilu_richardson_norm", "PCSFILU", &s->rich_norm));
     PetscCall(PetscOptionsBool("-pc_sfilu_richardson_test", "The fused Richardson iteration tests the KSP's tolerances at each step (a solve by Richardson iterations, SIP's) instead of running its steps (a multigrid smoother)", "PCSFILU", s->rich_test, &s->rich_test, NULL));
   }
   PetscCall(PetscOptionsBool3("-pc_sfilu_ba_fused", "GPU grid layout: a left-preconditioned KSP (GMRES, BiCGStab, ...) forms A x inside the L sweep of B A x (PCApplyBAorAB()) instead of with MatMult() (auto: on grids where that is faster)", "PCSFILU", s->ba_fused, &s->ba_fused, NULL));

@@ -136,12 +136,6 @@ typedef struct {
   PetscScalar *d_a;
 } SFILUFill;
 
-/* The norm the fused Richardson iteration tests: of (LU)^{-1} (b - A x) (KSPRICHARDSON's default), of b - A x, or the 1-norm of b - A x (the SIP papers') */
-typedef enum {
-  SFILU_RICHARDSON_NORM_PRECONDITIONED,
-  SFILU_RICHARDSON_NORM_UNPRECONDITIONED,
-  SFILU_RICHARDSON_NORM_1
-} SFILURichardsonNorm;
 
 
 typedef struct {
@@ -189,7 +183,7 @@ typedef struct {
 
   /* PCApplyRichardson() (-ksp_type richardson): residual fused into the GPU grid sweep, and the norm it tests */
   PetscBool3          rich_fused; /* unknown: where it pays (SFILUFusedResidualPays_Device()) */
-  SFILURichardsonNorm rich_norm;
+  SFPCRichardsonNorm rich_norm;
   PetscBool           rich_test; /* the fused loop tests the KSP's tolerances (a solve, the default) or runs its steps (a smoother) */
   PetscBool3          ba_fused; /* PCApplyBAorAB() with PC_LEFT: A x formed inside the same L sweep; unknown: where it pays */
 
