@@ -106,31 +106,69 @@ static PetscErrorCode WrongSizes(Mat A, const char *pt, PetscBool symmetric)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*
+   For an Eisenstat case: option opt set, x and b (b filled, b0 a copy of it), and a KSP of type kt on A with PC type pt to
+   rtol 1e-10, options not yet read (the caller adds its settings first).
+*/
+static PetscErrorCode EisenstatSetUp(Mat A, const char *pt, const char *opt, KSPType kt, Vec *x, Vec *b, Vec *b0, KSP *ksp)
+{
+  PC pc;
+
+  PetscFunctionBegin;
+  PetscCall(PetscOptionsSetValue(NULL, opt, "true"));
+  PetscCall(MatCreateVecs(A, x, b));
+  PetscCall(VecDuplicate(*b, b0));
+  PetscCall(FillVec(*b));
+  PetscCall(VecCopy(*b, *b0));
+  PetscCall(KSPCreate(PETSC_COMM_WORLD, ksp));
+  PetscCall(KSPSetOperators(*ksp, A, A));
+  PetscCall(KSPSetType(*ksp, kt));
+  PetscCall(KSPGetPC(*ksp, &pc));
+  PetscCall(PCSetType(pc, pt));
+  PetscCall(KSPSetTolerances(*ksp, 1e-10, PETSC_CURRENT, PETSC_CURRENT, PETSC_CURRENT));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* What EisenstatSetUp() made, and the option cleared. */
+static PetscErrorCode EisenstatTearDown(const char *opt, Vec *x, Vec *b, Vec *b0, KSP *ksp)
+{
+  PetscFunctionBegin;
+  PetscCall(KSPDestroy(ksp));
+  PetscCall(VecDestroy(x));
+  PetscCall(VecDestroy(b0));
+  PetscCall(VecDestroy(b));
+  PetscCall(PetscOptionsClearValue(NULL, opt));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Whether ||b - A x|| <= 1e-8 ||b||. */
+static PetscErrorCode Solves(Mat A, Vec b, Vec x, PetscBool *solves)
+{
+  Vec       r;
+  PetscReal rn, bn;
+
+  PetscFunctionBegin;
+  PetscCall(VecDuplicate(b, &r));
+  PetscCall(MatResidual(A, b, x, r));
+  PetscCall(VecNorm(r, NORM_2, &rn));
+  PetscCall(VecNorm(b, NORM_2, &bn));
+  PetscCall(VecDestroy(&r));
+  *solves = (PetscBool)(rn <= 1e-8 * bn);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* KSPSolve() with Eisenstat's form (option opt) from a NaN guess, stopped by KSPSetErrorIfNotConverged(); then from zero. */
 static PetscErrorCode EisenstatError(Mat A, const char *pt, const char *opt)
 {
   KSP            ksp;
-  PC             pc;
-  Vec            b, b0, x, r;
+  Vec            b, b0, x;
   PetscErrorCode e;
-  PetscBool      same;
-  PetscReal      rn, bn;
+  PetscBool      same, solves;
 
   PetscFunctionBegin;
-  PetscCall(PetscOptionsSetValue(NULL, opt, "true"));
-  PetscCall(MatCreateVecs(A, &x, &b));
-  PetscCall(VecDuplicate(b, &b0));
-  PetscCall(VecDuplicate(b, &r));
-  PetscCall(FillVec(b));
-  PetscCall(VecCopy(b, b0));
-  PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp));
-  PetscCall(KSPSetOperators(ksp, A, A));
-  PetscCall(KSPSetType(ksp, KSPCG));
-  PetscCall(KSPGetPC(ksp, &pc));
-  PetscCall(PCSetType(pc, pt));
+  PetscCall(EisenstatSetUp(A, pt, opt, KSPCG, &x, &b, &b0, &ksp));
   PetscCall(KSPSetInitialGuessNonzero(ksp, PETSC_TRUE));
   PetscCall(KSPSetErrorIfNotConverged(ksp, PETSC_TRUE));
-  PetscCall(KSPSetTolerances(ksp, 1e-10, PETSC_CURRENT, PETSC_CURRENT, PETSC_CURRENT));
   PetscCall(KSPSetFromOptions(ksp));
   PetscCall(VecSet(x, NAN));
   PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
@@ -141,16 +179,9 @@ static PetscErrorCode EisenstatError(Mat A, const char *pt, const char *opt)
   PetscCall(VecZeroEntries(x));
   PetscCall(KSPSolve(ksp, b, x));
   PetscCall(TestVecSameBits(b, b0, &same));
-  PetscCall(MatResidual(A, b0, x, r));
-  PetscCall(VecNorm(r, NORM_2, &rn));
-  PetscCall(VecNorm(b0, NORM_2, &bn));
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  then from zero: ||b - A x|| / ||b|| below 1e-8: %s; b unchanged: %s\n", rn <= 1e-8 * bn ? "yes" : "NO", same ? "yes" : "NO"));
-  PetscCall(KSPDestroy(&ksp));
-  PetscCall(VecDestroy(&r));
-  PetscCall(VecDestroy(&x));
-  PetscCall(VecDestroy(&b0));
-  PetscCall(VecDestroy(&b));
-  PetscCall(PetscOptionsClearValue(NULL, opt));
+  PetscCall(Solves(A, b0, x, &solves));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  then from zero: ||b - A x|| / ||b|| below 1e-8: %s; b unchanged: %s\n", solves ? "yes" : "NO", same ? "yes" : "NO"));
+  PetscCall(EisenstatTearDown(opt, &x, &b, &b0, &ksp));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -178,46 +209,28 @@ static PetscErrorCode EisenstatLockedRhs(Mat A, const char *pt, const char *opt)
 {
   KSP       ksp;
   PC        pc;
-  Vec       b, b0, x, r, y;
-  PetscBool same, shell = PETSC_FALSE, plain;
-  PetscReal rn, bn;
+  Vec       b, b0, x, y;
+  PetscBool same, shell = PETSC_FALSE, plain, solves;
 
   PetscFunctionBegin;
-  PetscCall(PetscOptionsSetValue(NULL, opt, "true"));
-  PetscCall(MatCreateVecs(A, &x, &b));
-  PetscCall(VecDuplicate(b, &b0));
-  PetscCall(VecDuplicate(b, &r));
-  PetscCall(VecDuplicate(b, &y));
-  PetscCall(FillVec(b));
-  PetscCall(VecCopy(b, b0));
-  PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp));
-  PetscCall(KSPSetOperators(ksp, A, A));
-  PetscCall(KSPSetType(ksp, KSPGMRES));
-  PetscCall(KSPGetPC(ksp, &pc));
-  PetscCall(PCSetType(pc, pt));
-  PetscCall(KSPSetTolerances(ksp, 1e-10, PETSC_CURRENT, PETSC_CURRENT, PETSC_CURRENT));
+  PetscCall(EisenstatSetUp(A, pt, opt, KSPGMRES, &x, &b, &b0, &ksp));
   PetscCall(KSPMonitorSet(ksp, ShellMonitor, &shell, NULL));
   PetscCall(KSPSetFromOptions(ksp));
   PetscCall(VecLockReadPush(b));
   PetscCall(KSPSolve(ksp, b, x));
   PetscCall(VecLockReadPop(b));
   PetscCall(TestVecSameBits(b, b0, &same));
-  PetscCall(MatResidual(A, b0, x, r));
-  PetscCall(VecNorm(r, NORM_2, &rn));
-  PetscCall(VecNorm(b0, NORM_2, &bn));
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s with %s, b read-locked: the form taken: %s; b unchanged: %s; ||b - A x|| / ||b|| below 1e-8: %s\n", pt, opt, shell ? "yes" : "NO", same ? "yes" : "NO", rn <= 1e-8 * bn ? "yes" : "NO"));
+  PetscCall(Solves(A, b0, x, &solves));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s with %s, b read-locked: the form taken: %s; b unchanged: %s; ||b - A x|| / ||b|| below 1e-8: %s\n", pt, opt, shell ? "yes" : "NO", same ? "yes" : "NO", solves ? "yes" : "NO"));
   PetscCall(KSPSetType(ksp, KSPPREONLY));
   PetscCall(KSPSolve(ksp, b, x));
+  PetscCall(KSPGetPC(ksp, &pc));
+  PetscCall(VecDuplicate(b, &y));
   PetscCall(PCApply(pc, b, y));
   PetscCall(TestVecSameBits(x, y, &plain));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  preonly: x is the plain apply bit for bit: %s\n", plain ? "yes" : "NO"));
-  PetscCall(KSPDestroy(&ksp));
   PetscCall(VecDestroy(&y));
-  PetscCall(VecDestroy(&r));
-  PetscCall(VecDestroy(&x));
-  PetscCall(VecDestroy(&b0));
-  PetscCall(VecDestroy(&b));
-  PetscCall(PetscOptionsClearValue(NULL, opt));
+  PetscCall(EisenstatTearDown(opt, &x, &b, &b0, &ksp));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
