@@ -3,7 +3,9 @@ static char help[] = "Compares PCSFILU with PETSc's PCILU on one system: iterati
                      "-device: also runs PCSFILU on a seqaijcusparse copy with CUDA vectors (the GPU path), checks that it ran\n"
                      "on the GPU, that applies and refactorizations repeat bit for bit, and that one apply agrees with the host\n"
                      "sfilu's to -apply_tol (relative, max norm). -its_rtol <f>: the GPU run may differ from PETSc's ILU by\n"
-                     "f times its iterations (default: one iteration). -matsolver: the same through PCILU with\n"
+                     "f times its iterations (default: one iteration). -gpu_control: with -device, also PETSc's own ILU (ICC) on the GPU\n"
+                     "(cuSPARSE) under the same KSP, reported beside the sfilu runs and not checked: how far the GPU's KSP alone moves\n"
+                     "the history (classical Gram-Schmidt on a badly scaled matrix moves it far; -ksp_orthogonalization mgs does not). -matsolver: the same through PCILU with\n"
                      "-pc_factor_mat_solver_type sfilu. -icc: PETSc's PCICC against PCICC with the sfilu solver type. -symmetric_check: the\n"
                      "sfilu runs' PCApplySymmetricRight(PCApplySymmetricLeft(b)) (MatForwardSolve(), MatBackwardSolve()) must equal\n"
                      "PCApply(b) to -apply_tol. -fill_levels <k>: ILU(k) in every run (PCFactorSetLevels(), which PCSFILU\n"
@@ -116,6 +118,7 @@ static PetscErrorCode RunSolve(Run *run, Vec xt)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* ok NULL: run is the control (-gpu_control), reported, not checked */
 static PetscErrorCode Compare(const char *stage, Run *ref, Run *run, PetscReal tol, PetscReal itstol, PetscBool *ok)
 {
   KSPConvergedReason r1, r2;
@@ -128,9 +131,11 @@ static PetscErrorCode Compare(const char *stage, Run *ref, Run *run, PetscReal t
   PetscCall(KSPGetIterationNumber(ref->ksp, &its1));
   PetscCall(KSPGetIterationNumber(run->ksp, &its2));
   for (PetscInt k = 0; k < PetscMin(ref->nhist, run->nhist); k++) worst = PetscMax(worst, PetscAbsReal(run->hist[k] - ref->hist[k]) / ref->hist[k]);
-  *ok = (PetscBool)(*ok && r1 == r2 && PetscAbsInt(its1 - its2) <= PetscMax(1, itstol * its1) && worst <= tol);
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s: %s %s in %" PetscInt_FMT " iterations, %s %s in %" PetscInt_FMT "\n", stage, ref->name, KSPConvergedReasons[r1], its1, run->name, KSPConvergedReasons[r2], its2));
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s: %s residual history agrees to the tolerance: %s\n", stage, run->name, worst <= tol ? "yes" : "NO"));
+  if (ok) {
+    *ok = (PetscBool)(*ok && r1 == r2 && PetscAbsInt(its1 - its2) <= PetscMax(1, itstol * its1) && worst <= tol);
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s: %s residual history agrees to the tolerance: %s\n", stage, run->name, worst <= tol ? "yes" : "NO"));
+  } else PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s: %s (the control, not checked) residual history within the tolerance: %s\n", stage, run->name, worst <= tol ? "yes" : "no"));
   PetscCall(PetscInfo(NULL, "%s: largest relative residual difference %g\n", run->name, (double)worst));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -258,10 +263,10 @@ int main(int argc, char **argv)
 {
   Mat         A, Ad = NULL;
   Vec         xt;
-  Run        *ilu, *sf, *sfd = NULL;
+  Run        *ilu, *sf, *sfd = NULL, *ctl = NULL;
   PetscRandom rnd;
   PetscReal   tol = 1e-6, applytol = 1e-10, itstol = 0;
-  PetscBool   refactor = PETSC_FALSE, device = PETSC_FALSE, matsolver = PETSC_FALSE, icc = PETSC_FALSE, symcheck = PETSC_FALSE, ok = PETSC_TRUE;
+  PetscBool   refactor = PETSC_FALSE, device = PETSC_FALSE, matsolver = PETSC_FALSE, icc = PETSC_FALSE, symcheck = PETSC_FALSE, control = PETSC_FALSE, ok = PETSC_TRUE;
   char        desc[256], *expect[4], *refopts[8];
   PetscInt    nrefopts = 8;
   PetscBool   refset;
@@ -277,6 +282,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetReal(NULL, NULL, "-its_rtol", &itstol, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-refactor", &refactor, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-device", &device, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-gpu_control", &control, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-matsolver", &matsolver, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-icc", &icc, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-symmetric_check", &symcheck, NULL));
@@ -313,12 +319,16 @@ int main(int argc, char **argv)
     PetscCall(PetscCalloc1(1, &sfd));
     if (icc) PetscCall(RunCreate("icc(sfilu)-gpu", Ad, PCICC, "sfilu", levels, sfd));
     else PetscCall(RunCreate(matsolver ? "ilu(sfilu)-gpu" : "sfilu-gpu", Ad, matsolver ? PCILU : "sfilu", matsolver ? "sfilu" : NULL, levels, sfd));
+    if (control) {
+      PetscCall(PetscCalloc1(1, &ctl));
+      PetscCall(RunCreate(icc ? "icc-gpu" : "ilu-gpu", Ad, icc ? PCICC : PCILU, NULL, levels, ctl));
+    }
   }
   for (PetscInt stage = 0; stage < (refactor ? 2 : 1); stage++) {
     const char *name = stage ? "refactored" : "first";
 
     if (stage && nrefopts) {
-      Run *runs[3] = {ilu, sf, sfd};
+      Run *runs[4] = {ilu, sf, sfd, ctl};
       for (PetscInt k = 0; k < nrefopts; k++) {
         char *eq, opt[256];
         PetscCall(PetscStrchr(refopts[k], '=', &eq));
@@ -328,7 +338,7 @@ int main(int argc, char **argv)
         PetscCall(PetscOptionsSetValue(NULL, opt, eq + 1));
         PetscCall(PetscPrintf(PETSC_COMM_WORLD, "refactorization with %s %s\n", opt, eq + 1));
       }
-      for (int k = 0; k < 3; k++) {
+      for (int k = 0; k < 4; k++) {
         PC pc;
         if (!runs[k]) continue;
         PetscCall(KSPGetPC(runs[k]->ksp, &pc));
@@ -349,6 +359,10 @@ int main(int argc, char **argv)
     if (symcheck) PetscCall(CheckSymmetricApply(sf, applytol, &ok));
     if (sfd) {
       PetscCall(RunSolve(sfd, xt));
+      if (ctl) {
+        PetscCall(RunSolve(ctl, xt));
+        PetscCall(Compare(name, ilu, ctl, tol, itstol, NULL));
+      }
       PetscCall(Compare(name, ilu, sfd, tol, itstol, &ok));
       PetscCall(CheckDeviceRun(sfd, &ok));
       if (symcheck) PetscCall(CheckSymmetricApply(sfd, applytol, &ok));
@@ -381,6 +395,8 @@ int main(int argc, char **argv)
   PetscCall(PetscFree(sf));
   if (sfd) PetscCall(RunDestroy(sfd));
   PetscCall(PetscFree(sfd));
+  if (ctl) PetscCall(RunDestroy(ctl));
+  PetscCall(PetscFree(ctl));
   for (PetscInt e = 0; e < nexpect; e++) PetscCall(PetscFree(expect[e]));
   for (PetscInt k = 0; k < nrefopts; k++) PetscCall(PetscFree(refopts[k]));
   PetscCall(MatDestroy(&Ad));
@@ -500,6 +516,17 @@ int main(int argc, char **argv)
     test:
       suffix: bcsstk16
       args: -problem file -f ${sfpc_dir}/tests/data/bcsstk16.mtx.gz -ksp_gmres_restart 200 -mat_no_inode
+    # no structure (-problem random, tests/problems.c): rows of 0-6, 28-40 and 200-3000 entries, columns anywhere; weakly
+    # dominant (small and negative pivots) and badly scaled
+    test:
+      suffix: random
+      args: -problem random -n 16 -random_seed 1 -random_dominance {{1.1 0.7}separate output} -refactor -ksp_gmres_restart 100
+    test:
+      suffix: random_scaled
+      args: -problem random -n 14 -random_seed 2 -random_scale_decades 8 -random_dominance 0.9 -ksp_gmres_restart 100 -ksp_orthogonalization mgs
+    test:
+      suffix: random_icc
+      args: -icc -ksp_type cg -problem random -random_spd -n 14 -random_seed 3 -refactor
     test:
       suffix: bcsstk26
       args: -problem file -f ${sfpc_dir}/tests/data/bcsstk26.mtx.gz -ksp_gmres_restart 200 -mat_no_inode
@@ -519,6 +546,19 @@ int main(int argc, char **argv)
       suffix: gpu_poisson7_queue
       args: -problem poisson7 -n 24 -refactor -pc_sfilu_layout hyb -pc_sfilu_levels {{asap alap}shared output} -sfpc_analysis_queue_rows 0
       output_file: output/ex1_gpu_poisson7.out
+    test: # no structure: rows of 0-6, 28-40 and 200-3000 entries, columns anywhere (tests/gpu-fuzz.sh runs such cases on fresh seeds)
+      suffix: gpu_random
+      args: -problem random -n 24 -random_seed {{1 2}separate output} -refactor -ksp_gmres_restart 100 -pc_sfilu_layout {{csr hyb}shared output} -pc_sfilu_levels {{asap alap}shared output}
+    test: # weakly dominant and badly scaled: the GPU's classical Gram-Schmidt (PETSc's, also with its own ILU: -gpu_control) then moves the history
+      # far from the host's, modified Gram-Schmidt does not
+      suffix: gpu_random_weak
+      args: -problem random -n 20 -random_seed 5 -random_dominance 0.6 -random_scale_decades 8 -refactor -ksp_gmres_restart 200 -ksp_orthogonalization mgs -gpu_control
+    test:
+      suffix: gpu_random_icc
+      args: -icc -ksp_type cg -problem random -random_spd -n 20 -random_seed 3 -refactor
+    test:
+      suffix: gpu_random_iluk
+      args: -matsolver -problem random -n 16 -random_seed 4 -fill_levels 1 -refactor -ksp_gmres_restart 100
     test:
       suffix: gpu_matsolver
       args: -problem convdiff -n 16 -peclet 5 -refactor -matsolver -ksp_gmres_restart 100

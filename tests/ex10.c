@@ -148,10 +148,28 @@ int main(int argc, char **argv)
     nsize: {{1 2 3}separate output}
     args: -problem convdiff -peclet 5 -n 10 -pcs sfdilu-global -sfdilu-global_pc_sfdilu_coloring grid
 
+  # no structure (-problem random, tests/problems.c): rows of 0-3000 entries, columns on any rank
+  test:
+    suffix: random
+    nsize: {{1 2 3}separate output}
+    args: -problem random -n 12 -random_seed 7 -pcs sfilu,sfdilu,sfdilu-global
+  test:
+    suffix: random_spd
+    nsize: {{1 3}separate output}
+    args: -problem random -random_spd -n 12 -random_seed 7 -pcs afsai,afsai-gather
+
   # each rank on its GPU (on a one-GPU host the ranks share it): iterations and histories of the host runs
   testset:
     requires: gpu
     args: -device -use_gpu_aware_mpi 0
+    test:
+      suffix: gpu_random
+      nsize: {{1 2}separate output}
+      args: -problem random -n 16 -random_seed 7 -pcs sfilu,sfdilu,sfdilu-global
+    test:
+      suffix: gpu_random_spd
+      nsize: 2
+      args: -problem random -random_spd -n 14 -random_seed 7 -pcs afsai,afsai-gather
     test:
       suffix: gpu_poisson
       nsize: {{1 2 4}separate output}

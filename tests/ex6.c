@@ -513,6 +513,9 @@ int main(int argc, char **argv)
     test:
       suffix: permuted
       args: -problem poisson27 -n 5 -permute 3
+    test: # no structure (-problem random, tests/problems.c): rows of 0-6, 28-40 and 200-3000 entries, a nonsymmetric pattern
+      suffix: random
+      args: -problem random -n 10 -random_seed 3 -random_dominance 0.9 -dilu_pc_sfdilu_coloring {{greedy jpl}separate output}
     test:
       suffix: zeropivot
       args: -problem poisson7 -n 6 -zero
@@ -683,6 +686,9 @@ int main(int argc, char **argv)
     test:
       suffix: gpu_poisson7
       args: -problem poisson7 -n 6 -dilu_pc_sfdilu_coloring jpl
+    test: # no structure (-problem random, tests/problems.c): rows of 0-6, 28-40 and 200-3000 entries, a nonsymmetric pattern
+      suffix: gpu_random
+      args: -problem random -n 10 -random_seed 3 -random_dominance 0.9 -dilu_pc_sfdilu_coloring jpl -dilu_pc_sfdilu_layout {{csr hyb}shared output}
     test:
       suffix: gpu_convdiff_asymmetric
       args: -problem convdiff -n 6 -peclet 20 -asymmetric -dilu_pc_sfdilu_coloring {{jpl greedy}separate output} -dilu_pc_sfdilu_sweep {{syncfree percolor}shared output}

@@ -868,6 +868,12 @@ int main(int argc, char **argv)
     suffix: split
     nsize: {{1 2}separate output}
     args: -problem poisson7 -n 10 -split
+  test: # no structure (-problem random -random_spd, tests/problems.c): rows of 0-6, 28-40 and 200-2700 entries
+    suffix: random
+    args: -problem random -random_spd -n 12 -random_seed 3 -cg -mono 3
+  test:
+    suffix: random_ref
+    args: -problem random -random_spd -n 5 -random_seed {{3 4}separate output} -ref -afsai_pc_afsai_steps 6 -afsai_pc_afsai_step_size 2
   test:
     suffix: bcsstk16
     args: -problem file -f ${sfpc_dir}/tests/data/bcsstk16.mtx.gz -cg -mono 3
@@ -993,6 +999,9 @@ int main(int argc, char **argv)
     test:
       suffix: gpu_cmp_poisson7
       args: -problem poisson7 -n 12
+    test: # no structure (-problem random -random_spd, tests/problems.c): rows of 0-6, 28-40 and 200-2700 entries
+      suffix: gpu_cmp_random
+      args: -problem random -random_spd -n 14 -random_seed {{3 4}separate output}
     test:
       suffix: gpu_cmp_aniso
       args: -problem anisotropic -n 12 -aniso 0.001

@@ -14,7 +14,7 @@
 # variants with the filter and the row limit, a NaN, a Cholesky breakdown, the values-only re-set-up and one with other search steps, the split apply);
 # the gathered aFSAI set-up on mpiaijcusparse (one rank); host vectors through each GPU PC's device copies (ex12); on 2 ranks (mpicases, each rank under its own
 # sanitizer) the global DILU across ranks on the GPU (transposed too), the gathered aFSAI and the Eisenstat form's operator
-# with the couplings between ranks.
+# with the couplings between ranks; and each PC on matrices with no structure (-problem random: rows of 0 to 1000 entries).
 # Run on the GPU host through bench/gpu-run: bench/gpu-run bash tests/gpu-sanitize.sh [PATTERN]
 # (PATTERN: only the cases whose command line matches it, e.g. ex6; SANITIZE_TOOLS="memcheck racecheck": only those tools).
 set -u
@@ -93,6 +93,10 @@ cases=(
   "$ex9 -mat_type mpiaijcusparse -problem poisson7 -n 6 -gathers 2 -compare_setup"
   "$ex9 -mat_type mpiaijcusparse -problem poisson7 -n 6 -gathers 2 -reuse"
   "$ex16 -problem poisson7 -n 6 -mat_type aijcusparse"
+  "$ex1 -dll_append $lib -device -problem random -n 10 -random_seed 3 -random_dominance 0.7 -refactor -pc_sfilu_layout hyb"
+  "$ex1 -dll_append $lib -device -problem random -n 10 -random_seed 4 -refactor -pc_sfilu_layout csr -pc_sfilu_levels alap"
+  "$ex6 -dll_append $lib $dilu -problem random -n 8 -random_seed 3 -dilu_pc_sfdilu_coloring jpl"
+  "$ex8 -mat_type aijcusparse -problem random -random_spd -n 8 -random_seed 3 -compare_setup"
   "$ex6 -dll_append $lib $dilu -problem poisson7 -n 10 -noref -gamg -gamg_dilu_richardson_ksp_type cg -gamg_dilu_richardson_pc_type gamg -gamg_dilu_richardson_mg_levels_ksp_type richardson -gamg_dilu_richardson_mg_levels_pc_type sfdilu"
 )
 mpicases=(

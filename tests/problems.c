@@ -1,6 +1,6 @@
 /*
    Matrices for SFPC's tests and benchmarks, chosen by options:
-     -problem poisson7|poisson27|anisotropic|convdiff|cavity|jumps|elasticity|fields|file
+     -problem poisson7|poisson27|anisotropic|convdiff|cavity|jumps|elasticity|fields|random|file
      -n <N>            grid points per direction (N^3 unknowns); elasticity: hexahedra per direction
                        (3 N (N+1)^2 unknowns)
      -aniso <eps>      anisotropic diffusion coefficient in z (anisotropic)
@@ -23,6 +23,11 @@
                        rank after rank, as a DMDA's matrix is: less surface between ranks than z-slabs
      -dof <d>          fields: unknowns per grid point (default 4)
      -dim 2|3          fields: an N x N (default) or N x N x N grid
+     -random_seed <s>, -random_spd, -random_dominance <d>, -random_scale_decades <k>
+                       random (N^3 rows, no structure; RandomAssemble() below): the seed of its pattern and values,
+                       symmetric positive definite (d > 1) instead of nonsymmetric, the diagonal's dominance over its
+                       row (default 1.1; below 1, small and negative pivots), and log10 of the spread of a symmetric
+                       diagonal scaling D A D (default 0)
    Stencils are scaled by h^2 so entries are O(1) (elasticity's element matrices by 1/h, entries O(E)).
    The matrix type comes from -mat_type. The SPD problems beyond Poisson:
      jumps       -div(k grad u) = f, 7-point, k piecewise constant on a checkerboard of c^3 cubes (1 and
@@ -573,17 +578,140 @@ static PetscErrorCode RandomSymmetricPermute(Mat *A, PetscInt seed)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*
+   -problem random: a sparse matrix with no structure, for checking the GPU paths against the host on inputs no stencil
+   gives. Each row is drawn from a stream seeded by (seed, row) (splitmix64), so every rank draws the same matrix and a
+   rank builds only its own rows. Off-diagonal counts are heavy-tailed: most rows 0-6 entries, 12% 28-40 (across a
+   warp's 32), 1% 200-3000 (rows and, mirrored, columns over a thread block); half the columns near the diagonal
+   (within 64), half anywhere, values uniform in [-1, 1]. The diagonal is the dominance times the row's absolute sum
+   (1 where the row has nothing else), so a dominance below 1 gives small and negative ILU pivots. With spd the
+   strictly lower part is drawn and mirrored: symmetric, and positive definite for a dominance above 1. Finally D A D
+   with log10 D_i uniform in [-decades/2, decades/2]: the same pivots' structure, badly scaled.
+*/
+typedef struct {
+  PetscInt  n;
+  PetscInt  seed;
+  PetscBool spd;
+  PetscReal dominance, decades;
+} RandomSpec;
+
+static uint64_t SplitMix(uint64_t *s)
+{
+  uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
+  z          = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z          = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+
+static PetscReal Uniform(uint64_t *s)
+{
+  return (PetscReal)(SplitMix(s) >> 11) * 0x1.0p-53;
+}
+
+static uint64_t RandomStream(const RandomSpec *spec, PetscInt row, uint64_t salt)
+{
+  uint64_t s = ((uint64_t)spec->seed << 32) ^ (uint64_t)row ^ salt;
+  (void)SplitMix(&s);
+  return s;
+}
+
+static PetscReal RandomScale(const RandomSpec *spec, PetscInt row)
+{
+  uint64_t s = RandomStream(spec, row, 0x5ca1e5ca1eULL);
+  return spec->decades > 0 ? PetscPowReal(10.0, spec->decades * (Uniform(&s) - 0.5)) : 1.0;
+}
+
+/* Row r's off-diagonal columns (sorted, distinct) and values; with spec->spd only those left of the diagonal. */
+static PetscErrorCode RandomRow(const RandomSpec *spec, PetscInt r, PetscInt *nc, PetscInt cols[], PetscScalar vals[])
+{
+  uint64_t        s     = RandomStream(spec, r, 0);
+  const PetscInt  avail = spec->spd ? r : spec->n - 1;
+  const PetscReal u     = Uniform(&s);
+  PetscInt        len, k = 0;
+
+  PetscFunctionBegin;
+  if (u < 0.01) len = 200 + (PetscInt)(SplitMix(&s) % 2801);
+  else if (u < 0.13) len = 28 + (PetscInt)(SplitMix(&s) % 13);
+  else len = (PetscInt)(SplitMix(&s) % 7);
+  len = PetscMin(len, avail);
+  for (PetscInt t = 0; t < len; t++) {
+    PetscInt c;
+    if (Uniform(&s) < 0.5) {
+      const PetscInt off = 1 + (PetscInt)(SplitMix(&s) % 64);
+      c                  = spec->spd || Uniform(&s) < 0.5 ? r - off : r + off;
+      if (c < 0 || c >= spec->n) continue;
+    } else {
+      c = (PetscInt)(SplitMix(&s) % (uint64_t)(spec->spd ? r : spec->n));
+      if (c == r) continue;
+    }
+    cols[k++] = c;
+  }
+  PetscCall(PetscSortRemoveDupsInt(&k, cols));
+  for (PetscInt t = 0; t < k; t++) vals[t] = 2.0 * Uniform(&s) - 1.0;
+  *nc = k;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode RandomAssemble(MPI_Comm comm, const RandomSpec *spec, Mat *A)
+{
+  PetscInt     rstart, rend, ncoo = 0, *ci = NULL, *cj = NULL, *cols, nc;
+  PetscScalar *cv = NULL, *vals;
+  PetscReal   *rowsum;
+
+  PetscFunctionBegin;
+  PetscCall(MatCreate(comm, A));
+  PetscCall(MatSetSizes(*A, PETSC_DECIDE, PETSC_DECIDE, spec->n, spec->n));
+  PetscCall(MatSetFromOptions(*A));
+  PetscCall(MatSetUp(*A));
+  PetscCall(MatGetOwnershipRange(*A, &rstart, &rend));
+  PetscCall(PetscMalloc2(spec->n, &cols, spec->n, &vals));
+  PetscCall(PetscCalloc1(rend - rstart, &rowsum));
+  for (PetscInt pass = 0; pass < 2; pass++) { /* count this rank's entries, then store them */
+    ncoo = 0;
+    for (PetscInt r = spec->spd ? 0 : rstart; r < (spec->spd ? spec->n : rend); r++) {
+      PetscCall(RandomRow(spec, r, &nc, cols, vals));
+      for (PetscInt t = 0; t < nc; t++) {
+        const PetscInt rr[2] = {r, cols[t]}, cc[2] = {cols[t], r};
+        for (PetscInt m = 0; m < (spec->spd ? 2 : 1); m++) { /* spd: (r, c) and its mirror (c, r) */
+          if (rr[m] < rstart || rr[m] >= rend) continue;
+          if (pass) {
+            ci[ncoo] = rr[m];
+            cj[ncoo] = cc[m];
+            cv[ncoo] = vals[t];
+            rowsum[rr[m] - rstart] += PetscAbsScalar(vals[t]);
+          }
+          ncoo++;
+        }
+      }
+    }
+    for (PetscInt r = rstart; r < rend; r++, ncoo++) {
+      if (!pass) continue;
+      ci[ncoo] = cj[ncoo] = r;
+      cv[ncoo]            = rowsum[r - rstart] > 0 ? spec->dominance * rowsum[r - rstart] : 1.0;
+    }
+    if (!pass) PetscCall(PetscMalloc3(ncoo, &ci, ncoo, &cj, ncoo, &cv));
+  }
+  for (PetscInt t = 0; t < ncoo; t++) cv[t] *= RandomScale(spec, ci[t]) * RandomScale(spec, cj[t]);
+  PetscCall(MatSetPreallocationCOO(*A, ncoo, ci, cj));
+  PetscCall(MatSetValuesCOO(*A, cv, INSERT_VALUES));
+  PetscCall(PetscFree3(ci, cj, cv));
+  PetscCall(PetscFree(rowsum));
+  PetscCall(PetscFree2(cols, vals));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* Creates the problem chosen by the options above; desc receives a one-line description. */
 PetscErrorCode TestProblemCreate(MPI_Comm comm, Mat *A, char *desc, size_t len)
 {
   char      problem[64] = "poisson7", file[PETSC_MAX_PATH_LEN] = "";
   PetscInt  N = 16, seed = -1, cubes = 4, hub = 0, dof = 4, dim = 2;
   PetscReal aniso = 1.0, pe = 0.0, jump = 1e4, E = 1.0, nu = 0.3;
-  PetscBool isfile, iselast, isfields, zslabs = PETSC_FALSE, boxes = PETSC_FALSE;
+  PetscBool isfile, iselast, isfields, israndom, zslabs = PETSC_FALSE, boxes = PETSC_FALSE;
+  RandomSpec rs = {0, 1, PETSC_FALSE, 1.1, 0.0};
 
   PetscFunctionBegin;
   PetscOptionsBegin(comm, NULL, "Test problem", NULL);
-  PetscCall(PetscOptionsString("-problem", "poisson7, poisson27, anisotropic, convdiff, cavity, jumps, elasticity, fields or file", NULL, problem, problem, sizeof(problem), NULL));
+  PetscCall(PetscOptionsString("-problem", "poisson7, poisson27, anisotropic, convdiff, cavity, jumps, elasticity, fields, random or file", NULL, problem, problem, sizeof(problem), NULL));
   PetscCall(PetscOptionsInt("-dof", "Fields per grid point (fields)", NULL, dof, &dof, NULL));
   PetscCall(PetscOptionsInt("-dim", "Grid dimension, 2 or 3 (fields)", NULL, dim, &dim, NULL));
   PetscCall(PetscOptionsInt("-n", "Grid points per direction", NULL, N, &N, NULL));
@@ -598,12 +726,25 @@ PetscErrorCode TestProblemCreate(MPI_Comm comm, Mat *A, char *desc, size_t len)
   PetscCall(PetscOptionsInt("-hub", "Couple unknown 0 with every k-th unknown (0: not)", NULL, hub, &hub, NULL));
   PetscCall(PetscOptionsBool("-zslabs", "Each rank owns whole z-planes of the grid", NULL, zslabs, &zslabs, NULL));
   PetscCall(PetscOptionsBool("-boxes", "Each rank owns the box of the grid a 3-D DMDA would give it", NULL, boxes, &boxes, NULL));
+  PetscCall(PetscOptionsInt("-random_seed", "Seed of the pattern and values (random)", NULL, rs.seed, &rs.seed, NULL));
+  PetscCall(PetscOptionsBool("-random_spd", "Symmetric positive definite (random)", NULL, rs.spd, &rs.spd, NULL));
+  PetscCall(PetscOptionsReal("-random_dominance", "Diagonal over the row's absolute sum (random)", NULL, rs.dominance, &rs.dominance, NULL));
+  PetscCall(PetscOptionsReal("-random_scale_decades", "Spread of the diagonal scaling D A D, decades (random)", NULL, rs.decades, &rs.decades, NULL));
   PetscOptionsEnd();
   PetscCheck(!(zslabs && boxes), comm, PETSC_ERR_ARG_INCOMP, "-zslabs and -boxes are two ways to split the grid: choose one");
   PetscCall(PetscStrcmp(problem, "file", &isfile));
   PetscCall(PetscStrcmp(problem, "elasticity", &iselast));
   PetscCall(PetscStrcmp(problem, "fields", &isfields));
-  if (isfields) {
+  PetscCall(PetscStrcmp(problem, "random", &israndom));
+  if (israndom) {
+    PetscCheck(N >= 1, comm, PETSC_ERR_ARG_OUTOFRANGE, "-n must be at least 1");
+    PetscCheck(rs.seed >= 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-random_seed must be nonnegative");
+    PetscCheck(rs.dominance > 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-random_dominance must be positive");
+    PetscCheck(rs.decades >= 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-random_scale_decades must be nonnegative");
+    rs.n = N * N * N;
+    PetscCall(RandomAssemble(comm, &rs, A));
+    PetscCall(PetscSNPrintf(desc, len, "random %s, %" PetscInt_FMT " rows, seed %" PetscInt_FMT ", dominance %g%s", rs.spd ? "SPD" : "nonsymmetric", rs.n, rs.seed, (double)rs.dominance, rs.decades > 0 ? ", D A D" : ""));
+  } else if (isfields) {
     PetscCheck(N > 1, comm, PETSC_ERR_ARG_OUTOFRANGE, "-n must be at least 2");
     PetscCheck(dof >= 1 && dof <= 32, comm, PETSC_ERR_ARG_OUTOFRANGE, "-dof must be in [1, 32]");
     PetscCheck(dim == 2 || dim == 3, comm, PETSC_ERR_ARG_OUTOFRANGE, "-dim must be 2 or 3");

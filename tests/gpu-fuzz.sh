@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# Each GPU path against its host reference on fresh random matrices (-problem random, tests/problems.c: no structure,
+# heavy-tailed row lengths, nonsymmetric or SPD, weakly dominant, badly scaled). A seed's cases:
+#   sfilu:  ex1 -device (GPU factor, solves and GMRES/CG history against the host sfilu and PETSc's ILU/ICC; the
+#           layouts and levels cycle with the seed), as PCSFILU, as PCILU's and PCICC's solver type, refactorization;
+#   sfdilu: ex6 -device (the GPU apply against the host apply and the formulas' reference, GMRES iterations);
+#   afsai:  ex8 -compare_setup (the GPU set-up against the host set-up: pattern, values, CG iterations);
+#   MPI:    ex10 -device on 2-3 ranks (each PC's GPU solve against its host solve: iterations and histories).
+# A case fails on a nonzero exit, an answer "NO" (how the test programs say a check failed), or, for ex1, no "PASS".
+# The ex1 runs carry PETSc's own GPU factor as a control (-gpu_control), so a history that left the host's shows whether
+# PETSc's GPU run left it too. The weakly dominant and badly scaled ones orthogonalize by modified Gram-Schmidt: with
+# the classical one, rounding alone (the GPU's dot products in another order, PETSc's ILU as well as SFPC's) moves such
+# a GMRES history by 1e-6 to 100% of the host's (seen on an H200, 2026-11-30; with MGS 4e-10).
+# Not part of 'make check' (it needs a GPU): on the GPU host, bench/gpu-run bash tests/gpu-fuzz.sh [FIRST_SEED [SEEDS]]
+# (default: a seed from the clock, 8 seeds). Each failure prints the command that reproduces it; the exit status is the
+# number of failures (at most 100).
+set -u
+lib=$PWD/lib/libsfpc.so
+ex1=build/tests/tests/ex1 ex6=build/tests/tests/ex6 ex8=build/tests/tests/ex8 ex10=build/tests/tests/ex10
+first=${1:-$(( $(date +%s) % 1000000 ))}
+count=${2:-8}
+layouts=(csr hyb auto) levels=(asap alap)
+fails=0 runs=0
+run() { # expect_pass, command...
+  local expect=$1 out rc
+  shift
+  runs=$((runs + 1))
+  out=$("$@" -use_gpu_aware_mpi 0 2>&1)
+  rc=$?
+  if [ $rc -ne 0 ] || grep -qw NO <<<"$out" || { [ "$expect" = pass ] && ! grep -q '^PASS' <<<"$out"; }; then
+    fails=$((fails + 1))
+    echo "FAIL (exit $rc): $*"
+    sed 's/^/    /' <<<"$out" | tail -25
+  fi
+}
+echo "gpu-fuzz: seeds $first to $((first + count - 1))"
+for ((s = first; s < first + count; s++)); do
+  lay=${layouts[s % 3]} lev=${levels[(s / 3) % 2]}
+  r="-problem random -random_seed $s"
+  sf="-dll_append $lib -device -gpu_control -refactor -pc_sfilu_layout $lay -pc_sfilu_levels $lev"
+  mgs="-ksp_orthogonalization mgs"
+  run pass $ex1 $sf $r -n 24 -ksp_gmres_restart 100
+  run pass $ex1 $sf $r -n 20 -random_dominance 0.7 -ksp_gmres_restart 100 $mgs
+  run pass $ex1 $sf $r -n 20 -random_scale_decades 8 -random_dominance 0.9 -ksp_gmres_restart 100 $mgs
+  run pass $ex1 $sf $r -n 16 -matsolver -fill_levels $((s % 3)) -ksp_gmres_restart 100
+  run pass $ex1 $sf $r -n 20 -random_spd -icc -ksp_type cg
+  run any $ex6 -dll_append $lib -device $r -n 10 -random_dominance 0.9 -dilu_ksp_type gmres -dilu_pc_type sfdilu -dilu_ksp_gmres_restart 100 -dilu_pc_sfdilu_coloring jpl
+  run any $ex6 -dll_append $lib -device $r -n 24 -noref -dilu_ksp_type gmres -dilu_pc_type sfdilu -dilu_ksp_gmres_restart 100 -dilu_pc_sfdilu_layout $lay
+  run any $ex8 -mat_type aijcusparse -compare_setup $r -n 14 -random_spd -afsai_pc_afsai_steps $((4 + s % 8))
+  run any "${MPIEXEC:-mpiexec}" -n $((2 + s % 2)) $ex10 -dll_append $lib -device $r -n 16 -pcs sfilu,sfdilu,sfdilu-global
+  run any "${MPIEXEC:-mpiexec}" -n 2 $ex10 -dll_append $lib -device $r -n 14 -random_spd -pcs afsai,afsai-gather
+done
+echo "gpu-fuzz: $runs runs, $fails failed"
+exit $((fails > 100 ? 100 : fails))
