@@ -3,10 +3,14 @@
 # heavy-tailed row lengths, nonsymmetric or SPD, weakly dominant, badly scaled). A seed's cases:
 #   sfilu:  ex1 -device (GPU factor, solves and GMRES/CG history against the host sfilu and PETSc's ILU/ICC; the
 #           layouts and levels cycle with the seed), as PCSFILU, as PCILU's and PCICC's solver type, refactorization;
+#   MATHYBSF: ex4 on the matrix's triangles (every layout x levels, transposed, refilled, against a plain host solve);
+#   bad input: ex2 with a zero, tiny, NaN or Inf pivot (a_00 or a_{n/2,n/2}), failing or shifted: the GPU's output
+#           (failure reason, iterations, the matrix left unchanged) must be the host's;
 #   sfdilu: ex6 -device (the GPU apply against the host apply and the formulas' reference, GMRES iterations);
 #   afsai:  ex8 -compare_setup (the GPU set-up against the host set-up: pattern, values, CG iterations);
 #   MPI:    ex10 -device on 2-3 ranks (each PC's GPU solve against its host solve: iterations and histories).
-# A case fails on a nonzero exit, an answer "NO" (how the test programs say a check failed), or, for ex1, no "PASS".
+# A case fails on a nonzero exit, an output other than the host's (ex2), an answer "NO" (how the test programs say a
+# check failed), or, for ex1 and ex4, no "PASS".
 # The ex1 runs carry PETSc's own GPU factor as a control (-gpu_control), so a history that left the host's shows whether
 # PETSc's GPU run left it too. The weakly dominant and badly scaled ones orthogonalize by modified Gram-Schmidt: with
 # the classical one, rounding alone (the GPU's dot products in another order, PETSc's ILU as well as SFPC's) moves such
@@ -16,7 +20,7 @@
 # number of failures (at most 100).
 set -u
 lib=$PWD/lib/libsfpc.so
-ex1=build/tests/tests/ex1 ex6=build/tests/tests/ex6 ex8=build/tests/tests/ex8 ex10=build/tests/tests/ex10
+ex1=build/tests/tests/ex1 ex2=build/tests/tests/ex2 ex4=build/tests/tests/ex4 ex6=build/tests/tests/ex6 ex8=build/tests/tests/ex8 ex10=build/tests/tests/ex10
 first=${1:-$(( $(date +%s) % 1000000 ))}
 count=${2:-8}
 layouts=(csr hyb auto) levels=(asap alap)
@@ -33,6 +37,24 @@ run() { # expect_pass, command...
     sed 's/^/    /' <<<"$out" | tail -25
   fi
 }
+same() { # command...: its output with -mat_type aijcusparse must be the host's (-mat_type aij)
+  local host gpu
+  runs=$((runs + 1))
+  host=$("$@" -mat_type aij 2>&1)
+  gpu=$("$@" -mat_type aijcusparse -use_gpu_aware_mpi 0 2>&1)
+  [ "$host" = "$gpu" ] && return
+  # PETSc's host 2-norm is sqrt(dot) and overflows past 1e154, cuBLAS's is scaled: a pivot such as 1e-300, alone in
+  # its row (which the relative pivot test accepts), gives the host DIVERGED_NANORINF and the GPU a converging solve.
+  # Such a difference is PETSc's, if it goes away without norms.
+  if grep -q DIVERGED_NANORINF <<<"$host" && ! grep -q DIVERGED_NANORINF <<<"$gpu" &&
+    [ "$("$@" -mat_type aij -ksp_norm_type none -ksp_max_it 20 2>&1)" = "$("$@" -mat_type aijcusparse -use_gpu_aware_mpi 0 -ksp_norm_type none -ksp_max_it 20 2>&1)" ]; then
+    echo "note: $* -mat_type aijcusparse: the host's 2-norm overflowed, the GPU's did not (PETSc's; the same without norms)"
+    return
+  fi
+  fails=$((fails + 1))
+  echo "FAIL (GPU output differs from the host's): $* -mat_type aijcusparse"
+  diff <(echo "$host") <(echo "$gpu") | sed 's/^/    /' | head -20
+}
 echo "gpu-fuzz: seeds $first to $((first + count - 1))"
 for ((s = first; s < first + count; s++)); do
   lay=${layouts[s % 3]} lev=${levels[(s / 3) % 2]}
@@ -48,6 +70,10 @@ for ((s = first; s < first + count; s++)); do
   run any $ex6 -dll_append $lib -device $r -n 24 -noref -dilu_ksp_type gmres -dilu_pc_type sfdilu -dilu_ksp_gmres_restart 100 -dilu_pc_sfdilu_layout $lay
   run any $ex8 -mat_type aijcusparse -compare_setup $r -n 14 -random_spd -afsai_pc_afsai_steps $((4 + s % 8))
   run any "${MPIEXEC:-mpiexec}" -n $((2 + s % 2)) $ex10 -dll_append $lib -device $r -n 16 -pcs sfilu,sfdilu,sfdilu-global
+  run pass $ex4 -mat_type aijcusparse -case problem $r -n 14 -values original
+  run pass $ex4 -mat_type aijcusparse -case problem $r -n 14 -random_dominance 0.6 -random_scale_decades 8 -values original
+  for c in zeropivot tinypivot nan inf; do same $ex2 -dll_append $lib $r -n 12 -case $c -ksp_converged_reason; done
+  same $ex2 -dll_append $lib $r -n 12 -case tinypivot -pc_sfilu_shift_type positive_definite -ksp_converged_reason $mgs
   run any "${MPIEXEC:-mpiexec}" -n 2 $ex10 -dll_append $lib -device $r -n 14 -random_spd -pcs afsai,afsai-gather
 done
 echo "gpu-fuzz: $runs runs, $fails failed"
