@@ -527,6 +527,9 @@ int main(int argc, char **argv)
     test:
       suffix: random_icc
       args: -icc -ksp_type cg -problem random -random_spd -n 14 -random_seed 3 -refactor
+    test: # dense point-blocks of 3 rows on the random pattern (block size 3)
+      suffix: random_blocks
+      args: -problem random -n 10 -random_block 3 -random_seed 3 -refactor
     test:
       suffix: bcsstk26
       args: -problem file -f ${sfpc_dir}/tests/data/bcsstk26.mtx.gz -ksp_gmres_restart 200 -mat_no_inode
@@ -556,6 +559,9 @@ int main(int argc, char **argv)
     test:
       suffix: gpu_random_icc
       args: -icc -ksp_type cg -problem random -random_spd -n 20 -random_seed 3 -refactor
+    test: # dense point-blocks of 2, 3 and 5 rows on the random pattern: factored and swept by point-blocks
+      suffix: gpu_random_blocks
+      args: -problem random -n 10 -random_block {{2 3 5}separate output} -random_seed 3 -refactor -expect_view point-blocks
     test:
       suffix: gpu_random_iluk
       args: -matsolver -problem random -n 16 -random_seed 4 -fill_levels 1 -refactor -ksp_gmres_restart 100

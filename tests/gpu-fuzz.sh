@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Each GPU path against its host reference on fresh random matrices (-problem random, tests/problems.c: no structure,
-# heavy-tailed row lengths, nonsymmetric or SPD, weakly dominant, badly scaled). A seed's cases:
+# heavy-tailed row lengths, nonsymmetric or SPD, weakly dominant, badly scaled, dense point-blocks of 2-5 rows). A seed's cases:
 #   sfilu:  ex1 -device (GPU factor, solves and GMRES/CG history against the host sfilu and PETSc's ILU/ICC; the
 #           layouts and levels cycle with the seed), as PCSFILU, as PCILU's and PCICC's solver type, refactorization;
 #   MATHYBSF: ex4 on the matrix's triangles (every layout x levels, transposed, refilled, against a plain host solve);
@@ -66,9 +66,13 @@ for ((s = first; s < first + count; s++)); do
   run pass $ex1 $sf $r -n 20 -random_scale_decades 8 -random_dominance 0.9 -ksp_gmres_restart 100 $mgs
   run pass $ex1 $sf $r -n 16 -matsolver -fill_levels $((s % 3)) -ksp_gmres_restart 100
   run pass $ex1 $sf $r -n 20 -random_spd -icc -ksp_type cg
+  run pass $ex1 $sf $r -n 10 -random_block $((2 + s % 4)) -ksp_gmres_restart 100
+  run pass $ex1 -dll_append $lib -device -gpu_control -refactor $r -n 10 -random_block $((2 + (s + 1) % 4)) -random_spd -icc -ksp_type cg
   run any $ex6 -dll_append $lib -device $r -n 10 -random_dominance 0.9 -dilu_ksp_type gmres -dilu_pc_type sfdilu -dilu_ksp_gmres_restart 100 -dilu_pc_sfdilu_coloring jpl
   run any $ex6 -dll_append $lib -device $r -n 24 -noref -dilu_ksp_type gmres -dilu_pc_type sfdilu -dilu_ksp_gmres_restart 100 -dilu_pc_sfdilu_layout $lay
   run any $ex8 -mat_type aijcusparse -compare_setup $r -n 14 -random_spd -afsai_pc_afsai_steps $((4 + s % 8))
+  run any $ex8 -mat_type aijcusparse -compare_setup $r -n 8 -random_spd -random_block 3
+  run any $ex6 -dll_append $lib -device $r -n 6 -random_block 4 -dilu_ksp_type gmres -dilu_pc_type sfdilu -dilu_pc_sfdilu_coloring jpl
   run any "${MPIEXEC:-mpiexec}" -n $((2 + s % 2)) $ex10 -dll_append $lib -device $r -n 16 -pcs sfilu,sfdilu,sfdilu-global
   run pass $ex4 -mat_type aijcusparse -case problem $r -n 14 -values original
   run pass $ex4 -mat_type aijcusparse -case problem $r -n 14 -random_dominance 0.6 -random_scale_decades 8 -values original

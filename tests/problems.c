@@ -23,11 +23,12 @@
                        rank after rank, as a DMDA's matrix is: less surface between ranks than z-slabs
      -dof <d>          fields: unknowns per grid point (default 4)
      -dim 2|3          fields: an N x N (default) or N x N x N grid
-     -random_seed <s>, -random_spd, -random_dominance <d>, -random_scale_decades <k>
+     -random_seed <s>, -random_spd, -random_dominance <d>, -random_scale_decades <k>, -random_block <b>
                        random (N^3 rows, no structure; RandomAssemble() below): the seed of its pattern and values,
                        symmetric positive definite (d > 1) instead of nonsymmetric, the diagonal's dominance over its
-                       row (default 1.1; below 1, small and negative pivots), and log10 of the spread of a symmetric
-                       diagonal scaling D A D (default 0)
+                       row (default 1.1; below 1, small and negative pivots), log10 of the spread of a symmetric
+                       diagonal scaling D A D (default 0), and point-blocks: N^3 block rows, each entry of the
+                       pattern a dense b x b block, block size b (default 1)
    Stencils are scaled by h^2 so entries are O(1) (elasticity's element matrices by 1/h, entries O(E)).
    The matrix type comes from -mat_type. The SPD problems beyond Poisson:
      jumps       -div(k grad u) = f, 7-point, k piecewise constant on a checkerboard of c^3 cubes (1 and
@@ -589,7 +590,7 @@ static PetscErrorCode RandomSymmetricPermute(Mat *A, PetscInt seed)
    with log10 D_i uniform in [-decades/2, decades/2]: the same pivots' structure, badly scaled.
 */
 typedef struct {
-  PetscInt  n;
+  PetscInt  n, bs; /* n block rows of bs rows each */
   PetscInt  seed;
   PetscBool spd;
   PetscReal dominance, decades;
@@ -652,15 +653,29 @@ static PetscErrorCode RandomRow(const RandomSpec *spec, PetscInt r, PetscInt *nc
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Entry (p, q) of block (R, C) of a matrix of point-blocks (-random_block), from a stream of its own. */
+static PetscScalar RandomBlockValue(const RandomSpec *spec, PetscInt R, PetscInt C, PetscInt p, PetscInt q)
+{
+  uint64_t  s = RandomStream(spec, R, 0xb10cb10cULL);
+  PetscReal v = 0;
+
+  s ^= (uint64_t)C * 0x9e3779b97f4a7c15ULL;
+  (void)SplitMix(&s);
+  for (PetscInt k = 0; k <= p * spec->bs + q; k++) v = Uniform(&s);
+  return 2.0 * v - 1.0;
+}
+
 static PetscErrorCode RandomAssemble(MPI_Comm comm, const RandomSpec *spec, Mat *A)
 {
-  PetscInt     rstart, rend, ncoo = 0, *ci = NULL, *cj = NULL, *cols, nc;
-  PetscScalar *cv = NULL, *vals;
-  PetscReal   *rowsum;
+  const PetscInt b = spec->bs;
+  PetscInt       rstart, rend, ncoo = 0, *ci = NULL, *cj = NULL, *cols, nc;
+  PetscScalar   *cv = NULL, *vals;
+  PetscReal     *rowsum;
 
   PetscFunctionBegin;
   PetscCall(MatCreate(comm, A));
-  PetscCall(MatSetSizes(*A, PETSC_DECIDE, PETSC_DECIDE, spec->n, spec->n));
+  PetscCall(MatSetSizes(*A, PETSC_DECIDE, PETSC_DECIDE, spec->n * b, spec->n * b));
+  PetscCall(MatSetBlockSize(*A, b));
   PetscCall(MatSetFromOptions(*A));
   PetscCall(MatSetUp(*A));
   PetscCall(MatGetOwnershipRange(*A, &rstart, &rend));
@@ -668,22 +683,33 @@ static PetscErrorCode RandomAssemble(MPI_Comm comm, const RandomSpec *spec, Mat 
   PetscCall(PetscCalloc1(rend - rstart, &rowsum));
   for (PetscInt pass = 0; pass < 2; pass++) { /* count this rank's entries, then store them */
     ncoo = 0;
-    for (PetscInt r = spec->spd ? 0 : rstart; r < (spec->spd ? spec->n : rend); r++) {
-      PetscCall(RandomRow(spec, r, &nc, cols, vals));
+#define RANDOM_ENTRY(i, j, v) \
+  do { \
+    if (pass) { \
+      ci[ncoo] = (i); \
+      cj[ncoo] = (j); \
+      cv[ncoo] = (v); \
+      rowsum[(i) - rstart] += PetscAbsScalar(cv[ncoo]); \
+    } \
+    ncoo++; \
+  } while (0)
+    for (PetscInt R = spec->spd ? 0 : rstart / b; R < (spec->spd ? spec->n : rend / b); R++) {
+      PetscCall(RandomRow(spec, R, &nc, cols, vals));
       for (PetscInt t = 0; t < nc; t++) {
-        const PetscInt rr[2] = {r, cols[t]}, cc[2] = {cols[t], r};
-        for (PetscInt m = 0; m < (spec->spd ? 2 : 1); m++) { /* spd: (r, c) and its mirror (c, r) */
-          if (rr[m] < rstart || rr[m] >= rend) continue;
-          if (pass) {
-            ci[ncoo] = rr[m];
-            cj[ncoo] = cc[m];
-            cv[ncoo] = vals[t];
-            rowsum[rr[m] - rstart] += PetscAbsScalar(vals[t]);
-          }
-          ncoo++;
+        for (PetscInt m = 0; m < (spec->spd ? 2 : 1); m++) { /* spd: block (R, C) and its mirror (C, R), transposed */
+          const PetscInt RR = m ? cols[t] : R, CC = m ? R : cols[t];
+          if (RR * b < rstart || RR * b >= rend) continue;
+          for (PetscInt p = 0; p < b; p++)
+            for (PetscInt q = 0; q < b; q++) RANDOM_ENTRY(RR * b + p, CC * b + q, b == 1 ? vals[t] : (m ? RandomBlockValue(spec, R, cols[t], q, p) : RandomBlockValue(spec, R, cols[t], p, q)));
         }
       }
     }
+    for (PetscInt r = rstart; r < rend; r++) { /* the diagonal blocks' other entries (spd: symmetric) */
+      const PetscInt R = r / b, p = r % b;
+      for (PetscInt q = 0; q < b; q++)
+        if (q != p) RANDOM_ENTRY(r, R * b + q, spec->spd ? RandomBlockValue(spec, R, R, PetscMin(p, q), PetscMax(p, q)) : RandomBlockValue(spec, R, R, p, q));
+    }
+#undef RANDOM_ENTRY
     for (PetscInt r = rstart; r < rend; r++, ncoo++) {
       if (!pass) continue;
       ci[ncoo] = cj[ncoo] = r;
@@ -707,7 +733,7 @@ PetscErrorCode TestProblemCreate(MPI_Comm comm, Mat *A, char *desc, size_t len)
   PetscInt  N = 16, seed = -1, cubes = 4, hub = 0, dof = 4, dim = 2;
   PetscReal aniso = 1.0, pe = 0.0, jump = 1e4, E = 1.0, nu = 0.3;
   PetscBool isfile, iselast, isfields, israndom, zslabs = PETSC_FALSE, boxes = PETSC_FALSE;
-  RandomSpec rs = {0, 1, PETSC_FALSE, 1.1, 0.0};
+  RandomSpec rs = {0, 1, 1, PETSC_FALSE, 1.1, 0.0};
 
   PetscFunctionBegin;
   PetscOptionsBegin(comm, NULL, "Test problem", NULL);
@@ -729,6 +755,7 @@ PetscErrorCode TestProblemCreate(MPI_Comm comm, Mat *A, char *desc, size_t len)
   PetscCall(PetscOptionsInt("-random_seed", "Seed of the pattern and values (random)", NULL, rs.seed, &rs.seed, NULL));
   PetscCall(PetscOptionsBool("-random_spd", "Symmetric positive definite (random)", NULL, rs.spd, &rs.spd, NULL));
   PetscCall(PetscOptionsReal("-random_dominance", "Diagonal over the row's absolute sum (random)", NULL, rs.dominance, &rs.dominance, NULL));
+  PetscCall(PetscOptionsInt("-random_block", "Rows of a point-block: each entry of the pattern a dense block (random)", NULL, rs.bs, &rs.bs, NULL));
   PetscCall(PetscOptionsReal("-random_scale_decades", "Spread of the diagonal scaling D A D, decades (random)", NULL, rs.decades, &rs.decades, NULL));
   PetscOptionsEnd();
   PetscCheck(!(zslabs && boxes), comm, PETSC_ERR_ARG_INCOMP, "-zslabs and -boxes are two ways to split the grid: choose one");
@@ -741,9 +768,15 @@ PetscErrorCode TestProblemCreate(MPI_Comm comm, Mat *A, char *desc, size_t len)
     PetscCheck(rs.seed >= 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-random_seed must be nonnegative");
     PetscCheck(rs.dominance > 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-random_dominance must be positive");
     PetscCheck(rs.decades >= 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-random_scale_decades must be nonnegative");
+    PetscCheck(rs.bs >= 1 && rs.bs <= 16, comm, PETSC_ERR_ARG_OUTOFRANGE, "-random_block must be in [1, 16]");
     rs.n = N * N * N;
     PetscCall(RandomAssemble(comm, &rs, A));
-    PetscCall(PetscSNPrintf(desc, len, "random %s, %" PetscInt_FMT " rows, seed %" PetscInt_FMT ", dominance %g%s", rs.spd ? "SPD" : "nonsymmetric", rs.n, rs.seed, (double)rs.dominance, rs.decades > 0 ? ", D A D" : ""));
+    PetscCall(PetscSNPrintf(desc, len, "random %s, %" PetscInt_FMT " rows, seed %" PetscInt_FMT ", dominance %g%s", rs.spd ? "SPD" : "nonsymmetric", rs.n * rs.bs, rs.seed, (double)rs.dominance, rs.decades > 0 ? ", D A D" : ""));
+    if (rs.bs > 1) {
+      size_t l;
+      PetscCall(PetscStrlen(desc, &l));
+      PetscCall(PetscSNPrintf(desc + l, len - l, ", blocks of %" PetscInt_FMT, rs.bs));
+    }
   } else if (isfields) {
     PetscCheck(N > 1, comm, PETSC_ERR_ARG_OUTOFRANGE, "-n must be at least 2");
     PetscCheck(dof >= 1 && dof <= 32, comm, PETSC_ERR_ARG_OUTOFRANGE, "-dof must be in [1, 32]");
