@@ -18,11 +18,27 @@ static PetscErrorCode MonitorNothing(KSP ksp, PetscInt k, PetscReal rnorm, void 
   return PETSC_SUCCESS;
 }
 
+/* A KSPRICHARDSON on A with PC type pt, rtol, abstol (PETSC_CURRENT: PETSc's) and maxit; ownloop: with a monitor that does
+   nothing, which makes KSPRICHARDSON run its own loop instead of calling PCApplyRichardson(). Options are read by the caller. */
+static PetscErrorCode RichardsonCreate(Mat A, const char *pt, PetscReal rtol, PetscReal abstol, PetscInt maxit, PetscBool ownloop, KSP *ksp)
+{
+  PC pc;
+
+  PetscFunctionBegin;
+  PetscCall(KSPCreate(PETSC_COMM_WORLD, ksp));
+  PetscCall(KSPSetType(*ksp, KSPRICHARDSON));
+  PetscCall(KSPSetOperators(*ksp, A, A));
+  PetscCall(KSPGetPC(*ksp, &pc));
+  PetscCall(PCSetType(pc, pt));
+  PetscCall(KSPSetTolerances(*ksp, rtol, abstol, PETSC_CURRENT, maxit));
+  if (ownloop) PetscCall(KSPMonitorSet(*ksp, MonitorNothing, NULL, NULL));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* One Richardson solve from x = 0 with PC type pt; prints the reason, the steps, and what happened to x and b. */
 static PetscErrorCode Run(Mat A, Vec b, const char *pt, PetscBool test, PetscBool ownloop)
 {
   KSP                ksp;
-  PC                 pc;
   Vec                x, b0, r;
   PetscInt           its;
   PetscReal          xmax, rn, bn, db;
@@ -35,15 +51,9 @@ static PetscErrorCode Run(Mat A, Vec b, const char *pt, PetscBool test, PetscBoo
   PetscCall(MatCreateVecs(A, &x, NULL));
   PetscCall(VecDuplicate(b, &b0));
   PetscCall(VecCopy(b, b0));
-  PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp));
-  PetscCall(KSPSetType(ksp, KSPRICHARDSON));
-  PetscCall(KSPSetOperators(ksp, A, A));
-  PetscCall(KSPGetPC(ksp, &pc));
-  PetscCall(PCSetType(pc, pt));
-  PetscCall(KSPSetTolerances(ksp, test ? 1e-6 : 0.0, test ? PETSC_CURRENT : 0.0, PETSC_CURRENT, test ? 2000 : 20));
+  PetscCall(RichardsonCreate(A, pt, test ? 1e-6 : 0.0, test ? PETSC_CURRENT : 0.0, test ? 2000 : 20, ownloop, &ksp));
   if (!test) PetscCall(KSPSetNormType(ksp, KSP_NORM_NONE));
   if (!test) PetscCall(KSPSetConvergenceTest(ksp, KSPConvergedSkip, NULL, NULL));
-  if (ownloop) PetscCall(KSPMonitorSet(ksp, MonitorNothing, NULL, NULL)); /* a monitor makes KSPRICHARDSON run its own loop */
   PetscCall(KSPSetFromOptions(ksp));
   PetscCall(KSPSolve(ksp, b, x));
   PetscCall(KSPGetIterationNumber(ksp, &its));
@@ -81,23 +91,16 @@ static PetscErrorCode CompareNorm(Mat A, Vec b, const char *pt, const char *norm
   PetscCall(PetscOptionsSetValue(NULL, opt[1], norm));
   for (int own = 0; own < 2; own++) {
     KSP ksp;
-    PC  pc;
     Vec x;
 
     PetscCall(MatCreateVecs(A, &x, NULL));
-    PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp));
-    PetscCall(KSPSetType(ksp, KSPRICHARDSON));
-    PetscCall(KSPSetOperators(ksp, A, A));
-    PetscCall(KSPGetPC(ksp, &pc));
-    PetscCall(PCSetType(pc, pt));
-    PetscCall(KSPSetTolerances(ksp, 1e-6, PETSC_CURRENT, PETSC_CURRENT, 2000));
+    PetscCall(RichardsonCreate(A, pt, 1e-6, PETSC_CURRENT, 2000, (PetscBool)own, &ksp));
     if (own) {
       PetscBool one, unpre;
       PetscCall(PetscStrcmp(norm, "1", &one));
       PetscCall(PetscStrcmp(norm, "unpreconditioned", &unpre));
       if (one) PetscCall(SFPCKSPSetConvergedResidual1Norm(ksp));
       else if (unpre) PetscCall(KSPSetNormType(ksp, KSP_NORM_UNPRECONDITIONED));
-      PetscCall(KSPMonitorSet(ksp, MonitorNothing, NULL, NULL)); /* a monitor makes KSPRICHARDSON run its own loop */
     }
     PetscCall(KSPSetFromOptions(ksp));
     PetscCall(KSPSolve(ksp, b, x));
