@@ -5,10 +5,9 @@ static char help[] = "Compares PCSFILU with PETSc's PCILU on one system: iterati
                      "sfilu's to -apply_tol (relative, max norm). -its_rtol <f>: the GPU run may differ from PETSc's ILU by\n"
                      "f times its iterations (default: one iteration). -gpu_control: with -device, also PETSc's own ILU (ICC) on the GPU\n"
                      "(cuSPARSE) under the same KSP, reported beside the sfilu runs and not checked: how far the GPU's KSP alone moves\n"
-                     "the history (classical Gram-Schmidt on a badly scaled matrix moves it far; -ksp_orthogonalization mgs does not); the GPU\n"
-                     "sfilu may then drift 10 times as far from PETSc's host factor, twice as many iterations, and end otherwise where it did.\n"
-                     "-matsolver: the same through PCILU with\n"
-                     "-pc_factor_mat_solver_type sfilu. -icc: PETSc's PCICC against PCICC with the sfilu solver type. -symmetric_check: the\n"
+                     "the history (on a badly scaled matrix classical Gram-Schmidt moves it far, past 64 vectors also PETSc's VecMDot() race;\n"
+                     "-ksp_orthogonalization mgs does not); the GPU sfilu may then drift 10 times as far from PETSc's host factor, twice as\n"
+                     "many iterations, and end otherwise where it did. -matsolver: the same through PCILU with -pc_factor_mat_solver_type sfilu. -icc: PETSc's PCICC against PCICC with the sfilu solver type. -symmetric_check: the\n"
                      "sfilu runs' PCApplySymmetricRight(PCApplySymmetricLeft(b)) (MatForwardSolve(), MatBackwardSolve()) must equal\n"
                      "PCApply(b) to -apply_tol. -fill_levels <k>: ILU(k) in every run (PCFactorSetLevels(), which PCSFILU\n"
                      "also takes). -expect_view <text>[,<text>...]: the GPU PC's view must contain each text (e.g. which kernel\n"
@@ -573,8 +572,8 @@ int main(int argc, char **argv)
     test: # no structure: rows of 0-6, 28-40 and 200-3000 entries, columns anywhere (tests/gpu-fuzz.sh runs such cases on fresh seeds)
       suffix: gpu_random
       args: -problem random -n 24 -random_seed {{1 2}separate output} -refactor -ksp_gmres_restart 100 -pc_sfilu_layout {{csr hyb}shared output} -pc_sfilu_levels {{asap alap}shared output}
-    test: # weakly dominant and badly scaled: the GPU's classical Gram-Schmidt (PETSc's, also with its own ILU: -gpu_control) then moves the history
-      # far from the host's, modified Gram-Schmidt does not
+    test: # weakly dominant and badly scaled: the GPU's classical Gram-Schmidt (PETSc's, also with its own ILU: -gpu_control; past 64
+      # vectors PETSc's CUDA VecMDot() race, README) then moves the history far from the host's, modified Gram-Schmidt does not
       suffix: gpu_random_weak
       args: -problem random -n 20 -random_seed 5 -random_dominance 0.6 -random_scale_decades 8 -refactor -ksp_gmres_restart 200 -ksp_orthogonalization mgs -gpu_control
     test:
