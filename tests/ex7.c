@@ -14,7 +14,8 @@ static char help[] = "SFPC preconditioners on MPI matrices: each rank works on i
                      "with i + j divisible by 3: a pattern that is not symmetric, also across ranks), -compare_host (with\n"
                      "-global: the PC against one set up on a host copy of A: the same colors, applies bitwise equal, before\n"
                      "and after new values of the same pattern, which must not color again; for a GPU matrix the GPU path\n"
-                     "against the host reference).\n";
+                     "against the host reference). -problem <name>: that matrix of tests/problems.c instead (e.g. -problem random:\n"
+                     "no structure, couplings between any two ranks), with its options.\n";
 
 #include <math.h>
 #include <string.h>
@@ -256,7 +257,15 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetReal(NULL, NULL, "-history_rtol", &rtolhist, NULL));
   if (compare) PetscCall(PetscLogDefaultBegin()); /* event counts */
   PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
-  PetscCall(Assemble(N, peclet, empty, asym, planes, &A));
+  {
+    PetscBool problem;
+    PetscCall(PetscOptionsHasName(NULL, NULL, "-problem", &problem));
+    if (problem) { /* e.g. -problem random: couplings between any two ranks */
+      char desc[256];
+      PetscCall(TestProblemCreate(PETSC_COMM_WORLD, &A, desc, sizeof(desc)));
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "problem: %s\n", desc));
+    } else PetscCall(Assemble(N, peclet, empty, asym, planes, &A));
+  }
   if (nanrow >= 0) {
     PetscInt rstart, rend;
     PetscCall(MatGetOwnershipRange(A, &rstart, &rend));
@@ -398,6 +407,21 @@ int main(int argc, char **argv)
     suffix: asm_grid_layout_refused
     nsize: 3
     args: -n 9 -asm -refusal -asm_sfilu_sub_pc_sfilu_layout grid
+
+  # no structure (-problem random, tests/problems.c): rows of 0-1000 entries, couplings between any two ranks; the global
+  # DILU's colors and iterations the same on 1-3 ranks
+  test:
+    suffix: random
+    nsize: {{2 3}separate output}
+    args: -problem random -n 10 -random_seed 5
+  test:
+    suffix: random_asm
+    nsize: 3
+    args: -problem random -n 10 -random_seed 5 -asm -overlap {{1 2}separate output}
+  test:
+    suffix: random_global
+    nsize: {{1 2 3}shared output}
+    args: -problem random -n 10 -random_seed 5 -global
 
   # ILU(k) in each rank's block: PETSc's bjacobi with ILU(k) blocks, bit for bit
   test:
