@@ -136,8 +136,6 @@ typedef struct {
   PetscScalar *d_a;
 } SFILUFill;
 
-
-
 typedef struct {
   /* options */
   MatFactorShiftType shifttype;
