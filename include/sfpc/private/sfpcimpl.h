@@ -80,6 +80,8 @@ typedef enum {
   SFPC_RICHARDSON_NORM_1
 } SFPCRichardsonNorm;
 PETSC_INTERN PetscErrorCode SFPCRichardsonNormOption(PetscOptionItems, const char[], const char[], SFPCRichardsonNorm *);
+/* KSPConvergedDefault()'s reference norm for a tested loop (0: the first step's), M^{-1} b computed by apply where the norm needs it */
+PETSC_INTERN PetscErrorCode SFPCRichardsonReference(PC, PetscErrorCode (*)(PC, Vec, Vec), SFPCRichardsonNorm, PetscBool, Vec, Vec, PetscReal *);
 /* Up to its steps of x += omega M^{-1} (b - A x), M^{-1} applied by apply, r a work vector, each step tested where test is true: a PC's PCApplyRichardson() (src/pc/common/richardson.c). */
 PETSC_INTERN PetscErrorCode SFPCRichardsonSetUpFailed(PC, Vec, PetscInt *, PCRichardsonConvergedReason *, PetscBool *);
 PETSC_INTERN PetscErrorCode SFPCRichardsonSweeps(PC, PetscErrorCode (*)(PC, Vec, Vec), PetscReal, Vec, Vec, Vec, Vec, PetscInt, PetscBool, PetscBool, SFPCRichardsonNorm, PetscReal, PetscReal, PetscReal, PetscInt *, PCRichardsonConvergedReason *);

@@ -80,6 +80,23 @@ PetscErrorCode SFPCRichardsonNormOption(PetscOptionItems PetscOptionsObject, con
 }
 
 /*
+   The reference r0 of a tested loop, as KSPConvergedDefault() takes it: with a nonzero guess the 2-norm of M^{-1} b (the
+   preconditioned norm; r gets M^{-1} b, applied by apply) or of b; 0 with a zero guess or for the 1-norm, whose reference
+   is the first step's norm (SFPCRichardsonTest()).
+*/
+PetscErrorCode SFPCRichardsonReference(PC pc, PetscErrorCode (*apply)(PC, Vec, Vec), SFPCRichardsonNorm norm, PetscBool guesszero, Vec b, Vec r, PetscReal *rnorm0)
+{
+  PetscFunctionBegin;
+  *rnorm0 = 0;
+  if (guesszero || norm == SFPC_RICHARDSON_NORM_1) PetscFunctionReturn(PETSC_SUCCESS);
+  if (norm == SFPC_RICHARDSON_NORM_PRECONDITIONED) {
+    PetscCall((*apply)(pc, b, r));
+    PetscCall(VecNorm(r, NORM_2, rnorm0));
+  } else PetscCall(VecNorm(b, NORM_2, rnorm0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
    Up to its steps of x += omega M^{-1} (b - A x), A = pc->mat; w holds the residual, r the correction; a zero guess skips
    the first residual. With test (SFPCRichardsonTests(): a solve by Richardson iterations) each step first tests, by
    SFPCRichardsonTest(), the norm says: the 2-norm of the correction M^{-1} (b - A x), KSPRICHARDSON's default, r0 being
@@ -103,12 +120,7 @@ PetscErrorCode SFPCRichardsonSweeps(PC pc, PetscErrorCode (*apply)(PC, Vec, Vec)
     PetscCall(SFPCRichardsonSetUpFailed(pc, x, outits, reason, &failed));
     if (failed) PetscFunctionReturn(PETSC_SUCCESS);
   }
-  if (test && !guesszero && norm != SFPC_RICHARDSON_NORM_1) {
-    if (pre) {
-      PetscCall((*apply)(pc, b, r));
-      PetscCall(VecNorm(r, NORM_2, &tol.rnorm0));
-    } else PetscCall(VecNorm(b, NORM_2, &tol.rnorm0));
-  }
+  if (test) PetscCall(SFPCRichardsonReference(pc, apply, norm, guesszero, b, r, &tol.rnorm0));
   for (PetscInt k = 0; k < its; k++) {
     if (k == 0 && guesszero) PetscCall(VecCopy(b, w));
     else PetscCall(MatResidual(pc->mat, b, x, w));

@@ -101,6 +101,14 @@ static PetscErrorCode PCSFILUGrid(PC pc, Mat A, PetscBool ondevice, PetscBool re
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+static PetscErrorCode PCApply_SFILU(PC pc, Vec x, Vec y)
+{
+  PetscFunctionBegin;
+  if (((SFILU *)pc->data)->eis.active) PetscCall(SFPCEisenstatApply(&((SFILU *)pc->data)->eis, x, y));
+  else PetscCall(SFILUApply((SFILU *)pc->data, x, y, PETSC_FALSE));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*
    its steps of x += (LU)^{-1} (b - A x) with the residual formed inside the GPU grid layout's L sweep (set
    by PCSetUp_SFILU() only then): KSPRICHARDSON's own loop with a MatMult() less per step. With rtol or abstol
@@ -131,12 +139,7 @@ static PetscErrorCode PCApplyRichardson_SFILU(PC pc, Vec b, Vec x, Vec w, PetscR
   if (!s->delta) PetscCall(VecDuplicate(b, &s->delta));
   *outits = its;
   *reason = PCRICHARDSON_CONVERGED_ITS;
-  if (test && !guesszero && s->rich_norm != SFPC_RICHARDSON_NORM_1) { /* KSPConvergedDefault()'s reference with a nonzero guess: the norm of B b (or b), not of the first residual */
-    if (pre) {
-      PetscCall(SFILUApply(s, b, s->delta, PETSC_FALSE));
-      PetscCall(VecNorm(s->delta, NORM_2, &tol.rnorm0));
-    } else PetscCall(VecNorm(b, NORM_2, &tol.rnorm0));
-  }
+  if (test) PetscCall(SFPCRichardsonReference(pc, PCApply_SFILU, s->rich_norm, guesszero, b, s->delta, &tol.rnorm0)); /* PCApply_SFILU(): SFILUApply(), as Eisenstat's form is never fused */
   for (PetscInt k = 0; k < its; k++) {
     const PetscBool zero = (PetscBool)(k == 0 && guesszero);
     if (zero) { /* r = b */
@@ -235,14 +238,6 @@ static PetscErrorCode PCSetUp_SFILU(PC pc)
   pc->ops->applyBA         = !s->eis.use && SFILUFuses(pc, A, s->ba_fused, PETSC_TRUE) ? PCApplyBA_SFILU : NULL;
   PetscCall(SFPCSetUpStampTake(pc, &s->stamp));
   PetscCall(PCSFILUEisenstatSetUp(pc)); /* the Eisenstat form's operator already avoids A: the fusions above are its alternative */
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode PCApply_SFILU(PC pc, Vec x, Vec y)
-{
-  PetscFunctionBegin;
-  if (((SFILU *)pc->data)->eis.active) PetscCall(SFPCEisenstatApply(&((SFILU *)pc->data)->eis, x, y));
-  else PetscCall(SFILUApply((SFILU *)pc->data, x, y, PETSC_FALSE));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
