@@ -279,6 +279,17 @@ int main(int argc, char **argv)
       suffix: global
       nsize: {{1 2 3}shared output}
       args: -problem convdiff -n 8 -peclet 5 -asymmetric -dilu_pc_sfdilu_parallel -bicg_pc_sfdilu_parallel
+    test: # no structure (tests/problems.c): rows of 0-1000 entries, weakly dominant; in each rank's block and globally
+      suffix: random
+      nsize: {{1 2}separate output}
+      args: -problem random -n 10 -random_seed 5 -random_dominance 0.9
+    test: # (3 ranks on a 2-core CI machine take 23 s here: a halo exchange a color, 50 colors, oversubscribed; ex7 has them)
+      suffix: random_global
+      nsize: {{1 2}shared output}
+      args: -problem random -n 10 -random_seed 5 -random_dominance 0.9 -dilu_pc_sfdilu_parallel -bicg_pc_sfdilu_parallel
+    test: # dense point-blocks of 3 rows on the random pattern
+      suffix: random_blocks
+      args: -problem random -n 8 -random_seed 9 -random_block 3
 
   testset:
     requires: gpu
@@ -315,5 +326,16 @@ int main(int argc, char **argv)
     test: # E fails on the GPU as on the host (greedy coloring: row 0 first); M^-T u compared after the new values
       suffix: gpu_zeropivot
       args: -problem poisson7 -n 6 -zero -dilu_pc_sfdilu_coloring greedy -bicg_pc_sfdilu_coloring greedy
+    test: # no structure: M^-T u the host's to rounding, the host's BiCG iterations
+      suffix: gpu_random
+      nsize: {{1 2}separate output}
+      args: -problem random -n 10 -random_seed 5 -random_dominance 0.9
+    test:
+      suffix: gpu_random_global
+      nsize: {{1 2}shared output}
+      args: -problem random -n 10 -random_seed 5 -random_dominance 0.9 -dilu_pc_sfdilu_parallel -bicg_pc_sfdilu_parallel
+    test:
+      suffix: gpu_random_blocks
+      args: -problem random -n 8 -random_seed 9 -random_block 3
 
 TEST*/

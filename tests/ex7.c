@@ -422,6 +422,10 @@ int main(int argc, char **argv)
     suffix: random_global
     nsize: {{1 2 3}shared output}
     args: -problem random -n 10 -random_seed 5 -global
+  test:
+    suffix: random_global_compare
+    nsize: {{1 3}shared output}
+    args: -problem random -n 10 -random_seed 7 -random_dominance 0.8 -global -compare_host
 
   # ILU(k) in each rank's block: PETSc's bjacobi with ILU(k) blocks, bit for bit
   test:
@@ -496,6 +500,16 @@ int main(int argc, char **argv)
       nsize: {{1 2 3}shared output}
       args: -n 9 -global -asymmetric -compare_host
       output_file: output/ex7_global_compare.out
+    test: # no structure: couplings between any two ranks, rows of 0-1000 entries
+      suffix: gpu_random_global
+      nsize: {{1 2 3}shared output}
+      args: -problem random -n 10 -random_seed 5 -global
+      output_file: output/ex7_random_global.out
+    test:
+      suffix: gpu_random_global_compare
+      nsize: {{1 3}shared output}
+      args: -problem random -n 10 -random_seed 7 -random_dominance 0.8 -global -compare_host
+      output_file: output/ex7_random_global_compare.out
     test:
       suffix: gpu_global_compare_empty_rank
       nsize: 3

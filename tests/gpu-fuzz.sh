@@ -8,9 +8,12 @@
 #           as the host's (failure reason, the matrix left unchanged), in a KSP and alone;
 #   sfdilu: ex6 -device (the GPU apply against the host apply and the formulas' reference, GMRES iterations);
 #   afsai:  ex8 -compare_setup (the GPU set-up against the host set-up: pattern, values, CG iterations);
-#   MPI:    ex10 -device on 2-3 ranks (each PC's GPU solve against its host solve: iterations and histories).
+#   MPI:    ex10 -device on 2-3 ranks (each PC's GPU solve against its host solve: iterations and histories); ex7 -global
+#           -compare_host on 1-3 ranks (the global DILU on aijcusparse against a host copy: colors, applies bitwise, new values);
+#   transposed sfdilu: ex13 -device, in each rank's block (1-2 ranks) and global (2 ranks): M^-T u against the host's, the
+#           adjoint identity, BiCG's history against the host's.
 # A case fails on a nonzero exit, a PC that ends otherwise than the host's (ex2), an answer "NO" (how the test programs say a
-# check failed), or, for ex1 and ex4, no "PASS".
+# check failed; ex7 says "YES" where a PC was colored again for new values), or, for ex1 and ex4, no "PASS".
 # The ex1 runs carry PETSc's own GPU factor as a control (-gpu_control), so a history that left the host's shows whether
 # PETSc's GPU run left it too. The weakly dominant and badly scaled ones orthogonalize by modified Gram-Schmidt. With
 # the classical one (H200, 2026-11-30), a 42-iteration GMRES moved 1e-6 from the host's, PETSc's ILU on the GPU as far as
@@ -22,7 +25,7 @@
 # number of failures (at most 100).
 set -u
 lib=$PWD/lib/libsfpc.so
-ex1=build/tests/tests/ex1 ex2=build/tests/tests/ex2 ex4=build/tests/tests/ex4 ex6=build/tests/tests/ex6 ex8=build/tests/tests/ex8 ex10=build/tests/tests/ex10
+ex1=build/tests/tests/ex1 ex2=build/tests/tests/ex2 ex4=build/tests/tests/ex4 ex6=build/tests/tests/ex6 ex7=build/tests/tests/ex7 ex8=build/tests/tests/ex8 ex10=build/tests/tests/ex10 ex13=build/tests/tests/ex13
 first=${1:-$(( $(date +%s) % 1000000 ))}
 count=${2:-8}
 layouts=(csr hyb auto) levels=(asap alap)
@@ -33,7 +36,7 @@ run() { # expect_pass, command...
   runs=$((runs + 1))
   out=$("$@" -use_gpu_aware_mpi 0 2>&1)
   rc=$?
-  if [ $rc -ne 0 ] || grep -qw NO <<<"$out" || { [ "$expect" = pass ] && ! grep -q '^PASS' <<<"$out"; }; then
+  if [ $rc -ne 0 ] || grep -qwE 'NO|YES' <<<"$out" || { [ "$expect" = pass ] && ! grep -q '^PASS' <<<"$out"; }; then
     fails=$((fails + 1))
     echo "FAIL (exit $rc): $*"
     sed 's/^/    /' <<<"$out" | tail -25
@@ -77,6 +80,10 @@ for ((s = first; s < first + count; s++)); do
   for c in zeropivot tinypivot nan inf; do same $ex2 -dll_append $lib $r -n 12 -case $c -ksp_converged_reason; done
   same $ex2 -dll_append $lib $r -n 12 -case tinypivot -pc_sfilu_shift_type positive_definite -ksp_converged_reason $mgs
   run any "${MPIEXEC:-mpiexec}" -n 2 $ex10 -dll_append $lib -device $r -n 14 -random_spd -pcs afsai,afsai-gather
+  run any "${MPIEXEC:-mpiexec}" -n $((1 + s % 3)) $ex7 -dll_append $lib $r -n 10 -random_dominance 0.9 -global -compare_host -mat_type aijcusparse
+  bicg="-bicg_ksp_type bicg -bicg_pc_type sfdilu -bicg_pc_sfdilu_coloring jpl -dilu_pc_sfdilu_coloring jpl"
+  run any "${MPIEXEC:-mpiexec}" -n $((1 + s % 2)) $ex13 -dll_append $lib -device $r -n 10 -random_dominance 0.9 $bicg
+  run any "${MPIEXEC:-mpiexec}" -n 2 $ex13 -dll_append $lib -device $r -n 8 -random_block $((2 + s % 3)) $bicg -dilu_pc_sfdilu_parallel -bicg_pc_sfdilu_parallel
 done
 echo "gpu-fuzz: $runs runs, $fails failed"
 exit $((fails > 100 ? 100 : fails))
