@@ -262,6 +262,7 @@ int main(int argc, char **argv)
     PetscCall(PetscOptionsHasName(NULL, NULL, "-problem", &problem));
     if (problem) { /* e.g. -problem random: couplings between any two ranks */
       char desc[256];
+      PetscCheck(empty < 0 && !asym && !planes, PETSC_COMM_WORLD, PETSC_ERR_ARG_INCOMP, "-empty_rank, -asymmetric and -planes shape this program's own matrix, not a -problem one");
       PetscCall(TestProblemCreate(PETSC_COMM_WORLD, &A, desc, sizeof(desc)));
       PetscCall(PetscPrintf(PETSC_COMM_WORLD, "problem: %s\n", desc));
     } else PetscCall(Assemble(N, peclet, empty, asym, planes, &A));
