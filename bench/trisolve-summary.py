@@ -10,6 +10,14 @@ or more (the issue's range); --all judges over every matrix, the small SuiteSpar
 "auto" is what MatCreateHYBSF() picks by itself (what a user gets); "best" is the fastest of the
 five SFPC variants on that sample, chosen after the fact (a bound, not something a user can pick
 without measuring). Files from several GPUs are summarized per GPU.
+
+The last section applies issue 3's floor to every triangle: a solve takes at least the larger of its
+bytes (BYTES_SPMV of the triangle's own SpMV: a solve reads each value once, 8 of the 12 bytes a CSR
+SpMV reads per entry, and the vectors) and its longest dependency chain times one hand-over between
+warps (HOP_US, the fastest hop measured on an H200 and quoted in issue 3). The chain is the ASAP level
+count in rows, divided by the point-block size where auto sweeps by point-blocks (a block's rows are
+handed over together). cusparseSpSV's time over that floor is the most any solve can gain on the
+triangle; its median bounds the suite's median speedup.
 """
 import json
 import statistics
@@ -18,6 +26,8 @@ import sys
 VARIANTS = ["sfpc-csr-asap", "sfpc-csr-alap", "sfpc-hyb-asap", "sfpc-hyb-alap", "sfpc-auto"]
 BASE = "cusparse-spsv"
 SHORT_ROWS = 8.0  # mean off-diagonal entries per row of the triangle at most this: "short rows"
+HOP_US = 0.52     # one hand-over between warps, published value as the flag (issue 3, H200)
+BYTES_SPMV = 8.0 / 12.0  # the bytes floor of a solve, in SpMVs of the same triangle
 
 
 def load(paths):
@@ -99,6 +109,31 @@ def verdict(ok):
     return "MET" if ok else "MISSED"
 
 
+def floor_ms(ms):
+    """Issue 3's floor of one triangle's solve (ms) and which bound sets it."""
+    base, auto = ms[BASE], ms["sfpc-auto"]
+    chain = ms["sfpc-csr-asap"]["nlevels"] / (auto.get("block_size") or 1)
+    latency, volume = chain * HOP_US * 1e-3, BYTES_SPMV * base["spmv_ms"]
+    return (latency, "chain") if latency >= volume else (volume, "bytes")
+
+
+def floor_section(samples, ks):
+    caps, room, inspmv, bound = [], [], [], {"chain": 0, "bytes": 0}
+    for k in ks:
+        f, why = floor_ms(samples[k])
+        bound[why] += 1
+        caps.append(samples[k][BASE]["solve_ms"] / f)
+        room.append(samples[k]["sfpc-auto"]["solve_ms"] / f)
+        inspmv.append(f / samples[k][BASE]["spmv_ms"])
+    med_cap, med_in = stats(caps)[0], stats(inspmv)[0]
+    print(f"\n--- the floor (issue 3: max(bytes {BYTES_SPMV:.2f} SpMV, chain x {HOP_US} us)), {len(ks)} triangles: chain-bound {bound['chain']}, bytes-bound {bound['bytes']} ---")
+    print(f"cusparseSpSV / floor, the most a solve can gain: {fmt3(caps)}; under 5x on {sum(c < 5 for c in caps)} triangles")
+    print(f"auto solve / floor:                              {fmt3(room)}")
+    print(f"floor / SpMV of the same triangle:               {fmt3(inspmv, ' SpMV')}; above 2.5 on {sum(x > 2.5 for x in inspmv)} triangles")
+    print(f"a median speedup of 5x is {'within' if med_cap >= 5 else 'beyond'} the floor (median {med_cap:.2f}x); "
+          f"a median solve of 2.5 SpMVs is {'within' if med_in <= 2.5 else 'beyond'} it (median floor {med_in:.2f} SpMVs)")
+
+
 def summarize(gpu, samples, judge_all, compact):
     keys = sorted(samples, key=lambda k: (samples[k][BASE]["rows"] if BASE in samples[k] else 0, k))
     wrong = [(k, m) for k in keys for m, r in samples[k].items() if not r.get("correct", True)]
@@ -173,6 +208,7 @@ def summarize(gpu, samples, judge_all, compact):
     print(f"hyb/csr median >= 1.2x, short rows: {verdict(med_hc >= 1.2)} {med_hc:.2f}x over {g['nshort']} triangles (csr time / hyb time)")
     print(f"median solve <= 2.5 SpMV:       {verdict(med_sp_auto <= 2.5)} auto {med_sp_auto:.2f}   (best {med_sp_best:.2f} {verdict(med_sp_best <= 2.5)})")
     print(f"(analysis+100 total, for information: auto {g['a100_auto_total']:.2f}x, best {g['a100_best_total']:.2f}x)")
+    floor_section(samples, judged)
 
 
 def main(argv):
