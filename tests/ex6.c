@@ -534,6 +534,10 @@ int main(int argc, char **argv)
       suffix: nan_error
       args: -problem poisson7 -n 6 -spoil_nan -dilu_ksp_error_if_not_converged
       filter: Error: grep -E "Floating point|Zero pivot|PCSFDILU" | sed -e "s/^\[0\]PETSC ERROR: //"
+    test: # PCApply() is omega M^{-1}: KSPRICHARDSON's own loop (a monitor) steps x += PCApply(r), GMRES sees a constant factor
+      suffix: omega
+      args: -problem convdiff -n 6 -peclet 20 -noref -dilu_pc_sfdilu_omega 0.7 -dilu_ksp_type {{richardson gmres}separate output} -dilu_ksp_monitor -options_left 0
+      filter: grep -v "Residual norm"
     test:
       suffix: badomega
       args: -problem poisson7 -n 4 -noref -dilu_pc_sfdilu_omega 2.5
@@ -689,6 +693,10 @@ int main(int argc, char **argv)
     test: # no structure (-problem random, tests/problems.c): rows of 0-6, 28-40 and 200-3000 entries, a nonsymmetric pattern
       suffix: gpu_random
       args: -problem random -n 10 -random_seed 3 -random_dominance 0.9 -dilu_pc_sfdilu_coloring jpl -dilu_pc_sfdilu_layout {{csr hyb}shared output}
+    test: # the weight in the scatter back to natural order on the GPU (a VecScale on the host): the GPU apply against the host's
+      suffix: gpu_omega
+      args: -problem convdiff -n 6 -peclet 20 -noref -dilu_pc_sfdilu_coloring jpl -dilu_pc_sfdilu_omega 0.7 -dilu_ksp_type {{richardson gmres}separate output} -dilu_ksp_monitor -options_left 0 -dilu_pc_sfdilu_sweep {{syncfree percolor}shared output}
+      filter: grep -v "Residual norm"
     test:
       suffix: gpu_convdiff_asymmetric
       args: -problem convdiff -n 6 -peclet 20 -asymmetric -dilu_pc_sfdilu_coloring {{jpl greedy}separate output} -dilu_pc_sfdilu_sweep {{syncfree percolor}shared output}

@@ -714,8 +714,8 @@ static PetscErrorCode Sweeps(SFDILU *s, PetscBool transpose, const PetscScalar *
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* y = M^{-1} x (transposed: M^{-T} x), device arrays. */
-PetscErrorCode SFDILUApply_Device(SFDILU *s, PetscBool transpose, const PetscScalar *x, PetscScalar *y)
+/* y = omega M^{-1} x (transposed: omega M^{-T} x), device arrays. */
+PetscErrorCode SFDILUApply_Device(SFDILU *s, PetscBool transpose, PetscReal omega, const PetscScalar *x, PetscScalar *y)
 {
   SFDILUDevice D = s->dev;
   cudaStream_t stream;
@@ -726,9 +726,10 @@ PetscErrorCode SFDILUApply_Device(SFDILU *s, PetscBool transpose, const PetscSca
   PetscCall(PetscGetCurrentCUDAStream(&stream));
   PetscCall(Sweeps(s, transpose, x, stream, &yp));
   PetscCall(PetscLogGpuTimeBegin());
-  Scatter<<<sfpc::LaunchBlocks(s->n, TPB), TPB, 0, stream>>>((int)s->n, D->order, yp, y, 1.0, COPY);
+  Scatter<<<sfpc::LaunchBlocks(s->n, TPB), TPB, 0, stream>>>((int)s->n, D->order, yp, y, (double)omega, omega == 1 ? COPY : SCALE);
   PetscCallCUDA(cudaGetLastError());
   PetscCall(PetscLogGpuTimeEnd());
+  if (omega != 1) PetscCall(PetscLogGpuFlops(1.0 * s->n));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

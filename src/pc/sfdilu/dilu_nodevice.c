@@ -23,9 +23,9 @@ PetscErrorCode SFDILUSetUp_Device(SFDILU *s, Mat A, PetscReal shift, PetscReal *
   (void)s, (void)A, (void)shift, (void)rmax;
   SFDILU_NO_CUDA;
 }
-PetscErrorCode SFDILUApply_Device(SFDILU *s, PetscBool transpose, const PetscScalar *x, PetscScalar *y)
+PetscErrorCode SFDILUApply_Device(SFDILU *s, PetscBool transpose, PetscReal omega, const PetscScalar *x, PetscScalar *y)
 {
-  (void)s, (void)transpose, (void)x, (void)y;
+  (void)s, (void)transpose, (void)omega, (void)x, (void)y;
   SFDILU_NO_CUDA;
 }
 PetscErrorCode SFDILURichardson_Device(SFDILU *s, Mat A, const PetscScalar *b, PetscScalar *x, PetscBool guesszero)

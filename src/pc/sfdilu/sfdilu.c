@@ -249,8 +249,11 @@ static PetscErrorCode SFDILURestoreDeviceArrays(SFDILU *s, Vec y, PetscBool ywri
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* y = M^{-1} x, or M^{-T} x: the same factor and sweeps, with a_ji in place of a_ij (sfdilu.h). */
-static PetscErrorCode SFDILUApplyOp(PC pc, PetscBool transpose, Vec x, Vec y)
+/*
+   y = omega M^{-1} x, or omega M^{-T} x: the same factor and sweeps, with a_ji in place of a_ij (sfdilu.h). On one rank's
+   GPU the weight rides on the scatter back to natural order, where the host and global paths pass over y once more.
+*/
+static PetscErrorCode SFDILUApplyOp(PC pc, PetscBool transpose, PetscReal omega, Vec x, Vec y)
 {
   SFDILU            *s = (SFDILU *)pc->data;
   const PetscScalar *xa;
@@ -264,8 +267,9 @@ static PetscErrorCode SFDILUApplyOp(PC pc, PetscBool transpose, Vec x, Vec y)
   if (s->ondevice) {
     PetscCall(SFDILUGetDeviceArrays(s, x, y, PETSC_TRUE, &xa, &ya));
     if (s->glob) PetscCall(SFDILUApply_GlobalDevice(s, transpose, xa, ya));
-    else PetscCall(SFDILUApply_Device(s, transpose, xa, ya));
+    else PetscCall(SFDILUApply_Device(s, transpose, omega, xa, ya));
     PetscCall(SFDILURestoreDeviceArrays(s, y, PETSC_TRUE, &xa, &ya));
+    if (s->glob && omega != 1) PetscCall(VecScale(y, omega));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(VecGetArrayRead(x, &xa));
@@ -276,6 +280,7 @@ static PetscErrorCode SFDILUApplyOp(PC pc, PetscBool transpose, Vec x, Vec y)
   PetscCall(VecRestoreArrayWrite(s->z, &za));
   PetscCall(VecRestoreArrayWrite(y, &ya));
   PetscCall(VecRestoreArrayRead(x, &xa));
+  if (omega != 1) PetscCall(VecScale(y, omega));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -290,9 +295,10 @@ static PetscErrorCode SFDILUApplyWeighted(PC pc, PetscBool transpose, PetscReal 
   SFDILU *s = (SFDILU *)pc->data;
 
   PetscFunctionBegin;
-  if (s->eis.active) PetscCall(SFPCEisenstatApply(&s->eis, x, y));
-  else PetscCall(SFDILUApplyOp(pc, transpose, x, y));
-  if (omega != 1) PetscCall(VecScale(y, omega));
+  if (s->eis.active) {
+    PetscCall(SFPCEisenstatApply(&s->eis, x, y));
+    if (omega != 1) PetscCall(VecScale(y, omega));
+  } else PetscCall(SFDILUApplyOp(pc, transpose, omega, x, y));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

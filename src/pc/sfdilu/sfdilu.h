@@ -177,7 +177,7 @@ PETSC_INTERN PetscErrorCode SFDILUReset_Global(SFDILU *);
 /* the GPU smoother (dilu_device.cu; refusing stubs in a build without CUDA) */
 PETSC_INTERN PetscErrorCode SFDILUColor_Device(SFDILU *, Mat);
 PETSC_INTERN PetscErrorCode SFDILUSetUp_Device(SFDILU *, Mat, PetscReal, PetscReal *);
-PETSC_INTERN PetscErrorCode SFDILUApply_Device(SFDILU *, PetscBool, const PetscScalar *, PetscScalar *);
+PETSC_INTERN PetscErrorCode SFDILUApply_Device(SFDILU *, PetscBool, PetscReal, const PetscScalar *, PetscScalar *);
 PETSC_INTERN PetscErrorCode SFDILURichardson_Device(SFDILU *, Mat, const PetscScalar *, PetscScalar *, PetscBool);
 PETSC_INTERN PetscErrorCode SFDILUGetColors_Device(SFDILU *, const PetscInt **);
 PETSC_INTERN PetscErrorCode SFDILUView_Device(SFDILU *, PetscViewer);
