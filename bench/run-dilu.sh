@@ -8,12 +8,15 @@
 # bench/results/sfdilu-transpose-<gpu>.json (about 2 minutes).
 # coloring: the grid coloring (-pc_sfdilu_coloring grid, moduli 2 and 3) against JPL in the same process, apply and
 # GMRES(100) with sfdilu to 1e-8, to bench/results/sfdilu-coloring-<gpu>.json.
+# warps: the sync-free sweeps with 4 to 64 warps per SM (-pc_sfdilu_warps_per_sm) on the suite's cases under 10^6 rows
+# and one of 2*10^6, to bench/results/sfdilu-warps-<gpu>.json, and a table of the sync-free apply (about 4 minutes).
 set -eu
 gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1 | tr 'A-Z ' 'a-z-')
 out=bench/results/sfdilu-$gpu.json
 [ "${1:-}" = order ] && out=bench/results/sfdilu-order-$gpu.json
 [ "${1:-}" = transpose ] && out=bench/results/sfdilu-transpose-$gpu.json
 [ "${1:-}" = coloring ] && out=bench/results/sfdilu-coloring-$gpu.json
+[ "${1:-}" = warps ] && out=bench/results/sfdilu-warps-$gpu.json
 mkdir -p bench/results; : > "$out"
 b=build/bench/dilu
 run() { echo "+ $b $*"; local t0=$SECONDS; $b -json "$out" "$@"; echo "  ($((SECONDS - t0)) s)"; }
@@ -29,6 +32,31 @@ if [ "${1:-}" = coloring ]; then # the grid coloring (moduli 2, 3) against JPL: 
     for m in 2 3; do run -case ${p%%:*}-grid$m ${p#*:} -coloring grid -pc_sfdilu_grid_modulus $m -versus jpl -repeat 10; done
   done
   run -case poisson7-256-grid2 -problem poisson7 -n 256 -coloring grid -pc_sfdilu_grid_modulus 2 -versus jpl -repeat 5 -warmup 1
+  [ -n "${OUT:-}" ] && cp "$out" "$OUT/" || true
+  exit 0
+fi
+if [ "${1:-}" = warps ]; then
+  build/tests/petsc-tutorials/ex19 -da_grid_x 256 -da_grid_y 256 -snes_max_it 1 -ksp_max_it 1 -pc_type none -ksp_view_mat binary:/tmp/sfpc-cavity256.bin > /dev/null 2>&1
+  for p in "poisson7-32:-problem poisson7 -n 32" "poisson7-64:-problem poisson7 -n 64" "poisson27-64:-problem poisson27 -n 64" \
+           "convdiff-64-pe20:-problem convdiff -n 64 -peclet 20" "poisson7-64-permuted:-problem poisson7 -n 64 -permute 1" \
+           "elasticity-40:-problem elasticity -n 40 -repeat 10" "ex19-cavity-256:-problem file -f /tmp/sfpc-cavity256.bin -repeat 10" \
+           "poisson7-128:-problem poisson7 -n 128 -repeat 10"; do
+    for w in -1 4 8 16 32 64; do run -case ${p%%:*}/w$w ${p#*:} -pc_sfdilu_warps_per_sm $w > /dev/null; done
+  done
+  python3 - "$out" <<'PY'
+import json, sys, collections
+t = collections.defaultdict(dict)
+for l in open(sys.argv[1]):
+    r = json.loads(l)
+    if r["metric"] != "apply_s": continue
+    case, w = r["case"].split("/w")
+    t[case][int(w)] = (r["sfpc"], r["baseline"])
+ws = [-1, 4, 8, 16, 32, 64]
+print("sync-free apply, us, by warps per SM (-1: the default); per-color apply of the default's run")
+print(f"{'case':22s}" + "".join(f"{w:>9d}" for w in ws) + f"{'per-color':>11s}")
+for case, d in t.items():
+    print(f"{case:22s}" + "".join(f"{1e6 * d[w][0]:9.1f}" if w in d else f"{'-':>9s}" for w in ws) + f"{1e6 * d[-1][1]:11.1f}")
+PY
   [ -n "${OUT:-}" ] && cp "$out" "$OUT/" || true
   exit 0
 fi

@@ -543,6 +543,10 @@ int main(int argc, char **argv)
       args: -problem poisson7 -n 4 -noref -dilu_pc_sfdilu_omega 2.5
       filter: Error: grep -E "out of range" | sed -e "s/^\[0\]PETSC ERROR: //"
     test:
+      suffix: badwarps
+      args: -problem poisson7 -n 4 -noref -dilu_pc_sfdilu_warps_per_sm 65
+      filter: Error: grep -E "out of range" | sed -e "s/^\[0\]PETSC ERROR: //"
+    test:
       suffix: badshift
       args: -problem poisson7 -n 4 -noref -dilu_pc_sfdilu_shift_amount -1
       filter: Error: grep -E "out of range" | sed -e "s/^\[0\]PETSC ERROR: //"

@@ -494,6 +494,14 @@ static PetscErrorCode PCSetFromOptions_SFDILU(PC pc, PetscOptionItems PetscOptio
     if (layout != s->engine.layout) s->coloring_changed = PETSC_TRUE; /* the factor is analysed with the coloring */
     s->engine.layout = layout;
   }
+  {
+    PetscInt  w = s->engine.warps_per_sm;
+    PetscBool set;
+    /* unset, the engine decides per sweep from the width of the colors (PETSC_DECIDE), which the range check would refuse */
+    PetscCall(PetscOptionsInt("-pc_sfdilu_warps_per_sm", "GPU sync-free sweeps: warps kept per SM (more hide latency, fewer poll less; -1, the default: from the width of the colors), from the next set-up", "PCSFDILU", w, &w, &set));
+    PetscCheck(!set || w == PETSC_DECIDE || (w >= 1 && w <= 64), PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "%s %" PetscInt_FMT " is out of range: it must be in [1, 64], or -1 for the default", SFPCOptionGiven(given, sizeof(given), PetscOptionsObject, "-pc_sfdilu_warps_per_sm"), w);
+    s->engine.warps_per_sm = w;
+  }
   PetscCall(PetscOptionsBool("-pc_sfdilu_eisenstat", "Eisenstat's form: inside KSPSolve() the operator is (E + L_c)^{-1} A (E + U_c)^{-1}, two sweeps without a product with A, preconditioned by E; the same preconditioned spectrum, a MatMult() less an iteration for CG", "PCSFDILU", s->eis.use, &s->eis.use, NULL));
   PetscOptionsHeadEnd();
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -808,6 +816,8 @@ PetscErrorCode PCSFDILUGetOrderType(PC pc, PCSFDILUOrderType *order)
 .  -pc_sfdilu_local_window <2^18> - local order: keys (row + color * D) per window, in [2, 2^30]; the sweeps are dispatched by windows of half as many rows
 .  -pc_sfdilu_layout <auto,csr,hyb> - GPU sync-free sweeps: the engine's storage of the factor in color order (`MATHYBSF`'s layouts); auto:
    hyb unless its slabs would take over 3 times the CSR's memory
+.  -pc_sfdilu_warps_per_sm <-1> - GPU sync-free sweeps: warps each sweep keeps per SM, in [1, 64] (below 4 taken as 4), from the next set-up;
+   -1: the engine's default for the width of the colors
 -  -pc_sfdilu_eisenstat <false> - Eisenstat's form: inside `KSPSolve()` the operator is (E + L_c)^{-1} A (E + U_c)^{-1}, two sweeps and no
    product with A, preconditioned by E; the same preconditioned spectrum, a `MatMult()` less an iteration for CG (on each rank's diagonal
    block: not with -pc_sfdilu_parallel; a Richardson smoother is then `KSPRICHARDSON`'s own loop, weighted by -ksp_richardson_scale, and
