@@ -697,6 +697,9 @@ int main(int argc, char **argv)
     test: # no structure (-problem random, tests/problems.c): rows of 0-6, 28-40 and 200-3000 entries, a nonsymmetric pattern
       suffix: gpu_random
       args: -problem random -n 10 -random_seed 3 -random_dominance 0.9 -dilu_pc_sfdilu_coloring jpl -dilu_pc_sfdilu_layout {{csr hyb}shared output}
+    test: # colors of about 2,300 tasks of two rows each: levels of 8-32 tasks per SM, whose sweeps keep 32 warps per SM (or as asked)
+      suffix: gpu_busy_levels
+      args: -problem poisson27 -n 64 -noref -dilu_pc_sfdilu_coloring jpl -dilu_ksp_rtol 1e-4 -dilu_pc_sfdilu_warps_per_sm {{-1 16}shared output}
     test: # the weight in the scatter back to natural order on the GPU (a VecScale on the host): the GPU apply against the host's
       suffix: gpu_omega
       args: -problem convdiff -n 6 -peclet 20 -noref -dilu_pc_sfdilu_coloring jpl -dilu_pc_sfdilu_omega 0.7 -dilu_ksp_type {{richardson gmres}separate output} -dilu_ksp_monitor -options_left 0 -dilu_pc_sfdilu_sweep {{syncfree percolor}shared output}

@@ -78,7 +78,7 @@ cases=(
   "$ex6 -dll_append $lib $dilu -problem poisson27 -n 5 -permute 3 -dilu_pc_sfdilu_coloring greedy -dilu_pc_sfdilu_sweep percolor"
   "$ex6 -dll_append $lib $dilu -problem poisson27 -n 5 -permute 3 -dilu_pc_sfdilu_coloring jpl -dilu_pc_sfdilu_layout csr"
   "$ex6 -dll_append $lib $dilu -problem convdiff -n 5 -peclet 20 -dilu_pc_sfdilu_coloring grid -dilu_pc_sfdilu_grid_modulus 3"
-  "$ex6 -dll_append $lib $dilu -problem convdiff -n 5 -peclet 20 -noref -dilu_pc_sfdilu_coloring jpl -dilu_pc_sfdilu_omega 0.7"
+  "$ex6 -dll_append $lib $dilu -problem convdiff -n 5 -peclet 20 -noref -dilu_pc_sfdilu_coloring jpl -dilu_pc_sfdilu_omega 0.7 -dilu_pc_sfdilu_warps_per_sm 32"
   "$ex14 -dim 3 -n 28 -periodic -auto -dm_mat_type aijcusparse -dm_vec_type cuda"
   "$ex14 -dim 3 -n 9 -dof 2 -dilu_pc_sfdilu_parallel -dm_mat_type aijcusparse -dm_vec_type cuda"
   "$ex13 -device -problem convdiff -n 5 -peclet 5 -asymmetric -bicg_ksp_type bicg -bicg_pc_type sfdilu -bicg_pc_sfdilu_coloring jpl -dilu_pc_sfdilu_coloring jpl"

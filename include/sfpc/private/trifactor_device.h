@@ -155,15 +155,20 @@ struct _n_SFPCTriDevice {
    warps (fewer warps polling L2 at once), and so is the ILU(0) factorization where levels hold
    fewer than 8 tasks per SM (7-point 128^3: 5.2, the driven cavity: 0.5); from there (27-point
    128^3: 8.9) it wants 24; where levels are wide (a permuted matrix: a few dozen levels) both want
-   48, to keep more tasks in flight. The analysis runs with 64: its lanes poll in lockstep (analysis.cu), and
+   48, to keep more tasks in flight. The solves of levels of 8-32 tasks per SM whose rows take 8 lanes or more (a task
+   of 1-4 rows: DILU's colors of 27-point, elasticity and cavity matrices at 2*10^5-8*10^5 rows, 27-point triangles
+   outside the grid walk) are fastest with 32: on an H200 those DILU sweeps 1.15-1.32x faster than with 16, permuted
+   27-point triangles 1.25x, 27-point triangles in the csr layout 1.2x; rows of 4 lanes (7-point) were 6-10% slower
+   with 32 in the hyb layout, and stay at 16 (bench/README.md, "Warps per SM for DILU's sweeps"). The analysis runs with 64: its lanes poll in lockstep (analysis.cu), and
    more rows in flight shorten its pass (24 before; 48 and 64 made 7-point 100^3 and 128^3 analyses 1.3x
    faster, H100, 2026-11-24), beyond 48 only with its doubling back-off (64 warps with a fixed one: 7%
    slower than 48; 32 warps: 10% slower).
 */
 #define SFPC_FACTOR_WARPS_PER_SM 16
 #define SFPC_BUSY_WARPS_PER_SM   24
-#define SFPC_BUSY_TASKS_PER_SM   8  /* tasks per level and SM from which a factorization wants SFPC_BUSY_WARPS_PER_SM */
+#define SFPC_BUSY_TASKS_PER_SM   8  /* tasks per level and SM from which a factorization wants SFPC_BUSY_WARPS_PER_SM, a solve SFPC_BUSY_SOLVE_WARPS_PER_SM */
 #define SFPC_SOLVE_WARPS_PER_SM  16
+#define SFPC_BUSY_SOLVE_WARPS_PER_SM 32 /* solves of levels of at least SFPC_BUSY_TASKS_PER_SM tasks per SM, not wide, most rows of 8 lanes or more */
 #ifndef SFPC_ANALYSIS_WARPS_PER_SM
   #define SFPC_ANALYSIS_WARPS_PER_SM 64
 #endif

@@ -36,7 +36,9 @@ void SFPCScheduleWarps(SFPCTriDevice T, SFPCSchedule *S)
   const PetscInt wps = T->opt.warps_per_sm;
   const PetscBool wide = (PetscBool)(S->nlevels > 0 && S->ntasks > (PetscInt)SFPC_WIDE_TASKS_PER_SM * S->nlevels * T->sms);
   const PetscBool busy = (PetscBool)(S->nlevels > 0 && S->ntasks >= (PetscInt)SFPC_BUSY_TASKS_PER_SM * S->nlevels * T->sms);
-  const PetscInt  solve = S->layout == SFPC_LAYOUT_GRID ? (T->grid.box ? SFPC_GRID_BOX_WARPS_PER_SM : SFPC_GRID_WARPS_PER_SM) : (wide ? SFPC_WIDE_WARPS_PER_SM : SFPC_SOLVE_WARPS_PER_SM);
+  const PetscInt  nrows = S->rows_by_vec[0] + S->rows_by_vec[1] + S->rows_by_vec[2] + S->rows_by_vec[3] + S->rows_by_vec[4] + S->rows_by_vec[5];
+  const PetscBool longrows = (PetscBool)(2 * (S->rows_by_vec[3] + S->rows_by_vec[4] + S->rows_by_vec[5]) > nrows); /* most tasks hold at most 4 rows */
+  const PetscInt  solve = S->layout == SFPC_LAYOUT_GRID ? (T->grid.box ? SFPC_GRID_BOX_WARPS_PER_SM : SFPC_GRID_WARPS_PER_SM) : (wide ? SFPC_WIDE_WARPS_PER_SM : (busy && longrows ? SFPC_BUSY_SOLVE_WARPS_PER_SM : SFPC_SOLVE_WARPS_PER_SM));
   const PetscInt  factor = wide ? SFPC_WIDE_WARPS_PER_SM : (busy ? SFPC_BUSY_WARPS_PER_SM : SFPC_FACTOR_WARPS_PER_SM);
 
   S->solve_resident  = T->sms * (int)PetscMax(wps != PETSC_DECIDE ? wps : solve, SFPC_WARPS_PER_BLOCK);

@@ -489,7 +489,7 @@ static PetscErrorCode PCDestroy_SFILU(PC pc)
 .  -pc_sfilu_zeropivot <100*eps> - pivot u_ii fails when |u_ii| <= zeropivot * sum_j |a_ij| (Re(u_ii) for positive_definite); in [0, 1)
 .  -pc_sfilu_warps_per_sm <w> - GPU only: warps each sync-free sweep keeps per SM, in [1, 64] (below 4 taken as 4; when set it
                         also sizes the analysis pass, else 64) (default: per triangle, 48 where
-                        its levels are wide, else 16 for the solves (the grid layout's sweeps: 4 on 7-point grids, 8 on 27-point ones), and for the factorization 24 where its levels hold 8 tasks
+                        its levels are wide, 32 where they hold 8-32 tasks per SM and most rows take 8 lanes or more, else 16 for the solves (the grid layout's sweeps: 4 on 7-point grids, 8 on 27-point ones), and for the factorization 24 where its levels hold 8 tasks
                         per SM or more, else 16; 8 for SIP's sync-free factorization and for the hyperplane ILU(0) of a 7-point grid;
                         the 27-point grid's factorization keeps every warp its registers allow, 32, and w caps it)
 .  -pc_sfilu_layout <auto,csr,hyb,grid> - GPU only: how the sweeps store L and U (see `MATHYBSF`); grid walks the 3-D grid
