@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The sfdilu smoother benchmark, on the GPU host: bench/gpu-run bash bench/run-dilu.sh [quick|order|transpose|coloring]
+# The sfdilu smoother benchmark, on the GPU host: bench/gpu-run bash bench/run-dilu.sh [quick|order|transpose|coloring|warps|layout]
 # Writes one JSON record per case and metric to bench/results/sfdilu-<gpu>.json (copied to $OUT
 # when set) and prints the side-by-side tables (sync-free sweeps against the per-color variant).
 # order: the sync-free sweeps in color and in local order (-pc_sfdilu_order) on 7-point Poisson from
@@ -9,7 +9,9 @@
 # coloring: the grid coloring (-pc_sfdilu_coloring grid, moduli 2 and 3) against JPL in the same process, apply and
 # GMRES(100) with sfdilu to 1e-8, to bench/results/sfdilu-coloring-<gpu>.json.
 # warps: the sync-free sweeps with 4 to 64 warps per SM (-pc_sfdilu_warps_per_sm) on the suite's cases under 10^6 rows
-# and one of 2*10^6, to bench/results/sfdilu-warps-<gpu>.json, and a table of the sync-free apply (about 4 minutes).
+# and one of 2*10^6, to bench/results/sfdilu-warps-<gpu>.json, and a table of the sync-free apply (about 2 minutes).
+# layout: the sync-free sweeps in the hyb and csr layouts (-pc_sfdilu_layout) at 2.6*10^5-2*10^6 rows, to
+# bench/results/sfdilu-layout-<gpu>.json, and a table of the sync-free apply.
 set -eu
 gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1 | tr 'A-Z ' 'a-z-')
 out=bench/results/sfdilu-$gpu.json
@@ -17,6 +19,7 @@ out=bench/results/sfdilu-$gpu.json
 [ "${1:-}" = transpose ] && out=bench/results/sfdilu-transpose-$gpu.json
 [ "${1:-}" = coloring ] && out=bench/results/sfdilu-coloring-$gpu.json
 [ "${1:-}" = warps ] && out=bench/results/sfdilu-warps-$gpu.json
+[ "${1:-}" = layout ] && out=bench/results/sfdilu-layout-$gpu.json
 mkdir -p bench/results; : > "$out"
 b=build/bench/dilu
 run() { echo "+ $b $*"; local t0=$SECONDS; $b -json "$out" "$@"; echo "  ($((SECONDS - t0)) s)"; }
@@ -35,28 +38,41 @@ if [ "${1:-}" = coloring ]; then # the grid coloring (moduli 2, 3) against JPL: 
   [ -n "${OUT:-}" ] && cp "$out" "$OUT/" || true
   exit 0
 fi
-if [ "${1:-}" = warps ]; then
-  build/tests/petsc-tutorials/ex19 -da_grid_x 256 -da_grid_y 256 -snes_max_it 1 -ksp_max_it 1 -pc_type none -ksp_view_mat binary:/tmp/sfpc-cavity256.bin > /dev/null 2>&1
-  for p in "poisson7-32:-problem poisson7 -n 32" "poisson7-64:-problem poisson7 -n 64" "poisson27-64:-problem poisson27 -n 64" \
-           "convdiff-64-pe20:-problem convdiff -n 64 -peclet 20" "poisson7-64-permuted:-problem poisson7 -n 64 -permute 1" \
-           "elasticity-40:-problem elasticity -n 40 -repeat 10" "ex19-cavity-256:-problem file -f /tmp/sfpc-cavity256.bin -repeat 10" \
-           "poisson7-128:-problem poisson7 -n 128 -repeat 10"; do
-    for w in -1 4 8 16 32 64; do run -case ${p%%:*}/w$w ${p#*:} -pc_sfdilu_warps_per_sm $w > /dev/null; done
+# One option of the sync-free sweeps over values (the first: the default's), each case and value in its own process:
+# sweep_option OPTION "VALUES" CASE... (CASE: name:arguments); prints the sync-free apply (us) by value.
+sweep_option() {
+  local opt=$1 vals=$2 p v; shift 2
+  for p in "$@"; do
+    for v in $vals; do run -case "${p%%:*}/$v" ${p#*:} -pc_sfdilu_$opt $v > /dev/null; done
   done
-  python3 - "$out" <<'PY'
+  python3 - "$out" "$opt" $vals <<'PY'
 import json, sys, collections
+opt, vals = sys.argv[2], sys.argv[3:]
 t = collections.defaultdict(dict)
 for l in open(sys.argv[1]):
     r = json.loads(l)
     if r["metric"] != "apply_s": continue
-    case, w = r["case"].split("/w")
-    t[case][int(w)] = (r["sfpc"], r["baseline"])
-ws = [-1, 4, 8, 16, 32, 64]
-print("sync-free apply, us, by warps per SM (-1: the default); per-color apply of the default's run")
-print(f"{'case':22s}" + "".join(f"{w:>9d}" for w in ws) + f"{'per-color':>11s}")
+    case, v = r["case"].rsplit("/", 1)
+    t[case][v] = (r["sfpc"], r["baseline"])
+print(f"sync-free apply, us, by -pc_sfdilu_{opt} ({vals[0]}: the default); per-color apply of the default's run")
+print(f"{'case':22s}" + "".join(f"{v:>9s}" for v in vals) + f"{'per-color':>11s}")
 for case, d in t.items():
-    print(f"{case:22s}" + "".join(f"{1e6 * d[w][0]:9.1f}" if w in d else f"{'-':>9s}" for w in ws) + f"{1e6 * d[-1][1]:11.1f}")
+    print(f"{case:22s}" + "".join(f"{1e6 * d[v][0]:9.1f}" if v in d else f"{'-':>9s}" for v in vals) + f"{1e6 * d[vals[0]][1]:11.1f}")
 PY
+}
+if [ "${1:-}" = warps ]; then
+  build/tests/petsc-tutorials/ex19 -da_grid_x 256 -da_grid_y 256 -snes_max_it 1 -ksp_max_it 1 -pc_type none -ksp_view_mat binary:/tmp/sfpc-cavity256.bin > /dev/null 2>&1
+  sweep_option warps_per_sm "-1 4 8 16 32 64" "poisson7-32:-problem poisson7 -n 32" "poisson7-64:-problem poisson7 -n 64" "poisson27-64:-problem poisson27 -n 64" \
+    "convdiff-64-pe20:-problem convdiff -n 64 -peclet 20" "poisson7-64-permuted:-problem poisson7 -n 64 -permute 1" \
+    "elasticity-40:-problem elasticity -n 40 -repeat 10" "ex19-cavity-256:-problem file -f /tmp/sfpc-cavity256.bin -repeat 10" \
+    "poisson7-128:-problem poisson7 -n 128 -repeat 10"
+  [ -n "${OUT:-}" ] && cp "$out" "$OUT/" || true
+  exit 0
+fi
+if [ "${1:-}" = layout ]; then
+  sweep_option layout "auto hyb csr" "poisson7-64:-problem poisson7 -n 64" "poisson27-64:-problem poisson27 -n 64" \
+    "poisson7-128:-problem poisson7 -n 128 -repeat 10" "poisson27-128:-problem poisson27 -n 128 -repeat 10" \
+    "convdiff-128-pe100:-problem convdiff -n 128 -peclet 100 -repeat 10" "elasticity-64:-problem elasticity -n 64 -repeat 10"
   [ -n "${OUT:-}" ] && cp "$out" "$OUT/" || true
   exit 0
 fi
