@@ -19,6 +19,7 @@ PETSC_INTERN PetscErrorCode MatCreate_HYBSF(Mat);
 PETSC_INTERN PetscErrorCode SFPCLocalAIJ(Mat, const char *, Mat *, PetscBool *, PetscBool *);
 /* An option's name as given, under the prefix of the options being read, for an error about its value (src/sys/options.c). */
 PETSC_INTERN const char *SFPCOptionGiven(char *, size_t, PetscOptionItems, const char *);
+PETSC_INTERN PetscErrorCode SFPCOptionsWarpsPerSM(PetscOptionItems, const char *, const char *, PetscInt *);
 /* The blocks' failures as one answer on every rank: the lowest failing global row, its reason, how many ranks failed (src/sys/localaij.c). */
 PETSC_INTERN PetscErrorCode SFPCBlockFailure(MPI_Comm, PetscInt, PCFailedReason, PetscInt, PCFailedReason *, PetscInt *, PetscInt *);
 /*

@@ -157,7 +157,7 @@ struct _n_SFPCTriDevice {
    128^3: 8.9) it wants 24; where levels are wide (a permuted matrix: a few dozen levels) both want
    48, to keep more tasks in flight. The solves of levels of 8-32 tasks per SM whose rows take 8 lanes or more (a task
    of 1-4 rows: DILU's colors of 27-point, elasticity and cavity matrices at 2*10^5-8*10^5 rows, 27-point triangles
-   outside the grid walk) are fastest with 32: on an H200 those DILU sweeps 1.15-1.32x faster than with 16, permuted
+   outside the grid walk) are fastest with 32: on an H200 those DILU sweeps 1.14-1.32x faster than with 16, permuted
    27-point triangles 1.25x, 27-point triangles in the csr layout 1.2x; rows of 4 lanes (7-point) were 6-10% slower
    with 32 in the hyb layout, and stay at 16 (bench/README.md, "Warps per SM for DILU's sweeps"). The analysis runs with 64: its lanes poll in lockstep (analysis.cu), and
    more rows in flight shorten its pass (24 before; 48 and 64 made 7-point 100^3 and 128^3 analyses 1.3x

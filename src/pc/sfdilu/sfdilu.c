@@ -494,14 +494,7 @@ static PetscErrorCode PCSetFromOptions_SFDILU(PC pc, PetscOptionItems PetscOptio
     if (layout != s->engine.layout) s->coloring_changed = PETSC_TRUE; /* the factor is analysed with the coloring */
     s->engine.layout = layout;
   }
-  {
-    PetscInt  w = s->engine.warps_per_sm;
-    PetscBool set;
-    /* unset, the engine decides per sweep from the width of the colors (PETSC_DECIDE), which the range check would refuse */
-    PetscCall(PetscOptionsInt("-pc_sfdilu_warps_per_sm", "GPU sync-free sweeps: warps kept per SM (more hide latency, fewer poll less; -1, the default: from the width of the colors), from the next set-up", "PCSFDILU", w, &w, &set));
-    PetscCheck(!set || w == PETSC_DECIDE || (w >= 1 && w <= 64), PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "%s %" PetscInt_FMT " is out of range: it must be in [1, 64], or -1 for the default", SFPCOptionGiven(given, sizeof(given), PetscOptionsObject, "-pc_sfdilu_warps_per_sm"), w);
-    s->engine.warps_per_sm = w;
-  }
+  PetscCall(SFPCOptionsWarpsPerSM(PetscOptionsObject, "-pc_sfdilu_warps_per_sm", "PCSFDILU", &s->engine.warps_per_sm));
   PetscCall(PetscOptionsBool("-pc_sfdilu_eisenstat", "Eisenstat's form: inside KSPSolve() the operator is (E + L_c)^{-1} A (E + U_c)^{-1}, two sweeps without a product with A, preconditioned by E; the same preconditioned spectrum, a MatMult() less an iteration for CG", "PCSFDILU", s->eis.use, &s->eis.use, NULL));
   PetscOptionsHeadEnd();
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -25,11 +25,7 @@ PetscErrorCode SFILUSetEngineFromOptions(PetscOptionItems PetscOptionsObject, SF
   PetscFunctionBegin;
   PetscCall(PetscStrlen(pre, &plen));
   PetscCheck(plen + sizeof("warps_per_sm") <= sizeof(name), PETSC_COMM_SELF, PETSC_ERR_PLIB, "Option names under %s do not fit", pre); /* the longest name below */
-  /* unset, each kind of sweep has its own default (PETSC_DECIDE), which the range check would refuse */
-  v = s->engine.warps_per_sm;
-  PetscCall(PetscOptionsInt(OptionName(name, sizeof(name), pre, "warps_per_sm"), "GPU sweeps: warps kept per SM (more hide latency, fewer poll less; -1, the default: from the width of the levels)", man, v, &v, &set));
-  PetscCheck(!set || v == PETSC_DECIDE || (v >= 1 && v <= 64), comm, PETSC_ERR_ARG_OUTOFRANGE, "%s %" PetscInt_FMT " is out of range: it must be in [1, 64], or -1 for the default", SFPCOptionGiven(given, sizeof(given), PetscOptionsObject, name), v);
-  if (set) s->engine.warps_per_sm = v;
+  PetscCall(SFPCOptionsWarpsPerSM(PetscOptionsObject, OptionName(name, sizeof(name), pre, "warps_per_sm"), man, &s->engine.warps_per_sm));
   PetscCall(PetscOptionsEnum(OptionName(name, sizeof(name), pre, "layout"), "GPU sweeps: storage of the factor's L and U (auto: grid where the grid is known and the pattern fits its 7-point stencil or 27-point box, else per triangle)", man, SFPCLayouts, (PetscEnum)s->engine.layout, (PetscEnum *)&s->engine.layout, NULL));
   PetscCall(PetscOptionsEnum(OptionName(name, sizeof(name), pre, "levels"), "GPU sweeps: dependency levels ordering the rows (auto: asap)", man, SFPCLevelsTypes, (PetscEnum)s->engine.levels, (PetscEnum *)&s->engine.levels, NULL));
   v = s->engine.grid_chunk;
