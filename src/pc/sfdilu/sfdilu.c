@@ -250,16 +250,17 @@ static PetscErrorCode SFDILURestoreDeviceArrays(SFDILU *s, Vec y, PetscBool ywri
 }
 
 /*
-   y = omega M^{-1} x, or omega M^{-T} x: the same factor and sweeps, with a_ji in place of a_ij (sfdilu.h). On one rank's
-   GPU the weight rides on the scatter back to natural order, where the host and global paths pass over y once more.
+   y = M^{-1} x, or M^{-T} x: the same factor and sweeps, with a_ji in place of a_ij (sfdilu.h). On one rank's GPU the
+   weight omega rides on the scatter back to natural order (*weighted: y = omega M^{-1} x); elsewhere it is left to the caller.
 */
-static PetscErrorCode SFDILUApplyOp(PC pc, PetscBool transpose, PetscReal omega, Vec x, Vec y)
+static PetscErrorCode SFDILUApplyOp(PC pc, PetscBool transpose, PetscReal omega, Vec x, Vec y, PetscBool *weighted)
 {
   SFDILU            *s = (SFDILU *)pc->data;
   const PetscScalar *xa;
   PetscScalar       *ya, *za;
 
   PetscFunctionBegin;
+  *weighted = PETSC_FALSE;
   if (s->failure != PC_NOERROR) { /* as a failed factor's MatSolve(): the KSP sees Inf and stops */
     PetscCall(VecFlag(y, 1));
     PetscFunctionReturn(PETSC_SUCCESS);
@@ -269,7 +270,7 @@ static PetscErrorCode SFDILUApplyOp(PC pc, PetscBool transpose, PetscReal omega,
     if (s->glob) PetscCall(SFDILUApply_GlobalDevice(s, transpose, xa, ya));
     else PetscCall(SFDILUApply_Device(s, transpose, omega, xa, ya));
     PetscCall(SFDILURestoreDeviceArrays(s, y, PETSC_TRUE, &xa, &ya));
-    if (s->glob && omega != 1) PetscCall(VecScale(y, omega));
+    *weighted = (PetscBool)!s->glob;
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(VecGetArrayRead(x, &xa));
@@ -280,7 +281,6 @@ static PetscErrorCode SFDILUApplyOp(PC pc, PetscBool transpose, PetscReal omega,
   PetscCall(VecRestoreArrayWrite(s->z, &za));
   PetscCall(VecRestoreArrayWrite(y, &ya));
   PetscCall(VecRestoreArrayRead(x, &xa));
-  if (omega != 1) PetscCall(VecScale(y, omega));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -292,13 +292,13 @@ static PetscErrorCode SFDILUApplyOp(PC pc, PetscBool transpose, PetscReal omega,
 */
 static PetscErrorCode SFDILUApplyWeighted(PC pc, PetscBool transpose, PetscReal omega, Vec x, Vec y)
 {
-  SFDILU *s = (SFDILU *)pc->data;
+  SFDILU   *s        = (SFDILU *)pc->data;
+  PetscBool weighted = PETSC_FALSE;
 
   PetscFunctionBegin;
-  if (s->eis.active) {
-    PetscCall(SFPCEisenstatApply(&s->eis, x, y));
-    if (omega != 1) PetscCall(VecScale(y, omega));
-  } else PetscCall(SFDILUApplyOp(pc, transpose, omega, x, y));
+  if (s->eis.active) PetscCall(SFPCEisenstatApply(&s->eis, x, y));
+  else PetscCall(SFDILUApplyOp(pc, transpose, omega, x, y, &weighted));
+  if (!weighted && omega != 1) PetscCall(VecScale(y, omega));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
