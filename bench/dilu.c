@@ -9,7 +9,8 @@ static char help[] = "Benchmark: the GPU multicolor DILU smoother (PCSFDILU on a
                      "clock around a device synchronization; medians of -repeat runs after -warmup.\n"
                      "Options: problem options of tests/problems.c, -case <name>, -json <file> (append records),\n"
                      "-coloring jpl|greedy|grid, -order auto|color|local (the sync-free sweeps' row order; the per-color ones take color), -gamg,\n"
-                     "-versus <coloring>: the sync-free apply and GMRES(100) with -pc_type sfdilu to 1e-8 with -coloring against this coloring.\n";
+                     "-versus <coloring>: the sync-free apply and GMRES(100) with -pc_type sfdilu to 1e-8 with -coloring against this coloring,\n"
+                     "-parts: also the solves by parts (-pc_sfdilu_sweep parts: one kernel, a block per range of rows) against the per-color ones.\n";
 
 #include <petscksp.h>
 #include <sfpc.h>
@@ -174,10 +175,11 @@ int main(int argc, char **argv)
   Smoother        s;
   PetscInt        n, nnz, warmup = 3, repeat = 20, its[2] = {0, 0};
   char            casename[128], json[PETSC_MAX_PATH_LEN] = "", coloring[16] = "jpl", order[16] = "auto";
-  const char     *sweeps[2] = {"percolor", "syncfree"};
-  Result          r[2];
+  const char     *sweeps[3] = {"percolor", "syncfree", "parts"};
+  Result          r[3];
   double          spmv = 0, gamg[2] = {0, 0};
-  PetscBool       withgamg = PETSC_FALSE, smoother = PETSC_TRUE, withversus = PETSC_FALSE;
+  PetscBool       withgamg = PETSC_FALSE, smoother = PETSC_TRUE, withversus = PETSC_FALSE, parts = PETSC_FALSE;
+  int             nsweeps;
   char            versus[16] = "";
   BenchProvenance pv;
 
@@ -191,6 +193,8 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetString(NULL, NULL, "-order", order, sizeof(order), NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-gamg", &withgamg, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-smoother", &smoother, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-parts", &parts, NULL));
+  nsweeps = parts ? 3 : 2;
   PetscCall(PetscOptionsGetString(NULL, NULL, "-versus", versus, sizeof(versus), &withversus));
   PetscCall(BenchProblemCreate(&s.A, &s.x, &s.b, casename, sizeof(casename), &n, &nnz));
   PetscCall(VecDuplicate(s.b, &s.w));
@@ -199,7 +203,7 @@ int main(int argc, char **argv)
   PetscCall(TimeDeviceOp(SpMVOp, &s, (int)warmup, (int)repeat, &spmv));
   if (withgamg) PetscCall(BenchGAMGPlaceProducts());
   PetscCall(PetscMemzero(r, sizeof(r)));
-  for (int k = 0; smoother && k < 2; k++) PetscCall(TimeSmoother(&s, coloring, sweeps[k], k ? order : "color", (int)warmup, (int)repeat, &r[k]));
+  for (int k = 0; smoother && k < nsweeps; k++) PetscCall(TimeSmoother(&s, coloring, sweeps[k], k ? order : "color", (int)warmup, (int)repeat, &r[k]));
   if (withgamg)
     for (int k = 0; k < 2; k++) PetscCall(TimeGAMG(&s, (PetscBool)k, &gamg[k], &its[k]));
   PetscCall(BenchProvenanceGet(argc, argv, &pv));
@@ -223,8 +227,9 @@ int main(int argc, char **argv)
 
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "\n%s: %" PetscInt_FMT " rows, %" PetscInt_FMT " nonzeros, %s coloring: %" PetscInt_FMT " colors, sync-free sweeps in %s order; %s; SpMV %.4f ms\n", casename, n, nnz, coloring, r[1].colors, order, pv.gpu, 1e3 * spmv));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-10s %10s %10s %12s %12s %11s\n", "sweeps", "apply ms", "step ms", "set-up ms", "new vals ms", "apply/SpMV"));
-  for (int k = 0; k < 2; k++) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-10s %10.4f %10.4f %12.3f %12.3f %11.2f\n", sweeps[k], 1e3 * r[k].apply, 1e3 * r[k].richardson, 1e3 * r[k].setup, 1e3 * r[k].resetup, r[k].apply / spmv));
+  for (int k = 0; k < nsweeps; k++) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-10s %10.4f %10.4f %12.3f %12.3f %11.2f\n", sweeps[k], 1e3 * r[k].apply, 1e3 * r[k].richardson, 1e3 * r[k].setup, 1e3 * r[k].resetup, r[k].apply / spmv));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-10s %10.2f %10.2f   (per-color time / sync-free time)\n", "speedup", r[0].apply / r[1].apply, r[0].richardson / r[1].richardson));
+  if (parts) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-10s %10.2f %10.2f   (per-color time / parts time)\n", "speedup", r[0].apply / r[2].apply, r[0].richardson / r[2].richardson));
   if (smoother) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  transposed apply (sync-free) %.4f ms, %.2fx the apply's time; its first call %.3f ms (%.2fx the set-up's)\n", 1e3 * r[1].tapply, r[1].tapply / r[1].apply, 1e3 * r[1].tfirst, r[1].tfirst / r[1].setup));
   if (withgamg) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  GAMG+GMRES: default smoothers %.2f ms (%" PetscInt_FMT " its), sfdilu Richardson %.2f ms (%" PetscInt_FMT " its): %.2fx\n", 1e3 * gamg[0], its[0], 1e3 * gamg[1], its[1], gamg[0] / gamg[1]));
   if (json[0]) {
@@ -234,10 +239,13 @@ int main(int argc, char **argv)
     const char *bname[]  = {"sfdilu-percolor", "sfdilu-percolor", "sfdilu-percolor", "sfdilu-percolor", "sfdilu-syncfree-apply", "sfdilu-syncfree-setup", "gamg-default-smoothers"};
     double      sv[7]    = {r[1].apply, r[1].richardson, r[1].setup, r[1].resetup, r[1].tapply, r[1].tfirst, gamg[1]};
     double      bv[7]    = {r[0].apply, r[0].richardson, r[0].setup, r[0].resetup, r[1].apply, r[1].setup, gamg[0]};
+    double      pt[4]    = {r[2].apply, r[2].richardson, r[2].setup, r[2].resetup}; /* by parts (-parts) */
 
     PetscCall(PetscFOpen(PETSC_COMM_WORLD, json, "a", &f));
     for (int k = smoother ? 0 : 6; k < (withgamg ? 7 : 6); k++)
       PetscCall(PetscFPrintf(PETSC_COMM_WORLD, f, "{\"benchmark\": \"sfdilu\", \"case\": \"%s\", \"rows\": %" PetscInt_FMT ", \"nnz\": %" PetscInt_FMT ", \"coloring\": \"%s\", \"order\": \"%s\", \"colors\": %" PetscInt_FMT ", \"metric\": \"%s\", \"sfpc\": %.6e, \"baseline\": %.6e, \"baseline_name\": \"%s\", \"ratio\": %.4f, \"spmv_s\": %.6e, \"its_sfpc\": %" PetscInt_FMT ", \"its_baseline\": %" PetscInt_FMT ", \"gpu\": \"%s\", \"petsc\": \"%d.%d.%d\", \"cuda_runtime\": %d, \"command\": \"%s\", \"date\": \"%s\"}\n", casename, n, nnz, coloring, order, r[1].colors, metric[k], sv[k], bv[k], bname[k], bv[k] / sv[k], spmv, its[1], its[0], pv.gpu, PETSC_VERSION_MAJOR, PETSC_VERSION_MINOR, PETSC_VERSION_SUBMINOR, pv.cudart, pv.cmd, pv.date));
+    for (int k = 0; smoother && parts && k < 4; k++) /* the solves by parts against the same per-color runs */
+      PetscCall(PetscFPrintf(PETSC_COMM_WORLD, f, "{\"benchmark\": \"sfdilu-parts\", \"case\": \"%s\", \"rows\": %" PetscInt_FMT ", \"nnz\": %" PetscInt_FMT ", \"coloring\": \"%s\", \"colors\": %" PetscInt_FMT ", \"metric\": \"%s\", \"sfpc\": %.6e, \"baseline\": %.6e, \"baseline_name\": \"%s\", \"ratio\": %.4f, \"spmv_s\": %.6e, \"syncfree_s\": %.6e, \"gpu\": \"%s\", \"petsc\": \"%d.%d.%d\", \"cuda_runtime\": %d, \"command\": \"%s\", \"date\": \"%s\"}\n", casename, n, nnz, coloring, r[2].colors, metric[k], pt[k], bv[k], bname[k], bv[k] / pt[k], spmv, sv[k], pv.gpu, PETSC_VERSION_MAJOR, PETSC_VERSION_MINOR, PETSC_VERSION_SUBMINOR, pv.cudart, pv.cmd, pv.date));
     PetscCall(PetscFClose(PETSC_COMM_WORLD, f));
   }
   PetscCall(VecDestroy(&s.x));

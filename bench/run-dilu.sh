@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The sfdilu smoother benchmark, on the GPU host: bench/gpu-run bash bench/run-dilu.sh [quick|order|transpose|coloring|warps|layout]
+# The sfdilu smoother benchmark, on the GPU host: bench/gpu-run bash bench/run-dilu.sh [quick|order|transpose|coloring|warps|layout|parts]
 # Writes one JSON record per case and metric to bench/results/sfdilu-<gpu>.json (copied to $OUT
 # when set) and prints the side-by-side tables (sync-free sweeps against the per-color variant).
 # order: the sync-free sweeps in color and in local order (-pc_sfdilu_order) on 7-point Poisson from
@@ -12,6 +12,8 @@
 # and one of 2*10^6, to bench/results/sfdilu-warps-<gpu>.json, and a table of the sync-free apply (about 2 minutes).
 # layout: the sync-free sweeps in the hyb and csr layouts (-pc_sfdilu_layout) at 2.6*10^5-2*10^6 rows, to
 # bench/results/sfdilu-layout-<gpu>.json, and a table of the sync-free apply.
+# parts: the suite with the solves by parts (-pc_sfdilu_sweep parts) as a third variant, to
+# bench/results/sfdilu-parts-<gpu>.json, and a table against the sync-free and per-color sweeps.
 set -eu
 gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1 | tr 'A-Z ' 'a-z-')
 out=bench/results/sfdilu-$gpu.json
@@ -20,6 +22,7 @@ out=bench/results/sfdilu-$gpu.json
 [ "${1:-}" = coloring ] && out=bench/results/sfdilu-coloring-$gpu.json
 [ "${1:-}" = warps ] && out=bench/results/sfdilu-warps-$gpu.json
 [ "${1:-}" = layout ] && out=bench/results/sfdilu-layout-$gpu.json
+[ "${1:-}" = parts ] && out=bench/results/sfdilu-parts-$gpu.json
 mkdir -p bench/results; : > "$out"
 b=build/bench/dilu
 run() { echo "+ $b $*"; local t0=$SECONDS; $b -json "$out" "$@"; echo "  ($((SECONDS - t0)) s)"; }
@@ -85,23 +88,46 @@ if [ "${1:-}" = transpose ]; then
   [ -n "${OUT:-}" ] && cp "$out" "$OUT/" || true
   exit 0
 fi
-# GAMG's coarse levels are small: the smoother at 32^3 and 64^3 as well as 128^3
-run -case poisson7-32 -problem poisson7 -n 32
-run -case poisson7-64 -problem poisson7 -n 64 -gamg
-run -case poisson7-128 -problem poisson7 -n 128 -repeat 10
-run -case poisson7-128-greedy -problem poisson7 -n 128 -repeat 10 -coloring greedy
-run -case poisson27-64 -problem poisson27 -n 64
-run -case poisson27-128 -problem poisson27 -n 128 -repeat 10
-run -case aniso-128 -problem anisotropic -n 128 -aniso 0.001 -repeat 10
-run -case convdiff-64-pe20 -problem convdiff -n 64 -peclet 20 -gamg
-run -case convdiff-128-pe100 -problem convdiff -n 128 -peclet 100 -repeat 10
-run -case poisson7-64-permuted -problem poisson7 -n 64 -permute 1
-run -case poisson27-64-permuted -problem poisson27 -n 64 -permute 1
-# Q1 elasticity as PETSc's KSP ex56 (3 dof a node, 81 entries a row): 2*10^5 and 8*10^5 rows
-run -case elasticity-40 -problem elasticity -n 40 -repeat 10
-run -case elasticity-64 -problem elasticity -n 64 -repeat 10
-# the driven cavity of PETSc's SNES ex19 (4 fields): its first Newton Jacobian
-build/tests/petsc-tutorials/ex19 -da_grid_x 256 -da_grid_y 256 -snes_max_it 1 -ksp_max_it 1 -pc_type none -ksp_view_mat binary:/tmp/sfpc-cavity256.bin > /dev/null 2>&1
-run -case ex19-cavity-256 -problem file -f /tmp/sfpc-cavity256.bin -repeat 10
+# The suite, each case with the arguments given. GAMG's coarse levels are small: the smoother at 32^3 and 64^3 as well as 128^3
+suite() {
+  run -case poisson7-32 -problem poisson7 -n 32 "$@"
+  run -case poisson7-64 -problem poisson7 -n 64 -gamg "$@"
+  run -case poisson7-128 -problem poisson7 -n 128 -repeat 10 "$@"
+  run -case poisson7-128-greedy -problem poisson7 -n 128 -repeat 10 -coloring greedy "$@"
+  run -case poisson27-64 -problem poisson27 -n 64 "$@"
+  run -case poisson27-128 -problem poisson27 -n 128 -repeat 10 "$@"
+  run -case aniso-128 -problem anisotropic -n 128 -aniso 0.001 -repeat 10 "$@"
+  run -case convdiff-64-pe20 -problem convdiff -n 64 -peclet 20 -gamg "$@"
+  run -case convdiff-128-pe100 -problem convdiff -n 128 -peclet 100 -repeat 10 "$@"
+  run -case poisson7-64-permuted -problem poisson7 -n 64 -permute 1 "$@"
+  run -case poisson27-64-permuted -problem poisson27 -n 64 -permute 1 "$@"
+  # Q1 elasticity as PETSc's KSP ex56 (3 dof a node, 81 entries a row): 2*10^5 and 8*10^5 rows
+  run -case elasticity-40 -problem elasticity -n 40 -repeat 10 "$@"
+  run -case elasticity-64 -problem elasticity -n 64 -repeat 10 "$@"
+  # the driven cavity of PETSc's SNES ex19 (4 fields): its first Newton Jacobian
+  build/tests/petsc-tutorials/ex19 -da_grid_x 256 -da_grid_y 256 -snes_max_it 1 -ksp_max_it 1 -pc_type none -ksp_view_mat binary:/tmp/sfpc-cavity256.bin > /dev/null 2>&1
+  run -case ex19-cavity-256 -problem file -f /tmp/sfpc-cavity256.bin -repeat 10 "$@"
+}
+if [ "${1:-}" = parts ]; then # the solves by parts beside the sync-free and per-color sweeps, and a table
+  suite -parts
+  python3 - "$out" <<'PY'
+import json, sys
+rows = {}
+for l in open(sys.argv[1]):
+    r = json.loads(l)
+    if r["metric"] == "apply_s": rows.setdefault(r["case"], {})[r["benchmark"]] = r
+print(f"{'case':24s}{'rows':>9s}{'colors':>7s}{'per-color us':>13s}{'sync-free us':>13s}{'parts us':>10s}{'pc/sf':>7s}{'pc/parts':>9s}{'parts/SpMV':>11s}")
+sf, pa = [], []
+for case, d in rows.items():
+    a, b = d["sfdilu"], d["sfdilu-parts"]
+    sf.append(a["ratio"]); pa.append(b["ratio"])
+    print(f"{case:24s}{a['rows']:9d}{a['colors']:7d}{1e6 * a['baseline']:13.1f}{1e6 * a['sfpc']:13.1f}{1e6 * b['sfpc']:10.1f}{a['ratio']:7.2f}{b['ratio']:9.2f}{b['sfpc'] / b['spmv_s']:11.2f}")
+best = [max(x, y) for x, y in zip(sf, pa)]
+print(f"mean per-color/sync-free {sum(sf) / len(sf):.2f}, per-color/parts {sum(pa) / len(pa):.2f}, per-color/(the faster of the two) {sum(best) / len(best):.2f}")
+PY
+  [ -n "${OUT:-}" ] && cp "$out" "$OUT/" || true
+  exit 0
+fi
+suite
 [ "${1:-}" = quick ] || run -case poisson7-256 -problem poisson7 -n 256 -repeat 5 -warmup 1
 [ -n "${OUT:-}" ] && cp "$out" "$OUT/" || true

@@ -702,24 +702,29 @@ int main(int argc, char **argv)
       args: -problem poisson27 -n 64 -noref -dilu_pc_sfdilu_coloring jpl -dilu_ksp_rtol 1e-4 -dilu_pc_sfdilu_warps_per_sm {{-1 16}shared output}
     test: # the weight in the scatter back to natural order on the GPU (a VecScale on the host): the GPU apply against the host's
       suffix: gpu_omega
-      args: -problem convdiff -n 6 -peclet 20 -noref -dilu_pc_sfdilu_coloring jpl -dilu_pc_sfdilu_omega 0.7 -dilu_ksp_type {{richardson gmres}separate output} -dilu_ksp_monitor -options_left 0 -dilu_pc_sfdilu_sweep {{syncfree percolor}shared output}
+      args: -problem convdiff -n 6 -peclet 20 -noref -dilu_pc_sfdilu_coloring jpl -dilu_pc_sfdilu_omega 0.7 -dilu_ksp_type {{richardson gmres}separate output} -dilu_ksp_monitor -options_left 0 -dilu_pc_sfdilu_sweep {{syncfree percolor parts}shared output}
       filter: grep -v "Residual norm"
     test:
       suffix: gpu_convdiff_asymmetric
-      args: -problem convdiff -n 6 -peclet 20 -asymmetric -dilu_pc_sfdilu_coloring {{jpl greedy}separate output} -dilu_pc_sfdilu_sweep {{syncfree percolor}shared output}
+      args: -problem convdiff -n 6 -peclet 20 -asymmetric -dilu_pc_sfdilu_coloring {{jpl greedy}separate output} -dilu_pc_sfdilu_sweep {{syncfree percolor parts}shared output}
     test:
       suffix: gpu_permuted
-      args: -problem poisson27 -n 5 -permute 3 -dilu_pc_sfdilu_coloring jpl -dilu_pc_sfdilu_sweep {{syncfree percolor}shared output} -dilu_pc_sfdilu_layout {{hyb csr}shared output}
+      args: -problem poisson27 -n 5 -permute 3 -dilu_pc_sfdilu_coloring jpl -dilu_pc_sfdilu_sweep {{syncfree percolor parts}shared output} -dilu_pc_sfdilu_layout {{hyb csr}shared output}
     test:
       # colors wider than the analysis's dispatch window (8192 rows), whose buckets are split by window
       suffix: gpu_wide_colors
-      args: -problem convdiff -n 22 -peclet 20 -noref -dilu_pc_sfdilu_coloring jpl -dilu_pc_sfdilu_sweep {{syncfree percolor}shared output}
+      args: -problem convdiff -n 22 -peclet 20 -noref -dilu_pc_sfdilu_coloring jpl -dilu_pc_sfdilu_sweep {{syncfree percolor parts}shared output}
     test:
       # over 2^20 rows (SFDILU_SWEEP_GATHER_MAX_ROWS): the right-hand side gathered into color order by a kernel of
       # its own, not by the sweeps. Modified Gram-Schmidt, because PETSc 3.26.1's CUDA VecMDot() returns a wrong first
       # entry for 65-127 vectors of this length (bench/mdot; bench/README.md, "PETSc's CUDA VecMDot")
       suffix: gpu_gather_kernel
-      args: -problem poisson7 -n 102 -noref -dilu_ksp_rtol 1e-4 -dilu_ksp_orthogonalization mgs -dilu_pc_sfdilu_coloring jpl -dilu_pc_sfdilu_sweep {{syncfree percolor}shared output}
+      args: -problem poisson7 -n 102 -noref -dilu_ksp_rtol 1e-4 -dilu_ksp_orthogonalization mgs -dilu_pc_sfdilu_coloring jpl -dilu_pc_sfdilu_sweep {{syncfree percolor parts}shared output}
+    test:
+      # auto takes the solves by parts on a grid of 10^6 rows (parts of thousands of rows whose couplings stay near)
+      suffix: gpu_auto_parts
+      args: -problem poisson7 -n 100 -noref -dilu_ksp_rtol 1e-4 -dilu_pc_sfdilu_coloring jpl -dilu_ksp_view
+      filter: grep -o -E "GPU sweeps: [a-z]+ [(]auto[)]|GPU apply ran.*|iterations equal.*"
     test:
       # the local order (sorted by windows of row + color * D, dispatched window by window): the same iterations as
       # in color order, the apply the host's to rounding; one window with the default size (then it is the color
@@ -751,12 +756,12 @@ int main(int argc, char **argv)
       suffix: gpu_zeropivot_shift
       args: -problem poisson7 -n 6 -zero -dilu_pc_sfdilu_coloring greedy -dilu_pc_sfdilu_shift_type nonzero -dilu_pc_sfdilu_shift_amount 1e-2
     test:
-      # the smoothers' Richardson steps, x = omega M^{-1} b (b gathered by the L sweep) and x += omega M^{-1} r, in either layout
+      # the smoothers' Richardson steps, x = omega M^{-1} b (b gathered by the L sweep) and x += omega M^{-1} r, in either layout, and by parts
       suffix: gpu_gamg
-      args: -gamg_dilu_richardson_mg_levels_pc_sfdilu_layout {{auto csr}shared output} -problem convdiff -n 12 -peclet 20 -noref -gamg -gamg_default_ksp_type gmres -gamg_default_pc_type gamg -gamg_dilu_richardson_ksp_type gmres -gamg_dilu_richardson_pc_type gamg -gamg_dilu_richardson_mg_levels_ksp_type richardson -gamg_dilu_richardson_mg_levels_pc_type sfdilu -gamg_dilu_richardson_mg_levels_pc_sfdilu_coloring jpl -gamg_dilu_richardson_pc_gamg_reuse_interpolation -gamg_dilu_chebyshev_ksp_type gmres -gamg_dilu_chebyshev_pc_type gamg -gamg_dilu_chebyshev_mg_levels_pc_type sfdilu -gamg_dilu_chebyshev_mg_levels_pc_sfdilu_coloring jpl -dilu_pc_sfdilu_coloring jpl
+      args: -gamg_dilu_richardson_mg_levels_pc_sfdilu_layout {{auto csr}shared output} -gamg_dilu_richardson_mg_levels_pc_sfdilu_sweep {{auto parts}shared output} -problem convdiff -n 12 -peclet 20 -noref -gamg -gamg_default_ksp_type gmres -gamg_default_pc_type gamg -gamg_dilu_richardson_ksp_type gmres -gamg_dilu_richardson_pc_type gamg -gamg_dilu_richardson_mg_levels_ksp_type richardson -gamg_dilu_richardson_mg_levels_pc_type sfdilu -gamg_dilu_richardson_mg_levels_pc_sfdilu_coloring jpl -gamg_dilu_richardson_pc_gamg_reuse_interpolation -gamg_dilu_chebyshev_ksp_type gmres -gamg_dilu_chebyshev_pc_type gamg -gamg_dilu_chebyshev_mg_levels_pc_type sfdilu -gamg_dilu_chebyshev_mg_levels_pc_sfdilu_coloring jpl -dilu_pc_sfdilu_coloring jpl
     test: # the smoother's steps (three kernels each) and the tested solve on the GPU: the host's outputs
       suffix: gpu_richardson_smoother
-      args: -problem convdiff -n 6 -peclet 2 -noref -dilu_ksp_type richardson -dilu_ksp_norm_type none -dilu_ksp_convergence_test skip -dilu_ksp_rtol 0.5 -dilu_ksp_max_it 12 -dilu_pc_sfdilu_coloring greedy -options_left 0 -dilu_pc_sfdilu_richardson_test {{0 1}separate output}
+      args: -problem convdiff -n 6 -peclet 2 -noref -dilu_ksp_type richardson -dilu_ksp_norm_type none -dilu_ksp_convergence_test skip -dilu_ksp_rtol 0.5 -dilu_ksp_max_it 12 -dilu_pc_sfdilu_coloring greedy -options_left 0 -dilu_pc_sfdilu_richardson_test {{0 1}separate output} -dilu_pc_sfdilu_sweep {{auto parts}shared output}
     test:
       suffix: gpu_gamg_pinned
       args: -problem poisson7 -n 16 -noref -gamg -gamg_default_ksp_type cg -gamg_default_pc_type gamg -gamg_dilu_richardson_ksp_type cg -gamg_dilu_richardson_pc_type gamg -gamg_dilu_richardson_mg_levels_ksp_type richardson -gamg_dilu_richardson_mg_levels_pc_type sfdilu -gamg_dilu_richardson_mg_levels_pc_sfdilu_coloring jpl -gamg_dilu_richardson_pc_gamg_cpu_pin_coarse_grids -gamg_dilu_chebyshev_ksp_type cg -gamg_dilu_chebyshev_pc_type gamg -gamg_dilu_chebyshev_mg_levels_pc_type sfdilu -gamg_dilu_chebyshev_mg_levels_pc_sfdilu_coloring jpl -dilu_pc_sfdilu_coloring jpl

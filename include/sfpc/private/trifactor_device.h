@@ -125,6 +125,26 @@ typedef struct {
   const char  *why;          /* asked > 1 but bs == 0: why */
 } SFPCBlockSweeps;
 
+/*
+   Solves by parts (partsweep.cu): a block per part of consecutive rows of the caller's numbering, the part's unknowns
+   in shared memory, rows taken step by step (the caller's steps: sfdilu's colors). Positions g are the factor's rows
+   sorted by (part, step, entries in L), so part p holds positions [p rows, (p + 1) rows); group G = p nsteps + step
+   holds positions gstart[G] .. gstart[G + 1] in slices sstart[G] .. sstart[G + 1] of 32 / lanes rows, lanes lanes a
+   row. Slice k's L entries are slots loff[k] .. loff[k + 1]: slot loff[k] + 32 e + lane holds entry e lanes + (lane %
+   lanes) of the lane's row (ucol/uval alike); columns as positions (-1: padding), and *src the factor positions the
+   values come from.
+*/
+typedef struct {
+  int          np, rows, nsteps, parity, lanes; /* np = 0: none */
+  int         *pord; /* position -> factor row */
+  int         *home; /* position -> the caller's row */
+  int         *gstart, *sstart, *sfirst, *loff, *uoff; /* sfirst[k]: slice k's first position */
+  int         *lcol, *ucol, *lsrc, *usrc;
+  PetscScalar *lval, *uval, *dinv;
+  PetscScalar *pub; /* 4 n: per parity, the L and U sweeps' published unknowns */
+  long long    lslots, uslots;
+} SFPCParts;
+
 typedef struct _n_SFPCTriDevice *SFPCTriDevice;
 struct _n_SFPCTriDevice {
   PetscInt           n, nnz;
@@ -147,6 +167,7 @@ struct _n_SFPCTriDevice {
   SFPCGrid           grid;            /* the grid layout's grid, when a sweep uses it */
   SFPCBlockSweeps    blocks;          /* point-blocks, when set */
   PetscInt           blocks_epoch;    /* counts the rebuilds of blocks: what borrowed its order before one must not use it */
+  SFPCParts          parts;           /* solves by parts, when set (SFPCTriDeviceSetParts()) */
 };
 
 /*
@@ -212,6 +233,12 @@ PETSC_INTERN PetscErrorCode SFPCTriDeviceSolve(SFPCTriDevice, const PetscScalar 
    bench/README.md, sfdilu, "The gather done by the sweeps").
 */
 PETSC_INTERN PetscBool      SFPCTriDeviceCanGather(SFPCTriDevice);
+/* Solves by parts (partsweep.cu): the right-hand side gathered, both sweeps and the (weighted) scatter in one kernel. */
+PETSC_INTERN PetscErrorCode SFPCPartsSize(SFPCTriDevice, PetscInt, PetscInt, int *, int *, PetscBool *);
+PETSC_INTERN PetscErrorCode SFPCTriDeviceSetParts(SFPCTriDevice, const int *, const int *, PetscInt, PetscBool *);
+PETSC_INTERN PetscErrorCode SFPCTriDeviceSolveParts(SFPCTriDevice, const PetscScalar *, PetscScalar, PetscBool, PetscScalar *);
+PETSC_INTERN PetscErrorCode SFPCPartsFill_Device(SFPCTriDevice);
+PETSC_INTERN PetscErrorCode SFPCPartsDestroy_Device(SFPCTriDevice);
 PETSC_INTERN PetscErrorCode SFPCTriDeviceSolveGathered(SFPCTriDevice, const int *, const PetscScalar *, PetscScalar *);
 /* T's transposed factor, in T's numbering: its LU solve is (LU)^{-T} (SFPCTriDeviceSolveTranspose()), gathered too where it can */
 PETSC_INTERN PetscErrorCode SFPCTriDeviceGetTranspose(SFPCTriDevice, SFPCTriDevice *);

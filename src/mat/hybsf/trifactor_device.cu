@@ -301,6 +301,7 @@ static PetscErrorCode ValuesChanged(SFPCTriDevice T, PetscBool gridfilled)
   if (T->lower.layout == SFPC_LAYOUT_HYB) PetscCall(SFPCScheduleFillSlabs(T, PETSC_TRUE, &T->lower));
   if (T->upper.layout == SFPC_LAYOUT_HYB) PetscCall(SFPCScheduleFillSlabs(T, PETSC_FALSE, &T->upper));
   if (!gridfilled) PetscCall(SFPCGridFill_Device(T));
+  PetscCall(SFPCPartsFill_Device(T));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -397,6 +398,7 @@ PetscErrorCode SFPCTriDeviceDestroy(SFPCTriDevice *T)
   PetscCall(SFPCScheduleFree(&(*T)->lower, stream));
   PetscCall(SFPCScheduleFree(&(*T)->upper, stream));
   PetscCall(SFPCBlocksDestroy_Device(*T));
+  PetscCall(SFPCPartsDestroy_Device(*T));
   PetscCall(SFPCTriDeviceDestroy(&(*T)->transpose));
   PetscCall(PetscFree(*T));
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -159,6 +159,13 @@ __global__ void LocalKeys(int n, const int *__restrict__ color, long long skew, 
   if (r < n) key[r] = (unsigned long long)((r + color[r] * skew) / window) * (unsigned long long)ncolors + (unsigned long long)color[r];
 }
 
+/* Step of each row of the color order in a solve by parts: its color. */
+__global__ void ColorSteps(int n, const int *__restrict__ order, const int *__restrict__ color, int *step)
+{
+  const int q = blockIdx.x * blockDim.x + threadIdx.x;
+  if (q < n) step[q] = color[order[q]];
+}
+
 __global__ void InvertOrder(int n, const int *__restrict__ order, int *iperm)
 {
   const int q = blockIdx.x * blockDim.x + threadIdx.x;
@@ -295,7 +302,7 @@ __global__ void ScatterScaled(int n, const int *__restrict__ order, const double
   if (q < n) y[sfpc::LoadOnce(order + q)] = d[q] * yp[q];
 }
 
-/* rp = P (b - A x): vectors of s lanes per row, rows in natural order (A, b and x read as an SpMV reads them), scattered writes. */
+/* rp = P (b - A x), or with no iperm b - A x: vectors of s lanes per row, rows in natural order (A, b and x read as an SpMV reads them), scattered writes. */
 __global__ void ResidualGather(int n, int s, const int *__restrict__ ai, const int *__restrict__ aj, const double *__restrict__ A, const int *__restrict__ iperm, const double *__restrict__ b, const double *__restrict__ x, double *rp)
 {
   const int v = (blockIdx.x * blockDim.x + threadIdx.x) / s, t = threadIdx.x & (s - 1);
@@ -303,7 +310,7 @@ __global__ void ResidualGather(int n, int s, const int *__restrict__ ai, const i
   double    sum = 0;
   for (int k = ai[r] + t; k < ai[r + 1]; k += s) sum += sfpc::LoadOnce(A + k) * x[sfpc::LoadOnce(aj + k)];
   sum = sfpc::VectorSum(sum, s);
-  if (v < n && t == 0) rp[iperm[r]] = b[r] - sum;
+  if (v < n && t == 0) rp[iperm ? iperm[r] : r] = b[r] - sum;
 }
 
 /*
@@ -439,6 +446,22 @@ static PetscErrorCode ColorGrid_Device(SFDILU *s, PetscInt n, const int *ai, con
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The largest |column - row| of A's entries. */
+static PetscErrorCode Bandwidth(PetscInt n, const int *ai, const int *aj, cudaStream_t stream, int *bw)
+{
+  int *dbw;
+
+  PetscFunctionBegin;
+  PetscCallCUDA(cudaMallocAsync(&dbw, sizeof(int), stream));
+  PetscCallCUDA(cudaMemsetAsync(dbw, 0, sizeof(int), stream));
+  BandwidthKernel<<<sfpc::LaunchBlocks(n, TPB), TPB, 0, stream>>>((int)n, ai, aj, dbw);
+  PetscCallCUDA(cudaGetLastError());
+  PetscCallCUDA(cudaMemcpyAsync(bw, dbw, sizeof(int), cudaMemcpyDeviceToHost, stream));
+  PetscCallCUDA(cudaStreamSynchronize(stream));
+  PetscCallCUDA(cudaFreeAsync(dbw, stream));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*
    Squeezes the colors to those used, sorts the rows by (color, row) or in the local order (above; its keys
    read A's pattern ai, aj), and builds cstart (host: the rows of each color, positions of the color order)
@@ -485,13 +508,8 @@ static PetscErrorCode SortRows(SFDILU *s, PetscInt n, const int *ai, const int *
   /* radix sorts are stable: rows of one key stay in natural order */
   if (s->ordered == PCSFDILU_ORDER_LOCAL) {
     unsigned long long *key, *skey;
-    int                *dbw, bw;
-    PetscCallCUDA(cudaMallocAsync(&dbw, sizeof(int), stream));
-    PetscCallCUDA(cudaMemsetAsync(dbw, 0, sizeof(int), stream));
-    BandwidthKernel<<<sfpc::LaunchBlocks(n, TPB), TPB, 0, stream>>>((int)n, ai, aj, dbw);
-    PetscCallCUDA(cudaGetLastError());
-    PetscCallCUDA(cudaMemcpyAsync(&bw, dbw, sizeof(int), cudaMemcpyDeviceToHost, stream));
-    PetscCallCUDA(cudaStreamSynchronize(stream));
+    int                 bw;
+    PetscCall(Bandwidth(n, ai, aj, stream, &bw));
     PetscCallCUDA(cudaMallocAsync(&key, sizeof(unsigned long long) * PetscMax(n, 1), stream));
     PetscCallCUDA(cudaMallocAsync(&skey, sizeof(unsigned long long) * PetscMax(n, 1), stream));
     { /* the largest key has (n - 1 + (colors - 1) skew) / window * colors + colors - 1: only its bits are sorted (2-3 radix passes, not 8) */
@@ -505,7 +523,6 @@ static PetscErrorCode SortRows(SFDILU *s, PetscInt n, const int *ai, const int *
     }
     PetscCallCUDA(cudaFreeAsync(skey, stream));
     PetscCallCUDA(cudaFreeAsync(key, stream));
-    PetscCallCUDA(cudaFreeAsync(dbw, stream));
     D->bandwidth = bw;
   } else PetscCall(sfpc::CubCall(stream, [&](void *tmp, size_t &bytes) { return cub::DeviceRadixSort::SortPairs(tmp, bytes, D->color, skeys, rows, D->order, (int)n, 0, bits, stream); }));
   InvertOrder<<<sfpc::LaunchBlocks(n, TPB), TPB, 0, stream>>>((int)n, D->order, D->iperm);
@@ -548,6 +565,48 @@ static PetscErrorCode PermutedFactor(SFDILU *s, PetscInt n, const int *ai, const
   PetscCallCUDA(cudaFreeAsync(pj, stream));
   PetscCallCUDA(cudaFreeAsync(pi, stream));
   PetscCallCUDA(cudaFreeAsync(len, stream));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+   Whether auto takes the solves by parts: where they fit, a part holds at least SFDILU_PARTS_AUTO_ROWS rows, and A's
+   bandwidth is at most SFDILU_PARTS_AUTO_BANDS parts (rows couple with rows a few parts away at most: most reads stay
+   in the part or its neighbours'). H200, apply against the sync-free sweeps (bench/README.md, sfdilu, "Solves by
+   parts"): 1.4-1.6x faster on 7-point grids of 2*10^6 rows (15900 rows a part), 1.3x on 27-point ones, 1.05x on Q1
+   elasticity of 8*10^5 rows (6100); at 1500-2000 rows a part 0.58-1.14x, on permuted matrices 0.55-0.82x.
+*/
+#define SFDILU_PARTS_AUTO_ROWS  4096
+#define SFDILU_PARTS_AUTO_BANDS 4
+static PetscErrorCode PartsPay(SFDILU *s, const int *ai, const int *aj, cudaStream_t stream, PetscBool *pay)
+{
+  int       np, rows, bw;
+  PetscBool fits;
+
+  PetscFunctionBegin;
+  *pay = PETSC_FALSE;
+  PetscCall(SFPCPartsSize(s->dev->T, s->n, s->ncolors, &np, &rows, &fits));
+  if (!fits || rows < SFDILU_PARTS_AUTO_ROWS) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(Bandwidth(s->n, ai, aj, stream, &bw));
+  *pay = (PetscBool)(bw <= SFDILU_PARTS_AUTO_BANDS * (PetscInt)rows);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The engine's parts for -pc_sfdilu_sweep parts: the rows' home is their natural row, their step their color. */
+static PetscErrorCode BuildParts(SFDILU *s, cudaStream_t stream)
+{
+  SFDILUDevice D = s->dev;
+  int         *step, np, rows;
+  PetscBool    fits;
+
+  PetscFunctionBegin;
+  PetscCall(SFPCPartsSize(D->T, s->n, s->ncolors, &np, &rows, &fits));
+  PetscCheck(fits, PETSC_COMM_SELF, PETSC_ERR_SUP, "-pc_sfdilu_sweep parts (PCSFDILU_SWEEP_PARTS): %" PetscInt_FMT " rows make parts of %d rows on this GPU's %d SMs, whose unknowns exceed a block's shared memory; use the sync-free sweeps", s->n, rows, np);
+  PetscCallCUDA(cudaMallocAsync(&step, sizeof(int) * s->n, stream));
+  ColorSteps<<<sfpc::LaunchBlocks(s->n, TPB), TPB, 0, stream>>>((int)s->n, D->order, D->color, step);
+  PetscCallCUDA(cudaGetLastError());
+  PetscCall(SFPCTriDeviceSetParts(D->T, D->order, step, s->ncolors, &fits));
+  PetscCallCUDA(cudaFreeAsync(step, stream));
+  PetscCheck(fits, PETSC_COMM_SELF, PETSC_ERR_SUP, "-pc_sfdilu_sweep parts (PCSFDILU_SWEEP_PARTS): the slots of %" PetscInt_FMT " rows overflow 32-bit offsets; use the sync-free sweeps", s->n);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -600,6 +659,9 @@ PetscErrorCode SFDILUColor_Device(SFDILU *s, Mat A)
   LowerPositions<<<sfpc::LaunchBlocks(n, TPB), TPB, 0, stream>>>((int)n, ai, aj, D->color, D->tpos);
   PetscCallCUDA(cudaGetLastError());
   PetscCall(PermutedFactor(s, n, ai, aj, stream));
+  s->byparts = PETSC_FALSE;
+  if (n && s->sweep == PCSFDILU_SWEEP_AUTO) PetscCall(PartsPay(s, ai, aj, stream, &s->byparts));
+  if (n && SFDILUSweepUsed(s) == PCSFDILU_SWEEP_PARTS) PetscCall(BuildParts(s, stream));
   PetscCall(MatSeqAIJCUSPARSERestoreIJ(A, PETSC_FALSE, &ai, &aj));
   PetscCall(PetscLogEventEnd(SFPC_DILUColor, A, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -723,6 +785,10 @@ PetscErrorCode SFDILUApply_Device(SFDILU *s, PetscBool transpose, PetscReal omeg
 
   PetscFunctionBegin;
   if (!s->n) PetscFunctionReturn(PETSC_SUCCESS);
+  if (!transpose && SFDILUSweepUsed(s) == PCSFDILU_SWEEP_PARTS) { /* gather, sweeps and weighted scatter in one kernel */
+    PetscCall(SFPCTriDeviceSolveParts(D->T, x, omega, PETSC_FALSE, y));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   PetscCall(PetscGetCurrentCUDAStream(&stream));
   PetscCall(Sweeps(s, transpose, x, stream, &yp));
   PetscCall(PetscLogGpuTimeBegin());
@@ -741,6 +807,7 @@ PetscErrorCode SFDILURichardson_Device(SFDILU *s, Mat A, const PetscScalar *b, P
   const PetscInt    *ai, *aj;
   const PetscScalar *aa;
   PetscScalar       *yp;
+  const PetscBool    parts = (PetscBool)(SFDILUSweepUsed(s) == PCSFDILU_SWEEP_PARTS); /* the residual stays in natural order, the update rides on the kernel's scatter */
 
   PetscFunctionBegin;
   if (!s->n) PetscFunctionReturn(PETSC_SUCCESS);
@@ -749,12 +816,16 @@ PetscErrorCode SFDILURichardson_Device(SFDILU *s, Mat A, const PetscScalar *b, P
     PetscCall(MatSeqAIJCUSPARSEGetIJ(A, PETSC_FALSE, &ai, &aj));
     PetscCall(MatSeqAIJCUSPARSEGetArrayRead(A, &aa));
     PetscCall(PetscLogGpuTimeBegin());
-    ResidualGather<<<sfpc::LaunchBlocks(s->n * (long long)D->lanes, TPB), TPB, 0, stream>>>((int)s->n, D->lanes, ai, aj, aa, D->iperm, b, x, D->rp);
+    ResidualGather<<<sfpc::LaunchBlocks(s->n * (long long)D->lanes, TPB), TPB, 0, stream>>>((int)s->n, D->lanes, ai, aj, aa, parts ? NULL : D->iperm, b, x, D->rp);
     PetscCallCUDA(cudaGetLastError());
     PetscCall(PetscLogGpuTimeEnd());
     PetscCall(PetscLogGpuFlops(2.0 * D->nnz));
     PetscCall(MatSeqAIJCUSPARSERestoreArrayRead(A, &aa));
     PetscCall(MatSeqAIJCUSPARSERestoreIJ(A, PETSC_FALSE, &ai, &aj));
+  }
+  if (parts) {
+    PetscCall(SFPCTriDeviceSolveParts(D->T, guesszero ? b : D->rp, s->omega, (PetscBool)!guesszero, x));
+    PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(Sweeps(s, PETSC_FALSE, guesszero ? b : NULL, stream, &yp));
   PetscCall(PetscLogGpuTimeBegin());
@@ -851,6 +922,7 @@ PetscErrorCode SFDILUView_Device(SFDILU *s, PetscViewer viewer)
 {
   PetscFunctionBegin;
   PetscCall(PetscViewerASCIIPrintf(viewer, "  GPU sweeps: %s%s; lanes per row: %d in the fused residual, %d in per-color sweeps\n", PCSFDILUSweepTypes[SFDILUSweepUsed(s)], s->sweep == PCSFDILU_SWEEP_AUTO ? " (auto)" : "", s->dev->lanes, s->dev->sweeplanes));
+  if (s->dev->T && s->dev->T->parts.np) PetscCall(PetscViewerASCIIPrintf(viewer, "  parts: %d blocks of %d rows, %d lanes a row, the colors as steps (the transposed apply and Eisenstat's form: sync-free sweeps)\n", s->dev->T->parts.np, s->dev->T->parts.rows, s->dev->T->parts.lanes));
   if (s->ordered == PCSFDILU_ORDER_LOCAL) PetscCall(PetscViewerASCIIPrintf(viewer, "  row order: local%s (bandwidth %d, D = %lld, windows of %" PetscInt_FMT " keys; sweeps dispatched by windows of %" PetscInt_FMT " rows)\n", s->gpuorder == PCSFDILU_ORDER_AUTO ? " (auto)" : "", s->dev->bandwidth, SFDILU_LOCAL_SKEW * (long long)s->dev->bandwidth + 1, s->localwindow, PetscMax(s->localwindow / 2, 1)));
   else PetscCall(PetscViewerASCIIPrintf(viewer, "  row order: color%s\n", s->gpuorder == PCSFDILU_ORDER_AUTO ? " (auto)" : ""));
   PetscCall(PetscViewerASCIIPushTab(viewer));

@@ -11,7 +11,7 @@
 #include <petscdmda.h>
 
 const char *const PCSFDILUColoringTypes[] = {"auto", "greedy", "jpl", "grid", "PCSFDILUColoringType", "PCSFDILU_COLORING_", NULL};
-const char *const PCSFDILUSweepTypes[]    = {"auto", "syncfree", "percolor", "PCSFDILUSweepType", "PCSFDILU_SWEEP_", NULL};
+const char *const PCSFDILUSweepTypes[]    = {"auto", "syncfree", "percolor", "parts", "PCSFDILUSweepType", "PCSFDILU_SWEEP_", NULL};
 const char *const PCSFDILUOrderTypes[]    = {"auto", "color", "local", "PCSFDILUOrderType", "PCSFDILU_ORDER_", NULL};
 
 /*
@@ -28,10 +28,11 @@ PetscBool SFDILUBeyondL2(PetscInt n, PetscLogDouble l2)
   return (PetscBool)((PetscLogDouble)n * sizeof(PetscScalar) > SFDILU_LOCAL_L2_FRACTION * l2);
 }
 
-/* auto: sync-free, except in color order (asked for) beyond L2, where one launch per color was faster (above). */
+/* auto: by parts where the coloring found they pay (large matrices whose rows couple with nearby rows); otherwise sync-free, except in color order (asked for) beyond L2, where one launch per color was faster (above). */
 PCSFDILUSweepType SFDILUSweepUsed(SFDILU *s)
 {
   if (s->sweep != PCSFDILU_SWEEP_AUTO) return s->sweep;
+  if (s->byparts) return PCSFDILU_SWEEP_PARTS;
   return s->ordered == PCSFDILU_ORDER_COLOR && s->beyondl2 ? PCSFDILU_SWEEP_PERCOLOR : PCSFDILU_SWEEP_SYNCFREE;
 }
 
@@ -384,7 +385,7 @@ static PetscErrorCode SFDILUSetSweepOrder(PC pc, PCSFDILUSweepType sweep, PCSFDI
   SFDILU *s = (SFDILU *)pc->data;
 
   PetscFunctionBegin;
-  PetscCheck(sweep >= PCSFDILU_SWEEP_AUTO && sweep <= PCSFDILU_SWEEP_PERCOLOR, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "Unknown PCSFDILUSweepType %d", (int)sweep);
+  PetscCheck(sweep >= PCSFDILU_SWEEP_AUTO && sweep <= PCSFDILU_SWEEP_PARTS, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "Unknown PCSFDILUSweepType %d", (int)sweep);
   PetscCheck(order >= PCSFDILU_ORDER_AUTO && order <= PCSFDILU_ORDER_LOCAL, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "Unknown PCSFDILUOrderType %d", (int)order);
   PetscCheck(!(order == PCSFDILU_ORDER_LOCAL && sweep == PCSFDILU_SWEEP_PERCOLOR), PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_INCOMP, "-pc_sfdilu_order local (PCSFDILU_ORDER_LOCAL) needs sync-free sweeps: the per-color sweeps (-pc_sfdilu_sweep percolor, PCSFDILU_SWEEP_PERCOLOR) take each color's rows as one block (-pc_sfdilu_order color)");
   if (sweep != s->sweep || order != s->gpuorder) s->coloring_changed = PETSC_TRUE; /* the row order is chosen with the coloring */
@@ -477,7 +478,7 @@ static PetscErrorCode PCSetFromOptions_SFDILU(PC pc, PetscOptionItems PetscOptio
   {
     PCSFDILUSweepType sweep = s->sweep;
     PCSFDILUOrderType order = s->gpuorder;
-    PetscCall(PetscOptionsEnum("-pc_sfdilu_sweep", "GPU sweeps: syncfree (one kernel per sweep), percolor (one launch per color and sweep), auto (syncfree; percolor only in color order with a vector over 40% of L2)", "PCSFDILU", PCSFDILUSweepTypes, (PetscEnum)sweep, (PetscEnum *)&sweep, NULL));
+    PetscCall(PetscOptionsEnum("-pc_sfdilu_sweep", "GPU sweeps: syncfree (one kernel per sweep), percolor (one launch per color and sweep), parts (one kernel, a block per range of rows, unknowns in shared memory), auto (syncfree; percolor only in color order with a vector over 40% of L2)", "PCSFDILU", PCSFDILUSweepTypes, (PetscEnum)sweep, (PetscEnum *)&sweep, NULL));
     PetscCall(PetscOptionsEnum("-pc_sfdilu_order", "GPU row order of the sweeps: color, local (windows of row + color * D, for vectors larger than L2; sync-free only), auto (local where a vector exceeds 40% of L2)", "PCSFDILU", PCSFDILUOrderTypes, (PetscEnum)order, (PetscEnum *)&order, NULL));
     PetscInt          window = s->localwindow;
     PetscCall(PetscOptionsInt("-pc_sfdilu_local_window", "GPU, local order: keys (row + color * D) per window; the sweeps are dispatched by windows of half as many rows", "PCSFDILU", window, &window, NULL));
@@ -671,10 +672,10 @@ PetscErrorCode PCSFDILUGetColoringType(PC pc, PCSFDILUColoringType *type)
 
   Input Parameters:
 + pc    - the `PCSFDILU` preconditioner (for another type of `PC` the call does nothing)
-- sweep - `PCSFDILU_SWEEP_AUTO` (default), `PCSFDILU_SWEEP_SYNCFREE` or `PCSFDILU_SWEEP_PERCOLOR`
+- sweep - `PCSFDILU_SWEEP_AUTO` (default), `PCSFDILU_SWEEP_SYNCFREE`, `PCSFDILU_SWEEP_PERCOLOR` or `PCSFDILU_SWEEP_PARTS`
 
   Options Database Key:
-. -pc_sfdilu_sweep <auto,syncfree,percolor> - the same
+. -pc_sfdilu_sweep <auto,syncfree,percolor,parts> - the same
 
   Level: advanced
 
@@ -684,6 +685,10 @@ PetscErrorCode PCSFDILUGetColoringType(PC pc, PCSFDILUColoringType *type)
 
   `PCSFDILU_SWEEP_PERCOLOR` with the order `PCSFDILU_ORDER_LOCAL` is an error (`PETSC_ERR_ARG_INCOMP`), raised by
   whichever of this call and `PCSFDILUSetOrderType()` makes the pair: change the order before choosing the per-color sweeps.
+
+  `PCSFDILU_SWEEP_PARTS` needs a block's shared memory to hold the unknowns of n / (number of SMs) rows (about 28000 on
+  an H100 or H200); a larger matrix is an error at set-up (`PETSC_ERR_SUP`). Its transposed apply and Eisenstat's form
+  run the sync-free sweeps.
 
 .seealso: `PCSFDILU`, `PCSFDILUSweepType`, `PCSFDILUGetSweepType()`, `PCSFDILUSetOrderType()`
 @*/

@@ -124,6 +124,7 @@ typedef struct {
   SFDILUGrid           grid;    /* of the grid coloring */
   PCSFDILUOrderType    ordered; /* color or local: the GPU row order taken with it */
   PetscBool            beyondl2; /* GPU: a vector of n entries takes more than 40% of L2 (SFDILUBeyondL2()) */
+  PetscBool            byparts;  /* GPU, sweeps auto: the coloring chose the solves by parts (dilu_device.cu, PartsPay()) */
   PetscInt             n, ncolors;
   PetscInt            *color;  /* color of each row (on the host; for a device factor a copy made on request) */
   PetscInt            *order;  /* host: rows sorted by (color, row) */
