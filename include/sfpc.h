@@ -70,14 +70,16 @@ PETSC_EXTERN const char *const PCSFDILUColoringTypes[];
 /*E
    PCSFDILUSweepType - how the GPU PCSFDILU runs its two sweeps
 
-$  PCSFDILU_SWEEP_AUTO     - syncfree, except in color order (PCSFDILU_ORDER_COLOR asked for) with a vector over 40% of
-                             the GPU's L2, where each color's pass reads its neighbours from DRAM; then percolor
+$  PCSFDILU_SWEEP_AUTO     - parts where they fit and a block gets at least 4096 rows of a matrix whose bandwidth is at
+                             most 4 blocks' rows (large grids in natural order); otherwise syncfree, except in color
+                             order (PCSFDILU_ORDER_COLOR asked for) with a vector over 40% of the GPU's L2, where each
+                             color's pass reads its neighbours from DRAM; then percolor
 $  PCSFDILU_SWEEP_SYNCFREE - one sync-free kernel per sweep, colors as dependency levels (the engine's solves)
 $  PCSFDILU_SWEEP_PERCOLOR - one launch per color and sweep, the classic multicolor smoother
 $  PCSFDILU_SWEEP_PARTS    - one kernel for the whole apply: each thread block owns a range of consecutive rows, keeps
                              their unknowns in shared memory and goes through its colors in order; rows read from other
                              blocks are waited for sync-free (the engine's solves by parts). For matrices whose rows
-                             couple mostly with nearby rows (grids in natural order); up to about 28000 rows per SM
+                             couple mostly with nearby rows (grids in natural order); up to about 25000 rows per SM
 
    Set with PCSFDILUSetSweepType() or -pc_sfdilu_sweep; PCSFDILUGetSweepType() returns it.
 

@@ -9,7 +9,7 @@ static char help[] = "PCSFDILU (multicolor DILU) on the host and the GPU: one ap
                      "-noref (no comparison with the reference, which is quadratic in the size and sequential),\n"
                      "-device (everything also on a seqaijcusparse copy: the GPU smoother against the reference, the host smoother\n"
                      "with the same options, and the host's iteration counts);\n"
-                     "-api_coloring <auto,greedy,jpl,grid>, -api_sweep <auto,syncfree,percolor>, -api_order <auto,color,local> (the dilu_\n"
+                     "-api_coloring <auto,greedy,jpl,grid>, -api_sweep <auto,syncfree,percolor,parts>, -api_order <auto,color,local> (the dilu_\n"
                      "PCs given these through PCSFDILUSet{Coloring,Sweep,Order}Type() after their options, in this order),\n"
                      "-api_check (the getters return what the setters set; a coloring type set after set-up recolors at the next\n"
                      "set-up as -pc_sfdilu_coloring does; the setters do nothing on another PC type).\n";

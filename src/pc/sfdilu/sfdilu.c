@@ -478,7 +478,7 @@ static PetscErrorCode PCSetFromOptions_SFDILU(PC pc, PetscOptionItems PetscOptio
   {
     PCSFDILUSweepType sweep = s->sweep;
     PCSFDILUOrderType order = s->gpuorder;
-    PetscCall(PetscOptionsEnum("-pc_sfdilu_sweep", "GPU sweeps: syncfree (one kernel per sweep), percolor (one launch per color and sweep), parts (one kernel, a block per range of rows, unknowns in shared memory), auto (syncfree; percolor only in color order with a vector over 40% of L2)", "PCSFDILU", PCSFDILUSweepTypes, (PetscEnum)sweep, (PetscEnum *)&sweep, NULL));
+    PetscCall(PetscOptionsEnum("-pc_sfdilu_sweep", "GPU sweeps: syncfree (one kernel per sweep), percolor (one launch per color and sweep), parts (one kernel, a block per range of rows, unknowns in shared memory), auto (parts on large matrices of local couplings; else syncfree; percolor only in color order with a vector over 40% of L2)", "PCSFDILU", PCSFDILUSweepTypes, (PetscEnum)sweep, (PetscEnum *)&sweep, NULL));
     PetscCall(PetscOptionsEnum("-pc_sfdilu_order", "GPU row order of the sweeps: color, local (windows of row + color * D, for vectors larger than L2; sync-free only), auto (local where a vector exceeds 40% of L2)", "PCSFDILU", PCSFDILUOrderTypes, (PetscEnum)order, (PetscEnum *)&order, NULL));
     PetscInt          window = s->localwindow;
     PetscCall(PetscOptionsInt("-pc_sfdilu_local_window", "GPU, local order: keys (row + color * D) per window; the sweeps are dispatched by windows of half as many rows", "PCSFDILU", window, &window, NULL));
@@ -686,7 +686,7 @@ PetscErrorCode PCSFDILUGetColoringType(PC pc, PCSFDILUColoringType *type)
   `PCSFDILU_SWEEP_PERCOLOR` with the order `PCSFDILU_ORDER_LOCAL` is an error (`PETSC_ERR_ARG_INCOMP`), raised by
   whichever of this call and `PCSFDILUSetOrderType()` makes the pair: change the order before choosing the per-color sweeps.
 
-  `PCSFDILU_SWEEP_PARTS` needs a block's shared memory to hold the unknowns of n / (number of SMs) rows (about 28000 on
+  `PCSFDILU_SWEEP_PARTS` needs a block's shared memory to hold the unknowns of n / (number of SMs) rows (about 25000 on
   an H100 or H200); a larger matrix is an error at set-up (`PETSC_ERR_SUP`). Its transposed apply and Eisenstat's form
   run the sync-free sweeps.
 
@@ -806,8 +806,11 @@ PetscErrorCode PCSFDILUGetOrderType(PC pc, PCSFDILUOrderType *order)
    in natural order, checked across ranks; auto and greedy are JPL here; -pc_sfdilu_sweep, _order and _local_window do not apply; before each
    color only the ghosts of the previous color are exchanged; the coloring rounds, E and the sweeps on the GPU for a CUSPARSE matrix,
    bitwise the host's), whose iterations do not depend on the number of ranks, instead of one DILU per diagonal block
-.  -pc_sfdilu_sweep <auto,syncfree,percolor> - GPU: one sync-free kernel per sweep with colors as dependency levels, or one launch per
-   color; auto: syncfree, except in color order (-pc_sfdilu_order color) with a vector over 40% of the GPU's L2, where one launch per color was faster
+.  -pc_sfdilu_sweep <auto,syncfree,percolor,parts> - GPU: one sync-free kernel per sweep with colors as dependency levels, one launch per
+   color, or parts: one kernel for the whole apply, each thread block owning a range of consecutive rows whose unknowns stay in its shared
+   memory (rows of other blocks waited for sync-free); auto: parts where they fit and pay (at least 4096 rows a block and a bandwidth
+   within 4 blocks' rows: large grids in natural order), else syncfree, except in color order (-pc_sfdilu_order color) with a vector
+   over 40% of the GPU's L2, where one launch per color was faster
 .  -pc_sfdilu_order <auto,color,local> - GPU, sync-free sweeps: rows sorted by color, or local (by windows of row + color * D, D a few
    times the bandwidth, then color, and dispatched window by window: the unknowns a row reads stay in L2); auto: local where a
    vector of the matrix's size exceeds 40% of the GPU's L2 cache
