@@ -26,20 +26,19 @@ out=bench/results/sfdilu-$gpu.json
 mkdir -p bench/results; : > "$out"
 b=build/bench/dilu
 run() { echo "+ $b $*"; local t0=$SECONDS; $b -json "$out" "$@"; echo "  ($((SECONDS - t0)) s)"; }
+finish() { [ -n "${OUT:-}" ] && cp "$out" "$OUT/"; exit 0; } # the records back from a device run
 if [ "${1:-}" = order ]; then
   for n in 128 144 160 182 200 256; do
     for o in color local; do run -case poisson7-$n-$o -problem poisson7 -n $n -order $o -repeat 5 -warmup 1; done
   done
-  [ -n "${OUT:-}" ] && cp "$out" "$OUT/" || true
-  exit 0
+  finish
 fi
 if [ "${1:-}" = coloring ]; then # the grid coloring (moduli 2, 3) against JPL: sync-free apply, GMRES(100) iterations and time
   for p in "poisson7-128:-problem poisson7 -n 128" "convdiff-128-pe100:-problem convdiff -n 128 -peclet 100" "aniso-128:-problem anisotropic -n 128 -aniso 0.001"; do
     for m in 2 3; do run -case ${p%%:*}-grid$m ${p#*:} -coloring grid -pc_sfdilu_grid_modulus $m -versus jpl -repeat 10; done
   done
   run -case poisson7-256-grid2 -problem poisson7 -n 256 -coloring grid -pc_sfdilu_grid_modulus 2 -versus jpl -repeat 5 -warmup 1
-  [ -n "${OUT:-}" ] && cp "$out" "$OUT/" || true
-  exit 0
+  finish
 fi
 # One option of the sync-free sweeps over values (the first: the default's), each case and value in its own process:
 # sweep_option OPTION "VALUES" CASE... (CASE: name:arguments); prints the sync-free apply (us) by value.
@@ -69,15 +68,13 @@ if [ "${1:-}" = warps ]; then
     "convdiff-64-pe20:-problem convdiff -n 64 -peclet 20" "poisson7-64-permuted:-problem poisson7 -n 64 -permute 1" \
     "elasticity-40:-problem elasticity -n 40 -repeat 10" "ex19-cavity-256:-problem file -f /tmp/sfpc-cavity256.bin -repeat 10" \
     "poisson7-128:-problem poisson7 -n 128 -repeat 10"
-  [ -n "${OUT:-}" ] && cp "$out" "$OUT/" || true
-  exit 0
+  finish
 fi
 if [ "${1:-}" = layout ]; then
   sweep_option layout "auto hyb csr" "poisson7-64:-problem poisson7 -n 64" "poisson27-64:-problem poisson27 -n 64" \
     "poisson7-128:-problem poisson7 -n 128 -repeat 10" "poisson27-128:-problem poisson27 -n 128 -repeat 10" \
     "convdiff-128-pe100:-problem convdiff -n 128 -peclet 100 -repeat 10" "elasticity-64:-problem elasticity -n 64 -repeat 10"
-  [ -n "${OUT:-}" ] && cp "$out" "$OUT/" || true
-  exit 0
+  finish
 fi
 if [ "${1:-}" = transpose ]; then
   run -case poisson7-128 -problem poisson7 -n 128 -repeat 10
@@ -85,8 +82,7 @@ if [ "${1:-}" = transpose ]; then
   run -case poisson27-128 -problem poisson27 -n 128 -repeat 10
   run -case poisson7-64-permuted -problem poisson7 -n 64 -permute 1
   run -case poisson7-256 -problem poisson7 -n 256 -repeat 5 -warmup 1
-  [ -n "${OUT:-}" ] && cp "$out" "$OUT/" || true
-  exit 0
+  finish
 fi
 # The suite, each case with the arguments given. GAMG's coarse levels are small: the smoother at 32^3 and 64^3 as well as 128^3
 suite() {
@@ -125,9 +121,8 @@ for case, d in rows.items():
 best = [max(x, y) for x, y in zip(sf, pa)]
 print(f"mean per-color/sync-free {sum(sf) / len(sf):.2f}, per-color/parts {sum(pa) / len(pa):.2f}, per-color/(the faster of the two) {sum(best) / len(best):.2f}")
 PY
-  [ -n "${OUT:-}" ] && cp "$out" "$OUT/" || true
-  exit 0
+  finish
 fi
 suite
 [ "${1:-}" = quick ] || run -case poisson7-256 -problem poisson7 -n 256 -repeat 5 -warmup 1
-[ -n "${OUT:-}" ] && cp "$out" "$OUT/" || true
+finish

@@ -29,7 +29,7 @@
 #include <petscdevice_cuda.h>
 
 #define SFPC_PARTS_THREADS  1024 /* a block per SM, 32 warps */
-#define SFPC_PARTS_PRELOAD  4    /* slots a lane loads at once; a step's first ones are loaded while the step before runs */
+#define SFPC_PARTS_PRELOAD  4    /* slots a lane loads at once; a slice's first ones are loaded while the warp's slice before runs */
 #define SFPC_PARTS_MIN_ROWS 32   /* rows of a part at least: fewer parts on small matrices */
 #define SFPC_PARTS_ENTRIES_PER_LANE 4 /* lanes per row: the fewest (a power of two) that leave a lane about this many entries of a triangle */
 
