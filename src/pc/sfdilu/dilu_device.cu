@@ -572,8 +572,8 @@ static PetscErrorCode PermutedFactor(SFDILU *s, PetscInt n, const int *ai, const
    Whether auto takes the solves by parts: where they fit, a part holds at least SFDILU_PARTS_AUTO_ROWS rows, and A's
    bandwidth is at most SFDILU_PARTS_AUTO_BANDS parts (rows couple with rows a few parts away at most: most reads stay
    in the part or its neighbours'). H200, apply against the sync-free sweeps (bench/README.md, sfdilu, "Solves by
-   parts"): 1.4-1.6x faster on 7-point grids of 2*10^6 rows (15900 rows a part), 1.3x on 27-point ones, 1.05x on Q1
-   elasticity of 8*10^5 rows (6100); at 1500-2000 rows a part 0.58-1.14x, on permuted matrices 0.55-0.82x.
+   parts"): 1.26-1.52x faster on grids of 2*10^6 rows (15900 rows a part; 27-point 1.29x), 0.99-1.05x on Q1
+   elasticity of 8*10^5 rows (6100); at 250-2000 rows a part 0.43-1.08x, on permuted matrices 0.54-0.82x.
 */
 #define SFDILU_PARTS_AUTO_ROWS  4096
 #define SFDILU_PARTS_AUTO_BANDS 4
