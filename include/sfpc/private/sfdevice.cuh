@@ -28,6 +28,8 @@
 /* A grid-layout sweep (gridsweep.cu), x = T^{-1} b for the lower or upper part, with the reset of the engine's solves (see trisolve.cu). */
 PETSC_INTERN PetscErrorCode SFPCGridSweep_Device(SFPCTriDevice, PetscBool, const PetscScalar *, PetscScalar *, PetscScalar *, cudaStream_t);
 PETSC_INTERN PetscErrorCode SFPCBlockSweep_Device(SFPCTriDevice, PetscBool, const PetscScalar *, PetscScalar *, PetscScalar *, cudaStream_t);
+/* Frees the n device arrays of p that are not NULL, on the stream (trifactor_device.cu). */
+PETSC_INTERN PetscErrorCode SFPCFreeAll(cudaStream_t, int, void **);
 PETSC_INTERN PetscErrorCode SFPCScheduleFree(SFPCSchedule *, cudaStream_t);
 PETSC_INTERN PetscErrorCode SFPCScheduleFreeSlabs(SFPCSchedule *, cudaStream_t);
 PETSC_INTERN PetscErrorCode SFPCPatternFree(SFPCPattern *, cudaStream_t);

@@ -367,8 +367,7 @@ PetscErrorCode SFPCPartsDestroy_Device(SFPCTriDevice T)
   PetscCall(PetscGetCurrentCUDAStream(&stream));
   {
     void *p[] = {P->pord, P->home, P->gstart, P->sstart, P->sfirst, P->loff, P->uoff, P->lcol, P->ucol, P->lsrc, P->usrc, P->lval, P->uval, P->dinv, P->pub};
-    for (size_t k = 0; k < sizeof(p) / sizeof(p[0]); k++)
-      if (p[k]) PetscCallCUDA(cudaFreeAsync(p[k], stream));
+    PetscCall(SFPCFreeAll(stream, (int)(sizeof(p) / sizeof(p[0])), p));
   }
   PetscCall(PetscMemzero(P, sizeof(*P)));
   PetscFunctionReturn(PETSC_SUCCESS);

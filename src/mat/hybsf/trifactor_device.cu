@@ -28,8 +28,6 @@ __global__ void PatternKernel(int n, const int *__restrict__ ai, const int *__re
 
 } // namespace
 
-static PetscErrorCode FreeAll(cudaStream_t, int, void **);
-
 /* Resident warps of a schedule's solves and factorization: wps per SM, or by default from how wide its levels are. */
 void SFPCScheduleWarps(SFPCTriDevice T, SFPCSchedule *S)
 {
@@ -353,7 +351,7 @@ PetscErrorCode SFPCTriDeviceSetGrid(SFPCTriDevice T, const PetscInt dims[3])
 }
 
 /* Stream-ordered frees (no device-wide synchronization, unlike cudaFree()); NULL is nothing to free. */
-static PetscErrorCode FreeAll(cudaStream_t stream, int n, void **p)
+PetscErrorCode SFPCFreeAll(cudaStream_t stream, int n, void **p)
 {
   PetscFunctionBegin;
   for (int k = 0; k < n; k++)
@@ -367,7 +365,7 @@ PetscErrorCode SFPCScheduleFreeSlabs(SFPCSchedule *S, cudaStream_t stream)
   void *p[] = {S->cols, S->rows, S->vals, S->dinv};
 
   PetscFunctionBegin;
-  PetscCall(FreeAll(stream, 4, p));
+  PetscCall(SFPCFreeAll(stream, 4, p));
   S->cols = S->rows = NULL;
   S->vals = S->dinv = NULL;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -378,7 +376,7 @@ PetscErrorCode SFPCScheduleFree(SFPCSchedule *S, cudaStream_t stream)
   void *p[] = {S->order, S->start, S->vec, S->cols, S->rows, S->vals, S->dinv, S->gcoef, S->gmask};
 
   PetscFunctionBegin;
-  PetscCall(FreeAll(stream, 9, p));
+  PetscCall(SFPCFreeAll(stream, 9, p));
   PetscCall(PetscMemzero(S, sizeof(*S)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -392,7 +390,7 @@ PetscErrorCode SFPCTriDeviceDestroy(SFPCTriDevice *T)
   PetscCall(PetscGetCurrentCUDAStream(&stream));
   {
     void *p[] = {(*T)->i, (*T)->j, (*T)->diag, (*T)->a, (*T)->flags, (*T)->counter, (*T)->z, (*T)->report, (*T)->perm};
-    PetscCall(FreeAll(stream, 9, p));
+    PetscCall(SFPCFreeAll(stream, 9, p));
   }
   PetscCall(SFPCGridDestroy_Device(*T)); /* the grid slabs and the fused residual's flags, sums, pinned word and event */
   PetscCall(SFPCScheduleFree(&(*T)->lower, stream));
