@@ -726,6 +726,18 @@ int main(int argc, char **argv)
       args: -problem poisson7 -n 100 -noref -dilu_ksp_rtol 1e-4 -dilu_pc_sfdilu_coloring jpl -dilu_ksp_view
       filter: grep -o -E "GPU sweeps: [a-z]+ [(]auto[)]|GPU apply ran.*|iterations equal.*"
     test:
+      # and on Q1 elasticity of 10^5 rows (800 rows a part), whose 151 colors hold a few rows of a part each. The apply
+      # only: GMRES to 1e-4 took 146 iterations on the host and 160 on the GPU (H200), the applies equal to rounding
+      suffix: gpu_auto_parts_thin
+      args: -problem elasticity -n 32 -noref -dilu_ksp_max_it 5 -dilu_pc_sfdilu_coloring jpl -dilu_ksp_view
+      filter: grep -o -E "GPU sweeps: [a-z]+ [(]auto[)]|GPU apply ran.*"
+    test:
+      # parts whose unknowns exceed a block's shared memory (3.4*10^6 rows on the 132 SMs of an H100 SXM or H200; a GPU
+      # with 140 SMs or more fits them): PETSC_ERR_SUP naming the sweeps to use instead
+      suffix: gpu_parts_too_large
+      args: -problem poisson7 -n 150 -noref -dilu_pc_sfdilu_coloring jpl -dilu_pc_sfdilu_sweep parts
+      filter: Error: grep -E "shared memory" | sed -e "s/^\[0\]PETSC ERROR: //"
+    test:
       # the local order (sorted by windows of row + color * D, dispatched window by window): the same iterations as
       # in color order, the apply the host's to rounding; one window with the default size (then it is the color
       # order), about 100 windows of 512 keys dispatched by 42 windows of 256 rows, one window on the permuted matrix

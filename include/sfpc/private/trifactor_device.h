@@ -129,7 +129,7 @@ typedef struct {
    Solves by parts (partsweep.cu): a block per part of consecutive rows of the caller's numbering, the part's unknowns
    in shared memory, rows taken step by step (the caller's steps: sfdilu's colors). Positions g are the factor's rows
    sorted by (part, step, entries in L), so part p holds positions [p rows, (p + 1) rows); group G = p nsteps + step
-   holds positions gstart[G] .. gstart[G + 1] in slices sstart[G] .. sstart[G + 1] of 32 / lanes rows, lanes lanes a
+   holds its positions in slices sstart[G] .. sstart[G + 1] of 32 / lanes rows, lanes lanes a
    row. Slice k's L entries are slots loff[k] .. loff[k + 1]: slot loff[k] + 32 e + lane holds entry e lanes + (lane %
    lanes) of the lane's row (ucol/uval alike); columns as positions (-1: padding), and *src the factor positions the
    values come from.
@@ -137,8 +137,8 @@ typedef struct {
 typedef struct {
   int          np, rows, nsteps, parity, lanes; /* np = 0: none */
   int         *pord; /* position -> factor row */
-  int         *home; /* position -> the caller's row */
-  int         *gstart, *sstart, *sfirst, *loff, *uoff; /* sfirst[k]: slice k's first position */
+  int         *hpos; /* the caller's row -> position */
+  int         *sstart, *sfirst, *loff, *uoff; /* sfirst[k]: slice k's first position */
   int         *lcol, *ucol, *lsrc, *usrc;
   PetscScalar *lval, *uval, *dinv;
   PetscScalar *pub; /* 4 n: per parity, the L and U sweeps' published unknowns */

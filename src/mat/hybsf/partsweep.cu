@@ -28,8 +28,15 @@
 #include <cub/device/device_scan.cuh>
 #include <petscdevice_cuda.h>
 
-#define SFPC_PARTS_THREADS  1024 /* a block per SM, 32 warps */
-#define SFPC_PARTS_PRELOAD  4    /* slots a lane loads at once; a slice's first ones are loaded while the warp's slice before runs */
+#ifndef SFPC_PARTS_THREADS
+  /* a block per SM, 24 warps: at 80 registers a thread nothing spills; with 32 warps (64 registers) the spills to local
+     memory made the 2*10^6-row grids 1.13-1.19x slower (H200; 28 warps 1.0-1.02x of 24, 20 warps 1.04-1.07x slower;
+     bench/README.md, "Solves by parts") */
+  #define SFPC_PARTS_THREADS 768
+#endif
+#ifndef SFPC_PARTS_PRELOAD
+  #define SFPC_PARTS_PRELOAD 4 /* slots a lane loads at once; a slice's first ones are loaded while the warp's slice before runs */
+#endif
 #define SFPC_PARTS_MIN_ROWS 32   /* rows of a part at least: fewer parts on small matrices */
 #define SFPC_PARTS_ENTRIES_PER_LANE 4 /* lanes per row: the fewest (a power of two) that leave a lane about this many entries of a triangle */
 
@@ -37,7 +44,7 @@ namespace
 {
 struct PartsArgs {
   int           n, rows, nsteps, parity, lanes;
-  const int    *home, *sstart, *sfirst, *loff, *uoff, *lcol, *ucol;
+  const int    *hpos, *sstart, *sfirst, *loff, *uoff, *lcol, *ucol;
   const double *lval, *uval, *dinv;
   double       *pub;
 };
@@ -132,7 +139,7 @@ __device__ __forceinline__ void PartSlice(const PartsArgs &P, const PartMeta &M,
     else LoadSlots(col, val, t0, per, e0, r);
 #pragma unroll
     for (int u = 0; u < SFPC_PARTS_PRELOAD; u++) /* issue the reads of other parts' unknowns */
-      bits[u] = r.c[u] >= 0 && (unsigned)(r.c[u] - lo) >= (unsigned)m ? cuda::atomic_ref<const unsigned long long, cuda::thread_scope_device>(*(const unsigned long long *)(pub + r.c[u])).load(cuda::memory_order_relaxed) : 0;
+      bits[u] = r.c[u] >= 0 && (unsigned)(r.c[u] - lo) >= (unsigned)m ? sfpc::LoadBits(pub, r.c[u]) : 0;
 #pragma unroll
     for (int u = 0; u < SFPC_PARTS_PRELOAD; u++) {
       const unsigned l = (unsigned)(r.c[u] - lo);
@@ -155,30 +162,43 @@ __device__ __forceinline__ void PartSlice(const PartsArgs &P, const PartMeta &M,
 
 /*
    y = omega (LU)^{-1} b (add: y += ...) in home numbering; part p is block p, its warps taking its slices in turn,
-   warp w slices w, w + 32, ... of the L sweep, then from the last of the U sweep's. b and y may be the same array: a
+   warp w slices w, w + warps, ... of the L sweep, then from the last of the U sweep's. b and y may be the same array: a
    block reads and writes only its own rows, reads first. The barrier between the sweeps keeps a row's L value until
    every row of the part that reads it has (the U sweep overwrites it; with a nonsymmetric pattern nothing else orders them).
 */
 __global__ void __launch_bounds__(SFPC_PARTS_THREADS, 1) PartsKernel(PartsArgs P, const double *b, double omega, int add, double *y)
 {
   extern __shared__ double xs[];
-  const int p = blockIdx.x, lo = p * P.rows, m = min(P.rows, P.n - lo), ns = P.nsteps, warps = blockDim.x / 32;
+  const int p = blockIdx.x, lo = p * P.rows, m = min(P.rows, P.n - lo), ns = P.nsteps, warps = blockDim.x / 32, nt = blockDim.x;
   const int k0 = P.sstart[p * ns], k1 = P.sstart[(p + 1) * ns], nk = k1 - k0;
   double   *fw = P.pub + 2 * (size_t)P.parity * P.n, *bw = fw + P.n, *old = P.pub + 2 * (size_t)(1 - P.parity) * P.n;
   int      *meta = (int *)(xs + P.rows);
   PartMeta  M    = {meta, meta + nk + 1, meta + 2 * nk + 2, (unsigned *)(meta + 3 * nk + 3), k0};
   Preload   cur, next;
 
-  for (int l = threadIdx.x; l < m; l += blockDim.x) {
-    xs[l] = b[P.home[lo + l]];
+  for (int t = threadIdx.x; t <= nk; t += nt) {
+    meta[t]              = P.sfirst[k0 + t];
+    meta[nk + 1 + t]     = P.loff[k0 + t];
+    meta[2 * nk + 2 + t] = P.uoff[k0 + t];
+  }
+  for (int l = threadIdx.x; l < m; l += nt) {
     if (l % 4 == 0) M.flag[l / 4] = 0;
     sfpc::ResetValue(old, lo + l);
     sfpc::ResetValue(old + P.n, lo + l);
   }
-  for (int t = threadIdx.x; t <= nk; t += blockDim.x) {
-    meta[t]              = P.sfirst[k0 + t];
-    meta[nk + 1 + t]     = P.loff[k0 + t];
-    meta[2 * nk + 2 + t] = P.uoff[k0 + t];
+  /* the right-hand side in natural order (coalesced), each value to its row's position; a thread's loads first */
+  for (int r0 = threadIdx.x; r0 < m; r0 += SFPC_PARTS_PRELOAD * nt) {
+    int    h[SFPC_PARTS_PRELOAD];
+    double v[SFPC_PARTS_PRELOAD];
+#pragma unroll
+    for (int u = 0; u < SFPC_PARTS_PRELOAD; u++) {
+      const int r = r0 + u * nt;
+      h[u]        = r < m ? sfpc::LoadOnce(P.hpos + lo + r) - lo : -1;
+      v[u]        = r < m ? b[lo + r] : 0.0;
+    }
+#pragma unroll
+    for (int u = 0; u < SFPC_PARTS_PRELOAD; u++)
+      if (h[u] >= 0) xs[h[u]] = v[u];
   }
   __syncthreads();
   PreloadSlice<true>(P, M, k0 + (int)threadIdx.x / 32, k1, cur);
@@ -187,17 +207,26 @@ __global__ void __launch_bounds__(SFPC_PARTS_THREADS, 1) PartsKernel(PartsArgs P
     PartSlice<true>(P, M, xs, lo, m, k, fw, cur);
     cur = next;
   }
+  PreloadSlice<false>(P, M, k1 - 1 - (int)threadIdx.x / 32, k1, cur); /* the matrix only: before the barrier */
   __syncthreads();
-  PreloadSlice<false>(P, M, k1 - 1 - (int)threadIdx.x / 32, k1, cur);
   for (int k = k1 - 1 - (int)threadIdx.x / 32; k >= k0; k -= warps) {
     PreloadSlice<false>(P, M, k - warps, k1, next);
     PartSlice<false>(P, M, xs, lo, m, k, bw, cur);
     cur = next;
   }
   __syncthreads();
-  for (int l = threadIdx.x; l < m; l += blockDim.x) {
-    const int r = P.home[lo + l];
-    y[r]        = add ? y[r] + omega * xs[l] : (omega == 1.0 ? xs[l] : omega * xs[l]);
+  for (int r0 = threadIdx.x; r0 < m; r0 += SFPC_PARTS_PRELOAD * nt) { /* back in natural order, coalesced as the gather */
+    int    h[SFPC_PARTS_PRELOAD];
+    double v[SFPC_PARTS_PRELOAD];
+#pragma unroll
+    for (int u = 0; u < SFPC_PARTS_PRELOAD; u++) {
+      const int r = r0 + u * nt;
+      h[u]        = r < m ? sfpc::LoadOnce(P.hpos + lo + r) - lo : -1;
+      v[u]        = r < m && add ? y[lo + r] : 0.0;
+    }
+#pragma unroll
+    for (int u = 0; u < SFPC_PARTS_PRELOAD; u++)
+      if (h[u] >= 0) y[lo + r0 + u * nt] = add ? v[u] + omega * xs[h[u]] : (omega == 1.0 ? xs[h[u]] : omega * xs[h[u]]);
   }
 }
 
@@ -210,14 +239,14 @@ __global__ void PartKeys(int n, int rows, int nsteps, const int *__restrict__ ho
   idx[q] = q;
 }
 
-/* Per position g (the sorted order): its home row, the inverse map, and the rows of each group (part, step). */
-__global__ void PartPositions(int n, int rows, int nsteps, const int *__restrict__ pord, const int *__restrict__ home, const int *__restrict__ step, int *phome, int *pinv, int *count)
+/* Per position g (the sorted order): the position of its home row, the inverse map, and the rows of each group (part, step). */
+__global__ void PartPositions(int n, int rows, int nsteps, const int *__restrict__ pord, const int *__restrict__ home, const int *__restrict__ step, int *hpos, int *pinv, int *count)
 {
   const int g = blockIdx.x * blockDim.x + threadIdx.x;
   if (g >= n) return;
   const int q = pord[g];
-  phome[g]    = home[q];
-  pinv[q]     = g;
+  hpos[home[q]] = g;
+  pinv[q]       = g;
   atomicAdd(count + g / rows * nsteps + step[q], 1);
 }
 
@@ -366,7 +395,7 @@ PetscErrorCode SFPCPartsDestroy_Device(SFPCTriDevice T)
   PetscFunctionBegin;
   PetscCall(PetscGetCurrentCUDAStream(&stream));
   {
-    void *p[] = {P->pord, P->home, P->gstart, P->sstart, P->sfirst, P->loff, P->uoff, P->lcol, P->ucol, P->lsrc, P->usrc, P->lval, P->uval, P->dinv, P->pub};
+    void *p[] = {P->pord, P->hpos, P->sstart, P->sfirst, P->loff, P->uoff, P->lcol, P->ucol, P->lsrc, P->usrc, P->lval, P->uval, P->dinv, P->pub};
     PetscCall(SFPCFreeAll(stream, (int)(sizeof(p) / sizeof(p[0])), p));
   }
   PetscCall(PetscMemzero(P, sizeof(*P)));
@@ -399,7 +428,7 @@ PetscErrorCode SFPCTriDeviceSetParts(SFPCTriDevice T, const int *home, const int
   SFPCParts          *P = &T->parts;
   cudaStream_t        stream;
   const int           n = (int)T->n, s = PartLanes(T), R = 32 / s;
-  int                 np, rows, ngroups, nslices, bad = INT_MAX, *dbad, *idx, *count, *pinv;
+  int                 np, rows, ngroups, nslices, smem, dev, bad = INT_MAX, *dbad, *idx, *count, *pinv, *gstart;
   long long          *lslots, *uslots, *scan, ltotal, utotal;
   unsigned long long *key, *skey;
 
@@ -427,23 +456,23 @@ PetscErrorCode SFPCTriDeviceSetParts(SFPCTriDevice T, const int *home, const int
   PetscCallCUDA(cudaFreeAsync(skey, stream));
   PetscCallCUDA(cudaFreeAsync(key, stream));
   PetscCallCUDA(cudaFreeAsync(idx, stream));
-  PetscCallCUDA(cudaMallocAsync(&P->home, sizeof(int) * n, stream));
+  PetscCallCUDA(cudaMallocAsync(&P->hpos, sizeof(int) * n, stream));
   PetscCallCUDA(cudaMallocAsync(&pinv, sizeof(int) * n, stream));
   PetscCallCUDA(cudaMallocAsync(&count, sizeof(int) * (ngroups + 1), stream));
-  PetscCallCUDA(cudaMallocAsync(&P->gstart, sizeof(int) * (ngroups + 1), stream));
+  PetscCallCUDA(cudaMallocAsync(&gstart, sizeof(int) * (ngroups + 1), stream));
   PetscCallCUDA(cudaMallocAsync(&P->sstart, sizeof(int) * (ngroups + 1), stream));
   PetscCallCUDA(cudaMemsetAsync(count, 0, sizeof(int) * (ngroups + 1), stream));
-  PartPositions<<<sfpc::LaunchBlocks(n, TPB), TPB, 0, stream>>>(n, rows, (int)nsteps, P->pord, home, step, P->home, pinv, count);
+  PartPositions<<<sfpc::LaunchBlocks(n, TPB), TPB, 0, stream>>>(n, rows, (int)nsteps, P->pord, home, step, P->hpos, pinv, count);
   PetscCallCUDA(cudaGetLastError());
-  PetscCall(ExclusiveSum(count, P->gstart, ngroups + 1, stream));
-  GroupSlices<<<sfpc::LaunchBlocks(ngroups, TPB), TPB, 0, stream>>>(ngroups, R, P->gstart, count);
+  PetscCall(ExclusiveSum(count, gstart, ngroups + 1, stream));
+  GroupSlices<<<sfpc::LaunchBlocks(ngroups, TPB), TPB, 0, stream>>>(ngroups, R, gstart, count);
   PetscCallCUDA(cudaGetLastError());
   PetscCallCUDA(cudaMemsetAsync(count + ngroups, 0, sizeof(int), stream));
   PetscCall(ExclusiveSum(count, P->sstart, ngroups + 1, stream));
   PetscCall(ReadBack(P->sstart + ngroups, &nslices, stream));
   PetscCallCUDA(cudaMallocAsync(&P->sfirst, sizeof(int) * (nslices + 1), stream));
   PetscCallCUDA(cudaMemcpyAsync(P->sfirst + nslices, &n, sizeof(int), cudaMemcpyHostToDevice, stream));
-  SliceFirst<<<sfpc::LaunchBlocks(ngroups, TPB), TPB, 0, stream>>>(ngroups, R, P->gstart, P->sstart, P->sfirst);
+  SliceFirst<<<sfpc::LaunchBlocks(ngroups, TPB), TPB, 0, stream>>>(ngroups, R, gstart, P->sstart, P->sfirst);
   PetscCallCUDA(cudaGetLastError());
 
   /* slices: slots, their offsets, then the slots themselves */
@@ -454,7 +483,7 @@ PetscErrorCode SFPCTriDeviceSetParts(SFPCTriDevice T, const int *home, const int
   PetscCallCUDA(cudaMallocAsync(&P->uoff, sizeof(int) * (nslices + 1), stream));
   PetscCallCUDA(cudaMemsetAsync(lslots, 0, sizeof(long long) * (nslices + 1), stream));
   PetscCallCUDA(cudaMemsetAsync(uslots, 0, sizeof(long long) * (nslices + 1), stream));
-  SliceSlots<<<sfpc::LaunchBlocks(n, TPB), TPB, 0, stream>>>(n, rows, (int)nsteps, s, P->pord, step, P->gstart, P->sstart, T->i, T->diag, lslots, uslots);
+  SliceSlots<<<sfpc::LaunchBlocks(n, TPB), TPB, 0, stream>>>(n, rows, (int)nsteps, s, P->pord, step, gstart, P->sstart, T->i, T->diag, lslots, uslots);
   PetscCallCUDA(cudaGetLastError());
   PetscCall(SlotOffsets(nslices, lslots, scan, P->loff, &ltotal, stream));
   PetscCall(SlotOffsets(nslices, uslots, scan, P->uoff, &utotal, stream));
@@ -462,6 +491,7 @@ PetscErrorCode SFPCTriDeviceSetParts(SFPCTriDevice T, const int *home, const int
   PetscCallCUDA(cudaFreeAsync(uslots, stream));
   PetscCallCUDA(cudaFreeAsync(lslots, stream));
   if (ltotal > INT_MAX || utotal > INT_MAX) {
+    PetscCallCUDA(cudaFreeAsync(gstart, stream));
     PetscCallCUDA(cudaFreeAsync(count, stream));
     PetscCallCUDA(cudaFreeAsync(pinv, stream));
     PetscCall(SFPCPartsDestroy_Device(T));
@@ -482,16 +512,21 @@ PetscErrorCode SFPCTriDeviceSetParts(SFPCTriDevice T, const int *home, const int
   PetscCallCUDA(cudaMemsetAsync(P->usrc, 0xff, sizeof(int) * PetscMax(utotal, 1), stream));
   PetscCallCUDA(cudaMallocAsync(&dbad, sizeof(int), stream));
   PetscCallCUDA(cudaMemcpyAsync(dbad, &bad, sizeof(int), cudaMemcpyHostToDevice, stream));
-  SlotEntries<<<sfpc::LaunchBlocks(n, TPB), TPB, 0, stream>>>(n, rows, (int)nsteps, s, P->pord, pinv, step, P->gstart, P->sstart, T->i, T->j, T->diag, P->loff, P->uoff, P->lcol, P->lsrc, P->ucol, P->usrc, dbad);
+  SlotEntries<<<sfpc::LaunchBlocks(n, TPB), TPB, 0, stream>>>(n, rows, (int)nsteps, s, P->pord, pinv, step, gstart, P->sstart, T->i, T->j, T->diag, P->loff, P->uoff, P->lcol, P->lsrc, P->ucol, P->usrc, dbad);
   PetscCallCUDA(cudaGetLastError());
   PetscCall(ReadBack(dbad, &bad, stream));
   PetscCallCUDA(cudaFreeAsync(dbad, stream));
+  PetscCallCUDA(cudaFreeAsync(gstart, stream));
   PetscCallCUDA(cudaFreeAsync(count, stream));
   PetscCallCUDA(cudaFreeAsync(pinv, stream));
 
   PetscCallCUDA(cudaMallocAsync(&P->dinv, sizeof(PetscScalar) * n, stream));
   PetscCallCUDA(cudaMallocAsync(&P->pub, sizeof(PetscScalar) * 4 * (size_t)n, stream));
   PetscCall(SFPCFillSentinel(4 * (PetscInt)n, P->pub));
+  /* once, the most any factor's parts may ask for (the attribute belongs to the kernel, not to this factor) */
+  PetscCallCUDA(cudaGetDevice(&dev));
+  PetscCallCUDA(cudaDeviceGetAttribute(&smem, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
+  PetscCallCUDA(cudaFuncSetAttribute((const void *)PartsKernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
   P->np     = np;
   P->rows   = rows;
   P->nsteps = (int)nsteps;
@@ -510,7 +545,7 @@ PetscErrorCode SFPCTriDeviceSolveParts(SFPCTriDevice T, const PetscScalar *b, Pe
 {
   SFPCParts   *P = &T->parts;
   cudaStream_t stream;
-  PartsArgs    args = {(int)T->n, P->rows, P->nsteps, P->parity, P->lanes, P->home, P->sstart, P->sfirst, P->loff, P->uoff, P->lcol, P->ucol, P->lval, P->uval, P->dinv, P->pub};
+  PartsArgs    args = {(int)T->n, P->rows, P->nsteps, P->parity, P->lanes, P->hpos, P->sstart, P->sfirst, P->loff, P->uoff, P->lcol, P->ucol, P->lval, P->uval, P->dinv, P->pub};
   const size_t smem = PartBytes(P->rows, P->nsteps, 32 / P->lanes);
   const double w    = (double)PetscRealPart(omega);
   const int    a    = add ? 1 : 0;
@@ -520,7 +555,6 @@ PetscErrorCode SFPCTriDeviceSolveParts(SFPCTriDevice T, const PetscScalar *b, Pe
   if (!T->n) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCheck(P->np, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Solve by parts of an engine factor without parts");
   PetscCall(PetscGetCurrentCUDAStream(&stream));
-  PetscCallCUDA(cudaFuncSetAttribute((const void *)PartsKernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
   PetscCall(PetscLogGpuTimeBegin());
   PetscCallCUDA(cudaLaunchCooperativeKernel((const void *)PartsKernel, P->np, SFPC_PARTS_THREADS, kargs, smem, stream));
   PetscCallCUDA(cudaGetLastError());

@@ -569,25 +569,27 @@ static PetscErrorCode PermutedFactor(SFDILU *s, PetscInt n, const int *ai, const
 }
 
 /*
-   Whether auto takes the solves by parts: where they fit, a part holds at least SFDILU_PARTS_AUTO_ROWS rows, and A's
-   bandwidth is at most SFDILU_PARTS_AUTO_BANDS parts (rows couple with rows a few parts away at most: most reads stay
-   in the part or its neighbours'). H200, apply against the sync-free sweeps (bench/README.md, sfdilu, "Solves by
-   parts"): 1.26-1.52x faster on grids of 2*10^6 rows (15900 rows a part; 27-point 1.29x), 0.99-1.05x on Q1
-   elasticity of 8*10^5 rows (6100); at 250-2000 rows a part 0.43-1.08x, on permuted matrices 0.54-0.82x.
+   Whether auto takes the solves by parts: where they fit and a part holds at least SFDILU_PARTS_AUTO_ROWS rows (where
+   the sync-free sweeps gather from L2 in color order and are bound by its traffic), or at least SFDILU_PARTS_AUTO_MIN
+   rows in thin colors, at most SFDILU_PARTS_AUTO_THIN rows of a color a part (there a sync-free level is an L2 hop with
+   little work, where a block hands its own rows over in shared memory). H200, 24-warp parts kernel, apply against the
+   sync-free sweeps (bench/README.md, sfdilu, "Solves by parts"): from 3900 rows a part 0.92-1.0x (7- and 27-point 80^3),
+   from 6700 rows 1.16-2.09x (27-point 96^3 to 7-point 128^3, 1.72x on the permuted 7-point 128^3); Q1 elasticity of
+   1.1-8.1*10^5 rows (800-6100 rows a part, at most 40 rows a color) 1.06-1.23x; below, at 250-2000 rows a part in 35-104
+   rows a color (7- and 27-point 32^3-64^3, permuted or not, a 3-D cavity) 0.47-0.93x, except the 4-field driven cavity's
+   Jacobian (50 rows a color, 1.19x).
 */
-#define SFDILU_PARTS_AUTO_ROWS  4096
-#define SFDILU_PARTS_AUTO_BANDS 4
-static PetscErrorCode PartsPay(SFDILU *s, const int *ai, const int *aj, cudaStream_t stream, PetscBool *pay)
+#define SFDILU_PARTS_AUTO_ROWS 4096
+#define SFDILU_PARTS_AUTO_MIN  512
+#define SFDILU_PARTS_AUTO_THIN 24
+static PetscErrorCode PartsPay(SFDILU *s, PetscBool *pay)
 {
-  int       np, rows, bw;
+  int       np, rows;
   PetscBool fits;
 
   PetscFunctionBegin;
-  *pay = PETSC_FALSE;
   PetscCall(SFPCPartsSize(s->dev->T, s->n, s->ncolors, &np, &rows, &fits));
-  if (!fits || rows < SFDILU_PARTS_AUTO_ROWS) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(Bandwidth(s->n, ai, aj, stream, &bw));
-  *pay = (PetscBool)(bw <= SFDILU_PARTS_AUTO_BANDS * (PetscInt)rows);
+  *pay = (PetscBool)(fits && (rows >= SFDILU_PARTS_AUTO_ROWS || (rows >= SFDILU_PARTS_AUTO_MIN && rows <= SFDILU_PARTS_AUTO_THIN * s->ncolors)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -660,7 +662,7 @@ PetscErrorCode SFDILUColor_Device(SFDILU *s, Mat A)
   PetscCallCUDA(cudaGetLastError());
   PetscCall(PermutedFactor(s, n, ai, aj, stream));
   s->byparts = PETSC_FALSE;
-  if (n && s->sweep == PCSFDILU_SWEEP_AUTO) PetscCall(PartsPay(s, ai, aj, stream, &s->byparts));
+  if (n && s->sweep == PCSFDILU_SWEEP_AUTO) PetscCall(PartsPay(s, &s->byparts));
   if (n && SFDILUSweepUsed(s) == PCSFDILU_SWEEP_PARTS) PetscCall(BuildParts(s, stream));
   PetscCall(MatSeqAIJCUSPARSERestoreIJ(A, PETSC_FALSE, &ai, &aj));
   PetscCall(PetscLogEventEnd(SFPC_DILUColor, A, 0, 0, 0));

@@ -808,8 +808,8 @@ PetscErrorCode PCSFDILUGetOrderType(PC pc, PCSFDILUOrderType *order)
    bitwise the host's), whose iterations do not depend on the number of ranks, instead of one DILU per diagonal block
 .  -pc_sfdilu_sweep <auto,syncfree,percolor,parts> - GPU: one sync-free kernel per sweep with colors as dependency levels, one launch per
    color, or parts: one kernel for the whole apply, each thread block owning a range of consecutive rows whose unknowns stay in its shared
-   memory (rows of other blocks waited for sync-free); auto: parts where they fit and pay (at least 4096 rows a block and a bandwidth
-   within 4 blocks' rows: large grids in natural order), else syncfree, except in color order (-pc_sfdilu_order color) with a vector
+   memory (rows of other blocks waited for sync-free); auto: parts where they fit and pay (at least 4096 rows a block, or 512 in
+   colors of at most 24 rows a block, as Q1 elasticity's), else syncfree, except in color order (-pc_sfdilu_order color) with a vector
    over 40% of the GPU's L2, where one launch per color was faster
 .  -pc_sfdilu_order <auto,color,local> - GPU, sync-free sweeps: rows sorted by color, or local (by windows of row + color * D, D a few
    times the bandwidth, then color, and dispatched window by window: the unknowns a row reads stay in L2); auto: local where a
