@@ -30,7 +30,7 @@
 
 #ifndef SFPC_PARTS_THREADS
   /* a block per SM, 24 warps: at 80 registers a thread nothing spills; with 32 warps (64 registers) the spills to local
-     memory made the 2*10^6-row grids 1.13-1.19x slower (H200; 28 warps 1.0-1.02x of 24, 20 warps 1.04-1.07x slower;
+     memory made the 2*10^6-row grids 1.13-1.19x slower (H200; 28 warps 0.98-1.02x the time of 24, 20 warps 1.04-1.06x;
      bench/README.md, "Solves by parts") */
   #define SFPC_PARTS_THREADS 768
 #endif
