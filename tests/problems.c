@@ -668,7 +668,7 @@ static PetscScalar RandomBlockValue(const RandomSpec *spec, PetscInt R, PetscInt
 static PetscErrorCode RandomAssemble(MPI_Comm comm, const RandomSpec *spec, Mat *A)
 {
   const PetscInt b = spec->bs;
-  PetscInt       rstart, rend, ncoo = 0, *ci = NULL, *cj = NULL, *cols, nc;
+  PetscInt       rstart, rend, ncoo = 0, *ci = NULL, *cj = NULL, *cols, nc = 0;
   PetscScalar   *cv = NULL, *vals;
   PetscReal     *rowsum;
 
