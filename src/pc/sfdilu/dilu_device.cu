@@ -927,7 +927,7 @@ PetscErrorCode SFDILUGetColors_Device(SFDILU *s, const PetscInt **color)
 PetscErrorCode SFDILUView_Device(SFDILU *s, PetscViewer viewer)
 {
   PetscFunctionBegin;
-  PetscCall(PetscViewerASCIIPrintf(viewer, "  GPU sweeps: %s%s; lanes per row: %d in the fused residual, %d in per-color sweeps\n", PCSFDILUSweepTypes[SFDILUSweepUsed(s)], s->sweep == PCSFDILU_SWEEP_AUTO ? " (auto)" : "", s->dev->lanes, s->dev->sweeplanes));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  GPU sweeps: %s%s; lanes per row: %d in the fused residual, %d in per-color sweeps\n", PCSFDILUSweepTypes[SFDILUSweepUsed(s)], s->sweep == PCSFDILU_SWEEP_AUTO ? " (auto)" : "", s->dev->rlanes, s->dev->sweeplanes));
   if (s->dev->T && s->dev->T->parts.np) PetscCall(PetscViewerASCIIPrintf(viewer, "  parts: %d blocks of %d rows, %d lanes a row, the colors as steps (the transposed apply and Eisenstat's form: sync-free sweeps)\n", s->dev->T->parts.np, s->dev->T->parts.rows, s->dev->T->parts.lanes));
   if (s->ordered == PCSFDILU_ORDER_LOCAL) PetscCall(PetscViewerASCIIPrintf(viewer, "  row order: local%s (bandwidth %d, D = %lld, windows of %" PetscInt_FMT " keys; sweeps dispatched by windows of %" PetscInt_FMT " rows)\n", s->gpuorder == PCSFDILU_ORDER_AUTO ? " (auto)" : "", s->dev->bandwidth, SFDILU_LOCAL_SKEW * (long long)s->dev->bandwidth + 1, s->localwindow, PetscMax(s->localwindow / 2, 1)));
   else PetscCall(PetscViewerASCIIPrintf(viewer, "  row order: color%s\n", s->gpuorder == PCSFDILU_ORDER_AUTO ? " (auto)" : ""));

@@ -28,7 +28,7 @@ PetscBool SFDILUBeyondL2(PetscInt n, PetscLogDouble l2)
   return (PetscBool)((PetscLogDouble)n * sizeof(PetscScalar) > SFDILU_LOCAL_L2_FRACTION * l2);
 }
 
-/* auto: by parts where the coloring found they pay (large matrices whose rows couple with nearby rows); otherwise sync-free, except in color order (asked for) beyond L2, where one launch per color was faster (above). */
+/* auto: by parts where the coloring found they pay (PartsPay(): large matrices, or thin colors as Q1 elasticity's); otherwise sync-free, except in color order (asked for) beyond L2, where one launch per color was faster (above). */
 PCSFDILUSweepType SFDILUSweepUsed(SFDILU *s)
 {
   if (s->sweep != PCSFDILU_SWEEP_AUTO) return s->sweep;
@@ -478,7 +478,7 @@ static PetscErrorCode PCSetFromOptions_SFDILU(PC pc, PetscOptionItems PetscOptio
   {
     PCSFDILUSweepType sweep = s->sweep;
     PCSFDILUOrderType order = s->gpuorder;
-    PetscCall(PetscOptionsEnum("-pc_sfdilu_sweep", "GPU sweeps: syncfree (one kernel per sweep), percolor (one launch per color and sweep), parts (one kernel, a block per range of rows, unknowns in shared memory), auto (parts on large matrices of local couplings; else syncfree; percolor only in color order with a vector over 40% of L2)", "PCSFDILU", PCSFDILUSweepTypes, (PetscEnum)sweep, (PetscEnum *)&sweep, NULL));
+    PetscCall(PetscOptionsEnum("-pc_sfdilu_sweep", "GPU sweeps: syncfree (one kernel per sweep), percolor (one launch per color and sweep), parts (one kernel, a block per range of rows, unknowns in shared memory), auto (parts on large matrices or in thin colors; else syncfree; percolor only in color order with a vector over 40% of L2)", "PCSFDILU", PCSFDILUSweepTypes, (PetscEnum)sweep, (PetscEnum *)&sweep, NULL));
     PetscCall(PetscOptionsEnum("-pc_sfdilu_order", "GPU row order of the sweeps: color, local (windows of row + color * D, for vectors larger than L2; sync-free only), auto (local where a vector exceeds 40% of L2)", "PCSFDILU", PCSFDILUOrderTypes, (PetscEnum)order, (PetscEnum *)&order, NULL));
     PetscInt          window = s->localwindow;
     PetscCall(PetscOptionsInt("-pc_sfdilu_local_window", "GPU, local order: keys (row + color * D) per window; the sweeps are dispatched by windows of half as many rows", "PCSFDILU", window, &window, NULL));
