@@ -37,6 +37,9 @@
 #ifndef SFPC_PARTS_PRELOAD
   #define SFPC_PARTS_PRELOAD 4 /* slots a lane loads at once; a slice's first ones are loaded while the warp's slice before runs */
 #endif
+#ifndef SFPC_PARTS_ROWS_IN_FLIGHT
+  #define SFPC_PARTS_ROWS_IN_FLIGHT 4 /* natural rows a thread of the gather and of the scatter loads at once */
+#endif
 #define SFPC_PARTS_MIN_ROWS 32   /* rows of a part at least: fewer parts on small matrices */
 #define SFPC_PARTS_ENTRIES_PER_LANE 4 /* lanes per row: the fewest (a power of two) that leave a lane about this many entries of a triangle */
 
@@ -161,6 +164,30 @@ __device__ __forceinline__ void PartSlice(const PartsArgs &P, const PartMeta &M,
 }
 
 /*
+   The part's natural rows lo + r, r < m, walked coalesced, SFPC_PARTS_ROWS_IN_FLIGHT a thread at once: for each row its
+   position h in the part and load(r) are read, for all of the thread's rows before any is used, then use(r, h, value)
+   (the gather of the right-hand side and the scatter of the result: two dependent loads a row otherwise, one row at a time).
+*/
+template <class Load, class Use>
+__device__ __forceinline__ void NaturalRows(const int *hpos, int lo, int m, Load load, Use use)
+{
+  const int nt = blockDim.x;
+  for (int r0 = threadIdx.x; r0 < m; r0 += SFPC_PARTS_ROWS_IN_FLIGHT * nt) {
+    int    h[SFPC_PARTS_ROWS_IN_FLIGHT];
+    double v[SFPC_PARTS_ROWS_IN_FLIGHT];
+#pragma unroll
+    for (int u = 0; u < SFPC_PARTS_ROWS_IN_FLIGHT; u++) {
+      const int r = r0 + u * nt;
+      h[u]        = r < m ? sfpc::LoadOnce(hpos + lo + r) - lo : -1;
+      v[u]        = r < m ? load(r) : 0.0;
+    }
+#pragma unroll
+    for (int u = 0; u < SFPC_PARTS_ROWS_IN_FLIGHT; u++)
+      if (h[u] >= 0) use(r0 + u * nt, h[u], v[u]);
+  }
+}
+
+/*
    y = omega (LU)^{-1} b (add: y += ...) in home numbering; part p is block p, its warps taking its slices in turn,
    warp w slices w, w + warps, ... of the L sweep, then from the last of the U sweep's. b and y may be the same array: a
    block reads and writes only its own rows, reads first. The barrier between the sweeps keeps a row's L value until
@@ -186,20 +213,7 @@ __global__ void __launch_bounds__(SFPC_PARTS_THREADS, 1) PartsKernel(PartsArgs P
     sfpc::ResetValue(old, lo + l);
     sfpc::ResetValue(old + P.n, lo + l);
   }
-  /* the right-hand side in natural order (coalesced), each value to its row's position; a thread's loads first */
-  for (int r0 = threadIdx.x; r0 < m; r0 += SFPC_PARTS_PRELOAD * nt) {
-    int    h[SFPC_PARTS_PRELOAD];
-    double v[SFPC_PARTS_PRELOAD];
-#pragma unroll
-    for (int u = 0; u < SFPC_PARTS_PRELOAD; u++) {
-      const int r = r0 + u * nt;
-      h[u]        = r < m ? sfpc::LoadOnce(P.hpos + lo + r) - lo : -1;
-      v[u]        = r < m ? b[lo + r] : 0.0;
-    }
-#pragma unroll
-    for (int u = 0; u < SFPC_PARTS_PRELOAD; u++)
-      if (h[u] >= 0) xs[h[u]] = v[u];
-  }
+  NaturalRows(P.hpos, lo, m, [&](int r) { return b[lo + r]; }, [&](int, int h, double v) { xs[h] = v; });
   __syncthreads();
   PreloadSlice<true>(P, M, k0 + (int)threadIdx.x / 32, k1, cur);
   for (int k = k0 + (int)threadIdx.x / 32; k < k1; k += warps) {
@@ -215,19 +229,8 @@ __global__ void __launch_bounds__(SFPC_PARTS_THREADS, 1) PartsKernel(PartsArgs P
     cur = next;
   }
   __syncthreads();
-  for (int r0 = threadIdx.x; r0 < m; r0 += SFPC_PARTS_PRELOAD * nt) { /* back in natural order, coalesced as the gather */
-    int    h[SFPC_PARTS_PRELOAD];
-    double v[SFPC_PARTS_PRELOAD];
-#pragma unroll
-    for (int u = 0; u < SFPC_PARTS_PRELOAD; u++) {
-      const int r = r0 + u * nt;
-      h[u]        = r < m ? sfpc::LoadOnce(P.hpos + lo + r) - lo : -1;
-      v[u]        = r < m && add ? y[lo + r] : 0.0;
-    }
-#pragma unroll
-    for (int u = 0; u < SFPC_PARTS_PRELOAD; u++)
-      if (h[u] >= 0) y[lo + r0 + u * nt] = add ? v[u] + omega * xs[h[u]] : (omega == 1.0 ? xs[h[u]] : omega * xs[h[u]]);
-  }
+  NaturalRows(
+    P.hpos, lo, m, [&](int r) { return add ? y[lo + r] : 0.0; }, [&](int r, int h, double v) { y[lo + r] = add ? v + omega * xs[h] : (omega == 1.0 ? xs[h] : omega * xs[h]); });
 }
 
 /* Sort key of factor row q: (group = part of its home row and step, its entries in L); the sort is stable, so a group keeps the factor's order among rows of one length. */
@@ -373,14 +376,24 @@ static size_t PartBytes(int rows, PetscInt nsteps, int R)
   return sizeof(PetscScalar) * (size_t)rows + sizeof(int) * (3 * ((size_t)rows / R + (size_t)nsteps + 1) + ((size_t)rows + 3) / 4);
 }
 
-/* Parts and rows per part for n rows and nsteps steps on this device, a block per SM; *fits false where a part's shared memory would exceed a block's. */
-PetscErrorCode SFPCPartsSize(SFPCTriDevice T, PetscInt n, PetscInt nsteps, int *np, int *rows, PetscBool *fits)
+/* The shared memory a block of this device may opt in to: what a part may use. */
+static PetscErrorCode OptInSharedMemory(int *smem)
 {
-  int dev, smem;
+  int dev;
 
   PetscFunctionBegin;
   PetscCallCUDA(cudaGetDevice(&dev));
-  PetscCallCUDA(cudaDeviceGetAttribute(&smem, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
+  PetscCallCUDA(cudaDeviceGetAttribute(smem, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Parts and rows per part for n rows and nsteps steps on this device, a block per SM; *fits false where a part's shared memory would exceed a block's. */
+PetscErrorCode SFPCPartsSize(SFPCTriDevice T, PetscInt n, PetscInt nsteps, int *np, int *rows, PetscBool *fits)
+{
+  int smem;
+
+  PetscFunctionBegin;
+  PetscCall(OptInSharedMemory(&smem));
   *np   = (int)PetscMax(1, PetscMin((PetscInt)T->sms, (n + SFPC_PARTS_MIN_ROWS - 1) / SFPC_PARTS_MIN_ROWS));
   *rows = (int)((n + *np - 1) / *np);
   *fits = (PetscBool)(PartBytes(*rows, nsteps, 32 / PartLanes(T)) <= (size_t)smem);
@@ -428,7 +441,7 @@ PetscErrorCode SFPCTriDeviceSetParts(SFPCTriDevice T, const int *home, const int
   SFPCParts          *P = &T->parts;
   cudaStream_t        stream;
   const int           n = (int)T->n, s = PartLanes(T), R = 32 / s;
-  int                 np, rows, ngroups, nslices, smem, dev, bad = INT_MAX, *dbad, *idx, *count, *pinv, *gstart;
+  int                 np, rows, ngroups, nslices, smem, bad = INT_MAX, *dbad, *idx, *count, *pinv, *gstart;
   long long          *lslots, *uslots, *scan, ltotal, utotal;
   unsigned long long *key, *skey;
 
@@ -524,8 +537,7 @@ PetscErrorCode SFPCTriDeviceSetParts(SFPCTriDevice T, const int *home, const int
   PetscCallCUDA(cudaMallocAsync(&P->pub, sizeof(PetscScalar) * 4 * (size_t)n, stream));
   PetscCall(SFPCFillSentinel(4 * (PetscInt)n, P->pub));
   /* once, the most any factor's parts may ask for (the attribute belongs to the kernel, not to this factor) */
-  PetscCallCUDA(cudaGetDevice(&dev));
-  PetscCallCUDA(cudaDeviceGetAttribute(&smem, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
+  PetscCall(OptInSharedMemory(&smem));
   PetscCallCUDA(cudaFuncSetAttribute((const void *)PartsKernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
   P->np     = np;
   P->rows   = rows;
