@@ -228,18 +228,21 @@ PETSC_INTERN PetscErrorCode SFPCTriDeviceSolve(SFPCTriDevice, const PetscScalar 
    An LU solve whose right-hand side is in the caller's numbering, perm[r] being the caller's index of the engine's row r
    (sfdilu: natural order around the color order its factor is in): the L sweep reads b[perm[r]], which spares the caller
    a gather kernel (a launch and a pass over two vectors). Only where the L sweep is csr or hyb (SFPCTriDeviceCanGather()).
-   The U sweep writing its result back through perm too (the scatter) was measured and not kept: against a scatter kernel,
-   sfdilu's applies 1.02-1.15x faster on 7-point grids up to 80^3, 0.92-0.99x on 27-point ones, 0.77x at 128^3 (H200,
-   bench/README.md, sfdilu, "The gather done by the sweeps").
+   Given y, the U sweep also stores omega times each result back through a permutation (the scatter), where that sweep
+   is hyb (SFPCTriDeviceCanScatter()): its row's index is loaded with the row's right-hand side, ahead of the waits (a
+   first version that loaded it after publishing the row held each warp for a round trip a row, and was 0.77-0.99x a
+   scatter kernel's speed on all but small 7-point grids; bench/README.md, sfdilu, "The gather done by the sweeps" and
+   "The scatter done by the U sweep").
 */
 PETSC_INTERN PetscBool      SFPCTriDeviceCanGather(SFPCTriDevice);
+PETSC_INTERN PetscBool      SFPCTriDeviceCanScatter(SFPCTriDevice);
 /* Solves by parts (partsweep.cu): the right-hand side gathered, both sweeps and the (weighted) scatter in one kernel. */
 PETSC_INTERN PetscErrorCode SFPCPartsSize(SFPCTriDevice, PetscInt, PetscInt, int *, int *, PetscBool *);
 PETSC_INTERN PetscErrorCode SFPCTriDeviceSetParts(SFPCTriDevice, const int *, const int *, PetscInt, PetscBool *);
 PETSC_INTERN PetscErrorCode SFPCTriDeviceSolveParts(SFPCTriDevice, const PetscScalar *, PetscScalar, PetscBool, PetscScalar *);
 PETSC_INTERN PetscErrorCode SFPCPartsFill_Device(SFPCTriDevice);
 PETSC_INTERN PetscErrorCode SFPCPartsDestroy_Device(SFPCTriDevice);
-PETSC_INTERN PetscErrorCode SFPCTriDeviceSolveGathered(SFPCTriDevice, const int *, const PetscScalar *, PetscScalar *);
+PETSC_INTERN PetscErrorCode SFPCTriDeviceSolveGathered(SFPCTriDevice, const int *, const PetscScalar *, PetscScalar *, const int *, PetscScalar, PetscScalar *);
 /* T's transposed factor, in T's numbering: its LU solve is (LU)^{-T} (SFPCTriDeviceSolveTranspose()), gathered too where it can */
 PETSC_INTERN PetscErrorCode SFPCTriDeviceGetTranspose(SFPCTriDevice, SFPCTriDevice *);
 PETSC_INTERN PetscErrorCode SFPCTriDeviceSweep(SFPCTriDevice, PetscBool, const PetscScalar *, PetscScalar *);

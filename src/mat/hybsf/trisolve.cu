@@ -87,8 +87,18 @@ __device__ __forceinline__ HybSlot LoadSlot(const SFPCSchedule &S, int w, int la
   return HybSlot{sfpc::LoadOnce(S.vec + w), sfpc::LoadOnce(S.cols + k), sfpc::LoadOnce(S.rows + k), sfpc::LoadOnce(S.vals + k)};
 }
 
+/*
+   Where a sweep also stores its result (the U sweep of SFPCTriDeviceSolveGathered(): sfdilu's scatter back to natural
+   order): y[scatter[r]] = omega x[r] (scatter NULL: y[r]); y NULL: nowhere.
+*/
+struct SweepOut {
+  const int *scatter;
+  double     omega;
+  double    *y;
+};
+
 template <bool LOWER, bool UNIT, bool GATHER>
-__global__ void __launch_bounds__(32 * SFPC_WARPS_PER_BLOCK) HybSolveKernel(const int *__restrict__ ai, const int *__restrict__ aj, const int *__restrict__ ad, const double *__restrict__ a, SFPCSchedule S, const double *b, const int *perm, double *x, double *reset)
+__global__ void __launch_bounds__(32 * SFPC_WARPS_PER_BLOCK) HybSolveKernel(const int *__restrict__ ai, const int *__restrict__ aj, const int *__restrict__ ad, const double *__restrict__ a, SFPCSchedule S, const double *b, const int *perm, double *x, double *reset, SweepOut out)
 {
   const int lane = threadIdx.x & 31, nw = gridDim.x * SFPC_WARPS_PER_BLOCK;
   int       w    = blockIdx.x * SFPC_WARPS_PER_BLOCK + threadIdx.x / 32;
@@ -96,7 +106,9 @@ __global__ void __launch_bounds__(32 * SFPC_WARPS_PER_BLOCK) HybSolveKernel(cons
   HybSlot cur = LoadSlot(S, w, lane), next = cur;
   bool    head = cur.r >= 0 && (lane & (cur.s - 1)) == 0; /* the lane that publishes its row */
   double  br   = head ? RightHandSide<GATHER>(b, perm, cur.r) : 0, di = 1;
+  int     q    = 0; /* where out.y takes the row: loaded with its right-hand side, so that no load holds the warp after it publishes */
   if (!UNIT && head) di = S.dinv[cur.r];
+  if (out.y && head) q = out.scatter ? sfpc::LoadOnce(out.scatter + cur.r) : cur.r;
 
   for (; w < S.ntasks; w += nw) {
     if (w + nw < S.ntasks) next = LoadSlot(S, w + nw, lane);
@@ -107,14 +119,17 @@ __global__ void __launch_bounds__(32 * SFPC_WARPS_PER_BLOCK) HybSolveKernel(cons
     }
     sum = sfpc::VectorSum(sum, cur.s);
     if (head) {
+      const double v = UNIT ? br - sum : (br - sum) * di;
       if (reset) sfpc::ResetValue(reset, cur.r);
-      sfpc::PublishValue(x, cur.r, UNIT ? br - sum : (br - sum) * di);
+      sfpc::PublishValue(x, cur.r, v);
+      if (out.y) out.y[q] = out.omega * v;
     }
     cur  = next;
     head = cur.r >= 0 && (lane & (cur.s - 1)) == 0;
     if (head) { /* the next row's right-hand side, in flight while it waits */
       br = RightHandSide<GATHER>(b, perm, cur.r);
       if (!UNIT) di = S.dinv[cur.r];
+      if (out.y) q = out.scatter ? sfpc::LoadOnce(out.scatter + cur.r) : cur.r;
     }
   }
 }
@@ -126,16 +141,17 @@ __global__ void FillSentinelKernel(int n, double *x)
 }
 
 template <bool LOWER, bool UNIT, bool GATHER>
-PetscErrorCode Sweep(SFPCTriDevice T, const SFPCSchedule &S, const PetscScalar *b, const int *perm, PetscScalar *x, PetscScalar *reset, cudaStream_t stream)
+PetscErrorCode Sweep(SFPCTriDevice T, const SFPCSchedule &S, const PetscScalar *b, const int *perm, PetscScalar *x, PetscScalar *reset, cudaStream_t stream, SweepOut out)
 {
   PetscFunctionBegin;
+  PetscCheck(!out.y || (!T->blocks.use[LOWER ? 0 : 1] && S.layout == SFPC_LAYOUT_HYB), PETSC_COMM_SELF, PETSC_ERR_PLIB, "Only a hyb sweep stores its result through a permutation");
   if (T->blocks.use[LOWER ? 0 : 1]) PetscCall(SFPCBlockSweep_Device(T, (PetscBool)LOWER, b, x, reset, stream));
   else if (S.layout == SFPC_LAYOUT_GRID) PetscCall(SFPCGridSweep_Device(T, (PetscBool)LOWER, b, x, reset, stream));
   else if (S.layout == SFPC_LAYOUT_HYB) {
     const int    blocks = PetscMin(PetscMin((S.ntasks + SFPC_WARPS_PER_BLOCK - 1) / SFPC_WARPS_PER_BLOCK, S.solve_resident / SFPC_WARPS_PER_BLOCK), T->hybblocks);
     const int   *ai = T->i, *aj = T->j, *ad = T->diag;
     const double *a = T->a;
-    void        *args[] = {(void *)&ai, (void *)&aj, (void *)&ad, (void *)&a, (void *)&S, (void *)&b, (void *)&perm, (void *)&x, (void *)&reset};
+    void        *args[] = {(void *)&ai, (void *)&aj, (void *)&ad, (void *)&a, (void *)&S, (void *)&b, (void *)&perm, (void *)&x, (void *)&reset, (void *)&out};
     PetscCallCUDA(cudaLaunchCooperativeKernel((const void *)HybSolveKernel<LOWER, UNIT, GATHER>, blocks, 32 * SFPC_WARPS_PER_BLOCK, args, 0, stream));
   } else {
     int                blocks;
@@ -147,26 +163,26 @@ PetscErrorCode Sweep(SFPCTriDevice T, const SFPCSchedule &S, const PetscScalar *
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* perm: an L sweep that gathers b (SFPCTriDeviceSolveGathered()); the U sweeps never do, so no gathering U kernel is built. */
+/* perm: an L sweep that gathers b (SFPCTriDeviceSolveGathered()); the U sweeps never do, so no gathering U kernel is built. out: see SweepOut. */
 template <bool LOWER>
-PetscErrorCode Sweep(SFPCTriDevice T, const PetscScalar *b, PetscScalar *x, PetscScalar *reset, cudaStream_t stream, const int *perm = NULL)
+PetscErrorCode Sweep(SFPCTriDevice T, const PetscScalar *b, PetscScalar *x, PetscScalar *reset, cudaStream_t stream, const int *perm = NULL, SweepOut out = SweepOut{NULL, 1.0, NULL})
 {
   const SFPCSchedule &S = LOWER ? T->lower : T->upper;
 
   PetscFunctionBegin;
   PetscCheck(LOWER || !perm, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Only the L sweep gathers its right-hand side");
   if (perm) {
-    if (S.unit) PetscCall(Sweep<LOWER, true, LOWER>(T, S, b, perm, x, reset, stream));
-    else PetscCall(Sweep<LOWER, false, LOWER>(T, S, b, perm, x, reset, stream));
+    if (S.unit) PetscCall(Sweep<LOWER, true, LOWER>(T, S, b, perm, x, reset, stream, out));
+    else PetscCall(Sweep<LOWER, false, LOWER>(T, S, b, perm, x, reset, stream, out));
   } else {
-    if (S.unit) PetscCall(Sweep<LOWER, true, false>(T, S, b, NULL, x, reset, stream));
-    else PetscCall(Sweep<LOWER, false, false>(T, S, b, NULL, x, reset, stream));
+    if (S.unit) PetscCall(Sweep<LOWER, true, false>(T, S, b, NULL, x, reset, stream, out));
+    else PetscCall(Sweep<LOWER, false, false>(T, S, b, NULL, x, reset, stream, out));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* x = U^{-1} L^{-1} b, the L sweep reading b[perm[r]] where perm is given: b -> z (L), z -> x (U); T->z holds the sentinel between applies, and the L sweep sets x to it */
-PetscErrorCode LUSolve(SFPCTriDevice T, const int *perm, const PetscScalar *b, PetscScalar *x)
+/* x = U^{-1} L^{-1} b, the L sweep reading b[perm[r]] where perm is given, the U sweep storing out (SweepOut): b -> z (L), z -> x (U); T->z holds the sentinel between applies, and the L sweep sets x to it */
+PetscErrorCode LUSolve(SFPCTriDevice T, const int *perm, const PetscScalar *b, PetscScalar *x, SweepOut out = SweepOut{NULL, 1.0, NULL})
 {
   cudaStream_t stream;
 
@@ -174,9 +190,9 @@ PetscErrorCode LUSolve(SFPCTriDevice T, const int *perm, const PetscScalar *b, P
   PetscCall(PetscGetCurrentCUDAStream(&stream));
   PetscCall(PetscLogGpuTimeBegin());
   PetscCall(Sweep<true>(T, b, T->z, x, stream, perm));
-  PetscCall(Sweep<false>(T, T->z, x, T->z, stream));
+  PetscCall(Sweep<false>(T, T->z, x, T->z, stream, NULL, out));
   PetscCall(PetscLogGpuTimeEnd());
-  PetscCall(PetscLogGpuFlops(2.0 * T->nnz));
+  PetscCall(PetscLogGpuFlops(2.0 * T->nnz + (out.y && out.omega != 1.0 ? T->n : 0)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 } // namespace
@@ -213,13 +229,23 @@ PetscBool SFPCTriDeviceCanGather(SFPCTriDevice T)
   return (PetscBool)(T->opt.lower && T->opt.upper && !T->blocks.use[0] && (T->lower.layout == SFPC_LAYOUT_CSR || T->lower.layout == SFPC_LAYOUT_HYB));
 }
 
-/* x = U^{-1} L^{-1} P b with (P b)[r] = b[perm[r]]: the L sweep gathers its right-hand side (trifactor_device.h); b and x distinct. */
-PetscErrorCode SFPCTriDeviceSolveGathered(SFPCTriDevice T, const int *perm, const PetscScalar *b, PetscScalar *x)
+/* Whether SFPCTriDeviceSolveGathered() can also scatter: it can gather, and the U sweep is hyb (not by point-blocks). */
+PetscBool SFPCTriDeviceCanScatter(SFPCTriDevice T)
+{
+  return (PetscBool)(SFPCTriDeviceCanGather(T) && !T->blocks.use[1] && T->upper.layout == SFPC_LAYOUT_HYB);
+}
+
+/*
+   x = U^{-1} L^{-1} P b with (P b)[r] = b[perm[r]]: the L sweep gathers its right-hand side (trifactor_device.h); b and x
+   distinct. With y (SFPCTriDeviceCanScatter()), the U sweep also stores y[scatter[r]] = omega x[r] (scatter NULL: y[r]).
+*/
+PetscErrorCode SFPCTriDeviceSolveGathered(SFPCTriDevice T, const int *perm, const PetscScalar *b, PetscScalar *x, const int *scatter, PetscScalar omega, PetscScalar *y)
 {
   PetscFunctionBegin;
   if (!T->n) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCheck(SFPCTriDeviceCanGather(T), PETSC_COMM_SELF, PETSC_ERR_PLIB, "A gathered LU solve needs an engine LU factor whose L sweep is csr or hyb");
-  PetscCall(LUSolve(T, perm, b, x));
+  PetscCheck(!y || SFPCTriDeviceCanScatter(T), PETSC_COMM_SELF, PETSC_ERR_PLIB, "A scattering LU solve needs an engine LU factor whose U sweep is hyb");
+  PetscCall(LUSolve(T, perm, b, x, SweepOut{scatter, (double)PetscRealPart(omega), y}));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -734,15 +734,23 @@ PetscErrorCode SFDILUSetUp_Device(SFDILU *s, Mat A, PetscReal shift, PetscReal *
    done by the sweeps").
 */
 #define SFDILU_SWEEP_GATHER_MAX_ROWS (1 << 20)
+/*
+   Rows up to which the sync-free U sweep stores the result back in natural order itself (SFPCTriDeviceCanScatter()),
+   where a scatter kernel runs above: against that kernel, applies 1.01-1.07x faster at 3*10^4-2.6*10^5 rows and 0.98x at
+   8.8*10^5 (7-point 96^3; H200, bench/README.md, sfdilu, "The scatter done by the U sweep").
+*/
+#ifndef SFDILU_SWEEP_SCATTER_MAX_ROWS
+  #define SFDILU_SWEEP_SCATTER_MAX_ROWS (1 << 19)
+#endif
 
 /*
    M^{-1} r (transposed: M^{-T} r) in color order, into yp (sync-free) or rp (per color, in place), with r = b in natural
    order, gathered by the sweeps themselves where they can (the engine's csr and hyb sweeps, each forward color of the
    per-color variant; up to SFDILU_SWEEP_GATHER_MAX_ROWS), or (b NULL) already in color order in rp; returns where the
-   result is. M^{-T} is the engine's transposed LU solve of the same factor, (E + U_c^T) then (I + E^{-1} L_c^T),
+   result is, or NULL where the sync-free sweeps that gathered b also stored y = omega M^{-1} r in natural order. M^{-T} is the engine's transposed LU solve of the same factor, (E + U_c^T) then (I + E^{-1} L_c^T),
    sync-free whichever sweeps M^{-1} uses.
 */
-static PetscErrorCode Sweeps(SFDILU *s, PetscBool transpose, const PetscScalar *b, cudaStream_t stream, PetscScalar **yp)
+static PetscErrorCode Sweeps(SFDILU *s, PetscBool transpose, const PetscScalar *b, cudaStream_t stream, PetscScalar **yp, PetscReal omega, PetscScalar *y)
 {
   SFDILUDevice    D        = s->dev;
   SFPCTriDevice   T        = D->T, E = T; /* E: the engine factor whose LU solve is the sync-free sweeps' (transposed: T's transposed factor) */
@@ -760,9 +768,14 @@ static PetscErrorCode Sweeps(SFDILU *s, PetscBool transpose, const PetscScalar *
     b = NULL;
   }
   if (syncfree) {
-    if (b) PetscCall(SFPCTriDeviceSolveGathered(E, D->order, b, D->yp));
-    else PetscCall(SFPCTriDeviceSolve(E, D->rp, D->yp));
-    *yp = D->yp;
+    if (b && y && s->n <= SFDILU_SWEEP_SCATTER_MAX_ROWS && SFPCTriDeviceCanScatter(E)) { /* the scatter too */
+      PetscCall(SFPCTriDeviceSolveGathered(E, D->order, b, D->yp, D->order, omega, y));
+      *yp = NULL;
+    } else {
+      if (b) PetscCall(SFPCTriDeviceSolveGathered(E, D->order, b, D->yp, NULL, 1.0, NULL));
+      else PetscCall(SFPCTriDeviceSolve(E, D->rp, D->yp));
+      *yp = D->yp;
+    }
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCheck(s->ordered == PCSFDILU_ORDER_COLOR, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "Per-color sweeps asked for after a set-up in the local row order: the rows are ordered at set-up (set the options before it, or PCReset())");
@@ -796,7 +809,8 @@ PetscErrorCode SFDILUApply_Device(SFDILU *s, PetscBool transpose, PetscReal omeg
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(PetscGetCurrentCUDAStream(&stream));
-  PetscCall(Sweeps(s, transpose, x, stream, &yp));
+  PetscCall(Sweeps(s, transpose, x, stream, &yp, omega, y));
+  if (!yp) PetscFunctionReturn(PETSC_SUCCESS); /* scattered by the sweeps */
   PetscCall(PetscLogGpuTimeBegin());
   Scatter<<<sfpc::LaunchBlocks(s->n, TPB), TPB, 0, stream>>>((int)s->n, D->order, yp, y, (double)omega, omega == 1 ? COPY : SCALE);
   PetscCallCUDA(cudaGetLastError());
@@ -833,7 +847,8 @@ PetscErrorCode SFDILURichardson_Device(SFDILU *s, Mat A, const PetscScalar *b, P
     PetscCall(SFPCTriDeviceSolveParts(D->T, guesszero ? b : D->rp, s->omega, (PetscBool)!guesszero, x));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  PetscCall(Sweeps(s, PETSC_FALSE, guesszero ? b : NULL, stream, &yp));
+  PetscCall(Sweeps(s, PETSC_FALSE, guesszero ? b : NULL, stream, &yp, s->omega, x));
+  if (!yp) PetscFunctionReturn(PETSC_SUCCESS); /* x = omega M^{-1} b, scattered by the sweeps */
   PetscCall(PetscLogGpuTimeBegin());
   Scatter<<<sfpc::LaunchBlocks(s->n, TPB), TPB, 0, stream>>>((int)s->n, D->order, yp, x, s->omega, guesszero ? SCALE : ADD);
   PetscCallCUDA(cudaGetLastError());
