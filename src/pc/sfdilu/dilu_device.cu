@@ -747,8 +747,9 @@ PetscErrorCode SFDILUSetUp_Device(SFDILU *s, Mat A, PetscReal shift, PetscReal *
    M^{-1} r (transposed: M^{-T} r) in color order, into yp (sync-free) or rp (per color, in place), with r = b in natural
    order, gathered by the sweeps themselves where they can (the engine's csr and hyb sweeps, each forward color of the
    per-color variant; up to SFDILU_SWEEP_GATHER_MAX_ROWS), or (b NULL) already in color order in rp; returns where the
-   result is, or NULL where the sync-free sweeps that gathered b also stored y = omega M^{-1} r in natural order. M^{-T} is the engine's transposed LU solve of the same factor, (E + U_c^T) then (I + E^{-1} L_c^T),
-   sync-free whichever sweeps M^{-1} uses.
+   result is, or NULL where the sync-free sweeps that gathered b also stored y = omega M^{-1} r in natural order (up to
+   SFDILU_SWEEP_SCATTER_MAX_ROWS). M^{-T} is the engine's transposed LU solve of the same factor, (E + U_c^T) then
+   (I + E^{-1} L_c^T), sync-free whichever sweeps M^{-1} uses.
 */
 static PetscErrorCode Sweeps(SFDILU *s, PetscBool transpose, const PetscScalar *b, cudaStream_t stream, PetscScalar **yp, PetscReal omega, PetscScalar *y)
 {
