@@ -29,13 +29,16 @@
 #include <petscdevice_cuda.h>
 
 #ifndef SFPC_PARTS_THREADS
-  /* a block per SM, 24 warps: at 80 registers a thread nothing spills; with 32 warps (64 registers) the spills to local
-     memory made the 2*10^6-row grids 1.13-1.19x slower (H200; 28 warps 0.98-1.02x the time of 24, 20 warps 1.04-1.06x;
-     bench/README.md, "Solves by parts") */
-  #define SFPC_PARTS_THREADS 768
+  /* a block per SM, 28 warps at 71 registers a thread, nothing spilled. More warps pay as long as nothing spills: with
+     4 slots a batch, 24 warps (80 registers) were 1.13-1.19x faster than 32 (64 registers, spilling); with 3 a batch,
+     28 warps are 1.04-1.12x faster than those 24 (H200; bench/README.md, "Solves by parts" and "Where a solve by parts
+     spends its time") */
+  #define SFPC_PARTS_THREADS 896
 #endif
 #ifndef SFPC_PARTS_PRELOAD
-  #define SFPC_PARTS_PRELOAD 4 /* slots a lane loads at once; a slice's first ones are loaded while the warp's slice before runs */
+  /* slots a lane loads at once (a batch): a slice's first batch is loaded while the warp's slice before runs, each later
+     one while the batch before waits */
+  #define SFPC_PARTS_PRELOAD 3
 #endif
 #ifndef SFPC_PARTS_ROWS_IN_FLIGHT
   #define SFPC_PARTS_ROWS_IN_FLIGHT 4 /* natural rows a thread of the gather and of the scatter loads at once */
@@ -122,7 +125,8 @@ __device__ __forceinline__ void PreloadSlice(const PartsArgs &P, const PartMeta 
    Slice k of the part [lo, lo + m) in one sweep: each of its rows, x_g = x_g - sum (L) or (x_g - sum) / u_gg (U), the
    sum over its entries' columns: inside the part read from shared memory once their flag says the sweep wrote them,
    outside waited for in pub. All of a lane's reads of a batch of slots are issued before it waits for any unknown of
-   another part. A row takes P.lanes lanes, a slice 32 / P.lanes rows; q holds the slice's first slots.
+   another part, and the next batch's slots are loaded before it waits. A row takes P.lanes lanes, a slice 32 / P.lanes
+   rows; q holds the slice's first slots.
 */
 template <bool LOWER>
 __device__ __forceinline__ void PartSlice(const PartsArgs &P, const PartMeta &M, double *xs, int lo, int m, int k, double *pub, const Preload &q)
@@ -135,14 +139,14 @@ __device__ __forceinline__ void PartSlice(const PartsArgs &P, const PartMeta &M,
   const double      *val = LOWER ? P.lval : P.uval;
   double             sum = 0;
 
+  Preload r = q, after;
   for (int e0 = 0; e0 < per; e0 += SFPC_PARTS_PRELOAD) {
-    Preload            r;
     unsigned long long bits[SFPC_PARTS_PRELOAD];
-    if (e0 == 0) r = q;
-    else LoadSlots(col, val, t0, per, e0, r);
+    const bool         more = e0 + SFPC_PARTS_PRELOAD < per;
 #pragma unroll
     for (int u = 0; u < SFPC_PARTS_PRELOAD; u++) /* issue the reads of other parts' unknowns */
       bits[u] = r.c[u] >= 0 && (unsigned)(r.c[u] - lo) >= (unsigned)m ? sfpc::LoadBits(pub, r.c[u]) : 0;
+    if (more) LoadSlots(col, val, t0, per, e0 + SFPC_PARTS_PRELOAD, after);
 #pragma unroll
     for (int u = 0; u < SFPC_PARTS_PRELOAD; u++) {
       const unsigned l = (unsigned)(r.c[u] - lo);
@@ -154,6 +158,7 @@ __device__ __forceinline__ void PartSlice(const PartsArgs &P, const PartMeta &M,
       } else x = bits[u] == SFPC_SENTINEL ? sfpc::WaitValue(pub, r.c[u]) : __longlong_as_double((long long)bits[u]);
       sum += r.v[u] * x;
     }
+    if (more) r = after;
   }
   sum = sfpc::VectorSum(sum, s);
   if (head) {
