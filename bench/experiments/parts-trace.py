@@ -3,7 +3,7 @@
 Experiment (bench/README.md, sfdilu, "Where a solve by parts spends its time"): reads the timelines that a library built
 with bench/experiments/parts-trace.patch writes, and prints per file the kernel's phases (medians over the blocks), the
 slices' times, and per step (color) when its slices start and end. Not part of the library. The patch applies to
-src/mat/hybsf/partsweep.cu as of commit 2446cc2; with it, every fifth solve by parts writes its timeline (%globaltimer,
+src/mat/hybsf/partsweep.cu as of commits 2446cc2 and 36e1f36; with it, every fifth solve by parts writes its timeline (%globaltimer,
 32 ns steps) to the file named by SFPC_PARTS_TRACE:
   git apply bench/experiments/parts-trace.patch && make lib          # then restore the file and rebuild for normal use
   SFPC_PARTS_TRACE=$OUT/p7-128.bin bench/gpu-run build/bench/dilu -problem poisson7 -n 128 -repeat 10 -parts
