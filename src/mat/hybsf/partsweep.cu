@@ -31,8 +31,8 @@
 #ifndef SFPC_PARTS_THREADS
   /* a block per SM, 28 warps at 71 registers a thread, nothing spilled. More warps pay as long as nothing spills: with
      4 slots a batch, 24 warps (80 registers) were 1.13-1.19x faster than 32 (64 registers, spilling); with 3 a batch,
-     28 warps are 1.04-1.12x faster than those 24 (H200; bench/README.md, "Solves by parts" and "Where a solve by parts
-     spends its time") */
+     28 warps are 1.04-1.12x faster than those 24 (H200; bench/README.md, "Solves by parts" and "A slice's batches of
+     slots pipelined") */
   #define SFPC_PARTS_THREADS 896
 #endif
 #ifndef SFPC_PARTS_PRELOAD
