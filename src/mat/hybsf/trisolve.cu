@@ -97,18 +97,6 @@ struct SweepOut {
   double    *y;
 };
 
-/*
-   What the head lane of row r reads besides the matrix, issued before the row's waits: its right-hand side, its inverse
-   diagonal (non-UNIT) and where out.y takes it (so that no load holds the warp after it publishes the row).
-*/
-template <bool UNIT, bool GATHER>
-__device__ __forceinline__ void LoadRowInputs(const SFPCSchedule &S, const double *b, const int *perm, const SweepOut &out, int r, double &br, double &di, int &q)
-{
-  br = RightHandSide<GATHER>(b, perm, r);
-  if (!UNIT) di = S.dinv[r];
-  if (out.y) q = out.scatter ? sfpc::LoadOnce(out.scatter + r) : r;
-}
-
 template <bool LOWER, bool UNIT, bool GATHER>
 __global__ void __launch_bounds__(32 * SFPC_WARPS_PER_BLOCK) HybSolveKernel(const int *__restrict__ ai, const int *__restrict__ aj, const int *__restrict__ ad, const double *__restrict__ a, SFPCSchedule S, const double *b, const int *perm, double *x, double *reset, SweepOut out)
 {
@@ -117,9 +105,10 @@ __global__ void __launch_bounds__(32 * SFPC_WARPS_PER_BLOCK) HybSolveKernel(cons
   if (w >= S.ntasks) return;
   HybSlot cur = LoadSlot(S, w, lane), next = cur;
   bool    head = cur.r >= 0 && (lane & (cur.s - 1)) == 0; /* the lane that publishes its row */
-  double  br = 0, di = 1;
-  int     q = 0;
-  if (head) LoadRowInputs<UNIT, GATHER>(S, b, perm, out, cur.r, br, di, q);
+  double  br   = head ? RightHandSide<GATHER>(b, perm, cur.r) : 0, di = 1;
+  int     q    = 0; /* where out.y takes the row: loaded with its right-hand side, so that no load holds the warp after it publishes */
+  if (!UNIT && head) di = S.dinv[cur.r];
+  if (out.y && head) q = out.scatter ? sfpc::LoadOnce(out.scatter + cur.r) : cur.r;
 
   for (; w < S.ntasks; w += nw) {
     if (w + nw < S.ntasks) next = LoadSlot(S, w + nw, lane);
@@ -137,7 +126,11 @@ __global__ void __launch_bounds__(32 * SFPC_WARPS_PER_BLOCK) HybSolveKernel(cons
     }
     cur  = next;
     head = cur.r >= 0 && (lane & (cur.s - 1)) == 0;
-    if (head) LoadRowInputs<UNIT, GATHER>(S, b, perm, out, cur.r, br, di, q); /* the next row's, in flight while it waits */
+    if (head) { /* the next row's right-hand side, in flight while it waits */
+      br = RightHandSide<GATHER>(b, perm, cur.r);
+      if (!UNIT) di = S.dinv[cur.r];
+      if (out.y) q = out.scatter ? sfpc::LoadOnce(out.scatter + cur.r) : cur.r;
+    }
   }
 }
 
