@@ -49,7 +49,7 @@
 namespace
 {
 struct PartsArgs {
-  int           n, rows, nsteps, parity, lanes;
+  int           n, rows, nsteps, parity, lanes, lshift; /* lanes == 1 << lshift */
   const int    *hpos, *sstart, *sfirst, *loff, *uoff, *lcol, *ucol;
   const double *lval, *uval, *dinv;
   double       *pub;
@@ -63,14 +63,16 @@ struct PartMeta {
 };
 
 /*
-   A row's value and flags in shared memory, handed between the block's threads by atomic read-modify-writes with a
-   fence between value and flag (as the grid sweeps' hand-overs, gridsweep.cu), so that compute-sanitizer's racecheck
-   sees every access that crosses threads as ordered: the writer stores the value, fences, sets the flag; the reader
-   sees the flag, fences, reads the value.
+   A row's value and flags in shared memory, handed between the block's threads as a message: the writer stores the
+   value, fences, sets the flag by an atomic OR (four rows share a word); the reader polls the flag and, once set,
+   fences and reads the value. The reads of flag and value are relaxed atomic loads at block scope, so that
+   compute-sanitizer's racecheck sees every access that crosses threads as ordered; atomic read-modify-writes that
+   change nothing (atomicOr(p, 0), atomicCAS(p, 0, 0)), which read them before, took 1.00-1.04x the time (H200,
+   bench/README.md, sfdilu, "Fewer instructions a slice").
 */
 __device__ __forceinline__ bool RowDone(unsigned *flag, unsigned l, unsigned bit)
 {
-  const bool done = atomicOr(flag + l / 4, 0u) >> (8 * (l % 4)) & bit;
+  const bool done = cuda::atomic_ref<unsigned, cuda::thread_scope_block>(flag[l / 4]).load(cuda::memory_order_relaxed) >> (8 * (l % 4)) & bit;
   if (done) __threadfence_block();
   return done;
 }
@@ -84,7 +86,7 @@ __device__ __forceinline__ void StoreRow(double *xs, unsigned *flag, unsigned l,
 
 __device__ __forceinline__ double LoadRow(double *xs, unsigned l)
 {
-  return __longlong_as_double((long long)atomicCAS((unsigned long long *)(xs + l), 0ULL, 0ULL)); /* leaves it as it is */
+  return __longlong_as_double((long long)cuda::atomic_ref<unsigned long long, cuda::thread_scope_block>(*(unsigned long long *)(xs + l)).load(cuda::memory_order_relaxed));
 }
 
 /* What a lane needs first of a slice: its first slots and (U) its row's inverse diagonal. */
@@ -116,7 +118,7 @@ __device__ __forceinline__ void PreloadSlice(const PartsArgs &P, const PartMeta 
   LoadSlots(LOWER ? P.lcol : P.ucol, LOWER ? P.lval : P.uval, off[j] + lane, (off[j + 1] - off[j]) / 32, 0, q);
   q.di = 0.0;
   if (!LOWER) {
-    const int g = M.first[j] + lane / P.lanes;
+    const int g = M.first[j] + (lane >> P.lshift);
     if (g < M.first[j + 1] && (lane & (P.lanes - 1)) == 0) q.di = P.dinv[g];
   }
 }
@@ -132,7 +134,7 @@ template <bool LOWER>
 __device__ __forceinline__ void PartSlice(const PartsArgs &P, const PartMeta &M, double *xs, int lo, int m, int k, double *pub, const Preload &q)
 {
   const int          lane = threadIdx.x & 31, s = P.lanes, j = k - M.k0;
-  const int          g = M.first[j] + lane / s, t0 = (LOWER ? M.lo : M.uo)[j] + lane, per = ((LOWER ? M.lo : M.uo)[j + 1] - (LOWER ? M.lo : M.uo)[j]) / 32;
+  const int          g = M.first[j] + (lane >> P.lshift), t0 = (LOWER ? M.lo : M.uo)[j] + lane, per = ((LOWER ? M.lo : M.uo)[j + 1] - (LOWER ? M.lo : M.uo)[j]) / 32;
   const bool         head = g < M.first[j + 1] && (lane & (s - 1)) == 0;
   const unsigned     done = LOWER ? 1 : 2;
   const int         *col = LOWER ? P.lcol : P.ucol;
@@ -562,7 +564,7 @@ PetscErrorCode SFPCTriDeviceSolveParts(SFPCTriDevice T, const PetscScalar *b, Pe
 {
   SFPCParts   *P = &T->parts;
   cudaStream_t stream;
-  PartsArgs    args = {(int)T->n, P->rows, P->nsteps, P->parity, P->lanes, P->hpos, P->sstart, P->sfirst, P->loff, P->uoff, P->lcol, P->ucol, P->lval, P->uval, P->dinv, P->pub};
+  PartsArgs    args = {(int)T->n, P->rows, P->nsteps, P->parity, P->lanes, __builtin_ctz((unsigned)P->lanes), P->hpos, P->sstart, P->sfirst, P->loff, P->uoff, P->lcol, P->ucol, P->lval, P->uval, P->dinv, P->pub};
   const size_t smem = PartBytes(P->rows, P->nsteps, 32 / P->lanes);
   const double w    = (double)PetscRealPart(omega);
   const int    a    = add ? 1 : 0;
