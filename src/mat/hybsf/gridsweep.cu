@@ -209,7 +209,12 @@ __device__ void GridResidualTile(const GridArgs &g, const GridResidual &R, int k
   GridResidualPublish<W>(R, tile, acc, red);
 }
 
-/* A hand-over slot's value: one compare-and-swap that leaves it as it is (an atomic add of 0 compiled to a load and a compare-and-swap loop). */
+/*
+   A hand-over slot's value: one compare-and-swap that leaves it as it is (an atomic add of 0 compiled to a load and a
+   compare-and-swap loop). A relaxed block-scope load instead, as the solves by parts read their hand-overs
+   (partsweep.cu), was 1.02x slower at 7-point 128^3 and 1.00-1.01x at 256^3 (H200, bench/README.md, sfdilu, "Fewer
+   instructions a slice").
+*/
 __device__ __forceinline__ unsigned long long HandRead(unsigned long long *p)
 {
   return atomicCAS(p, SFPC_SENTINEL, SFPC_SENTINEL);
