@@ -29,7 +29,7 @@
 #include <petscdevice_cuda.h>
 
 #ifndef SFPC_PARTS_THREADS
-  /* a block per SM, 28 warps at 71 registers a thread, nothing spilled. More warps pay as long as nothing spills: with
+  /* a block per SM, 28 warps at 70 registers a thread, nothing spilled. More warps pay as long as nothing spills: with
      4 slots a batch, 24 warps (80 registers) were 1.13-1.19x faster than 32 (64 registers, spilling); with 3 a batch,
      28 warps are 1.04-1.12x faster than those 24 (H200; bench/README.md, "Solves by parts" and "A slice's batches of
      slots pipelined") */
@@ -134,7 +134,7 @@ template <bool LOWER>
 __device__ __forceinline__ void PartSlice(const PartsArgs &P, const PartMeta &M, double *xs, int lo, int m, int k, double *pub, const Preload &q)
 {
   const int          lane = threadIdx.x & 31, s = P.lanes, j = k - M.k0;
-  const int          g = M.first[j] + (lane >> P.lshift), t0 = (LOWER ? M.lo : M.uo)[j] + lane, per = ((LOWER ? M.lo : M.uo)[j + 1] - (LOWER ? M.lo : M.uo)[j]) / 32;
+  const int         *off = LOWER ? M.lo : M.uo, g = M.first[j] + (lane >> P.lshift), t0 = off[j] + lane, per = (off[j + 1] - off[j]) / 32;
   const bool         head = g < M.first[j + 1] && (lane & (s - 1)) == 0;
   const unsigned     done = LOWER ? 1 : 2;
   const int         *col = LOWER ? P.lcol : P.ucol;
