@@ -14,6 +14,9 @@
 # bench/results/sfdilu-layout-<gpu>.json, and a table of the sync-free apply.
 # parts: the suite with the solves by parts (-pc_sfdilu_sweep parts) as a third variant, to
 # bench/results/sfdilu-parts-<gpu>.json, and a table against the sync-free and per-color sweeps.
+# crossing: the solves by parts against the sync-free sweeps where a part holds 512-4096 rows, on 2-D and 3-D
+# multi-field grids, the driven cavity and 3-D grids, with what auto takes and how it lays the parts out, to
+# bench/results/sfdilu-crossing-<gpu>.json, and a table (bench/README.md, "Which matrices the parts pay on").
 set -eu
 gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1 | tr 'A-Z ' 'a-z-')
 out=bench/results/sfdilu-$gpu.json
@@ -23,6 +26,7 @@ out=bench/results/sfdilu-$gpu.json
 [ "${1:-}" = warps ] && out=bench/results/sfdilu-warps-$gpu.json
 [ "${1:-}" = layout ] && out=bench/results/sfdilu-layout-$gpu.json
 [ "${1:-}" = parts ] && out=bench/results/sfdilu-parts-$gpu.json
+[ "${1:-}" = crossing ] && out=bench/results/sfdilu-crossing-$gpu.json
 mkdir -p bench/results; : > "$out"
 b=build/bench/dilu
 run() { echo "+ $b $*"; local t0=$SECONDS; $b -json "$out" "$@"; echo "  ($((SECONDS - t0)) s)"; }
@@ -104,6 +108,30 @@ suite() {
   build/tests/petsc-tutorials/ex19 -da_grid_x 256 -da_grid_y 256 -snes_max_it 1 -ksp_max_it 1 -pc_type none -ksp_view_mat binary:/tmp/sfpc-cavity256.bin > /dev/null 2>&1
   run -case ex19-cavity-256 -problem file -f /tmp/sfpc-cavity256.bin -repeat 10 "$@"
 }
+if [ "${1:-}" = crossing ]; then # parts against sync-free at 512-4096 rows a part, by the share of entries across parts
+  build/tests/petsc-tutorials/ex19 -da_grid_x 256 -da_grid_y 256 -snes_max_it 1 -ksp_max_it 1 -pc_type none -ksp_view_mat binary:/tmp/sfpc-cavity256.bin > /dev/null 2>&1
+  for p in "ex19-cavity-256:-problem file -f /tmp/sfpc-cavity256.bin" "fields2d-4-256:-problem fields -dim 2 -dof 4 -n 256" \
+    "fields2d-4-362:-problem fields -dim 2 -dof 4 -n 362" "fields2d-3-300:-problem fields -dim 2 -dof 3 -n 300" \
+    "fields2d-2-362:-problem fields -dim 2 -dof 2 -n 362" "fields2d-1-512:-problem fields -dim 2 -dof 1 -n 512" \
+    "fields2d-1-724:-problem fields -dim 2 -dof 1 -n 724" "fields2d-4-200:-problem fields -dim 2 -dof 4 -n 200" \
+    "fields3d-4-40:-problem fields -dim 3 -dof 4 -n 40" "poisson7-64:-problem poisson7 -n 64" "poisson27-64:-problem poisson27 -n 64"; do
+    run -case "${p%%:*}" ${p#*:} -parts -repeat 10 > /dev/null
+    echo "${p%%:*} $(build/bench/repeat ${p#*:} -solves 1 -ksp_max_it 1 -pc_type sfdilu -pc_sfdilu_coloring jpl -pc_sfdilu_sweep parts -ksp_view | grep -o -E 'boxes of the grid|ranges of consecutive rows' | tr ' ' '-')"
+  done | tee /tmp/sfpc-crossing.txt
+  python3 - "$out" /tmp/sfpc-crossing.txt <<'PY'
+import json, sys
+rows = {}
+for l in open(sys.argv[1]):
+    r = json.loads(l)
+    if r["metric"] == "apply_s": rows.setdefault(r["case"], {})[r["benchmark"]] = r
+auto = {l.split()[0]: l for l in open(sys.argv[2])}
+print(f"{'case':18s}{'rows':>9s}{'colors':>7s}{'parts':>28s}{'sync-free us':>13s}{'parts us':>10s}{'sf/parts':>9s}")
+for case, d in rows.items():
+    a, b, l = d["sfdilu"], d["sfdilu-parts"], auto.get(case, "").split()
+    print(f"{case:18s}{a['rows']:9d}{a['colors']:7d}{l[1] if len(l) > 1 else '?':>28s}{1e6 * a['sfpc']:13.1f}{1e6 * b['sfpc']:10.1f}{a['sfpc'] / b['sfpc']:9.2f}")
+PY
+  finish
+fi
 if [ "${1:-}" = parts ]; then # the solves by parts beside the sync-free and per-color sweeps, and a table
   suite -parts
   python3 - "$out" <<'PY'

@@ -79,7 +79,9 @@ $  PCSFDILU_SWEEP_PERCOLOR - one launch per color and sweep, the classic multico
 $  PCSFDILU_SWEEP_PARTS    - one kernel for the whole apply: each thread block owns a range of consecutive rows, keeps
                              their unknowns in shared memory and goes through its colors in order; rows read from other
                              blocks are waited for sync-free (the engine's solves by parts). For matrices whose rows
-                             couple mostly with nearby rows (grids in natural order); up to about 25000 rows per SM
+                             couple mostly with nearby rows (grids in natural order); up to about 25000 rows per SM.
+                             Where a grid is known (a DMDA attached to the PC, or a 7- or 27-point pattern in natural
+                             order) and there are at least 8 colors, the blocks own boxes of the grid instead
 
    Set with PCSFDILUSetSweepType() or -pc_sfdilu_sweep; PCSFDILUGetSweepType() returns it.
 

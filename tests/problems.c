@@ -21,6 +21,8 @@
      -boxes            (poisson7, poisson27, anisotropic, convdiff) on several ranks, give each rank the box of the
                        grid a 3-D DMDA would (PETSc's process grid), its rows numbered x fastest within the box and
                        rank after rank, as a DMDA's matrix is: less surface between ranks than z-slabs
+     -box_split a,b,c  (the same problems, one rank) number the grid by a x b x c boxes of even sizes, box after box,
+                       x fastest within a box (bench/README.md, sfdilu, "Parts as boxes of the grid")
      -dof <d>          fields: unknowns per grid point (default 4)
      -dim 2|3          fields: an N x N (default) or N x N x N grid
      -random_seed <s>, -random_spd, -random_dominance <d>, -random_scale_decades <k>, -random_block <b>
@@ -63,10 +65,22 @@ static PetscErrorCode GridNumberingCreate(MPI_Comm comm, PetscInt N, PetscBool b
 {
   const PetscInt *l[3] = {NULL, NULL, NULL};
   DM              da = NULL;
+  PetscInt        split[3] = {1, 1, 1}, nsplit = 3, *even[3] = {NULL, NULL, NULL};
+  PetscBool       bysplit = PETSC_FALSE;
 
   PetscFunctionBegin;
   PetscCall(PetscMemzero(g, sizeof(*g)));
   g->N = N, g->m[0] = g->m[1] = g->m[2] = 1;
+  PetscCall(PetscOptionsGetIntArray(NULL, NULL, "-box_split", split, &nsplit, &bysplit));
+  if (bysplit && !boxes) { /* one rank's grid numbered by a x b x c boxes of even sizes (the solves by parts' experiments) */
+    PetscCheck(nsplit == 3, comm, PETSC_ERR_ARG_WRONG, "-box_split takes 3 box counts");
+    for (int d = 0; d < 3; d++) {
+      PetscCheck(split[d] >= 1 && split[d] <= N, comm, PETSC_ERR_ARG_OUTOFRANGE, "-box_split: %" PetscInt_FMT " boxes along a side of %" PetscInt_FMT, split[d], N);
+      PetscCall(PetscMalloc1(split[d], &even[d]));
+      for (PetscInt b = 0; b < split[d]; b++) even[d][b] = N / split[d] + (b < N % split[d]);
+      g->m[d] = split[d], l[d] = even[d];
+    }
+  }
   if (boxes) {
     PetscCall(DMDACreate3d(comm, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DMDA_STENCIL_STAR, N, N, N, PETSC_DECIDE, PETSC_DECIDE, PETSC_DECIDE, 1, 1, NULL, NULL, NULL, &da));
     PetscCall(DMSetUp(da));
@@ -86,6 +100,7 @@ static PetscErrorCode GridNumberingCreate(MPI_Comm comm, PetscInt N, PetscBool b
     for (PetscInt bj = 0; bj < g->m[1]; bj++)
       for (PetscInt bi = 0; bi < g->m[0]; bi++, r++) g->first[r + 1] = g->first[r] + (g->start[0][bi + 1] - g->start[0][bi]) * (g->start[1][bj + 1] - g->start[1][bj]) * (g->start[2][bk + 1] - g->start[2][bk]);
   PetscCall(DMDestroy(&da));
+  for (int d = 0; d < 3; d++) PetscCall(PetscFree(even[d]));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -134,12 +149,11 @@ static PetscErrorCode StencilAssemble(Mat A, const GridNumbering *g, const char 
   PetscCall(PetscStrcmp(problem, "poisson27", &p27));
   PetscCall(PetscStrcmp(problem, "convdiff", &cd));
   PetscCall(MatGetOwnershipRange(A, &rstart, &rend));
-  const PetscInt box = rend > rstart ? GridBox(g, rstart) : 0; /* a rank's rows lie in one box (the rank's, or the natural numbering's only one) */
   for (PetscInt row = rstart; row < rend; row++) {
     PetscInt    i, j, k, cols[27], nc = 0;
     PetscScalar vals[27];
 
-    GridPoint(g, box, row, &i, &j, &k);
+    GridPoint(g, GridBox(g, row), row, &i, &j, &k); /* a rank's rows lie in one box, or in several of -box_split */
     for (PetscInt dk = -1; dk <= 1; dk++)
       for (PetscInt dj = -1; dj <= 1; dj++)
         for (PetscInt di = -1; di <= 1; di++) {

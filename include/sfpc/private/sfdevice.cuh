@@ -268,4 +268,15 @@ __device__ __forceinline__ unsigned VectorMask(int lane, int s)
   const unsigned ones = s == 32 ? 0xffffffffu : ((1u << s) - 1u);
   return ones << (lane & ~(s - 1));
 }
+/* Box p of a grid of parts (trifactor_device.h, SFPCPartsGrid): its first point and extent along each axis. */
+__host__ __device__ inline void PartsBox(const SFPCPartsGrid &G, int p, int first[3], int len[3])
+{
+  const int c[3] = {p % G.b[0], (p / G.b[0]) % G.b[1], p / (G.b[0] * G.b[1])};
+  for (int d = 0; d < 3; d++) {
+    const int q = G.n[d] / G.b[d], r = G.n[d] % G.b[d];
+    first[d]    = c[d] * q + (c[d] < r ? c[d] : r);
+    len[d]      = q + (c[d] < r);
+  }
+}
+
 } // namespace sfpc

@@ -126,16 +126,28 @@ typedef struct {
 } SFPCBlockSweeps;
 
 /*
-   Solves by parts (partsweep.cu): a block per part of consecutive rows of the caller's numbering, the part's unknowns
-   in shared memory, rows taken step by step (the caller's steps: sfdilu's colors). Positions g are the factor's rows
-   sorted by (part, step, entries in L), so part p holds positions [p rows, (p + 1) rows); group G = p nsteps + step
+   Solves by parts (partsweep.cu): a block per part of consecutive rows of the caller's numbering (home rows), the part's
+   unknowns in shared memory, rows taken step by step (the caller's steps: sfdilu's colors). Positions g are the factor's
+   rows sorted by (part, step, entries in L), so part p holds positions [pstart[p], pstart[p + 1]), as its home rows; group G = p nsteps + step
    holds its positions in slices sstart[G] .. sstart[G + 1] of 32 / lanes rows, lanes lanes a
    row. Slice k's L entries are slots loff[k] .. loff[k + 1]: slot loff[k] + 32 e + lane holds entry e lanes + (lane %
    lanes) of the lane's row (ucol/uval alike); columns as positions (-1: padding), and *src the factor positions the
    values come from.
 */
+/*
+   Parts that are boxes of a grid (partboxes.cu): n[0] x n[1] x n[2] points of dof fields, rows in natural order
+   (fields fastest, then x, y, z), split into b[0] x b[1] x b[2] boxes, each axis evenly (the first n mod b boxes one
+   point longer). The home rows go box after box (x fastest over the boxes), each box's rows in natural order inside it.
+   b[0] = 0: no grid (parts are ranges of the vectors' rows).
+*/
 typedef struct {
-  int          np, rows, nsteps, parity, lanes; /* np = 0: none */
+  int n[3], b[3], dof;
+} SFPCPartsGrid;
+
+typedef struct {
+  int          np, maxrows, nsteps, parity, lanes; /* np = 0: none; maxrows: the largest part's rows */
+  SFPCPartsGrid grid;  /* boxes, or none */
+  int         *pstart; /* np + 1: part p's home rows (and positions) */
   int         *pord; /* position -> factor row */
   int         *hpos; /* the caller's row -> position */
   int         *sstart, *sfirst, *loff, *uoff; /* sfirst[k]: slice k's first position */
@@ -238,7 +250,10 @@ PETSC_INTERN PetscBool      SFPCTriDeviceCanGather(SFPCTriDevice);
 PETSC_INTERN PetscBool      SFPCTriDeviceCanScatter(SFPCTriDevice);
 /* Solves by parts (partsweep.cu): the right-hand side gathered, both sweeps and the (weighted) scatter in one kernel. */
 PETSC_INTERN PetscErrorCode SFPCPartsSize(SFPCTriDevice, PetscInt, PetscInt, int *, int *, PetscBool *);
-PETSC_INTERN PetscErrorCode SFPCTriDeviceSetParts(SFPCTriDevice, const int *, const int *, PetscInt, PetscBool *);
+PETSC_INTERN PetscErrorCode SFPCPartsFit(SFPCTriDevice, PetscInt, PetscInt, PetscBool *);
+PETSC_INTERN PetscErrorCode SFPCPartsGridStarts(const SFPCPartsGrid *, PetscInt **);
+PETSC_INTERN PetscErrorCode SFPCPartsBoxes(SFPCTriDevice, PetscInt, const PetscInt[3], PetscInt, PetscInt, SFPCPartsGrid *, int **);
+PETSC_INTERN PetscErrorCode SFPCTriDeviceSetParts(SFPCTriDevice, const int *, const int *, PetscInt, const SFPCPartsGrid *, PetscBool *);
 PETSC_INTERN PetscErrorCode SFPCTriDeviceSolveParts(SFPCTriDevice, const PetscScalar *, PetscScalar, PetscBool, PetscScalar *);
 PETSC_INTERN PetscErrorCode SFPCPartsFill_Device(SFPCTriDevice);
 PETSC_INTERN PetscErrorCode SFPCPartsDestroy_Device(SFPCTriDevice);

@@ -49,8 +49,9 @@
 namespace
 {
 struct PartsArgs {
-  int           n, rows, nsteps, parity, lanes, lshift; /* lanes == 1 << lshift */
-  const int    *hpos, *sstart, *sfirst, *loff, *uoff, *lcol, *ucol;
+  int           n, maxrows, nsteps, parity, lanes, lshift; /* lanes == 1 << lshift */
+  SFPCPartsGrid grid;
+  const int    *pstart, *hpos, *sstart, *sfirst, *loff, *uoff, *lcol, *ucol;
   const double *lval, *uval, *dinv;
   double       *pub;
 };
@@ -171,26 +172,71 @@ __device__ __forceinline__ void PartSlice(const PartsArgs &P, const PartMeta &M,
 }
 
 /*
-   The part's natural rows lo + r, r < m, walked coalesced, SFPC_PARTS_ROWS_IN_FLIGHT a thread at once: for each row its
-   position h in the part and load(r) are read, for all of the thread's rows before any is used, then use(r, h, value)
-   (the gather of the right-hand side and the scatter of the result: two dependent loads a row otherwise, one row at a time).
+   The vectors' index of the rows a thread of block p walks in NaturalRows() (r = threadIdx.x, + nt, + 2 nt, ...): lo + r,
+   or for a box of a grid (SFPCPartsGrid) its natural row. A box's row r has digits (field, x, y, z) in the radices
+   (dof, box extents); the walk adds nt's digits with carries, each carry a fixed jump of the natural row. Loading the
+   natural row from an index array before each right-hand side and result, or dividing r into its digits, took 1.13x
+   the 7-point 128^3 apply's time (H200, bench/README.md, sfdilu, "Parts as boxes of the grid").
+*/
+struct VectorWalk {
+  int at, d[3], len[3], step[3], jump[3], delta;
+
+  __device__ VectorWalk(const PartsArgs &P, int p, int lo, int nt)
+  {
+    const SFPCPartsGrid &G = P.grid;
+    at = lo + (int)threadIdx.x, delta = nt;
+    for (int k = 0; k < 3; k++) d[k] = step[k] = jump[k] = 0, len[k] = 1;
+    if (!G.b[0]) return;
+    int       first[3], ext[3], r = (int)threadIdx.x, t = nt;
+    const int stride[4] = {1, G.dof, G.dof * G.n[0], G.dof * G.n[0] * G.n[1]};
+    sfpc::PartsBox(G, p, first, ext);
+    len[0] = G.dof, len[1] = ext[0], len[2] = ext[1];
+    at = G.dof * first[0] + stride[2] * first[1] + stride[3] * first[2], delta = 0;
+    for (int k = 0; k < 3; k++) {
+      d[k] = r % len[k], step[k] = t % len[k], r /= len[k], t /= len[k];
+      at += d[k] * stride[k], delta += step[k] * stride[k];
+      jump[k] = stride[k + 1] - len[k] * stride[k];
+    }
+    at += r * stride[3], delta += t * stride[3];
+  }
+  __device__ __forceinline__ int Next()
+  {
+    const int i = at;
+    int       c = 0;
+    at += delta;
+#pragma unroll
+    for (int k = 0; k < 3; k++) {
+      d[k] += step[k] + c;
+      c = d[k] >= len[k];
+      if (c) d[k] -= len[k], at += jump[k];
+    }
+    return i;
+  }
+};
+
+/*
+   The part's rows lo + r, r < m, walked coalesced, SFPC_PARTS_ROWS_IN_FLIGHT a thread at once: for each row its position
+   h in the part and load(i) are read (i: the row's index in the vectors, VectorWalk), for all of the thread's rows before
+   any is used, then use(i, h, value) (the gather of the right-hand side and the scatter of the result: two dependent
+   loads a row otherwise, one row at a time).
 */
 template <class Load, class Use>
-__device__ __forceinline__ void NaturalRows(const int *hpos, int lo, int m, Load load, Use use)
+__device__ __forceinline__ void NaturalRows(const int *hpos, int lo, int m, VectorWalk walk, Load load, Use use)
 {
   const int nt = blockDim.x;
   for (int r0 = threadIdx.x; r0 < m; r0 += SFPC_PARTS_ROWS_IN_FLIGHT * nt) {
-    int    h[SFPC_PARTS_ROWS_IN_FLIGHT];
+    int    h[SFPC_PARTS_ROWS_IN_FLIGHT], i[SFPC_PARTS_ROWS_IN_FLIGHT];
     double v[SFPC_PARTS_ROWS_IN_FLIGHT];
 #pragma unroll
     for (int u = 0; u < SFPC_PARTS_ROWS_IN_FLIGHT; u++) {
       const int r = r0 + u * nt;
+      i[u]        = walk.Next();
       h[u]        = r < m ? sfpc::LoadOnce(hpos + lo + r) - lo : -1;
-      v[u]        = r < m ? load(r) : 0.0;
+      v[u]        = r < m ? load(i[u]) : 0.0;
     }
 #pragma unroll
     for (int u = 0; u < SFPC_PARTS_ROWS_IN_FLIGHT; u++)
-      if (h[u] >= 0) use(r0 + u * nt, h[u], v[u]);
+      if (h[u] >= 0) use(i[u], h[u], v[u]);
   }
 }
 
@@ -203,11 +249,12 @@ __device__ __forceinline__ void NaturalRows(const int *hpos, int lo, int m, Load
 __global__ void __launch_bounds__(SFPC_PARTS_THREADS, 1) PartsKernel(PartsArgs P, const double *b, double omega, int add, double *y)
 {
   extern __shared__ double xs[];
-  const int p = blockIdx.x, lo = p * P.rows, m = min(P.rows, P.n - lo), ns = P.nsteps, warps = blockDim.x / 32, nt = blockDim.x;
+  const int p = blockIdx.x, lo = P.pstart[p], m = P.pstart[p + 1] - lo, ns = P.nsteps, warps = blockDim.x / 32, nt = blockDim.x;
   const int k0 = P.sstart[p * ns], k1 = P.sstart[(p + 1) * ns], nk = k1 - k0;
   double   *fw = P.pub + 2 * (size_t)P.parity * P.n, *bw = fw + P.n, *old = P.pub + 2 * (size_t)(1 - P.parity) * P.n;
-  int      *meta = (int *)(xs + P.rows);
+  int      *meta = (int *)(xs + P.maxrows);
   PartMeta  M    = {meta, meta + nk + 1, meta + 2 * nk + 2, (unsigned *)(meta + 3 * nk + 3), k0};
+  const VectorWalk walk(P, p, lo, nt);
   Preload   cur, next;
 
   for (int t = threadIdx.x; t <= nk; t += nt) {
@@ -220,7 +267,7 @@ __global__ void __launch_bounds__(SFPC_PARTS_THREADS, 1) PartsKernel(PartsArgs P
     sfpc::ResetValue(old, lo + l);
     sfpc::ResetValue(old + P.n, lo + l);
   }
-  NaturalRows(P.hpos, lo, m, [&](int r) { return b[lo + r]; }, [&](int, int h, double v) { xs[h] = v; });
+  NaturalRows(P.hpos, lo, m, walk, [&](int i) { return b[i]; }, [&](int, int h, double v) { xs[h] = v; });
   __syncthreads();
   PreloadSlice<true>(P, M, k0 + (int)threadIdx.x / 32, k1, cur);
   for (int k = k0 + (int)threadIdx.x / 32; k < k1; k += warps) {
@@ -237,27 +284,30 @@ __global__ void __launch_bounds__(SFPC_PARTS_THREADS, 1) PartsKernel(PartsArgs P
   }
   __syncthreads();
   NaturalRows(
-    P.hpos, lo, m, [&](int r) { return add ? y[lo + r] : 0.0; }, [&](int r, int h, double v) { y[lo + r] = add ? v + omega * xs[h] : (omega == 1.0 ? xs[h] : omega * xs[h]); });
+    P.hpos, lo, m, walk, [&](int i) { return add ? y[i] : 0.0; }, [&](int i, int h, double v) { y[i] = add ? v + omega * xs[h] : (omega == 1.0 ? xs[h] : omega * xs[h]); });
 }
 
 /* Sort key of factor row q: (group = part of its home row and step, its entries in L); the sort is stable, so a group keeps the factor's order among rows of one length. */
-__global__ void PartKeys(int n, int rows, int nsteps, const int *__restrict__ home, const int *__restrict__ step, const int *__restrict__ ti, const int *__restrict__ td, unsigned long long *key, int *idx)
+__global__ void PartKeys(int n, const int *__restrict__ part, int nsteps, const int *__restrict__ home, const int *__restrict__ step, const int *__restrict__ ti, const int *__restrict__ td, unsigned long long *key, int *idx)
 {
   const int q = blockIdx.x * blockDim.x + threadIdx.x;
   if (q >= n) return;
-  key[q] = (unsigned long long)(home[q] / rows * (long long)nsteps + step[q]) << 8 | (unsigned long long)min(td[q] - ti[q], 255);
+  key[q] = (unsigned long long)(part[home[q]] * (long long)nsteps + step[q]) << 8 | (unsigned long long)min(td[q] - ti[q], 255);
   idx[q] = q;
 }
 
-/* Per position g (the sorted order): the position of its home row, the inverse map, and the rows of each group (part, step). */
-__global__ void PartPositions(int n, int rows, int nsteps, const int *__restrict__ pord, const int *__restrict__ home, const int *__restrict__ step, int *hpos, int *pinv, int *count)
+/*
+   Per position g (the sorted order): the position of its home row, the inverse map, and the rows of each group (part,
+   step). Part p's positions are its home rows' range, pstart[p] .. pstart[p + 1], so part[] serves both numberings.
+*/
+__global__ void PartPositions(int n, const int *__restrict__ part, int nsteps, const int *__restrict__ pord, const int *__restrict__ home, const int *__restrict__ step, int *hpos, int *pinv, int *count)
 {
   const int g = blockIdx.x * blockDim.x + threadIdx.x;
   if (g >= n) return;
   const int q = pord[g];
   hpos[home[q]] = g;
   pinv[q]       = g;
-  atomicAdd(count + g / rows * nsteps + step[q], 1);
+  atomicAdd(count + part[g] * nsteps + step[q], 1);
 }
 
 __global__ void GroupSlices(int ngroups, int R, const int *__restrict__ gstart, int *slices)
@@ -282,15 +332,22 @@ __device__ __forceinline__ void SliceOf(int g, int G, int R, const int *gstart, 
 }
 
 /* Each slice's slots in each triangle: 32 per slot a lane, the slots of its longest row over s lanes. */
-__global__ void SliceSlots(int n, int rows, int nsteps, int s, const int *__restrict__ pord, const int *__restrict__ step, const int *__restrict__ gstart, const int *__restrict__ sstart, const int *__restrict__ ti, const int *__restrict__ td, long long *lw, long long *uw)
+__global__ void SliceSlots(int n, const int *__restrict__ part, int nsteps, int s, const int *__restrict__ pord, const int *__restrict__ step, const int *__restrict__ gstart, const int *__restrict__ sstart, const int *__restrict__ ti, const int *__restrict__ td, long long *lw, long long *uw)
 {
   const int g = blockIdx.x * blockDim.x + threadIdx.x;
   if (g >= n) return;
   const int q = pord[g];
   int       k, rl;
-  SliceOf(g, g / rows * nsteps + step[q], 32 / s, gstart, sstart, &k, &rl);
+  SliceOf(g, part[g] * nsteps + step[q], 32 / s, gstart, sstart, &k, &rl);
   atomicMax((unsigned long long *)lw + k, 32ULL * ((td[q] - ti[q] + s - 1) / s));
   atomicMax((unsigned long long *)uw + k, 32ULL * ((ti[q + 1] - td[q] - 1 + s - 1) / s));
+}
+
+/* part[i]: the part whose range pstart[p] .. pstart[p + 1] holds i (parts may be empty) */
+__global__ void PartOfRows(int n, int np, const int *__restrict__ pstart, int *part)
+{
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) part[i] = sfpc::LowerBound(pstart, 0, np + 1, i + 1) - 1;
 }
 
 __global__ void Narrow(int n, const long long *__restrict__ in, int *out)
@@ -304,13 +361,13 @@ __global__ void Narrow(int n, const long long *__restrict__ in, int *out)
    lane; columns as positions, and where in the factor each value is. An entry whose step is not below (L) or above
    (U) its row's is kept in *bad (its row, the smallest).
 */
-__global__ void SlotEntries(int n, int rows, int nsteps, int s, const int *__restrict__ pord, const int *__restrict__ pinv, const int *__restrict__ step, const int *__restrict__ gstart, const int *__restrict__ sstart, const int *__restrict__ ti, const int *__restrict__ tj, const int *__restrict__ td, const int *__restrict__ loff, const int *__restrict__ uoff, int *lcol, int *lsrc, int *ucol, int *usrc, int *bad)
+__global__ void SlotEntries(int n, const int *__restrict__ part, int nsteps, int s, const int *__restrict__ pord, const int *__restrict__ pinv, const int *__restrict__ step, const int *__restrict__ gstart, const int *__restrict__ sstart, const int *__restrict__ ti, const int *__restrict__ tj, const int *__restrict__ td, const int *__restrict__ loff, const int *__restrict__ uoff, int *lcol, int *lsrc, int *ucol, int *usrc, int *bad)
 {
   const int g = blockIdx.x * blockDim.x + threadIdx.x;
   if (g >= n) return;
   const int q = pord[g], sq = step[q];
   int       k, rl;
-  SliceOf(g, g / rows * nsteps + sq, 32 / s, gstart, sstart, &k, &rl);
+  SliceOf(g, part[g] * nsteps + sq, 32 / s, gstart, sstart, &k, &rl);
   for (int t = 0; t < td[q] - ti[q]; t++) {
     const int e = ti[q] + t, slot = loff[k] + (t / s) * 32 + rl * s + t % s;
     if (step[tj[e]] >= sq) atomicMin(bad, q);
@@ -397,13 +454,21 @@ static PetscErrorCode OptInSharedMemory(int *smem)
 /* Parts and rows per part for n rows and nsteps steps on this device, a block per SM; *fits false where a part's shared memory would exceed a block's. */
 PetscErrorCode SFPCPartsSize(SFPCTriDevice T, PetscInt n, PetscInt nsteps, int *np, int *rows, PetscBool *fits)
 {
+  PetscFunctionBegin;
+  *np   = (int)PetscMax(1, PetscMin((PetscInt)T->sms, (n + SFPC_PARTS_MIN_ROWS - 1) / SFPC_PARTS_MIN_ROWS));
+  *rows = (int)((n + *np - 1) / *np);
+  PetscCall(SFPCPartsFit(T, *rows, nsteps, fits));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Whether parts of up to rows rows and nsteps steps fit a block's shared memory. */
+PetscErrorCode SFPCPartsFit(SFPCTriDevice T, PetscInt rows, PetscInt nsteps, PetscBool *fits)
+{
   int smem;
 
   PetscFunctionBegin;
   PetscCall(OptInSharedMemory(&smem));
-  *np   = (int)PetscMax(1, PetscMin((PetscInt)T->sms, (n + SFPC_PARTS_MIN_ROWS - 1) / SFPC_PARTS_MIN_ROWS));
-  *rows = (int)((n + *np - 1) / *np);
-  *fits = (PetscBool)(PartBytes(*rows, nsteps, 32 / PartLanes(T)) <= (size_t)smem);
+  *fits = (PetscBool)(rows <= INT_MAX / 8 && PartBytes((int)rows, nsteps, 32 / PartLanes(T)) <= (size_t)smem);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -415,7 +480,7 @@ PetscErrorCode SFPCPartsDestroy_Device(SFPCTriDevice T)
   PetscFunctionBegin;
   PetscCall(PetscGetCurrentCUDAStream(&stream));
   {
-    void *p[] = {P->pord, P->hpos, P->sstart, P->sfirst, P->loff, P->uoff, P->lcol, P->ucol, P->lsrc, P->usrc, P->lval, P->uval, P->dinv, P->pub};
+    void *p[] = {P->pstart, P->pord, P->hpos, P->sstart, P->sfirst, P->loff, P->uoff, P->lcol, P->ucol, P->lsrc, P->usrc, P->lval, P->uval, P->dinv, P->pub};
     PetscCall(SFPCFreeAll(stream, (int)(sizeof(p) / sizeof(p[0])), p));
   }
   PetscCall(PetscMemzero(P, sizeof(*P)));
@@ -439,16 +504,20 @@ PetscErrorCode SFPCPartsFill_Device(SFPCTriDevice T)
 }
 
 /*
-   Builds T's parts (see the top of this file) for solves in the caller's numbering: home[q] is the caller's row of
-   factor row q (a permutation), step[q] its step, 0 .. nsteps - 1 (device arrays). *fits false (and nothing built)
-   where a part would not fit a block's shared memory, or its slots the int offsets. The values are filled from T->a.
+   Builds T's parts (see the top of this file) for solves whose vectors are in the caller's numbering: home[q] is the
+   home row of factor row q (a permutation), step[q] its step, 0 .. nsteps - 1 (device arrays). Without a grid (NULL,
+   or grid->b[0] = 0) the home rows are the vectors' rows and the parts SFPCPartsSize()'s equal ranges of them; with
+   one, the parts are its boxes and the home rows its numbering box by box (SFPCPartsGrid; SFPCPartsBoxes() makes both),
+   the vectors in natural order. *fits false (and nothing built) where a part would not fit a block's shared memory, or
+   its slots the int offsets. The values are filled from T->a.
 */
-PetscErrorCode SFPCTriDeviceSetParts(SFPCTriDevice T, const int *home, const int *step, PetscInt nsteps, PetscBool *fits)
+PetscErrorCode SFPCTriDeviceSetParts(SFPCTriDevice T, const int *home, const int *step, PetscInt nsteps, const SFPCPartsGrid *grid, PetscBool *fits)
 {
   SFPCParts          *P = &T->parts;
   cudaStream_t        stream;
   const int           n = (int)T->n, s = PartLanes(T), R = 32 / s;
-  int                 np, rows, ngroups, nslices, smem, bad = INT_MAX, *dbad, *idx, *count, *pinv, *gstart;
+  int                 np, rows = 0, ngroups, nslices, smem, bad = INT_MAX, *dbad, *idx, *count, *pinv, *gstart, *hstart, *part;
+  PetscInt           *pstart = NULL;
   long long          *lslots, *uslots, *scan, ltotal, utotal;
   unsigned long long *key, *skey;
 
@@ -456,17 +525,40 @@ PetscErrorCode SFPCTriDeviceSetParts(SFPCTriDevice T, const int *home, const int
   PetscCall(SFPCPartsDestroy_Device(T));
   PetscCheck(T->opt.lower && T->opt.upper && T->lower.unit && !T->upper.unit, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Solves by parts need an LU factor with unit L");
   PetscCheck(nsteps >= 1 && nsteps <= PetscMax(n, 1), PETSC_COMM_SELF, PETSC_ERR_PLIB, "Steps of a solve by parts: %" PetscInt_FMT " for %d rows", nsteps, n);
-  PetscCall(SFPCPartsSize(T, n, nsteps, &np, &rows, fits));
-  if (!n || !*fits) PetscFunctionReturn(PETSC_SUCCESS);
+  if (grid && grid->b[0]) {
+    np = grid->b[0] * grid->b[1] * grid->b[2];
+    PetscCheck(np >= 1 && np <= T->sms && grid->b[1] >= 1 && grid->b[2] >= 1, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Parts: %d x %d x %d boxes on %d SMs", grid->b[0], grid->b[1], grid->b[2], T->sms);
+    PetscCall(SFPCPartsGridStarts(grid, &pstart));
+    PetscCheck(pstart[np] == n, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Parts: a grid of %" PetscInt_FMT " rows for a factor of %d", pstart[np], n);
+    for (int p = 0; p < np; p++) rows = PetscMax(rows, (int)(pstart[p + 1] - pstart[p]));
+    PetscCall(SFPCPartsFit(T, rows, nsteps, fits));
+  } else PetscCall(SFPCPartsSize(T, n, nsteps, &np, &rows, fits));
+  if (!n || !*fits) {
+    PetscCall(PetscFree(pstart));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   PetscCall(PetscGetCurrentCUDAStream(&stream));
   ngroups = np * (int)nsteps;
+
+  /* the parts' ranges of home rows, and each home row's part */
+  PetscCall(PetscMalloc1(np + 1, &hstart));
+  for (int p = 0; p <= np; p++) hstart[p] = pstart ? (int)pstart[p] : PetscMin(p * rows, n);
+  PetscCallCUDA(cudaMallocAsync(&P->pstart, sizeof(int) * (np + 1), stream));
+  PetscCallCUDA(cudaMemcpyAsync(P->pstart, hstart, sizeof(int) * (np + 1), cudaMemcpyHostToDevice, stream));
+  PetscCallCUDA(cudaStreamSynchronize(stream)); /* hstart is pageable and freed next */
+  PetscCall(PetscFree(hstart));
+  PetscCall(PetscFree(pstart));
+  PetscCallCUDA(cudaMallocAsync(&part, sizeof(int) * n, stream));
+  PartOfRows<<<sfpc::LaunchBlocks(n, TPB), TPB, 0, stream>>>(n, np, P->pstart, part);
+  PetscCallCUDA(cudaGetLastError());
+  if (grid) P->grid = *grid;
 
   /* positions: rows sorted by (part, step, entries in L) */
   PetscCallCUDA(cudaMallocAsync(&key, sizeof(*key) * n, stream));
   PetscCallCUDA(cudaMallocAsync(&skey, sizeof(*skey) * n, stream));
   PetscCallCUDA(cudaMallocAsync(&idx, sizeof(int) * n, stream));
   PetscCallCUDA(cudaMallocAsync(&P->pord, sizeof(int) * n, stream));
-  PartKeys<<<sfpc::LaunchBlocks(n, TPB), TPB, 0, stream>>>(n, rows, (int)nsteps, home, step, T->i, T->diag, key, idx);
+  PartKeys<<<sfpc::LaunchBlocks(n, TPB), TPB, 0, stream>>>(n, part, (int)nsteps, home, step, T->i, T->diag, key, idx);
   PetscCallCUDA(cudaGetLastError());
   {
     int kbits = 9;
@@ -482,7 +574,7 @@ PetscErrorCode SFPCTriDeviceSetParts(SFPCTriDevice T, const int *home, const int
   PetscCallCUDA(cudaMallocAsync(&gstart, sizeof(int) * (ngroups + 1), stream));
   PetscCallCUDA(cudaMallocAsync(&P->sstart, sizeof(int) * (ngroups + 1), stream));
   PetscCallCUDA(cudaMemsetAsync(count, 0, sizeof(int) * (ngroups + 1), stream));
-  PartPositions<<<sfpc::LaunchBlocks(n, TPB), TPB, 0, stream>>>(n, rows, (int)nsteps, P->pord, home, step, P->hpos, pinv, count);
+  PartPositions<<<sfpc::LaunchBlocks(n, TPB), TPB, 0, stream>>>(n, part, (int)nsteps, P->pord, home, step, P->hpos, pinv, count);
   PetscCallCUDA(cudaGetLastError());
   PetscCall(ExclusiveSum(count, gstart, ngroups + 1, stream));
   GroupSlices<<<sfpc::LaunchBlocks(ngroups, TPB), TPB, 0, stream>>>(ngroups, R, gstart, count);
@@ -503,7 +595,7 @@ PetscErrorCode SFPCTriDeviceSetParts(SFPCTriDevice T, const int *home, const int
   PetscCallCUDA(cudaMallocAsync(&P->uoff, sizeof(int) * (nslices + 1), stream));
   PetscCallCUDA(cudaMemsetAsync(lslots, 0, sizeof(long long) * (nslices + 1), stream));
   PetscCallCUDA(cudaMemsetAsync(uslots, 0, sizeof(long long) * (nslices + 1), stream));
-  SliceSlots<<<sfpc::LaunchBlocks(n, TPB), TPB, 0, stream>>>(n, rows, (int)nsteps, s, P->pord, step, gstart, P->sstart, T->i, T->diag, lslots, uslots);
+  SliceSlots<<<sfpc::LaunchBlocks(n, TPB), TPB, 0, stream>>>(n, part, (int)nsteps, s, P->pord, step, gstart, P->sstart, T->i, T->diag, lslots, uslots);
   PetscCallCUDA(cudaGetLastError());
   PetscCall(SlotOffsets(nslices, lslots, scan, P->loff, &ltotal, stream));
   PetscCall(SlotOffsets(nslices, uslots, scan, P->uoff, &utotal, stream));
@@ -511,6 +603,7 @@ PetscErrorCode SFPCTriDeviceSetParts(SFPCTriDevice T, const int *home, const int
   PetscCallCUDA(cudaFreeAsync(uslots, stream));
   PetscCallCUDA(cudaFreeAsync(lslots, stream));
   if (ltotal > INT_MAX || utotal > INT_MAX) {
+    PetscCallCUDA(cudaFreeAsync(part, stream));
     PetscCallCUDA(cudaFreeAsync(gstart, stream));
     PetscCallCUDA(cudaFreeAsync(count, stream));
     PetscCallCUDA(cudaFreeAsync(pinv, stream));
@@ -532,10 +625,11 @@ PetscErrorCode SFPCTriDeviceSetParts(SFPCTriDevice T, const int *home, const int
   PetscCallCUDA(cudaMemsetAsync(P->usrc, 0xff, sizeof(int) * PetscMax(utotal, 1), stream));
   PetscCallCUDA(cudaMallocAsync(&dbad, sizeof(int), stream));
   PetscCallCUDA(cudaMemcpyAsync(dbad, &bad, sizeof(int), cudaMemcpyHostToDevice, stream));
-  SlotEntries<<<sfpc::LaunchBlocks(n, TPB), TPB, 0, stream>>>(n, rows, (int)nsteps, s, P->pord, pinv, step, gstart, P->sstart, T->i, T->j, T->diag, P->loff, P->uoff, P->lcol, P->lsrc, P->ucol, P->usrc, dbad);
+  SlotEntries<<<sfpc::LaunchBlocks(n, TPB), TPB, 0, stream>>>(n, part, (int)nsteps, s, P->pord, pinv, step, gstart, P->sstart, T->i, T->j, T->diag, P->loff, P->uoff, P->lcol, P->lsrc, P->ucol, P->usrc, dbad);
   PetscCallCUDA(cudaGetLastError());
   PetscCall(ReadBack(dbad, &bad, stream));
   PetscCallCUDA(cudaFreeAsync(dbad, stream));
+  PetscCallCUDA(cudaFreeAsync(part, stream));
   PetscCallCUDA(cudaFreeAsync(gstart, stream));
   PetscCallCUDA(cudaFreeAsync(count, stream));
   PetscCallCUDA(cudaFreeAsync(pinv, stream));
@@ -546,8 +640,8 @@ PetscErrorCode SFPCTriDeviceSetParts(SFPCTriDevice T, const int *home, const int
   /* once, the most any factor's parts may ask for (the attribute belongs to the kernel, not to this factor) */
   PetscCall(OptInSharedMemory(&smem));
   PetscCallCUDA(cudaFuncSetAttribute((const void *)PartsKernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
-  P->np     = np;
-  P->rows   = rows;
+  P->np      = np;
+  P->maxrows = rows;
   P->nsteps = (int)nsteps;
   P->lanes  = s;
   P->parity = 0;
@@ -564,8 +658,8 @@ PetscErrorCode SFPCTriDeviceSolveParts(SFPCTriDevice T, const PetscScalar *b, Pe
 {
   SFPCParts   *P = &T->parts;
   cudaStream_t stream;
-  PartsArgs    args = {(int)T->n, P->rows, P->nsteps, P->parity, P->lanes, __builtin_ctz((unsigned)P->lanes), P->hpos, P->sstart, P->sfirst, P->loff, P->uoff, P->lcol, P->ucol, P->lval, P->uval, P->dinv, P->pub};
-  const size_t smem = PartBytes(P->rows, P->nsteps, 32 / P->lanes);
+  PartsArgs    args = {(int)T->n, P->maxrows, P->nsteps, P->parity, P->lanes, __builtin_ctz((unsigned)P->lanes), P->grid, P->pstart, P->hpos, P->sstart, P->sfirst, P->loff, P->uoff, P->lcol, P->ucol, P->lval, P->uval, P->dinv, P->pub};
+  const size_t smem = PartBytes(P->maxrows, P->nsteps, 32 / P->lanes);
   const double w    = (double)PetscRealPart(omega);
   const int    a    = add ? 1 : 0;
   void        *kargs[] = {(void *)&args, (void *)&b, (void *)&w, (void *)&a, (void *)&y};

@@ -30,6 +30,14 @@
 #include "sfdilu.h"
 #include <sfpc/private/pivot.h>
 
+/* The parts a solve by parts takes (PartsLayout()): boxes of the grid where one is known, else the engine's ranges of consecutive rows. */
+typedef struct {
+  int           np, maxrows; /* parts, and the largest one's rows */
+  PetscBool     fits;        /* in a block's shared memory */
+  SFPCPartsGrid grid;        /* the boxes (grid.b[0] = 0: ranges of rows) */
+  int          *home;        /* device, boxes only: natural row -> home row (box after box) */
+} SFDILUParts;
+
 struct _n_SFDILUDevice {
   int         *color;  /* color of each row */
   int         *order;  /* rows sorted by (color, row): position q holds row order[q] */
@@ -47,6 +55,7 @@ struct _n_SFDILUDevice {
                               bench/README.md, "Solves by parts") */
   int          sweeplanes; /* lanes per row of the per-color sweeps (one triangle of a row) */
   int          bandwidth;  /* the local order's: largest |column - row| of A */
+  SFDILUParts  parts;      /* of the solves by parts, once the rows are colored */
   PetscInt     nnz;    /* entries of A */
   SFPCTriDevice T;     /* P A P^T's pattern, its schedules and the factor values */
 };
@@ -580,36 +589,90 @@ static PetscErrorCode PermutedFactor(SFDILU *s, PetscInt n, const int *ai, const
    from 6700 rows 1.16-2.09x (27-point 96^3 to 7-point 128^3, 1.72x on the permuted 7-point 128^3); Q1 elasticity of
    1.1-8.1*10^5 rows (800-6100 rows a part, at most 40 rows a color) 1.06-1.23x; below, at 250-2000 rows a part in 35-104
    rows a color (7- and 27-point 32^3-64^3, permuted or not, a 3-D cavity) 0.47-0.93x, except the 4-field driven cavity's
-   Jacobian (50 rows a color, 1.19x).
+   Jacobian (50 rows a color, 1.14-1.24x; a rule by the share of entries across parts that took it lost up to 1.4x on
+   other grids: bench/README.md, "Which matrices the parts pay on"). With boxes of a grid (PartsLayout()) the 7-point
+   64^3 grid's parts are still 0.80-0.85x.
 */
 #define SFDILU_PARTS_AUTO_ROWS 4096
 #define SFDILU_PARTS_AUTO_MIN  512
 #define SFDILU_PARTS_AUTO_THIN 24
-static PetscErrorCode PartsPay(SFDILU *s, PetscBool *pay)
+static PetscBool PartsPay(const SFDILU *s)
 {
-  int       np, rows;
-  PetscBool fits;
+  const SFDILUParts *L = &s->dev->parts;
+  return (PetscBool)(L->fits && (L->maxrows >= SFDILU_PARTS_AUTO_ROWS || (L->maxrows >= SFDILU_PARTS_AUTO_MIN && L->maxrows <= SFDILU_PARTS_AUTO_THIN * s->ncolors)));
+}
+
+/*
+   The parts of the solves by parts: the boxes of the grid (SFPCPartsBoxes()) where one is known (the PC's DMDA, or a
+   7- or 27-point pattern in natural order read off a few rows: SFPCGridGuess(); a wrong guess costs speed, never the
+   result) and the colors are at least SFDILU_PARTS_BOX_COLORS, else the engine's equal ranges of consecutive rows
+   (SFPCPartsSize()). Boxes cut the hand-overs between parts, one L2 hop on the chain of each color; ranges gather and
+   scatter contiguous runs. H200, apply by parts, the committed kernel's ranges against 4 x 4 x 8 boxes (bench/README.md,
+   "Parts as boxes of the grid"): 7-point 128^3 with JPL's 20 colors 0.89x, 27-point with 59 colors 0.77x, 7-point with
+   the greedy 2 colors 1.10x. The threshold lies between 2 and 20 colors; 8 (the grid coloring's with modulus 2) was not
+   measured.
+*/
+#define SFDILU_PARTS_BOX_COLORS 8
+static PetscErrorCode PartsLayout(SFDILU *s, const int *ai, const int *aj)
+{
+  SFDILUParts *L       = &s->dev->parts;
+  PetscInt     dims[3] = {0, 0, 0}, dof = 1;
 
   PetscFunctionBegin;
-  PetscCall(SFPCPartsSize(s->dev->T, s->n, s->ncolors, &np, &rows, &fits));
-  *pay = (PetscBool)(fits && (rows >= SFDILU_PARTS_AUTO_ROWS || (rows >= SFDILU_PARTS_AUTO_MIN && rows <= SFDILU_PARTS_AUTO_THIN * s->ncolors)));
+  PetscCall(PetscMemzero(L, sizeof(*L)));
+  if (s->ncolors >= SFDILU_PARTS_BOX_COLORS) {
+    if (s->grid.dim > 0) {
+      for (int d = 0; d < 3; d++) dims[d] = s->grid.size[d];
+      dof = s->grid.dof;
+    } else PetscCall(SFPCGridGuess_Device(s->n, ai, aj, PETSC_TRUE, dims));
+  }
+  if (dims[0] > 0) PetscCall(SFPCPartsBoxes(s->dev->T, s->n, dims, dof, s->ncolors, &L->grid, &L->home));
+  if (L->grid.b[0]) {
+    PetscInt *start;
+    L->np = L->grid.b[0] * L->grid.b[1] * L->grid.b[2];
+    PetscCall(SFPCPartsGridStarts(&L->grid, &start));
+    for (int p = 0; p < L->np; p++) L->maxrows = PetscMax(L->maxrows, (int)(start[p + 1] - start[p]));
+    PetscCall(PetscFree(start));
+    L->fits = PETSC_TRUE;
+  } else PetscCall(SFPCPartsSize(s->dev->T, s->n, s->ncolors, &L->np, &L->maxrows, &L->fits));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The engine's parts for -pc_sfdilu_sweep parts: the rows' home is their natural row, their step their color. */
+/* Frees what only the set-up of the parts needs (the view keeps the figures). */
+static PetscErrorCode PartsLayoutFree(SFDILUParts *L, cudaStream_t stream)
+{
+  PetscFunctionBegin;
+  if (L->home) PetscCallCUDA(cudaFreeAsync(L->home, stream));
+  L->home = NULL;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+__global__ void HomeOfPositions(int n, const int *__restrict__ order, const int *__restrict__ home, int *out)
+{
+  const int q = blockIdx.x * blockDim.x + threadIdx.x;
+  if (q < n) out[q] = home[order[q]];
+}
+
+/* The engine's parts for -pc_sfdilu_sweep parts, as PartsLayout() laid them out: the rows' home is their natural row (or its place box by box), their step their color. */
 static PetscErrorCode BuildParts(SFDILU *s, cudaStream_t stream)
 {
   SFDILUDevice D = s->dev;
-  int         *step, np, rows;
+  SFDILUParts *L = &D->parts;
+  int         *step, *home = NULL;
   PetscBool    fits;
 
   PetscFunctionBegin;
-  PetscCall(SFPCPartsSize(D->T, s->n, s->ncolors, &np, &rows, &fits));
-  PetscCheck(fits, PETSC_COMM_SELF, PETSC_ERR_SUP, "-pc_sfdilu_sweep parts (PCSFDILU_SWEEP_PARTS): %" PetscInt_FMT " rows make parts of %d rows on this GPU's %d SMs, whose unknowns exceed a block's shared memory; use the sync-free sweeps", s->n, rows, np);
+  PetscCheck(L->fits, PETSC_COMM_SELF, PETSC_ERR_SUP, "-pc_sfdilu_sweep parts (PCSFDILU_SWEEP_PARTS): %" PetscInt_FMT " rows make parts of %d rows on this GPU's %d SMs, whose unknowns exceed a block's shared memory; use the sync-free sweeps", s->n, L->maxrows, L->np);
   PetscCallCUDA(cudaMallocAsync(&step, sizeof(int) * s->n, stream));
   ColorSteps<<<sfpc::LaunchBlocks(s->n, TPB), TPB, 0, stream>>>((int)s->n, D->order, D->color, step);
   PetscCallCUDA(cudaGetLastError());
-  PetscCall(SFPCTriDeviceSetParts(D->T, D->order, step, s->ncolors, &fits));
+  if (L->grid.b[0]) {
+    PetscCallCUDA(cudaMallocAsync(&home, sizeof(int) * s->n, stream));
+    HomeOfPositions<<<sfpc::LaunchBlocks(s->n, TPB), TPB, 0, stream>>>((int)s->n, D->order, L->home, home);
+    PetscCallCUDA(cudaGetLastError());
+    PetscCall(SFPCTriDeviceSetParts(D->T, home, step, s->ncolors, &L->grid, &fits));
+    PetscCallCUDA(cudaFreeAsync(home, stream));
+  } else PetscCall(SFPCTriDeviceSetParts(D->T, D->order, step, s->ncolors, NULL, &fits));
   PetscCallCUDA(cudaFreeAsync(step, stream));
   PetscCheck(fits, PETSC_COMM_SELF, PETSC_ERR_SUP, "-pc_sfdilu_sweep parts (PCSFDILU_SWEEP_PARTS): the slots of %" PetscInt_FMT " rows overflow 32-bit offsets; use the sync-free sweeps", s->n);
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -666,8 +729,10 @@ PetscErrorCode SFDILUColor_Device(SFDILU *s, Mat A)
   PetscCallCUDA(cudaGetLastError());
   PetscCall(PermutedFactor(s, n, ai, aj, stream));
   s->byparts = PETSC_FALSE;
-  if (n && s->sweep == PCSFDILU_SWEEP_AUTO) PetscCall(PartsPay(s, &s->byparts));
+  if (n && (s->sweep == PCSFDILU_SWEEP_AUTO || s->sweep == PCSFDILU_SWEEP_PARTS)) PetscCall(PartsLayout(s, ai, aj));
+  if (n && s->sweep == PCSFDILU_SWEEP_AUTO) s->byparts = PartsPay(s);
   if (n && SFDILUSweepUsed(s) == PCSFDILU_SWEEP_PARTS) PetscCall(BuildParts(s, stream));
+  PetscCall(PartsLayoutFree(&D->parts, stream));
   PetscCall(MatSeqAIJCUSPARSERestoreIJ(A, PETSC_FALSE, &ai, &aj));
   PetscCall(PetscLogEventEnd(SFPC_DILUColor, A, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -944,7 +1009,12 @@ PetscErrorCode SFDILUView_Device(SFDILU *s, PetscViewer viewer)
 {
   PetscFunctionBegin;
   PetscCall(PetscViewerASCIIPrintf(viewer, "  GPU sweeps: %s%s; lanes per row: %d in the fused residual, %d in per-color sweeps\n", PCSFDILUSweepTypes[SFDILUSweepUsed(s)], s->sweep == PCSFDILU_SWEEP_AUTO ? " (auto)" : "", s->dev->rlanes, s->dev->sweeplanes));
-  if (s->dev->T && s->dev->T->parts.np) PetscCall(PetscViewerASCIIPrintf(viewer, "  parts: %d blocks of %d rows, %d lanes a row, the colors as steps (the transposed apply and Eisenstat's form: sync-free sweeps)\n", s->dev->T->parts.np, s->dev->T->parts.rows, s->dev->T->parts.lanes));
+  if (s->dev->T && s->dev->T->parts.np) {
+    const SFDILUParts *L = &s->dev->parts;
+    char               how[64] = "ranges of consecutive rows";
+    if (L->grid.b[0]) PetscCall(PetscSNPrintf(how, sizeof(how), "%d x %d x %d boxes of the grid", L->grid.b[0], L->grid.b[1], L->grid.b[2]));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  parts: %d blocks of at most %d rows (%s), %d lanes a row, the colors as steps (the transposed apply and Eisenstat's form: sync-free sweeps)\n", s->dev->T->parts.np, s->dev->T->parts.maxrows, how, s->dev->T->parts.lanes));
+  }
   if (s->ordered == PCSFDILU_ORDER_LOCAL) PetscCall(PetscViewerASCIIPrintf(viewer, "  row order: local%s (bandwidth %d, D = %lld, windows of %" PetscInt_FMT " keys; sweeps dispatched by windows of %" PetscInt_FMT " rows)\n", s->gpuorder == PCSFDILU_ORDER_AUTO ? " (auto)" : "", s->dev->bandwidth, SFDILU_LOCAL_SKEW * (long long)s->dev->bandwidth + 1, s->localwindow, PetscMax(s->localwindow / 2, 1)));
   else PetscCall(PetscViewerASCIIPrintf(viewer, "  row order: color%s\n", s->gpuorder == PCSFDILU_ORDER_AUTO ? " (auto)" : ""));
   PetscCall(PetscViewerASCIIPushTab(viewer));
@@ -966,6 +1036,7 @@ PetscErrorCode SFDILUReset_Device(SFDILU *s)
     for (size_t k = 0; k < sizeof(arrays) / sizeof(arrays[0]); k++)
       if (arrays[k]) PetscCallCUDA(cudaFreeAsync(arrays[k], stream));
   }
+  PetscCall(PartsLayoutFree(&D->parts, stream)); /* a set-up stopped between laying the parts out and building them */
   PetscCall(SFPCTriDeviceDestroy(&D->T));
   PetscCall(PetscFree(D->cstart));
   PetscCall(PetscFree(D->hcolor));

@@ -807,8 +807,8 @@ PetscErrorCode PCSFDILUGetOrderType(PC pc, PCSFDILUOrderType *order)
    color only the ghosts of the previous color are exchanged; the coloring rounds, E and the sweeps on the GPU for a CUSPARSE matrix,
    bitwise the host's), whose iterations do not depend on the number of ranks, instead of one DILU per diagonal block
 .  -pc_sfdilu_sweep <auto,syncfree,percolor,parts> - GPU: one sync-free kernel per sweep with colors as dependency levels, one launch per
-   color, or parts: one kernel for the whole apply, each thread block owning a range of consecutive rows whose unknowns stay in its shared
-   memory (rows of other blocks waited for sync-free); auto: parts where they fit and pay (at least 4096 rows a block, or 512 in
+   color, or parts: one kernel for the whole apply, each thread block owning a range of consecutive rows (or, where a grid is known and
+   there are at least 8 colors, a box of the grid) whose unknowns stay in its shared memory (rows of other blocks waited for sync-free); auto: parts where they fit and pay (at least 4096 rows a block, or 512 in
    colors of at most 24 rows a block, as Q1 elasticity's), else syncfree, except in color order (-pc_sfdilu_order color) with a vector
    over 40% of the GPU's L2, where one launch per color was faster
 .  -pc_sfdilu_order <auto,color,local> - GPU, sync-free sweeps: rows sorted by color, or local (by windows of row + color * D, D a few
