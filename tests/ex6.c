@@ -722,9 +722,10 @@ int main(int argc, char **argv)
       args: -problem poisson7 -n 102 -noref -dilu_ksp_rtol 1e-4 -dilu_ksp_orthogonalization mgs -dilu_pc_sfdilu_coloring jpl -dilu_pc_sfdilu_sweep {{syncfree percolor parts}shared output}
     test:
       # auto takes the solves by parts on a grid of 10^6 rows (parts of thousands of rows whose couplings stay near),
-      # the parts boxes of the grid read off the 7-point pattern
+      # the parts boxes of the grid read off the 7-point pattern. Modified Gram-Schmidt: GMRES takes 67 iterations here,
+      # and PETSc 3.26.1's CUDA VecMDot() can return a wrong first entry for 65-127 vectors (as gpu_gather_kernel)
       suffix: gpu_auto_parts
-      args: -problem poisson7 -n 100 -noref -dilu_ksp_rtol 1e-4 -dilu_pc_sfdilu_coloring jpl -dilu_ksp_view
+      args: -problem poisson7 -n 100 -noref -dilu_ksp_rtol 1e-4 -dilu_ksp_orthogonalization mgs -dilu_pc_sfdilu_coloring jpl -dilu_ksp_view
       filter: grep -o -E "GPU sweeps: [a-z]+ [(]auto[)]|GPU apply ran.*|iterations equal.*|boxes of the grid|ranges of consecutive rows"
     test:
       # and on Q1 elasticity of 10^5 rows (800 rows a part), whose 151 colors hold a few rows of a part each. The apply
