@@ -1,7 +1,8 @@
 /*
    Solves by parts: an LU solve in which each thread block owns a part, a range of consecutive rows of the caller's
-   numbering (the "home" rows: sfdilu's natural order), and keeps the part's unknowns in shared memory from the
-   gather of its right-hand side to the scatter of its result, through both sweeps, in one launch.
+   numbering (the "home" rows: sfdilu's natural order, or its grid numbered box by box: partboxes.cu), and keeps the
+   part's unknowns in shared memory from the gather of its right-hand side to the scatter of its result, through both
+   sweeps, in one launch.
 
    Why: in color order (sfdilu) the engine's row sweeps gather each unknown from L2 in an order that has lost the
    matrix's locality: from 2*10^6 rows both the row sweeps and the per-color ones run at about 3 SpMVs, bound by L2
