@@ -121,13 +121,17 @@ static inline PetscInt GridRow(const GridNumbering *g, PetscInt i, PetscInt j, P
   return g->first[bi + g->m[0] * (bj + g->m[1] * bk)] + (i - g->start[0][bi]) + nx * ((j - g->start[1][bj]) + ny * (k - g->start[2][bk]));
 }
 
-/* The box holding row: the last whose first row is at most row. */
+/* The box holding row: the last whose first row is at most row (by bisection: -box_split asks it of every row). */
 static PetscInt GridBox(const GridNumbering *g, PetscInt row)
 {
-  PetscInt r = 0;
+  PetscInt lo = 0, hi = g->m[0] * g->m[1] * g->m[2]; /* first[lo] <= row < first[hi] */
 
-  while (g->first[r + 1] <= row) r++;
-  return r;
+  while (hi - lo > 1) {
+    const PetscInt mid = (lo + hi) / 2;
+    if (g->first[mid] <= row) lo = mid;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /* The grid point of a row of box r. */
