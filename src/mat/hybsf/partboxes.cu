@@ -5,8 +5,8 @@
    neighbours in the parts above and below, read through L2 a hop at a time; a box of the same rows keeps most of them
    in its own shared memory. H200, 128^3 grids with JPL colors, apply by parts (bench/README.md, sfdilu, "Parts as boxes
    of the grid"): the matrix renumbered box by box, 4 x 4 x 8 boxes against the 128 z-planes with the same kernel,
-   1.20x faster (7-point) and 1.40x (27-point); these boxes against the committed ranges, 1.08-1.10x (7-point,
-   anisotropic, convection-diffusion) and 1.28x (27-point). With the greedy coloring's 2 colors the ranges are faster.
+   1.20x faster (7-point) and 1.40x (27-point); this library's boxes against its own 128 z-planes, 1.17x and 1.32x (one
+   call each). With the greedy coloring's 2 colors the earlier ranges were faster (another call).
 
    The numbering is SFPCPartsGrid's (trifactor_device.h). The solves find a row's place in the vectors by stepping
    through the box (partsweep.cu, VectorWalk): an index array, or dividing each row into its digits, took 1.13x the time

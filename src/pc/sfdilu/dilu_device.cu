@@ -607,10 +607,10 @@ static PetscBool PartsPay(const SFDILU *s)
    7- or 27-point pattern in natural order read off a few rows: SFPCGridGuess(); a wrong guess costs speed, never the
    result) and the colors are at least SFDILU_PARTS_BOX_COLORS, else the engine's equal ranges of consecutive rows
    (SFPCPartsSize()). Boxes cut the hand-overs between parts, one L2 hop on the chain of each color; ranges gather and
-   scatter contiguous runs. H200, apply by parts, the committed kernel's ranges against 4 x 4 x 8 boxes (bench/README.md,
-   "Parts as boxes of the grid"): 7-point 128^3 with JPL's 20 colors 0.89x, 27-point with 59 colors 0.77x, 7-point with
-   the greedy 2 colors 1.10x. The threshold lies between 2 and 20 colors; 8 (the grid coloring's with modulus 2) was not
-   measured.
+   scatter contiguous runs. H200, apply by parts (bench/README.md, "Parts as boxes of the grid"): in one call, 4 x 4 x 8
+   boxes against 128 z-planes, 1.17x (7-point 128^3, JPL's 20 colors) and 1.32x (27-point, 59 colors); across calls, the
+   earlier kernel's ranges 1.10x faster than the boxes with the greedy coloring's 2 colors. The threshold lies between 2
+   and 20 colors; 8 (the grid coloring's with modulus 2) was not measured.
 */
 #define SFDILU_PARTS_BOX_COLORS 8
 static PetscErrorCode PartsLayout(SFDILU *s, const int *ai, const int *aj)
