@@ -728,11 +728,12 @@ int main(int argc, char **argv)
       args: -problem poisson7 -n 100 -noref -dilu_ksp_rtol 1e-4 -dilu_ksp_orthogonalization mgs -dilu_pc_sfdilu_coloring jpl -dilu_ksp_view
       filter: grep -o -E "GPU sweeps: [a-z]+ [(]auto[)]|GPU apply ran.*|iterations equal.*|boxes of the grid|ranges of consecutive rows"
     test:
-      # and on Q1 elasticity of 10^5 rows (800 rows a part), whose 151 colors hold a few rows of a part each. The apply
+      # and on Q1 elasticity of 10^5 rows (800 rows a part), whose 151 colors hold a few rows of a part each, the parts
+      # boxes of the grid of nodes read off the pattern with the matrix's block size 3 (a node's 3 rows). The apply
       # only: GMRES to 1e-4 took 146 iterations on the host and 160 on the GPU (H200), the applies equal to rounding
       suffix: gpu_auto_parts_thin
       args: -problem elasticity -n 32 -noref -dilu_ksp_max_it 5 -dilu_pc_sfdilu_coloring jpl -dilu_ksp_view
-      filter: grep -o -E "GPU sweeps: [a-z]+ [(]auto[)]|GPU apply ran.*"
+      filter: grep -o -E "GPU sweeps: [a-z]+ [(]auto[)]|GPU apply ran.*|boxes of the grid|ranges of consecutive rows"
     test:
       # parts whose unknowns exceed a block's shared memory (3.4*10^6 rows on the 132 SMs of an H100 SXM or H200; a GPU
       # with 140 SMs or more fits them): PETSC_ERR_SUP naming the sweeps to use instead

@@ -279,4 +279,15 @@ __host__ __device__ inline void PartsBox(const SFPCPartsGrid &G, int p, int firs
   }
 }
 
+/* The box holding grid point c (PartsBox()'s inverse along each axis). */
+__host__ __device__ inline int PartsBoxOf(const SFPCPartsGrid &G, const int c[3])
+{
+  int b[3];
+  for (int d = 0; d < 3; d++) {
+    const int q = G.n[d] / G.b[d], r = G.n[d] % G.b[d];
+    b[d] = c[d] < r * (q + 1) ? c[d] / (q + 1) : r + (c[d] - r * (q + 1)) / q;
+  }
+  return b[0] + G.b[0] * (b[1] + G.b[1] * b[2]);
+}
+
 } // namespace sfpc

@@ -37,8 +37,8 @@ PETSC_INTERN PetscErrorCode SFPCTriFactorSolveTranspose_Host(const SFPCTriFactor
 */
 PETSC_INTERN PetscErrorCode SFPCGridCheckSize(PetscInt, const PetscInt[3], const char *);
 PETSC_INTERN PetscErrorCode SFPCGridFindOutside_Host(const SFPCTriFactor *, const PetscInt[3], PetscBool, PetscInt *, PetscInt *);
-PETSC_INTERN PetscErrorCode SFPCGridGuess(PetscInt, PetscInt, PetscInt, const PetscInt[], const PetscInt[], PetscBool, PetscInt[3]);
-PETSC_INTERN PetscErrorCode SFPCGridGuess_Host(PetscInt, const PetscInt[], const PetscInt[], PetscBool, PetscInt[3]);
+PETSC_INTERN PetscErrorCode SFPCGridGuess(PetscInt, PetscInt, PetscInt, const PetscInt[], const PetscInt[], PetscInt, PetscBool, PetscInt[3]);
+PETSC_INTERN PetscErrorCode SFPCGridGuess_Host(PetscInt, const PetscInt[], const PetscInt[], PetscInt, PetscBool, PetscInt[3]);
 
 /* The rows SFPCGridGuess() reads of an n-row pattern, the same for the host and the device copy: up to 4 from the middle (none below 8 rows). */
 #define SFPC_GRID_GUESS_ROWS 4

@@ -25,22 +25,31 @@
 
 namespace
 {
-/* For natural row i: its home row (a box's rows come after those of the boxes before it: start[p]). */
-__global__ void BoxRows(int n, SFPCPartsGrid G, const int *__restrict__ start, int *home)
+/* home[q]: the home row of natural row natural[q] (a box's rows come after those of the boxes before it: start[p]). */
+__global__ void GridHome(int n, SFPCPartsGrid G, const int *__restrict__ start, const int *__restrict__ natural, int *home)
 {
-  const int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= n) return;
-  const int f = i % G.dof, pt = i / G.dof, c[3] = {pt % G.n[0], (pt / G.n[0]) % G.n[1], pt / (G.n[0] * G.n[1])};
-  int       b[3], first[3], len[3];
-  for (int d = 0; d < 3; d++) { /* the box along d: the first n mod b boxes are one point longer */
-    const int q = G.n[d] / G.b[d], r = G.n[d] % G.b[d];
-    b[d] = c[d] < r * (q + 1) ? c[d] / (q + 1) : r + (c[d] - r * (q + 1)) / q;
-  }
-  const int p = b[0] + G.b[0] * (b[1] + G.b[1] * b[2]);
+  const int q = blockIdx.x * blockDim.x + threadIdx.x;
+  if (q >= n) return;
+  const int i = natural[q], f = i % G.dof, pt = i / G.dof, c[3] = {pt % G.n[0], (pt / G.n[0]) % G.n[1], pt / (G.n[0] * G.n[1])};
+  const int p = sfpc::PartsBoxOf(G, c);
+  int       first[3], len[3];
   sfpc::PartsBox(G, p, first, len);
-  home[i] = start[p] + f + G.dof * ((c[0] - first[0]) + len[0] * ((c[1] - first[1]) + len[1] * (c[2] - first[2])));
+  home[q] = start[p] + f + G.dof * ((c[0] - first[0]) + len[0] * ((c[1] - first[1]) + len[1] * (c[2] - first[2])));
 }
 } // namespace
+
+/* home[q] = the home row of natural row natural[q] (device arrays of n); start: the device copy of SFPCPartsGridStarts(). */
+PetscErrorCode SFPCPartsGridHome(const SFPCPartsGrid *G, PetscInt n, const int *start, const int *natural, int *home)
+{
+  cudaStream_t stream;
+
+  PetscFunctionBegin;
+  if (!n) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscGetCurrentCUDAStream(&stream));
+  GridHome<<<sfpc::LaunchBlocks(n, 256), 256, 0, stream>>>((int)n, *G, start, natural, home);
+  PetscCallCUDA(cudaGetLastError());
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
 /* The home rows each box begins with (np + 1, host). */
 PetscErrorCode SFPCPartsGridStarts(const SFPCPartsGrid *G, PetscInt **start)
@@ -61,28 +70,25 @@ PetscErrorCode SFPCPartsGridStarts(const SFPCPartsGrid *G, PetscInt **start)
 /*
    The boxes of an nx x ny x nz grid of dof fields a point (its n = dof nx ny nz rows in natural order) that make the
    best parts on this device: at most as many as SFPCPartsSize()'s equal split (one a multiprocessor), the split of the
-   smallest score above among those whose largest box fits a block's shared memory with nsteps steps. On success
-   (G->b[0] > 0) the device array home (natural row -> home row, n), which the caller frees (cudaFreeAsync).
-   G->b[0] = 0 where no split fits, or the grid is not n rows.
+   smallest score above among those whose largest box fits a block's shared memory with nsteps steps; *maxrows the
+   largest box's rows. G->b[0] = 0 where no split fits, or the grid is not n rows.
 */
-PetscErrorCode SFPCPartsBoxes(SFPCTriDevice T, PetscInt n, const PetscInt grid[3], PetscInt dof, PetscInt nsteps, SFPCPartsGrid *G, int **home)
+PetscErrorCode SFPCPartsBoxes(SFPCTriDevice T, PetscInt n, const PetscInt grid[3], PetscInt dof, PetscInt nsteps, SFPCPartsGrid *G, int *maxrows)
 {
-  double       best = PETSC_MAX_REAL;
-  cudaStream_t stream;
-  int         *dstart, most, rows, np, b[3] = {0, 0, 0};
-  PetscInt    *start;
-  PetscBool    fits;
+  double    best = PETSC_MAX_REAL;
+  int       most, rows, b[3] = {0, 0, 0};
+  PetscBool fits;
 
   PetscFunctionBegin;
   PetscCall(PetscMemzero(G, sizeof(*G)));
-  *home = NULL;
+  *maxrows = 0;
   if (dof < 1 || grid[0] < 1 || grid[1] < 1 || grid[2] < 1 || dof * grid[0] * grid[1] * grid[2] != n || n > INT_MAX) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(SFPCPartsSize(T, n, nsteps, &most, &rows, &fits)); /* as many parts as the equal split's at most (none of a few rows) */
   for (int bx = 1; bx <= PetscMin(most, grid[0]); bx++) /* of equal scores, the first: the fewest cuts across x */
     for (int by = 1; bx * by <= most && by <= grid[1]; by++)
       for (int bz = 1; bx * by * bz <= most && bz <= grid[2]; bz++) {
         const int s[3] = {bx, by, bz};
-        double    box  = (double)dof, face = 0;
+        double    box  = (double)dof, face = 0; /* the largest box: ceil(n / b) points along each axis */
         for (int d = 0; d < 3; d++) {
           const int len = (int)((grid[d] + s[d] - 1) / s[d]);
           box *= len;
@@ -93,26 +99,10 @@ PetscErrorCode SFPCPartsBoxes(SFPCTriDevice T, PetscInt n, const PetscInt grid[3
         if (!fits) continue;
         best = box * (1 + SFPC_PARTS_BOX_FACE_WEIGHT * face);
         for (int d = 0; d < 3; d++) b[d] = s[d];
+        *maxrows = (int)box;
       }
   if (!b[0]) PetscFunctionReturn(PETSC_SUCCESS);
   for (int d = 0; d < 3; d++) G->n[d] = (int)grid[d], G->b[d] = b[d];
   G->dof = (int)dof;
-  np     = b[0] * b[1] * b[2];
-  PetscCall(SFPCPartsGridStarts(G, &start));
-  PetscCall(PetscGetCurrentCUDAStream(&stream));
-  PetscCallCUDA(cudaMallocAsync(&dstart, sizeof(int) * (np + 1), stream));
-  {
-    int *h;
-    PetscCall(PetscMalloc1(np + 1, &h));
-    for (int p = 0; p <= np; p++) h[p] = (int)start[p];
-    PetscCallCUDA(cudaMemcpyAsync(dstart, h, sizeof(int) * (np + 1), cudaMemcpyHostToDevice, stream));
-    PetscCallCUDA(cudaStreamSynchronize(stream)); /* h is pageable and freed next */
-    PetscCall(PetscFree(h));
-  }
-  PetscCall(PetscFree(start));
-  PetscCallCUDA(cudaMallocAsync(home, sizeof(int) * n, stream));
-  BoxRows<<<sfpc::LaunchBlocks(n, 256), 256, 0, stream>>>((int)n, *G, dstart, *home);
-  PetscCallCUDA(cudaGetLastError());
-  PetscCallCUDA(cudaFreeAsync(dstart, stream));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -177,17 +177,20 @@ __device__ __forceinline__ void PartSlice(const PartsArgs &P, const PartMeta &M,
    or for a box of a grid (SFPCPartsGrid) its natural row. A box's row r has digits (field, x, y, z) in the radices
    (dof, box extents); the walk adds nt's digits with carries, each carry a fixed jump of the natural row. Loading the
    natural row from an index array before each right-hand side and result, or dividing r into its digits, took 1.13x
-   the 7-point 128^3 apply's time (H200, bench/README.md, sfdilu, "Parts as boxes of the grid").
+   the 7-point 128^3 apply's time (H200, bench/README.md, sfdilu, "Parts as boxes of the grid"). BOXES false: ranges,
+   the digits unused; a kernel of its own for them, so that the ranges do not pay the boxes' registers.
 */
+template <bool BOXES>
 struct VectorWalk {
   int at, d[3], len[3], step[3], jump[3], delta;
 
   __device__ VectorWalk(const PartsArgs &P, int p, int lo, int nt)
   {
-    const SFPCPartsGrid &G = P.grid;
     at = lo + (int)threadIdx.x, delta = nt;
-    for (int k = 0; k < 3; k++) d[k] = step[k] = jump[k] = 0, len[k] = 1;
-    if (!G.b[0]) return;
+    if constexpr (BOXES) Start(P.grid, p, nt);
+  }
+  __device__ void Start(const SFPCPartsGrid &G, int p, int nt)
+  {
     int       first[3], ext[3], r = (int)threadIdx.x, t = nt;
     const int stride[4] = {1, G.dof, G.dof * G.n[0], G.dof * G.n[0] * G.n[1]};
     sfpc::PartsBox(G, p, first, ext);
@@ -203,13 +206,15 @@ struct VectorWalk {
   __device__ __forceinline__ int Next()
   {
     const int i = at;
-    int       c = 0;
     at += delta;
+    if constexpr (BOXES) {
+      int c = 0;
 #pragma unroll
-    for (int k = 0; k < 3; k++) {
-      d[k] += step[k] + c;
-      c = d[k] >= len[k];
-      if (c) d[k] -= len[k], at += jump[k];
+      for (int k = 0; k < 3; k++) {
+        d[k] += step[k] + c;
+        c = d[k] >= len[k];
+        if (c) d[k] -= len[k], at += jump[k];
+      }
     }
     return i;
   }
@@ -221,8 +226,8 @@ struct VectorWalk {
    any is used, then use(i, h, value) (the gather of the right-hand side and the scatter of the result: two dependent
    loads a row otherwise, one row at a time).
 */
-template <class Load, class Use>
-__device__ __forceinline__ void NaturalRows(const int *hpos, int lo, int m, VectorWalk walk, Load load, Use use)
+template <class Walk, class Load, class Use>
+__device__ __forceinline__ void NaturalRows(const int *hpos, int lo, int m, Walk walk, Load load, Use use)
 {
   const int nt = blockDim.x;
   for (int r0 = threadIdx.x; r0 < m; r0 += SFPC_PARTS_ROWS_IN_FLIGHT * nt) {
@@ -247,6 +252,7 @@ __device__ __forceinline__ void NaturalRows(const int *hpos, int lo, int m, Vect
    block reads and writes only its own rows, reads first. The barrier between the sweeps keeps a row's L value until
    every row of the part that reads it has (the U sweep overwrites it; with a nonsymmetric pattern nothing else orders them).
 */
+template <bool BOXES>
 __global__ void __launch_bounds__(SFPC_PARTS_THREADS, 1) PartsKernel(PartsArgs P, const double *b, double omega, int add, double *y)
 {
   extern __shared__ double xs[];
@@ -255,7 +261,6 @@ __global__ void __launch_bounds__(SFPC_PARTS_THREADS, 1) PartsKernel(PartsArgs P
   double   *fw = P.pub + 2 * (size_t)P.parity * P.n, *bw = fw + P.n, *old = P.pub + 2 * (size_t)(1 - P.parity) * P.n;
   int      *meta = (int *)(xs + P.maxrows);
   PartMeta  M    = {meta, meta + nk + 1, meta + 2 * nk + 2, (unsigned *)(meta + 3 * nk + 3), k0};
-  const VectorWalk walk(P, p, lo, nt);
   Preload   cur, next;
 
   for (int t = threadIdx.x; t <= nk; t += nt) {
@@ -268,7 +273,7 @@ __global__ void __launch_bounds__(SFPC_PARTS_THREADS, 1) PartsKernel(PartsArgs P
     sfpc::ResetValue(old, lo + l);
     sfpc::ResetValue(old + P.n, lo + l);
   }
-  NaturalRows(P.hpos, lo, m, walk, [&](int i) { return b[i]; }, [&](int, int h, double v) { xs[h] = v; });
+  NaturalRows(P.hpos, lo, m, VectorWalk<BOXES>(P, p, lo, nt), [&](int i) { return b[i]; }, [&](int, int h, double v) { xs[h] = v; });
   __syncthreads();
   PreloadSlice<true>(P, M, k0 + (int)threadIdx.x / 32, k1, cur);
   for (int k = k0 + (int)threadIdx.x / 32; k < k1; k += warps) {
@@ -285,7 +290,7 @@ __global__ void __launch_bounds__(SFPC_PARTS_THREADS, 1) PartsKernel(PartsArgs P
   }
   __syncthreads();
   NaturalRows(
-    P.hpos, lo, m, walk, [&](int i) { return add ? y[i] : 0.0; }, [&](int i, int h, double v) { y[i] = add ? v + omega * xs[h] : (omega == 1.0 ? xs[h] : omega * xs[h]); });
+    P.hpos, lo, m, VectorWalk<BOXES>(P, p, lo, nt), [&](int i) { return add ? y[i] : 0.0; }, [&](int i, int h, double v) { y[i] = add ? v + omega * xs[h] : (omega == 1.0 ? xs[h] : omega * xs[h]); });
 }
 
 /* Sort key of factor row q: (group = part of its home row and step, its entries in L); the sort is stable, so a group keeps the factor's order among rows of one length. */
@@ -505,19 +510,20 @@ PetscErrorCode SFPCPartsFill_Device(SFPCTriDevice T)
 }
 
 /*
-   Builds T's parts (see the top of this file) for solves whose vectors are in the caller's numbering: home[q] is the
-   home row of factor row q (a permutation), step[q] its step, 0 .. nsteps - 1 (device arrays). Without a grid (NULL,
-   or grid->b[0] = 0) the home rows are the vectors' rows and the parts SFPCPartsSize()'s equal ranges of them; with
-   one, the parts are its boxes and the home rows its numbering box by box (SFPCPartsGrid; SFPCPartsBoxes() makes both),
-   the vectors in natural order. *fits false (and nothing built) where a part would not fit a block's shared memory, or
-   its slots the int offsets. The values are filled from T->a.
+   Builds T's parts (see the top of this file) for solves whose vectors are in the caller's numbering: natural[q] is
+   factor row q's row in the vectors (a permutation), step[q] its step, 0 .. nsteps - 1 (device arrays). Without a
+   grid (NULL, or grid->b[0] = 0) the home rows are the vectors' rows and the parts SFPCPartsSize()'s equal ranges of
+   them; with one (SFPCPartsBoxes() picks it) the vectors are the grid's rows in natural order, the parts its boxes and
+   the home rows its numbering box by box (SFPCPartsGrid). *fits false (and nothing built) where a part would not fit a
+   block's shared memory, or its slots the int offsets. The values are filled from T->a.
 */
-PetscErrorCode SFPCTriDeviceSetParts(SFPCTriDevice T, const int *home, const int *step, PetscInt nsteps, const SFPCPartsGrid *grid, PetscBool *fits)
+PetscErrorCode SFPCTriDeviceSetParts(SFPCTriDevice T, const int *natural, const int *step, PetscInt nsteps, const SFPCPartsGrid *grid, PetscBool *fits)
 {
   SFPCParts          *P = &T->parts;
   cudaStream_t        stream;
   const int           n = (int)T->n, s = PartLanes(T), R = 32 / s;
-  int                 np, rows = 0, ngroups, nslices, smem, bad = INT_MAX, *dbad, *idx, *count, *pinv, *gstart, *hstart, *part;
+  int                 np, rows = 0, ngroups, nslices, smem, bad = INT_MAX, *dbad, *idx, *count, *pinv, *gstart, *hstart, *part, *boxhome = NULL;
+  const int          *home = natural;
   PetscInt           *pstart = NULL;
   long long          *lslots, *uslots, *scan, ltotal, utotal;
   unsigned long long *key, *skey;
@@ -552,7 +558,12 @@ PetscErrorCode SFPCTriDeviceSetParts(SFPCTriDevice T, const int *home, const int
   PetscCallCUDA(cudaMallocAsync(&part, sizeof(int) * n, stream));
   PartOfRows<<<sfpc::LaunchBlocks(n, TPB), TPB, 0, stream>>>(n, np, P->pstart, part);
   PetscCallCUDA(cudaGetLastError());
-  if (grid) P->grid = *grid;
+  if (grid && grid->b[0]) { /* boxes: factor row q's home row, its natural row's place box by box */
+    P->grid = *grid;
+    PetscCallCUDA(cudaMallocAsync(&boxhome, sizeof(int) * n, stream));
+    PetscCall(SFPCPartsGridHome(grid, n, P->pstart, natural, boxhome));
+    home = boxhome;
+  }
 
   /* positions: rows sorted by (part, step, entries in L) */
   PetscCallCUDA(cudaMallocAsync(&key, sizeof(*key) * n, stream));
@@ -577,6 +588,7 @@ PetscErrorCode SFPCTriDeviceSetParts(SFPCTriDevice T, const int *home, const int
   PetscCallCUDA(cudaMemsetAsync(count, 0, sizeof(int) * (ngroups + 1), stream));
   PartPositions<<<sfpc::LaunchBlocks(n, TPB), TPB, 0, stream>>>(n, part, (int)nsteps, P->pord, home, step, P->hpos, pinv, count);
   PetscCallCUDA(cudaGetLastError());
+  if (boxhome) PetscCallCUDA(cudaFreeAsync(boxhome, stream));
   PetscCall(ExclusiveSum(count, gstart, ngroups + 1, stream));
   GroupSlices<<<sfpc::LaunchBlocks(ngroups, TPB), TPB, 0, stream>>>(ngroups, R, gstart, count);
   PetscCallCUDA(cudaGetLastError());
@@ -640,7 +652,8 @@ PetscErrorCode SFPCTriDeviceSetParts(SFPCTriDevice T, const int *home, const int
   PetscCall(SFPCFillSentinel(4 * (PetscInt)n, P->pub));
   /* once, the most any factor's parts may ask for (the attribute belongs to the kernel, not to this factor) */
   PetscCall(OptInSharedMemory(&smem));
-  PetscCallCUDA(cudaFuncSetAttribute((const void *)PartsKernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+  PetscCallCUDA(cudaFuncSetAttribute((const void *)PartsKernel<false>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+  PetscCallCUDA(cudaFuncSetAttribute((const void *)PartsKernel<true>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
   P->np      = np;
   P->maxrows = rows;
   P->nsteps = (int)nsteps;
@@ -670,7 +683,7 @@ PetscErrorCode SFPCTriDeviceSolveParts(SFPCTriDevice T, const PetscScalar *b, Pe
   PetscCheck(P->np, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Solve by parts of an engine factor without parts");
   PetscCall(PetscGetCurrentCUDAStream(&stream));
   PetscCall(PetscLogGpuTimeBegin());
-  PetscCallCUDA(cudaLaunchCooperativeKernel((const void *)PartsKernel, P->np, SFPC_PARTS_THREADS, kargs, smem, stream));
+  PetscCallCUDA(cudaLaunchCooperativeKernel(P->grid.b[0] ? (const void *)PartsKernel<true> : (const void *)PartsKernel<false>, P->np, SFPC_PARTS_THREADS, kargs, smem, stream));
   PetscCallCUDA(cudaGetLastError());
   PetscCall(PetscLogGpuTimeEnd());
   PetscCall(PetscLogGpuFlops(2.0 * T->nnz + (add ? 2.0 : (omega != 1.0)) * T->n));

@@ -160,20 +160,22 @@ PetscErrorCode SFPCGridFindOutside_Host(const SFPCTriFactor *F, const PetscInt d
    whose off-diagonal columns lie at exactly the distances of an interior point of a 7-point stencil
    in natural order, x fastest (1 < a < b, b a multiple of a and n of b: nx = a, ny = b / a,
    nz = n / b), or with box also of a 27-point one (1, a - 1, a, a + 1, then b - a, b and b + a, each also - 1
-   and + 1; rows on one face of the grid have them all too).
+   and + 1; rows on one face of the grid have them all too). With bs > 1 a point is bs consecutive rows (its
+   fields, as a matrix of block size bs numbers them), the distances are between points and dims count points.
    Callers take rows in the middle: rows near the ends are often boundary rows with fewer neighbours,
    or identity rows. Only a guess: whoever uses it checks every row against the stencil.
 */
-PetscErrorCode SFPCGridGuess(PetscInt n, PetscInt r0, PetscInt nr, const PetscInt rowstart[], const PetscInt cols[], PetscBool box, PetscInt dims[3])
+PetscErrorCode SFPCGridGuess(PetscInt n, PetscInt r0, PetscInt nr, const PetscInt rowstart[], const PetscInt cols[], PetscInt bs, PetscBool box, PetscInt dims[3])
 {
   enum { MAXD = 13 };
+  const PetscInt points = bs > 0 && n % bs == 0 ? n / bs : 0;
 
   PetscFunctionBegin;
   dims[0] = dims[1] = dims[2] = 0;
-  for (PetscInt q = 0; q < nr; q++) {
+  for (PetscInt q = 0; q < nr && points; q++) {
     PetscInt dist[MAXD], nd = 0, a = 0, b = 0;
     for (PetscInt k = rowstart[q] - rowstart[0]; k < rowstart[q + 1] - rowstart[0] && nd <= MAXD; k++) {
-      const PetscInt d    = PetscAbsInt(cols[k] - (r0 + q));
+      const PetscInt d    = PetscAbsInt(cols[k] / bs - (r0 + q) / bs);
       PetscBool      seen = (PetscBool)(d == 0);
       for (PetscInt e = 0; e < PetscMin(nd, MAXD); e++) seen = (PetscBool)(seen || dist[e] == d);
       if (!seen && nd < MAXD) dist[nd] = d;
@@ -188,10 +190,10 @@ PetscErrorCode SFPCGridGuess(PetscInt n, PetscInt r0, PetscInt nr, const PetscIn
       for (PetscInt e = 0; e < MAXD; e++) fits = (PetscBool)(fits && dist[e] == want[e]);
       if (fits) a = x, b = y;
     }
-    if (dist[0] == 1 && a > 1 && b > a && b % a == 0 && n % b == 0) {
+    if (dist[0] == 1 && a > 1 && b > a && b % a == 0 && points % b == 0) {
       dims[0] = a;
       dims[1] = b / a;
-      dims[2] = n / b;
+      dims[2] = points / b;
       break;
     }
   }
@@ -199,14 +201,14 @@ PetscErrorCode SFPCGridGuess(PetscInt n, PetscInt r0, PetscInt nr, const PetscIn
 }
 
 /* SFPCGridGuess() on a host CSR pattern (ai, aj) of n rows, from the rows SFPCGridGuessRows() picks (SFPCGridGuess_Device() for a device one). */
-PetscErrorCode SFPCGridGuess_Host(PetscInt n, const PetscInt ai[], const PetscInt aj[], PetscBool box, PetscInt dims[3])
+PetscErrorCode SFPCGridGuess_Host(PetscInt n, const PetscInt ai[], const PetscInt aj[], PetscInt bs, PetscBool box, PetscInt dims[3])
 {
   PetscInt r0, nr;
 
   PetscFunctionBegin;
   dims[0] = dims[1] = dims[2] = 0;
   SFPCGridGuessRows(n, &r0, &nr);
-  if (nr) PetscCall(SFPCGridGuess(n, r0, nr, ai + r0, aj + ai[r0], box, dims));
+  if (nr) PetscCall(SFPCGridGuess(n, r0, nr, ai + r0, aj + ai[r0], bs, box, dims));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -35,7 +35,6 @@ typedef struct {
   int           np, maxrows; /* parts, and the largest one's rows */
   PetscBool     fits;        /* in a block's shared memory */
   SFPCPartsGrid grid;        /* the boxes (grid.b[0] = 0: ranges of rows) */
-  int          *home;        /* device, boxes only: natural row -> home row (box after box) */
 } SFDILUParts;
 
 struct _n_SFDILUDevice {
@@ -436,7 +435,7 @@ static PetscErrorCode ColorGrid_Device(SFDILU *s, PetscInt n, const int *ai, con
   PetscInt            dims[3] = {0, 0, 0};
 
   PetscFunctionBegin;
-  if (!s->grid.dim) PetscCall(SFPCGridGuess_Device(n, ai, aj, PETSC_FALSE, dims));
+  if (!s->grid.dim) PetscCall(SFPCGridGuess_Device(n, ai, aj, 1, PETSC_FALSE, dims));
   PetscCall(SFDILUGridFromDims(s, dims, ok));
   if (!*ok) PetscFunctionReturn(PETSC_SUCCESS);
   s->ncolors = SFDILUGridColors(&s->grid);
@@ -604,16 +603,18 @@ static PetscBool PartsPay(const SFDILU *s)
 
 /*
    The parts of the solves by parts: the boxes of the grid (SFPCPartsBoxes()) where one is known (the PC's DMDA, or a
-   7- or 27-point pattern in natural order read off a few rows: SFPCGridGuess(); a wrong guess costs speed, never the
-   result) and the colors are at least SFDILU_PARTS_BOX_COLORS, else the engine's equal ranges of consecutive rows
-   (SFPCPartsSize()). Boxes cut the hand-overs between parts, one L2 hop on the chain of each color; ranges gather and
-   scatter contiguous runs. H200, apply by parts (bench/README.md, "Parts as boxes of the grid"): in one call, 4 x 4 x 8
-   boxes against 128 z-planes, 1.17x (7-point 128^3, JPL's 20 colors) and 1.32x (27-point, 59 colors); across calls, the
-   earlier kernel's ranges 1.10x faster than the boxes with the greedy coloring's 2 colors. The threshold lies between 2
-   and 20 colors; 8 (the grid coloring's with modulus 2) was not measured.
+   7- or 27-point pattern of points in natural order read off a few rows, a point the bs rows of A's block size:
+   SFPCGridGuess(); a wrong guess costs speed, never the result) and the colors are at least SFDILU_PARTS_BOX_COLORS,
+   else the engine's equal ranges of consecutive rows (SFPCPartsSize()). Boxes cut the hand-overs between parts, one L2
+   hop on the chain of each color; ranges gather and scatter contiguous runs. H200, apply by parts (bench/README.md,
+   "Parts as boxes of the grid" and "Q1 elasticity's nodes as boxes"): in one call, 4 x 4 x 8 boxes against 128
+   z-planes, 1.17x (7-point 128^3, JPL's 20 colors) and 1.32x (27-point, 59 colors); Q1 elasticity's nodes (block size
+   3, about 150 colors) as boxes against ranges, 1.15x (2*10^5 rows) and 1.27x (8*10^5); across calls, the earlier
+   kernel's ranges 1.10x faster than the boxes with the greedy coloring's 2 colors. The threshold lies between 2 and 20
+   colors; 8 (the grid coloring's with modulus 2) was not measured.
 */
 #define SFDILU_PARTS_BOX_COLORS 8
-static PetscErrorCode PartsLayout(SFDILU *s, const int *ai, const int *aj)
+static PetscErrorCode PartsLayout(SFDILU *s, PetscInt bs, const int *ai, const int *aj)
 {
   SFDILUParts *L       = &s->dev->parts;
   PetscInt     dims[3] = {0, 0, 0}, dof = 1;
@@ -624,41 +625,25 @@ static PetscErrorCode PartsLayout(SFDILU *s, const int *ai, const int *aj)
     if (s->grid.dim > 0) {
       for (int d = 0; d < 3; d++) dims[d] = s->grid.size[d];
       dof = s->grid.dof;
-    } else PetscCall(SFPCGridGuess_Device(s->n, ai, aj, PETSC_TRUE, dims));
+    } else {
+      PetscCall(SFPCGridGuess_Device(s->n, ai, aj, bs, PETSC_TRUE, dims));
+      dof = bs;
+    }
   }
-  if (dims[0] > 0) PetscCall(SFPCPartsBoxes(s->dev->T, s->n, dims, dof, s->ncolors, &L->grid, &L->home));
+  if (dims[0] > 0) PetscCall(SFPCPartsBoxes(s->dev->T, s->n, dims, dof, s->ncolors, &L->grid, &L->maxrows));
   if (L->grid.b[0]) {
-    PetscInt *start;
-    L->np = L->grid.b[0] * L->grid.b[1] * L->grid.b[2];
-    PetscCall(SFPCPartsGridStarts(&L->grid, &start));
-    for (int p = 0; p < L->np; p++) L->maxrows = PetscMax(L->maxrows, (int)(start[p + 1] - start[p]));
-    PetscCall(PetscFree(start));
+    L->np   = L->grid.b[0] * L->grid.b[1] * L->grid.b[2];
     L->fits = PETSC_TRUE;
   } else PetscCall(SFPCPartsSize(s->dev->T, s->n, s->ncolors, &L->np, &L->maxrows, &L->fits));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Frees what only the set-up of the parts needs (the view keeps the figures). */
-static PetscErrorCode PartsLayoutFree(SFDILUParts *L, cudaStream_t stream)
-{
-  PetscFunctionBegin;
-  if (L->home) PetscCallCUDA(cudaFreeAsync(L->home, stream));
-  L->home = NULL;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-__global__ void HomeOfPositions(int n, const int *__restrict__ order, const int *__restrict__ home, int *out)
-{
-  const int q = blockIdx.x * blockDim.x + threadIdx.x;
-  if (q < n) out[q] = home[order[q]];
-}
-
-/* The engine's parts for -pc_sfdilu_sweep parts, as PartsLayout() laid them out: the rows' home is their natural row (or its place box by box), their step their color. */
+/* The engine's parts for -pc_sfdilu_sweep parts, as PartsLayout() laid them out: the factor's rows in natural order (the engine numbers a grid's boxes), their step their color. */
 static PetscErrorCode BuildParts(SFDILU *s, cudaStream_t stream)
 {
   SFDILUDevice D = s->dev;
   SFDILUParts *L = &D->parts;
-  int         *step, *home = NULL;
+  int         *step;
   PetscBool    fits;
 
   PetscFunctionBegin;
@@ -666,13 +651,7 @@ static PetscErrorCode BuildParts(SFDILU *s, cudaStream_t stream)
   PetscCallCUDA(cudaMallocAsync(&step, sizeof(int) * s->n, stream));
   ColorSteps<<<sfpc::LaunchBlocks(s->n, TPB), TPB, 0, stream>>>((int)s->n, D->order, D->color, step);
   PetscCallCUDA(cudaGetLastError());
-  if (L->grid.b[0]) {
-    PetscCallCUDA(cudaMallocAsync(&home, sizeof(int) * s->n, stream));
-    HomeOfPositions<<<sfpc::LaunchBlocks(s->n, TPB), TPB, 0, stream>>>((int)s->n, D->order, L->home, home);
-    PetscCallCUDA(cudaGetLastError());
-    PetscCall(SFPCTriDeviceSetParts(D->T, home, step, s->ncolors, &L->grid, &fits));
-    PetscCallCUDA(cudaFreeAsync(home, stream));
-  } else PetscCall(SFPCTriDeviceSetParts(D->T, D->order, step, s->ncolors, NULL, &fits));
+  PetscCall(SFPCTriDeviceSetParts(D->T, D->order, step, s->ncolors, &L->grid, &fits));
   PetscCallCUDA(cudaFreeAsync(step, stream));
   PetscCheck(fits, PETSC_COMM_SELF, PETSC_ERR_SUP, "-pc_sfdilu_sweep parts (PCSFDILU_SWEEP_PARTS): the slots of %" PetscInt_FMT " rows overflow 32-bit offsets; use the sync-free sweeps", s->n);
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -729,10 +708,13 @@ PetscErrorCode SFDILUColor_Device(SFDILU *s, Mat A)
   PetscCallCUDA(cudaGetLastError());
   PetscCall(PermutedFactor(s, n, ai, aj, stream));
   s->byparts = PETSC_FALSE;
-  if (n && (s->sweep == PCSFDILU_SWEEP_AUTO || s->sweep == PCSFDILU_SWEEP_PARTS)) PetscCall(PartsLayout(s, ai, aj));
+  if (n && (s->sweep == PCSFDILU_SWEEP_AUTO || s->sweep == PCSFDILU_SWEEP_PARTS)) {
+    PetscInt bs;
+    PetscCall(MatGetBlockSize(A, &bs));
+    PetscCall(PartsLayout(s, bs, ai, aj));
+  }
   if (n && s->sweep == PCSFDILU_SWEEP_AUTO) s->byparts = PartsPay(s);
   if (n && SFDILUSweepUsed(s) == PCSFDILU_SWEEP_PARTS) PetscCall(BuildParts(s, stream));
-  PetscCall(PartsLayoutFree(&D->parts, stream));
   PetscCall(MatSeqAIJCUSPARSERestoreIJ(A, PETSC_FALSE, &ai, &aj));
   PetscCall(PetscLogEventEnd(SFPC_DILUColor, A, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -1036,7 +1018,6 @@ PetscErrorCode SFDILUReset_Device(SFDILU *s)
     for (size_t k = 0; k < sizeof(arrays) / sizeof(arrays[0]); k++)
       if (arrays[k]) PetscCallCUDA(cudaFreeAsync(arrays[k], stream));
   }
-  PetscCall(PartsLayoutFree(&D->parts, stream)); /* a set-up stopped between laying the parts out and building them */
   PetscCall(SFPCTriDeviceDestroy(&D->T));
   PetscCall(PetscFree(D->cstart));
   PetscCall(PetscFree(D->hcolor));
