@@ -116,7 +116,8 @@ if [ "${1:-}" = crossing ]; then # parts against sync-free at 512-4096 rows a pa
     "fields2d-1-724:-problem fields -dim 2 -dof 1 -n 724" "fields2d-4-200:-problem fields -dim 2 -dof 4 -n 200" \
     "fields3d-4-40:-problem fields -dim 3 -dof 4 -n 40" "poisson7-64:-problem poisson7 -n 64" "poisson27-64:-problem poisson27 -n 64"; do
     run -case "${p%%:*}" ${p#*:} -parts -repeat 10 > /dev/null
-    echo "${p%%:*} $(build/bench/repeat ${p#*:} -solves 1 -ksp_max_it 1 -pc_type sfdilu -pc_sfdilu_coloring jpl -pc_sfdilu_sweep parts -ksp_view | grep -o -E 'boxes of the grid|ranges of consecutive rows' | tr ' ' '-')"
+    view() { build/bench/repeat ${p#*:} -solves 1 -ksp_max_it 1 -pc_type sfdilu -pc_sfdilu_coloring jpl -ksp_view "$@"; }
+    echo "${p%%:*} $(view -pc_sfdilu_sweep parts | grep -o -E 'boxes of the grid|ranges of consecutive rows' | tr ' ' '-') $(view | grep -o -E 'GPU sweeps: [a-z-]+' | cut -d' ' -f3)"
   done | tee /tmp/sfpc-crossing.txt
   python3 - "$out" /tmp/sfpc-crossing.txt <<'PY'
 import json, sys
@@ -125,10 +126,10 @@ for l in open(sys.argv[1]):
     r = json.loads(l)
     if r["metric"] == "apply_s": rows.setdefault(r["case"], {})[r["benchmark"]] = r
 auto = {l.split()[0]: l for l in open(sys.argv[2])}
-print(f"{'case':18s}{'rows':>9s}{'colors':>7s}{'parts':>28s}{'sync-free us':>13s}{'parts us':>10s}{'sf/parts':>9s}")
+print(f"{'case':18s}{'rows':>9s}{'colors':>7s}{'parts':>28s}{'sync-free us':>13s}{'parts us':>10s}{'sf/parts':>9s}{'auto takes':>11s}")
 for case, d in rows.items():
     a, b, l = d["sfdilu"], d["sfdilu-parts"], auto.get(case, "").split()
-    print(f"{case:18s}{a['rows']:9d}{a['colors']:7d}{l[1] if len(l) > 1 else '?':>28s}{1e6 * a['sfpc']:13.1f}{1e6 * b['sfpc']:10.1f}{a['sfpc'] / b['sfpc']:9.2f}")
+    print(f"{case:18s}{a['rows']:9d}{a['colors']:7d}{l[1] if len(l) > 1 else '?':>28s}{1e6 * a['sfpc']:13.1f}{1e6 * b['sfpc']:10.1f}{a['sfpc'] / b['sfpc']:9.2f}{l[2] if len(l) > 2 else '?':>11s}")
 PY
   finish
 fi

@@ -735,6 +735,12 @@ int main(int argc, char **argv)
       args: -problem elasticity -n 32 -noref -dilu_ksp_max_it 5 -dilu_pc_sfdilu_coloring jpl -dilu_ksp_view
       filter: grep -o -E "GPU sweeps: [a-z]+ [(]auto[)]|GPU apply ran.*|boxes of the grid|ranges of consecutive rows"
     test:
+      # and on a 2-D grid of 4 fields a point (about 780 rows a part, no DMDA): boxes of the plane read off the 5-point
+      # pattern of points with the matrix's block size 4, which auto takes by parts. The apply only, as above
+      suffix: gpu_auto_parts_plane
+      args: -problem fields -dim 2 -dof 4 -n 160 -noref -dilu_ksp_max_it 5 -dilu_pc_sfdilu_coloring jpl -dilu_ksp_view
+      filter: grep -o -E "GPU sweeps: [a-z]+ [(]auto[)]|GPU apply ran.*|boxes of the grid|ranges of consecutive rows"
+    test:
       # parts whose unknowns exceed a block's shared memory (3.4*10^6 rows on the 132 SMs of an H100 SXM or H200; a GPU
       # with 140 SMs or more fits them): PETSC_ERR_SUP naming the sweeps to use instead
       suffix: gpu_parts_too_large

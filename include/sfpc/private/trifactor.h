@@ -37,8 +37,11 @@ PETSC_INTERN PetscErrorCode SFPCTriFactorSolveTranspose_Host(const SFPCTriFactor
 */
 PETSC_INTERN PetscErrorCode SFPCGridCheckSize(PetscInt, const PetscInt[3], const char *);
 PETSC_INTERN PetscErrorCode SFPCGridFindOutside_Host(const SFPCTriFactor *, const PetscInt[3], PetscBool, PetscInt *, PetscInt *);
-PETSC_INTERN PetscErrorCode SFPCGridGuess(PetscInt, PetscInt, PetscInt, const PetscInt[], const PetscInt[], PetscInt, PetscBool, PetscInt[3]);
-PETSC_INTERN PetscErrorCode SFPCGridGuess_Host(PetscInt, const PetscInt[], const PetscInt[], PetscInt, PetscBool, PetscInt[3]);
+/* The stencils SFPCGridGuess() may find besides the 3-D 7-point one (flags of its argument what) */
+#define SFPC_GRID_GUESS_BOX   1 /* the 27-point one */
+#define SFPC_GRID_GUESS_PLANE 2 /* a 2-D 5-point one (with SFPC_GRID_GUESS_BOX also 9-point), as a grid of one plane */
+PETSC_INTERN PetscErrorCode SFPCGridGuess(PetscInt, PetscInt, PetscInt, const PetscInt[], const PetscInt[], PetscInt, int, PetscInt[3]);
+PETSC_INTERN PetscErrorCode SFPCGridGuess_Host(PetscInt, const PetscInt[], const PetscInt[], PetscInt, int, PetscInt[3]);
 
 /* The rows SFPCGridGuess() reads of an n-row pattern, the same for the host and the device copy: up to 4 from the middle (none below 8 rows). */
 #define SFPC_GRID_GUESS_ROWS 4

@@ -295,7 +295,7 @@ PETSC_INTERN PetscErrorCode SFPCFillSentinel(PetscInt, PetscScalar *);
 PETSC_INTERN PetscErrorCode SFPCGridLayoutCheckOptions(PetscInt, const SFPCTriOptions *);
 PETSC_INTERN PetscErrorCode SFPCGridLayoutCheck_Host(const SFPCTriFactor *, const SFPCTriOptions *);
 PETSC_INTERN PetscErrorCode SFPCGridFindOutside_Device(SFPCTriDevice, const PetscInt[3], PetscInt[2], PetscInt[2]);
-PETSC_INTERN PetscErrorCode SFPCGridGuess_Device(PetscInt, const PetscInt *, const PetscInt *, PetscInt, PetscBool, PetscInt[3]);
+PETSC_INTERN PetscErrorCode SFPCGridGuess_Device(PetscInt, const PetscInt *, const PetscInt *, PetscInt, int, PetscInt[3]);
 PETSC_INTERN PetscErrorCode SFPCGridCreate_Device(SFPCTriDevice, const PetscInt[3], PetscBool);
 PETSC_INTERN PetscErrorCode SFPCGridFill_Device(SFPCTriDevice);
 PETSC_INTERN PetscErrorCode SFPCGridDestroy_Device(SFPCTriDevice);

@@ -494,7 +494,7 @@ PetscErrorCode SFPCGridFindOutside_Device(SFPCTriDevice T, const PetscInt dims[3
 }
 
 /* SFPCGridGuess() on a device CSR pattern (ai, aj) of n rows: a few rows from the middle copied to the host (two waits); COLS holds a 27-point row of 8 fields. */
-PetscErrorCode SFPCGridGuess_Device(PetscInt n, const PetscInt *ai, const PetscInt *aj, PetscInt bs, PetscBool box, PetscInt dims[3])
+PetscErrorCode SFPCGridGuess_Device(PetscInt n, const PetscInt *ai, const PetscInt *aj, PetscInt bs, int what, PetscInt dims[3])
 {
   enum { COLS = 27 * 8 };
   cudaStream_t stream;
@@ -511,7 +511,7 @@ PetscErrorCode SFPCGridGuess_Device(PetscInt n, const PetscInt *ai, const PetscI
   while (rows < nr && rowstart[rows + 1] - rowstart[0] <= m) rows++; /* the rows whose columns fit */
   PetscCallCUDA(cudaMemcpyAsync(cols, aj + rowstart[0], sizeof(PetscInt) * m, cudaMemcpyDeviceToHost, stream));
   PetscCallCUDA(cudaStreamSynchronize(stream));
-  PetscCall(SFPCGridGuess(n, r0, rows, rowstart, cols, bs, box, dims));
+  PetscCall(SFPCGridGuess(n, r0, rows, rowstart, cols, bs, what, dims));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -34,7 +34,7 @@ PetscErrorCode MatHYBSFBuild_Device(Mat_HYBSF *h, Mat A, PetscBool reuse)
     const PetscBool autolayout = (PetscBool)(o.layout == SFPC_LAYOUT_AUTO);
     PetscInt        bs;
 
-    if (autolayout && o.grid[0] <= 0) PetscCall(SFPCGridGuess_Device(n, ai, aj, 1, PETSC_TRUE, o.grid));
+    if (autolayout && o.grid[0] <= 0) PetscCall(SFPCGridGuess_Device(n, ai, aj, 1, SFPC_GRID_GUESS_BOX, o.grid));
     ierr = SFPCTriangleCreate_Device(n, ai, aj, aa, lower, h->unit, &o, &h->T);
     if (!ierr) ierr = MatGetBlockSize(A, &bs);
     if (!ierr && autolayout && !h->T->grid.nx && bs > 1) ierr = SFPCTriDeviceSetBlocks(h->T, bs, PETSC_BOOL3_UNKNOWN, PETSC_BOOL3_UNKNOWN);

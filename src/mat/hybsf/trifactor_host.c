@@ -159,21 +159,25 @@ PetscErrorCode SFPCGridFindOutside_Host(const SFPCTriFactor *F, const PetscInt d
    (row q's columns are cols[rowstart[q] - rowstart[0] .. rowstart[q+1] - rowstart[0])): the first row
    whose off-diagonal columns lie at exactly the distances of an interior point of a 7-point stencil
    in natural order, x fastest (1 < a < b, b a multiple of a and n of b: nx = a, ny = b / a,
-   nz = n / b), or with box also of a 27-point one (1, a - 1, a, a + 1, then b - a, b and b + a, each also - 1
-   and + 1; rows on one face of the grid have them all too). With bs > 1 a point is bs consecutive rows (its
-   fields, as a matrix of block size bs numbers them), the distances are between points and dims count points.
+   nz = n / b), or with SFPC_GRID_GUESS_BOX in what also of a 27-point one (1, a - 1, a, a + 1, then b - a, b and
+   b + a, each also - 1 and + 1; rows on one face of the grid have them all too). With SFPC_GRID_GUESS_PLANE also a
+   2-D 5-point stencil (1 < a, n a multiple of a: nx = a, ny = n / a, nz = 1), and with both also a 9-point one (1,
+   a - 1, a, a + 1). With bs > 1 a point is bs consecutive rows (its fields, as a matrix of block size bs numbers
+   them), the distances are between points and dims count points.
    Callers take rows in the middle: rows near the ends are often boundary rows with fewer neighbours,
    or identity rows. Only a guess: whoever uses it checks every row against the stencil.
 */
-PetscErrorCode SFPCGridGuess(PetscInt n, PetscInt r0, PetscInt nr, const PetscInt rowstart[], const PetscInt cols[], PetscInt bs, PetscBool box, PetscInt dims[3])
+PetscErrorCode SFPCGridGuess(PetscInt n, PetscInt r0, PetscInt nr, const PetscInt rowstart[], const PetscInt cols[], PetscInt bs, int what, PetscInt dims[3])
 {
   enum { MAXD = 13 };
-  const PetscInt points = bs > 0 && n % bs == 0 ? n / bs : 0;
+  const PetscInt  points = bs > 0 && n % bs == 0 ? n / bs : 0;
+  const PetscBool box = (PetscBool)!!(what & SFPC_GRID_GUESS_BOX), plane = (PetscBool)!!(what & SFPC_GRID_GUESS_PLANE);
 
   PetscFunctionBegin;
   dims[0] = dims[1] = dims[2] = 0;
   for (PetscInt q = 0; q < nr && points; q++) {
-    PetscInt dist[MAXD], nd = 0, a = 0, b = 0;
+    PetscInt  dist[MAXD], nd = 0, a = 0, b = 0;
+    PetscBool flat = PETSC_FALSE;
     for (PetscInt k = rowstart[q] - rowstart[0]; k < rowstart[q + 1] - rowstart[0] && nd <= MAXD; k++) {
       const PetscInt d    = PetscAbsInt(cols[k] / bs - (r0 + q) / bs);
       PetscBool      seen = (PetscBool)(d == 0);
@@ -181,16 +185,17 @@ PetscErrorCode SFPCGridGuess(PetscInt n, PetscInt r0, PetscInt nr, const PetscIn
       if (!seen && nd < MAXD) dist[nd] = d;
       if (!seen) nd++;
     }
-    if (nd != 3 && (nd != MAXD || !box)) continue;
+    if (nd > MAXD || nd < 2) continue;
     PetscCall(PetscSortInt(nd, dist));
     if (nd == 3) a = dist[1], b = dist[2];
-    else { /* the box's distances, a = dist[2] and b = dist[8] */
+    else if (nd == MAXD && box) { /* the box's distances, a = dist[2] and b = dist[8] */
       const PetscInt x = dist[2], y = dist[8], want[MAXD] = {1, x - 1, x, x + 1, y - x - 1, y - x, y - x + 1, y - 1, y, y + 1, y + x - 1, y + x, y + x + 1};
       PetscBool      fits = PETSC_TRUE;
       for (PetscInt e = 0; e < MAXD; e++) fits = (PetscBool)(fits && dist[e] == want[e]);
       if (fits) a = x, b = y;
-    }
-    if (dist[0] == 1 && a > 1 && b > a && b % a == 0 && points % b == 0) {
+    } else if (nd == 2 && plane) a = dist[1], b = points, flat = PETSC_TRUE;
+    else if (nd == 4 && plane && box && dist[1] == dist[2] - 1 && dist[3] == dist[2] + 1) a = dist[2], b = points, flat = PETSC_TRUE;
+    if (dist[0] == 1 && a > 1 && (flat || b > a) && b % a == 0 && points % b == 0) {
       dims[0] = a;
       dims[1] = b / a;
       dims[2] = points / b;
@@ -201,14 +206,14 @@ PetscErrorCode SFPCGridGuess(PetscInt n, PetscInt r0, PetscInt nr, const PetscIn
 }
 
 /* SFPCGridGuess() on a host CSR pattern (ai, aj) of n rows, from the rows SFPCGridGuessRows() picks (SFPCGridGuess_Device() for a device one). */
-PetscErrorCode SFPCGridGuess_Host(PetscInt n, const PetscInt ai[], const PetscInt aj[], PetscInt bs, PetscBool box, PetscInt dims[3])
+PetscErrorCode SFPCGridGuess_Host(PetscInt n, const PetscInt ai[], const PetscInt aj[], PetscInt bs, int what, PetscInt dims[3])
 {
   PetscInt r0, nr;
 
   PetscFunctionBegin;
   dims[0] = dims[1] = dims[2] = 0;
   SFPCGridGuessRows(n, &r0, &nr);
-  if (nr) PetscCall(SFPCGridGuess(n, r0, nr, ai + r0, aj + ai[r0], bs, box, dims));
+  if (nr) PetscCall(SFPCGridGuess(n, r0, nr, ai + r0, aj + ai[r0], bs, what, dims));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

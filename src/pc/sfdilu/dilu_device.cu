@@ -435,7 +435,7 @@ static PetscErrorCode ColorGrid_Device(SFDILU *s, PetscInt n, const int *ai, con
   PetscInt            dims[3] = {0, 0, 0};
 
   PetscFunctionBegin;
-  if (!s->grid.dim) PetscCall(SFPCGridGuess_Device(n, ai, aj, 1, PETSC_FALSE, dims));
+  if (!s->grid.dim) PetscCall(SFPCGridGuess_Device(n, ai, aj, 1, 0, dims));
   PetscCall(SFDILUGridFromDims(s, dims, ok));
   if (!*ok) PetscFunctionReturn(PETSC_SUCCESS);
   s->ncolors = SFDILUGridColors(&s->grid);
@@ -590,7 +590,10 @@ static PetscErrorCode PermutedFactor(SFDILU *s, PetscInt n, const int *ai, const
    rows a color (7- and 27-point 32^3-64^3, permuted or not, a 3-D cavity) 0.47-0.93x, except the 4-field driven cavity's
    Jacobian (50 rows a color, 1.14-1.24x; a rule by the share of entries across parts that took it lost up to 1.4x on
    other grids: bench/README.md, "Which matrices the parts pay on"). With boxes of a grid (PartsLayout()) the 7-point
-   64^3 grid's parts are still 0.80-0.85x.
+   64^3 grid's parts are still 0.80-0.85x. Boxes of a plane (a 2-D grid) from SFDILU_PARTS_AUTO_MIN rows: a box's rows
+   have most of their neighbours inside it (a 2-D box of 2048 points has 9% of them on its edges, a 3-D one 50%), and the
+   parts were 1.12-1.33x faster than the sync-free sweeps at 2.6*10^5 rows, 1-4 fields, about 2000 rows a part, except
+   0.91x with 3 fields ("2-D grids as boxes").
 */
 #define SFDILU_PARTS_AUTO_ROWS 4096
 #define SFDILU_PARTS_AUTO_MIN  512
@@ -598,7 +601,8 @@ static PetscErrorCode PermutedFactor(SFDILU *s, PetscInt n, const int *ai, const
 static PetscBool PartsPay(const SFDILU *s)
 {
   const SFDILUParts *L = &s->dev->parts;
-  return (PetscBool)(L->fits && (L->maxrows >= SFDILU_PARTS_AUTO_ROWS || (L->maxrows >= SFDILU_PARTS_AUTO_MIN && L->maxrows <= SFDILU_PARTS_AUTO_THIN * s->ncolors)));
+  const PetscBool    plane = (PetscBool)(L->grid.b[0] && L->grid.n[2] == 1);
+  return (PetscBool)(L->fits && (L->maxrows >= SFDILU_PARTS_AUTO_ROWS || (L->maxrows >= SFDILU_PARTS_AUTO_MIN && (plane || L->maxrows <= SFDILU_PARTS_AUTO_THIN * s->ncolors))));
 }
 
 /*
@@ -610,10 +614,13 @@ static PetscBool PartsPay(const SFDILU *s)
    "Parts as boxes of the grid" and "Q1 elasticity's nodes as boxes"): in one call, 4 x 4 x 8 boxes against 128
    z-planes, 1.17x (7-point 128^3, JPL's 20 colors) and 1.32x (27-point, 59 colors); Q1 elasticity's nodes (block size
    3, about 150 colors) as boxes against ranges, 1.15x (2*10^5 rows) and 1.27x (8*10^5); across calls, the earlier
-   kernel's ranges 1.10x faster than the boxes with the greedy coloring's 2 colors. The threshold lies between 2 and 20
-   colors; 8 (the grid coloring's with modulus 2) was not measured.
+   kernel's ranges 1.10x faster than the boxes with the greedy coloring's 2 colors; with the grid coloring's 8 colors,
+   boxes 1.12x faster than ranges (7-point 128^3, one call). The threshold lies between 2 and 8 colors. A 2-D grid (a
+   pattern of a 5- or 9-point stencil) gives boxes of its plane: the driven cavity's 1.17x faster than its ranges.
 */
-#define SFDILU_PARTS_BOX_COLORS 8
+#ifndef SFDILU_PARTS_BOX_COLORS
+  #define SFDILU_PARTS_BOX_COLORS 8
+#endif
 static PetscErrorCode PartsLayout(SFDILU *s, PetscInt bs, const int *ai, const int *aj)
 {
   SFDILUParts *L       = &s->dev->parts;
@@ -626,7 +633,7 @@ static PetscErrorCode PartsLayout(SFDILU *s, PetscInt bs, const int *ai, const i
       for (int d = 0; d < 3; d++) dims[d] = s->grid.size[d];
       dof = s->grid.dof;
     } else {
-      PetscCall(SFPCGridGuess_Device(s->n, ai, aj, bs, PETSC_TRUE, dims));
+      PetscCall(SFPCGridGuess_Device(s->n, ai, aj, bs, SFPC_GRID_GUESS_BOX | SFPC_GRID_GUESS_PLANE, dims));
       dof = bs;
     }
   }

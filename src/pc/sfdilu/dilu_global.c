@@ -201,7 +201,7 @@ static PetscErrorCode GridFromSlabs(SFDILU *s, SFDILUGlobal G, Mat A, MPI_Comm c
   PetscFunctionBegin;
   PetscCall(MatGetDiagonalBlock(A, &Ad));
   PetscCall(MatGetRowIJ(Ad, 0, PETSC_FALSE, PETSC_FALSE, &n, &ai, &aj, &done));
-  if (done && G->n) PetscCall(SFPCGridGuess_Host(G->n, ai, aj, 1, PETSC_FALSE, dims));
+  if (done && G->n) PetscCall(SFPCGridGuess_Host(G->n, ai, aj, 1, 0, dims));
   PetscCall(MatRestoreRowIJ(Ad, 0, PETSC_FALSE, PETSC_FALSE, &n, &ai, &aj, &done));
   ok = (PetscBool)(!G->n || (dims[0] > 0 && G->rstart % (dims[0] * dims[1]) == 0));
   for (int d = 0; d < 2; d++) lo[d] = G->n ? dims[d] : PETSC_INT_MAX, hi[d] = G->n ? dims[d] : 0;

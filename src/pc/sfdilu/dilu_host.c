@@ -125,7 +125,7 @@ static PetscErrorCode ColorGrid(SFDILU *s, PetscInt n, const PetscInt ai[], cons
   PetscInt dims[3] = {0, 0, 0};
 
   PetscFunctionBegin;
-  if (!s->grid.dim) PetscCall(SFPCGridGuess_Host(n, ai, aj, 1, PETSC_FALSE, dims));
+  if (!s->grid.dim) PetscCall(SFPCGridGuess_Host(n, ai, aj, 1, 0, dims));
   PetscCall(SFDILUGridFromDims(s, dims, ok));
   if (!*ok) PetscFunctionReturn(PETSC_SUCCESS);
   for (PetscInt r = 0; r < n; r++) s->color[r] = SFDILUGridColor(&s->grid, r);

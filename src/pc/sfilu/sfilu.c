@@ -17,7 +17,7 @@ PetscErrorCode SFILUGridFromPattern(Mat A, PetscBool ondevice, PetscBool box, Pe
     PetscBool       done;
 
     PetscCall(MatGetRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &nr, &ia, &ja, &done));
-    if (done) PetscCall(SFPCGridGuess_Host(nr, ia, ja, 1, box, dims));
+    if (done) PetscCall(SFPCGridGuess_Host(nr, ia, ja, 1, box ? SFPC_GRID_GUESS_BOX : 0, dims));
     PetscCall(MatRestoreRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &nr, &ia, &ja, &done));
   }
   PetscFunctionReturn(PETSC_SUCCESS);

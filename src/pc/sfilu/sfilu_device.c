@@ -17,7 +17,7 @@ PetscErrorCode SFILUGridGuess_Device(Mat A, PetscBool box, PetscInt dims[3])
   PetscFunctionBegin;
   PetscCall(MatGetLocalSize(A, &n, NULL));
   PetscCall(MatSeqAIJCUSPARSEGetIJ(A, PETSC_FALSE, &ai, &aj));
-  PetscCall(SFPCGridGuess_Device(n, ai, aj, 1, box, dims));
+  PetscCall(SFPCGridGuess_Device(n, ai, aj, 1, box ? SFPC_GRID_GUESS_BOX : 0, dims));
   PetscCall(MatSeqAIJCUSPARSERestoreIJ(A, PETSC_FALSE, &ai, &aj));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
