@@ -70,8 +70,8 @@ PETSC_EXTERN const char *const PCSFDILUColoringTypes[];
 /*E
    PCSFDILUSweepType - how the GPU PCSFDILU runs its two sweeps
 
-$  PCSFDILU_SWEEP_AUTO     - parts where they fit and a block gets at least 4096 rows, or at least 512 rows in colors of
-                             at most 24 rows a block (as Q1 elasticity's); otherwise syncfree, except in color
+$  PCSFDILU_SWEEP_AUTO     - parts where they fit and a block gets at least 256 rows and 8192 entries of the
+                             matrix; otherwise syncfree, except in color
                              order (PCSFDILU_ORDER_COLOR asked for) with a vector over 40% of the GPU's L2, where each
                              color's pass reads its neighbours from DRAM; then percolor
 $  PCSFDILU_SWEEP_SYNCFREE - one sync-free kernel per sweep, colors as dependency levels (the engine's solves)

@@ -45,6 +45,9 @@
   #define SFPC_PARTS_ROWS_IN_FLIGHT 4 /* natural rows a thread of the gather and of the scatter loads at once */
 #endif
 #define SFPC_PARTS_MIN_ROWS 32   /* rows of a part at least: fewer parts on small matrices */
+#ifndef SFPC_PARTS_MIN_SLICES
+  #define SFPC_PARTS_MIN_SLICES 8 /* slices a step of a part should fill (PartLanes()) */
+#endif
 #ifndef SFPC_PARTS_ENTRIES_PER_LANE
   #define SFPC_PARTS_ENTRIES_PER_LANE 4 /* lanes per row: the fewest (a power of two) that leave a lane about this many entries of a triangle */
 #endif
@@ -435,12 +438,19 @@ PetscErrorCode SlotOffsets(int count, long long *slots, long long *scan, int *of
 }
 } // namespace
 
-/* Lanes per row of T's solves by parts. */
-static int PartLanes(SFPCTriDevice T)
+/*
+   Lanes per row of T's solves by parts with parts of up to rows rows in nsteps steps: the fewest (a power of two) that
+   leave a lane about SFPC_PARTS_ENTRIES_PER_LANE entries of a triangle, then doubled while a step of the largest part
+   (rows / nsteps) fills fewer than SFPC_PARTS_MIN_SLICES slices and every lane keeps an entry: where a step holds a few
+   dozen rows, more lanes a row give the block's warps more slices to run at once.
+*/
+static int PartLanes(SFPCTriDevice T, PetscInt rows, PetscInt nsteps)
 {
-  const double per = T->n ? (double)(T->nnz - T->n) / (2.0 * T->n) : 0; /* entries of a row in one triangle, on average */
-  int          s   = 1;
+  const double per  = T->n ? (double)(T->nnz - T->n) / (2.0 * T->n) : 0; /* entries of a row in one triangle, on average */
+  const double step = (double)rows / (double)PetscMax(nsteps, 1);
+  int          s    = 1;
   while (s < 32 && SFPC_PARTS_ENTRIES_PER_LANE * s < per) s *= 2;
+  while (s < 32 && step * s < 32.0 * SFPC_PARTS_MIN_SLICES && per >= 2 * s) s *= 2;
   return s;
 }
 
@@ -478,7 +488,7 @@ PetscErrorCode SFPCPartsFit(SFPCTriDevice T, PetscInt rows, PetscInt nsteps, Pet
 
   PetscFunctionBegin;
   PetscCall(OptInSharedMemory(&smem));
-  *fits = (PetscBool)(rows <= INT_MAX / 8 && PartBytes((int)rows, nsteps, 32 / PartLanes(T)) <= (size_t)smem);
+  *fits = (PetscBool)(rows <= INT_MAX / 8 && PartBytes((int)rows, nsteps, 32 / PartLanes(T, rows, nsteps)) <= (size_t)smem);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -525,8 +535,8 @@ PetscErrorCode SFPCTriDeviceSetParts(SFPCTriDevice T, const int *natural, const 
 {
   SFPCParts          *P = &T->parts;
   cudaStream_t        stream;
-  const int           n = (int)T->n, s = PartLanes(T), R = 32 / s;
-  int                 np, rows = 0, ngroups, nslices, smem, bad = INT_MAX, *dbad, *idx, *count, *pinv, *gstart, *hstart, *part, *boxhome = NULL;
+  const int           n = (int)T->n;
+  int                 s, R, np, rows = 0, ngroups, nslices, smem, bad = INT_MAX, *dbad, *idx, *count, *pinv, *gstart, *hstart, *part, *boxhome = NULL;
   const int          *home = natural;
   PetscInt           *pstart = NULL;
   long long          *lslots, *uslots, *scan, ltotal, utotal;
@@ -548,6 +558,8 @@ PetscErrorCode SFPCTriDeviceSetParts(SFPCTriDevice T, const int *natural, const 
     PetscCall(PetscFree(pstart));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
+  s = PartLanes(T, rows, nsteps);
+  R = 32 / s;
   PetscCall(PetscGetCurrentCUDAStream(&stream));
   ngroups = np * (int)nsteps;
 

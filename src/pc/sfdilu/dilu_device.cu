@@ -580,29 +580,22 @@ static PetscErrorCode PermutedFactor(SFDILU *s, PetscInt n, const int *ai, const
 }
 
 /*
-   Whether auto takes the solves by parts: where they fit and a part holds at least SFDILU_PARTS_AUTO_ROWS rows (where
-   the sync-free sweeps gather from L2 in color order and are bound by its traffic), or at least SFDILU_PARTS_AUTO_MIN
-   rows in thin colors, at most SFDILU_PARTS_AUTO_THIN rows of a color a part (there a sync-free level is an L2 hop with
-   little work, where a block hands its own rows over in shared memory). H200, 24-warp parts kernel, apply against the
-   sync-free sweeps (bench/README.md, sfdilu, "Solves by parts"): from 3900 rows a part 0.92-1.0x (7- and 27-point 80^3),
-   from 6700 rows 1.16-2.09x (27-point 96^3 to 7-point 128^3, 1.72x on the permuted 7-point 128^3); Q1 elasticity of
-   1.1-8.1*10^5 rows (800-6100 rows a part, at most 40 rows a color) 1.06-1.23x; below, at 250-2000 rows a part in 35-104
-   rows a color (7- and 27-point 32^3-64^3, permuted or not, a 3-D cavity) 0.47-0.93x, except the 4-field driven cavity's
-   Jacobian (50 rows a color, 1.14-1.24x; a rule by the share of entries across parts that took it lost up to 1.4x on
-   other grids: bench/README.md, "Which matrices the parts pay on"). With boxes of a grid (PartsLayout()) the 7-point
-   64^3 grid's parts are still 0.80-0.85x. Boxes of a plane (a 2-D grid) from SFDILU_PARTS_AUTO_MIN rows: a box's rows
-   have most of their neighbours inside it (a 2-D box of 2048 points has 9% of them on its edges, a 3-D one 50%), and the
-   parts were 1.12-1.33x faster than the sync-free sweeps at 2.6*10^5 rows, 1-4 fields, about 2000 rows a part, except
-   0.91x with 3 fields ("2-D grids as boxes").
+   Whether auto takes the solves by parts: where they fit, a part holds at least SFDILU_PARTS_AUTO_MIN rows and at
+   least SFDILU_PARTS_AUTO_ENTRIES entries of A. A solve by parts pays a fixed cost (one launch, the gather and the
+   scatter, a few slices a step) against the sync-free sweeps' L2 hop a level; the entries of a part, not its rows, say
+   how much work of the sweeps runs inside the block. H200, the parts with lanes a row by the slices of a step
+   (bench/README.md, sfdilu, "Lanes a row by the slices of a step"), apply by parts against the sync-free sweeps in
+   the same call: from 9900 entries a part every case measured 1.00-1.46x (7-point 64^3 1.41x, its permuted rows
+   1.18x, 27-point 40^3-64^3 1.00-1.39x, 2-D grids of 1-4 fields 1.16-1.46x, 3-D grids of 4 fields 1.03-1.45x, Q1
+   elasticity 1.53-1.66x at 355-677 rows a part); below 6100 entries 0.76-1.00x on 1-field grids (7-point 32^3-48^3
+   0.88-1.00x, permuted 0.82x, 2-D 256^2 and 300^2 0.76-0.80x), 0.98x on 27-point 32^3, 1.14x on a 2-field 2-D grid.
 */
-#define SFDILU_PARTS_AUTO_ROWS 4096
-#define SFDILU_PARTS_AUTO_MIN  512
-#define SFDILU_PARTS_AUTO_THIN 24
+#define SFDILU_PARTS_AUTO_MIN     256
+#define SFDILU_PARTS_AUTO_ENTRIES 8192
 static PetscBool PartsPay(const SFDILU *s)
 {
   const SFDILUParts *L = &s->dev->parts;
-  const PetscBool    plane = (PetscBool)(L->grid.b[0] && L->grid.n[2] == 1);
-  return (PetscBool)(L->fits && (L->maxrows >= SFDILU_PARTS_AUTO_ROWS || (L->maxrows >= SFDILU_PARTS_AUTO_MIN && (plane || L->maxrows <= SFDILU_PARTS_AUTO_THIN * s->ncolors))));
+  return (PetscBool)(L->fits && L->maxrows >= SFDILU_PARTS_AUTO_MIN && (double)L->maxrows * s->dev->nnz >= (double)SFDILU_PARTS_AUTO_ENTRIES * s->n);
 }
 
 /*

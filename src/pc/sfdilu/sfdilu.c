@@ -28,7 +28,7 @@ PetscBool SFDILUBeyondL2(PetscInt n, PetscLogDouble l2)
   return (PetscBool)((PetscLogDouble)n * sizeof(PetscScalar) > SFDILU_LOCAL_L2_FRACTION * l2);
 }
 
-/* auto: by parts where the coloring found they pay (PartsPay(): large matrices, or thin colors as Q1 elasticity's); otherwise sync-free, except in color order (asked for) beyond L2, where one launch per color was faster (above). */
+/* auto: by parts where the coloring found they pay (PartsPay(): at least 8192 entries of A a part); otherwise sync-free, except in color order (asked for) beyond L2, where one launch per color was faster (above). */
 PCSFDILUSweepType SFDILUSweepUsed(SFDILU *s)
 {
   if (s->sweep != PCSFDILU_SWEEP_AUTO) return s->sweep;
@@ -478,7 +478,7 @@ static PetscErrorCode PCSetFromOptions_SFDILU(PC pc, PetscOptionItems PetscOptio
   {
     PCSFDILUSweepType sweep = s->sweep;
     PCSFDILUOrderType order = s->gpuorder;
-    PetscCall(PetscOptionsEnum("-pc_sfdilu_sweep", "GPU sweeps: syncfree (one kernel per sweep), percolor (one launch per color and sweep), parts (one kernel, a block per range of rows, unknowns in shared memory), auto (parts on large matrices, in thin colors or on 2-D grids; else syncfree; percolor only in color order with a vector over 40% of L2)", "PCSFDILU", PCSFDILUSweepTypes, (PetscEnum)sweep, (PetscEnum *)&sweep, NULL));
+    PetscCall(PetscOptionsEnum("-pc_sfdilu_sweep", "GPU sweeps: syncfree (one kernel per sweep), percolor (one launch per color and sweep), parts (one kernel, a block per range of rows, unknowns in shared memory), auto (parts where a block gets at least 256 rows and 8192 entries; else syncfree; percolor only in color order with a vector over 40% of L2)", "PCSFDILU", PCSFDILUSweepTypes, (PetscEnum)sweep, (PetscEnum *)&sweep, NULL));
     PetscCall(PetscOptionsEnum("-pc_sfdilu_order", "GPU row order of the sweeps: color, local (windows of row + color * D, for vectors larger than L2; sync-free only), auto (local where a vector exceeds 40% of L2)", "PCSFDILU", PCSFDILUOrderTypes, (PetscEnum)order, (PetscEnum *)&order, NULL));
     PetscInt          window = s->localwindow;
     PetscCall(PetscOptionsInt("-pc_sfdilu_local_window", "GPU, local order: keys (row + color * D) per window; the sweeps are dispatched by windows of half as many rows", "PCSFDILU", window, &window, NULL));
@@ -808,8 +808,8 @@ PetscErrorCode PCSFDILUGetOrderType(PC pc, PCSFDILUOrderType *order)
    bitwise the host's), whose iterations do not depend on the number of ranks, instead of one DILU per diagonal block
 .  -pc_sfdilu_sweep <auto,syncfree,percolor,parts> - GPU: one sync-free kernel per sweep with colors as dependency levels, one launch per
    color, or parts: one kernel for the whole apply, each thread block owning a range of consecutive rows (or, where a grid is known and
-   there are at least 8 colors, a box of the grid: a DMDA's, or one read off the pattern with the matrix's block size as the fields of a point) whose unknowns stay in its shared memory (rows of other blocks waited for sync-free); auto: parts where they fit and pay (at least 4096 rows a block, or 512 in
-   colors of at most 24 rows a block, as Q1 elasticity's, or in boxes of a 2-D grid), else syncfree, except in color order (-pc_sfdilu_order color) with a vector
+   there are at least 8 colors, a box of the grid: a DMDA's, or one read off the pattern with the matrix's block size as the fields of a point) whose unknowns stay in its shared memory (rows of other blocks waited for sync-free); auto: parts where they fit and pay (at least 256 rows and 8192 entries of
+   the matrix a block), else syncfree, except in color order (-pc_sfdilu_order color) with a vector
    over 40% of the GPU's L2, where one launch per color was faster
 .  -pc_sfdilu_order <auto,color,local> - GPU, sync-free sweeps: rows sorted by color, or local (by windows of row + color * D, D a few
    times the bandwidth, then color, and dispatched window by window: the unknowns a row reads stay in L2); auto: local where a
