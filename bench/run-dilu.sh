@@ -14,8 +14,8 @@
 # bench/results/sfdilu-layout-<gpu>.json, and a table of the sync-free apply.
 # parts: the suite with the solves by parts (-pc_sfdilu_sweep parts) as a third variant, to
 # bench/results/sfdilu-parts-<gpu>.json, and a table against the sync-free and per-color sweeps.
-# crossing: the solves by parts against the sync-free sweeps where a part holds 512-4096 rows, on 2-D and 3-D
-# multi-field grids, the driven cavity and 3-D grids, with what auto takes and how it lays the parts out, to
+# crossing: the solves by parts against the sync-free sweeps where a part holds 250-2000 rows, on 2-D and 3-D
+# multi-field grids, the driven cavity, 3-D grids and Q1 elasticity, with what auto takes and how it lays the parts out, to
 # bench/results/sfdilu-crossing-<gpu>.json, and a table (bench/README.md, "Which matrices the parts pay on").
 set -eu
 gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1 | tr 'A-Z ' 'a-z-')
@@ -29,7 +29,21 @@ out=bench/results/sfdilu-$gpu.json
 [ "${1:-}" = crossing ] && out=bench/results/sfdilu-crossing-$gpu.json
 mkdir -p bench/results; : > "$out"
 b=build/bench/dilu
-run() { echo "+ $b $*"; local t0=$SECONDS; $b -json "$out" "$@"; echo "  ($((SECONDS - t0)) s)"; }
+run() { echo "+ $b $*"; local t0=$SECONDS; $b -json "$out" "$@"; echo "  ($((SECONDS - t0)) s)"; [ -z "${takes:-}" ] || takes "$@"; }
+# with takes set (a file): what -pc_sfdilu_sweep auto takes on run's case, from -ksp_view of one PC set-up, as "case sweep"
+takes() {
+  local name= args=() col=jpl
+  while [ $# -gt 0 ]; do
+    case $1 in
+      -case) name=$2; shift 2 ;;
+      -coloring) col=$2; shift 2 ;;
+      -repeat) shift 2 ;;
+      -gamg | -parts) shift ;;
+      *) args+=("$1"); shift ;;
+    esac
+  done
+  echo "$name $(build/bench/repeat "${args[@]}" -solves 1 -ksp_max_it 1 -pc_type sfdilu -pc_sfdilu_coloring "$col" -ksp_view | grep -o -E 'GPU sweeps: [a-z-]+' | cut -d' ' -f3)" >> "$takes"
+}
 finish() { [ -n "${OUT:-}" ] && cp "$out" "$OUT/"; exit 0; } # the records back from a device run
 if [ "${1:-}" = order ]; then
   for n in 128 144 160 182 200 256; do
@@ -108,13 +122,16 @@ suite() {
   build/tests/petsc-tutorials/ex19 -da_grid_x 256 -da_grid_y 256 -snes_max_it 1 -ksp_max_it 1 -pc_type none -ksp_view_mat binary:/tmp/sfpc-cavity256.bin > /dev/null 2>&1
   run -case ex19-cavity-256 -problem file -f /tmp/sfpc-cavity256.bin -repeat 10 "$@"
 }
-if [ "${1:-}" = crossing ]; then # parts against sync-free at 512-4096 rows a part, by the share of entries across parts
+if [ "${1:-}" = crossing ]; then # parts against sync-free at 250-2000 rows a part, about where auto changes from one to the other
   build/tests/petsc-tutorials/ex19 -da_grid_x 256 -da_grid_y 256 -snes_max_it 1 -ksp_max_it 1 -pc_type none -ksp_view_mat binary:/tmp/sfpc-cavity256.bin > /dev/null 2>&1
   for p in "ex19-cavity-256:-problem file -f /tmp/sfpc-cavity256.bin" "fields2d-4-256:-problem fields -dim 2 -dof 4 -n 256" \
     "fields2d-4-362:-problem fields -dim 2 -dof 4 -n 362" "fields2d-3-300:-problem fields -dim 2 -dof 3 -n 300" \
     "fields2d-2-362:-problem fields -dim 2 -dof 2 -n 362" "fields2d-1-512:-problem fields -dim 2 -dof 1 -n 512" \
     "fields2d-1-724:-problem fields -dim 2 -dof 1 -n 724" "fields2d-4-200:-problem fields -dim 2 -dof 4 -n 200" \
-    "fields3d-4-40:-problem fields -dim 3 -dof 4 -n 40" "poisson7-64:-problem poisson7 -n 64" "poisson27-64:-problem poisson27 -n 64"; do
+    "fields3d-4-40:-problem fields -dim 3 -dof 4 -n 40" "poisson7-64:-problem poisson7 -n 64" "poisson27-64:-problem poisson27 -n 64" \
+    "fields2d-1-300:-problem fields -dim 2 -dof 1 -n 300" "fields2d-2-200:-problem fields -dim 2 -dof 2 -n 200" \
+    "poisson7-40:-problem poisson7 -n 40" "poisson7-48:-problem poisson7 -n 48" "poisson7-48-permuted:-problem poisson7 -n 48 -permute 1" \
+    "poisson27-40:-problem poisson27 -n 40" "elasticity-24:-problem elasticity -n 24"; do
     run -case "${p%%:*}" ${p#*:} -parts -repeat 10 > /dev/null
     view() { build/bench/repeat ${p#*:} -solves 1 -ksp_max_it 1 -pc_type sfdilu -pc_sfdilu_coloring jpl -ksp_view "$@"; }
     echo "${p%%:*} $(view -pc_sfdilu_sweep parts | grep -o -E 'boxes of the grid|ranges of consecutive rows' | tr ' ' '-') $(view | grep -o -E 'GPU sweeps: [a-z-]+' | cut -d' ' -f3)"
@@ -134,21 +151,25 @@ PY
   finish
 fi
 if [ "${1:-}" = parts ]; then # the solves by parts beside the sync-free and per-color sweeps, and a table
+  takes=/tmp/sfpc-takes.txt; : > "$takes"
   suite -parts
-  python3 - "$out" <<'PY'
-import json, sys
+  python3 - "$out" "$takes" <<'PY'
+import json, statistics, sys
 rows = {}
 for l in open(sys.argv[1]):
     r = json.loads(l)
     if r["metric"] == "apply_s": rows.setdefault(r["case"], {})[r["benchmark"]] = r
-print(f"{'case':24s}{'rows':>9s}{'colors':>7s}{'per-color us':>13s}{'sync-free us':>13s}{'parts us':>10s}{'pc/sf':>7s}{'pc/parts':>9s}{'parts/SpMV':>11s}")
-sf, pa = [], []
+auto = dict(l.split() for l in open(sys.argv[2]) if len(l.split()) == 2)
+print(f"{'case':24s}{'rows':>9s}{'colors':>7s}{'per-color us':>13s}{'sync-free us':>13s}{'parts us':>10s}{'pc/sf':>7s}{'pc/parts':>9s}{'auto takes':>11s}{'pc/auto':>8s}{'SpMVs':>7s}")
+sf, pa, au, within = [], [], [], 0
 for case, d in rows.items():
     a, b = d["sfdilu"], d["sfdilu-parts"]
-    sf.append(a["ratio"]); pa.append(b["ratio"])
-    print(f"{case:24s}{a['rows']:9d}{a['colors']:7d}{1e6 * a['baseline']:13.1f}{1e6 * a['sfpc']:13.1f}{1e6 * b['sfpc']:10.1f}{a['ratio']:7.2f}{b['ratio']:9.2f}{b['sfpc'] / b['spmv_s']:11.2f}")
-best = [max(x, y) for x, y in zip(sf, pa)]
-print(f"mean per-color/sync-free {sum(sf) / len(sf):.2f}, per-color/parts {sum(pa) / len(pa):.2f}, per-color/(the faster of the two) {sum(best) / len(best):.2f}")
+    t = auto.get(case, "?")
+    c = b if t == "parts" else a  # the record of the sweeps auto takes (their time, the same per-color baseline)
+    sf.append(a["ratio"]); pa.append(b["ratio"]); au.append(c["ratio"]); within += c["sfpc"] / c["spmv_s"] <= 2.5
+    print(f"{case:24s}{a['rows']:9d}{a['colors']:7d}{1e6 * a['baseline']:13.1f}{1e6 * a['sfpc']:13.1f}{1e6 * b['sfpc']:10.1f}{a['ratio']:7.2f}{b['ratio']:9.2f}{t:>11s}{c['ratio']:8.2f}{c['sfpc'] / c['spmv_s']:7.2f}")
+print(f"mean per-color/sync-free {statistics.mean(sf):.2f}, per-color/parts {statistics.mean(pa):.2f}")
+print(f"with auto: mean per-color/auto {statistics.mean(au):.2f}, median {statistics.median(au):.2f}, {min(au):.2f}-{max(au):.2f}, {within} of {len(au)} within 2.5 SpMVs")
 PY
   finish
 fi
