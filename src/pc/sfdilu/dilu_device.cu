@@ -580,16 +580,16 @@ static PetscErrorCode PermutedFactor(SFDILU *s, PetscInt n, const int *ai, const
 }
 
 /*
-   Whether auto takes the solves by parts: where they fit, a part holds at least SFDILU_PARTS_AUTO_MIN rows and at
-   least SFDILU_PARTS_AUTO_ENTRIES entries of A. A solve by parts pays a fixed cost (one launch, the gather and the
-   scatter, a few slices a step) against the sync-free sweeps' L2 hop a level; the entries of a part, not its rows, say
-   how much work of the sweeps runs inside the block. H200, the parts with lanes a row by the slices of a step, apply
-   by parts against the sync-free sweeps in the same call (bench/README.md, sfdilu, "Lanes a row by the slices of a step, landed"): from 9900 entries a part
-   0.97-2.6x (7-point 64^3 1.41x, its permuted rows 1.18x, 27-point 40^3 0.97-1.00x, 48^3-64^3 1.09-1.39x, 2-D grids of
-   1-4 fields 1.10-1.65x, 3-D grids of 4 fields 1.03-1.45x, Q1 elasticity 1.34-1.66x, 355 rows a part at least, the
-   2*10^6-row grids 1.87-2.56x); below 6100 entries 0.76-1.00x on 1-field grids (7-point 32^3-48^3 0.88-1.00x, permuted
-   0.82x, 2-D 256^2 and 300^2 0.76-0.80x), 0.98x on 27-point 32^3, 1.15x on a 2-field 2-D grid. The rows bound keeps
-   GAMG's small coarse levels (tens of rows a part) on the sync-free sweeps.
+   Whether auto takes the solves by parts: where they fit, a part holds at least SFDILU_PARTS_AUTO_MIN rows and at least
+   SFDILU_PARTS_AUTO_ENTRIES entries of A. A solve by parts pays a fixed cost (one launch, the gather and the scatter, a
+   few slices a step) against the sync-free sweeps' L2 hop a level; the entries of a part, not its rows, say how much
+   work of the sweeps runs inside the block. H200, the parts with lanes a row by the slices of a step, apply by parts
+   against the sync-free sweeps in the same call (bench/README.md, sfdilu, "Lanes a row by the slices of a step,
+   landed"): from 9900 entries a part 0.97-2.6x (7-point 64^3 1.41x, its permuted rows 1.18x, 27-point 40^3 0.97-1.00x,
+   48^3-64^3 1.09-1.39x, 2-D grids of 1-4 fields 1.10-1.65x, 3-D grids of 4 fields 1.03-1.45x, Q1 elasticity 1.34-1.66x,
+   355 rows a part at least, the 2*10^6-row grids 1.87-2.56x); below 6100 entries 0.76-1.00x on 1-field grids (7-point
+   32^3-48^3 0.88-1.00x, permuted 0.82x, 2-D 256^2 and 300^2 0.76-0.80x), 0.98x on 27-point 32^3, 1.15x on a 2-field 2-D
+   grid. The rows bound keeps GAMG's small coarse levels (tens of rows a part) on the sync-free sweeps.
 */
 #define SFDILU_PARTS_AUTO_MIN     256
 #define SFDILU_PARTS_AUTO_ENTRIES 8192
