@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The sfdilu smoother benchmark, on the GPU host: bench/gpu-run bash bench/run-dilu.sh [quick|order|transpose|coloring|warps|layout|parts]
+# The sfdilu smoother benchmark, on the GPU host: bench/gpu-run bash bench/run-dilu.sh [quick|order|transpose|coloring|coloring-guess|warps|layout|parts|crossing]
 # Writes one JSON record per case and metric to bench/results/sfdilu-<gpu>.json (copied to $OUT
 # when set) and prints the side-by-side tables (sync-free sweeps against the per-color variant).
 # order: the sync-free sweeps in color and in local order (-pc_sfdilu_order) on 7-point Poisson from
@@ -7,7 +7,8 @@
 # transpose: a few cases of the suite (every case records the transposed apply), to
 # bench/results/sfdilu-transpose-<gpu>.json (about 2 minutes).
 # coloring: the grid coloring (-pc_sfdilu_coloring grid, moduli 2 and 3) against JPL in the same process, apply and
-# GMRES(100) with sfdilu to 1e-8, to bench/results/sfdilu-coloring-<gpu>.json.
+# GMRES(100) with sfdilu to 1e-8, to bench/results/sfdilu-coloring-<gpu>.json. coloring-guess: the same, modulus 3,
+# with the grid read off 27-point and 2-D 5-point patterns (no DMDA), to bench/results/sfdilu-coloring-guess-<gpu>.json.
 # warps: the sync-free sweeps with 4 to 64 warps per SM (-pc_sfdilu_warps_per_sm) on the suite's cases under 10^6 rows
 # and one of 2*10^6, to bench/results/sfdilu-warps-<gpu>.json, and a table of the sync-free apply (about 2 minutes).
 # layout: the sync-free sweeps in the hyb and csr layouts (-pc_sfdilu_layout) at 2.6*10^5-2*10^6 rows, to
@@ -27,6 +28,7 @@ out=bench/results/sfdilu-$gpu.json
 [ "${1:-}" = layout ] && out=bench/results/sfdilu-layout-$gpu.json
 [ "${1:-}" = parts ] && out=bench/results/sfdilu-parts-$gpu.json
 [ "${1:-}" = crossing ] && out=bench/results/sfdilu-crossing-$gpu.json
+[ "${1:-}" = coloring-guess ] && out=bench/results/sfdilu-coloring-guess-$gpu.json
 mkdir -p bench/results; : > "$out"
 b=build/bench/dilu
 run() { echo "+ $b $*"; local t0=$SECONDS; $b -json "$out" "$@"; echo "  ($((SECONDS - t0)) s)"; [ -z "${takes:-}" ] || takes "$@"; }
@@ -80,6 +82,13 @@ for case, d in t.items():
     print(f"{case:22s}" + "".join(f"{1e6 * d[v][0]:9.1f}" if v in d else f"{'-':>9s}" for v in vals) + f"{1e6 * d[vals[0]][1]:11.1f}")
 PY
 }
+if [ "${1:-}" = coloring-guess ]; then # the grid coloring of a grid read off the pattern (no DMDA) against JPL: 27-point and 2-D 5-point grids
+  for p in "poisson27-64:-problem poisson27 -n 64" "poisson27-128:-problem poisson27 -n 128 -repeat 10" \
+    "fields2d-1-512-pe10:-problem fields -dim 2 -dof 1 -n 512 -peclet 10" "fields2d-1-724-pe10:-problem fields -dim 2 -dof 1 -n 724 -peclet 10"; do
+    run -case ${p%%:*} ${p#*:} -coloring grid -versus jpl
+  done
+  finish
+fi
 if [ "${1:-}" = warps ]; then
   build/tests/petsc-tutorials/ex19 -da_grid_x 256 -da_grid_y 256 -snes_max_it 1 -ksp_max_it 1 -pc_type none -ksp_view_mat binary:/tmp/sfpc-cavity256.bin > /dev/null 2>&1
   sweep_option warps_per_sm "-1 4 8 16 32 64" "poisson7-32:-problem poisson7 -n 32" "poisson7-64:-problem poisson7 -n 64" "poisson27-64:-problem poisson27 -n 64" \

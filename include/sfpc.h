@@ -53,7 +53,8 @@ $  PCSFDILU_COLORING_JPL    - Jones-Plassmann-Luby with min/max hash rounds (two
                               device for a GPU matrix; the host computes the same coloring bit for bit
 $  PCSFDILU_COLORING_GRID   - for a structured grid: point (i, j, k), field f of dof, takes color
                               f + dof (i mod m + m (j mod m + m (k mod m))), m = -pc_sfdilu_grid_modulus; the grid from
-                              a DMDA attached to the PC, or read from a 7-point pattern in natural order
+                              a DMDA attached to the PC, or read from a 7- or 27-point pattern (or a 2-D 5- or 9-point
+                              one) of one field in natural order
 
    Set with PCSFDILUSetColoringType() or -pc_sfdilu_coloring; PCSFDILUGetColoringType() returns it.
 

@@ -620,9 +620,17 @@ int main(int argc, char **argv)
       suffix: grid_auto
       args: -problem convdiff -n 26 -peclet 20 -noref -dilu_pc_sfdilu_coloring auto -dilu_ksp_view -hub {{0 3}separate output}
       filter: grep -E "problem|colors|grid coloring|CONVERGED"
+    test: # and on grids read off a 27-point pattern and off a 2-D 5-point one: 27 and 9 colors
+      suffix: grid_auto_box
+      args: -problem poisson27 -n 26 -noref -dilu_pc_sfdilu_coloring auto -dilu_ksp_view
+      filter: grep -E "problem|colors|grid coloring|CONVERGED"
     test:
+      suffix: grid_auto_plane
+      args: -problem fields -dim 2 -dof 1 -n 130 -peclet 10 -noref -dilu_pc_sfdilu_coloring auto -dilu_ksp_view
+      filter: grep -E "problem|colors|grid coloring|CONVERGED"
+    test: # rows that no grid numbers (a 27-point grid's, permuted)
       suffix: grid_none
-      args: -problem poisson27 -n 5 -noref
+      args: -problem poisson27 -n 5 -permute 3 -noref
       filter: Error: grep -E "needs the grid" | sed -e "s/^\[0\]PETSC ERROR: //"
     test: # a grid read off a few rows whose colors a hub row couples: the message says that no grid was given and the
       # pattern is not one (before, it asked to raise the modulus of a grid as if one had been given)
@@ -773,6 +781,12 @@ int main(int argc, char **argv)
     test:
       suffix: gpu_grid_convdiff
       args: -problem convdiff -n 6 -peclet 20 -dilu_pc_sfdilu_coloring grid -dilu_pc_sfdilu_grid_modulus {{2 3}separate output}
+    test: # auto on grids read off a 27-point and a 2-D 5-point pattern on the device: the host's grid colors (grid_auto_box, _plane)
+      suffix: gpu_grid_auto_box
+      args: -problem poisson27 -n 26 -noref -dilu_pc_sfdilu_coloring auto
+    test:
+      suffix: gpu_grid_auto_plane
+      args: -problem fields -dim 2 -dof 1 -n 130 -peclet 10 -noref -dilu_pc_sfdilu_coloring auto
     test: # wider than L2's share: the grid's colors in the local order
       suffix: gpu_grid_local
       args: -problem convdiff -n 22 -peclet 20 -noref -dilu_pc_sfdilu_coloring grid -dilu_pc_sfdilu_order local -dilu_pc_sfdilu_local_window 512

@@ -428,14 +428,14 @@ static PetscErrorCode ColorGreedy_Device(SFDILU *s, PetscInt n, PetscInt nnz, co
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The grid coloring on the device (s->grid, or one read from the 7-point pattern), checked against every entry; also tpos. ok: whether it colors A properly. */
+/* The grid coloring on the device (s->grid, or one read from the pattern: SFDILU_GRID_GUESS), checked against every entry; also tpos. ok: whether it colors A properly. */
 static PetscErrorCode ColorGrid_Device(SFDILU *s, PetscInt n, const int *ai, const int *aj, cudaStream_t stream, PetscBool *ok)
 {
   unsigned long long *dbad, bad = ~0ULL;
   PetscInt            dims[3] = {0, 0, 0};
 
   PetscFunctionBegin;
-  if (!s->grid.dim) PetscCall(SFPCGridGuess_Device(n, ai, aj, 1, 0, dims));
+  if (!s->grid.dim) PetscCall(SFPCGridGuess_Device(n, ai, aj, 1, SFDILU_GRID_GUESS, dims));
   PetscCall(SFDILUGridFromDims(s, dims, ok));
   if (!*ok) PetscFunctionReturn(PETSC_SUCCESS);
   s->ncolors = SFDILUGridColors(&s->grid);

@@ -119,13 +119,13 @@ PetscErrorCode SFDILUColorRows_Host(PetscInt n, const PetscInt ai[], const Petsc
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The grid's colors of the n rows (s->grid, or one read from A's 7-point pattern), checked against every entry, squeezed; ok: whether they color A properly. */
+/* The grid's colors of the n rows (s->grid, or one read from A's pattern: SFDILU_GRID_GUESS), checked against every entry, squeezed; ok: whether they color A properly. */
 static PetscErrorCode ColorGrid(SFDILU *s, PetscInt n, const PetscInt ai[], const PetscInt aj[], PetscBool *ok)
 {
   PetscInt dims[3] = {0, 0, 0};
 
   PetscFunctionBegin;
-  if (!s->grid.dim) PetscCall(SFPCGridGuess_Host(n, ai, aj, 1, 0, dims));
+  if (!s->grid.dim) PetscCall(SFPCGridGuess_Host(n, ai, aj, 1, SFDILU_GRID_GUESS, dims));
   PetscCall(SFDILUGridFromDims(s, dims, ok));
   if (!*ok) PetscFunctionReturn(PETSC_SUCCESS);
   for (PetscInt r = 0; r < n; r++) s->color[r] = SFDILUGridColor(&s->grid, r);

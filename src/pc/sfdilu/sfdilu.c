@@ -82,9 +82,10 @@ PetscBool SFDILUTriesGrid(const SFDILU *s, PetscInt n)
 }
 
 /*
-   The grid of the rows being colored: s->grid where a DMDA gave one, else dims read off the pattern (SFPCGridGuess():
-   a 7-point stencil in natural order, one field; dims[0] = 0 for none). found: whether there is one; none is an error
-   when the grid coloring was asked for (auto takes another coloring).
+   The grid of the rows being colored: s->grid where a DMDA gave one, else dims read off the pattern (SFPCGridGuess()
+   with SFDILU_GRID_GUESS: a 7- or 27-point stencil in natural order, or a 5- or 9-point one of a plane, one field;
+   dims[0] = 0 for none). found: whether there is one; none is an error when the grid coloring was asked for (auto takes
+   another coloring).
 */
 PetscErrorCode SFDILUGridFromDims(SFDILU *s, const PetscInt dims[3], PetscBool *found)
 {
@@ -92,7 +93,7 @@ PetscErrorCode SFDILUGridFromDims(SFDILU *s, const PetscInt dims[3], PetscBool *
   if (!s->grid.dim && dims[0] > 0) {
     s->grid.dof = 1;
     s->grid.m   = s->gridmod;
-    s->grid.dim = 3;
+    s->grid.dim = dims[2] > 1 ? 3 : 2;
     s->grid.guessed = PETSC_TRUE;
     for (int d = 0; d < 3; d++) {
       s->grid.start[d] = 0;
@@ -100,7 +101,7 @@ PetscErrorCode SFDILUGridFromDims(SFDILU *s, const PetscInt dims[3], PetscBool *
     }
   }
   *found = (PetscBool)(s->grid.dim > 0);
-  PetscCheck(*found || s->coloring != PCSFDILU_COLORING_GRID, PETSC_COMM_SELF, PETSC_ERR_USER_INPUT, "-pc_sfdilu_coloring grid needs the grid: attach a DMDA to the PC (KSPSetDM()/PCSetDM()), or give a matrix whose pattern is a 7-point stencil in natural order (none could be read from this one's)");
+  PetscCheck(*found || s->coloring != PCSFDILU_COLORING_GRID, PETSC_COMM_SELF, PETSC_ERR_USER_INPUT, "-pc_sfdilu_coloring grid needs the grid: attach a DMDA to the PC (KSPSetDM()/PCSetDM()), or give a matrix whose pattern is a 7- or 27-point stencil (or a 2-D 5- or 9-point one) of one field in natural order (none could be read from this one's)");
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -114,7 +115,7 @@ PetscErrorCode SFDILUGridConflictOn(MPI_Comm comm, const SFDILU *s, PetscInt r, 
   const SFDILUGrid *g = &s->grid;
 
   PetscFunctionBegin;
-  PetscCheck(s->coloring != PCSFDILU_COLORING_GRID || !g->guessed, comm, PETSC_ERR_ARG_INCOMP, "-pc_sfdilu_coloring grid needs a 7-point stencil in natural order on a 3-D grid (x fastest): no DMDA gave the grid and this pattern is not one (a few of its rows read as a %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " grid, but rows %" PetscInt_FMT " and %" PetscInt_FMT " are coupled and both take its color %" PetscInt_FMT "); attach the DMDA (KSPSetDM()/PCSetDM()) or take another -pc_sfdilu_coloring", g->size[0], g->size[1], g->size[2], r, c, color);
+  PetscCheck(s->coloring != PCSFDILU_COLORING_GRID || !g->guessed, comm, PETSC_ERR_ARG_INCOMP, "-pc_sfdilu_coloring grid needs a 7- or 27-point stencil (or a 2-D 5- or 9-point one) of one field in natural order (x fastest): no DMDA gave the grid and this pattern is not one (a few of its rows read as a %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " grid, but rows %" PetscInt_FMT " and %" PetscInt_FMT " are coupled and both take its color %" PetscInt_FMT "); attach the DMDA (KSPSetDM()/PCSetDM()) or take another -pc_sfdilu_coloring", g->size[0], g->size[1], g->size[2], r, c, color);
   PetscCheck(s->coloring != PCSFDILU_COLORING_GRID, comm, PETSC_ERR_ARG_INCOMP, "-pc_sfdilu_coloring grid is not a proper coloring of this matrix: rows %" PetscInt_FMT " and %" PetscInt_FMT " are coupled and both take color %" PetscInt_FMT " (grid box %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT ", %" PetscInt_FMT " fields, modulus %" PetscInt_FMT "): a coupling farther than %" PetscInt_FMT " points along each axis, or across a periodic boundary whose length is not a multiple of the modulus; raise -pc_sfdilu_grid_modulus or take another -pc_sfdilu_coloring", r, c, color, g->size[0], g->size[1], g->size[2], g->dof, g->m, g->m - 1);
   PetscCall(PetscInfo(NULL, "auto coloring: the grid's colors couple rows %" PetscInt_FMT " and %" PetscInt_FMT "; another coloring taken\n", r, c));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -795,7 +796,7 @@ PetscErrorCode PCSFDILUGetOrderType(PC pc, PCSFDILUOrderType *order)
 .  -pc_sfdilu_shift_type <none,nonzero> - on a failed E_i, fail the PC or redo with A + a I, a doubled until none fails
 .  -pc_sfdilu_shift_amount <100*eps> - the first a, relative to the largest row sum of |A|; positive and finite
 .  -pc_sfdilu_coloring <auto,greedy,jpl,grid> - greedy (on the host) or Jones-Plassmann-Luby (on the device for a GPU matrix);
-   grid: by the residues of a structured grid's coordinates (a `DMDA` attached to the PC, or a 7-point pattern in natural order),
+   grid: by the residues of a structured grid's coordinates (a `DMDA` attached to the PC, or a 7- or 27-point pattern, or a 2-D 5- or 9-point one, of one field in natural order),
    checked against every entry; auto: grid above 2^14 rows where a grid is known and its colors are proper, else greedy for
    host matrices and GPU ones of up to 2^14 rows (GAMG's coarse levels: fewer colors, shorter sweeps), jpl for larger GPU ones
 .  -pc_sfdilu_coloring_seed <0> - seed of the JPL hash, nonnegative

@@ -93,6 +93,14 @@ static inline PetscInt SFDILUGridColors(const SFDILUGrid *g)
   return nc;
 }
 
+/*
+   The stencils the grid coloring reads off a pattern without a DMDA (SFPCGridGuess()): 3-D 7- and 27-point, 2-D 5- and
+   9-point, one field. Not points of several rows (the matrix's block size): on Q1 elasticity (3 rows a node, 27-point
+   nodes) the grid's 81 colors took GMRES(100) with sfdilu to 1e-8 in 472 iterations against JPL's 259 (144 colors; host,
+   45000 rows), where on the scalar 27-point grid they took 42 against 41 (27 colors against 56; 40^3).
+*/
+#define SFDILU_GRID_GUESS (SFPC_GRID_GUESS_BOX | SFPC_GRID_GUESS_PLANE)
+
 /* auto colors blocks of up to this many rows (GAMG's coarse levels, whose sweeps want the fewest colors) greedily */
 #define SFDILU_AUTO_SMALL_ROWS (1 << 14)
 
