@@ -32,9 +32,10 @@ out=bench/results/sfdilu-$gpu.json
 mkdir -p bench/results; : > "$out"
 b=build/bench/dilu
 run() { echo "+ $b $*"; local t0=$SECONDS; $b -json "$out" "$@"; echo "  ($((SECONDS - t0)) s)"; [ -z "${takes:-}" ] || takes "$@"; }
-# with takes set (a file): what -pc_sfdilu_sweep auto takes on run's case, from -ksp_view of one PC set-up, as "case sweep"
+# with takes set (a file): what -pc_sfdilu_sweep auto takes on run's case, from -ksp_view of one PC set-up, as "case sweep",
+# and with takes_layout set also how the solves by parts lay out their parts there (boxes or ranges), as a third word
 takes() {
-  local name= args=() col=jpl
+  local name= args=() col=jpl sweep layout=
   while [ $# -gt 0 ]; do
     case $1 in
       -case) name=$2; shift 2 ;;
@@ -44,7 +45,10 @@ takes() {
       *) args+=("$1"); shift ;;
     esac
   done
-  echo "$name $(build/bench/repeat "${args[@]}" -solves 1 -ksp_max_it 1 -pc_type sfdilu -pc_sfdilu_coloring "$col" -ksp_view | grep -o -E 'GPU sweeps: [a-z-]+' | cut -d' ' -f3)" >> "$takes"
+  view() { build/bench/repeat "${args[@]}" -solves 1 -ksp_max_it 1 -pc_type sfdilu -pc_sfdilu_coloring "$col" -ksp_view "$@"; }
+  sweep=$(view | grep -o -E 'GPU sweeps: [a-z-]+' | cut -d' ' -f3)
+  [ -z "${takes_layout:-}" ] || layout=$(view -pc_sfdilu_sweep parts | grep -o -E 'boxes of the grid|ranges of consecutive rows' | tr ' ' '-')
+  echo "$name $sweep $layout" >> "$takes"
 }
 finish() { [ -n "${OUT:-}" ] && cp "$out" "$OUT/"; exit 0; } # the records back from a device run
 if [ "${1:-}" = order ]; then
@@ -132,6 +136,7 @@ suite() {
   run -case ex19-cavity-256 -problem file -f /tmp/sfpc-cavity256.bin -repeat 10 "$@"
 }
 if [ "${1:-}" = crossing ]; then # parts against sync-free at 250-2000 rows a part, about where auto changes from one to the other
+  takes=/tmp/sfpc-crossing.txt takes_layout=1; : > "$takes"
   build/tests/petsc-tutorials/ex19 -da_grid_x 256 -da_grid_y 256 -snes_max_it 1 -ksp_max_it 1 -pc_type none -ksp_view_mat binary:/tmp/sfpc-cavity256.bin > /dev/null 2>&1
   for p in "ex19-cavity-256:-problem file -f /tmp/sfpc-cavity256.bin" "fields2d-4-256:-problem fields -dim 2 -dof 4 -n 256" \
     "fields2d-4-362:-problem fields -dim 2 -dof 4 -n 362" "fields2d-3-300:-problem fields -dim 2 -dof 3 -n 300" \
@@ -142,10 +147,8 @@ if [ "${1:-}" = crossing ]; then # parts against sync-free at 250-2000 rows a pa
     "poisson7-40:-problem poisson7 -n 40" "poisson7-48:-problem poisson7 -n 48" "poisson7-48-permuted:-problem poisson7 -n 48 -permute 1" \
     "poisson27-40:-problem poisson27 -n 40" "elasticity-24:-problem elasticity -n 24"; do
     run -case "${p%%:*}" ${p#*:} -parts -repeat 10 > /dev/null
-    view() { build/bench/repeat ${p#*:} -solves 1 -ksp_max_it 1 -pc_type sfdilu -pc_sfdilu_coloring jpl -ksp_view "$@"; }
-    echo "${p%%:*} $(view -pc_sfdilu_sweep parts | grep -o -E 'boxes of the grid|ranges of consecutive rows' | tr ' ' '-') $(view | grep -o -E 'GPU sweeps: [a-z-]+' | cut -d' ' -f3)"
-  done | tee /tmp/sfpc-crossing.txt
-  python3 - "$out" /tmp/sfpc-crossing.txt <<'PY'
+  done
+  python3 - "$out" "$takes" <<'PY'
 import json, sys
 rows = {}
 for l in open(sys.argv[1]):
@@ -155,7 +158,7 @@ auto = {l.split()[0]: l for l in open(sys.argv[2])}
 print(f"{'case':18s}{'rows':>9s}{'colors':>7s}{'parts':>28s}{'sync-free us':>13s}{'parts us':>10s}{'sf/parts':>9s}{'auto takes':>11s}")
 for case, d in rows.items():
     a, b, l = d["sfdilu"], d["sfdilu-parts"], auto.get(case, "").split()
-    print(f"{case:18s}{a['rows']:9d}{a['colors']:7d}{l[1] if len(l) > 1 else '?':>28s}{1e6 * a['sfpc']:13.1f}{1e6 * b['sfpc']:10.1f}{a['sfpc'] / b['sfpc']:9.2f}{l[2] if len(l) > 2 else '?':>11s}")
+    print(f"{case:18s}{a['rows']:9d}{a['colors']:7d}{l[2] if len(l) > 2 else '?':>28s}{1e6 * a['sfpc']:13.1f}{1e6 * b['sfpc']:10.1f}{a['sfpc'] / b['sfpc']:9.2f}{l[1] if len(l) > 1 else '?':>11s}")
 PY
   finish
 fi
