@@ -27,8 +27,8 @@
 #include <petscdevice_cuda.h>
 #include <sfpc/private/sfdevice.cuh>
 #include <sfpc/private/sfcub.cuh>
-#include "sfdilu.h"
-#include <sfpc/private/pivot.h>
+#define SFDILU_BLOCK_INDEX int
+#include "dilu_blocks.h"
 
 /* The parts a solve by parts takes (PartsLayout()): boxes of the grid where one is known, else the engine's ranges of consecutive rows. */
 typedef struct {
@@ -57,6 +57,11 @@ struct _n_SFDILUDevice {
   SFDILUParts  parts;      /* of the solves by parts, once the rows are colored */
   PetscInt     nnz;    /* entries of A */
   SFPCTriDevice T;     /* P A P^T's pattern, its schedules and the factor values */
+  /* by point-blocks (dilu_blocks.h) */
+  int         *points;  /* the points sorted by (color, point) */
+  PetscInt    *pcstart; /* host: points of color c are points[pcstart[c] .. pcstart[c+1]) */
+  PetscScalar *lu;      /* the factor's values on A's pattern, natural numbering */
+  PetscScalar *eblk;    /* each point's E_I = L_I U_I */
 };
 
 /*
@@ -290,6 +295,34 @@ __global__ void FactorValues(int n, int s, const int *__restrict__ ti, const int
   }
 }
 
+/*
+   The points[p0 .. p1) of one color by point-blocks (dilu_blocks.h), a thread a point; a failing row is kept in *first
+   (and, a NaN or Inf, in *firstbad) as its (color, row) key, the order the host finds it in; rmax gets the largest row sum.
+*/
+__global__ void BlockPoints(int p0, int p1, int bs, int n, const int *__restrict__ points, const int *__restrict__ ai, const int *__restrict__ aj, const double *__restrict__ A, const int *__restrict__ tpos, const int *__restrict__ color, double shift, double zeropivot, double *lu, double *eblk, unsigned long long *first, unsigned long long *rmax)
+{
+  const int p = p0 + blockIdx.x * blockDim.x + threadIdx.x;
+  double    sum = 0;
+  if (p < p1) {
+    const int pt = points[p];
+    int       nonfinite;
+    const int f = SFDILUBlockPoint(pt, bs, ai, aj, A, tpos, color, shift, zeropivot, lu, eblk, &sum, &nonfinite);
+    if (f >= 0) {
+      const unsigned long long key = (unsigned long long)color[pt * bs + f] * (unsigned long long)n + (unsigned long long)(pt * bs + f);
+      atomicMin(first, key);
+      if (nonfinite) atomicMin(first + 1, key);
+    }
+  }
+  sfpc::AtomicMaxWarp(rmax, isnan(sum) ? 0ULL : (unsigned long long)__double_as_longlong(sum));
+}
+
+/* The engine factor's values by point-blocks: lu permuted to color order. */
+__global__ void FactorFromLU(long long nnz, const int *__restrict__ src, const double *__restrict__ lu, double *a)
+{
+  const long long k = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (k < nnz) a[k] = src[k] >= 0 ? lu[src[k]] : 0.0;
+}
+
 __global__ void Gather(int n, const int *__restrict__ order, const double *__restrict__ x, double *xp)
 {
   const int q = blockIdx.x * blockDim.x + threadIdx.x;
@@ -424,6 +457,45 @@ static PetscErrorCode ColorGreedy_Device(SFDILU *s, PetscInt n, PetscInt nnz, co
   PetscCallCUDA(cudaStreamSynchronize(stream));
   PetscCall(PetscFree3(hi, hj, hc));
   TransposePositions<<<sfpc::LaunchBlocks(n, TPB), TPB, 0, stream>>>((int)n, ai, aj, s->dev->tpos, NULL);
+  PetscCallCUDA(cudaGetLastError());
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+   By point-blocks: the pattern checked and the points colored on the host (SFDILUColorBlocks_Host(), from a copy of the
+   device pattern, once per pattern: jpl there gives the device's JPL colors, the same rule), the points sorted by color
+   for the set-up; tpos on the device.
+*/
+static PetscErrorCode ColorBlocks_Device(SFDILU *s, PetscInt n, PetscInt nnz, const int *ai, const int *aj, cudaStream_t stream)
+{
+  SFDILUDevice D  = s->dev;
+  const int    bs = (int)s->bs, np = (int)(n / s->bs);
+  PetscInt    *hi, *hj, *hc, *fill;
+  int         *hp;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc4(n + 1, &hi, PetscMax(nnz, 1), &hj, PetscMax(n, 1), &hc, PetscMax(np, 1), &hp));
+  PetscCallCUDA(cudaMemcpyAsync(hi, ai, sizeof(int) * (n + 1), cudaMemcpyDeviceToHost, stream));
+  PetscCallCUDA(cudaMemcpyAsync(hj, aj, sizeof(int) * nnz, cudaMemcpyDeviceToHost, stream));
+  PetscCallCUDA(cudaStreamSynchronize(stream));
+  PetscCall(SFDILUColorBlocks_Host(n, hi, hj, s->bs, s->colored, s->seed, hc, &s->ncolors, &s->npcolors));
+  PetscCall(PetscCalloc1(s->npcolors + 1, &D->pcstart));
+  PetscCall(PetscCalloc1(s->npcolors + 1, &fill));
+  for (int pt = 0; pt < np; pt++) D->pcstart[hc[pt * bs] / bs + 1]++;
+  for (PetscInt c = 0; c < s->npcolors; c++) D->pcstart[c + 1] += D->pcstart[c];
+  for (int pt = 0; pt < np; pt++) {
+    const PetscInt c = hc[pt * bs] / bs;
+    hp[D->pcstart[c] + fill[c]++] = pt;
+  }
+  PetscCallCUDA(cudaMallocAsync(&D->points, sizeof(int) * PetscMax(np, 1), stream));
+  PetscCallCUDA(cudaMemcpyAsync(D->points, hp, sizeof(int) * np, cudaMemcpyHostToDevice, stream));
+  PetscCallCUDA(cudaMemcpyAsync(D->color, hc, sizeof(int) * n, cudaMemcpyHostToDevice, stream));
+  PetscCallCUDA(cudaMallocAsync(&D->lu, sizeof(PetscScalar) * PetscMax(nnz, 1), stream));
+  PetscCallCUDA(cudaMallocAsync(&D->eblk, sizeof(PetscScalar) * PetscMax(n * bs, 1), stream));
+  PetscCallCUDA(cudaStreamSynchronize(stream)); /* the host arrays are pageable and freed next */
+  PetscCall(PetscFree(fill));
+  PetscCall(PetscFree4(hi, hj, hc, hp));
+  TransposePositions<<<sfpc::LaunchBlocks(n, TPB), TPB, 0, stream>>>((int)n, ai, aj, D->tpos, NULL);
   PetscCallCUDA(cudaGetLastError());
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -702,7 +774,8 @@ PetscErrorCode SFDILUColor_Device(SFDILU *s, Mat A)
   PetscCallCUDA(cudaMallocAsync(&D->yp, sizeof(PetscScalar) * PetscMax(n, 1), stream));
   if (SFDILUTriesGrid(s, n)) PetscCall(ColorGrid_Device(s, n, ai, aj, stream, &grid));
   s->colored = grid ? PCSFDILU_COLORING_GRID : (s->coloring == PCSFDILU_COLORING_AUTO ? AutoColoring(n) : s->coloring);
-  if (s->colored == PCSFDILU_COLORING_JPL) PetscCall(ColorJPL_Device(s, n, ai, aj, stream));
+  if (s->bs > 1) PetscCall(ColorBlocks_Device(s, n, D->nnz, ai, aj, stream));
+  else if (s->colored == PCSFDILU_COLORING_JPL) PetscCall(ColorJPL_Device(s, n, ai, aj, stream));
   else if (!grid) PetscCall(ColorGreedy_Device(s, n, D->nnz, ai, aj, stream));
   PetscCall(SortRows(s, n, ai, aj, stream));
   LowerPositions<<<sfpc::LaunchBlocks(n, TPB), TPB, 0, stream>>>((int)n, ai, aj, D->color, D->tpos);
@@ -718,6 +791,45 @@ PetscErrorCode SFDILUColor_Device(SFDILU *s, Mat A)
   if (n && SFDILUSweepUsed(s) == PCSFDILU_SWEEP_PARTS) PetscCall(BuildParts(s, stream));
   PetscCall(MatSeqAIJCUSPARSERestoreIJ(A, PETSC_FALSE, &ai, &aj));
   PetscCall(PetscLogEventEnd(SFPC_DILUColor, A, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+   By point-blocks: the factor's values color by color (a launch a color, a thread a point: each point reads the values
+   of lower-colored points only), then permuted into the engine factor; failure and rmax as the host finds them.
+*/
+static PetscErrorCode SetUpBlocks_Device(SFDILU *s, const int *ai, const int *aj, const PetscScalar *aa, PetscReal shift, PetscReal *rmax, cudaStream_t stream)
+{
+  SFDILUDevice       D = s->dev;
+  SFPCTriDevice      T = D->T;
+  unsigned long long first[2] = {~0ULL, ~0ULL}, bits = 0, *dfirst, *dbits;
+
+  PetscFunctionBegin;
+  PetscCallCUDA(cudaMallocAsync(&dfirst, sizeof(first), stream));
+  PetscCallCUDA(cudaMallocAsync(&dbits, sizeof(bits), stream));
+  PetscCallCUDA(cudaMemcpyAsync(dfirst, first, sizeof(first), cudaMemcpyHostToDevice, stream));
+  PetscCallCUDA(cudaMemsetAsync(dbits, 0, sizeof(bits), stream));
+  PetscCall(PetscLogGpuTimeBegin());
+  for (PetscInt c = 0; c < s->npcolors; c++) {
+    const PetscInt p0 = D->pcstart[c], p1 = D->pcstart[c + 1];
+    if (p1 > p0) BlockPoints<<<sfpc::LaunchBlocks(p1 - p0, 128), 128, 0, stream>>>((int)p0, (int)p1, (int)s->bs, (int)s->n, D->points, ai, aj, aa, D->tpos, D->color, (double)shift, (double)s->zeropivot, D->lu, D->eblk, dfirst, dbits);
+  }
+  PetscCallCUDA(cudaGetLastError());
+  FactorFromLU<<<sfpc::LaunchBlocks(T->nnz, TPB), TPB, 0, stream>>>((long long)T->nnz, D->src, D->lu, T->a);
+  PetscCallCUDA(cudaGetLastError());
+  PetscCall(PetscLogGpuTimeEnd());
+  PetscCall(PetscLogGpuFlops(2.0 * s->bs * D->nnz));
+  PetscCallCUDA(cudaMemcpyAsync(first, dfirst, sizeof(first), cudaMemcpyDeviceToHost, stream)); /* the set-up's one wait: PETSc needs the outcome */
+  PetscCallCUDA(cudaMemcpyAsync(&bits, dbits, sizeof(bits), cudaMemcpyDeviceToHost, stream));
+  PetscCallCUDA(cudaStreamSynchronize(stream));
+  PetscCallCUDA(cudaFreeAsync(dfirst, stream));
+  PetscCallCUDA(cudaFreeAsync(dbits, stream));
+  memcpy(rmax, &bits, sizeof(double));
+  if (first[0] != ~0ULL) {
+    s->failure = first[1] == first[0] ? PC_FACTOR_OTHER : PC_FACTOR_NUMERIC_ZEROPIVOT;
+    s->failrow = (PetscInt)(first[0] % (unsigned long long)s->n);
+  }
+  PetscCall(SFPCTriDeviceValuesChanged(T));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -741,7 +853,8 @@ PetscErrorCode SFDILUSetUp_Device(SFDILU *s, Mat A, PetscReal shift, PetscReal *
   PetscCall(SFPCTriDeviceSetWarpsPerSM(T, s->engine.warps_per_sm));
   PetscCall(MatSeqAIJCUSPARSEGetIJ(A, PETSC_FALSE, &ai, &aj));
   PetscCall(MatSeqAIJCUSPARSEGetArrayRead(A, &aa));
-  if (s->n) {
+  if (s->n && s->bs > 1) PetscCall(SetUpBlocks_Device(s, ai, aj, aa, shift, rmax, stream));
+  else if (s->n) {
     PetscCallCUDA(cudaMallocAsync(&dfound, sizeof(found), stream));
     PetscCallCUDA(cudaMallocAsync(&dbits, sizeof(bits), stream));
     PetscCallCUDA(cudaMemcpyAsync(dfound, found, sizeof(found), cudaMemcpyHostToDevice, stream));
@@ -1015,12 +1128,13 @@ PetscErrorCode SFDILUReset_Device(SFDILU *s)
   if (!D) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscGetCurrentCUDAStream(&stream));
   { /* a set-up that failed half way leaves some unallocated */
-    void *arrays[] = {D->color, D->order, D->iperm, D->tpos, D->src, D->einv, D->rp, D->yp, D->kp};
+    void *arrays[] = {D->color, D->order, D->iperm, D->tpos, D->src, D->einv, D->rp, D->yp, D->kp, D->points, D->lu, D->eblk};
     for (size_t k = 0; k < sizeof(arrays) / sizeof(arrays[0]); k++)
       if (arrays[k]) PetscCallCUDA(cudaFreeAsync(arrays[k], stream));
   }
   PetscCall(SFPCTriDeviceDestroy(&D->T));
   PetscCall(PetscFree(D->cstart));
+  PetscCall(PetscFree(D->pcstart));
   PetscCall(PetscFree(D->hcolor));
   PetscCall(PetscFree(s->dev));
   PetscFunctionReturn(PETSC_SUCCESS);

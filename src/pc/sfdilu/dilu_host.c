@@ -3,7 +3,7 @@
    matrices. Rows of one color never couple (a proper coloring of the symmetrized pattern), so
    each color's rows can run at once; here they simply run in (color, row) order.
 */
-#include "sfdilu.h"
+#include "dilu_blocks.h"
 #include <sfpc/private/trifactor.h>
 #include <sfpc/private/pivot.h>
 
@@ -155,7 +155,8 @@ PetscErrorCode SFDILUColor_Host(SFDILU *s, Mat A)
   PetscCall(PetscMalloc5(PetscMax(n, 1), &s->color, n, &s->order, /* color non-NULL even on an empty rank: it says the rows were colored */ n + 1, &s->cstart, PetscMax(ai[n], 1), &s->tpos, n, &s->einv));
   if (SFDILUTriesGrid(s, n)) PetscCall(ColorGrid(s, n, ai, aj, &grid));
   s->colored = grid ? PCSFDILU_COLORING_GRID : (s->coloring == PCSFDILU_COLORING_JPL ? PCSFDILU_COLORING_JPL : PCSFDILU_COLORING_GREEDY);
-  if (!grid) PetscCall(SFDILUColorRows_Host(n, ai, aj, s->colored, s->seed, s->color, &s->ncolors));
+  if (s->bs > 1) PetscCall(SFDILUColorBlocks_Host(n, ai, aj, s->bs, s->colored, s->seed, s->color, &s->ncolors, &s->npcolors));
+  else if (!grid) PetscCall(SFDILUColorRows_Host(n, ai, aj, s->colored, s->seed, s->color, &s->ncolors));
   PetscCall(PetscArrayzero(s->cstart, n + 1));
   for (PetscInt r = 0; r < n; r++) s->cstart[s->color[r] + 1]++;
   for (PetscInt c = 0; c < s->ncolors; c++) s->cstart[c + 1] += s->cstart[c];
@@ -262,6 +263,10 @@ PetscErrorCode SFDILUApply_Host(SFDILU *s, PetscBool transpose, const PetscScala
   PetscBool          done;
 
   PetscFunctionBegin;
+  if (s->bs > 1) {
+    PetscCall(SFDILUApplyBlocks_Host(s, transpose, r, y));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   PetscCall(MatGetRowIJ(s->A, 0, PETSC_FALSE, PETSC_FALSE, &n, &ai, &aj, &done));
   PetscCall(MatSeqAIJGetArrayRead(s->A, &aa));
   (transpose ? ApplyTransposeRows : ApplyRows)(s, n, ai, aj, aa, r, z, y);
@@ -308,6 +313,7 @@ PetscErrorCode SFDILUReset_Host(SFDILU *s)
 {
   PetscFunctionBegin;
   PetscCall(PetscFree5(s->color, s->order, s->cstart, s->tpos, s->einv));
+  PetscCall(PetscFree2(s->lu, s->eblk));
   s->n = s->ncolors = 0;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

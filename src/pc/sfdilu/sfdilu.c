@@ -6,7 +6,7 @@
    dilu_global_device.cu); otherwise on MPI matrices each rank smooths its diagonal block,
    block-Jacobi style.
 */
-#include "sfdilu.h"
+#include "dilu_blocks.h"
 #include <sfpc/private/pivot.h>
 #include <petscdmda.h>
 
@@ -66,6 +66,7 @@ static PetscErrorCode SFDILUSetUpValues(SFDILU *s, Mat Ad, PetscReal shift, Pets
   if (s->glob && s->ondevice) PetscCall(SFDILUSetUp_GlobalDevice(s, Ad, shift, rmax));
   else if (s->glob) PetscCall(SFDILUSetUp_Global(s, Ad, shift, rmax));
   else if (s->ondevice) PetscCall(SFDILUSetUp_Device(s, Ad, shift, rmax));
+  else if (s->bs > 1) PetscCall(SFDILUSetUpBlocks_Host(s, Ad, shift, rmax));
   else PetscCall(SFDILUSetUp_Host(s, Ad, shift, rmax));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -78,7 +79,7 @@ static PetscErrorCode SFDILUSetUpValues(SFDILU *s, Mat Ad, PetscReal shift, Pets
 PetscBool SFDILUTriesGrid(const SFDILU *s, PetscInt n)
 {
   /* an empty block (a rank with no rows) has no grid to find and nothing to color */
-  return (PetscBool)(n > 0 && (s->coloring == PCSFDILU_COLORING_GRID || (s->coloring == PCSFDILU_COLORING_AUTO && n > SFDILU_AUTO_SMALL_ROWS)));
+  return (PetscBool)(n > 0 && s->bs == 1 && (s->coloring == PCSFDILU_COLORING_GRID || (s->coloring == PCSFDILU_COLORING_AUTO && n > SFDILU_AUTO_SMALL_ROWS)));
 }
 
 /*
@@ -169,7 +170,7 @@ static PetscErrorCode PCSetUp_SFDILU(PC pc)
 {
   SFDILU   *s = (SFDILU *)pc->data;
   Mat       Ad;
-  PetscInt  m, n;
+  PetscInt  m, n, bs;
   PetscBool ondevice;
 
   PetscFunctionBegin;
@@ -181,8 +182,9 @@ static PetscErrorCode PCSetUp_SFDILU(PC pc)
     if (ondevice) PetscCall(PetscInfo(pc, "-pc_sfdilu_parallel: the symmetrized pattern on the host (once per pattern); coloring rounds, E and the sweeps on the GPU\n"));
     Ad = pc->pmat;
   }
+  PetscCall(SFDILUBlockSize(pc, Ad, &bs));
   /* a new pattern is colored again; new values of the same pattern only redo E */
-  if (!pc->setupcalled || pc->flag != SAME_NONZERO_PATTERN || !(s->color || s->dev) || s->n != m || ondevice != s->ondevice || s->coloring_changed) {
+  if (!pc->setupcalled || pc->flag != SAME_NONZERO_PATTERN || !(s->color || s->dev) || s->n != m || ondevice != s->ondevice || s->coloring_changed || bs != s->bs) {
     PetscCall(SFPCEisenstatReset(&s->eis)); /* its vectors follow the factor between host and device */
     PetscCall(SFDILUReset_Global(s)); /* first: it frees its own s->color and s->einv */
     PetscCall(SFDILUReset_Host(s));
@@ -191,6 +193,8 @@ static PetscErrorCode PCSetUp_SFDILU(PC pc)
     PetscCall(VecDestroy(&s->yd));
     s->ondevice         = ondevice;
     s->coloring_changed = PETSC_FALSE;
+    s->bs               = bs;
+    s->npcolors         = 0;
     if (s->coloring == PCSFDILU_COLORING_GRID || s->coloring == PCSFDILU_COLORING_AUTO) PetscCall(SFDILUGridFromDM(pc, Ad, s));
     if (s->parallel) PetscCall(SFDILUColor_Global(s, Ad));
     else if (ondevice) PetscCall(SFDILUColor_Device(s, Ad));
@@ -409,6 +413,23 @@ static PetscErrorCode PCSFDILUSetOrderType_SFDILU(PC pc, PCSFDILUOrderType order
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+static PetscErrorCode PCSFDILUSetBlocks_SFDILU(PC pc, PetscBool blocks)
+{
+  SFDILU *s = (SFDILU *)pc->data;
+
+  PetscFunctionBegin;
+  if (blocks != s->blocks) s->coloring_changed = PETSC_TRUE;
+  s->blocks = blocks;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCSFDILUGetBlocks_SFDILU(PC pc, PetscBool *blocks)
+{
+  PetscFunctionBegin;
+  *blocks = ((SFDILU *)pc->data)->blocks;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode PCSFDILUGetColoringType_SFDILU(PC pc, PCSFDILUColoringType *type)
 {
   PetscFunctionBegin;
@@ -497,6 +518,11 @@ static PetscErrorCode PCSetFromOptions_SFDILU(PC pc, PetscOptionItems PetscOptio
     s->engine.layout = layout;
   }
   PetscCall(SFPCOptionsWarpsPerSM(PetscOptionsObject, "-pc_sfdilu_warps_per_sm", "PCSFDILU", &s->engine.warps_per_sm));
+  {
+    PetscBool blocks = s->blocks;
+    PetscCall(PetscOptionsBool("-pc_sfdilu_blocks", "DILU by the matrix's point-blocks (its block size, at most 8): E's blocks are dense, the points colored (jpl or greedy); the pattern must store each coupled pair of points as a whole block", "PCSFDILUSetBlocks", blocks, &blocks, NULL));
+    PetscCall(PCSFDILUSetBlocks(pc, blocks));
+  }
   PetscCall(PetscOptionsBool("-pc_sfdilu_eisenstat", "Eisenstat's form: inside KSPSolve() the operator is (E + L_c)^{-1} A (E + U_c)^{-1}, two sweeps without a product with A, preconditioned by E; the same preconditioned spectrum, a MatMult() less an iteration for CG", "PCSFDILU", s->eis.use, &s->eis.use, NULL));
   PetscOptionsHeadEnd();
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -521,6 +547,7 @@ static PetscErrorCode PCView_SFDILU(PC pc, PetscViewer viewer)
   if (size > 1 && !s->glob) PetscCall(PetscViewerASCIIPrintf(viewer, "  each of %d ranks' diagonal blocks (block Jacobi), %" PetscInt_FMT " rows in all; the figures below are rank 0's block\n", size, nsum));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  multicolor DILU on the %s%s, %" PetscInt_FMT " rows, %" PetscInt_FMT " colors (%s), omega %g\n", s->ondevice ? "GPU" : "host", s->glob ? ", global across ranks" : "", s->glob ? nsum : s->n, s->ncolors,
                                    s->colored == PCSFDILU_COLORING_JPL ? "JPL" : (s->colored == PCSFDILU_COLORING_GRID ? "grid" : "greedy, natural order"), (double)s->omega));
+  if (s->bs > 1) PetscCall(PetscViewerASCIIPrintf(viewer, "  by point-blocks of %" PetscInt_FMT " rows: %" PetscInt_FMT " colors of points, a row's color its point's times %" PetscInt_FMT " plus its field\n", s->bs, s->npcolors, s->bs));
   if (s->colored == PCSFDILU_COLORING_GRID)
     PetscCall(PetscViewerASCIIPrintf(viewer, "  grid coloring: modulus %" PetscInt_FMT ", %" PetscInt_FMT " field(s), box %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT "\n", s->grid.m, s->grid.dof, s->grid.size[0], s->grid.size[1], s->grid.size[2]));
   if (s->shifted > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  diagonal shifted by %g\n", (double)s->shifted));
@@ -563,6 +590,8 @@ static PetscErrorCode PCDestroy_SFDILU(PC pc)
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSFDILUGetColoring_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSFDILUSetColoringType_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSFDILUGetColoringType_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSFDILUSetBlocks_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSFDILUGetBlocks_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSFDILUSetSweepType_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSFDILUGetSweepType_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSFDILUSetOrderType_C", NULL));
@@ -782,6 +811,63 @@ PetscErrorCode PCSFDILUGetOrderType(PC pc, PCSFDILUOrderType *order)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*@
+  PCSFDILUSetBlocks - Sets whether a `PCSFDILU` works by the point-blocks of its matrix (block DILU)
+
+  Logically Collective
+
+  Input Parameters:
++ pc     - the `PCSFDILU` preconditioner (for another type of `PC` the call does nothing)
+- blocks - `PETSC_TRUE` for E of dense bs x bs blocks, bs the matrix's block size (`MatSetBlockSize()`, a `DMDA`'s dof), at most 8
+
+  Options Database Key:
+. -pc_sfdilu_blocks <false> - the same
+
+  Level: intermediate
+
+  Notes:
+  The points (bs rows each) are colored as a graph of their own (jpl, greedy or auto's choice of the two; not grid), and
+  M = (E + L_c) E^{-1} (E + U_c) with E_I = A_II - sum over lower-colored neighbours J of A_IJ E_J^{-1} A_JI, as AmgX's DILU
+  does for block matrices. The pattern must hold every coupled pair of points as a whole bs x bs block, each row of a point
+  with the same columns (as PETSc's FEM and `DMDA` matrices do); otherwise set-up stops with `PETSC_ERR_ARG_WRONG`. Not with
+  -pc_sfdilu_parallel, -pc_sfdilu_eisenstat or -pc_sfdilu_coloring grid. A block size of 1 is the row-by-row DILU. A change is
+  taken at the next set-up, with a new coloring.
+
+.seealso: `PCSFDILU`, `PCSFDILUGetBlocks()`, `MatSetBlockSize()`
+@*/
+PetscErrorCode PCSFDILUSetBlocks(PC pc, PetscBool blocks)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscValidLogicalCollectiveBool(pc, blocks, 2);
+  PetscTryMethod(pc, "PCSFDILUSetBlocks_C", (PC, PetscBool), (pc, blocks));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  PCSFDILUGetBlocks - Gets whether a `PCSFDILU` works by the point-blocks of its matrix
+
+  Not Collective
+
+  Input Parameter:
+. pc - the `PCSFDILU` preconditioner
+
+  Output Parameter:
+. blocks - what `PCSFDILUSetBlocks()` or -pc_sfdilu_blocks set
+
+  Level: intermediate
+
+.seealso: `PCSFDILU`, `PCSFDILUSetBlocks()`
+@*/
+PetscErrorCode PCSFDILUGetBlocks(PC pc, PetscBool *blocks)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscAssertPointer(blocks, 2);
+  PetscUseMethod(pc, "PCSFDILUGetBlocks_C", (PC, PetscBool *), (pc, blocks));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*MC
    PCSFDILU - multicolor DILU: M = (E + L_c) E^{-1} (E + U_c), where L_c/U_c hold the entries coupling a row to rows
    of lower/higher colors of a distance-1 coloring of the symmetrized pattern and E, the DILU diagonal, makes
@@ -802,6 +888,7 @@ PetscErrorCode PCSFDILUGetOrderType(PC pc, PCSFDILUOrderType *order)
 .  -pc_sfdilu_coloring_seed <0> - seed of the JPL hash, nonnegative
 .  -pc_sfdilu_grid_modulus <3> - the grid coloring's m, in [2, 64] (with a DMDA, raised to its stencil width + 1 where smaller): field f of point (i, j, k) takes color
    f + dof ((i mod m) + m (j mod m) + m^2 (k mod m))
+.  -pc_sfdilu_blocks <false> - by the matrix's point-blocks (its block size, at most 8): E of dense blocks, the points colored (`PCSFDILUSetBlocks()`)
 .  -pc_sfdilu_parallel <false> - the global multicolor DILU of the whole MPI matrix (JPL on global rows, or with -pc_sfdilu_coloring
    grid the residues of the global coordinates of the `DMDA` attached to the PC, or of each rank's whole z-planes of a 7-point grid
    in natural order, checked across ranks; auto and greedy are JPL here; -pc_sfdilu_sweep, _order and _local_window do not apply; before each
@@ -856,7 +943,7 @@ PetscErrorCode PCSFDILUGetOrderType(PC pc, PCSFDILUOrderType *order)
 
 .seealso: `PCSFILU`, `PCGAMG`, `PCSFDILUGetColoring()`, `PCSFDILUColoringType`, `PCSFDILUSweepType`, `PCSFDILUOrderType`,
           `PCSFDILUSetColoringType()`, `PCSFDILUGetColoringType()`, `PCSFDILUSetSweepType()`, `PCSFDILUGetSweepType()`,
-          `PCSFDILUSetOrderType()`, `PCSFDILUGetOrderType()`
+          `PCSFDILUSetOrderType()`, `PCSFDILUGetOrderType()`, `PCSFDILUSetBlocks()`
 M*/
 PetscErrorCode PCCreate_SFDILU(PC pc)
 {
@@ -881,6 +968,8 @@ PetscErrorCode PCCreate_SFDILU(PC pc)
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSFDILUGetColoring_C", PCSFDILUGetColoring_SFDILU));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSFDILUSetColoringType_C", PCSFDILUSetColoringType_SFDILU));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSFDILUGetColoringType_C", PCSFDILUGetColoringType_SFDILU));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSFDILUSetBlocks_C", PCSFDILUSetBlocks_SFDILU));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSFDILUGetBlocks_C", PCSFDILUGetBlocks_SFDILU));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSFDILUSetSweepType_C", PCSFDILUSetSweepType_SFDILU));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSFDILUGetSweepType_C", PCSFDILUGetSweepType_SFDILU));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSFDILUSetOrderType_C", PCSFDILUSetOrderType_SFDILU));

@@ -1,0 +1,159 @@
+/*
+   DILU by point-blocks on the host (dilu_blocks.h): the check of the pattern and the points' coloring (also used by the
+   GPU path, once per pattern), the factor's values in color order, and the sweeps of that LU factor.
+*/
+#include "dilu_blocks.h"
+
+/* The point-block size DILU takes for A: the matrix's block size with -pc_sfdilu_blocks, else 1; checked against what the blocks need. */
+PetscErrorCode SFDILUBlockSize(PC pc, Mat A, PetscInt *bs)
+{
+  SFDILU  *s = (SFDILU *)pc->data;
+  PetscInt n;
+
+  PetscFunctionBegin;
+  *bs = 1;
+  if (!s->blocks) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(MatGetBlockSize(pc->pmat, bs));
+  PetscCall(MatGetLocalSize(A, &n, NULL));
+  PetscCheck(*bs <= SFDILU_MAX_BS, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "-pc_sfdilu_blocks: the matrix's block size %" PetscInt_FMT " exceeds the %d point-block rows PCSFDILU supports", *bs, SFDILU_MAX_BS);
+  PetscCheck(n % *bs == 0, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "-pc_sfdilu_blocks: %" PetscInt_FMT " local rows are not a whole number of point-blocks of %" PetscInt_FMT, n, *bs);
+  PetscCheck(*bs == 1 || !s->parallel, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "-pc_sfdilu_blocks is not supported with -pc_sfdilu_parallel (the global DILU is row by row)");
+  PetscCheck(*bs == 1 || !s->eis.use, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "-pc_sfdilu_blocks is not supported with -pc_sfdilu_eisenstat (the form needs a diagonal E)");
+  PetscCheck(*bs == 1 || s->coloring != PCSFDILU_COLORING_GRID, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "-pc_sfdilu_blocks colors the points by jpl or greedy (or auto), not by -pc_sfdilu_coloring grid");
+  if (*bs == 1) PetscCall(PetscInfo(pc, "-pc_sfdilu_blocks: the matrix's block size is 1, so DILU runs row by row\n"));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+   Colors the points of bs rows of the pattern (n, ai, aj) by type (greedy or jpl), after checking that it is one of
+   dense point-blocks (each row of a point with the same columns, in whole aligned blocks, its own block among them);
+   the rows' colors are point color * bs + field, *ncolors of them; *npc the points' colors.
+*/
+PetscErrorCode SFDILUColorBlocks_Host(PetscInt n, const PetscInt ai[], const PetscInt aj[], PetscInt bs, PCSFDILUColoringType type, PetscInt seed, PetscInt color[], PetscInt *ncolors, PetscInt *npc)
+{
+  const PetscInt np = n / bs;
+  PetscInt      *pi, *pj, *pc, nc;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc3(np + 1, &pi, PetscMax(ai[n] / (bs * bs), 1), &pj, PetscMax(np, 1), &pc));
+  pi[0] = 0;
+  for (PetscInt pt = 0; pt < np; pt++) {
+    const PetscInt r0 = pt * bs, len = ai[r0 + 1] - ai[r0];
+    PetscBool      own = PETSC_FALSE;
+    PetscCheck(len % bs == 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "-pc_sfdilu_blocks needs dense point-blocks of %" PetscInt_FMT " rows: row %" PetscInt_FMT " has %" PetscInt_FMT " entries", bs, r0, len);
+    for (PetscInt a = 0; a < bs; a++) {
+      PetscCheck(ai[r0 + a + 1] - ai[r0 + a] == len, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "-pc_sfdilu_blocks needs dense point-blocks of %" PetscInt_FMT " rows: rows %" PetscInt_FMT " and %" PetscInt_FMT " of one point have different columns", bs, r0, r0 + a);
+      for (PetscInt k = 0; k < len; k++) {
+        const PetscInt c = aj[ai[r0 + a] + k];
+        PetscCheck(c == aj[ai[r0] + k] && c % bs == k % bs, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "-pc_sfdilu_blocks needs dense point-blocks of %" PetscInt_FMT " rows: entry (%" PetscInt_FMT ", %" PetscInt_FMT ") lies in a block that is not stored whole, or not in every row of its point", bs, r0 + a, c);
+      }
+    }
+    for (PetscInt t = 0; t < len / bs; t++) {
+      pj[pi[pt] + t] = aj[ai[r0] + t * bs] / bs;
+      own |= pj[pi[pt] + t] == pt;
+    }
+    PetscCheck(own, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "-pc_sfdilu_blocks: rows %" PetscInt_FMT " to %" PetscInt_FMT " lack their diagonal block", r0, r0 + bs - 1);
+    pi[pt + 1] = pi[pt] + len / bs;
+  }
+  PetscCall(SFDILUColorRows_Host(np, pi, pj, type, seed, pc, &nc));
+  for (PetscInt r = 0; r < n; r++) color[r] = pc[r / bs] * bs + r % bs;
+  *ncolors = nc * bs;
+  *npc     = nc;
+  PetscCall(PetscFree3(pi, pj, pc));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The factor's values of A + shift I point by point in color order (dilu_blocks.h), failure and largest row sum as SFDILUSetUp_Host() gives them. */
+PetscErrorCode SFDILUSetUpBlocks_Host(SFDILU *s, Mat A, PetscReal shift, PetscReal *rmax)
+{
+  const PetscInt    *ai, *aj;
+  const PetscScalar *aa;
+  const PetscInt     bs = s->bs;
+  PetscInt           n;
+  PetscInt64         first = PETSC_INT64_MAX, firstbad = PETSC_INT64_MAX;
+  PetscBool          done;
+
+  PetscFunctionBegin;
+  PetscCall(PetscLogEventBegin(SFPC_DILUSetUp, A, 0, 0, 0));
+  s->failure = PC_NOERROR;
+  s->failrow = -1;
+  *rmax      = 0;
+  PetscCall(MatGetRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &n, &ai, &aj, &done));
+  PetscCall(MatSeqAIJGetArrayRead(A, &aa));
+  if (!s->lu) PetscCall(PetscMalloc2(PetscMax(ai[n], 1), &s->lu, PetscMax(n * bs, 1), &s->eblk));
+  for (PetscInt r = 0; r < n; r++) {
+    PetscReal sum = 0;
+    for (PetscInt k = ai[r]; k < ai[r + 1]; k++) sum += PetscAbsScalar(aa[k]);
+    *rmax = PetscMax(*rmax, sum);
+  }
+  /* the points of one color in turn, from their first rows; past the color of the first failure nothing is wanted */
+  for (PetscInt c = 0; c < s->ncolors && first == PETSC_INT64_MAX; c += bs)
+    for (PetscInt q = s->cstart[c]; q < s->cstart[c + 1]; q++) {
+      const PetscInt pt = s->order[q] / bs;
+      PetscReal      sum;
+      int            nonfinite;
+      const int      f = SFDILUBlockPoint((int)pt, (int)bs, ai, aj, aa, s->tpos, s->color, shift, s->zeropivot, s->lu, s->eblk, &sum, &nonfinite);
+      if (f >= 0) { /* the first failing row in (color, row) order, as the device finds it */
+        const PetscInt   r   = pt * bs + f;
+        const PetscInt64 key = (PetscInt64)s->color[r] * n + r;
+        first = PetscMin(first, key);
+        if (nonfinite) firstbad = PetscMin(firstbad, key);
+      }
+    }
+  if (first != PETSC_INT64_MAX) {
+    s->failure = first == firstbad ? PC_FACTOR_OTHER : PC_FACTOR_NUMERIC_ZEROPIVOT;
+    s->failrow = (PetscInt)(first % n);
+  }
+  PetscCall(PetscLogFlops(2.0 * bs * ai[n]));
+  PetscCall(MatSeqAIJRestoreArrayRead(A, &aa));
+  PetscCall(MatRestoreRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &n, &ai, &aj, &done));
+  PetscCall(PetscLogEventEnd(SFPC_DILUSetUp, A, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+   y = M^{-1} r = U^{-1} L^{-1} r with the factor lu (dilu_blocks.h) in color order: up the colors
+   y_i = r_i - sum_{color(j) < color(i)} l_ij y_j, then down y_i = (y_i - sum_{color(j) > color(i)} u_ij y_j) / u_ii.
+   Transposed, M^{-T} r = L^{-T} U^{-T} r from A's rows, each finished unknown scattered to the rows it feeds.
+*/
+PetscErrorCode SFDILUApplyBlocks_Host(SFDILU *s, PetscBool transpose, const PetscScalar r[], PetscScalar y[])
+{
+  const PetscInt *ai, *aj, *c = s->color, *o = s->order;
+  PetscInt        n;
+  PetscBool       done;
+
+  PetscFunctionBegin;
+  PetscCall(MatGetRowIJ(s->A, 0, PETSC_FALSE, PETSC_FALSE, &n, &ai, &aj, &done));
+  if (!transpose) {
+    for (PetscInt q = 0; q < n; q++) {
+      const PetscInt i = o[q];
+      PetscScalar    t = r[i];
+      for (PetscInt k = ai[i]; k < ai[i + 1]; k++)
+        if (c[aj[k]] < c[i]) t -= s->lu[k] * y[aj[k]];
+      y[i] = t;
+    }
+    for (PetscInt q = n - 1; q >= 0; q--) {
+      const PetscInt i = o[q];
+      PetscScalar    t = y[i];
+      for (PetscInt k = ai[i]; k < ai[i + 1]; k++)
+        if (c[aj[k]] > c[i]) t -= s->lu[k] * y[aj[k]];
+      y[i] = t * s->lu[SFDILUFindSorted(aj, ai[i], ai[i + 1], i)];
+    }
+  } else {
+    for (PetscInt i = 0; i < n; i++) y[i] = r[i];
+    for (PetscInt q = 0; q < n; q++) {
+      const PetscInt i = o[q];
+      y[i] *= s->lu[SFDILUFindSorted(aj, ai[i], ai[i + 1], i)];
+      for (PetscInt k = ai[i]; k < ai[i + 1]; k++)
+        if (c[aj[k]] > c[i]) y[aj[k]] -= s->lu[k] * y[i];
+    }
+    for (PetscInt q = n - 1; q >= 0; q--) {
+      const PetscInt i = o[q];
+      for (PetscInt k = ai[i]; k < ai[i + 1]; k++)
+        if (c[aj[k]] < c[i]) y[aj[k]] -= s->lu[k] * y[i];
+    }
+  }
+  PetscCall(PetscLogFlops(2.0 * ai[n] + n));
+  PetscCall(MatRestoreRowIJ(s->A, 0, PETSC_FALSE, PETSC_FALSE, &n, &ai, &aj, &done));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
