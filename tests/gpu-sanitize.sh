@@ -9,7 +9,7 @@
 # Eisenstat form of sfilu (ex15: its operator with the grid layout, two tile lines a plane, and hyb, the pattern check,
 # the product with Q; and sfdilu's, in color order); the
 # Richardson iteration with the residual fused into the forward sweep (tile tasks, flags, norm partial sums); the
-# GPU multicolor DILU (JPL, greedy and grid colorings, the three sweep variants (by parts: a nonsymmetric 7-point and a 27-point one, 4 lanes a row, with GAMG's fused Richardson steps, Q1 elasticity, 16 lanes a row, and a 2-D grid of 4 fields as boxes of its plane), the csr and hyb layouts, the local order, a nonsymmetric pattern, a zero
+# GPU multicolor DILU (JPL, greedy and grid colorings, by point-blocks (ex19: Q1 elasticity by parts, 3 fields sync-free, a zero block), the three sweep variants (by parts: a nonsymmetric 7-point and a 27-point one, 4 lanes a row, with GAMG's fused Richardson steps, Q1 elasticity, 16 lanes a row, and a 2-D grid of 4 fields as boxes of its plane), the csr and hyb layouts, the local order, a nonsymmetric pattern, a zero
 # pivot with shifts, the weight in the apply's scatter, the fused Richardson step under GAMG, the transposed applies of ex13 in color and local order and of a failed E); the GPU adaptive FSAI set-up (search
 # variants with the filter and the row limit, a NaN, a Cholesky breakdown, the values-only re-set-up and one with other search steps, the split apply);
 # the gathered aFSAI set-up on mpiaijcusparse (one rank); host vectors through each GPU PC's device copies (ex12); on 2 ranks (mpicases, each rank under its own
@@ -19,7 +19,7 @@
 # (PATTERN: only the cases whose command line matches it, e.g. ex6; SANITIZE_TOOLS="memcheck racecheck": only those tools).
 set -u
 lib=$PWD/lib/libsfpc.so
-ex11=build/tests/tests/ex11 ex12=build/tests/tests/ex12 ex1=build/tests/tests/ex1 ex2=build/tests/tests/ex2 ex4=build/tests/tests/ex4 ex5=build/tests/tests/ex5 ex6=build/tests/tests/ex6 ex7=build/tests/tests/ex7 ex8=build/tests/tests/ex8 ex9=build/tests/tests/ex9 ex13=build/tests/tests/ex13 ex14=build/tests/tests/ex14 ex15=build/tests/tests/ex15 ex16=build/tests/tests/ex16
+ex11=build/tests/tests/ex11 ex12=build/tests/tests/ex12 ex1=build/tests/tests/ex1 ex2=build/tests/tests/ex2 ex4=build/tests/tests/ex4 ex5=build/tests/tests/ex5 ex6=build/tests/tests/ex6 ex7=build/tests/tests/ex7 ex8=build/tests/tests/ex8 ex9=build/tests/tests/ex9 ex13=build/tests/tests/ex13 ex14=build/tests/tests/ex14 ex15=build/tests/tests/ex15 ex16=build/tests/tests/ex16 ex19=build/tests/tests/ex19
 dilu="-device -dilu_ksp_type gmres -dilu_pc_type sfdilu"
 cases=(
   "$ex15 -dll_append $lib -device -problem poisson7 -n 6 -steps 3"
@@ -83,6 +83,9 @@ cases=(
   "$ex6 -dll_append $lib $dilu -problem poisson27 -n 9 -noref -dilu_pc_sfdilu_coloring jpl -dilu_pc_sfdilu_sweep parts -gamg -gamg_dilu_richardson_ksp_type gmres -gamg_dilu_richardson_pc_type gamg -gamg_dilu_richardson_mg_levels_ksp_type richardson -gamg_dilu_richardson_mg_levels_pc_type sfdilu -gamg_dilu_richardson_mg_levels_pc_sfdilu_sweep parts"
   "$ex6 -dll_append $lib $dilu -problem elasticity -n 6 -noref -dilu_pc_sfdilu_coloring jpl -dilu_pc_sfdilu_sweep parts"
   "$ex6 -dll_append $lib $dilu -problem fields -dim 2 -dof 4 -n 12 -noref -dilu_pc_sfdilu_coloring jpl -dilu_pc_sfdilu_sweep parts -dilu_ksp_view"
+  "$ex19 -device -dilu_ksp_type gmres -dilu_pc_sfdilu_blocks -problem elasticity -n 3 -dilu_pc_sfdilu_coloring jpl -dilu_pc_sfdilu_sweep parts"
+  "$ex19 -device -dilu_ksp_type gmres -dilu_pc_sfdilu_blocks -problem fields -dim 3 -dof 3 -n 5 -peclet 20 -dilu_pc_sfdilu_sweep syncfree"
+  "$ex19 -device -dilu_ksp_type gmres -dilu_pc_sfdilu_blocks -problem elasticity -n 2 -zero"
   "$ex14 -dim 3 -n 28 -periodic -auto -dm_mat_type aijcusparse -dm_vec_type cuda"
   "$ex14 -dim 3 -n 9 -dof 2 -dilu_pc_sfdilu_parallel -dm_mat_type aijcusparse -dm_vec_type cuda"
   "$ex13 -device -problem convdiff -n 5 -peclet 5 -asymmetric -bicg_ksp_type bicg -bicg_pc_type sfdilu -bicg_pc_sfdilu_coloring jpl -dilu_pc_sfdilu_coloring jpl"

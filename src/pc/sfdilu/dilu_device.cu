@@ -59,7 +59,8 @@ struct _n_SFDILUDevice {
   SFPCTriDevice T;     /* P A P^T's pattern, its schedules and the factor values */
   /* by point-blocks (dilu_blocks.h) */
   int         *points;  /* the points sorted by (color, point) */
-  PetscInt    *pcstart; /* host: points of color c are points[pcstart[c] .. pcstart[c+1]) */
+  PetscInt    *pcstart; /* host: points of color c are points[pcstart[c] .. pcstart[c+1]), c < npc (some possibly empty) */
+  PetscInt     npc;
   PetscScalar *lu;      /* the factor's values on A's pattern, natural numbering */
   PetscScalar *eblk;    /* each point's E_I = L_I U_I */
 };
@@ -299,21 +300,58 @@ __global__ void FactorValues(int n, int s, const int *__restrict__ ti, const int
    The points[p0 .. p1) of one color by point-blocks (dilu_blocks.h), a thread a point; a failing row is kept in *first
    (and, a NaN or Inf, in *firstbad) as its (color, row) key, the order the host finds it in; rmax gets the largest row sum.
 */
-__global__ void BlockPoints(int p0, int p1, int bs, int n, const int *__restrict__ points, const int *__restrict__ ai, const int *__restrict__ aj, const double *__restrict__ A, const int *__restrict__ tpos, const int *__restrict__ color, double shift, double zeropivot, double *lu, double *eblk, unsigned long long *first, unsigned long long *rmax)
+template <int BS>
+__global__ void BlockPoints(int p0, int p1, int n, const int *__restrict__ points, const int *__restrict__ ai, const int *__restrict__ aj, const double *__restrict__ A, const int *__restrict__ tpos, const int *__restrict__ color, double shift, double zeropivot, double *lu, double *eblk, unsigned long long *first, unsigned long long *rmax)
 {
   const int p = p0 + blockIdx.x * blockDim.x + threadIdx.x;
   double    sum = 0;
   if (p < p1) {
     const int pt = points[p];
     int       nonfinite;
-    const int f = SFDILUBlockPoint(pt, bs, ai, aj, A, tpos, color, shift, zeropivot, lu, eblk, &sum, &nonfinite);
+    const int f = SFDILUBlockPoint(pt, BS, ai, aj, A, tpos, color, shift, zeropivot, lu, eblk, &sum, &nonfinite); /* BS known: its blocks in registers */
     if (f >= 0) {
-      const unsigned long long key = (unsigned long long)color[pt * bs + f] * (unsigned long long)n + (unsigned long long)(pt * bs + f);
+      const unsigned long long key = (unsigned long long)color[pt * BS + f] * (unsigned long long)n + (unsigned long long)(pt * BS + f);
       atomicMin(first, key);
       if (nonfinite) atomicMin(first + 1, key);
     }
   }
   sfpc::AtomicMaxWarp(rmax, isnan(sum) ? 0ULL : (unsigned long long)__double_as_longlong(sum));
+}
+
+/* Points of bs rows: each one's blocks (cnt) after the check that its rows hold the same whole aligned blocks, its own among them; the first row of a point that fails in *bad. */
+__global__ void PointBlocks(int np, int bs, const int *__restrict__ ai, const int *__restrict__ aj, int *cnt, int *bad)
+{
+  const int pt = blockIdx.x * blockDim.x + threadIdx.x;
+  if (pt >= np) return;
+  const int r0 = pt * bs, len = ai[r0 + 1] - ai[r0];
+  bool      ok = len % bs == 0, own = false;
+  for (int a = 0; a < bs && ok; a++) {
+    ok = ai[r0 + a + 1] - ai[r0 + a] == len;
+    for (int k = 0; k < len && ok; k++) {
+      const int c = aj[ai[r0 + a] + k];
+      ok          = c == aj[ai[r0] + k] && c % bs == k % bs;
+      own |= c == r0;
+    }
+  }
+  cnt[pt] = ok ? len / bs : 0;
+  if (!ok || !own) atomicMin(bad, r0);
+}
+
+/* The points' pattern: point pt's neighbours from its first row's blocks. */
+__global__ void PointColumns(int np, int bs, const int *__restrict__ ai, const int *__restrict__ aj, const int *__restrict__ pi, int *pj)
+{
+  const int pt = blockIdx.x * blockDim.x + threadIdx.x;
+  if (pt >= np) return;
+  for (int t = 0; t < pi[pt + 1] - pi[pt]; t++) pj[pi[pt] + t] = aj[ai[pt * bs] + t * bs] / bs;
+}
+
+/* Rows' colors from their points': point color * bs + field; and the points in natural order, to be sorted by color. */
+__global__ void PointRowColors(int n, int bs, const int *__restrict__ pcolor, int *color, int *idx)
+{
+  const int r = blockIdx.x * blockDim.x + threadIdx.x;
+  if (r >= n) return;
+  color[r] = pcolor[r / bs] * bs + r % bs;
+  if (r % bs == 0) idx[r / bs] = r / bs;
 }
 
 /* The engine factor's values by point-blocks: lu permuted to color order. */
@@ -383,10 +421,9 @@ static int RowLanes(PetscInt n, PetscInt nnz)
   return s;
 }
 
-/* JPL on the device (sfdilu.h): rounds until every row is colored, each round read back (how many it colored); also tpos. Colors 0 .. 2 rounds - 1, some possibly empty (SortRows() squeezes them). */
-static PetscErrorCode ColorJPL_Device(SFDILU *s, PetscInt n, const int *ai, const int *aj, cudaStream_t stream)
+/* JPL on the device (sfdilu.h) of the pattern (n, ai, aj): rounds until every row is colored, each round read back (how many it colored); also tpos. Colors 0 .. *ncolors - 1 = 2 rounds - 1, some possibly empty (SortRows() squeezes them). */
+static PetscErrorCode ColorJPL_Device(PetscInt n, const int *ai, const int *aj, PetscInt seed, int *color, int *tpos, PetscInt *ncolors, cudaStream_t stream)
 {
-  SFDILUDevice D = s->dev;
   int         *extra, *xi, *xfill, *xj, *dcolored, nx, left = (int)n, round = 0;
 
   PetscFunctionBegin;
@@ -395,27 +432,27 @@ static PetscErrorCode ColorJPL_Device(SFDILU *s, PetscInt n, const int *ai, cons
   PetscCallCUDA(cudaMallocAsync(&xfill, sizeof(int) * (n + 1), stream));
   PetscCallCUDA(cudaMemsetAsync(extra, 0, sizeof(int) * (n + 1), stream));
   PetscCallCUDA(cudaMemsetAsync(xfill, 0, sizeof(int) * (n + 1), stream));
-  TransposePositions<<<sfpc::LaunchBlocks(n, TPB), TPB, 0, stream>>>((int)n, ai, aj, D->tpos, extra);
+  TransposePositions<<<sfpc::LaunchBlocks(n, TPB), TPB, 0, stream>>>((int)n, ai, aj, tpos, extra);
   PetscCallCUDA(cudaGetLastError());
   PetscCall(sfpc::CubCall(stream, [&](void *tmp, size_t &bytes) { return cub::DeviceScan::ExclusiveSum(tmp, bytes, extra, xi, (int)n + 1, stream); }));
   PetscCallCUDA(cudaMemcpyAsync(&nx, xi + n, sizeof(int), cudaMemcpyDeviceToHost, stream));
   PetscCallCUDA(cudaStreamSynchronize(stream));
   PetscCallCUDA(cudaMallocAsync(&xj, sizeof(int) * PetscMax(nx, 1), stream));
-  FillExtra<<<sfpc::LaunchBlocks(n, TPB), TPB, 0, stream>>>((int)n, ai, aj, D->tpos, xi, xfill, xj);
+  FillExtra<<<sfpc::LaunchBlocks(n, TPB), TPB, 0, stream>>>((int)n, ai, aj, tpos, xi, xfill, xj);
   PetscCallCUDA(cudaGetLastError());
 
-  PetscCallCUDA(cudaMemsetAsync(D->color, 0xff, sizeof(int) * n, stream)); /* -1: uncolored */
+  PetscCallCUDA(cudaMemsetAsync(color, 0xff, sizeof(int) * n, stream)); /* -1: uncolored */
   PetscCallCUDA(cudaMallocAsync(&dcolored, sizeof(int), stream));
   for (; left > 0; round++) { /* the largest (hash, row) left wins every round: at least one row per round */
     int colored;
     PetscCallCUDA(cudaMemsetAsync(dcolored, 0, sizeof(int), stream));
-    JPLRound<<<sfpc::LaunchBlocks(n, TPB), TPB, 0, stream>>>((int)n, ai, aj, xi, xj, D->color, round, (unsigned)s->seed, dcolored);
+    JPLRound<<<sfpc::LaunchBlocks(n, TPB), TPB, 0, stream>>>((int)n, ai, aj, xi, xj, color, round, (unsigned)seed, dcolored);
     PetscCallCUDA(cudaGetLastError()); /* a failed round colors nothing: without the check the loop would not end */
     PetscCallCUDA(cudaMemcpyAsync(&colored, dcolored, sizeof(int), cudaMemcpyDeviceToHost, stream));
     PetscCallCUDA(cudaStreamSynchronize(stream));
     left -= colored;
   }
-  s->ncolors = 2 * round;
+  *ncolors = 2 * round;
   PetscCallCUDA(cudaFreeAsync(dcolored, stream));
   PetscCallCUDA(cudaFreeAsync(xj, stream));
   PetscCallCUDA(cudaFreeAsync(xfill, stream));
@@ -462,39 +499,87 @@ static PetscErrorCode ColorGreedy_Device(SFDILU *s, PetscInt n, PetscInt nnz, co
 }
 
 /*
-   By point-blocks: the pattern checked and the points colored on the host (SFDILUColorBlocks_Host(), from a copy of the
-   device pattern, once per pattern: jpl there gives the device's JPL colors, the same rule), the points sorted by color
-   for the set-up; tpos on the device.
+   By point-blocks: the pattern checked, the points' pattern built and colored by JPL on the device (greedy: on the host,
+   SFDILUColorBlocks_Host(), from a copy of the device pattern); the rows' colors point color * bs + field; the points
+   sorted by color for the set-up; tpos on the device.
 */
 static PetscErrorCode ColorBlocks_Device(SFDILU *s, PetscInt n, PetscInt nnz, const int *ai, const int *aj, cudaStream_t stream)
 {
   SFDILUDevice D  = s->dev;
   const int    bs = (int)s->bs, np = (int)(n / s->bs);
-  PetscInt    *hi, *hj, *hc, *fill;
-  int         *hp;
+  int         *cnt, *pi, *pj, *ptpos, *pcolor, *idx, *skey, *hcount, bad = INT_MAX, *dbad, npnz;
+  PetscInt     nc;
 
   PetscFunctionBegin;
-  PetscCall(PetscMalloc4(n + 1, &hi, PetscMax(nnz, 1), &hj, PetscMax(n, 1), &hc, PetscMax(np, 1), &hp));
-  PetscCallCUDA(cudaMemcpyAsync(hi, ai, sizeof(int) * (n + 1), cudaMemcpyDeviceToHost, stream));
-  PetscCallCUDA(cudaMemcpyAsync(hj, aj, sizeof(int) * nnz, cudaMemcpyDeviceToHost, stream));
-  PetscCallCUDA(cudaStreamSynchronize(stream));
-  PetscCall(SFDILUColorBlocks_Host(n, hi, hj, s->bs, s->colored, s->seed, hc, &s->ncolors, &s->npcolors));
-  PetscCall(PetscCalloc1(s->npcolors + 1, &D->pcstart));
-  PetscCall(PetscCalloc1(s->npcolors + 1, &fill));
-  for (int pt = 0; pt < np; pt++) D->pcstart[hc[pt * bs] / bs + 1]++;
-  for (PetscInt c = 0; c < s->npcolors; c++) D->pcstart[c + 1] += D->pcstart[c];
-  for (int pt = 0; pt < np; pt++) {
-    const PetscInt c = hc[pt * bs] / bs;
-    hp[D->pcstart[c] + fill[c]++] = pt;
+  PetscCallCUDA(cudaMallocAsync(&pcolor, sizeof(int) * PetscMax(np, 1), stream));
+  if (s->colored == PCSFDILU_COLORING_JPL) {
+    PetscCallCUDA(cudaMallocAsync(&cnt, sizeof(int) * (np + 1), stream));
+    PetscCallCUDA(cudaMallocAsync(&pi, sizeof(int) * (np + 1), stream));
+    PetscCallCUDA(cudaMallocAsync(&dbad, sizeof(int), stream));
+    PetscCallCUDA(cudaMemcpyAsync(dbad, &bad, sizeof(int), cudaMemcpyHostToDevice, stream));
+    PetscCallCUDA(cudaMemsetAsync(cnt + np, 0, sizeof(int), stream));
+    PointBlocks<<<sfpc::LaunchBlocks(np, TPB), TPB, 0, stream>>>(np, bs, ai, aj, cnt, dbad);
+    PetscCallCUDA(cudaGetLastError());
+    PetscCallCUDA(cudaMemcpyAsync(&bad, dbad, sizeof(int), cudaMemcpyDeviceToHost, stream));
+    PetscCall(sfpc::CubCall(stream, [&](void *tmp, size_t &bytes) { return cub::DeviceScan::ExclusiveSum(tmp, bytes, cnt, pi, np + 1, stream); }));
+    PetscCallCUDA(cudaMemcpyAsync(&npnz, pi + np, sizeof(int), cudaMemcpyDeviceToHost, stream));
+    PetscCallCUDA(cudaStreamSynchronize(stream));
+    PetscCallCUDA(cudaFreeAsync(dbad, stream));
+    PetscCheck(bad == INT_MAX, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "-pc_sfdilu_blocks needs dense point-blocks of %d rows: the rows from %d do not hold the same whole blocks of %d columns (their own among them)", bs, bad, bs);
+    PetscCallCUDA(cudaMallocAsync(&pj, sizeof(int) * PetscMax(npnz, 1), stream));
+    PetscCallCUDA(cudaMallocAsync(&ptpos, sizeof(int) * PetscMax(npnz, 1), stream));
+    PointColumns<<<sfpc::LaunchBlocks(np, TPB), TPB, 0, stream>>>(np, bs, ai, aj, pi, pj);
+    PetscCallCUDA(cudaGetLastError());
+    PetscCall(ColorJPL_Device(np, pi, pj, s->seed, pcolor, ptpos, &nc, stream));
+    PetscCallCUDA(cudaFreeAsync(ptpos, stream));
+    PetscCallCUDA(cudaFreeAsync(pj, stream));
+    PetscCallCUDA(cudaFreeAsync(pi, stream));
+    PetscCallCUDA(cudaFreeAsync(cnt, stream));
+  } else {
+    PetscInt *hi, *hj, *hc, *hp;
+    PetscCall(PetscMalloc4(n + 1, &hi, PetscMax(nnz, 1), &hj, PetscMax(n, 1), &hc, PetscMax(np, 1), &hp));
+    PetscCallCUDA(cudaMemcpyAsync(hi, ai, sizeof(int) * (n + 1), cudaMemcpyDeviceToHost, stream));
+    PetscCallCUDA(cudaMemcpyAsync(hj, aj, sizeof(int) * nnz, cudaMemcpyDeviceToHost, stream));
+    PetscCallCUDA(cudaStreamSynchronize(stream));
+    PetscCall(SFDILUColorBlocks_Host(n, hi, hj, s->bs, s->colored, s->seed, hc, &s->ncolors, &nc));
+    for (int pt = 0; pt < np; pt++) hp[pt] = (int)(hc[pt * bs] / bs);
+    PetscCallCUDA(cudaMemcpyAsync(pcolor, hp, sizeof(int) * np, cudaMemcpyHostToDevice, stream));
+    PetscCallCUDA(cudaStreamSynchronize(stream)); /* the host arrays are pageable and freed next */
+    PetscCall(PetscFree4(hi, hj, hc, hp));
   }
+  s->ncolors = nc * bs;
+  /* the rows' colors, and the points sorted by (color, point) with each color's start */
+  PetscCallCUDA(cudaMallocAsync(&idx, sizeof(int) * PetscMax(np, 1), stream));
+  PetscCallCUDA(cudaMallocAsync(&skey, sizeof(int) * PetscMax(np, 1), stream));
   PetscCallCUDA(cudaMallocAsync(&D->points, sizeof(int) * PetscMax(np, 1), stream));
-  PetscCallCUDA(cudaMemcpyAsync(D->points, hp, sizeof(int) * np, cudaMemcpyHostToDevice, stream));
-  PetscCallCUDA(cudaMemcpyAsync(D->color, hc, sizeof(int) * n, cudaMemcpyHostToDevice, stream));
+  PetscCallCUDA(cudaMallocAsync(&cnt, sizeof(int) * PetscMax(nc, 1), stream));
+  PetscCallCUDA(cudaMemsetAsync(cnt, 0, sizeof(int) * PetscMax(nc, 1), stream));
+  PointRowColors<<<sfpc::LaunchBlocks(n, TPB), TPB, 0, stream>>>((int)n, bs, pcolor, D->color, idx);
+  CountColors<<<sfpc::LaunchBlocks(np, TPB), TPB, 0, stream>>>(np, pcolor, cnt);
+  PetscCallCUDA(cudaGetLastError());
+  {
+    int bits = 1;
+    while ((1 << bits) < nc) bits++;
+    PetscCall(sfpc::CubCall(stream, [&](void *tmp, size_t &bytes) { return cub::DeviceRadixSort::SortPairs(tmp, bytes, pcolor, skey, idx, D->points, np, 0, bits, stream); }));
+  }
+  PetscCall(PetscMalloc1(PetscMax(nc, 1), &hcount));
+  PetscCallCUDA(cudaMemcpyAsync(hcount, cnt, sizeof(int) * nc, cudaMemcpyDeviceToHost, stream));
+  PetscCallCUDA(cudaStreamSynchronize(stream));
+  PetscCall(PetscMalloc1(nc + 1, &D->pcstart));
+  D->pcstart[0] = 0;
+  s->npcolors   = 0;
+  for (PetscInt c = 0; c < nc; c++) {
+    D->pcstart[c + 1] = D->pcstart[c] + hcount[c];
+    if (hcount[c]) s->npcolors++;
+  }
+  D->npc = nc;
+  PetscCall(PetscFree(hcount));
+  PetscCallCUDA(cudaFreeAsync(cnt, stream));
+  PetscCallCUDA(cudaFreeAsync(skey, stream));
+  PetscCallCUDA(cudaFreeAsync(idx, stream));
+  PetscCallCUDA(cudaFreeAsync(pcolor, stream));
   PetscCallCUDA(cudaMallocAsync(&D->lu, sizeof(PetscScalar) * PetscMax(nnz, 1), stream));
   PetscCallCUDA(cudaMallocAsync(&D->eblk, sizeof(PetscScalar) * PetscMax(n * bs, 1), stream));
-  PetscCallCUDA(cudaStreamSynchronize(stream)); /* the host arrays are pageable and freed next */
-  PetscCall(PetscFree(fill));
-  PetscCall(PetscFree4(hi, hj, hc, hp));
   TransposePositions<<<sfpc::LaunchBlocks(n, TPB), TPB, 0, stream>>>((int)n, ai, aj, D->tpos, NULL);
   PetscCallCUDA(cudaGetLastError());
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -775,7 +860,7 @@ PetscErrorCode SFDILUColor_Device(SFDILU *s, Mat A)
   if (SFDILUTriesGrid(s, n)) PetscCall(ColorGrid_Device(s, n, ai, aj, stream, &grid));
   s->colored = grid ? PCSFDILU_COLORING_GRID : (s->coloring == PCSFDILU_COLORING_AUTO ? AutoColoring(n) : s->coloring);
   if (s->bs > 1) PetscCall(ColorBlocks_Device(s, n, D->nnz, ai, aj, stream));
-  else if (s->colored == PCSFDILU_COLORING_JPL) PetscCall(ColorJPL_Device(s, n, ai, aj, stream));
+  else if (s->colored == PCSFDILU_COLORING_JPL) PetscCall(ColorJPL_Device(n, ai, aj, s->seed, D->color, D->tpos, &s->ncolors, stream));
   else if (!grid) PetscCall(ColorGreedy_Device(s, n, D->nnz, ai, aj, stream));
   PetscCall(SortRows(s, n, ai, aj, stream));
   LowerPositions<<<sfpc::LaunchBlocks(n, TPB), TPB, 0, stream>>>((int)n, ai, aj, D->color, D->tpos);
@@ -810,9 +895,20 @@ static PetscErrorCode SetUpBlocks_Device(SFDILU *s, const int *ai, const int *aj
   PetscCallCUDA(cudaMemcpyAsync(dfirst, first, sizeof(first), cudaMemcpyHostToDevice, stream));
   PetscCallCUDA(cudaMemsetAsync(dbits, 0, sizeof(bits), stream));
   PetscCall(PetscLogGpuTimeBegin());
-  for (PetscInt c = 0; c < s->npcolors; c++) {
+  for (PetscInt c = 0; c < D->npc; c++) {
     const PetscInt p0 = D->pcstart[c], p1 = D->pcstart[c + 1];
-    if (p1 > p0) BlockPoints<<<sfpc::LaunchBlocks(p1 - p0, 128), 128, 0, stream>>>((int)p0, (int)p1, (int)s->bs, (int)s->n, D->points, ai, aj, aa, D->tpos, D->color, (double)shift, (double)s->zeropivot, D->lu, D->eblk, dfirst, dbits);
+    const int      nb = sfpc::LaunchBlocks(p1 - p0, 128);
+    if (p1 == p0) continue;
+    switch (s->bs) {
+#define SFDILU_BLOCK_CASE(k) \
+  case k: \
+    BlockPoints<k><<<nb, 128, 0, stream>>>((int)p0, (int)p1, (int)s->n, D->points, ai, aj, aa, D->tpos, D->color, (double)shift, (double)s->zeropivot, D->lu, D->eblk, dfirst, dbits); \
+    break;
+      SFDILU_BLOCK_CASE(2) SFDILU_BLOCK_CASE(3) SFDILU_BLOCK_CASE(4) SFDILU_BLOCK_CASE(5) SFDILU_BLOCK_CASE(6) SFDILU_BLOCK_CASE(7) SFDILU_BLOCK_CASE(8)
+#undef SFDILU_BLOCK_CASE
+    default:
+      SETERRQ(PETSC_COMM_SELF, PETSC_ERR_PLIB, "Point-blocks of %" PetscInt_FMT " rows", s->bs);
+    }
   }
   PetscCallCUDA(cudaGetLastError());
   FactorFromLU<<<sfpc::LaunchBlocks(T->nnz, TPB), TPB, 0, stream>>>((long long)T->nnz, D->src, D->lu, T->a);
