@@ -44,9 +44,9 @@
 #endif
 
 /*
-   The factor values of point I (rows I bs .. I bs + bs - 1, entries lu on A's pattern ai/aj/aa, natural numbering;
+   The factor values of point pt (rows pt bs .. pt bs + bs - 1, entries lu on A's pattern ai/aj/aa, natural numbering;
    tpos[k] the position of a_ji for a_ij, at least for entries of lower-colored columns; color the rows' colors),
-   from those of its lower-colored neighbours; eblk[I] gets E_I's LU (bs x bs, row major, unit L below the diagonal,
+   from those of its lower-colored neighbours; eblk[pt] gets E_I's LU (bs x bs, row major, unit L below the diagonal,
    U on and above it with 1 / u_aa on the diagonal). A pivot u_aa fails when |u_aa| <= zeropivot * (row sum of |A|)
    or either is not finite: its inverse is then 0 (so the rest stays finite), and the return value is the point's
    first failing row's field, or -1; *nonfinite says whether that failure is a NaN or Inf; *rowsum the largest row sum
