@@ -40,7 +40,7 @@ static PetscErrorCode DenseInverse(PetscInt bs, const PetscScalar B[], PetscScal
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* y = M^{-1} r of block DILU with the PC's row colors (point color * bs + field), from a dense copy of A; *proper: whether the point coloring is proper and the rows' colors follow it. */
+/* y = M^{-1} r of block DILU with the PC's row colors (their points'), from a dense copy of A; *proper: whether the point coloring is proper and every row of a point has the point's color. */
 static PetscErrorCode ReferenceApply(Mat A, PetscInt bs, const PetscInt color[], const PetscScalar r[], PetscScalar y[], PetscBool *proper)
 {
   PetscInt     n, np, *pc, *order;
@@ -62,9 +62,9 @@ static PetscErrorCode ReferenceApply(Mat A, PetscInt bs, const PetscInt color[],
 #define AIJ(P, Q, a, b) D[((P) * bs + (a)) * n + (Q) * bs + (b)]
   *proper = PETSC_TRUE;
   for (PetscInt P = 0; P < np; P++) {
-    pc[P] = color[P * bs] / bs;
+    pc[P] = color[P * bs];
     for (PetscInt a = 0; a < bs; a++)
-      if (color[P * bs + a] != pc[P] * bs + a) *proper = PETSC_FALSE;
+      if (color[P * bs + a] != pc[P]) *proper = PETSC_FALSE;
   }
   for (PetscInt P = 0; P < np; P++)
     for (PetscInt Q = 0; Q < np; Q++) {
@@ -173,7 +173,7 @@ static PetscErrorCode CheckApply(PC pc, Mat Ah, PetscInt bs, Vec r, const char *
   PetscCall(ReferenceApply(Ah, bs, color, ra, ya, &proper));
   PetscCall(VecRestoreArrayWrite(yref, &ya));
   PetscCall(VecRestoreArrayRead(r, &ra));
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %s: %" PetscInt_FMT " row colors, points properly colored and rows' colors by field: %s\n", what, nc, proper ? "yes" : "NO"));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %s: %" PetscInt_FMT " colors, points properly colored, a row's color its point's: %s\n", what, nc, proper ? "yes" : "NO"));
   if (proper) {
     Vec                yh;
     const PetscScalar *ga;

@@ -27,9 +27,9 @@ PetscErrorCode SFDILUBlockSize(PC pc, Mat A, PetscInt *bs)
 /*
    Colors the points of bs rows of the pattern (n, ai, aj) by type (greedy or jpl), after checking that it is one of
    dense point-blocks (each row of a point with the same columns, in whole aligned blocks, its own block among them);
-   the rows' colors are point color * bs + field, *ncolors of them; *npc the points' colors.
+   a row's color is its point's, *ncolors of them.
 */
-PetscErrorCode SFDILUColorBlocks_Host(PetscInt n, const PetscInt ai[], const PetscInt aj[], PetscInt bs, PCSFDILUColoringType type, PetscInt seed, PetscInt color[], PetscInt *ncolors, PetscInt *npc)
+PetscErrorCode SFDILUColorBlocks_Host(PetscInt n, const PetscInt ai[], const PetscInt aj[], PetscInt bs, PCSFDILUColoringType type, PetscInt seed, PetscInt color[], PetscInt *ncolors)
 {
   const PetscInt np = n / bs;
   PetscInt      *pi, *pj, *pc, nc;
@@ -56,14 +56,13 @@ PetscErrorCode SFDILUColorBlocks_Host(PetscInt n, const PetscInt ai[], const Pet
     pi[pt + 1] = pi[pt] + len / bs;
   }
   PetscCall(SFDILUColorRows_Host(np, pi, pj, type, seed, pc, &nc));
-  for (PetscInt r = 0; r < n; r++) color[r] = pc[r / bs] * bs + r % bs;
-  *ncolors = nc * bs;
-  *npc     = nc;
+  for (PetscInt r = 0; r < n; r++) color[r] = pc[r / bs];
+  *ncolors = nc;
   PetscCall(PetscFree3(pi, pj, pc));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The factor's values of A + shift I point by point in color order (dilu_blocks.h), failure and largest row sum as SFDILUSetUp_Host() gives them. */
+/* E^{-1} of A + shift I point by point in color order, then the sweeps' values (dilu_blocks.h); failure and largest row sum as SFDILUSetUp_Host() gives them. */
 PetscErrorCode SFDILUSetUpBlocks_Host(SFDILU *s, Mat A, PetscReal shift, PetscReal *rmax)
 {
   const PetscInt    *ai, *aj;
@@ -87,12 +86,12 @@ PetscErrorCode SFDILUSetUpBlocks_Host(SFDILU *s, Mat A, PetscReal shift, PetscRe
     *rmax = PetscMax(*rmax, sum);
   }
   /* the points of one color in turn, from their first rows; past the color of the first failure nothing is wanted */
-  for (PetscInt c = 0; c < s->ncolors && first == PETSC_INT64_MAX; c += bs)
-    for (PetscInt q = s->cstart[c]; q < s->cstart[c + 1]; q++) {
+  for (PetscInt c = 0; c < s->ncolors && first == PETSC_INT64_MAX; c++)
+    for (PetscInt q = s->cstart[c]; q < s->cstart[c + 1]; q += bs) {
       const PetscInt pt = s->order[q] / bs;
       PetscReal      sum;
       int            nonfinite;
-      const int      f = SFDILUBlockPoint((int)pt, (int)bs, ai, aj, aa, s->tpos, s->color, shift, s->zeropivot, s->lu, s->eblk, &sum, &nonfinite);
+      const int      f = SFDILUBlockInverse((int)pt, (int)bs, ai, aj, aa, s->tpos, s->color, shift, s->zeropivot, s->eblk, &sum, &nonfinite);
       if (f >= 0) { /* the first failing row in (color, row) order, as the device finds it */
         const PetscInt   r   = pt * bs + f;
         const PetscInt64 key = (PetscInt64)s->color[r] * n + r;
@@ -103,7 +102,8 @@ PetscErrorCode SFDILUSetUpBlocks_Host(SFDILU *s, Mat A, PetscReal shift, PetscRe
   if (first != PETSC_INT64_MAX) {
     s->failure = first == firstbad ? PC_FACTOR_OTHER : PC_FACTOR_NUMERIC_ZEROPIVOT;
     s->failrow = (PetscInt)(first % n);
-  }
+  } else
+    for (PetscInt pt = 0; pt < n / bs; pt++) SFDILUBlockRows((int)pt, (int)bs, ai, aj, aa, s->eblk, s->lu);
   PetscCall(PetscLogFlops(2.0 * bs * ai[n]));
   PetscCall(MatSeqAIJRestoreArrayRead(A, &aa));
   PetscCall(MatRestoreRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &n, &ai, &aj, &done));
@@ -112,15 +112,17 @@ PetscErrorCode SFDILUSetUpBlocks_Host(SFDILU *s, Mat A, PetscReal shift, PetscRe
 }
 
 /*
-   y = M^{-1} r = U^{-1} L^{-1} r with the factor lu (dilu_blocks.h) in color order: up the colors
-   y_i = r_i - sum_{color(j) < color(i)} l_ij y_j, then down y_i = (y_i - sum_{color(j) > color(i)} u_ij y_j) / u_ii.
-   Transposed, M^{-T} r = L^{-T} U^{-T} r from A's rows, each finished unknown scattered to the rows it feeds.
+   y = M^{-1} r = E^{-1} (I + U_c E^{-1})^{-1} (I + L_c E^{-1})^{-1} r (dilu_blocks.h): up the colors
+   y_i = r_i - sum_{color(j) < color(i)} l_ij y_j, down y_i -= sum_{color(j) > color(i)} u_ij y_j, then E^{-1} point by
+   point. Transposed, M^{-T} r = (I + L_c E^{-1})^{-T} (I + U_c E^{-1})^{-T} E^{-T} r from A's rows, each finished
+   unknown scattered to the rows it feeds.
 */
 PetscErrorCode SFDILUApplyBlocks_Host(SFDILU *s, PetscBool transpose, const PetscScalar r[], PetscScalar y[])
 {
-  const PetscInt *ai, *aj, *c = s->color, *o = s->order;
+  const PetscInt *ai, *aj, *c = s->color, *o = s->order, bs = s->bs;
   PetscInt        n;
   PetscBool       done;
+  PetscScalar     w[SFDILU_MAX_BS];
 
   PetscFunctionBegin;
   PetscCall(MatGetRowIJ(s->A, 0, PETSC_FALSE, PETSC_FALSE, &n, &ai, &aj, &done));
@@ -137,13 +139,16 @@ PetscErrorCode SFDILUApplyBlocks_Host(SFDILU *s, PetscBool transpose, const Pets
       PetscScalar    t = y[i];
       for (PetscInt k = ai[i]; k < ai[i + 1]; k++)
         if (c[aj[k]] > c[i]) t -= s->lu[k] * y[aj[k]];
-      y[i] = t * s->lu[SFDILUFindSorted(aj, ai[i], ai[i + 1], i)];
+      y[i] = t;
+    }
+    for (PetscInt pt = 0; pt < n / bs; pt++) {
+      PetscCall(PetscArraycpy(w, y + pt * bs, bs));
+      SFDILUBlockMult((int)bs, s->eblk + pt * bs * bs, 0, 1.0, w, y + pt * bs);
     }
   } else {
-    for (PetscInt i = 0; i < n; i++) y[i] = r[i];
+    for (PetscInt pt = 0; pt < n / bs; pt++) SFDILUBlockMult((int)bs, s->eblk + pt * bs * bs, 1, 1.0, r + pt * bs, y + pt * bs);
     for (PetscInt q = 0; q < n; q++) {
       const PetscInt i = o[q];
-      y[i] *= s->lu[SFDILUFindSorted(aj, ai[i], ai[i + 1], i)];
       for (PetscInt k = ai[i]; k < ai[i + 1]; k++)
         if (c[aj[k]] > c[i]) y[aj[k]] -= s->lu[k] * y[i];
     }
@@ -153,7 +158,7 @@ PetscErrorCode SFDILUApplyBlocks_Host(SFDILU *s, PetscBool transpose, const Pets
         if (c[aj[k]] < c[i]) y[aj[k]] -= s->lu[k] * y[i];
     }
   }
-  PetscCall(PetscLogFlops(2.0 * ai[n] + n));
+  PetscCall(PetscLogFlops(2.0 * ai[n] + 2.0 * bs * n));
   PetscCall(MatRestoreRowIJ(s->A, 0, PETSC_FALSE, PETSC_FALSE, &n, &ai, &aj, &done));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -6,15 +6,18 @@
    iterations with JPL's 46 point colors against 162 with 115 row colors row by row, and 189 with 8 greedy point colors
    (a numpy model of both, bench/README.md, sfdilu, "DILU by point-blocks").
 
-   With E_I = L_I U_I (LU without pivoting), M = (L_E + L_c U_E^{-1}) (U_E + L_E^{-1} U_c): an LU factor with A's
-   pattern, unit lower, once the rows are ordered by (point color, field) (the row color is point color * bs + field,
-   a proper coloring of the rows). So the engine's solves, their parts and per-color sweeps, the fused Richardson step
-   and the transposed apply serve the blocks unchanged; only the coloring and the factor's values differ:
-     L entries of row (I, a): (A_IJ U_EJ^{-1})[a, :] for a lower-colored J, L_EI[a, :] inside the point;
-     U entries: (L_EI^{-1} A_IJ)[a, :] for a higher-colored J, U_EI[a, :] inside the point, 1 / U_EI[a, a] on the diagonal;
-     E_I = A_II - sum over lower-colored J of (A_IJ U_EJ^{-1}) (L_EJ^{-1} A_JI), so each point reads only factor values
-   of lower-colored points. The pattern must hold every coupled pair of points as a dense bs x bs block, every row of a
-   point with the same columns (checked at set-up).
+   M = E + L_c + U_c + L_c E^{-1} U_c = (I + L_c E^{-1}) (I + U_c E^{-1}) E, so
+     M^{-1} r = E^{-1} (I + U_c E^{-1})^{-1} (I + L_c E^{-1})^{-1} r:
+   two unit triangular sweeps whose entries, row (I, a) and column (J, b) of a point J of another color, are
+   (A_IJ E_J^{-1})[a, b], then E^{-1} point by point. With the rows' color their point's, the sweeps' pattern is A's
+   without the couplings inside a point (those live in E), and their steps are the point colors: a third of the row
+   colors a coloring of the rows by field would need at bs = 3, and a sweep's chain as short. So the engine's solves, their
+   parts and per-color sweeps serve the blocks with unit factors, and only the multiply by E^{-1} is added (after the
+   sweeps; before them for the transposed apply, M^{-T} = (I + L_c E^{-1})^{-T} (I + U_c E^{-1})^{-T} E^{-T}).
+     E_I = A_II - sum over lower-colored J of (A_IJ E_J^{-1}) A_JI
+   reads only lower-colored points' E^{-1}: E is computed color by color, then every sweep entry at once. The pattern must
+   hold every coupled pair of points as a dense bs x bs block, every row of a point with the same columns (checked at
+   set-up).
 
    One function computes a point's values for the host (dilu_blocks.c) and the device (dilu_device.cu), rounding each
    product and sum separately on both, so that the GPU's factor is bitwise the host's.
@@ -44,17 +47,16 @@
 #endif
 
 /*
-   The factor values of point pt (rows pt bs .. pt bs + bs - 1, entries lu on A's pattern ai/aj/aa, natural numbering;
-   tpos[k] the position of a_ji for a_ij, at least for entries of lower-colored columns; color the rows' colors),
-   from those of its lower-colored neighbours; eblk[pt] gets E_I's LU (bs x bs, row major, unit L below the diagonal,
-   U on and above it with 1 / u_aa on the diagonal). A pivot u_aa fails when |u_aa| <= zeropivot * (row sum of |A|)
-   or either is not finite: its inverse is then 0 (so the rest stays finite), and the return value is the point's
-   first failing row's field, or -1; *nonfinite says whether that failure is a NaN or Inf; *rowsum the largest row sum
-   of |A| of the point's rows.
+   E_I^{-1} of point pt (rows pt bs .. pt bs + bs - 1 of A = ai/aj/aa; tpos[k] the position of a_ji for a_ij, at least
+   for entries of lower-colored columns; color the rows' colors, their points'), from einv of its lower-colored
+   neighbours (bs x bs, row major), into einv[pt]: E_I's LU without pivoting, then its inverse column by column. A pivot
+   u fails when |u| <= zeropivot * (row sum of |A|) or either is not finite; its inverse is then 0 (so the rest stays
+   finite), and the return value is the point's first failing row's field, or -1; *nonfinite says whether that failure
+   is a NaN or Inf; *rowsum the largest row sum of |A| of the point's rows.
 */
-static inline SFDILU_HOSTDEVICE int SFDILUBlockPoint(int pt, int bs, const SFDILU_BLOCK_INDEX *ai, const SFDILU_BLOCK_INDEX *aj, const PetscScalar *aa, const SFDILU_BLOCK_INDEX *tpos, const SFDILU_BLOCK_INDEX *color, PetscReal shift, PetscReal zeropivot, PetscScalar *lu, PetscScalar *eblk, PetscReal *rowsum, int *nonfinite)
+static inline SFDILU_HOSTDEVICE int SFDILUBlockInverse(int pt, int bs, const SFDILU_BLOCK_INDEX *ai, const SFDILU_BLOCK_INDEX *aj, const PetscScalar *aa, const SFDILU_BLOCK_INDEX *tpos, const SFDILU_BLOCK_INDEX *color, PetscReal shift, PetscReal zeropivot, PetscScalar *einv, PetscReal *rowsum, int *nonfinite)
 {
-  PetscScalar              S[SFDILU_MAX_BS][SFDILU_MAX_BS], *E = eblk + (size_t)pt * bs * bs;
+  PetscScalar              S[SFDILU_MAX_BS][SFDILU_MAX_BS], *X = einv + (size_t)pt * bs * bs;
   PetscReal                sum[SFDILU_MAX_BS];
   const SFDILU_BLOCK_INDEX r0 = (SFDILU_BLOCK_INDEX)pt * bs, nb = (ai[r0 + 1] - ai[r0]) / bs, cI = color[r0];
   int                      failed = -1;
@@ -68,33 +70,30 @@ static inline SFDILU_HOSTDEVICE int SFDILUBlockPoint(int pt, int bs, const SFDIL
     for (int b = 0; b < bs; b++) S[a][b] = 0;
     S[a][a] = shift;
   }
-  /* A_II, then the lower-colored blocks: L_IJ = A_IJ U_EJ^{-1} (stored), E_I -= L_IJ (L_EJ^{-1} A_JI) */
+  /* A_II, less (A_IJ E_J^{-1}) A_JI for each lower-colored J */
   for (SFDILU_BLOCK_INDEX t = 0; t < nb; t++) {
     const SFDILU_BLOCK_INDEX c0 = aj[ai[r0] + t * bs], J = c0 / bs;
     if (J == pt) {
       for (int a = 0; a < bs; a++)
         for (int b = 0; b < bs; b++) S[a][b] = SFDILU_ADD(S[a][b], aa[ai[r0 + a] + t * bs + b]);
     } else if (color[c0] < cI) {
-      const PetscScalar *U = eblk + (size_t)J * bs * bs;
+      const PetscScalar *EJ = einv + (size_t)J * bs * bs;
       PetscScalar        L[SFDILU_MAX_BS][SFDILU_MAX_BS];
-      for (int a = 0; a < bs; a++) {
-        const SFDILU_BLOCK_INDEX k = ai[r0 + a] + t * bs;
+      for (int a = 0; a < bs; a++)
         for (int b = 0; b < bs; b++) {
-          PetscScalar x = aa[k + b];
-          for (int m = 0; m < b; m++) x = SFDILU_SUB(x, SFDILU_MUL(L[a][m], U[m * bs + b]));
-          L[a][b]    = SFDILU_MUL(x, U[b * bs + b]);
-          lu[k + b] = L[a][b];
+          PetscScalar x = 0;
+          for (int m = 0; m < bs; m++) x = SFDILU_ADD(x, SFDILU_MUL(aa[ai[r0 + a] + t * bs + m], EJ[m * bs + b]));
+          L[a][b] = x;
         }
-      }
       for (int b = 0; b < bs; b++) {
-        const SFDILU_BLOCK_INDEX kt = tpos[ai[r0] + t * bs + b]; /* row (J, b) of block (J, I): L_EJ^{-1} A_JI, J's U entries */
+        const SFDILU_BLOCK_INDEX kt = tpos[ai[r0] + t * bs + b]; /* row (J, b) of block (J, I) */
         if (kt < 0) continue;                                    /* no block (J, I) in a nonsymmetric pattern */
         for (int a = 0; a < bs; a++)
-          for (int c = 0; c < bs; c++) S[a][c] = SFDILU_SUB(S[a][c], SFDILU_MUL(L[a][b], lu[kt + c]));
+          for (int c = 0; c < bs; c++) S[a][c] = SFDILU_SUB(S[a][c], SFDILU_MUL(L[a][b], aa[kt + c]));
       }
     }
   }
-  /* E_I = L_EI U_EI, no pivoting */
+  /* S = L U, no pivoting (1 / u_mm kept on the diagonal) */
   for (int m = 0; m < bs; m++) {
     const PetscScalar p   = S[m][m];
     const int         bad = !(sum[m] - sum[m] == 0) || SFPCPivotFails(p, zeropivot * sum[m], 0);
@@ -109,27 +108,53 @@ static inline SFDILU_HOSTDEVICE int SFDILUBlockPoint(int pt, int bs, const SFDIL
       for (int b = m + 1; b < bs; b++) S[a][b] = SFDILU_SUB(S[a][b], SFDILU_MUL(S[a][m], S[m][b]));
     }
   }
-  for (int a = 0; a < bs; a++)
-    for (int b = 0; b < bs; b++) E[a * bs + b] = S[a][b];
-  /* the diagonal block, and the higher-colored blocks: U_IJ = L_EI^{-1} A_IJ */
-  for (SFDILU_BLOCK_INDEX t = 0; t < nb; t++) {
-    const SFDILU_BLOCK_INDEX c0 = aj[ai[r0] + t * bs], J = c0 / bs;
-    if (J == pt) {
-      for (int a = 0; a < bs; a++)
-        for (int b = 0; b < bs; b++) lu[ai[r0 + a] + t * bs + b] = S[a][b];
-    } else if (color[c0] > cI) {
-      for (int c = 0; c < bs; c++)
-        for (int a = 0; a < bs; a++) {
-          PetscScalar y = aa[ai[r0 + a] + t * bs + c];
-          for (int m = 0; m < a; m++) y = SFDILU_SUB(y, SFDILU_MUL(S[a][m], lu[ai[r0 + m] + t * bs + c]));
-          lu[ai[r0 + a] + t * bs + c] = y;
-        }
+  /* column c of S^{-1}: L y = e_c, then U x = y */
+  for (int c = 0; c < bs; c++) {
+    PetscScalar y[SFDILU_MAX_BS];
+    for (int a = 0; a < bs; a++) {
+      y[a] = a == c ? 1.0 : 0.0;
+      for (int m = 0; m < a; m++) y[a] = SFDILU_SUB(y[a], SFDILU_MUL(S[a][m], y[m]));
     }
+    for (int a = bs - 1; a >= 0; a--) {
+      for (int m = a + 1; m < bs; m++) y[a] = SFDILU_SUB(y[a], SFDILU_MUL(S[a][m], y[m]));
+      y[a] = SFDILU_MUL(y[a], S[a][a]);
+    }
+    for (int a = 0; a < bs; a++) X[a * bs + c] = y[a];
   }
   return failed;
 }
 
+/* The sweeps' values of point pt's rows: (A_IJ E_J^{-1})[a, :] for each other point J, 1 on the diagonal, 0 elsewhere inside the point. */
+static inline SFDILU_HOSTDEVICE void SFDILUBlockRows(int pt, int bs, const SFDILU_BLOCK_INDEX *ai, const SFDILU_BLOCK_INDEX *aj, const PetscScalar *aa, const PetscScalar *einv, PetscScalar *lu)
+{
+  const SFDILU_BLOCK_INDEX r0 = (SFDILU_BLOCK_INDEX)pt * bs, nb = (ai[r0 + 1] - ai[r0]) / bs;
+
+  for (SFDILU_BLOCK_INDEX t = 0; t < nb; t++) {
+    const SFDILU_BLOCK_INDEX J = aj[ai[r0] + t * bs] / bs;
+    for (int a = 0; a < bs; a++) {
+      const SFDILU_BLOCK_INDEX k = ai[r0 + a] + t * bs;
+      for (int b = 0; b < bs; b++) {
+        PetscScalar x = 0;
+        if (J == pt) x = a == b ? 1.0 : 0.0;
+        else
+          for (int m = 0; m < bs; m++) x = SFDILU_ADD(x, SFDILU_MUL(aa[k + m], einv[((size_t)J * bs + m) * bs + b]));
+        lu[k + b] = x;
+      }
+    }
+  }
+}
+
+/* y_I = w E_I^{-1} applied to point pt's bs entries of w (transposed: E_I^{-T}), scaled by omega. */
+static inline SFDILU_HOSTDEVICE void SFDILUBlockMult(int bs, const PetscScalar *X, int transpose, PetscReal omega, const PetscScalar *w, PetscScalar *y)
+{
+  for (int a = 0; a < bs; a++) {
+    PetscScalar x = 0;
+    for (int b = 0; b < bs; b++) x = SFDILU_ADD(x, SFDILU_MUL(transpose ? X[b * bs + a] : X[a * bs + b], w[b]));
+    y[a] = omega == 1.0 ? x : SFDILU_MUL(omega, x);
+  }
+}
+
 PETSC_INTERN PetscErrorCode SFDILUBlockSize(PC, Mat, PetscInt *);
-PETSC_INTERN PetscErrorCode SFDILUColorBlocks_Host(PetscInt, const PetscInt[], const PetscInt[], PetscInt, PCSFDILUColoringType, PetscInt, PetscInt[], PetscInt *, PetscInt *);
+PETSC_INTERN PetscErrorCode SFDILUColorBlocks_Host(PetscInt, const PetscInt[], const PetscInt[], PetscInt, PCSFDILUColoringType, PetscInt, PetscInt[], PetscInt *);
 PETSC_INTERN PetscErrorCode SFDILUSetUpBlocks_Host(SFDILU *, Mat, PetscReal, PetscReal *);
 PETSC_INTERN PetscErrorCode SFDILUApplyBlocks_Host(SFDILU *, PetscBool, const PetscScalar[], PetscScalar[]);

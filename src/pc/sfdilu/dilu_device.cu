@@ -189,27 +189,29 @@ __global__ void InvertOrder(int n, const int *__restrict__ order, int *iperm)
   if (q < n) iperm[order[q]] = q;
 }
 
-/* Row lengths of P A P^T, with a diagonal slot where A has none. */
-__global__ void PermutedLengths(int n, const int *__restrict__ ai, const int *__restrict__ aj, const int *__restrict__ order, int *len)
+/* Row lengths of P A P^T, with a diagonal slot where A has none; by point-blocks of bs rows (bs > 1) without the couplings inside a point (E holds them, dilu_blocks.h). */
+__global__ void PermutedLengths(int n, int bs, const int *__restrict__ ai, const int *__restrict__ aj, const int *__restrict__ order, int *len)
 {
   const int q = blockIdx.x * blockDim.x + threadIdx.x;
   if (q >= n) return;
   const int r = order[q];
-  len[q]      = ai[r + 1] - ai[r] + (sfpc::FindSorted(aj, ai[r], ai[r + 1], r) < 0);
+  len[q]      = bs > 1 ? ai[r + 1] - ai[r] - bs + 1 : ai[r + 1] - ai[r] + (sfpc::FindSorted(aj, ai[r], ai[r + 1], r) < 0);
 }
 
 /* P A P^T's columns (unsorted within rows) and the position in A each entry comes from. */
-__global__ void PermutedEntries(int n, const int *__restrict__ ai, const int *__restrict__ aj, const int *__restrict__ order, const int *__restrict__ iperm, const int *__restrict__ pi, int *pj, int *src)
+__global__ void PermutedEntries(int n, int bs, const int *__restrict__ ai, const int *__restrict__ aj, const int *__restrict__ order, const int *__restrict__ iperm, const int *__restrict__ pi, int *pj, int *src)
 {
   const int q = blockIdx.x * blockDim.x + threadIdx.x;
   if (q >= n) return;
   const int r = order[q];
   int       p = pi[q];
   bool      diag = false;
-  for (int k = ai[r]; k < ai[r + 1]; k++, p++) {
+  for (int k = ai[r]; k < ai[r + 1]; k++) {
+    if (bs > 1 && aj[k] != r && aj[k] / bs == r / bs) continue;
     pj[p]  = iperm[aj[k]];
     src[p] = k;
     diag |= aj[k] == r;
+    p++;
   }
   if (!diag) {
     pj[p]  = q;
@@ -297,18 +299,18 @@ __global__ void FactorValues(int n, int s, const int *__restrict__ ti, const int
 }
 
 /*
-   The points[p0 .. p1) of one color by point-blocks (dilu_blocks.h), a thread a point; a failing row is kept in *first
-   (and, a NaN or Inf, in *firstbad) as its (color, row) key, the order the host finds it in; rmax gets the largest row sum.
+   E^{-1} of the points[p0 .. p1) of one color (dilu_blocks.h), a thread a point; a failing row is kept in *first (and, a
+   NaN or Inf, in *firstbad) as its (color, row) key, the order the host finds it in; rmax gets the largest row sum.
 */
 template <int BS>
-__global__ void BlockPoints(int p0, int p1, int n, const int *__restrict__ points, const int *__restrict__ ai, const int *__restrict__ aj, const double *__restrict__ A, const int *__restrict__ tpos, const int *__restrict__ color, double shift, double zeropivot, double *lu, double *eblk, unsigned long long *first, unsigned long long *rmax)
+__global__ void BlockInverses(int p0, int p1, int n, const int *__restrict__ points, const int *__restrict__ ai, const int *__restrict__ aj, const double *__restrict__ A, const int *__restrict__ tpos, const int *__restrict__ color, double shift, double zeropivot, double *einv, unsigned long long *first, unsigned long long *rmax)
 {
   const int p = p0 + blockIdx.x * blockDim.x + threadIdx.x;
   double    sum = 0;
   if (p < p1) {
     const int pt = points[p];
     int       nonfinite;
-    const int f = SFDILUBlockPoint(pt, BS, ai, aj, A, tpos, color, shift, zeropivot, lu, eblk, &sum, &nonfinite); /* BS known: its blocks in registers */
+    const int f = SFDILUBlockInverse(pt, BS, ai, aj, A, tpos, color, shift, zeropivot, einv, &sum, &nonfinite); /* BS known: its blocks in registers */
     if (f >= 0) {
       const unsigned long long key = (unsigned long long)color[pt * BS + f] * (unsigned long long)n + (unsigned long long)(pt * BS + f);
       atomicMin(first, key);
@@ -316,6 +318,33 @@ __global__ void BlockPoints(int p0, int p1, int n, const int *__restrict__ point
     }
   }
   sfpc::AtomicMaxWarp(rmax, isnan(sum) ? 0ULL : (unsigned long long)__double_as_longlong(sum));
+}
+
+/* The sweeps' values of every point's rows, once E^{-1} is known (dilu_blocks.h). */
+template <int BS>
+__global__ void BlockRows(int np, const int *__restrict__ ai, const int *__restrict__ aj, const double *__restrict__ A, const double *__restrict__ einv, double *lu)
+{
+  const int pt = blockIdx.x * blockDim.x + threadIdx.x;
+  if (pt < np) SFDILUBlockRows(pt, BS, ai, aj, A, einv, lu);
+}
+
+/*
+   y = omega E^{-1} w point by point (add: y += ...), y in natural order, w in natural order (iperm NULL) or in the
+   sweeps' order; transposed (before the transposed sweeps): y = E^{-T} w with y in the sweeps' order, w natural.
+*/
+enum BlockMode { BLOCK_COPY, BLOCK_ADD, BLOCK_TRANSPOSE };
+template <int BS>
+__global__ void BlockMultiply(int np, const int *__restrict__ iperm, const double *__restrict__ einv, const double *w, double omega, BlockMode mode, double *y)
+{
+  const int pt = blockIdx.x * blockDim.x + threadIdx.x;
+  double    wv[BS], yv[BS];
+  if (pt >= np) return;
+  for (int b = 0; b < BS; b++) wv[b] = w[iperm && mode != BLOCK_TRANSPOSE ? iperm[pt * BS + b] : pt * BS + b];
+  SFDILUBlockMult(BS, einv + (size_t)pt * BS * BS, mode == BLOCK_TRANSPOSE, omega, wv, yv);
+  for (int a = 0; a < BS; a++) {
+    const int i = mode == BLOCK_TRANSPOSE && iperm ? iperm[pt * BS + a] : pt * BS + a;
+    y[i]        = mode == BLOCK_ADD ? y[i] + yv[a] : yv[a];
+  }
 }
 
 /* Points of bs rows: each one's blocks (cnt) after the check that its rows hold the same whole aligned blocks, its own among them; the first row of a point that fails in *bad. */
@@ -345,12 +374,12 @@ __global__ void PointColumns(int np, int bs, const int *__restrict__ ai, const i
   for (int t = 0; t < pi[pt + 1] - pi[pt]; t++) pj[pi[pt] + t] = aj[ai[pt * bs] + t * bs] / bs;
 }
 
-/* Rows' colors from their points': point color * bs + field; and the points in natural order, to be sorted by color. */
+/* Rows' colors, their points'; and the points in natural order, to be sorted by color. */
 __global__ void PointRowColors(int n, int bs, const int *__restrict__ pcolor, int *color, int *idx)
 {
   const int r = blockIdx.x * blockDim.x + threadIdx.x;
   if (r >= n) return;
-  color[r] = pcolor[r / bs] * bs + r % bs;
+  color[r] = pcolor[r / bs];
   if (r % bs == 0) idx[r / bs] = r / bs;
 }
 
@@ -500,8 +529,8 @@ static PetscErrorCode ColorGreedy_Device(SFDILU *s, PetscInt n, PetscInt nnz, co
 
 /*
    By point-blocks: the pattern checked, the points' pattern built and colored by JPL on the device (greedy: on the host,
-   SFDILUColorBlocks_Host(), from a copy of the device pattern); the rows' colors point color * bs + field; the points
-   sorted by color for the set-up; tpos on the device.
+   SFDILUColorBlocks_Host(), from a copy of the device pattern); a row's color its point's; the points sorted by color
+   for the set-up; tpos on the device.
 */
 static PetscErrorCode ColorBlocks_Device(SFDILU *s, PetscInt n, PetscInt nnz, const int *ai, const int *aj, cudaStream_t stream)
 {
@@ -541,13 +570,13 @@ static PetscErrorCode ColorBlocks_Device(SFDILU *s, PetscInt n, PetscInt nnz, co
     PetscCallCUDA(cudaMemcpyAsync(hi, ai, sizeof(int) * (n + 1), cudaMemcpyDeviceToHost, stream));
     PetscCallCUDA(cudaMemcpyAsync(hj, aj, sizeof(int) * nnz, cudaMemcpyDeviceToHost, stream));
     PetscCallCUDA(cudaStreamSynchronize(stream));
-    PetscCall(SFDILUColorBlocks_Host(n, hi, hj, s->bs, s->colored, s->seed, hc, &s->ncolors, &nc));
-    for (int pt = 0; pt < np; pt++) hp[pt] = (int)(hc[pt * bs] / bs);
+    PetscCall(SFDILUColorBlocks_Host(n, hi, hj, s->bs, s->colored, s->seed, hc, &nc));
+    for (int pt = 0; pt < np; pt++) hp[pt] = (int)hc[pt * bs];
     PetscCallCUDA(cudaMemcpyAsync(pcolor, hp, sizeof(int) * np, cudaMemcpyHostToDevice, stream));
     PetscCallCUDA(cudaStreamSynchronize(stream)); /* the host arrays are pageable and freed next */
     PetscCall(PetscFree4(hi, hj, hc, hp));
   }
-  s->ncolors = nc * bs;
+  s->ncolors = nc;
   /* the rows' colors, and the points sorted by (color, point) with each color's start */
   PetscCallCUDA(cudaMallocAsync(&idx, sizeof(int) * PetscMax(np, 1), stream));
   PetscCallCUDA(cudaMallocAsync(&skey, sizeof(int) * PetscMax(np, 1), stream));
@@ -567,11 +596,7 @@ static PetscErrorCode ColorBlocks_Device(SFDILU *s, PetscInt n, PetscInt nnz, co
   PetscCallCUDA(cudaStreamSynchronize(stream));
   PetscCall(PetscMalloc1(nc + 1, &D->pcstart));
   D->pcstart[0] = 0;
-  s->npcolors   = 0;
-  for (PetscInt c = 0; c < nc; c++) {
-    D->pcstart[c + 1] = D->pcstart[c] + hcount[c];
-    if (hcount[c]) s->npcolors++;
-  }
+  for (PetscInt c = 0; c < nc; c++) D->pcstart[c + 1] = D->pcstart[c] + hcount[c];
   D->npc = nc;
   PetscCall(PetscFree(hcount));
   PetscCallCUDA(cudaFreeAsync(cnt, stream));
@@ -714,7 +739,7 @@ static PetscErrorCode PermutedFactor(SFDILU *s, PetscInt n, const int *ai, const
   PetscCallCUDA(cudaMallocAsync(&len, sizeof(int) * (n + 1), stream));
   PetscCallCUDA(cudaMallocAsync(&pi, sizeof(int) * (n + 1), stream));
   PetscCallCUDA(cudaMemsetAsync(len + n, 0, sizeof(int), stream));
-  PermutedLengths<<<sfpc::LaunchBlocks(n, TPB), TPB, 0, stream>>>((int)n, ai, aj, D->order, len);
+  PermutedLengths<<<sfpc::LaunchBlocks(n, TPB), TPB, 0, stream>>>((int)n, (int)s->bs, ai, aj, D->order, len);
   PetscCallCUDA(cudaGetLastError());
   PetscCall(sfpc::CubCall(stream, [&](void *tmp, size_t &bytes) { return cub::DeviceScan::ExclusiveSum(tmp, bytes, len, pi, (int)n + 1, stream); }));
   PetscCallCUDA(cudaMemcpyAsync(&npnz, pi + n, sizeof(int), cudaMemcpyDeviceToHost, stream));
@@ -723,7 +748,7 @@ static PetscErrorCode PermutedFactor(SFDILU *s, PetscInt n, const int *ai, const
   PetscCallCUDA(cudaMallocAsync(&sj, sizeof(int) * PetscMax(npnz, 1), stream));
   PetscCallCUDA(cudaMallocAsync(&psrc, sizeof(int) * PetscMax(npnz, 1), stream));
   PetscCallCUDA(cudaMallocAsync(&D->src, sizeof(int) * PetscMax(npnz, 1), stream));
-  PermutedEntries<<<sfpc::LaunchBlocks(n, TPB), TPB, 0, stream>>>((int)n, ai, aj, D->order, D->iperm, pi, pj, psrc);
+  PermutedEntries<<<sfpc::LaunchBlocks(n, TPB), TPB, 0, stream>>>((int)n, (int)s->bs, ai, aj, D->order, D->iperm, pi, pj, psrc);
   PetscCallCUDA(cudaGetLastError());
   PetscCall(sfpc::CubCall(stream, [&](void *tmp, size_t &bytes) { return cub::DeviceSegmentedSort::SortPairs(tmp, bytes, pj, sj, psrc, D->src, npnz, (int)n, pi, pi + 1, stream); }));
   opt.window_major = s->ordered == PCSFDILU_ORDER_LOCAL ? PetscMax(s->localwindow / 2, 1) : 0;
@@ -879,9 +904,41 @@ PetscErrorCode SFDILUColor_Device(SFDILU *s, Mat A)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* LAUNCH(k) for the block size bs, k a compile-time constant (the kernels keep a point's blocks in registers) */
+#define SFDILU_BS_DISPATCH(bs, LAUNCH) \
+  do { \
+    switch (bs) { \
+    case 2: LAUNCH(2); break; \
+    case 3: LAUNCH(3); break; \
+    case 4: LAUNCH(4); break; \
+    case 5: LAUNCH(5); break; \
+    case 6: LAUNCH(6); break; \
+    case 7: LAUNCH(7); break; \
+    case 8: LAUNCH(8); break; \
+    default: SETERRQ(PETSC_COMM_SELF, PETSC_ERR_PLIB, "Point-blocks of %" PetscInt_FMT " rows", (PetscInt)(bs)); \
+    } \
+    PetscCallCUDA(cudaGetLastError()); \
+  } while (0)
+
+/* BlockMultiply() over the points (see it) */
+static PetscErrorCode BlocksMultiply(SFDILU *s, const int *iperm, const PetscScalar *w, PetscReal omega, BlockMode mode, PetscScalar *y, cudaStream_t stream)
+{
+  const int np = (int)(s->n / s->bs), nb = sfpc::LaunchBlocks(np, 128);
+
+  PetscFunctionBegin;
+  PetscCall(PetscLogGpuTimeBegin());
+#define SFDILU_LAUNCH(k) BlockMultiply<k><<<nb, 128, 0, stream>>>(np, iperm, s->dev->eblk, w, (double)omega, mode, y)
+  SFDILU_BS_DISPATCH(s->bs, SFDILU_LAUNCH);
+#undef SFDILU_LAUNCH
+  PetscCall(PetscLogGpuTimeEnd());
+  PetscCall(PetscLogGpuFlops(2.0 * s->bs * s->n));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*
-   By point-blocks: the factor's values color by color (a launch a color, a thread a point: each point reads the values
-   of lower-colored points only), then permuted into the engine factor; failure and rmax as the host finds them.
+   By point-blocks: E^{-1} color by color (a launch a color, a thread a point: each point reads E^{-1} of lower-colored
+   points only), then the sweeps' values of every row at once, permuted into the engine factor; failure and rmax as the
+   host finds them.
 */
 static PetscErrorCode SetUpBlocks_Device(SFDILU *s, const int *ai, const int *aj, const PetscScalar *aa, PetscReal shift, PetscReal *rmax, cudaStream_t stream)
 {
@@ -899,22 +956,21 @@ static PetscErrorCode SetUpBlocks_Device(SFDILU *s, const int *ai, const int *aj
     const PetscInt p0 = D->pcstart[c], p1 = D->pcstart[c + 1];
     const int      nb = sfpc::LaunchBlocks(p1 - p0, 128);
     if (p1 == p0) continue;
-    switch (s->bs) {
-#define SFDILU_BLOCK_CASE(k) \
-  case k: \
-    BlockPoints<k><<<nb, 128, 0, stream>>>((int)p0, (int)p1, (int)s->n, D->points, ai, aj, aa, D->tpos, D->color, (double)shift, (double)s->zeropivot, D->lu, D->eblk, dfirst, dbits); \
-    break;
-      SFDILU_BLOCK_CASE(2) SFDILU_BLOCK_CASE(3) SFDILU_BLOCK_CASE(4) SFDILU_BLOCK_CASE(5) SFDILU_BLOCK_CASE(6) SFDILU_BLOCK_CASE(7) SFDILU_BLOCK_CASE(8)
-#undef SFDILU_BLOCK_CASE
-    default:
-      SETERRQ(PETSC_COMM_SELF, PETSC_ERR_PLIB, "Point-blocks of %" PetscInt_FMT " rows", s->bs);
-    }
+#define SFDILU_LAUNCH(k) BlockInverses<k><<<nb, 128, 0, stream>>>((int)p0, (int)p1, (int)s->n, D->points, ai, aj, aa, D->tpos, D->color, (double)shift, (double)s->zeropivot, D->eblk, dfirst, dbits)
+    SFDILU_BS_DISPATCH(s->bs, SFDILU_LAUNCH);
+#undef SFDILU_LAUNCH
+  }
+  {
+    const int np = (int)(s->n / s->bs), nb = sfpc::LaunchBlocks(np, 128);
+#define SFDILU_LAUNCH(k) BlockRows<k><<<nb, 128, 0, stream>>>(np, ai, aj, aa, D->eblk, D->lu)
+    SFDILU_BS_DISPATCH(s->bs, SFDILU_LAUNCH);
+#undef SFDILU_LAUNCH
   }
   PetscCallCUDA(cudaGetLastError());
   FactorFromLU<<<sfpc::LaunchBlocks(T->nnz, TPB), TPB, 0, stream>>>((long long)T->nnz, D->src, D->lu, T->a);
   PetscCallCUDA(cudaGetLastError());
   PetscCall(PetscLogGpuTimeEnd());
-  PetscCall(PetscLogGpuFlops(2.0 * s->bs * D->nnz));
+  PetscCall(PetscLogGpuFlops(4.0 * s->bs * D->nnz));
   PetscCallCUDA(cudaMemcpyAsync(first, dfirst, sizeof(first), cudaMemcpyDeviceToHost, stream)); /* the set-up's one wait: PETSc needs the outcome */
   PetscCallCUDA(cudaMemcpyAsync(&bits, dbits, sizeof(bits), cudaMemcpyDeviceToHost, stream));
   PetscCallCUDA(cudaStreamSynchronize(stream));
@@ -1053,21 +1109,34 @@ static PetscErrorCode Sweeps(SFDILU *s, PetscBool transpose, const PetscScalar *
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* y = omega M^{-1} x (transposed: omega M^{-T} x), device arrays. */
+/*
+   y = omega M^{-1} x (transposed: omega M^{-T} x), device arrays. By point-blocks (dilu_blocks.h) the sweeps are unit and
+   E^{-1} multiplies their result point by point (transposed: E^{-T} the right-hand side, gathered into the sweeps' order).
+*/
 PetscErrorCode SFDILUApply_Device(SFDILU *s, PetscBool transpose, PetscReal omega, const PetscScalar *x, PetscScalar *y)
 {
-  SFDILUDevice D = s->dev;
-  cudaStream_t stream;
-  PetscScalar *yp;
+  SFDILUDevice    D      = s->dev;
+  const PetscBool blocks = (PetscBool)(s->bs > 1);
+  cudaStream_t    stream;
+  PetscScalar    *yp;
 
   PetscFunctionBegin;
   if (!s->n) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscGetCurrentCUDAStream(&stream));
   if (!transpose && SFDILUSweepUsed(s) == PCSFDILU_SWEEP_PARTS) { /* gather, sweeps and weighted scatter in one kernel */
-    PetscCall(SFPCTriDeviceSolveParts(D->T, x, omega, PETSC_FALSE, y));
+    PetscCall(SFPCTriDeviceSolveParts(D->T, x, blocks ? 1.0 : omega, PETSC_FALSE, blocks ? D->rp : y));
+    if (blocks) PetscCall(BlocksMultiply(s, NULL, D->rp, omega, BLOCK_COPY, y, stream));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  PetscCall(PetscGetCurrentCUDAStream(&stream));
-  PetscCall(Sweeps(s, transpose, x, stream, &yp, omega, y));
+  if (blocks && transpose) {
+    PetscCall(BlocksMultiply(s, D->iperm, x, 1.0, BLOCK_TRANSPOSE, D->rp, stream));
+    x = NULL;
+  }
+  PetscCall(Sweeps(s, transpose, x, stream, &yp, omega, blocks ? NULL : y));
+  if (blocks && !transpose) {
+    PetscCall(BlocksMultiply(s, D->iperm, yp, omega, BLOCK_COPY, y, stream));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   if (!yp) PetscFunctionReturn(PETSC_SUCCESS); /* scattered by the sweeps */
   PetscCall(PetscLogGpuTimeBegin());
   Scatter<<<sfpc::LaunchBlocks(s->n, TPB), TPB, 0, stream>>>((int)s->n, D->order, yp, y, (double)omega, omega == 1 ? COPY : SCALE);
@@ -1101,11 +1170,20 @@ PetscErrorCode SFDILURichardson_Device(SFDILU *s, Mat A, const PetscScalar *b, P
     PetscCall(MatSeqAIJCUSPARSERestoreArrayRead(A, &aa));
     PetscCall(MatSeqAIJCUSPARSERestoreIJ(A, PETSC_FALSE, &ai, &aj));
   }
+  if (parts && s->bs > 1) { /* the unit sweeps into rp (in place from the residual), then x (+)= omega E^{-1} rp */
+    PetscCall(SFPCTriDeviceSolveParts(D->T, guesszero ? b : D->rp, 1.0, PETSC_FALSE, D->rp));
+    PetscCall(BlocksMultiply(s, NULL, D->rp, s->omega, guesszero ? BLOCK_COPY : BLOCK_ADD, x, stream));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   if (parts) {
     PetscCall(SFPCTriDeviceSolveParts(D->T, guesszero ? b : D->rp, s->omega, (PetscBool)!guesszero, x));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  PetscCall(Sweeps(s, PETSC_FALSE, guesszero ? b : NULL, stream, &yp, s->omega, x));
+  PetscCall(Sweeps(s, PETSC_FALSE, guesszero ? b : NULL, stream, &yp, s->omega, s->bs > 1 ? NULL : x));
+  if (s->bs > 1) {
+    PetscCall(BlocksMultiply(s, D->iperm, yp, s->omega, guesszero ? BLOCK_COPY : BLOCK_ADD, x, stream));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   if (!yp) PetscFunctionReturn(PETSC_SUCCESS); /* x = omega M^{-1} b, scattered by the sweeps */
   PetscCall(PetscLogGpuTimeBegin());
   Scatter<<<sfpc::LaunchBlocks(s->n, TPB), TPB, 0, stream>>>((int)s->n, D->order, yp, x, s->omega, guesszero ? SCALE : ADD);

@@ -155,7 +155,7 @@ PetscErrorCode SFDILUColor_Host(SFDILU *s, Mat A)
   PetscCall(PetscMalloc5(PetscMax(n, 1), &s->color, n, &s->order, /* color non-NULL even on an empty rank: it says the rows were colored */ n + 1, &s->cstart, PetscMax(ai[n], 1), &s->tpos, n, &s->einv));
   if (SFDILUTriesGrid(s, n)) PetscCall(ColorGrid(s, n, ai, aj, &grid));
   s->colored = grid ? PCSFDILU_COLORING_GRID : (s->coloring == PCSFDILU_COLORING_JPL ? PCSFDILU_COLORING_JPL : PCSFDILU_COLORING_GREEDY);
-  if (s->bs > 1) PetscCall(SFDILUColorBlocks_Host(n, ai, aj, s->bs, s->colored, s->seed, s->color, &s->ncolors, &s->npcolors));
+  if (s->bs > 1) PetscCall(SFDILUColorBlocks_Host(n, ai, aj, s->bs, s->colored, s->seed, s->color, &s->ncolors));
   else if (!grid) PetscCall(SFDILUColorRows_Host(n, ai, aj, s->colored, s->seed, s->color, &s->ncolors));
   PetscCall(PetscArrayzero(s->cstart, n + 1));
   for (PetscInt r = 0; r < n; r++) s->cstart[s->color[r] + 1]++;

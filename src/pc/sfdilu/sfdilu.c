@@ -194,7 +194,6 @@ static PetscErrorCode PCSetUp_SFDILU(PC pc)
     s->ondevice         = ondevice;
     s->coloring_changed = PETSC_FALSE;
     s->bs               = bs;
-    s->npcolors         = 0;
     if (s->coloring == PCSFDILU_COLORING_GRID || s->coloring == PCSFDILU_COLORING_AUTO) PetscCall(SFDILUGridFromDM(pc, Ad, s));
     if (s->parallel) PetscCall(SFDILUColor_Global(s, Ad));
     else if (ondevice) PetscCall(SFDILUColor_Device(s, Ad));
@@ -547,7 +546,7 @@ static PetscErrorCode PCView_SFDILU(PC pc, PetscViewer viewer)
   if (size > 1 && !s->glob) PetscCall(PetscViewerASCIIPrintf(viewer, "  each of %d ranks' diagonal blocks (block Jacobi), %" PetscInt_FMT " rows in all; the figures below are rank 0's block\n", size, nsum));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  multicolor DILU on the %s%s, %" PetscInt_FMT " rows, %" PetscInt_FMT " colors (%s), omega %g\n", s->ondevice ? "GPU" : "host", s->glob ? ", global across ranks" : "", s->glob ? nsum : s->n, s->ncolors,
                                    s->colored == PCSFDILU_COLORING_JPL ? "JPL" : (s->colored == PCSFDILU_COLORING_GRID ? "grid" : "greedy, natural order"), (double)s->omega));
-  if (s->bs > 1) PetscCall(PetscViewerASCIIPrintf(viewer, "  by point-blocks of %" PetscInt_FMT " rows: %" PetscInt_FMT " colors of points, a row's color its point's times %" PetscInt_FMT " plus its field\n", s->bs, s->npcolors, s->bs));
+  if (s->bs > 1) PetscCall(PetscViewerASCIIPrintf(viewer, "  by point-blocks of %" PetscInt_FMT " rows: the colors are the points', E of dense blocks\n", s->bs));
   if (s->colored == PCSFDILU_COLORING_GRID)
     PetscCall(PetscViewerASCIIPrintf(viewer, "  grid coloring: modulus %" PetscInt_FMT ", %" PetscInt_FMT " field(s), box %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT "\n", s->grid.m, s->grid.dof, s->grid.size[0], s->grid.size[1], s->grid.size[2]));
   if (s->shifted > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  diagonal shifted by %g\n", (double)s->shifted));

@@ -135,7 +135,7 @@ typedef struct {
   PetscBool            beyondl2; /* GPU: a vector of n entries takes more than 40% of L2 (SFDILUBeyondL2()) */
   PetscBool            byparts;  /* GPU, sweeps auto: the coloring chose the solves by parts (dilu_device.cu, PartsPay()) */
   PetscInt             n, ncolors;
-  PetscInt             bs, npcolors; /* rows of a point-block (1: row by row) and, with blocks, the points' colors (ncolors = npcolors * bs) */
+  PetscInt             bs; /* rows of a point-block (1: row by row; with blocks a row's color is its point's) */
   PetscInt            *color;  /* color of each row (on the host; for a device factor a copy made on request) */
   PetscInt            *order;  /* host: rows sorted by (color, row) */
   PetscInt            *cstart; /* rows of color c: order[cstart[c] .. cstart[c+1]) (host, both paths) */
@@ -146,7 +146,7 @@ typedef struct {
 
   /* per numeric set-up */
   PetscScalar   *einv; /* host: 1 / E_i */
-  PetscScalar   *lu, *eblk; /* host, by point-blocks: the factor's values on A's pattern and each E_I's LU (dilu_blocks.h) */
+  PetscScalar   *lu, *eblk; /* host, by point-blocks: the sweeps' values on A's pattern and each E_I^{-1} (dilu_blocks.h) */
   Mat            A;    /* the sequential matrix the factor was built from (the diagonal block of an MPI one) */
   PCFailedReason failure;
   PetscInt       failrow;
