@@ -3,6 +3,7 @@
    GPU path, once per pattern), the factor's values in color order, and the sweeps of that LU factor.
 */
 #include "dilu_blocks.h"
+#include <string.h>
 
 /* The point-block size DILU takes for A: the matrix's block size with -pc_sfdilu_blocks, else 1; checked against what the blocks need. */
 PetscErrorCode SFDILUBlockSize(PC pc, Mat A, PetscInt *bs)
@@ -62,6 +63,44 @@ PetscErrorCode SFDILUColorBlocks_Host(PetscInt n, const PetscInt ai[], const Pet
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The sum of |a| over a row's entries lo .. hi - 1 as a warp of the device sums it (lane by lane, then its butterfly). */
+static PetscReal RowSum(PetscInt lo, PetscInt hi, const PetscScalar aa[])
+{
+  PetscReal v[SFDILU_LANES], w[SFDILU_LANES];
+
+  for (int l = 0; l < SFDILU_LANES; l++) {
+    v[l] = 0;
+    for (PetscInt k = lo + l; k < hi; k += SFDILU_LANES) v[l] += PetscAbsScalar(aa[k]);
+  }
+  for (int d = SFDILU_LANES / 2; d > 0; d /= 2) {
+    for (int l = 0; l < SFDILU_LANES; l++) w[l] = v[l] + v[l ^ d];
+    memcpy(v, w, sizeof(v));
+  }
+  return v[0];
+}
+
+/*
+   E_I^{-1} of point pt (dilu_blocks.h) as a warp of the device computes it: each lane's share, then the sums of the
+   shares by the warp's butterfly (after round d, lane l holds v_l + v_{l ^ d}, d = 16, 8, 4, 2, 1), lane 0's.
+*/
+static int BlockInverse(int pt, int bs, const PetscInt ai[], const PetscInt aj[], const PetscScalar aa[], const PetscInt tpos[], const PetscInt color[], PetscReal shift, PetscReal zeropivot, PetscScalar einv[], PetscReal *rowsum, int *nonfinite)
+{
+  PetscScalar C[SFDILU_LANES][SFDILU_MAX_BS][SFDILU_MAX_BS], T[SFDILU_LANES][SFDILU_MAX_BS][SFDILU_MAX_BS];
+  PetscReal   sum[SFDILU_LANES][SFDILU_MAX_BS], U[SFDILU_LANES][SFDILU_MAX_BS];
+
+  for (int l = 0; l < SFDILU_LANES; l++) SFDILUBlockLane(pt, l, bs, ai, aj, aa, tpos, color, einv, C[l], sum[l]);
+  for (int d = SFDILU_LANES / 2; d > 0; d /= 2) {
+    for (int l = 0; l < SFDILU_LANES; l++)
+      for (int a = 0; a < bs; a++) {
+        U[l][a] = sum[l][a] + sum[l ^ d][a];
+        for (int c = 0; c < bs; c++) T[l][a][c] = C[l][a][c] + C[l ^ d][a][c];
+      }
+    memcpy(C, T, sizeof(C));
+    memcpy(sum, U, sizeof(sum));
+  }
+  return SFDILUBlockFinish(pt, bs, ai, aj, aa, C[0], sum[0], shift, zeropivot, einv + (size_t)pt * bs * bs, rowsum, nonfinite);
+}
+
 /* E^{-1} of A + shift I point by point in color order, then the sweeps' values (dilu_blocks.h); failure and largest row sum as SFDILUSetUp_Host() gives them. */
 PetscErrorCode SFDILUSetUpBlocks_Host(SFDILU *s, Mat A, PetscReal shift, PetscReal *rmax)
 {
@@ -80,18 +119,14 @@ PetscErrorCode SFDILUSetUpBlocks_Host(SFDILU *s, Mat A, PetscReal shift, PetscRe
   PetscCall(MatGetRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &n, &ai, &aj, &done));
   PetscCall(MatSeqAIJGetArrayRead(A, &aa));
   if (!s->lu) PetscCall(PetscMalloc2(PetscMax(ai[n], 1), &s->lu, PetscMax(n * bs, 1), &s->eblk));
-  for (PetscInt r = 0; r < n; r++) {
-    PetscReal sum = 0;
-    for (PetscInt k = ai[r]; k < ai[r + 1]; k++) sum += PetscAbsScalar(aa[k]);
-    *rmax = PetscMax(*rmax, sum);
-  }
+  for (PetscInt r = 0; r < n; r++) *rmax = PetscMax(*rmax, RowSum(ai[r], ai[r + 1], aa));
   /* the points of one color in turn, from their first rows; past the color of the first failure nothing is wanted */
   for (PetscInt c = 0; c < s->ncolors && first == PETSC_INT64_MAX; c++)
     for (PetscInt q = s->cstart[c]; q < s->cstart[c + 1]; q += bs) {
       const PetscInt pt = s->order[q] / bs;
       PetscReal      sum;
       int            nonfinite;
-      const int      f = SFDILUBlockInverse((int)pt, (int)bs, ai, aj, aa, s->tpos, s->color, shift, s->zeropivot, s->eblk, &sum, &nonfinite);
+      const int      f = BlockInverse((int)pt, (int)bs, ai, aj, aa, s->tpos, s->color, shift, s->zeropivot, s->eblk, &sum, &nonfinite);
       if (f >= 0) { /* the first failing row in (color, row) order, as the device finds it */
         const PetscInt   r   = pt * bs + f;
         const PetscInt64 key = (PetscInt64)s->color[r] * n + r;

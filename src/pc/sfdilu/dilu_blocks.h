@@ -46,37 +46,26 @@
   #define SFDILU_BLOCK_INDEX PetscInt
 #endif
 
-/*
-   E_I^{-1} of point pt (rows pt bs .. pt bs + bs - 1 of A = ai/aj/aa; tpos[k] the position of a_ji for a_ij, at least
-   for entries of lower-colored columns; color the rows' colors, their points'), from einv of its lower-colored
-   neighbours (bs x bs, row major), into einv[pt]: E_I's LU without pivoting, then its inverse column by column. A pivot
-   u fails when |u| <= zeropivot * (row sum of |A|) or either is not finite; its inverse is then 0 (so the rest stays
-   finite), and the return value is the point's first failing row's field, or -1; *nonfinite says whether that failure
-   is a NaN or Inf; *rowsum the largest row sum of |A| of the point's rows.
-*/
-static inline SFDILU_HOSTDEVICE int SFDILUBlockInverse(int pt, int bs, const SFDILU_BLOCK_INDEX *ai, const SFDILU_BLOCK_INDEX *aj, const PetscScalar *aa, const SFDILU_BLOCK_INDEX *tpos, const SFDILU_BLOCK_INDEX *color, PetscReal shift, PetscReal zeropivot, PetscScalar *einv, PetscReal *rowsum, int *nonfinite)
-{
-  PetscScalar              S[SFDILU_MAX_BS][SFDILU_MAX_BS], *X = einv + (size_t)pt * bs * bs;
-  PetscReal                sum[SFDILU_MAX_BS];
-  const SFDILU_BLOCK_INDEX r0 = (SFDILU_BLOCK_INDEX)pt * bs, nb = (ai[r0 + 1] - ai[r0]) / bs, cI = color[r0];
-  int                      failed = -1;
+#define SFDILU_LANES 32 /* a point's blocks are shared by the lanes of a warp (the host walks the same lanes in turn) */
 
-  *rowsum    = 0;
-  *nonfinite = 0;
+/*
+   Lane l's share of point pt's E_I (rows pt bs .. pt bs + bs - 1 of A = ai/aj/aa; tpos[k] the position of a_ji for a_ij, at
+   least for entries of lower-colored columns; color the rows' colors, their points'): over its blocks t = l, l + 32, ...,
+   C += (A_IJ E_J^{-1}) A_JI for each lower-colored J (einv: E_J^{-1}, bs x bs row major), and over its entries
+   k = l, l + 32, ... of each row the sum of |a|. Each sum in that order, each product and sum rounded alone.
+*/
+static inline SFDILU_HOSTDEVICE void SFDILUBlockLane(int pt, int lane, int bs, const SFDILU_BLOCK_INDEX *ai, const SFDILU_BLOCK_INDEX *aj, const PetscScalar *aa, const SFDILU_BLOCK_INDEX *tpos, const SFDILU_BLOCK_INDEX *color, const PetscScalar *einv, PetscScalar C[SFDILU_MAX_BS][SFDILU_MAX_BS], PetscReal sum[SFDILU_MAX_BS])
+{
+  const SFDILU_BLOCK_INDEX r0 = (SFDILU_BLOCK_INDEX)pt * bs, nb = (ai[r0 + 1] - ai[r0]) / bs, cI = color[r0];
+
   for (int a = 0; a < bs; a++) {
     sum[a] = 0;
-    for (SFDILU_BLOCK_INDEX k = ai[r0 + a]; k < ai[r0 + a + 1]; k++) sum[a] = SFDILU_ADD(sum[a], fabs(aa[k]));
-    *rowsum = PetscMax(*rowsum, sum[a]);
-    for (int b = 0; b < bs; b++) S[a][b] = 0;
-    S[a][a] = shift;
+    for (SFDILU_BLOCK_INDEX k = ai[r0 + a] + lane; k < ai[r0 + a + 1]; k += SFDILU_LANES) sum[a] = SFDILU_ADD(sum[a], fabs(aa[k]));
+    for (int c = 0; c < bs; c++) C[a][c] = 0;
   }
-  /* A_II, less (A_IJ E_J^{-1}) A_JI for each lower-colored J */
-  for (SFDILU_BLOCK_INDEX t = 0; t < nb; t++) {
+  for (SFDILU_BLOCK_INDEX t = lane; t < nb; t += SFDILU_LANES) {
     const SFDILU_BLOCK_INDEX c0 = aj[ai[r0] + t * bs], J = c0 / bs;
-    if (J == pt) {
-      for (int a = 0; a < bs; a++)
-        for (int b = 0; b < bs; b++) S[a][b] = SFDILU_ADD(S[a][b], aa[ai[r0 + a] + t * bs + b]);
-    } else if (color[c0] < cI) {
+    if (J != pt && color[c0] < cI) {
       const PetscScalar *EJ = einv + (size_t)J * bs * bs;
       PetscScalar        L[SFDILU_MAX_BS][SFDILU_MAX_BS];
       for (int a = 0; a < bs; a++)
@@ -89,12 +78,32 @@ static inline SFDILU_HOSTDEVICE int SFDILUBlockInverse(int pt, int bs, const SFD
         const SFDILU_BLOCK_INDEX kt = tpos[ai[r0] + t * bs + b]; /* row (J, b) of block (J, I) */
         if (kt < 0) continue;                                    /* no block (J, I) in a nonsymmetric pattern */
         for (int a = 0; a < bs; a++)
-          for (int c = 0; c < bs; c++) S[a][c] = SFDILU_SUB(S[a][c], SFDILU_MUL(L[a][b], aa[kt + c]));
+          for (int c = 0; c < bs; c++) C[a][c] = SFDILU_ADD(C[a][c], SFDILU_MUL(L[a][b], aa[kt + c]));
       }
     }
   }
-  /* S = L U, no pivoting (1 / u_mm kept on the diagonal) */
-  for (int m = 0; m < bs; m++) {
+}
+
+/*
+   E_I^{-1} of point pt into X (bs x bs, row major), from C and sum summed over the lanes: E_I = A_II + shift I - C, its LU without
+   pivoting, then its inverse column by column. A pivot u fails when |u| <= zeropivot * (row sum of |A|) or either is not
+   finite; its inverse is then 0 (so the rest stays finite), and the return value is the point's first failing row's
+   field, or -1; *nonfinite says whether that failure is a NaN or Inf; *rowsum the largest row sum of the point's rows.
+*/
+static inline SFDILU_HOSTDEVICE int SFDILUBlockFinish(int pt, int bs, const SFDILU_BLOCK_INDEX *ai, const SFDILU_BLOCK_INDEX *aj, const PetscScalar *aa, PetscScalar C[SFDILU_MAX_BS][SFDILU_MAX_BS], const PetscReal sum[SFDILU_MAX_BS], PetscReal shift, PetscReal zeropivot, PetscScalar *X, PetscReal *rowsum, int *nonfinite)
+{
+  PetscScalar              S[SFDILU_MAX_BS][SFDILU_MAX_BS];
+  const SFDILU_BLOCK_INDEX r0 = (SFDILU_BLOCK_INDEX)pt * bs, nb = (ai[r0 + 1] - ai[r0]) / bs;
+  int                      failed = -1;
+
+  *rowsum    = 0;
+  *nonfinite = 0;
+  for (SFDILU_BLOCK_INDEX t = 0; t < nb; t++)
+    if (aj[ai[r0] + t * bs] / bs == pt)
+      for (int a = 0; a < bs; a++)
+        for (int b = 0; b < bs; b++) S[a][b] = SFDILU_SUB(SFDILU_ADD(a == b ? shift : 0.0, aa[ai[r0 + a] + t * bs + b]), C[a][b]);
+  for (int a = 0; a < bs; a++) *rowsum = PetscMax(*rowsum, sum[a]);
+  for (int m = 0; m < bs; m++) { /* S = L U, 1 / u_mm kept on the diagonal */
     const PetscScalar p   = S[m][m];
     const int         bad = !(sum[m] - sum[m] == 0) || SFPCPivotFails(p, zeropivot * sum[m], 0);
     const PetscScalar inv = bad ? 0.0 : SFDILU_DIV(1.0, p);
@@ -108,8 +117,7 @@ static inline SFDILU_HOSTDEVICE int SFDILUBlockInverse(int pt, int bs, const SFD
       for (int b = m + 1; b < bs; b++) S[a][b] = SFDILU_SUB(S[a][b], SFDILU_MUL(S[a][m], S[m][b]));
     }
   }
-  /* column c of S^{-1}: L y = e_c, then U x = y */
-  for (int c = 0; c < bs; c++) {
+  for (int c = 0; c < bs; c++) { /* column c of S^{-1}: L y = e_c, then U x = y */
     PetscScalar y[SFDILU_MAX_BS];
     for (int a = 0; a < bs; a++) {
       y[a] = a == c ? 1.0 : 0.0;

@@ -299,22 +299,35 @@ __global__ void FactorValues(int n, int s, const int *__restrict__ ti, const int
 }
 
 /*
-   E^{-1} of the points[p0 .. p1) of one color (dilu_blocks.h), a thread a point; a failing row is kept in *first (and, a
-   NaN or Inf, in *firstbad) as its (color, row) key, the order the host finds it in; rmax gets the largest row sum.
+   E^{-1} of the points[p0 .. p1) of one color (dilu_blocks.h), a warp a point: each lane its share of the point's blocks,
+   summed by the butterfly the host reproduces (dilu_blocks.c), then every lane the inverse, lane a bs + c storing entry
+   (a, c). A failing row is kept in *first (and, a NaN or Inf, in *firstbad) as its (color, row) key, the order the host
+   finds it in; rmax gets the largest row sum. (A thread a point, the first version, took 4.6x the row-by-row set-up's
+   time with new values: a color's few thousand points left the SMs nearly idle.)
 */
 template <int BS>
 __global__ void BlockInverses(int p0, int p1, int n, const int *__restrict__ points, const int *__restrict__ ai, const int *__restrict__ aj, const double *__restrict__ A, const int *__restrict__ tpos, const int *__restrict__ color, double shift, double zeropivot, double *einv, unsigned long long *first, unsigned long long *rmax)
 {
-  const int p = p0 + blockIdx.x * blockDim.x + threadIdx.x;
+  const int p = p0 + (int)((blockIdx.x * (long long)blockDim.x + threadIdx.x) / 32), lane = threadIdx.x & 31;
   double    sum = 0;
-  if (p < p1) {
+  if (p < p1) { /* whole warps */
     const int pt = points[p];
+    double    C[SFDILU_MAX_BS][SFDILU_MAX_BS], rs[SFDILU_MAX_BS], X[BS * BS];
     int       nonfinite;
-    const int f = SFDILUBlockInverse(pt, BS, ai, aj, A, tpos, color, shift, zeropivot, einv, &sum, &nonfinite); /* BS known: its blocks in registers */
-    if (f >= 0) {
-      const unsigned long long key = (unsigned long long)color[pt * BS + f] * (unsigned long long)n + (unsigned long long)(pt * BS + f);
-      atomicMin(first, key);
-      if (nonfinite) atomicMin(first + 1, key);
+    SFDILUBlockLane(pt, lane, BS, ai, aj, A, tpos, color, einv, C, rs);
+    for (int d = 16; d > 0; d /= 2)
+      for (int a = 0; a < BS; a++) {
+        rs[a] = __dadd_rn(rs[a], __shfl_xor_sync(0xffffffffu, rs[a], d));
+        for (int c = 0; c < BS; c++) C[a][c] = __dadd_rn(C[a][c], __shfl_xor_sync(0xffffffffu, C[a][c], d));
+      }
+    {
+      const int f = SFDILUBlockFinish(pt, BS, ai, aj, A, C, rs, shift, zeropivot, X, &sum, &nonfinite);
+      if (lane < BS * BS) einv[(size_t)pt * BS * BS + lane] = X[lane];
+      if (f >= 0 && lane == 0) {
+        const unsigned long long key = (unsigned long long)color[pt * BS + f] * (unsigned long long)n + (unsigned long long)(pt * BS + f);
+        atomicMin(first, key);
+        if (nonfinite) atomicMin(first + 1, key);
+      }
     }
   }
   sfpc::AtomicMaxWarp(rmax, isnan(sum) ? 0ULL : (unsigned long long)__double_as_longlong(sum));
@@ -954,7 +967,7 @@ static PetscErrorCode SetUpBlocks_Device(SFDILU *s, const int *ai, const int *aj
   PetscCall(PetscLogGpuTimeBegin());
   for (PetscInt c = 0; c < D->npc; c++) {
     const PetscInt p0 = D->pcstart[c], p1 = D->pcstart[c + 1];
-    const int      nb = sfpc::LaunchBlocks(p1 - p0, 128);
+    const int      nb = sfpc::LaunchBlocks((p1 - p0) * 32LL, 128);
     if (p1 == p0) continue;
 #define SFDILU_LAUNCH(k) BlockInverses<k><<<nb, 128, 0, stream>>>((int)p0, (int)p1, (int)s->n, D->points, ai, aj, aa, D->tpos, D->color, (double)shift, (double)s->zeropivot, D->eblk, dfirst, dbits)
     SFDILU_BS_DISPATCH(s->bs, SFDILU_LAUNCH);
