@@ -734,26 +734,26 @@ int main(int argc, char **argv)
       # and PETSc 3.26.1's CUDA VecMDot() can return a wrong first entry for 65-127 vectors (as gpu_gather_kernel)
       suffix: gpu_auto_parts
       args: -problem poisson7 -n 100 -noref -dilu_ksp_rtol 1e-4 -dilu_ksp_orthogonalization mgs -dilu_pc_sfdilu_coloring jpl -dilu_ksp_view
-      filter: grep -o -E "GPU sweeps: [a-z]+ [(]auto[)]|GPU apply ran.*|iterations equal.*|boxes of the grid|ranges of consecutive rows|[0-9]+ lanes a row"
+      filter: grep -o -E "GPU sweeps: [a-z]+ [(]auto[)]|GPU apply ran.*|iterations equal.*|boxes of the grid|ranges of consecutive rows|[0-9]+ lanes? a row"
     test:
       # and on Q1 elasticity of 10^5 rows (800 rows a part), whose 151 colors hold a few rows of a part each, the parts
       # boxes of the grid of nodes read off the pattern with the matrix's block size 3 (a node's 3 rows). The apply
       # only: GMRES to 1e-4 took 146 iterations on the host and 160 on the GPU (H200), the applies equal to rounding
       suffix: gpu_auto_parts_thin
       args: -problem elasticity -n 32 -noref -dilu_ksp_max_it 5 -dilu_pc_sfdilu_coloring jpl -dilu_ksp_view
-      filter: grep -o -E "GPU sweeps: [a-z]+ [(]auto[)]|GPU apply ran.*|boxes of the grid|ranges of consecutive rows|[0-9]+ lanes a row"
+      filter: grep -o -E "GPU sweeps: [a-z]+ [(]auto[)]|GPU apply ran.*|boxes of the grid|ranges of consecutive rows|[0-9]+ lanes? a row"
     test:
       # and on a 2-D grid of 4 fields a point (about 780 rows a part, no DMDA): boxes of the plane read off the 5-point
       # pattern of points with the matrix's block size 4, which auto takes by parts. The apply only, as above
       suffix: gpu_auto_parts_plane
       args: -problem fields -dim 2 -dof 4 -n 160 -noref -dilu_ksp_max_it 5 -dilu_pc_sfdilu_coloring jpl -dilu_ksp_view
-      filter: grep -o -E "GPU sweeps: [a-z]+ [(]auto[)]|GPU apply ran.*|boxes of the grid|ranges of consecutive rows|[0-9]+ lanes a row"
+      filter: grep -o -E "GPU sweeps: [a-z]+ [(]auto[)]|GPU apply ran.*|boxes of the grid|ranges of consecutive rows|[0-9]+ lanes? a row"
     test:
       # and not on a 7-point grid of 64000 rows: parts of about 485 rows and 3400 entries of A, where the sync-free
       # sweeps were faster (H200: parts 0.92x); no parts are built
       suffix: gpu_auto_syncfree
       args: -problem poisson7 -n 40 -noref -dilu_ksp_max_it 5 -dilu_pc_sfdilu_coloring jpl -dilu_ksp_view
-      filter: grep -o -E "GPU sweeps: [a-z]+ [(]auto[)]|GPU apply ran.*|boxes of the grid|ranges of consecutive rows|[0-9]+ lanes a row"
+      filter: grep -o -E "GPU sweeps: [a-z]+ [(]auto[)]|GPU apply ran.*|boxes of the grid|ranges of consecutive rows|[0-9]+ lanes? a row"
     test:
       # parts whose unknowns exceed a block's shared memory (3.4*10^6 rows on the 132 SMs of an H100 SXM or H200; a GPU
       # with 140 SMs or more fits them): PETSC_ERR_SUP naming the sweeps to use instead

@@ -1296,7 +1296,7 @@ PetscErrorCode SFDILUView_Device(SFDILU *s, PetscViewer viewer)
     const SFDILUParts *L = &s->dev->parts;
     char               how[64] = "ranges of consecutive rows";
     if (L->grid.b[0]) PetscCall(PetscSNPrintf(how, sizeof(how), "%d x %d x %d boxes of the grid", L->grid.b[0], L->grid.b[1], L->grid.b[2]));
-    PetscCall(PetscViewerASCIIPrintf(viewer, "  parts: %d blocks of at most %d rows (%s), %d lanes a row, the colors as steps (the transposed apply and Eisenstat's form: sync-free sweeps)\n", s->dev->T->parts.np, s->dev->T->parts.maxrows, how, s->dev->T->parts.lanes));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  parts: %d blocks of at most %d rows (%s), %d lane%s a row, the colors as steps (the transposed apply and Eisenstat's form: sync-free sweeps)\n", s->dev->T->parts.np, s->dev->T->parts.maxrows, how, s->dev->T->parts.lanes, s->dev->T->parts.lanes == 1 ? "" : "s"));
   }
   if (s->ordered == PCSFDILU_ORDER_LOCAL) PetscCall(PetscViewerASCIIPrintf(viewer, "  row order: local%s (bandwidth %d, D = %lld, windows of %" PetscInt_FMT " keys; sweeps dispatched by windows of %" PetscInt_FMT " rows)\n", s->gpuorder == PCSFDILU_ORDER_AUTO ? " (auto)" : "", s->dev->bandwidth, SFDILU_LOCAL_SKEW * (long long)s->dev->bandwidth + 1, s->localwindow, PetscMax(s->localwindow / 2, 1)));
   else PetscCall(PetscViewerASCIIPrintf(viewer, "  row order: color%s\n", s->gpuorder == PCSFDILU_ORDER_AUTO ? " (auto)" : ""));
