@@ -2,7 +2,8 @@ static char help[] = "PCSFDILU by point-blocks (-pc_sfdilu_blocks) on the host a
                      "implementation of block DILU in this file (the PC's point colors checked proper; E_I = A_II - sum over lower-colored\n"
                      "points J of A_IJ E_J^{-1} A_JI by Gauss-Jordan inverses; y = (E + U_c)^{-1} E (E + L_c)^{-1} r block by block),\n"
                      "before and after new values of the same pattern; the transposed apply against the apply (<M^{-T} x, r> = <x, M^{-1} r>);\n"
-                     "GMRES with it (and on the GPU the host's iteration counts); a zero or NaN diagonal block; refused patterns and options.\n"
+                     "a solve with it (GMRES, or Richardson through the fused PCApplyRichardson()), on the GPU with the host's iteration\n"
+                     "counts; a zero or NaN diagonal block; refused patterns and options.\n"
                      "Options: problem options of tests/problems.c, -device (also on a seqaijcusparse copy), -zero (zero the first point's\n"
                      "diagonal block), -spoil_nan (a_00 NaN), -block_size k (MatSetBlockSize() after the problem's), -api (PCSFDILUSetBlocks()\n"
                      "instead of the option, and PCSFDILUGetBlocks() checked).\n";
@@ -204,7 +205,7 @@ static PetscErrorCode CheckApply(PC pc, Mat Ah, PetscInt bs, Vec r, const char *
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The solve and the checks on one matrix (the host one, or its GPU copy); *its: GMRES's iterations (-1 on a failed PC). */
+/* The solve and the checks on one matrix (the host one, or its GPU copy); *its: the KSP's iterations (-1 on a failed PC). */
 static PetscErrorCode Run(Mat A, Mat Ah, PetscInt bs, PetscBool api, const char *where, PetscInt *its)
 {
   KSP                ksp;
@@ -255,7 +256,11 @@ static PetscErrorCode Run(Mat A, Mat Ah, PetscInt bs, PetscBool api, const char 
     PetscCall(KSPSolve(ksp, b, x));
     PetscCall(KSPGetConvergedReason(ksp, &reason));
     PetscCall(KSPGetIterationNumber(ksp, its));
-    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s: GMRES %s in %" PetscInt_FMT " iterations\n", where, KSPConvergedReasons[reason], *its));
+    {
+      KSPType type;
+      PetscCall(KSPGetType(ksp, &type));
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s: %s %s in %" PetscInt_FMT " iterations\n", where, type, KSPConvergedReasons[reason], *its));
+    }
     /* new values of the same pattern: the coloring kept, the factor redone (2A: M^{-1} halves) */
     PetscCall(MatScale(A, 2.0));
     if (Ah != A) PetscCall(MatScale(Ah, 2.0));
@@ -349,6 +354,15 @@ int main(int argc, char **argv)
       suffix: grid
       args: -problem elasticity -n 2 -dilu_pc_sfdilu_coloring grid
       filter: Error: grep -E "not by -pc_sfdilu_coloring grid" | sed -e "s/^\[0\]PETSC ERROR: //"
+
+  test: # the fused Richardson steps (PCApplyRichardson(), its tolerance test on)
+    suffix: richardson
+    args: -problem fields -dim 2 -dof 3 -n 5 -peclet 20 -dilu_pc_sfdilu_blocks -dilu_ksp_type richardson -dilu_pc_sfdilu_richardson_test -dilu_ksp_rtol 1e-8
+
+  test:
+    suffix: gpu_richardson
+    requires: gpu
+    args: -device -use_gpu_aware_mpi 0 -problem fields -dim 2 -dof 3 -n 5 -peclet 20 -dilu_pc_sfdilu_blocks -dilu_ksp_type richardson -dilu_pc_sfdilu_richardson_test -dilu_ksp_rtol 1e-8 -dilu_pc_sfdilu_sweep {{syncfree percolor parts}shared output}
 
   testset:
     requires: gpu
