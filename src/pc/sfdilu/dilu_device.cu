@@ -521,20 +521,35 @@ __global__ void GridColors(int n, SFDILUGrid g, const int *__restrict__ ai, cons
     }
 }
 
-/* Greedy on the host, from a host copy of the device pattern (the host arrays of a GPU matrix may be stale); tpos on the device. */
-static PetscErrorCode ColorGreedy_Device(SFDILU *s, PetscInt n, PetscInt nnz, const int *ai, const int *aj, cudaStream_t stream)
+/*
+   Colors on the host from a host copy of the device pattern (the host arrays of a GPU matrix may be stale): the rows by
+   s->colored (bs 1), or the points of bs rows (SFDILUColorBlocks_Host()); dcolor (device) gets the color of every bs-th
+   row, *ncolors their number.
+*/
+static PetscErrorCode ColorOnHost(SFDILU *s, PetscInt n, PetscInt nnz, const int *ai, const int *aj, PetscInt bs, int *dcolor, PetscInt *ncolors, cudaStream_t stream)
 {
   PetscInt *hi, *hj, *hc;
+  int      *hd;
 
   PetscFunctionBegin;
-  PetscCall(PetscMalloc3(n + 1, &hi, PetscMax(nnz, 1), &hj, PetscMax(n, 1), &hc));
+  PetscCall(PetscMalloc4(n + 1, &hi, PetscMax(nnz, 1), &hj, PetscMax(n, 1), &hc, PetscMax(n / bs, 1), &hd));
   PetscCallCUDA(cudaMemcpyAsync(hi, ai, sizeof(int) * (n + 1), cudaMemcpyDeviceToHost, stream));
   PetscCallCUDA(cudaMemcpyAsync(hj, aj, sizeof(int) * nnz, cudaMemcpyDeviceToHost, stream));
   PetscCallCUDA(cudaStreamSynchronize(stream));
-  PetscCall(SFDILUColorRows_Host(n, hi, hj, PCSFDILU_COLORING_GREEDY, s->seed, hc, &s->ncolors));
-  PetscCallCUDA(cudaMemcpyAsync(s->dev->color, hc, sizeof(int) * n, cudaMemcpyHostToDevice, stream));
-  PetscCallCUDA(cudaStreamSynchronize(stream));
-  PetscCall(PetscFree3(hi, hj, hc));
+  if (bs > 1) PetscCall(SFDILUColorBlocks_Host(n, hi, hj, bs, s->colored, s->seed, hc, ncolors));
+  else PetscCall(SFDILUColorRows_Host(n, hi, hj, s->colored, s->seed, hc, ncolors));
+  for (PetscInt k = 0; k < n / bs; k++) hd[k] = (int)hc[k * bs];
+  PetscCallCUDA(cudaMemcpyAsync(dcolor, hd, sizeof(int) * (n / bs), cudaMemcpyHostToDevice, stream));
+  PetscCallCUDA(cudaStreamSynchronize(stream)); /* the host arrays are pageable and freed next */
+  PetscCall(PetscFree4(hi, hj, hc, hd));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Greedy on the host (ColorOnHost()); tpos on the device. */
+static PetscErrorCode ColorGreedy_Device(SFDILU *s, PetscInt n, PetscInt nnz, const int *ai, const int *aj, cudaStream_t stream)
+{
+  PetscFunctionBegin;
+  PetscCall(ColorOnHost(s, n, nnz, ai, aj, 1, s->dev->color, &s->ncolors, stream));
   TransposePositions<<<sfpc::LaunchBlocks(n, TPB), TPB, 0, stream>>>((int)n, ai, aj, s->dev->tpos, NULL);
   PetscCallCUDA(cudaGetLastError());
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -577,18 +592,7 @@ static PetscErrorCode ColorBlocks_Device(SFDILU *s, PetscInt n, PetscInt nnz, co
     PetscCallCUDA(cudaFreeAsync(pj, stream));
     PetscCallCUDA(cudaFreeAsync(pi, stream));
     PetscCallCUDA(cudaFreeAsync(cnt, stream));
-  } else {
-    PetscInt *hi, *hj, *hc, *hp;
-    PetscCall(PetscMalloc4(n + 1, &hi, PetscMax(nnz, 1), &hj, PetscMax(n, 1), &hc, PetscMax(np, 1), &hp));
-    PetscCallCUDA(cudaMemcpyAsync(hi, ai, sizeof(int) * (n + 1), cudaMemcpyDeviceToHost, stream));
-    PetscCallCUDA(cudaMemcpyAsync(hj, aj, sizeof(int) * nnz, cudaMemcpyDeviceToHost, stream));
-    PetscCallCUDA(cudaStreamSynchronize(stream));
-    PetscCall(SFDILUColorBlocks_Host(n, hi, hj, s->bs, s->colored, s->seed, hc, &nc));
-    for (int pt = 0; pt < np; pt++) hp[pt] = (int)hc[pt * bs];
-    PetscCallCUDA(cudaMemcpyAsync(pcolor, hp, sizeof(int) * np, cudaMemcpyHostToDevice, stream));
-    PetscCallCUDA(cudaStreamSynchronize(stream)); /* the host arrays are pageable and freed next */
-    PetscCall(PetscFree4(hi, hj, hc, hp));
-  }
+  } else PetscCall(ColorOnHost(s, n, nnz, ai, aj, s->bs, pcolor, &nc, stream));
   s->ncolors = nc;
   /* the rows' colors, and the points sorted by (color, point) with each color's start */
   PetscCallCUDA(cudaMallocAsync(&idx, sizeof(int) * PetscMax(np, 1), stream));
