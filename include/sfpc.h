@@ -123,8 +123,8 @@ PETSC_EXTERN PetscErrorCode PCSFDILUSetSweepType(PC, PCSFDILUSweepType);
 PETSC_EXTERN PetscErrorCode PCSFDILUGetSweepType(PC, PCSFDILUSweepType *);
 PETSC_EXTERN PetscErrorCode PCSFDILUSetOrderType(PC, PCSFDILUOrderType);
 PETSC_EXTERN PetscErrorCode PCSFDILUGetOrderType(PC, PCSFDILUOrderType *);
-PETSC_EXTERN PetscErrorCode PCSFDILUSetBlocks(PC, PetscBool);
-PETSC_EXTERN PetscErrorCode PCSFDILUGetBlocks(PC, PetscBool *);
+PETSC_EXTERN PetscErrorCode PCSFDILUSetBlocks(PC, PetscBool3);
+PETSC_EXTERN PetscErrorCode PCSFDILUGetBlocks(PC, PetscBool3 *);
 
 /*J
    PCAFSAI - "afsai": adaptive FSAI for SPD matrices, M^{-1} = G^T G with G lower triangular, its pattern

@@ -287,8 +287,11 @@ int main(int argc, char **argv)
       suffix: random_global
       nsize: {{1 2}shared output}
       args: -problem random -n 10 -random_seed 5 -random_dominance 0.9 -dilu_pc_sfdilu_parallel -bicg_pc_sfdilu_parallel
-    test: # dense point-blocks of 3 rows on the random pattern
+    test: # dense point-blocks of 3 rows on the random pattern, DILU row by row (the GPU sweeps by the engine's point-blocks)
       suffix: random_blocks
+      args: -problem random -n 8 -random_seed 9 -random_block 3 -dilu_pc_sfdilu_blocks false -bicg_pc_sfdilu_blocks false
+    test: # and DILU by those point-blocks (auto's choice)
+      suffix: random_blocks_auto
       args: -problem random -n 8 -random_seed 9 -random_block 3
 
   testset:
@@ -336,6 +339,9 @@ int main(int argc, char **argv)
       args: -problem random -n 10 -random_seed 5 -random_dominance 0.9 -dilu_pc_sfdilu_parallel -bicg_pc_sfdilu_parallel
     test:
       suffix: gpu_random_blocks
+      args: -problem random -n 8 -random_seed 9 -random_block 3 -dilu_pc_sfdilu_blocks false -bicg_pc_sfdilu_blocks false
+    test:
+      suffix: gpu_random_blocks_auto
       args: -problem random -n 8 -random_seed 9 -random_block 3
 
 TEST*/

@@ -213,6 +213,9 @@ int main(int argc, char **argv)
   test: # the default coloring takes the grid's above 2^14 rows
     suffix: auto
     args: -dim 3 -n 26 -auto
+  test: # and with 2 fields a point (block size 2): rows colored by the grid, not points by JPL (-pc_sfdilu_blocks auto)
+    suffix: auto_fields
+    args: -dim 2 -n 100 -dof 2 -auto
   test: # a periodic length the modulus does not divide: auto falls back to greedy on the host (JPL on the GPU)
     suffix: auto_fallback
     args: -dim 3 -n 28 -periodic -auto
@@ -264,6 +267,10 @@ int main(int argc, char **argv)
       nsize: {{1 2}shared output}
       args: -dim 3 -n 9 -dof 2 -dilu_pc_sfdilu_parallel
       output_file: output/ex14_global.out
+    test:
+      suffix: gpu_auto_fields
+      args: -dim 2 -n 100 -dof 2 -auto
+      output_file: output/ex14_auto_fields.out
     test: # a periodic length the modulus does not divide: auto falls back to JPL on the GPU (greedy on the host)
       suffix: gpu_auto_fallback
       args: -dim 3 -n 28 -periodic -auto

@@ -3,13 +3,15 @@ static char help[] = "PCSFDILU by point-blocks (-pc_sfdilu_blocks) on the host a
                      "points J of A_IJ E_J^{-1} A_JI by Gauss-Jordan inverses; y = (E + U_c)^{-1} E (E + L_c)^{-1} r block by block),\n"
                      "before and after new values of the same pattern; the transposed apply against the apply (<M^{-T} x, r> = <x, M^{-1} r>);\n"
                      "a solve with it (GMRES, or Richardson through the fused PCApplyRichardson()), on the GPU with the host's iteration\n"
-                     "counts; a zero or NaN diagonal block; refused patterns and options.\n"
+                     "counts; a zero or NaN diagonal block; refused patterns and options; auto's choice (blocks where the pattern and options\n"
+                     "allow, else rows; the reference then takes the block size the PC took).\n"
                      "Options: problem options of tests/problems.c, -device (also on a seqaijcusparse copy), -zero (zero the first point's\n"
                      "diagonal block), -spoil_nan (a_00 NaN), -block_size k (MatSetBlockSize() after the problem's), -api (PCSFDILUSetBlocks()\n"
                      "instead of the option, and PCSFDILUGetBlocks() checked).\n";
 
 #include <petscksp.h>
 #include <sfpc.h>
+#include <stdlib.h>
 #include <string.h>
 #include "problems.h"
 
@@ -214,6 +216,7 @@ static PetscErrorCode Run(Mat A, Mat Ah, PetscInt bs, PetscBool api, const char 
   KSPConvergedReason reason;
   PetscRandom        rnd;
   char               what[64];
+  PetscInt           taken;
 
   PetscFunctionBegin;
   PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp));
@@ -223,12 +226,23 @@ static PetscErrorCode Run(Mat A, Mat Ah, PetscInt bs, PetscBool api, const char 
   PetscCall(PCSetType(pc, PCSFDILU));
   PetscCall(KSPSetFromOptions(ksp));
   if (api) {
-    PetscBool blocks;
-    PetscCall(PCSFDILUSetBlocks(pc, PETSC_TRUE));
+    PetscBool3 blocks;
     PetscCall(PCSFDILUGetBlocks(pc, &blocks));
-    PetscCheck(blocks, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "PCSFDILUGetBlocks() does not return what was set");
+    PetscCheck(blocks == PETSC_BOOL3_UNKNOWN, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "PCSFDILUGetBlocks() does not return the default, auto");
+    PetscCall(PCSFDILUSetBlocks(pc, PETSC_BOOL3_TRUE));
+    PetscCall(PCSFDILUGetBlocks(pc, &blocks));
+    PetscCheck(blocks == PETSC_BOOL3_TRUE, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "PCSFDILUGetBlocks() does not return what was set");
   }
   PetscCall(KSPSetUp(ksp));
+  { /* what the set-up took (auto: blocks or rows): the reference below is block DILU with that block size */
+    char        view[4096];
+    const char *line;
+    PetscCall(TestPCViewToString(pc, view, sizeof(view)));
+    line  = strstr(view, "by point-blocks of ");
+    taken = line ? atoi(line + strlen("by point-blocks of ")) : 1;
+    if (taken > 1) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s: DILU by point-blocks of %" PetscInt_FMT " rows\n", where, taken));
+    else PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s: DILU row by row (the matrix's block size: %" PetscInt_FMT ")\n", where, bs));
+  }
   PetscCall(PetscRandomCreate(PETSC_COMM_WORLD, &rnd));
   PetscCall(PetscRandomSetSeed(rnd, 17));
   PetscCall(PetscRandomSeed(rnd));
@@ -249,7 +263,7 @@ static PetscErrorCode Run(Mat A, Mat Ah, PetscInt bs, PetscBool api, const char 
   }
   if (*its >= 0) {
     PetscCall(PetscSNPrintf(what, sizeof(what), "%s", where));
-    PetscCall(CheckApply(pc, Ah, bs, r, what));
+    PetscCall(CheckApply(pc, Ah, taken, r, what));
     PetscCall(VecSet(x, 1.0));
     PetscCall(MatMult(A, x, b));
     PetscCall(VecSet(x, 0.0));
@@ -267,7 +281,7 @@ static PetscErrorCode Run(Mat A, Mat Ah, PetscInt bs, PetscBool api, const char 
     PetscCall(KSPSetOperators(ksp, A, A));
     PetscCall(KSPSetUp(ksp));
     PetscCall(PetscSNPrintf(what, sizeof(what), "%s, 2A", where));
-    PetscCall(CheckApply(pc, Ah, bs, r, what));
+    PetscCall(CheckApply(pc, Ah, taken, r, what));
     PetscCall(MatScale(A, 0.5));
     if (Ah != A) PetscCall(MatScale(Ah, 0.5));
   }
@@ -329,9 +343,6 @@ int main(int argc, char **argv)
     test: # 3 fields a point with convection (a nonsymmetric matrix), 2-D and 3-D
       suffix: fields
       args: -problem fields -dim {{2 3}separate output} -dof 3 -n 5 -peclet 20
-    test:
-      suffix: api
-      args: -problem elasticity -n 2 -api
     test: # a zero diagonal block: a zero pivot; a NaN: the other failure
       suffix: zero
       args: -problem elasticity -n 2 -zero
@@ -355,6 +366,28 @@ int main(int argc, char **argv)
       args: -problem elasticity -n 2 -dilu_pc_sfdilu_coloring grid
       filter: Error: grep -E "not by -pc_sfdilu_coloring grid" | sed -e "s/^\[0\]PETSC ERROR: //"
 
+  test: # PCSFDILUSetBlocks() and PCSFDILUGetBlocks(), no option given
+    suffix: api
+    args: -dilu_ksp_type gmres -dilu_ksp_gmres_restart 100 -problem elasticity -n 2 -api
+
+  testset: # auto (the default): blocks where the pattern holds whole blocks, rows where it does not or an option excludes them
+    args: -dilu_ksp_type gmres -dilu_ksp_gmres_restart 100
+    test:
+      suffix: auto
+      args: -problem {{elasticity fields}separate output} -n 3 -peclet 20 -dilu_pc_sfdilu_blocks auto
+    test:
+      suffix: auto_notblocks
+      args: -problem poisson7 -n 4 -block_size 2
+    test:
+      suffix: auto_eisenstat
+      args: -problem elasticity -n 2 -dilu_pc_sfdilu_eisenstat
+    test:
+      suffix: auto_parallel
+      args: -problem elasticity -n 2 -dilu_pc_sfdilu_parallel
+    test:
+      suffix: auto_bigblocks
+      args: -problem poisson7 -n 3 -block_size 9
+
   test: # the fused Richardson steps (PCApplyRichardson(), its tolerance test on)
     suffix: richardson
     args: -problem fields -dim 2 -dof 3 -n 5 -peclet 20 -dilu_pc_sfdilu_blocks -dilu_ksp_type richardson -dilu_pc_sfdilu_richardson_test -dilu_ksp_rtol 1e-8
@@ -373,6 +406,12 @@ int main(int argc, char **argv)
     test:
       suffix: gpu_fields
       args: -problem fields -dim {{2 3}separate output} -dof 3 -n 5 -peclet 20 -dilu_pc_sfdilu_sweep {{syncfree percolor parts}shared output}
+    test:
+      suffix: gpu_auto
+      args: -problem {{elasticity fields}separate output} -n 3 -peclet 20 -dilu_pc_sfdilu_blocks auto -dilu_pc_sfdilu_sweep {{syncfree parts}shared output}
+    test:
+      suffix: gpu_auto_notblocks
+      args: -problem poisson7 -n 4 -block_size 2 -dilu_pc_sfdilu_blocks auto
     test:
       suffix: gpu_zero
       args: -problem elasticity -n 2 -zero

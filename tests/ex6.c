@@ -736,17 +736,19 @@ int main(int argc, char **argv)
       args: -problem poisson7 -n 100 -noref -dilu_ksp_rtol 1e-4 -dilu_ksp_orthogonalization mgs -dilu_pc_sfdilu_coloring jpl -dilu_ksp_view
       filter: grep -o -E "GPU sweeps: [a-z]+ [(]auto[)]|GPU apply ran.*|iterations equal.*|boxes of the grid|ranges of consecutive rows|[0-9]+ lanes? a row"
     test:
-      # and on Q1 elasticity of 10^5 rows (800 rows a part), whose 151 colors hold a few rows of a part each, the parts
-      # boxes of the grid of nodes read off the pattern with the matrix's block size 3 (a node's 3 rows). The apply
-      # only: GMRES to 1e-4 took 146 iterations on the host and 160 on the GPU (H200), the applies equal to rounding
+      # and on Q1 elasticity of 10^5 rows (800 rows a part), whose 151 colors (row by row) hold a few rows of a part each, the
+      # parts boxes of the grid of nodes read off the pattern with the matrix's block size 3 (a node's 3 rows); also by
+      # point-blocks (auto's choice). The apply only: GMRES to 1e-4 took 146 iterations on the host and 160 on the GPU
+      # (H200, row by row), the applies equal to rounding
       suffix: gpu_auto_parts_thin
-      args: -problem elasticity -n 32 -noref -dilu_ksp_max_it 5 -dilu_pc_sfdilu_coloring jpl -dilu_ksp_view
+      args: -problem elasticity -n 32 -noref -dilu_ksp_max_it 5 -dilu_pc_sfdilu_coloring jpl -dilu_ksp_view -dilu_pc_sfdilu_blocks {{false auto}separate output}
       filter: grep -o -E "GPU sweeps: [a-z]+ [(]auto[)]|GPU apply ran.*|boxes of the grid|ranges of consecutive rows|[0-9]+ lanes? a row"
     test:
       # and on a 2-D grid of 4 fields a point (about 780 rows a part, no DMDA): boxes of the plane read off the 5-point
-      # pattern of points with the matrix's block size 4, which auto takes by parts. The apply only, as above
+      # pattern of points with the matrix's block size 4, which auto takes by parts, row by row and by point-blocks. The
+      # apply only, as above
       suffix: gpu_auto_parts_plane
-      args: -problem fields -dim 2 -dof 4 -n 160 -noref -dilu_ksp_max_it 5 -dilu_pc_sfdilu_coloring jpl -dilu_ksp_view
+      args: -problem fields -dim 2 -dof 4 -n 160 -noref -dilu_ksp_max_it 5 -dilu_pc_sfdilu_coloring jpl -dilu_ksp_view -dilu_pc_sfdilu_blocks {{false auto}separate output}
       filter: grep -o -E "GPU sweeps: [a-z]+ [(]auto[)]|GPU apply ran.*|boxes of the grid|ranges of consecutive rows|[0-9]+ lanes? a row"
     test:
       # and not on a 7-point grid of 64000 rows: parts of about 485 rows and 3400 entries of A, where the sync-free

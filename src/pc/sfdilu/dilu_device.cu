@@ -360,7 +360,7 @@ __global__ void BlockMultiply(int np, const int *__restrict__ iperm, const doubl
   }
 }
 
-/* Points of bs rows: each one's blocks (cnt) after the check that its rows hold the same whole aligned blocks, its own among them; the first row of a point that fails in *bad. */
+/* Points of bs rows: each one's blocks (cnt, where asked for) after the check that its rows hold the same whole aligned blocks, its own among them; the first row of a point that fails in *bad. */
 __global__ void PointBlocks(int np, int bs, const int *__restrict__ ai, const int *__restrict__ aj, int *cnt, int *bad)
 {
   const int pt = blockIdx.x * blockDim.x + threadIdx.x;
@@ -375,7 +375,7 @@ __global__ void PointBlocks(int np, int bs, const int *__restrict__ ai, const in
       own |= c == r0;
     }
   }
-  cnt[pt] = ok ? len / bs : 0;
+  if (cnt) cnt[pt] = ok ? len / bs : 0;
   if (!ok || !own) atomicMin(bad, r0);
 }
 
@@ -552,6 +552,31 @@ static PetscErrorCode ColorGreedy_Device(SFDILU *s, PetscInt n, PetscInt nnz, co
   PetscCall(ColorOnHost(s, n, nnz, ai, aj, 1, s->dev->color, &s->ncolors, stream));
   TransposePositions<<<sfpc::LaunchBlocks(n, TPB), TPB, 0, stream>>>((int)n, ai, aj, s->dev->tpos, NULL);
   PetscCallCUDA(cudaGetLastError());
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* auto's check of the pattern of the GPU matrix A (SFDILUBlocksAuto()): whether its rows (a multiple of bs) hold whole point-blocks. */
+PetscErrorCode SFDILUBlocksFit_Device(Mat A, PetscInt bs, PetscBool *fit)
+{
+  const PetscInt *ai, *aj;
+  PetscInt        n;
+  int             bad = INT_MAX, *dbad;
+  cudaStream_t    stream;
+
+  PetscFunctionBegin;
+  PetscCheck(sizeof(PetscInt) == sizeof(int), PETSC_COMM_SELF, PETSC_ERR_SUP, "The GPU PCSFDILU needs 32-bit PetscInt");
+  PetscCall(PetscGetCurrentCUDAStream(&stream));
+  PetscCall(MatGetLocalSize(A, &n, NULL));
+  PetscCall(MatSeqAIJCUSPARSEGetIJ(A, PETSC_FALSE, &ai, &aj));
+  PetscCallCUDA(cudaMallocAsync(&dbad, sizeof(int), stream));
+  PetscCallCUDA(cudaMemcpyAsync(dbad, &bad, sizeof(int), cudaMemcpyHostToDevice, stream));
+  PointBlocks<<<sfpc::LaunchBlocks(n / bs, TPB), TPB, 0, stream>>>((int)(n / bs), (int)bs, ai, aj, NULL, dbad);
+  PetscCallCUDA(cudaGetLastError());
+  PetscCallCUDA(cudaMemcpyAsync(&bad, dbad, sizeof(int), cudaMemcpyDeviceToHost, stream));
+  PetscCallCUDA(cudaFreeAsync(dbad, stream));
+  PetscCallCUDA(cudaStreamSynchronize(stream));
+  PetscCall(MatSeqAIJCUSPARSERestoreIJ(A, PETSC_FALSE, &ai, &aj));
+  *fit = (PetscBool)(bad == INT_MAX);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

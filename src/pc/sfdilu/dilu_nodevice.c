@@ -1,5 +1,6 @@
 /* A build without CUDA (SFPC_WITH_CUDA=0): PCSFDILU never selects the GPU, so these only reset or refuse. */
 #include "dilu_global.h"
+#include "dilu_blocks.h"
 
 #if !defined(SFPC_HAVE_CUDA)
 PetscErrorCode SFDILUReset_Device(SFDILU *s)
@@ -16,6 +17,11 @@ PetscErrorCode SFDILUGlobalReset_Device(SFDILUGlobal G)
 PetscErrorCode SFDILUColor_Device(SFDILU *s, Mat A)
 {
   (void)s, (void)A;
+  SFDILU_NO_CUDA;
+}
+PetscErrorCode SFDILUBlocksFit_Device(Mat A, PetscInt bs, PetscBool *fit)
+{
+  (void)A, (void)bs, (void)fit;
   SFDILU_NO_CUDA;
 }
 PetscErrorCode SFDILUSetUp_Device(SFDILU *s, Mat A, PetscReal shift, PetscReal *rmax)

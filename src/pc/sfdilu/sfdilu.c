@@ -76,10 +76,15 @@ static PetscErrorCode SFDILUSetUpValues(SFDILU *s, Mat Ad, PetscReal shift, Pets
    the small levels' size (bench/README.md, the grid coloring: on 7-point grids on an H100 its applies took 1.7-1.9x
    less time than JPL's and its GMRES iterations were as few or fewer; greedy on the host took more iterations than either).
 */
+PetscBool SFDILUWantsGrid(const SFDILU *s, PetscInt n)
+{
+  return (PetscBool)(s->coloring == PCSFDILU_COLORING_GRID || (s->coloring == PCSFDILU_COLORING_AUTO && n > SFDILU_AUTO_SMALL_ROWS));
+}
+
+/* The same for the rows being colored now: row by row (points are colored otherwise), and an empty block (a rank with no rows) has no grid to find and nothing to color. */
 PetscBool SFDILUTriesGrid(const SFDILU *s, PetscInt n)
 {
-  /* an empty block (a rank with no rows) has no grid to find and nothing to color */
-  return (PetscBool)(n > 0 && s->bs == 1 && (s->coloring == PCSFDILU_COLORING_GRID || (s->coloring == PCSFDILU_COLORING_AUTO && n > SFDILU_AUTO_SMALL_ROWS)));
+  return (PetscBool)(n > 0 && s->bs == 1 && SFDILUWantsGrid(s, n));
 }
 
 /*
@@ -184,7 +189,7 @@ static PetscErrorCode PCSetUp_SFDILU(PC pc)
   }
   PetscCall(SFDILUBlockSize(pc, Ad, &bs));
   /* a new pattern is colored again; new values of the same pattern only redo E */
-  if (!pc->setupcalled || pc->flag != SAME_NONZERO_PATTERN || !(s->color || s->dev) || s->n != m || ondevice != s->ondevice || s->coloring_changed || bs != s->bs) {
+  if (!pc->setupcalled || pc->flag != SAME_NONZERO_PATTERN || !(s->color || s->dev) || s->n != m || ondevice != s->ondevice || s->coloring_changed || bs != s->bsasked) {
     PetscCall(SFPCEisenstatReset(&s->eis)); /* its vectors follow the factor between host and device */
     PetscCall(SFDILUReset_Global(s)); /* first: it frees its own s->color and s->einv */
     PetscCall(SFDILUReset_Host(s));
@@ -193,8 +198,10 @@ static PetscErrorCode PCSetUp_SFDILU(PC pc)
     PetscCall(VecDestroy(&s->yd));
     s->ondevice         = ondevice;
     s->coloring_changed = PETSC_FALSE;
-    s->bs               = bs;
+    s->bsasked          = bs;
     if (s->coloring == PCSFDILU_COLORING_GRID || s->coloring == PCSFDILU_COLORING_AUTO) PetscCall(SFDILUGridFromDM(pc, Ad, s));
+    if (bs > 1 && s->blocks == PETSC_BOOL3_UNKNOWN) PetscCall(SFDILUBlocksAuto(pc, Ad, ondevice, &bs));
+    s->bs = bs;
     if (s->parallel) PetscCall(SFDILUColor_Global(s, Ad));
     else if (ondevice) PetscCall(SFDILUColor_Device(s, Ad));
     else PetscCall(SFDILUColor_Host(s, Ad));
@@ -412,7 +419,7 @@ static PetscErrorCode PCSFDILUSetOrderType_SFDILU(PC pc, PCSFDILUOrderType order
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode PCSFDILUSetBlocks_SFDILU(PC pc, PetscBool blocks)
+static PetscErrorCode PCSFDILUSetBlocks_SFDILU(PC pc, PetscBool3 blocks)
 {
   SFDILU *s = (SFDILU *)pc->data;
 
@@ -422,7 +429,7 @@ static PetscErrorCode PCSFDILUSetBlocks_SFDILU(PC pc, PetscBool blocks)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode PCSFDILUGetBlocks_SFDILU(PC pc, PetscBool *blocks)
+static PetscErrorCode PCSFDILUGetBlocks_SFDILU(PC pc, PetscBool3 *blocks)
 {
   PetscFunctionBegin;
   *blocks = ((SFDILU *)pc->data)->blocks;
@@ -518,8 +525,8 @@ static PetscErrorCode PCSetFromOptions_SFDILU(PC pc, PetscOptionItems PetscOptio
   }
   PetscCall(SFPCOptionsWarpsPerSM(PetscOptionsObject, "-pc_sfdilu_warps_per_sm", "PCSFDILU", &s->engine.warps_per_sm));
   {
-    PetscBool blocks = s->blocks;
-    PetscCall(PetscOptionsBool("-pc_sfdilu_blocks", "DILU by the matrix's point-blocks (its block size, at most 8): E's blocks are dense, the points colored (jpl or greedy); the pattern must store each coupled pair of points as a whole block", "PCSFDILUSetBlocks", blocks, &blocks, NULL));
+    PetscBool3 blocks = s->blocks;
+    PetscCall(PetscOptionsBool3("-pc_sfdilu_blocks", "DILU by the matrix's point-blocks (its block size, at most 8): E's blocks are dense, the points colored (jpl or greedy); true: the pattern must store each coupled pair of points as a whole block; auto: where it does and the other options allow", "PCSFDILUSetBlocks", blocks, &blocks, NULL));
     PetscCall(PCSFDILUSetBlocks(pc, blocks));
   }
   PetscCall(PetscOptionsBool("-pc_sfdilu_eisenstat", "Eisenstat's form: inside KSPSolve() the operator is (E + L_c)^{-1} A (E + U_c)^{-1}, two sweeps without a product with A, preconditioned by E; the same preconditioned spectrum, a MatMult() less an iteration for CG", "PCSFDILU", s->eis.use, &s->eis.use, NULL));
@@ -817,10 +824,12 @@ PetscErrorCode PCSFDILUGetOrderType(PC pc, PCSFDILUOrderType *order)
 
   Input Parameters:
 + pc     - the `PCSFDILU` preconditioner (for another type of `PC` the call does nothing)
-- blocks - `PETSC_TRUE` for E of dense bs x bs blocks, bs the matrix's block size (`MatSetBlockSize()`, a `DMDA`'s dof), at most 8
+- blocks - `PETSC_BOOL3_TRUE` for E of dense bs x bs blocks, bs the matrix's block size (`MatSetBlockSize()`, a `DMDA`'s dof),
+           at most 8; `PETSC_BOOL3_FALSE` for DILU row by row; `PETSC_BOOL3_UNKNOWN` (auto, the default) for blocks wherever
+           they are possible
 
   Options Database Key:
-. -pc_sfdilu_blocks <false> - the same
+. -pc_sfdilu_blocks <auto,true,false> - the same
 
   Level: intermediate
 
@@ -828,18 +837,25 @@ PetscErrorCode PCSFDILUGetOrderType(PC pc, PCSFDILUOrderType *order)
   The points (bs rows each) are colored as a graph of their own (jpl, greedy or auto's choice of the two; not grid), and
   M = (E + L_c) E^{-1} (E + U_c) with E_I = A_II - sum over lower-colored neighbours J of A_IJ E_J^{-1} A_JI, as AmgX's DILU
   does for block matrices. The pattern must hold every coupled pair of points as a whole bs x bs block, each row of a point
-  with the same columns (as PETSc's FEM and `DMDA` matrices do); otherwise set-up stops with `PETSC_ERR_ARG_WRONG`. Not with
-  -pc_sfdilu_parallel, -pc_sfdilu_eisenstat or -pc_sfdilu_coloring grid. A block size of 1 is the row-by-row DILU. A change is
-  taken at the next set-up, with a new coloring.
+  with the same columns (as PETSc's FEM and `DMDA` matrices do). Not with -pc_sfdilu_parallel, -pc_sfdilu_eisenstat or
+  -pc_sfdilu_coloring grid. A block size of 1 is the row-by-row DILU.
+
+  With true, a pattern or an option that does not allow the blocks stops set-up with an error (`PETSC_ERR_ARG_WRONG`,
+  `PETSC_ERR_SUP`). Auto takes the blocks where the block size is 2 to 8, the options allow them and the pattern (each rank's
+  diagonal block, checked once per pattern) is one of whole blocks, and DILU row by row otherwise (-info says why); also row
+  by row where the auto coloring takes a `DMDA`'s grid coloring (over 2^14 rows), which took fewer iterations on SNES ex19's
+  cavity than the points colored by JPL. `PCView()` says which it took. On the block matrices measured (bench/README.md, "DILU by point-blocks") the blocks' sweeps were
+  1.36-1.73x faster than row by row, with fewer or about as many Krylov iterations. A change is taken at the next set-up,
+  with a new coloring.
 
 .seealso: `PCSFDILU`, `PCSFDILUGetBlocks()`, `MatSetBlockSize()`
 @*/
-PetscErrorCode PCSFDILUSetBlocks(PC pc, PetscBool blocks)
+PetscErrorCode PCSFDILUSetBlocks(PC pc, PetscBool3 blocks)
 {
   PetscFunctionBegin;
   PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
-  PetscValidLogicalCollectiveBool(pc, blocks, 2);
-  PetscTryMethod(pc, "PCSFDILUSetBlocks_C", (PC, PetscBool), (pc, blocks));
+  PetscValidLogicalCollectiveEnum(pc, blocks, 2);
+  PetscTryMethod(pc, "PCSFDILUSetBlocks_C", (PC, PetscBool3), (pc, blocks));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -852,18 +868,18 @@ PetscErrorCode PCSFDILUSetBlocks(PC pc, PetscBool blocks)
 . pc - the `PCSFDILU` preconditioner
 
   Output Parameter:
-. blocks - what `PCSFDILUSetBlocks()` or -pc_sfdilu_blocks set
+. blocks - what `PCSFDILUSetBlocks()` or -pc_sfdilu_blocks set (`PETSC_BOOL3_UNKNOWN` stays auto: `PCView()` says what a set-up took)
 
   Level: intermediate
 
 .seealso: `PCSFDILU`, `PCSFDILUSetBlocks()`
 @*/
-PetscErrorCode PCSFDILUGetBlocks(PC pc, PetscBool *blocks)
+PetscErrorCode PCSFDILUGetBlocks(PC pc, PetscBool3 *blocks)
 {
   PetscFunctionBegin;
   PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscAssertPointer(blocks, 2);
-  PetscUseMethod(pc, "PCSFDILUGetBlocks_C", (PC, PetscBool *), (pc, blocks));
+  PetscUseMethod(pc, "PCSFDILUGetBlocks_C", (PC, PetscBool3 *), (pc, blocks));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -887,7 +903,8 @@ PetscErrorCode PCSFDILUGetBlocks(PC pc, PetscBool *blocks)
 .  -pc_sfdilu_coloring_seed <0> - seed of the JPL hash, nonnegative
 .  -pc_sfdilu_grid_modulus <3> - the grid coloring's m, in [2, 64] (with a DMDA, raised to its stencil width + 1 where smaller): field f of point (i, j, k) takes color
    f + dof ((i mod m) + m (j mod m) + m^2 (k mod m))
-.  -pc_sfdilu_blocks <false> - by the matrix's point-blocks (its block size, at most 8): E of dense blocks, the points colored (`PCSFDILUSetBlocks()`)
+.  -pc_sfdilu_blocks <auto,true,false> - by the matrix's point-blocks (its block size, at most 8): E of dense blocks, the points colored; auto: where
+   the pattern is one of whole blocks and the options allow (`PCSFDILUSetBlocks()`)
 .  -pc_sfdilu_parallel <false> - the global multicolor DILU of the whole MPI matrix (JPL on global rows, or with -pc_sfdilu_coloring
    grid the residues of the global coordinates of the `DMDA` attached to the PC, or of each rank's whole z-planes of a 7-point grid
    in natural order, checked across ranks; auto and greedy are JPL here; -pc_sfdilu_sweep, _order and _local_window do not apply; before each
@@ -951,6 +968,7 @@ PetscErrorCode PCCreate_SFDILU(PC pc)
   PetscFunctionBegin;
   PetscCall(PetscNew(&s));
   s->omega     = 1.0;
+  s->blocks    = PETSC_BOOL3_UNKNOWN;
   s->zeropivot   = 100.0 * PETSC_MACHINE_EPSILON;
   s->shiftamount = 100.0 * PETSC_MACHINE_EPSILON;
   s->failrow   = -1;

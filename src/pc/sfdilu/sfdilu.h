@@ -125,7 +125,7 @@ typedef struct {
   SFPCTriOptions       engine; /* GPU: how the sync-free sweeps are stored and scheduled */
   PetscInt             gridmod; /* m of the grid coloring */
   PetscBool            coloring_changed; /* the coloring options changed since the last coloring */
-  PetscBool            blocks;           /* DILU by the matrix's point-blocks (dilu_blocks.h) */
+  PetscBool3           blocks;           /* DILU by the matrix's point-blocks (dilu_blocks.h): true, false or auto (unknown) */
 
   /* per nonzero pattern */
   PetscBool            ondevice;
@@ -136,6 +136,7 @@ typedef struct {
   PetscBool            byparts;  /* GPU, sweeps auto: the coloring chose the solves by parts (dilu_device.cu, PartsPay()) */
   PetscInt             n, ncolors;
   PetscInt             bs; /* rows of a point-block (1: row by row; with blocks a row's color is its point's) */
+  PetscInt             bsasked; /* what SFDILUBlockSize() asked for at that coloring (auto may have taken 1 instead) */
   PetscInt            *color;  /* color of each row (on the host; for a device factor a copy made on request) */
   PetscInt            *order;  /* host: rows sorted by (color, row) */
   PetscInt            *cstart; /* rows of color c: order[cstart[c] .. cstart[c+1]) (host, both paths) */
@@ -161,6 +162,7 @@ typedef struct {
 /* Position of c in the sorted a[lo, hi), or -1 (dilu_host.c; PetscFindInt() says -(insertion point + 1) through an error code) */
 PETSC_INTERN PetscInt       SFDILUFindSorted(const PetscInt[], PetscInt, PetscInt, PetscInt);
 PETSC_INTERN PetscErrorCode SFDILUColorRows_Host(PetscInt, const PetscInt[], const PetscInt[], PCSFDILUColoringType, PetscInt, PetscInt[], PetscInt *);
+PETSC_INTERN PetscBool      SFDILUWantsGrid(const SFDILU *, PetscInt);
 PETSC_INTERN PetscBool      SFDILUTriesGrid(const SFDILU *, PetscInt);
 PETSC_INTERN PetscErrorCode SFDILUGridFromDims(SFDILU *, const PetscInt[3], PetscBool *);
 PETSC_INTERN PetscErrorCode SFDILUGridConflict(const SFDILU *, PetscInt, PetscInt, PetscInt);
