@@ -40,8 +40,9 @@ PetscErrorCode SFDILUBlockSize(PC pc, Mat A, PetscInt *bs)
 }
 
 /*
-   Whether the pattern (n, ai, aj; n a multiple of bs) is one of dense point-blocks of bs rows: each row of a point with the same columns, in
-   whole aligned blocks, its own block among them. Where it is not: an error naming the entry, or with quiet *fit false.
+   Whether the pattern (n, ai, aj; n a multiple of bs) is one of dense point-blocks of bs rows: each row of a point with
+   the same columns, in whole aligned blocks, its own block among them. Where it is not: an error naming the entry, or
+   with quiet *fit false.
 */
 #define SFDILU_BLOCKS_NEED(cond, ...) \
   do { \

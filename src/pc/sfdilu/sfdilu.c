@@ -841,12 +841,12 @@ PetscErrorCode PCSFDILUGetOrderType(PC pc, PCSFDILUOrderType *order)
   -pc_sfdilu_coloring grid. A block size of 1 is the row-by-row DILU.
 
   With true, a pattern or an option that does not allow the blocks stops set-up with an error (`PETSC_ERR_ARG_WRONG`,
-  `PETSC_ERR_SUP`). Auto takes the blocks where the block size is 2 to 8, the options allow them and the pattern (each rank's
-  diagonal block, checked once per pattern) is one of whole blocks, and DILU row by row otherwise (-info says why); also row
-  by row where the auto coloring takes a `DMDA`'s grid coloring (over 2^14 rows), which took fewer iterations on SNES ex19's
-  cavity than the points colored by JPL. `PCView()` says which it took. On the block matrices measured (bench/README.md, "DILU by point-blocks") the blocks' sweeps were
-  1.36-1.73x faster than row by row, with fewer or about as many Krylov iterations. A change is taken at the next set-up,
-  with a new coloring.
+  `PETSC_ERR_SUP`). Auto takes the blocks where the block size is 2 to 8, the options allow them and the pattern (each
+  rank's diagonal block, checked once per pattern) is one of whole blocks, and DILU row by row otherwise (-info says why);
+  also row by row where the auto coloring takes a `DMDA`'s grid coloring (over 2^14 rows), which took fewer iterations on
+  SNES ex19's cavity than the points colored by JPL. `PCView()` says which it took. On the block matrices measured
+  (bench/README.md, "DILU by point-blocks") the blocks' sweeps were 1.36-1.73x faster than row by row, with fewer or about
+  as many Krylov iterations. A change is taken at the next set-up, with a new coloring.
 
 .seealso: `PCSFDILU`, `PCSFDILUGetBlocks()`, `MatSetBlockSize()`
 @*/
