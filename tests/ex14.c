@@ -10,6 +10,8 @@ static char help[] = "PCSFDILU's grid coloring (-pc_sfdilu_coloring grid) on mat
 #include <petscdmda.h>
 #include <petscksp.h>
 #include <sfpc.h>
+#include <string.h>
+#include "problems.h"
 
 /*
    A convection-diffusion-like operator on the DMDA's stencil: every stencil neighbour of a point (each field to
@@ -68,25 +70,32 @@ static PetscErrorCode Assemble(DM da, Mat A)
 */
 static PetscErrorCode CheckColors(DM da, Mat A, PC pc, PetscInt m, const char *what)
 {
-  PetscInt        dim, dof, xs[3], xm[3], ncolors, nexp = 1, n = 0, rstart;
+  PetscInt        dim, dof, pdof, xs[3], xm[3], ncolors, nexp = 1, n = 0, rstart;
   const PetscInt *color;
   PetscInt       *map;
-  PetscBool       same = PETSC_TRUE, proper = PETSC_TRUE;
+  PetscBool       same = PETSC_TRUE, proper = PETSC_TRUE, points;
   Mat             Ad;
 
   PetscFunctionBegin;
   PetscCall(DMDAGetInfo(da, &dim, NULL, NULL, NULL, NULL, NULL, NULL, &dof, NULL, NULL, NULL, NULL, NULL));
+  { /* by point-blocks (-pc_sfdilu_blocks): a point's fields share its residue's color, and their couplings are E's */
+    char view[4096];
+    PetscCall(TestPCViewToString(pc, view, sizeof(view)));
+    points = (PetscBool)(strstr(view, "by point-blocks of") != NULL);
+    PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, &points, 1, MPI_C_BOOL, MPI_LOR, PetscObjectComm((PetscObject)da))); /* the view is rank 0's */
+  }
+  pdof = points ? 1 : dof;
   PetscCall(DMDAGetCorners(da, &xs[0], &xs[1], &xs[2], &xm[0], &xm[1], &xm[2]));
   PetscCall(PCSFDILUGetColoring(pc, &ncolors, &color));
   for (PetscInt d = 0; d < dim; d++) nexp *= m;
-  nexp *= dof;
+  nexp *= pdof;
   PetscCall(PetscMalloc1(nexp, &map));
   for (PetscInt c = 0; c < nexp; c++) map[c] = -1;
   for (PetscInt k = xs[2]; k < xs[2] + xm[2]; k++)
     for (PetscInt j = xs[1]; j < xs[1] + xm[1]; j++)
       for (PetscInt i = xs[0]; i < xs[0] + xm[0]; i++)
         for (PetscInt f = 0; f < dof; f++, n++) {
-          const PetscInt e = f + dof * (i % m + m * (j % m + m * (k % m)));
+          const PetscInt e = (points ? 0 : f) + pdof * (i % m + m * (j % m + m * (k % m)));
           if (map[e] < 0) map[e] = color[n];
           same = (PetscBool)(same && map[e] == color[n]);
         }
@@ -99,13 +108,13 @@ static PetscErrorCode CheckColors(DM da, Mat A, PC pc, PetscInt m, const char *w
     const PetscInt *cols;
     PetscInt        nc;
     PetscCall(MatGetRow(Ad, r, &nc, &cols, NULL));
-    for (PetscInt q = 0; q < nc; q++) proper = (PetscBool)(proper && (cols[q] == r || color[cols[q]] != color[r]));
+    for (PetscInt q = 0; q < nc; q++) proper = (PetscBool)(proper && ((points ? cols[q] / dof == r / dof : cols[q] == r) || color[cols[q]] != color[r]));
     PetscCall(MatRestoreRow(Ad, r, &nc, &cols, NULL));
   }
   PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, &same, 1, MPI_C_BOOL, MPI_LAND, PetscObjectComm((PetscObject)da)));
   PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, &proper, 1, MPI_C_BOOL, MPI_LAND, PetscObjectComm((PetscObject)da)));
   PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, &ncolors, 1, MPIU_INT, MPI_MAX, PetscObjectComm((PetscObject)da)));
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s coloring, modulus %" PetscInt_FMT ": %" PetscInt_FMT " colors; the residues of the global coordinates: %s; proper: %s\n", what, m, ncolors, same ? "yes" : "NO", proper ? "yes" : "NO"));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s coloring%s, modulus %" PetscInt_FMT ": %" PetscInt_FMT " colors; the residues of the global coordinates: %s; proper: %s\n", what, points ? " of the points" : "", m, ncolors, same ? "yes" : "NO", proper ? "yes" : "NO"));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -181,6 +190,9 @@ int main(int argc, char **argv)
 
 /*TEST
 
+  build:
+    depends: problems.c
+
   test:
     suffix: star3d
     args: -dim 3 -n 9
@@ -190,9 +202,12 @@ int main(int argc, char **argv)
   test:
     suffix: modulus2
     args: -dim 3 -n 9 -dilu_pc_sfdilu_grid_modulus 2
-  test:
+  test: # several fields: a row's color its point's residue and its field (-pc_sfdilu_blocks auto keeps rows with a grid)
     suffix: fields2d
     args: -dim 2 -n 12 -dof 3 -box
+  test: # and by point-blocks (true): a point's color its residue
+    suffix: fields2d_points
+    args: -dim 2 -n 12 -dof 3 -box -dilu_pc_sfdilu_blocks true
   test:
     suffix: width2
     args: -dim 2 -n 12 -width 2
@@ -213,9 +228,12 @@ int main(int argc, char **argv)
   test: # the default coloring takes the grid's above 2^14 rows
     suffix: auto
     args: -dim 3 -n 26 -auto
-  test: # and with 2 fields a point (block size 2): rows colored by the grid, not points by JPL (-pc_sfdilu_blocks auto)
+  test: # and with 2 fields a point (block size 2): rows colored by the grid (-pc_sfdilu_blocks auto), or points (true)
     suffix: auto_fields
     args: -dim 2 -n 100 -dof 2 -auto
+  test:
+    suffix: auto_fields_points
+    args: -dim 2 -n 100 -dof 2 -auto -dilu_pc_sfdilu_blocks true
   test: # a periodic length the modulus does not divide: auto falls back to greedy on the host (JPL on the GPU)
     suffix: auto_fallback
     args: -dim 3 -n 28 -periodic -auto
@@ -249,6 +267,10 @@ int main(int argc, char **argv)
       args: -dim 2 -n 12 -dof 3 -box
       output_file: output/ex14_fields2d.out
     test:
+      suffix: gpu_fields2d_points
+      args: -dim 2 -n 12 -dof 3 -box -dilu_pc_sfdilu_blocks true
+      output_file: output/ex14_fields2d_points.out
+    test:
       suffix: gpu_periodic_bad
       args: -dim 3 -n 10 -periodic
       output_file: output/ex14_periodic_bad.out
@@ -271,6 +293,10 @@ int main(int argc, char **argv)
       suffix: gpu_auto_fields
       args: -dim 2 -n 100 -dof 2 -auto
       output_file: output/ex14_auto_fields.out
+    test:
+      suffix: gpu_auto_fields_points
+      args: -dim 2 -n 100 -dof 2 -auto -dilu_pc_sfdilu_blocks true
+      output_file: output/ex14_auto_fields_points.out
     test: # a periodic length the modulus does not divide: auto falls back to JPL on the GPU (greedy on the host)
       suffix: gpu_auto_fallback
       args: -dim 3 -n 28 -periodic -auto

@@ -7,8 +7,8 @@
 
 /*
    The point-block size DILU asks for on A: the matrix's block size with blocks true (an option that excludes them is an
-   error) or auto (where the options allow them: 2 to 8 rows, no global DILU, no Eisenstat form, no grid coloring asked
-   for), else 1. The pattern is checked where the rows are colored (true) or by SFDILUBlocksAuto() (auto).
+   error) or auto (where the options allow them: 2 to 8 rows, no global DILU, no Eisenstat form), else 1. The grid and
+   the pattern are checked by SFDILUBlocksDecide(), once the DMDA's grid is known.
 */
 PetscErrorCode SFDILUBlockSize(PC pc, Mat A, PetscInt *bs)
 {
@@ -25,7 +25,6 @@ PetscErrorCode SFDILUBlockSize(PC pc, Mat A, PetscInt *bs)
     if (*bs > SFDILU_MAX_BS) why = "the block size exceeds 8";
     else if (s->parallel) why = "-pc_sfdilu_parallel";
     else if (s->eis.use) why = "-pc_sfdilu_eisenstat";
-    else if (s->coloring == PCSFDILU_COLORING_GRID) why = "-pc_sfdilu_coloring grid";
     if (*bs > 1 && why) PetscCall(PetscInfo(pc, "auto: DILU row by row, not by the matrix's point-blocks of %" PetscInt_FMT " rows (%s)\n", *bs, why));
     if (why) *bs = 1;
     PetscFunctionReturn(PETSC_SUCCESS);
@@ -34,7 +33,6 @@ PetscErrorCode SFDILUBlockSize(PC pc, Mat A, PetscInt *bs)
   PetscCheck(n % *bs == 0, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "-pc_sfdilu_blocks: %" PetscInt_FMT " local rows are not a whole number of point-blocks of %" PetscInt_FMT, n, *bs);
   PetscCheck(*bs == 1 || !s->parallel, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "-pc_sfdilu_blocks is not supported with -pc_sfdilu_parallel (the global DILU is row by row)");
   PetscCheck(*bs == 1 || !s->eis.use, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "-pc_sfdilu_blocks is not supported with -pc_sfdilu_eisenstat (the form needs a diagonal E)");
-  PetscCheck(*bs == 1 || s->coloring != PCSFDILU_COLORING_GRID, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "-pc_sfdilu_blocks colors the points by jpl or greedy (or auto), not by -pc_sfdilu_coloring grid");
   if (*bs == 1) PetscCall(PetscInfo(pc, "-pc_sfdilu_blocks: the matrix's block size is 1, so DILU runs row by row\n"));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -75,12 +73,15 @@ PetscErrorCode SFDILUBlocksFit_Host(PetscInt n, const PetscInt ai[], const Petsc
 }
 
 /*
-   auto: *bs (> 1, from SFDILUBlockSize()) where A's pattern is one of whole point-blocks (on the host or on the GPU), else 1
-   (said under -info). Also 1 where auto colors the rows by a DMDA's grid (s->grid, found before): on SNES ex19's cavity
-   (128^2, GPU, bench/README.md, "DILU by point-blocks") rows in the grid's 36 colors took 686 GMRES iterations against
-   901 for point-blocks in JPL's 13, a 1.32x faster solve; the points are not colored by the grid.
+   *bs (> 1, from SFDILUBlockSize()) or 1, once the DMDA's grid is known (s->grid). The grid coloring colors points only
+   by a DMDA's grid of bs fields: asked for without one, true is an error. Auto takes rows wherever the rows are colored by
+   a grid: on SNES ex19's cavity (GPU, bench/README.md, "Point-blocks by default") the points colored by the DMDA's grid
+   took 684 and 1173 GMRES iterations at 128^2 and 192^2 against 697 and 1115 for the rows so colored, solves 1.04x faster
+   and 1.07x slower, and the points colored by JPL 887 and 1525. Auto then checks the pattern (on the host or the GPU;
+   true: where the points are colored, naming the entry that fails) and takes rows where it is not one of whole
+   point-blocks. What auto takes instead of the blocks, and why, is said under -info.
 */
-PetscErrorCode SFDILUBlocksAuto(PC pc, Mat A, PetscBool ondevice, PetscInt *bs)
+PetscErrorCode SFDILUBlocksDecide(PC pc, Mat A, PetscBool ondevice, PetscInt *bs)
 {
   SFDILU   *s = (SFDILU *)pc->data;
   PetscInt  n;
@@ -88,8 +89,10 @@ PetscErrorCode SFDILUBlocksAuto(PC pc, Mat A, PetscBool ondevice, PetscInt *bs)
 
   PetscFunctionBegin;
   PetscCall(MatGetLocalSize(A, &n, NULL));
-  if (s->grid.dim > 0 && SFDILUWantsGrid(s, n)) {
-    PetscCall(PetscInfo(pc, "auto: DILU row by row, colored by the DMDA's grid, not by point-blocks of %" PetscInt_FMT " rows\n", *bs));
+  PetscCheck(s->blocks == PETSC_BOOL3_UNKNOWN || s->coloring != PCSFDILU_COLORING_GRID || (s->grid.dim > 0 && s->grid.dof == *bs), PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "-pc_sfdilu_blocks with -pc_sfdilu_coloring grid colors the points by a DMDA's grid of %" PetscInt_FMT " fields: attach one to the PC (KSPSetDM()/PCSetDM())", *bs);
+  if (s->blocks != PETSC_BOOL3_UNKNOWN) PetscFunctionReturn(PETSC_SUCCESS);
+  if (s->coloring == PCSFDILU_COLORING_GRID || (s->grid.dim > 0 && SFDILUWantsGrid(s, n))) {
+    PetscCall(PetscInfo(pc, "auto: DILU row by row, colored by the grid, not by point-blocks of %" PetscInt_FMT " rows\n", *bs));
     *bs = 1;
     PetscFunctionReturn(PETSC_SUCCESS);
   }

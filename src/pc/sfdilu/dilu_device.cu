@@ -555,12 +555,40 @@ static PetscErrorCode ColorGreedy_Device(SFDILU *s, PetscInt n, PetscInt nnz, co
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* auto's check of the pattern of the GPU matrix A (SFDILUBlocksAuto()): whether its rows (a multiple of bs) hold whole point-blocks. */
+/* The first row of a point whose rows do not hold the same whole blocks, its own among them (PointBlocks), or INT_MAX; each point's blocks in cnt where given. */
+static PetscErrorCode FirstBadPoint(int np, int bs, const int *ai, const int *aj, int *cnt, cudaStream_t stream, int *bad)
+{
+  int *dbad;
+
+  PetscFunctionBegin;
+  *bad = INT_MAX;
+  PetscCallCUDA(cudaMallocAsync(&dbad, sizeof(int), stream));
+  PetscCallCUDA(cudaMemcpyAsync(dbad, bad, sizeof(int), cudaMemcpyHostToDevice, stream));
+  PointBlocks<<<sfpc::LaunchBlocks(np, TPB), TPB, 0, stream>>>(np, bs, ai, aj, cnt, dbad);
+  PetscCallCUDA(cudaGetLastError());
+  PetscCallCUDA(cudaMemcpyAsync(bad, dbad, sizeof(int), cudaMemcpyDeviceToHost, stream));
+  PetscCallCUDA(cudaFreeAsync(dbad, stream));
+  PetscCallCUDA(cudaStreamSynchronize(stream));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The same as an error (-pc_sfdilu_blocks true), naming the point. */
+static PetscErrorCode CheckPointBlocks(int np, int bs, const int *ai, const int *aj, int *cnt, cudaStream_t stream)
+{
+  int bad;
+
+  PetscFunctionBegin;
+  PetscCall(FirstBadPoint(np, bs, ai, aj, cnt, stream, &bad));
+  PetscCheck(bad == INT_MAX, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "-pc_sfdilu_blocks needs dense point-blocks of %d rows: the rows from %d do not hold the same whole blocks of %d columns (their own among them)", bs, bad, bs);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* auto's check of the pattern of the GPU matrix A (SFDILUBlocksDecide()): whether its rows (a multiple of bs) hold whole point-blocks. */
 PetscErrorCode SFDILUBlocksFit_Device(Mat A, PetscInt bs, PetscBool *fit)
 {
   const PetscInt *ai, *aj;
   PetscInt        n;
-  int             bad = INT_MAX, *dbad;
+  int             bad;
   cudaStream_t    stream;
 
   PetscFunctionBegin;
@@ -568,28 +596,39 @@ PetscErrorCode SFDILUBlocksFit_Device(Mat A, PetscInt bs, PetscBool *fit)
   PetscCall(PetscGetCurrentCUDAStream(&stream));
   PetscCall(MatGetLocalSize(A, &n, NULL));
   PetscCall(MatSeqAIJCUSPARSEGetIJ(A, PETSC_FALSE, &ai, &aj));
-  PetscCallCUDA(cudaMallocAsync(&dbad, sizeof(int), stream));
-  PetscCallCUDA(cudaMemcpyAsync(dbad, &bad, sizeof(int), cudaMemcpyHostToDevice, stream));
-  PointBlocks<<<sfpc::LaunchBlocks(n / bs, TPB), TPB, 0, stream>>>((int)(n / bs), (int)bs, ai, aj, NULL, dbad);
-  PetscCallCUDA(cudaGetLastError());
-  PetscCallCUDA(cudaMemcpyAsync(&bad, dbad, sizeof(int), cudaMemcpyDeviceToHost, stream));
-  PetscCallCUDA(cudaFreeAsync(dbad, stream));
-  PetscCallCUDA(cudaStreamSynchronize(stream));
+  PetscCall(FirstBadPoint((int)(n / bs), (int)bs, ai, aj, NULL, stream, &bad));
   PetscCall(MatSeqAIJCUSPARSERestoreIJ(A, PETSC_FALSE, &ai, &aj));
   *fit = (PetscBool)(bad == INT_MAX);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The points' grid colors (a DMDA's grid of bs fields, the rows' colors checked proper by ColorGrid_Device()): each point's residue, squeezed; on the host, once per pattern. */
+static PetscErrorCode GridPointColors(SFDILU *s, int np, int *pcolor, PetscInt *nc, cudaStream_t stream)
+{
+  PetscInt *hc;
+  int      *hd;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc2(PetscMax(np, 1), &hc, PetscMax(np, 1), &hd));
+  for (int pt = 0; pt < np; pt++) hc[pt] = SFDILUGridColor(&s->grid, (PetscInt)pt * s->bs) / s->bs;
+  PetscCall(SFDILUSqueezeColors(np, SFDILUGridColors(&s->grid) / s->bs, hc, nc));
+  for (int pt = 0; pt < np; pt++) hd[pt] = (int)hc[pt];
+  PetscCallCUDA(cudaMemcpyAsync(pcolor, hd, sizeof(int) * np, cudaMemcpyHostToDevice, stream));
+  PetscCallCUDA(cudaStreamSynchronize(stream)); /* the host arrays are pageable and freed next */
+  PetscCall(PetscFree2(hc, hd));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*
    By point-blocks: the pattern checked, the points' pattern built and colored by JPL on the device (greedy: on the host,
-   SFDILUColorBlocks_Host(), from a copy of the device pattern); a row's color its point's; the points sorted by color
-   for the set-up; tpos on the device.
+   SFDILUColorBlocks_Host(), from a copy of the device pattern; grid: a DMDA's residues, GridPointColors()); a row's color
+   its point's; the points sorted by color for the set-up; tpos on the device.
 */
 static PetscErrorCode ColorBlocks_Device(SFDILU *s, PetscInt n, PetscInt nnz, const int *ai, const int *aj, cudaStream_t stream)
 {
   SFDILUDevice D  = s->dev;
   const int    bs = (int)s->bs, np = (int)(n / s->bs);
-  int         *cnt, *pi, *pj, *ptpos, *pcolor, *idx, *skey, *hcount, bad = INT_MAX, *dbad, npnz;
+  int         *cnt, *pi, *pj, *ptpos, *pcolor, *idx, *skey, *hcount, npnz;
   PetscInt     nc;
 
   PetscFunctionBegin;
@@ -597,17 +636,11 @@ static PetscErrorCode ColorBlocks_Device(SFDILU *s, PetscInt n, PetscInt nnz, co
   if (s->colored == PCSFDILU_COLORING_JPL) {
     PetscCallCUDA(cudaMallocAsync(&cnt, sizeof(int) * (np + 1), stream));
     PetscCallCUDA(cudaMallocAsync(&pi, sizeof(int) * (np + 1), stream));
-    PetscCallCUDA(cudaMallocAsync(&dbad, sizeof(int), stream));
-    PetscCallCUDA(cudaMemcpyAsync(dbad, &bad, sizeof(int), cudaMemcpyHostToDevice, stream));
     PetscCallCUDA(cudaMemsetAsync(cnt + np, 0, sizeof(int), stream));
-    PointBlocks<<<sfpc::LaunchBlocks(np, TPB), TPB, 0, stream>>>(np, bs, ai, aj, cnt, dbad);
-    PetscCallCUDA(cudaGetLastError());
-    PetscCallCUDA(cudaMemcpyAsync(&bad, dbad, sizeof(int), cudaMemcpyDeviceToHost, stream));
+    PetscCall(CheckPointBlocks(np, bs, ai, aj, cnt, stream));
     PetscCall(sfpc::CubCall(stream, [&](void *tmp, size_t &bytes) { return cub::DeviceScan::ExclusiveSum(tmp, bytes, cnt, pi, np + 1, stream); }));
     PetscCallCUDA(cudaMemcpyAsync(&npnz, pi + np, sizeof(int), cudaMemcpyDeviceToHost, stream));
     PetscCallCUDA(cudaStreamSynchronize(stream));
-    PetscCallCUDA(cudaFreeAsync(dbad, stream));
-    PetscCheck(bad == INT_MAX, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "-pc_sfdilu_blocks needs dense point-blocks of %d rows: the rows from %d do not hold the same whole blocks of %d columns (their own among them)", bs, bad, bs);
     PetscCallCUDA(cudaMallocAsync(&pj, sizeof(int) * PetscMax(npnz, 1), stream));
     PetscCallCUDA(cudaMallocAsync(&ptpos, sizeof(int) * PetscMax(npnz, 1), stream));
     PointColumns<<<sfpc::LaunchBlocks(np, TPB), TPB, 0, stream>>>(np, bs, ai, aj, pi, pj);
@@ -617,6 +650,9 @@ static PetscErrorCode ColorBlocks_Device(SFDILU *s, PetscInt n, PetscInt nnz, co
     PetscCallCUDA(cudaFreeAsync(pj, stream));
     PetscCallCUDA(cudaFreeAsync(pi, stream));
     PetscCallCUDA(cudaFreeAsync(cnt, stream));
+  } else if (s->colored == PCSFDILU_COLORING_GRID) {
+    PetscCall(CheckPointBlocks(np, bs, ai, aj, NULL, stream));
+    PetscCall(GridPointColors(s, np, pcolor, &nc, stream));
   } else PetscCall(ColorOnHost(s, n, nnz, ai, aj, s->bs, pcolor, &nc, stream));
   s->ncolors = nc;
   /* the rows' colors, and the points sorted by (color, point) with each color's start */

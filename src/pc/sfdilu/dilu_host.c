@@ -90,7 +90,7 @@ static PetscErrorCode ColorJPL(PetscInt n, const PetscInt ai[], const PetscInt a
 }
 
 /* Renumbers the colors used among 0 .. nc - 1 as 0, 1, ... in their order (JPL may leave a round's minimum color empty, a small box some of the grid's). */
-static PetscErrorCode SqueezeColors(PetscInt n, PetscInt nc, PetscInt color[], PetscInt *ncolors)
+PetscErrorCode SFDILUSqueezeColors(PetscInt n, PetscInt nc, PetscInt color[], PetscInt *ncolors)
 {
   PetscInt *map;
 
@@ -113,7 +113,7 @@ PetscErrorCode SFDILUColorRows_Host(PetscInt n, const PetscInt ai[], const Petsc
   PetscCall(TransposePattern(n, ai, aj, &ti, &tj));
   if (type == PCSFDILU_COLORING_JPL) PetscCall(ColorJPL(n, ai, aj, ti, tj, seed, color, &nc));
   else PetscCall(ColorGreedy(n, ai, aj, ti, tj, color, &nc));
-  PetscCall(SqueezeColors(n, nc, color, ncolors));
+  PetscCall(SFDILUSqueezeColors(n, nc, color, ncolors));
   PetscCall(PetscFree(ti));
   PetscCall(PetscFree(tj));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -135,7 +135,9 @@ static PetscErrorCode ColorGrid(SFDILU *s, PetscInt n, const PetscInt ai[], cons
         PetscCall(SFDILUGridConflict(s, r, aj[k], s->color[r]));
         *ok = PETSC_FALSE;
       }
-  if (*ok) PetscCall(SqueezeColors(n, SFDILUGridColors(&s->grid), s->color, &s->ncolors));
+  if (*ok && s->bs > 1) /* by points (a DMDA's, bs its fields): a point's color is its residue, its rows' without the field */
+    for (PetscInt r = 0; r < n; r++) s->color[r] /= s->bs;
+  if (*ok) PetscCall(SFDILUSqueezeColors(n, SFDILUGridColors(&s->grid) / s->bs, s->color, &s->ncolors));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -155,7 +157,10 @@ PetscErrorCode SFDILUColor_Host(SFDILU *s, Mat A)
   PetscCall(PetscMalloc5(PetscMax(n, 1), &s->color, n, &s->order, /* color non-NULL even on an empty rank: it says the rows were colored */ n + 1, &s->cstart, PetscMax(ai[n], 1), &s->tpos, n, &s->einv));
   if (SFDILUTriesGrid(s, n)) PetscCall(ColorGrid(s, n, ai, aj, &grid));
   s->colored = grid ? PCSFDILU_COLORING_GRID : (s->coloring == PCSFDILU_COLORING_JPL ? PCSFDILU_COLORING_JPL : PCSFDILU_COLORING_GREEDY);
-  if (s->bs > 1) PetscCall(SFDILUColorBlocks_Host(n, ai, aj, s->bs, s->colored, s->seed, s->color, &s->ncolors));
+  if (s->bs > 1 && grid) {
+    PetscBool fit;
+    PetscCall(SFDILUBlocksFit_Host(n, ai, aj, s->bs, PETSC_FALSE, &fit));
+  } else if (s->bs > 1) PetscCall(SFDILUColorBlocks_Host(n, ai, aj, s->bs, s->colored, s->seed, s->color, &s->ncolors));
   else if (!grid) PetscCall(SFDILUColorRows_Host(n, ai, aj, s->colored, s->seed, s->color, &s->ncolors));
   PetscCall(PetscArrayzero(s->cstart, n + 1));
   for (PetscInt r = 0; r < n; r++) s->cstart[s->color[r] + 1]++;

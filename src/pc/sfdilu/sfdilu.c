@@ -81,10 +81,13 @@ PetscBool SFDILUWantsGrid(const SFDILU *s, PetscInt n)
   return (PetscBool)(s->coloring == PCSFDILU_COLORING_GRID || (s->coloring == PCSFDILU_COLORING_AUTO && n > SFDILU_AUTO_SMALL_ROWS));
 }
 
-/* The same for the rows being colored now: row by row (points are colored otherwise), and an empty block (a rank with no rows) has no grid to find and nothing to color. */
+/*
+   The same for the rows being colored now: row by row, or by points of a DMDA's fields (-pc_sfdilu_blocks true; a point's
+   color is then its residue); an empty block (a rank with no rows) has no grid to find and nothing to color.
+*/
 PetscBool SFDILUTriesGrid(const SFDILU *s, PetscInt n)
 {
-  return (PetscBool)(n > 0 && s->bs == 1 && SFDILUWantsGrid(s, n));
+  return (PetscBool)(n > 0 && (s->bs == 1 || (s->grid.dim > 0 && s->grid.dof == s->bs)) && SFDILUWantsGrid(s, n));
 }
 
 /*
@@ -200,7 +203,7 @@ static PetscErrorCode PCSetUp_SFDILU(PC pc)
     s->coloring_changed = PETSC_FALSE;
     s->bsasked          = bs;
     if (s->coloring == PCSFDILU_COLORING_GRID || s->coloring == PCSFDILU_COLORING_AUTO) PetscCall(SFDILUGridFromDM(pc, Ad, s));
-    if (bs > 1 && s->blocks == PETSC_BOOL3_UNKNOWN) PetscCall(SFDILUBlocksAuto(pc, Ad, ondevice, &bs));
+    if (bs > 1) PetscCall(SFDILUBlocksDecide(pc, Ad, ondevice, &bs));
     s->bs = bs;
     if (s->parallel) PetscCall(SFDILUColor_Global(s, Ad));
     else if (ondevice) PetscCall(SFDILUColor_Device(s, Ad));
@@ -526,7 +529,7 @@ static PetscErrorCode PCSetFromOptions_SFDILU(PC pc, PetscOptionItems PetscOptio
   PetscCall(SFPCOptionsWarpsPerSM(PetscOptionsObject, "-pc_sfdilu_warps_per_sm", "PCSFDILU", &s->engine.warps_per_sm));
   {
     PetscBool3 blocks = s->blocks;
-    PetscCall(PetscOptionsBool3("-pc_sfdilu_blocks", "DILU by the matrix's point-blocks (its block size, at most 8): E's blocks are dense, the points colored (jpl or greedy); true: the pattern must store each coupled pair of points as a whole block; auto: where it does and the other options allow", "PCSFDILUSetBlocks", blocks, &blocks, NULL));
+    PetscCall(PetscOptionsBool3("-pc_sfdilu_blocks", "DILU by the matrix's point-blocks (its block size, at most 8): E's blocks are dense, the points colored (jpl, greedy, or grid by a DMDA of bs fields); true: the pattern must store each coupled pair of points as a whole block; auto: where it does, the other options allow and the rows are not colored by a grid", "PCSFDILUSetBlocks", blocks, &blocks, NULL));
     PetscCall(PCSFDILUSetBlocks(pc, blocks));
   }
   PetscCall(PetscOptionsBool("-pc_sfdilu_eisenstat", "Eisenstat's form: inside KSPSolve() the operator is (E + L_c)^{-1} A (E + U_c)^{-1}, two sweeps without a product with A, preconditioned by E; the same preconditioned spectrum, a MatMult() less an iteration for CG", "PCSFDILU", s->eis.use, &s->eis.use, NULL));
@@ -834,17 +837,20 @@ PetscErrorCode PCSFDILUGetOrderType(PC pc, PCSFDILUOrderType *order)
   Level: intermediate
 
   Notes:
-  The points (bs rows each) are colored as a graph of their own (jpl, greedy or auto's choice of the two; not grid), and
+  The points (bs rows each) are colored as a graph of their own (jpl, greedy or auto's choice of the two), or by the residues
+  of their coordinates in a `DMDA` of bs fields attached to the PC (grid; auto's choice there above 2^14 rows), and
   M = (E + L_c) E^{-1} (E + U_c) with E_I = A_II - sum over lower-colored neighbours J of A_IJ E_J^{-1} A_JI, as AmgX's DILU
   does for block matrices. The pattern must hold every coupled pair of points as a whole bs x bs block, each row of a point
-  with the same columns (as PETSc's FEM and `DMDA` matrices do). Not with -pc_sfdilu_parallel, -pc_sfdilu_eisenstat or
-  -pc_sfdilu_coloring grid. A block size of 1 is the row-by-row DILU.
+  with the same columns (as PETSc's FEM and `DMDA` matrices do). Not with -pc_sfdilu_parallel or -pc_sfdilu_eisenstat, nor
+  with -pc_sfdilu_coloring grid without a `DMDA`. A block size of 1 is the row-by-row DILU.
 
   With true, a pattern or an option that does not allow the blocks stops set-up with an error (`PETSC_ERR_ARG_WRONG`,
   `PETSC_ERR_SUP`). Auto takes the blocks where the block size is 2 to 8, the options allow them and the pattern (each
   rank's diagonal block, checked once per pattern) is one of whole blocks, and DILU row by row otherwise (-info says why);
-  also row by row where the auto coloring takes a `DMDA`'s grid coloring (over 2^14 rows), which took fewer iterations on
-  SNES ex19's cavity than the points colored by JPL. `PCView()` says which it took. On the block matrices measured
+  also row by row wherever the rows are colored by a grid (-pc_sfdilu_coloring grid, or auto's coloring over 2^14 rows
+  where a `DMDA` gives the grid): on SNES ex19's cavity the points colored by JPL took 1.27-1.37x the iterations of rows
+  in the grid's colors, and the points in the grid's colors (true, with a `DMDA` of bs fields) about as many (-2% to +5%).
+  `PCView()` says which it took. On the block matrices measured
   (bench/README.md, "DILU by point-blocks") the blocks' sweeps were 1.36-1.73x faster than row by row, with fewer or about
   as many Krylov iterations. A change is taken at the next set-up, with a new coloring.
 
@@ -903,8 +909,9 @@ PetscErrorCode PCSFDILUGetBlocks(PC pc, PetscBool3 *blocks)
 .  -pc_sfdilu_coloring_seed <0> - seed of the JPL hash, nonnegative
 .  -pc_sfdilu_grid_modulus <3> - the grid coloring's m, in [2, 64] (with a DMDA, raised to its stencil width + 1 where smaller): field f of point (i, j, k) takes color
    f + dof ((i mod m) + m (j mod m) + m^2 (k mod m))
-.  -pc_sfdilu_blocks <auto,true,false> - by the matrix's point-blocks (its block size, at most 8): E of dense blocks, the points colored; auto: where
-   the pattern is one of whole blocks and the options allow (`PCSFDILUSetBlocks()`)
+.  -pc_sfdilu_blocks <auto,true,false> - by the matrix's point-blocks (its block size, at most 8): E of dense blocks, the points colored (with
+   grid: by a `DMDA` of bs fields, a point's color its residue); auto: where the pattern is one of whole blocks, the options allow and the rows
+   are not colored by a grid (`PCSFDILUSetBlocks()`)
 .  -pc_sfdilu_parallel <false> - the global multicolor DILU of the whole MPI matrix (JPL on global rows, or with -pc_sfdilu_coloring
    grid the residues of the global coordinates of the `DMDA` attached to the PC, or of each rank's whole z-planes of a 7-point grid
    in natural order, checked across ranks; auto and greedy are JPL here; -pc_sfdilu_sweep, _order and _local_window do not apply; before each

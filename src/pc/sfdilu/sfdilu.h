@@ -162,6 +162,7 @@ typedef struct {
 /* Position of c in the sorted a[lo, hi), or -1 (dilu_host.c; PetscFindInt() says -(insertion point + 1) through an error code) */
 PETSC_INTERN PetscInt       SFDILUFindSorted(const PetscInt[], PetscInt, PetscInt, PetscInt);
 PETSC_INTERN PetscErrorCode SFDILUColorRows_Host(PetscInt, const PetscInt[], const PetscInt[], PCSFDILUColoringType, PetscInt, PetscInt[], PetscInt *);
+PETSC_INTERN PetscErrorCode SFDILUSqueezeColors(PetscInt, PetscInt, PetscInt[], PetscInt *);
 PETSC_INTERN PetscBool      SFDILUWantsGrid(const SFDILU *, PetscInt);
 PETSC_INTERN PetscBool      SFDILUTriesGrid(const SFDILU *, PetscInt);
 PETSC_INTERN PetscErrorCode SFDILUGridFromDims(SFDILU *, const PetscInt[3], PetscBool *);
