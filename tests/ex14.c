@@ -241,6 +241,10 @@ int main(int argc, char **argv)
     suffix: mpi
     nsize: {{2 3}separate output}
     args: -dim 3 -n 9 -dof 2
+  test: # and by point-blocks, each rank's points colored by their global coordinates
+    suffix: mpi_points
+    nsize: 2
+    args: -dim 3 -n 9 -dof 2 -dilu_pc_sfdilu_blocks true
   test: # the global DILU (-pc_sfdilu_parallel) with the grid's colors: the same colors and iterations on any number of ranks
     suffix: global
     nsize: {{1 2 3}shared output}
@@ -280,6 +284,11 @@ int main(int argc, char **argv)
       nsize: 2
       args: -dim 3 -n 9 -dof 2
       output_file: output/ex14_mpi_nsize-2.out
+    test:
+      suffix: gpu_mpi_points
+      nsize: 2
+      args: -dim 3 -n 9 -dof 2 -dilu_pc_sfdilu_blocks true
+      output_file: output/ex14_mpi_points.out
     test:
       suffix: gpu_auto
       args: -dim 3 -n 26 -auto
