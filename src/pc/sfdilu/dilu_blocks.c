@@ -90,6 +90,10 @@ PetscErrorCode SFDILUBlocksDecide(PC pc, Mat A, PetscBool ondevice, PetscInt *bs
   PetscFunctionBegin;
   PetscCall(MatGetLocalSize(A, &n, NULL));
   PetscCheck(s->blocks == PETSC_BOOL3_UNKNOWN || s->coloring != PCSFDILU_COLORING_GRID || (s->grid.dim > 0 && s->grid.dof == *bs), PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "-pc_sfdilu_blocks with -pc_sfdilu_coloring grid colors the points by a DMDA's grid of %" PetscInt_FMT " fields: attach one to the PC (KSPSetDM()/PCSetDM())", *bs);
+  if (!n) { /* an empty block (a rank without rows, as on GAMG's coarse levels) has nothing to factor: the row-by-row path, whose empty case is tested on the GPU */
+    *bs = 1;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   if (s->blocks != PETSC_BOOL3_UNKNOWN) PetscFunctionReturn(PETSC_SUCCESS);
   if (s->coloring == PCSFDILU_COLORING_GRID || (s->grid.dim > 0 && SFDILUWantsGrid(s, n))) {
     PetscCall(PetscInfo(pc, "auto: DILU row by row, colored by the grid, not by point-blocks of %" PetscInt_FMT " rows\n", *bs));
