@@ -241,7 +241,15 @@ static PetscErrorCode Run(Mat A, Mat Ah, PetscInt bs, PetscBool api, const char 
     line  = strstr(view, "by point-blocks of ");
     taken = line ? atoi(line + strlen("by point-blocks of ")) : 1;
     if (taken > 1) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s: DILU by point-blocks of %" PetscInt_FMT " rows\n", where, taken));
-    else PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s: DILU row by row (the matrix's block size: %" PetscInt_FMT ")\n", where, bs));
+    else {
+      const char *why = strstr(view, "(-pc_sfdilu_blocks auto): ");
+      char        reason[128] = "";
+      if (why) { /* the view's reason, to its end of line */
+        PetscCall(PetscStrncpy(reason, why + strlen("(-pc_sfdilu_blocks auto): "), sizeof(reason)));
+        if (strchr(reason, '\n')) *strchr(reason, '\n') = 0;
+      }
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s: DILU row by row (the matrix's block size: %" PetscInt_FMT "; the view's reason: %s)\n", where, bs, why ? reason : "none"));
+    }
   }
   PetscCall(PetscRandomCreate(PETSC_COMM_WORLD, &rnd));
   PetscCall(PetscRandomSetSeed(rnd, 17));

@@ -8,24 +8,28 @@
 /*
    The point-block size DILU asks for on A: the matrix's block size with blocks true (an option that excludes them is an
    error) or auto (where the options allow them: 2 to 8 rows, no global DILU, no Eisenstat form), else 1. The grid and
-   the pattern are checked by SFDILUBlocksDecide(), once the DMDA's grid is known.
+   the pattern are checked by SFDILUBlocksDecide(), once the DMDA's grid is known. *rowswhy: why auto declined (or NULL).
 */
-PetscErrorCode SFDILUBlockSize(PC pc, Mat A, PetscInt *bs)
+PetscErrorCode SFDILUBlockSize(PC pc, Mat A, PetscInt *bs, const char **rowswhy)
 {
   SFDILU     *s = (SFDILU *)pc->data;
   PetscInt    n;
   const char *why = NULL;
 
   PetscFunctionBegin;
-  *bs = 1;
+  *bs      = 1;
+  *rowswhy = NULL;
   if (s->blocks == PETSC_BOOL3_FALSE) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(MatGetBlockSize(pc->pmat, bs));
   PetscCall(MatGetLocalSize(A, &n, NULL));
   if (s->blocks == PETSC_BOOL3_UNKNOWN) {
     if (*bs > SFDILU_MAX_BS) why = "the block size exceeds 8";
-    else if (s->parallel) why = "-pc_sfdilu_parallel";
-    else if (s->eis.use) why = "-pc_sfdilu_eisenstat";
-    if (*bs > 1 && why) PetscCall(PetscInfo(pc, "auto: DILU row by row, not by the matrix's point-blocks of %" PetscInt_FMT " rows (%s)\n", *bs, why));
+    else if (s->parallel) why = "-pc_sfdilu_parallel excludes them";
+    else if (s->eis.use) why = "-pc_sfdilu_eisenstat excludes them";
+    if (*bs > 1 && why) {
+      PetscCall(PetscInfo(pc, "auto: DILU row by row, not by the matrix's point-blocks of %" PetscInt_FMT " rows (%s)\n", *bs, why));
+      *rowswhy = why;
+    }
     if (why) *bs = 1;
     PetscFunctionReturn(PETSC_SUCCESS);
   }
@@ -97,6 +101,7 @@ PetscErrorCode SFDILUBlocksDecide(PC pc, Mat A, PetscBool ondevice, PetscInt *bs
   if (s->blocks != PETSC_BOOL3_UNKNOWN) PetscFunctionReturn(PETSC_SUCCESS);
   if (s->coloring == PCSFDILU_COLORING_GRID || (s->grid.dim > 0 && SFDILUWantsGrid(s, n))) {
     PetscCall(PetscInfo(pc, "auto: DILU row by row, colored by the grid, not by point-blocks of %" PetscInt_FMT " rows\n", *bs));
+    s->rowswhy = "the rows are colored by the grid";
     *bs = 1;
     PetscFunctionReturn(PETSC_SUCCESS);
   }
@@ -112,6 +117,7 @@ PetscErrorCode SFDILUBlocksDecide(PC pc, Mat A, PetscBool ondevice, PetscInt *bs
   }
   if (!fit) {
     PetscCall(PetscInfo(pc, "auto: DILU row by row: the pattern is not one of whole point-blocks of %" PetscInt_FMT " rows (-pc_sfdilu_blocks true says where)\n", *bs));
+    s->rowswhy = "the pattern is not one of whole point-blocks";
     *bs = 1;
   }
   PetscFunctionReturn(PETSC_SUCCESS);

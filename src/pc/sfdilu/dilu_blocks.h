@@ -164,7 +164,7 @@ static inline SFDILU_HOSTDEVICE void SFDILUBlockMult(int bs, const PetscScalar *
   }
 }
 
-PETSC_INTERN PetscErrorCode SFDILUBlockSize(PC, Mat, PetscInt *);
+PETSC_INTERN PetscErrorCode SFDILUBlockSize(PC, Mat, PetscInt *, const char **);
 PETSC_INTERN PetscErrorCode SFDILUBlocksDecide(PC, Mat, PetscBool, PetscInt *);
 PETSC_INTERN PetscErrorCode SFDILUBlocksFit_Host(PetscInt, const PetscInt[], const PetscInt[], PetscInt, PetscBool, PetscBool *);
 PETSC_INTERN PetscErrorCode SFDILUBlocksFit_Device(Mat, PetscInt, PetscBool *);

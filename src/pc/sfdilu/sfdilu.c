@@ -176,10 +176,11 @@ static PetscErrorCode PCApplyRichardson_SFDILU(PC, Vec, Vec, Vec, PetscReal, Pet
 
 static PetscErrorCode PCSetUp_SFDILU(PC pc)
 {
-  SFDILU   *s = (SFDILU *)pc->data;
-  Mat       Ad;
-  PetscInt  m, n, bs;
-  PetscBool ondevice;
+  SFDILU     *s = (SFDILU *)pc->data;
+  Mat         Ad;
+  PetscInt    m, n, bs;
+  PetscBool   ondevice;
+  const char *rowswhy;
 
   PetscFunctionBegin;
   PetscCall(MatGetSize(pc->pmat, &m, &n));
@@ -190,7 +191,7 @@ static PetscErrorCode PCSetUp_SFDILU(PC pc)
     if (ondevice) PetscCall(PetscInfo(pc, "-pc_sfdilu_parallel: the symmetrized pattern on the host (once per pattern); coloring rounds, E and the sweeps on the GPU\n"));
     Ad = pc->pmat;
   }
-  PetscCall(SFDILUBlockSize(pc, Ad, &bs));
+  PetscCall(SFDILUBlockSize(pc, Ad, &bs, &rowswhy));
   /* a new pattern is colored again; new values of the same pattern only redo E */
   if (!pc->setupcalled || pc->flag != SAME_NONZERO_PATTERN || !(s->color || s->dev) || s->n != m || ondevice != s->ondevice || s->coloring_changed || bs != s->bsasked) {
     PetscCall(SFPCEisenstatReset(&s->eis)); /* its vectors follow the factor between host and device */
@@ -202,6 +203,7 @@ static PetscErrorCode PCSetUp_SFDILU(PC pc)
     s->ondevice         = ondevice;
     s->coloring_changed = PETSC_FALSE;
     s->bsasked          = bs;
+    s->rowswhy          = rowswhy; /* the options' reason; SFDILUBlocksDecide() may give the grid's or the pattern's */
     if (s->coloring == PCSFDILU_COLORING_GRID || s->coloring == PCSFDILU_COLORING_AUTO) PetscCall(SFDILUGridFromDM(pc, Ad, s));
     if (bs > 1) PetscCall(SFDILUBlocksDecide(pc, Ad, ondevice, &bs));
     s->bs = bs;
@@ -557,6 +559,7 @@ static PetscErrorCode PCView_SFDILU(PC pc, PetscViewer viewer)
   PetscCall(PetscViewerASCIIPrintf(viewer, "  multicolor DILU on the %s%s, %" PetscInt_FMT " rows, %" PetscInt_FMT " colors (%s), omega %g\n", s->ondevice ? "GPU" : "host", s->glob ? ", global across ranks" : "", s->glob ? nsum : s->n, s->ncolors,
                                    s->colored == PCSFDILU_COLORING_JPL ? "JPL" : (s->colored == PCSFDILU_COLORING_GRID ? "grid" : "greedy, natural order"), (double)s->omega));
   if (s->bs > 1) PetscCall(PetscViewerASCIIPrintf(viewer, "  by point-blocks of %" PetscInt_FMT " rows: the colors are the points', E of dense blocks\n", s->bs));
+  else if (s->rowswhy) PetscCall(PetscViewerASCIIPrintf(viewer, "  row by row, not by the matrix's point-blocks (-pc_sfdilu_blocks auto): %s\n", s->rowswhy));
   if (s->colored == PCSFDILU_COLORING_GRID)
     PetscCall(PetscViewerASCIIPrintf(viewer, "  grid coloring: modulus %" PetscInt_FMT ", %" PetscInt_FMT " field(s), box %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT "\n", s->grid.m, s->grid.dof, s->grid.size[0], s->grid.size[1], s->grid.size[2]));
   if (s->shifted > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  diagonal shifted by %g\n", (double)s->shifted));
@@ -850,7 +853,7 @@ PetscErrorCode PCSFDILUGetOrderType(PC pc, PCSFDILUOrderType *order)
   also row by row wherever the rows are colored by a grid (-pc_sfdilu_coloring grid, or auto's coloring over 2^14 rows
   where a `DMDA` gives the grid): on SNES ex19's cavity the points colored by JPL took 1.27-1.37x the iterations of rows
   in the grid's colors, and the points in the grid's colors (true, with a `DMDA` of bs fields) about as many (-2% to +5%).
-  `PCView()` says which it took. On the block matrices measured
+  `PCView()` says which it took and, where auto declined the blocks, why. On the block matrices measured
   (bench/README.md, "DILU by point-blocks") the blocks' sweeps were 1.36-1.73x faster than row by row, with fewer or about
   as many Krylov iterations. A change is taken at the next set-up, with a new coloring.
 

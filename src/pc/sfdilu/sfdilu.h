@@ -137,6 +137,7 @@ typedef struct {
   PetscInt             n, ncolors;
   PetscInt             bs; /* rows of a point-block (1: row by row; with blocks a row's color is its point's) */
   PetscInt             bsasked; /* what SFDILUBlockSize() asked for at that coloring (auto may have taken 1 instead) */
+  const char          *rowswhy; /* auto: why the rows were taken instead of the matrix's point-blocks, for the view (NULL: not declined) */
   PetscInt            *color;  /* color of each row (on the host; for a device factor a copy made on request) */
   PetscInt            *order;  /* host: rows sorted by (color, row) */
   PetscInt            *cstart; /* rows of color c: order[cstart[c] .. cstart[c+1]) (host, both paths) */
