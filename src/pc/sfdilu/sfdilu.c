@@ -841,7 +841,8 @@ PetscErrorCode PCSFDILUGetOrderType(PC pc, PCSFDILUOrderType *order)
 
   Notes:
   The points (bs rows each) are colored as a graph of their own (jpl, greedy or auto's choice of the two), or by the residues
-  of their coordinates in a `DMDA` of bs fields attached to the PC (grid; auto's choice there above 2^14 rows), and
+  of their coordinates in a `DMDA` of bs fields attached to the PC (grid; with true, also the auto coloring's choice there
+  above 2^14 rows), and
   M = (E + L_c) E^{-1} (E + U_c) with E_I = A_II - sum over lower-colored neighbours J of A_IJ E_J^{-1} A_JI, as AmgX's DILU
   does for block matrices. The pattern must hold every coupled pair of points as a whole bs x bs block, each row of a point
   with the same columns (as PETSc's FEM and `DMDA` matrices do). Not with -pc_sfdilu_parallel or -pc_sfdilu_eisenstat, nor
