@@ -5,18 +5,18 @@
 # the median apply of each variant per build, ms:
 #   bench/gpu-run bash bench/experiments/ab-libs.sh B.so 'name:-problem poisson7 -n 128 -repeat 10' ...
 set -eu
-other=$(readlink -f "$1"); shift
-lib=$PWD/lib/libsfpc.so rounds=${ROUNDS:-2} log=$(mktemp)
-cp "$lib" "$lib.A"
+. "$(dirname "$0")/ab-swap.sh"
+ab_begin "$1"; shift
+rounds=${ROUNDS:-2} log=$(mktemp)
 for c in "$@"; do
   for r in $(seq "$rounds"); do
     for v in A B; do
-      if [ $v = A ]; then cp "$lib.A" "$lib"; else cp "$other" "$lib"; fi
+      ab_use $v
       build/bench/dilu ${c#*:} -parts | grep -E '^  (syncfree|percolor|parts) ' | awk -v c="${c%%:*}" -v v=$v '{print c, v, $1, $2}' >> "$log"
     done
   done
 done
-cp "$lib.A" "$lib"
+ab_use A
 python3 - "$log" <<'PY'
 import sys, collections, statistics
 t = collections.defaultdict(list)
