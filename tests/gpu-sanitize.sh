@@ -9,7 +9,7 @@
 # Eisenstat form of sfilu (ex15: its operator with the grid layout, two tile lines a plane, and hyb, the pattern check,
 # the product with Q; and sfdilu's, in color order); the
 # Richardson iteration with the residual fused into the forward sweep (tile tasks, flags, norm partial sums); the
-# GPU multicolor DILU (JPL, greedy and grid colorings, by point-blocks (ex19: Q1 elasticity by parts, asked for and by auto, 3 fields sync-free, a zero block, auto on a pattern without whole blocks), the three sweep variants (by parts: a nonsymmetric 7-point and a 27-point one, 4 lanes a row, with GAMG's fused Richardson steps, Q1 elasticity, 16 lanes a row, and a 2-D grid of 4 fields as boxes of its plane), the csr and hyb layouts, the local order, a nonsymmetric pattern, a zero
+# GPU multicolor DILU (JPL, greedy and grid colorings, by point-blocks (ex19: Q1 elasticity by parts, asked for and by auto, 3 fields sync-free, a zero block, auto on a pattern without whole blocks; ex14: a 2-D grid of 3 fields with its points colored by the grid), the three sweep variants (by parts: a nonsymmetric 7-point and a 27-point one, 4 lanes a row, with GAMG's fused Richardson steps, Q1 elasticity, 16 lanes a row, and a 2-D grid of 4 fields as boxes of its plane), the csr and hyb layouts, the local order, a nonsymmetric pattern, a zero
 # pivot with shifts, the weight in the apply's scatter, the fused Richardson step under GAMG, the transposed applies of ex13 in color and local order and of a failed E); the GPU adaptive FSAI set-up (search
 # variants with the filter and the row limit, a NaN, a Cholesky breakdown, the values-only re-set-up and one with other search steps, the split apply);
 # the gathered aFSAI set-up on mpiaijcusparse (one rank); host vectors through each GPU PC's device copies (ex12); on 2 ranks (mpicases, each rank under its own
@@ -90,6 +90,7 @@ cases=(
   "$ex19 -device -dilu_ksp_type gmres -problem poisson7 -n 4 -block_size 2"
   "$ex14 -dim 3 -n 28 -periodic -auto -dm_mat_type aijcusparse -dm_vec_type cuda"
   "$ex14 -dim 3 -n 9 -dof 2 -dilu_pc_sfdilu_parallel -dm_mat_type aijcusparse -dm_vec_type cuda"
+  "$ex14 -dim 2 -n 12 -dof 3 -box -dilu_pc_sfdilu_blocks true -dm_mat_type aijcusparse -dm_vec_type cuda"
   "$ex13 -device -problem convdiff -n 5 -peclet 5 -asymmetric -bicg_ksp_type bicg -bicg_pc_type sfdilu -bicg_pc_sfdilu_coloring jpl -dilu_pc_sfdilu_coloring jpl"
   "$ex13 -device -problem convdiff -n 8 -peclet 5 -asymmetric -bicg_ksp_type bicg -bicg_pc_type sfdilu -bicg_pc_sfdilu_order local -bicg_pc_sfdilu_local_window 64 -dilu_pc_sfdilu_order local -dilu_pc_sfdilu_local_window 64"
   "$ex6 -dll_append $lib $dilu -problem poisson7 -n 5 -zero -dilu_pc_sfdilu_coloring greedy -dilu_pc_sfdilu_shift_type nonzero -dilu_pc_sfdilu_shift_amount 1e-2"
